@@ -1,0 +1,32 @@
+import type { Snapshot } from "@scan/shared/snapshot";
+import type { CheckDefinition, Verdict } from "./check";
+import { preparePage } from "./page";
+
+/** A snapshot of a plain, healthy HTML page served with 200, for check tests. */
+export const snapshotOf = (html: string, overrides: Partial<Snapshot> = {}): Snapshot => ({
+  requestedUrl: "https://example.com/page",
+  finalUrl: "https://example.com/page",
+  status: 200,
+  redirects: [],
+  redirectLoop: false,
+  headers: { "content-type": "text/html; charset=utf-8" },
+  ttfbMs: 50,
+  rawHtml: html,
+  renderedHtml: html,
+  robotsTxt: null,
+  llmsTxt: null,
+  sitemap: null,
+  subresources: [],
+  botFetches: [],
+  ...overrides,
+});
+
+export const FIXED_SCAN_TIME = new Date("2026-06-01T12:00:00Z");
+
+/** Runs one check over an HTML fixture (or a full snapshot) and returns its verdict. */
+export const judge = (
+  check: CheckDefinition,
+  html: string,
+  overrides: Partial<Snapshot> = {},
+  scannedAt: Date = FIXED_SCAN_TIME,
+): Verdict => check.run(preparePage(snapshotOf(html, overrides), scannedAt));

@@ -1,0 +1,89 @@
+import { Readability } from "@mozilla/readability";
+import type { Snapshot } from "@scan/shared/snapshot";
+import { parseHTML } from "linkedom";
+
+/** The main content of the page and where it came from (checks.md "What a snapshot holds"). */
+export type MainContent = {
+  source: "readability" | "main" | "article" | "body";
+  /** a DOM of the main content alone */
+  root: Element;
+  /** its visible text, whitespace folded */
+  text: string;
+  words: number;
+};
+
+/**
+ * A snapshot made ready for judgement: parsed once, with the costly parts (raw DOM, main
+ * content) computed on first use, so a quick scan pays only for what its checks read.
+ * Checks must treat every DOM here as read-only: they are shared by all checks of a scan.
+ */
+export type Page = {
+  readonly snapshot: Snapshot;
+  readonly scannedAt: Date;
+  readonly finalUrl: URL;
+  /** the rendered DOM */
+  readonly doc: Document;
+  /** the DOM of the HTML as served, before scripts */
+  readonly rawDoc: Document;
+  readonly main: MainContent;
+};
+
+export const parseDocument = (html: string): Document => parseHTML(html).document as unknown as Document;
+
+export const foldWhitespace = (text: string): string => text.replace(/\s+/g, " ").trim();
+
+export const countWords = (text: string): number => {
+  const folded = foldWhitespace(text);
+  return folded === "" ? 0 : folded.split(" ").length;
+};
+
+const contentOf = (source: MainContent["source"], root: Element): MainContent => {
+  const text = foldWhitespace(root.textContent ?? "");
+  return { source, root, text, words: countWords(text) };
+};
+
+/** Readability over the rendered DOM, falling back to <main>, then <article>, then <body>. */
+export const extractMainContent = (renderedHtml: string): MainContent => {
+  // Readability rewrites the DOM it is given, so it gets a parse of its own
+  const article = new Readability(parseDocument(renderedHtml)).parse();
+  if (article?.content && countWords(article.textContent ?? "") > 0) {
+    const root = parseDocument(`<!doctype html><html><body>${article.content}</body></html>`).body;
+    return contentOf("readability", root);
+  }
+  const doc = parseDocument(renderedHtml);
+  const main = doc.querySelector("main");
+  if (main) return contentOf("main", main);
+  const articleEl = doc.querySelector("article");
+  if (articleEl) return contentOf("article", articleEl);
+  return contentOf("body", doc.body ?? doc.documentElement);
+};
+
+const lazy = <T>(compute: () => T): (() => T) => {
+  let done = false;
+  let value: T;
+  return () => {
+    if (!done) {
+      value = compute();
+      done = true;
+    }
+    return value;
+  };
+};
+
+export const preparePage = (snapshot: Snapshot, scannedAt: Date): Page => {
+  const doc = parseDocument(snapshot.renderedHtml);
+  const rawDoc = lazy(() => parseDocument(snapshot.rawHtml));
+  const main = lazy(() => extractMainContent(snapshot.renderedHtml));
+  return {
+    snapshot,
+    scannedAt,
+    finalUrl: new URL(snapshot.finalUrl),
+    doc,
+    get rawDoc() {
+      return rawDoc();
+    },
+    get main() {
+      return main();
+    },
+  };
+};

@@ -1,0 +1,23 @@
+import type { CheckResult } from "@scan/shared/check-result";
+import type { Snapshot } from "@scan/shared/snapshot";
+import { type CheckDefinition, toResult } from "./check";
+import { preparePage } from "./page";
+import { checksFor } from "./registry";
+
+export type RunOptions = { mode: "quick" | "full"; scannedAt: Date; only?: readonly CheckDefinition[] };
+
+/**
+ * Runs the mode's checks over one snapshot. A check that throws is a bug in that check, not
+ * in the page: it is reported as a skip saying so, and the other checks still run.
+ */
+export const runChecks = (snapshot: Snapshot, { mode, scannedAt, only }: RunOptions): CheckResult[] => {
+  const page = preparePage(snapshot, scannedAt);
+  return (only ?? checksFor(mode)).map((check) => {
+    try {
+      return toResult(check, check.run(page));
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      return toResult(check, { status: "skip", description: `The check could not run on this page: ${reason}` });
+    }
+  });
+};

@@ -1,0 +1,52 @@
+import { isNonPublicAddress, parseAllowlist, vetTarget } from "./address-policy";
+
+describe("isNonPublicAddress", () => {
+  it.each([
+    "127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "0.0.0.0", "100.64.0.1",
+    "::1", "::", "fc00::1", "fe80::1", "::ffff:127.0.0.1", "::ffff:10.0.0.1", "224.0.0.1", "not-an-ip",
+  ])("%s is not public", (address) => {
+    expect(isNonPublicAddress(address)).toBe(true);
+  });
+  it.each(["93.184.215.14", "8.8.8.8", "2606:4700::6810:85e5"])("%s is public", (address) => {
+    expect(isNonPublicAddress(address)).toBe(false);
+  });
+});
+
+describe("vetTarget", () => {
+  const none = async (): Promise<string[]> => {
+    throw new Error("ENOTFOUND");
+  };
+  const to = (...addresses: string[]) => async () => addresses;
+
+  it.each(["http://127.0.0.1:8080/", "http://2130706433/", "http://0x7f.1/", "http://0177.0.0.1/", "http://[::1]/", "http://[::ffff:7f00:1]/", "http://0.0.0.0/"])(
+    "refuses the loopback spelling %s",
+    async (url) => {
+      const verdict = await vetTarget(new URL(url), new Set(), none);
+      expect(verdict.allowed).toBe(false);
+    },
+  );
+
+  it("refuses a name that resolves to a private address", async () => {
+    const verdict = await vetTarget(new URL("https://intranet.example/"), new Set(), to("93.184.215.14", "10.0.0.5"));
+    expect(verdict).toEqual({ allowed: false, reason: expect.stringContaining("10.0.0.5") });
+  });
+
+  it("reports an unresolvable name", async () => {
+    const verdict = await vetTarget(new URL("https://nowhere.invalid/"), new Set(), none);
+    expect(verdict).toEqual({ allowed: false, reason: expect.stringMatching(/^unresolvable/) });
+  });
+
+  it("allows a public name", async () => {
+    expect(await vetTarget(new URL("https://example.com/"), new Set(), to("93.184.215.14"))).toEqual({
+      allowed: true,
+      addresses: ["93.184.215.14"],
+    });
+  });
+
+  it("allows only the exact allowlisted host:port", async () => {
+    const allowlist = parseAllowlist(" 127.0.0.1:8080 , ,");
+    expect((await vetTarget(new URL("http://127.0.0.1:8080/x"), allowlist, none)).allowed).toBe(true);
+    expect((await vetTarget(new URL("http://127.0.0.1:8081/x"), allowlist, none)).allowed).toBe(false);
+    expect((await vetTarget(new URL("http://localhost:8080/x"), allowlist, to("127.0.0.1"))).allowed).toBe(false);
+  });
+});

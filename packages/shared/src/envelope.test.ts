@@ -1,0 +1,61 @@
+import { ERROR_TABLE, type ErrorKind, AppError } from "./errors";
+import { errorBody, pageBody, parseResponseForm, successBody } from "./envelope";
+
+describe("parseResponseForm", () => {
+  it.each([
+    ["a", "A"], ["A", "A"], [" b ", "B"], ["B", "B"], ["c", "A"], ["", "A"], [undefined, "A"],
+  ])("header %p gives %s with default A", (header, form) => {
+    expect(parseResponseForm(header, "A")).toBe(form);
+  });
+  it("falls back to the deployment default", () => {
+    expect(parseResponseForm(undefined, "B")).toBe("B");
+  });
+});
+
+describe("successBody", () => {
+  it("renders Form A with meta", () => {
+    expect(successBody("A", { x: 1 }, { requestId: "r" })).toEqual({ ok: true, data: { x: 1 }, meta: { requestId: "r" } });
+  });
+  it("adds success: true on the scan endpoint in Form A", () => {
+    expect(successBody("A", {}, {}, { scanEndpoint: true })).toEqual({ ok: true, success: true, data: {}, meta: {} });
+  });
+  it("renders Form B without meta", () => {
+    expect(successBody("B", { x: 1 }, { requestId: "r" })).toEqual({ success: true, data: { x: 1 } });
+  });
+  it("renders pages in both forms", () => {
+    const meta = { page: 1, limit: 20, total: 1, hasMore: false };
+    expect(pageBody("A", [1], meta)).toEqual({ ok: true, data: [1], meta });
+    expect(pageBody("B", [1], meta)).toEqual({ success: true, data: [1], meta });
+  });
+});
+
+describe("errorBody", () => {
+  const expected: Record<ErrorKind, [number, string, string]> = {
+    invalid_request: [400, "invalid_request", "VALIDATION_ERROR"],
+    invalid_json: [400, "invalid_request", "INVALID_JSON"],
+    unauthenticated: [401, "unauthenticated", "INVALID_API_KEY"],
+    forbidden: [403, "forbidden", "FORBIDDEN"],
+    plan_limit: [403, "forbidden", "PLAN_LIMIT"],
+    not_found: [404, "not_found", "NOT_FOUND"],
+    method_not_allowed: [405, "method_not_allowed", "METHOD_NOT_ALLOWED"],
+    payload_too_large: [413, "payload_too_large", "PAYLOAD_TOO_LARGE"],
+    rate_limited: [429, "rate_limited", "RATE_LIMITED"],
+    internal_error: [500, "internal_error", "INTERNAL_ERROR"],
+    upstream_failure: [502, "upstream_failure", "UPSTREAM_FAILURE"],
+    service_unavailable: [503, "service_unavailable", "SERVICE_UNAVAILABLE"],
+  };
+
+  it("covers every error kind", () => {
+    expect(Object.keys(ERROR_TABLE).sort()).toEqual(Object.keys(expected).sort());
+  });
+
+  it.each(Object.entries(expected))("%s renders in both forms", (kind, [status, codeA, codeB]) => {
+    const error = new AppError(kind as ErrorKind, "what went wrong", "what to do");
+    expect(error.status).toBe(status);
+    expect(errorBody("A", error)).toEqual({
+      ok: false,
+      error: { code: codeA, message: "what went wrong", hint: "what to do" },
+    });
+    expect(errorBody("B", error)).toEqual({ error: "what went wrong", code: codeB });
+  });
+});

@@ -1,0 +1,57 @@
+import { z } from "zod";
+
+/**
+ * Every error the API can answer, with its HTTP status and its code in each envelope form.
+ * Form A codes are spec 7.1's, Form B codes spec 7.2's; the rows the spec does not list
+ * (method_not_allowed, payload_too_large, service_unavailable, and Form B's NOT_FOUND,
+ * FORBIDDEN, UPSTREAM_FAILURE) follow the same naming and are documented in the README.
+ */
+export const ERROR_TABLE = {
+  invalid_request: { status: 400, a: "invalid_request", b: "VALIDATION_ERROR" },
+  invalid_json: { status: 400, a: "invalid_request", b: "INVALID_JSON" },
+  unauthenticated: { status: 401, a: "unauthenticated", b: "INVALID_API_KEY" },
+  forbidden: { status: 403, a: "forbidden", b: "FORBIDDEN" },
+  plan_limit: { status: 403, a: "forbidden", b: "PLAN_LIMIT" },
+  not_found: { status: 404, a: "not_found", b: "NOT_FOUND" },
+  method_not_allowed: { status: 405, a: "method_not_allowed", b: "METHOD_NOT_ALLOWED" },
+  payload_too_large: { status: 413, a: "payload_too_large", b: "PAYLOAD_TOO_LARGE" },
+  rate_limited: { status: 429, a: "rate_limited", b: "RATE_LIMITED" },
+  internal_error: { status: 500, a: "internal_error", b: "INTERNAL_ERROR" },
+  upstream_failure: { status: 502, a: "upstream_failure", b: "UPSTREAM_FAILURE" },
+  service_unavailable: { status: 503, a: "service_unavailable", b: "SERVICE_UNAVAILABLE" },
+} as const;
+
+export type ErrorKind = keyof typeof ERROR_TABLE;
+export const ErrorKind = z.enum(Object.keys(ERROR_TABLE) as [ErrorKind, ...ErrorKind[]]);
+
+/** The one error type the services throw; the error middleware renders it in either form. */
+export class AppError extends Error {
+  readonly kind: ErrorKind;
+  readonly hint: string;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(kind: ErrorKind, message: string, hint = "", headers: Record<string, string> = {}) {
+    super(message);
+    this.name = "AppError";
+    this.kind = kind;
+    this.hint = hint;
+    this.headers = headers;
+  }
+
+  get status(): number {
+    return ERROR_TABLE[this.kind].status;
+  }
+}
+
+/** Names the first few failing fields of a zod error, for a message a caller can act on. */
+export const describeZodError = (error: z.ZodError): string =>
+  error.issues
+    .slice(0, 5)
+    .map((issue) => {
+      const path = issue.path.length > 0 ? issue.path.join(".") : "body";
+      return `${path}: ${issue.message}`;
+    })
+    .join("; ");
+
+export const validationError = (error: z.ZodError, hint = ""): AppError =>
+  new AppError("invalid_request", describeZodError(error), hint);

@@ -2,7 +2,23 @@
 const transform = { "^.+\\.(t|j|mj)sx?$": ["@swc/jest", { jsc: { target: "es2022" }, module: { type: "commonjs" } }] };
 // ESM-only dependencies (linkedom's selector engine) are compiled to CommonJS for jest;
 // everything else in node_modules is loaded as it is.
-const ESM_ONLY = ["css-select", "css-what", "domutils", "domhandler", "dom-serializer", "entities", "nth-check", "boolbase", "htmlparser2", "domelementtype", "cssomnom", "uhyphen", "html-escaper", "anynum", "linkedom"];
+const ESM_ONLY = [
+  "css-select",
+  "css-what",
+  "domutils",
+  "domhandler",
+  "dom-serializer",
+  "entities",
+  "nth-check",
+  "boolbase",
+  "htmlparser2",
+  "domelementtype",
+  "cssomnom",
+  "uhyphen",
+  "html-escaper",
+  "anynum",
+  "linkedom",
+];
 const transformIgnorePatterns = [`/node_modules/(?!(\\.pnpm|${ESM_ONLY.join("|")})[/@])`];
 
 module.exports = {

@@ -2,8 +2,21 @@ import { isNonPublicAddress, parseAllowlist, vetTarget } from "./address-policy"
 
 describe("isNonPublicAddress", () => {
   it.each([
-    "127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "0.0.0.0", "100.64.0.1",
-    "::1", "::", "fc00::1", "fe80::1", "::ffff:127.0.0.1", "::ffff:10.0.0.1", "224.0.0.1", "not-an-ip",
+    "127.0.0.1",
+    "10.1.2.3",
+    "172.16.0.1",
+    "192.168.1.1",
+    "169.254.169.254",
+    "0.0.0.0",
+    "100.64.0.1",
+    "::1",
+    "::",
+    "fc00::1",
+    "fe80::1",
+    "::ffff:127.0.0.1",
+    "::ffff:10.0.0.1",
+    "224.0.0.1",
+    "not-an-ip",
   ])("%s is not public", (address) => {
     expect(isNonPublicAddress(address)).toBe(true);
   });
@@ -16,15 +29,23 @@ describe("vetTarget", () => {
   const none = async (): Promise<string[]> => {
     throw new Error("ENOTFOUND");
   };
-  const to = (...addresses: string[]) => async () => addresses;
+  const to =
+    (...addresses: string[]) =>
+    async () =>
+      addresses;
 
-  it.each(["http://127.0.0.1:8080/", "http://2130706433/", "http://0x7f.1/", "http://0177.0.0.1/", "http://[::1]/", "http://[::ffff:7f00:1]/", "http://0.0.0.0/"])(
-    "refuses the loopback spelling %s",
-    async (url) => {
-      const verdict = await vetTarget(new URL(url), new Set(), none);
-      expect(verdict.allowed).toBe(false);
-    },
-  );
+  it.each([
+    "http://127.0.0.1:8080/",
+    "http://2130706433/",
+    "http://0x7f.1/",
+    "http://0177.0.0.1/",
+    "http://[::1]/",
+    "http://[::ffff:7f00:1]/",
+    "http://0.0.0.0/",
+  ])("refuses the loopback spelling %s", async (url) => {
+    const verdict = await vetTarget(new URL(url), new Set(), none);
+    expect(verdict.allowed).toBe(false);
+  });
 
   it("refuses a name that resolves to a private address", async () => {
     const verdict = await vetTarget(new URL("https://intranet.example/"), new Set(), to("93.184.215.14", "10.0.0.5"));

@@ -71,6 +71,7 @@ export const vetTarget = async (url: URL, allowlist: ReadonlySet<string>, resolv
   }
   if (addresses.length === 0) return { allowed: false, reason: `unresolvable: ${url.hostname} has no DNS record` };
   const blocked = addresses.find(isNonPublicAddress);
-  if (blocked) return { allowed: false, reason: `${url.hostname} resolves to a private or reserved address (${blocked})` };
+  if (blocked)
+    return { allowed: false, reason: `${url.hostname} resolves to a private or reserved address (${blocked})` };
   return { allowed: true, addresses };
 };

@@ -1,9 +1,15 @@
-import { ERROR_TABLE, type ErrorKind, AppError } from "./errors";
 import { errorBody, pageBody, parseResponseForm, successBody } from "./envelope";
+import { AppError, ERROR_TABLE, type ErrorKind } from "./errors";
 
 describe("parseResponseForm", () => {
   it.each([
-    ["a", "A"], ["A", "A"], [" b ", "B"], ["B", "B"], ["c", "A"], ["", "A"], [undefined, "A"],
+    ["a", "A"],
+    ["A", "A"],
+    [" b ", "B"],
+    ["B", "B"],
+    ["c", "A"],
+    ["", "A"],
+    [undefined, "A"],
   ])("header %p gives %s with default A", (header, form) => {
     expect(parseResponseForm(header, "A")).toBe(form);
   });
@@ -14,7 +20,11 @@ describe("parseResponseForm", () => {
 
 describe("successBody", () => {
   it("renders Form A with meta", () => {
-    expect(successBody("A", { x: 1 }, { requestId: "r" })).toEqual({ ok: true, data: { x: 1 }, meta: { requestId: "r" } });
+    expect(successBody("A", { x: 1 }, { requestId: "r" })).toEqual({
+      ok: true,
+      data: { x: 1 },
+      meta: { requestId: "r" },
+    });
   });
   it("adds success: true on the scan endpoint in Form A", () => {
     expect(successBody("A", {}, {}, { scanEndpoint: true })).toEqual({ ok: true, success: true, data: {}, meta: {} });

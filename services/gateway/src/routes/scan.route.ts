@@ -1,0 +1,72 @@
+import { successBody } from "@scan/shared/envelope";
+import { AppError, validationError } from "@scan/shared/errors";
+import { ScanIdParam, ScanRequest } from "@scan/shared/scan";
+import { normaliseScanUrl } from "@scan/shared/url";
+import { type Request, type Response, Router } from "express";
+import { toScanResult, toStoredScan } from "../domain/scan-presenter";
+import type { ScanService } from "../domain/scan-service";
+import { methodNotAllowed } from "../infra/http";
+
+const BODY_HINT = 'Send {"url": "https://example.com", "mode": "quick" | "full"} as JSON.';
+
+/** POST /api/v1/scan (spec 4.1) and GET /api/v1/scan/:id (spec 4.3). */
+export const scanRoutes = (scans: ScanService): Router => {
+  const router = Router();
+
+  router
+    .route("/api/v1/scan")
+    .post(async (req: Request, res: Response) => {
+      const form = res.locals.form;
+      if (req.body === undefined || req.body === null || typeof req.body !== "object" || Array.isArray(req.body)) {
+        throw new AppError(
+          "invalid_request",
+          "The request body must be a JSON object",
+          `${BODY_HINT} Content-Type must be application/json.`,
+        );
+      }
+      const parsed = ScanRequest.safeParse(req.body);
+      if (!parsed.success) throw validationError(parsed.error, BODY_HINT);
+      const url = normaliseScanUrl(parsed.data.url, form);
+      if (!url.ok) throw new AppError("invalid_request", `url: ${url.reason}`, BODY_HINT);
+
+      // a client that goes away stops the wait, not the scan
+      const gone = new AbortController();
+      res.on("close", () => gone.abort());
+      const { scan, finished } = await scans.submit(
+        { url: url.url, mode: parsed.data.mode, requestId: res.locals.requestId },
+        gone.signal,
+      );
+      if (gone.signal.aborted && !finished) return;
+      const meta = { requestId: res.locals.requestId };
+      if (!finished) {
+        res.status(202).location(`/api/v1/scan/${scan.id}`);
+        res.json(
+          successBody(form, { id: scan.id, url: scan.url, mode: scan.mode, status: scan.status }, meta, {
+            scanEndpoint: true,
+          }),
+        );
+        return;
+      }
+      if (scan.status === "failed") {
+        throw new AppError(
+          "upstream_failure",
+          `The scan of ${scan.url} failed: ${scan.errorMessage ?? "unknown reason"}`,
+          `Check that the site answers; the failed scan is stored as ${scan.id}.`,
+        );
+      }
+      res.status(200).json(successBody(form, toScanResult(scan), meta, { scanEndpoint: true }));
+    })
+    .all(methodNotAllowed(["POST"]));
+
+  router
+    .route("/api/v1/scan/:id")
+    .get(async (req: Request, res: Response) => {
+      const params = ScanIdParam.safeParse(req.params);
+      if (!params.success) throw validationError(params.error, "Use the id returned by POST /api/v1/scan.");
+      const scan = await scans.get(params.data.id);
+      res.json(successBody(res.locals.form, toStoredScan(scan), { requestId: res.locals.requestId }));
+    })
+    .all(methodNotAllowed(["GET"]));
+
+  return router;
+};

@@ -1,0 +1,185 @@
+import { vetTarget } from "@scan/shared/address-policy";
+import type { ScanMode } from "@scan/shared/jobs";
+import type { Snapshot, Subresource, TextResource } from "@scan/shared/snapshot";
+import type { Browser, Route } from "playwright-core";
+import { decodeBody } from "./decode";
+import { fetchDocument } from "./document-fetch";
+import { type FetchPolicy, TargetError } from "./http-fetch";
+import { fetchAsBots, fetchLlmsTxt, fetchRobotsTxt, fetchSitemap } from "./site-files";
+
+export type CaptureLimits = {
+  /** the whole capture, fetch and render, ends by this many ms after it starts */
+  scanTimeoutMs: number;
+  /** how long the page may take to settle once its HTML is in the browser */
+  settleTimeoutMs: { quick: number; full: number };
+  maxHtmlBytes: number;
+  maxRedirects: number;
+};
+
+/**
+ * What the render does not need to load. Checks judge markup, not pixels: images are judged
+ * by their <img> attributes, fonts and media never change the DOM, and stylesheets do not add
+ * content (Readability and every check read the DOM, not layout). Blocking them is most of
+ * what makes a render fast. Scripts, XHR/fetch and documents (iframes) run, because
+ * client-rendered pages build their content with them. Requests are still recorded, so
+ * mixed-content sees what the page asked for.
+ */
+const BLOCKED_RESOURCE_TYPES = new Set([
+  "image",
+  "media",
+  "font",
+  "stylesheet",
+  "texttrack",
+  "manifest",
+  "websocket",
+  "eventsource",
+  "ping",
+  "beacon",
+  "other",
+]);
+
+const HOP_BY_HOP = new Set(["content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"]);
+
+/** serialising the DOM and closing a context take milliseconds; longer means the page is stuck */
+const CONTENT_TIMEOUT_MS = 3000;
+
+const withTimeout = <T>(promise: Promise<T>, ms: number): Promise<T> =>
+  new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+
+const isServerError = (status: number) => status >= 500;
+
+/**
+ * Captures one page: the document fetched hop by hop (statuses, headers, TTFB, raw HTML),
+ * robots.txt and llms.txt of the origin fetched in parallel, then the same bytes rendered in
+ * a fresh browser context (the browser never fetches the document again), and in full mode
+ * the sitemap and the AI-crawler fetches while it renders.
+ */
+export const captureSnapshot = async (
+  browser: Browser,
+  target: { url: string; mode: ScanMode },
+  policy: FetchPolicy,
+  limits: CaptureLimits,
+): Promise<Snapshot> => {
+  const deadline = Date.now() + limits.scanTimeoutMs;
+  const requested = new URL(target.url);
+  const robotsEarly = fetchRobotsTxt(requested.origin, policy, deadline);
+  const llmsEarly = fetchLlmsTxt(requested.origin, policy, deadline);
+  const document = await fetchDocument(requested, policy, {
+    deadline,
+    maxBytes: limits.maxHtmlBytes,
+    maxRedirects: limits.maxRedirects,
+  });
+  const { final } = document;
+  if (isServerError(final.status)) throw new TargetError(`${final.url} answered ${final.status}`);
+  const finalUrl = new URL(final.url);
+  // the final origin's files are the ones that govern the page
+  const sameOrigin = finalUrl.origin === requested.origin;
+  const robotsTxt = sameOrigin ? robotsEarly : fetchRobotsTxt(finalUrl.origin, policy, deadline);
+  const llmsTxt = sameOrigin ? llmsEarly : fetchLlmsTxt(finalUrl.origin, policy, deadline);
+  const full = target.mode === "full";
+  const sitemap: Promise<TextResource | null> = full
+    ? robotsTxt.then((robots) => fetchSitemap(finalUrl.origin, robots, policy, deadline))
+    : Promise.resolve(null);
+  const botFetches = full
+    ? fetchAsBots(finalUrl, policy, { deadline, maxBytes: limits.maxHtmlBytes })
+    : Promise.resolve([]);
+
+  const rawHtml = decodeBody(final.body, final.headers["content-type"]);
+  const isDocument = final.status < 300 && rawHtml.trim() !== "";
+  const rendered = isDocument
+    ? await renderDocument(
+        browser,
+        final,
+        policy,
+        Math.min(limits.settleTimeoutMs[target.mode], deadline - Date.now()),
+        full,
+      )
+    : { html: rawHtml, subresources: [] };
+
+  return {
+    requestedUrl: requested.toString(),
+    finalUrl: final.url,
+    status: final.status,
+    redirects: document.redirects,
+    redirectLoop: document.redirectLoop,
+    headers: final.headers,
+    ttfbMs: final.ttfbMs,
+    rawHtml,
+    renderedHtml: rendered.html,
+    robotsTxt: await robotsTxt,
+    llmsTxt: await llmsTxt,
+    sitemap: await sitemap,
+    subresources: rendered.subresources,
+    botFetches: await botFetches,
+  };
+};
+
+type Rendered = { html: string; subresources: Subresource[] };
+
+const renderDocument = async (
+  browser: Browser,
+  document: { url: string; status: number; headers: Record<string, string>; body: Buffer },
+  policy: FetchPolicy,
+  settleMs: number,
+  full: boolean,
+): Promise<Rendered> => {
+  const context = await browser.newContext({
+    userAgent: policy.userAgent,
+    serviceWorkers: "block",
+    viewport: { width: 1280, height: 800 },
+  });
+  try {
+    const subresources: Subresource[] = [];
+    const vetted = new Map<string, Promise<boolean>>();
+    let documentServed = false;
+    await context.route("**/*", async (route: Route) => {
+      const request = route.request();
+      const url = request.url();
+      if (!documentServed && request.isNavigationRequest() && url === document.url) {
+        documentServed = true;
+        const headers = Object.fromEntries(Object.entries(document.headers).filter(([name]) => !HOP_BY_HOP.has(name)));
+        return route.fulfill({ status: document.status, headers, body: document.body });
+      }
+      const type = request.resourceType();
+      let blocked = BLOCKED_RESOURCE_TYPES.has(type) || !/^https?:/.test(url);
+      if (!blocked) {
+        const parsed = new URL(url);
+        const key = `${parsed.protocol}//${parsed.host}`;
+        let allowed = vetted.get(key);
+        if (!allowed) {
+          allowed = vetTarget(parsed, policy.allowlist, policy.resolve).then((v) => v.allowed);
+          vetted.set(key, allowed);
+        }
+        blocked = !(await allowed);
+      }
+      if (/^https?:/.test(url)) subresources.push({ url, resourceType: type, blocked });
+      return blocked ? route.abort("blockedbyclient") : route.continue();
+    });
+    const page = await context.newPage();
+    await page.goto(document.url, { waitUntil: "commit", timeout: Math.max(settleMs, 1) });
+    // a page that never settles is judged on the DOM it has by then
+    await page
+      .waitForLoadState(full ? "load" : "domcontentloaded", { timeout: Math.max(settleMs, 1) })
+      .catch(() => undefined);
+    // a page whose main thread is stuck (an endless script) cannot serialise its DOM:
+    // it is then judged on the HTML as served
+    const html = await withTimeout(page.content(), CONTENT_TIMEOUT_MS).catch(() =>
+      decodeBody(document.body, document.headers["content-type"]),
+    );
+    return { html, subresources };
+  } finally {
+    await withTimeout(context.close(), CONTENT_TIMEOUT_MS).catch(() => undefined);
+  }
+};

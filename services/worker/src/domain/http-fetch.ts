@@ -1,0 +1,104 @@
+import { type Resolve, vetTarget } from "@scan/shared/address-policy";
+
+/** Why a target could not be fetched at all; the scan fails with upstream_failure. */
+export class TargetError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "TargetError";
+  }
+}
+
+export type FetchPolicy = {
+  allowlist: ReadonlySet<string>;
+  resolve: Resolve;
+  userAgent: string;
+};
+
+export type FetchedResponse = {
+  url: string;
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  truncated: boolean;
+  /** ms from sending the request to its response headers */
+  ttfbMs: number;
+};
+
+export type FetchLimits = { deadline: number; maxBytes: number };
+
+const headersOf = (response: Response): Record<string, string> => {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name.toLowerCase()] = value;
+  });
+  return headers;
+};
+
+/** Reads at most maxBytes of a body before the deadline; a body that trickles forever is cut. */
+const readCapped = async (response: Response, maxBytes: number): Promise<{ body: Buffer; truncated: boolean }> => {
+  if (!response.body) return { body: Buffer.alloc(0), truncated: false };
+  const reader = response.body.getReader();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return { body: Buffer.concat(chunks), truncated: false };
+      const room = maxBytes - size;
+      if (value.byteLength >= room) {
+        chunks.push(Buffer.from(value.buffer, value.byteOffset, room));
+        return { body: Buffer.concat(chunks), truncated: true };
+      }
+      chunks.push(Buffer.from(value));
+      size += value.byteLength;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+};
+
+/**
+ * One HTTP request, no redirects followed, with the target vetted first. The deadline covers
+ * connecting, headers and the body, so a server that accepts and never answers, or trickles
+ * bytes, ends in a TargetError instead of a hung scan.
+ */
+export const fetchOnce = async (url: URL, policy: FetchPolicy, limits: FetchLimits): Promise<FetchedResponse> => {
+  const verdict = await vetTarget(url, policy.allowlist, policy.resolve);
+  if (!verdict.allowed) throw new TargetError(`${url.origin} refused: ${verdict.reason}`);
+  const remaining = limits.deadline - Date.now();
+  if (remaining <= 0) throw new TargetError(`${url.origin} did not answer in time`);
+  const signal = AbortSignal.timeout(remaining);
+  const started = performance.now();
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      redirect: "manual",
+      signal,
+      headers: { "user-agent": policy.userAgent, accept: "text/html,application/xhtml+xml,*/*;q=0.8" },
+    });
+  } catch (error) {
+    throw new TargetError(describeFetchError(url, error));
+  }
+  const ttfbMs = Math.round(performance.now() - started);
+  try {
+    const { body, truncated } = await readCapped(response, limits.maxBytes);
+    return { url: url.toString(), status: response.status, headers: headersOf(response), body, truncated, ttfbMs };
+  } catch (error) {
+    throw new TargetError(describeFetchError(url, error));
+  }
+};
+
+// by name, not instanceof: the abort reason is a DOMException, which is not always an Error
+const isTimeout = (error: unknown): boolean => {
+  const name = (error as { name?: unknown } | null)?.name;
+  return name === "TimeoutError" || name === "AbortError";
+};
+
+const describeFetchError = (url: URL, error: unknown): string => {
+  const cause = (error as { cause?: unknown } | null)?.cause ?? error;
+  // undici reports an abort mid-connection as a TypeError whose cause is the timeout
+  if (isTimeout(error) || isTimeout(cause)) return `${url.origin} did not answer in time`;
+  const code = (cause as { code?: unknown })?.code;
+  const detail = typeof code === "string" ? code : cause instanceof Error ? cause.message : String(cause);
+  return `${url.origin} could not be fetched (${detail})`;
+};

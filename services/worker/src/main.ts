@@ -1,0 +1,41 @@
+import { createDb } from "@scan/db/client";
+import { Redis } from "ioredis";
+import pino from "pino";
+import { loadConfig } from "./config";
+import { createScanWorker } from "./worker";
+
+const main = async () => {
+  const config = loadConfig(process.env);
+  const log = pino({ level: config.LOG_LEVEL, base: { service: "worker" } });
+  const db = createDb(config.DATABASE_URL);
+  // BullMQ workers block on Redis: they need maxRetriesPerRequest null
+  const connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
+  const scanWorker = createScanWorker({ config, db, connection, log });
+  log.info({ concurrency: config.WORKER_CONCURRENCY }, "worker started");
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, "shutting down");
+    const hardStop = setTimeout(() => {
+      log.error("shutdown did not finish in time; exiting");
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_MS + 5_000).unref();
+    try {
+      await scanWorker.close(config.SHUTDOWN_TIMEOUT_MS);
+      await db.$disconnect();
+      connection.disconnect();
+    } finally {
+      clearTimeout(hardStop);
+      process.exit(0);
+    }
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+};
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,54 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+
+export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+export type FixtureServer = {
+  origin: string;
+  hostPort: string;
+  url: (path: string) => string;
+  close: () => Promise<void>;
+};
+
+/** Serves test pages on 127.0.0.1; the only targets tests ever scan. */
+export const startFixtureServer = async (routes: Record<string, Handler>): Promise<FixtureServer> => {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((req, res) => {
+    const path = new URL(req.url ?? "/", "http://x").pathname;
+    const handler = routes[path];
+    if (handler) return handler(req, res);
+    res.writeHead(404, { "content-type": "text/plain" }).end("not found");
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    origin,
+    hostPort: `127.0.0.1:${port}`,
+    url: (path) => `${origin}${path}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+};
+
+export const html =
+  (body: string, status = 200, headers: Record<string, string> = {}): Handler =>
+  (_req, res) => {
+    res.writeHead(status, { "content-type": "text/html; charset=utf-8", ...headers }).end(body);
+  };
+
+export const text =
+  (body: string, status = 200): Handler =>
+  (_req, res) => {
+    res.writeHead(status, { "content-type": "text/plain; charset=utf-8" }).end(body);
+  };
+
+/** Accepts the connection and never answers. */
+export const hang: Handler = () => undefined;

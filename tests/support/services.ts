@@ -1,0 +1,61 @@
+import { randomBytes } from "node:crypto";
+import { migrateDeploy } from "@scan/db/migrate";
+import { Client } from "pg";
+
+/**
+ * Real Postgres and Redis for tests: DATABASE_URL and REDIS_URL when set (CI and developer
+ * machines run both), otherwise containers started with testcontainers where a Docker
+ * engine exists. Each test file gets a database of its own, dropped at the end.
+ */
+let postgresBase: Promise<string> | null = null;
+let redisUrl: Promise<string> | null = null;
+const stops: Array<() => Promise<unknown>> = [];
+
+const basePostgresUrl = (): Promise<string> => {
+  postgresBase ??= (async () => {
+    if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
+    const { PostgreSqlContainer } = await import("@testcontainers/postgresql");
+    const container = await new PostgreSqlContainer("postgres:16-alpine").start();
+    stops.push(() => container.stop());
+    return container.getConnectionUri();
+  })();
+  return postgresBase;
+};
+
+export const testRedisUrl = (): Promise<string> => {
+  redisUrl ??= (async () => {
+    if (process.env.REDIS_URL) return process.env.REDIS_URL;
+    const { RedisContainer } = await import("@testcontainers/redis");
+    const container = await new RedisContainer("redis:7-alpine").start();
+    stops.push(() => container.stop());
+    return container.getConnectionUrl();
+  })();
+  return redisUrl;
+};
+
+export type TestDatabase = { url: string; drop: () => Promise<void> };
+
+/** A fresh, migrated database for one test file. */
+export const createTestDatabase = async (): Promise<TestDatabase> => {
+  const base = new URL(await basePostgresUrl());
+  const name = `scan_test_${randomBytes(6).toString("hex")}`;
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  await migrateDeploy(url.toString());
+  const drop = async () => {
+    const admin = new Client({ connectionString: base.toString() });
+    await admin.connect();
+    try {
+      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    } finally {
+      await admin.end();
+    }
+  };
+  return { url: url.toString(), drop };
+};
+
+export const uniquePrefix = (): string => `test-${randomBytes(6).toString("hex")}`;
+
+export const stopContainers = async (): Promise<void> => {
+  await Promise.all(stops.splice(0).map((stop) => stop()));
+};

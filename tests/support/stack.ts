@@ -1,0 +1,96 @@
+import { createDb } from "@scan/db/client";
+import { loadConfig as gatewayConfig } from "@scan/gateway/config";
+import { type Gateway, startGateway } from "@scan/gateway/gateway";
+import { loadConfig as workerConfig } from "@scan/worker/config";
+import { createScanWorker, type ScanWorker } from "@scan/worker/worker";
+import { Redis } from "ioredis";
+import pino from "pino";
+import { uniquePrefix } from "./services";
+
+export type Stack = {
+  gateway: Gateway;
+  worker: ScanWorker | null;
+  db: ReturnType<typeof createDb>;
+  prefix: string;
+  close: () => Promise<void>;
+};
+
+export type StackOptions = {
+  databaseUrl: string;
+  redisUrl: string;
+  allowlist: string[];
+  env?: Record<string, string>;
+  /** false: start the gateway alone (jobs stay queued) */
+  worker?: boolean;
+};
+
+/**
+ * The real gateway and worker, in this process, on a queue prefix of their own, configured
+ * through the same env parsing as production.
+ */
+export const startStack = async ({
+  databaseUrl,
+  redisUrl,
+  allowlist,
+  env = {},
+  worker = true,
+}: StackOptions): Promise<Stack> => {
+  const prefix = uniquePrefix();
+  const common = {
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl,
+    QUEUE_PREFIX: prefix,
+    SCAN_ALLOWLIST: allowlist.join(","),
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
+    PORT: "0",
+    HOST: "127.0.0.1",
+    ...env,
+  };
+  const log = pino({ level: common.LOG_LEVEL });
+  const db = createDb(databaseUrl);
+  const gateway = await startGateway({ config: gatewayConfig(common), db, log });
+  let scanWorker: ScanWorker | null = null;
+  let connection: Redis | null = null;
+  if (worker) {
+    connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+    scanWorker = createScanWorker({ config: workerConfig(common), db, connection, log });
+    await scanWorker.worker.waitUntilReady();
+  }
+  return {
+    gateway,
+    worker: scanWorker,
+    db,
+    prefix,
+    close: async () => {
+      await gateway.close();
+      await scanWorker?.close(5_000);
+      connection?.disconnect();
+      await db.$disconnect();
+    },
+  };
+};
+
+export type ApiResponse = { status: number; headers: Headers; body: unknown };
+
+export const api = async (
+  base: string,
+  path: string,
+  init: { method?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+): Promise<ApiResponse> => {
+  const headers: Record<string, string> = { ...init.headers };
+  let body: string | undefined;
+  if (init.rawBody !== undefined) body = init.rawBody;
+  else if (init.body !== undefined) body = JSON.stringify(init.body);
+  if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === "content-type")) {
+    headers["content-type"] = "application/json";
+  }
+  const response = await fetch(`${base}${path}`, { method: init.method ?? (body ? "POST" : "GET"), headers, body });
+  const textBody = await response.text();
+  let parsed: unknown = textBody;
+  try {
+    parsed = JSON.parse(textBody);
+  } catch {
+    // not JSON: the test sees the text
+  }
+  return { status: response.status, headers: response.headers, body: parsed };
+};

@@ -1,0 +1,15 @@
+# The scan worker, with Debian's Chromium. Build from the repository root:
+#   docker build -f infra/worker.Dockerfile .
+# tini is PID 1 so that Chromium's exited children are reaped instead of piling up as zombies.
+FROM node:20-bookworm-slim
+RUN npm install -g pnpm@12 && apt-get update \
+  && apt-get install -y --no-install-recommends ca-certificates tini chromium fonts-liberation \
+  && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY . .
+RUN pnpm install --frozen-lockfile
+ENV NODE_ENV=production CHROMIUM_PATH=/usr/lib/chromium/chromium
+# not root: Chromium keeps its sandbox
+USER node
+ENTRYPOINT ["/usr/bin/tini", "--"]
+CMD ["node", "node_modules/tsx/dist/cli.mjs", "services/worker/src/main.ts"]

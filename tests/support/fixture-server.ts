@@ -11,12 +11,17 @@ export type FixtureServer = {
 };
 
 /** Serves test pages on 127.0.0.1; the only targets tests ever scan. */
-export const startFixtureServer = async (routes: Record<string, Handler>): Promise<FixtureServer> => {
+export const startFixtureServer = async (
+  routes: Record<string, Handler>,
+  /** answers paths no route names; default 404 */
+  fallback?: Handler,
+): Promise<FixtureServer> => {
   const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? "/", "http://x").pathname;
     const handler = routes[path];
     if (handler) return handler(req, res);
+    if (fallback) return fallback(req, res);
     res.writeHead(404, { "content-type": "text/plain" }).end("not found");
   });
   server.on("connection", (socket) => {

@@ -28,6 +28,7 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
     executablePath: resolveChromiumPath(config.CHROMIUM_PATH),
     recycleAfter: config.BROWSER_RECYCLE_AFTER,
     onLaunch: (browser) => log.info({ version: browser.version() }, "browser launched"),
+    contextOptions: { userAgent: SCANNER_USER_AGENT, serviceWorkers: "block", viewport: { width: 1280, height: 800 } },
   });
   const processor = createScanProcessor({
     db,
@@ -50,6 +51,8 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
     maxStalledCount: 1,
   });
   worker.on("error", (error) => log.error({ err: error }, "worker error"));
+  // a browser that cannot start now is retried by the first scan, which then fails loudly
+  pool.warm().catch((error: unknown) => log.error({ err: error }, "browser did not start"));
 
   const close = async (timeoutMs: number) => {
     // stop taking jobs, let running scans finish within the bound, then close what we own

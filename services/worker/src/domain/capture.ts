@@ -1,7 +1,8 @@
 import { vetTarget } from "@scan/shared/address-policy";
 import type { ScanMode } from "@scan/shared/jobs";
 import type { Snapshot, Subresource, TextResource } from "@scan/shared/snapshot";
-import type { Browser, Route } from "playwright-core";
+import type { Route } from "playwright-core";
+import type { ScanPage } from "../infra/browser-pool";
 import { decodeBody } from "./decode";
 import { fetchDocument } from "./document-fetch";
 import { type FetchPolicy, TargetError } from "./http-fetch";
@@ -67,7 +68,7 @@ const isServerError = (status: number) => status >= 500;
  * the sitemap and the AI-crawler fetches while it renders.
  */
 export const captureSnapshot = async (
-  browser: Browser,
+  openPage: () => Promise<ScanPage>,
   target: { url: string; mode: ScanMode },
   policy: FetchPolicy,
   limits: CaptureLimits,
@@ -100,7 +101,7 @@ export const captureSnapshot = async (
   const isDocument = final.status < 300 && rawHtml.trim() !== "";
   const rendered = isDocument
     ? await renderDocument(
-        browser,
+        openPage,
         final,
         policy,
         Math.min(limits.settleTimeoutMs[target.mode], deadline - Date.now()),
@@ -129,17 +130,13 @@ export const captureSnapshot = async (
 type Rendered = { html: string; subresources: Subresource[] };
 
 const renderDocument = async (
-  browser: Browser,
+  openPage: () => Promise<ScanPage>,
   document: { url: string; status: number; headers: Record<string, string>; body: Buffer },
   policy: FetchPolicy,
   settleMs: number,
   full: boolean,
 ): Promise<Rendered> => {
-  const context = await browser.newContext({
-    userAgent: policy.userAgent,
-    serviceWorkers: "block",
-    viewport: { width: 1280, height: 800 },
-  });
+  const { context, page } = await openPage();
   try {
     const subresources: Subresource[] = [];
     const vetted = new Map<string, Promise<boolean>>();
@@ -167,7 +164,6 @@ const renderDocument = async (
       if (/^https?:/.test(url)) subresources.push({ url, resourceType: type, blocked });
       return blocked ? route.abort("blockedbyclient") : route.continue();
     });
-    const page = await context.newPage();
     await page.goto(document.url, { waitUntil: "commit", timeout: Math.max(settleMs, 1) });
     // a page that never settles is judged on the DOM it has by then
     await page

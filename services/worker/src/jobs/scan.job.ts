@@ -49,9 +49,14 @@ export const createScanProcessor =
       throw new UnrecoverableError(`scan ${scanId} does not exist`);
     }
     try {
-      const snapshot = await pool.use((browser) => captureSnapshot(browser, { url, mode }, policy, limits));
+      const startedAt = performance.now();
+      const snapshot = await pool.use((browser) =>
+        captureSnapshot(() => pool.openPage(browser), { url, mode }, policy, limits),
+      );
       const scannedAt = new Date();
+      const capturedAt = performance.now();
       const checks = runChecks(snapshot, { mode, scannedAt });
+      const judgedAt = performance.now();
       const card = scoreChecks(checks);
       const outcome = ScanOutcome.parse({ finalUrl: snapshot.finalUrl, ...card, checks });
       const scan = await db.scan.findUniqueOrThrow({ where: { id: scanId }, select: { createdAt: true } });
@@ -76,7 +81,12 @@ export const createScanProcessor =
           errorMessage: null,
         },
       });
-      jobLog.info({ grade: outcome.grade, overall: outcome.scores.overall }, "scan completed");
+      const timings = {
+        captureMs: Math.round(capturedAt - startedAt),
+        checksMs: Math.round(judgedAt - capturedAt),
+        storeMs: Math.round(performance.now() - judgedAt),
+      };
+      jobLog.info({ grade: outcome.grade, overall: outcome.scores.overall, ...timings }, "scan completed");
       return { scanId, status: "completed" };
     } catch (error) {
       if (error instanceof TargetError) {

@@ -1,0 +1,57 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { extname, join, normalize, resolve } from "node:path";
+import type { Handler } from "./fixture-server";
+
+/** The real-page corpus (tests/corpus/README.md): saved pages and Lighthouse's SEO verdicts. */
+export const CORPUS_DIR = resolve(__dirname, "../corpus");
+const PAGES_DIR = join(CORPUS_DIR, "pages");
+
+export const corpusPages = (): string[] => readdirSync(PAGES_DIR).sort();
+
+/** Lighthouse 12.8.2 SEO audit scores per page: 1 pass, 0 fail, null not applicable. */
+export const lighthouseVerdicts = (): Record<string, Record<string, number | null>> =>
+  JSON.parse(readFileSync(join(CORPUS_DIR, "lighthouse-seo.json"), "utf8"));
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".css": "text/css",
+  ".js": "text/javascript",
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".svg": "image/svg+xml",
+};
+
+/**
+ * Serves the corpus as a site: /<page>/ is the page. Like the server Lighthouse audited them
+ * on, it serves no robots.txt, and assets the snapshots reference but do not hold are 404s.
+ */
+export const serveCorpus: Handler = (req, res) => {
+  const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
+  const file = normalize(join(PAGES_DIR, path.endsWith("/") ? `${path}index.html` : path));
+  if (!file.startsWith(`${PAGES_DIR}/`)) {
+    res.writeHead(404).end();
+    return;
+  }
+  readFile(file).then(
+    (bytes) => {
+      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" }).end(bytes);
+    },
+    () => {
+      res.writeHead(404, { "content-type": "text/plain" }).end("not found");
+    },
+  );
+};
+
+export const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  if (sorted.length === 0) return Number.NaN;
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
+
+export const percentile = (values: readonly number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
+};

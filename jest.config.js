@@ -18,6 +18,7 @@ const ESM_ONLY = [
   "html-escaper",
   "anynum",
   "linkedom",
+  "language-tags",
 ];
 const transformIgnorePatterns = [`/node_modules/(?!(\\.pnpm|${ESM_ONLY.join("|")})[/@])`];
 

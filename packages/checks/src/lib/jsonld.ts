@@ -4,9 +4,7 @@ import { perPage } from "./memo";
 export type JsonLdNode = Record<string, unknown>;
 
 /** One `<script type="application/ld+json">` block of the rendered DOM. */
-export type JsonLdBlock =
-  | { ok: true; index: number; value: unknown }
-  | { ok: false; index: number; error: string };
+export type JsonLdBlock = { ok: true; index: number; value: unknown } | { ok: false; index: number; error: string };
 
 export type JsonLd = {
   blocks: readonly JsonLdBlock[];

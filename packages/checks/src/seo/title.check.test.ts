@@ -17,4 +17,11 @@ describe("title", () => {
     expect(verdict.status).toBe("fail");
     expect(verdict.description).toMatch(/blank/);
   });
+
+  it("ignores <title> inside inline SVG", () => {
+    const html = "<html><head></head><body><svg><title>icon-heart</title></svg></body></html>";
+    const verdict = judge(title, html);
+    expect(verdict.status).toBe("fail");
+    expect(verdict.description).toContain("no <title>");
+  });
 });

@@ -1,9 +1,15 @@
 import { defineCheck } from "../check";
-import { foldWhitespace } from "../page";
+import { foldWhitespace, type Page } from "../page";
+import { ancestor, elementsNamed } from "./dom";
+
+/** The element document.title reads: the first `<title>` that is not part of an SVG drawing. */
+export const documentTitle = (page: Page): Element | null =>
+  elementsNamed(page, "title").find((element) => !ancestor(element, (node) => node.localName === "svg")) ?? null;
 
 /**
  * Lighthouse `document-title`: the document has a `<title>` whose text is not blank.
- * Only the first `<title>` counts, as in browsers (document.title).
+ * Only the first HTML `<title>` counts, as in browsers (document.title); `<title>` inside
+ * inline SVG names the drawing, not the page.
  */
 export const title = defineCheck({
   id: "title",
@@ -12,12 +18,13 @@ export const title = defineCheck({
   maxScore: 8,
   quick: true,
   title: "Page has a title",
-  run: ({ doc }) => {
-    const text = foldWhitespace(doc.querySelector("title")?.textContent ?? "");
+  run: (page) => {
+    const element = documentTitle(page);
+    const text = foldWhitespace(element?.textContent ?? "");
     if (text === "") {
       return {
         status: "fail",
-        description: doc.querySelector("title") ? "The <title> element is blank." : "The page has no <title> element.",
+        description: element ? "The <title> element is blank." : "The page has no <title> element.",
         fix: "Add a <title> in the <head> that names this page's topic in 30 to 60 characters.",
       };
     }

@@ -1,0 +1,45 @@
+import { judge } from "../fixture";
+import { linkText } from "./link-text.check";
+
+const page = (content: string, lang = "en") => `<html lang="${lang}"><head></head><body>${content}</body></html>`;
+
+describe("link-text", () => {
+  it("passes with descriptive links", () => {
+    const verdict = judge(
+      linkText,
+      page('<a href="/pricing">Pricing for teams</a><a href="/docs">API documentation</a>'),
+    );
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toContain("2 links");
+  });
+
+  it("warns on generic English text", () => {
+    const verdict = judge(
+      linkText,
+      page('<a href="/a">Click here</a><a href="/b">Read more</a><a href="/c">Pricing</a>'),
+    );
+    expect(verdict.status).toBe("warn");
+    expect(verdict.description).toContain('2 of 3 links have generic text: "Click here", "Read more"');
+  });
+
+  it.each([
+    ["fr", "En savoir plus"],
+    ["de", "Mehr erfahren"],
+    ["es", "Leer más"],
+    ["it", "Leggi di più"],
+    ["nl", "Lees meer"],
+    ["pt", "Saiba mais"],
+  ])("uses the page language's list (%s)", (lang, text) => {
+    expect(judge(linkText, page(`<a href="/x">${text}</a>`, lang)).status).toBe("warn");
+  });
+
+  it("does not flag another language's word", () => {
+    expect(judge(linkText, page('<a href="/x">Mehr</a>', "en")).status).toBe("pass");
+  });
+
+  it("leaves out nofollow, javascript:, mailto: and same-page links", () => {
+    const links =
+      '<a href="/x" rel="nofollow">here</a><a href="javascript:go()">here</a><a href="mailto:a@b.c">here</a><a href="#top">more</a>';
+    expect(judge(linkText, page(links)).status).toBe("pass");
+  });
+});

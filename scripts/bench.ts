@@ -23,7 +23,11 @@ import { corpusPages, median, percentile, serveCorpus } from "../tests/support/c
 import { startFixtureServer } from "../tests/support/fixture-server";
 
 const { values: args } = parseArgs({
-  options: { rounds: { type: "string", default: "1" }, concurrency: { type: "string", default: "1" } },
+  options: {
+    rounds: { type: "string", default: "1" },
+    concurrency: { type: "string", default: "1" },
+    pages: { type: "string" },
+  },
 });
 
 const ROOT = resolve(__dirname, "..");
@@ -43,11 +47,11 @@ const main = async () => {
     QUEUE_PREFIX: `bench-${randomBytes(4).toString("hex")}`,
     SCAN_ALLOWLIST: site.hostPort,
     WORKER_CONCURRENCY: args.concurrency ?? "1",
-    LOG_LEVEL: "silent",
+    LOG_LEVEL: process.env.LOG_LEVEL ?? "silent",
     PORT: "0",
     HOST: "127.0.0.1",
   };
-  const log = pino({ level: "silent" });
+  const log = pino({ level: env.LOG_LEVEL });
   const db = createDb(env.DATABASE_URL);
   const gateway = await startGateway({ config: gatewayConfig(env), db, log });
   const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
@@ -66,7 +70,7 @@ const main = async () => {
     return performance.now() - started;
   };
 
-  const pages = corpusPages();
+  const pages = args.pages ? args.pages.split(",") : corpusPages();
   await scan(pages[0] as string, "quick"); // the browser's first page is not a scan's cost
   const times = { quick: [] as number[], full: [] as number[] };
   const rounds = Number(args.rounds);

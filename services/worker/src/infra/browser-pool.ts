@@ -51,8 +51,14 @@ export type BrowserPoolOptions = {
   contextOptions?: BrowserContextOptions;
 };
 
-/** A fresh context with one page, for one scan; the scan closes the context. */
-export type ScanPage = { context: BrowserContext; page: Page };
+/**
+ * A fresh context with one page, for one scan. `release` closes the context; the scan does not
+ * wait for that (a heavy page takes a few hundred ms to tear down), the pool does at shutdown.
+ */
+export type ScanPage = { context: BrowserContext; page: Page; release: () => void };
+
+/** closing a context takes milliseconds; longer means the renderer is stuck */
+const CLOSE_TIMEOUT_MS = 5_000;
 
 /**
  * One Chromium per worker process, shared by its concurrent scans (each in its own context).
@@ -69,6 +75,7 @@ export class BrowserPool {
   /** scans running on each browser, so a retired one closes once its last scan ends */
   private readonly users = new Map<Browser, number>();
   private readonly retired = new Set<Browser>();
+  private readonly closing = new Set<Promise<void>>();
   private spare: { browser: Browser; ready: Promise<ScanPage | null> } | null = null;
   private closed = false;
   launches = 0;
@@ -106,8 +113,17 @@ export class BrowserPool {
 
   private async createPage(browser: Browser): Promise<ScanPage> {
     const context = await browser.newContext(this.options.contextOptions);
+    const release = () => {
+      const closed = Promise.race([
+        context.close().catch(() => undefined),
+        new Promise<void>((resolve) => setTimeout(resolve, CLOSE_TIMEOUT_MS).unref()),
+      ]).then(() => {
+        this.closing.delete(closed);
+      });
+      this.closing.add(closed);
+    };
     try {
-      return { context, page: await context.newPage() };
+      return { context, page: await context.newPage(), release };
     } catch (error) {
       await context.close().catch(() => undefined);
       throw error;
@@ -178,6 +194,7 @@ export class BrowserPool {
   async close(): Promise<void> {
     this.closed = true;
     await this.dropSpare();
+    await Promise.all(this.closing);
     const current = await this.browser?.catch(() => null);
     this.browser = null;
     const all = new Set([...this.retired, ...this.users.keys()]);

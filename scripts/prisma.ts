@@ -14,7 +14,6 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { migrateDeploy } from "@scan/db/migrate";
 
 const ROOT = resolve(__dirname, "..");
 const DB_PACKAGE = join(ROOT, "packages/db");
@@ -43,6 +42,8 @@ const main = async (): Promise<number> => {
       console.error("DATABASE_URL is not set: point it at the Postgres database to migrate");
       return 1;
     }
+    // loaded here, not at the top: `generate` must run before anything that needs the client
+    const { migrateDeploy } = await import("@scan/db/migrate");
     const applied = await migrateDeploy(url);
     console.log(applied.length ? `applied ${applied.join(", ")}` : "no pending migrations");
     return 0;

@@ -1,4 +1,4 @@
-import type { Snapshot } from "@scan/shared/snapshot";
+import type { Snapshot, TextResource } from "@scan/shared/snapshot";
 import type { CheckDefinition, Verdict } from "./check";
 import { preparePage } from "./page";
 
@@ -30,3 +30,13 @@ export const judge = (
   overrides: Partial<Snapshot> = {},
   scannedAt: Date = FIXED_SCAN_TIME,
 ): Verdict => check.run(preparePage(snapshotOf(html, overrides), scannedAt));
+
+/** A site file (robots.txt, llms.txt, sitemap) as the worker records it, for check tests. */
+export const siteFile = (path: string, body: string, status = 200, contentType = "text/plain"): TextResource => ({
+  url: `https://example.com${path}`,
+  status,
+  contentType,
+  body,
+  truncated: false,
+  error: null,
+});

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { Client } from "pg";
-import { connectionFields } from "./client";
+import { connectionFields } from "./connection";
 
 export const MIGRATIONS_DIR = resolve(__dirname, "../../../prisma/migrations");
 

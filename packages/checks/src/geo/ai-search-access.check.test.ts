@@ -1,17 +1,7 @@
-import type { TextResource } from "@scan/shared/snapshot";
-import { judge } from "../fixture";
+import { judge, siteFile } from "../fixture";
 import { aiSearchAccess } from "./ai-search-access.check";
 
-const robots = (body: string, status = 200): { robotsTxt: TextResource } => ({
-  robotsTxt: {
-    url: "https://example.com/robots.txt",
-    status,
-    contentType: "text/plain",
-    body,
-    truncated: false,
-    error: null,
-  },
-});
+const robots = (body: string, status = 200) => ({ robotsTxt: siteFile("/robots.txt", body, status) });
 const PAGE = "<html><body><p>hi</p></body></html>";
 
 describe("ai-search-access", () => {

@@ -1,9 +1,8 @@
-import type { TextResource } from "@scan/shared/snapshot";
-import { judge } from "../fixture";
+import { judge, siteFile } from "../fixture";
 import { llmsTxt, llmsTxtFormat } from "./llms-txt.check";
 
-const file = (body: string, status = 200, contentType = "text/plain"): { llmsTxt: TextResource } => ({
-  llmsTxt: { url: "https://example.com/llms.txt", status, contentType, body, truncated: false, error: null },
+const file = (body: string, status = 200, contentType = "text/plain") => ({
+  llmsTxt: siteFile("/llms.txt", body, status, contentType),
 });
 const PAGE = "<html><body></body></html>";
 const GOOD =

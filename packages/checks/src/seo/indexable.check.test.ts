@@ -1,16 +1,8 @@
-import type { TextResource } from "@scan/shared/snapshot";
-import { judge } from "../fixture";
+import { judge, siteFile } from "../fixture";
 import { indexable } from "./indexable.check";
 
 const head = (content: string) => `<html><head><title>t</title>${content}</head><body></body></html>`;
-const robotsTxt = (body: string, status = 200): TextResource => ({
-  url: "https://example.com/robots.txt",
-  status,
-  contentType: "text/plain",
-  body,
-  truncated: false,
-  error: null,
-});
+const robotsTxt = (body: string, status = 200) => siteFile("/robots.txt", body, status);
 
 describe("indexable", () => {
   it("passes without directives and with an allowing robots.txt", () => {

@@ -1,0 +1,31 @@
+import { z } from "zod";
+
+/** An integer setting with a default and the range it must fall in. */
+export const intFrom = (fallback: number, min: number, max: number) =>
+  z.coerce.number().int().min(min).max(max).default(fallback);
+
+export const LogLevel = z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info");
+
+/** Settings every service reads the same way. */
+export const CommonConfig = {
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL"),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, "must be a redis:// URL")
+    .default("redis://127.0.0.1:6379"),
+  /** BullMQ key prefix; separate prefixes are separate queues on one Redis */
+  QUEUE_PREFIX: z.string().min(1).default("bull"),
+  /** exact host:port pairs that may be scanned although private (tests, self-hosting) */
+  SCAN_ALLOWLIST: z.string().default(""),
+  LOG_LEVEL: LogLevel,
+};
+
+/** Parses a service's environment once; a bad variable stops start-up with a message naming it. */
+export const parseConfig = <T extends z.ZodType>(schema: T, env: NodeJS.ProcessEnv, service: string): z.infer<T> => {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("\n  ");
+    throw new Error(`invalid ${service} configuration:\n  ${problems}`);
+  }
+  return parsed.data;
+};

@@ -1,17 +1,21 @@
 import type { CheckDefinition } from "../check";
-import { contentDepth, listsAndTables, semanticLandmarks, subheadings, summaryIntro } from "./content.check";
-import { anchorIds, answerFirst, qaContent } from "./questions.check";
+import { anchorIds } from "./anchor-ids.check";
+import { answerFirst } from "./answer-first.check";
+import { articleSchema } from "./article-schema.check";
+import { breadcrumbSchema } from "./breadcrumb-schema.check";
+import { contentDepth } from "./content-depth.check";
+import { faqSchema } from "./faq-schema.check";
+import { listsAndTables } from "./lists-and-tables.check";
+import { organizationSchema } from "./organization-schema.check";
+import { qaContent } from "./qa-content.check";
 import { readability } from "./readability.check";
-import {
-  articleSchema,
-  breadcrumbSchema,
-  faqSchema,
-  organizationSchema,
-  speakable,
-  structuredData,
-} from "./schema.check";
+import { semanticLandmarks } from "./semantic-landmarks.check";
+import { speakable } from "./speakable.check";
+import { structuredData } from "./structured-data.check";
+import { subheadings } from "./subheadings.check";
+import { summaryIntro } from "./summary-intro.check";
 
-/** The AEO checks in checks.md order. */
+/** The AEO checks of checks.md, in its order. */
 export const aeoChecks: readonly CheckDefinition[] = [
   structuredData,
   organizationSchema,

@@ -1,0 +1,45 @@
+import { judge } from "../fixture";
+import { answerFirst } from "./answer-first.check";
+
+const ANSWER =
+  "Shipping takes three to five working days inside the country, and up to ten days abroad, depending on the carrier and the customs office involved.";
+const page = (body: string) => `<html lang="en"><body>${body}</body></html>`;
+
+describe("answer-first", () => {
+  it("passes when questions are answered at once, also when the heading sits in its own wrapper", () => {
+    const verdict = judge(
+      answerFirst,
+      page(`<div class="title"><h2>How long does shipping take?</h2></div><div><p> </p><p>${ANSWER}</p></div>`),
+    );
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toBe("1 of 1 question heading is followed by a 20 to 80 word answer paragraph.");
+  });
+
+  it("finds answers set as text between <br>s or straight in a <div>", () => {
+    const verdict = judge(
+      answerFirst,
+      page(
+        `<h2>What is it?</h2><br> ${ANSWER} <a href="/x">More</a>.<br><br>Next line. <h2>Why?</h2><div><span>${ANSWER}</span></div><p>Later.</p>`,
+      ),
+    );
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toMatch(/^2 of 2 question headings/);
+  });
+
+  it("warns when only some are answered", () => {
+    const html = `<h2>How long does shipping take?</h2><p>${ANSWER}</p><h2>What does it cost?</h2><p>It depends.</p><h2>Who ships it?</h2><h3>Carriers</h3><p>${ANSWER}</p>`;
+    const verdict = judge(answerFirst, page(html));
+    expect(verdict.status).toBe("warn");
+    expect(verdict.description).toMatch(/^1 of 3 question headings/);
+  });
+
+  it("fails when none is, and names over-long answers", () => {
+    const verdict = judge(answerFirst, page(`<h2>What does it cost?</h2><p>${ANSWER.repeat(4)}</p>`));
+    expect(verdict.status).toBe("fail");
+    expect(verdict.description).toMatch(/\(1 by a longer one\)/);
+  });
+
+  it("skips without question headings", () => {
+    expect(judge(answerFirst, page("<h2>Prices</h2><p>x</p>")).status).toBe("skip");
+  });
+});

@@ -1,0 +1,33 @@
+import { judge } from "../fixture";
+import { breadcrumbSchema } from "./breadcrumb-schema.check";
+
+const page = (json: string) =>
+  `<html><head><script type="application/ld+json">${json}</script></head><body></body></html>`;
+const TRAIL =
+  '{"@context":"https://schema.org","@type":"BreadcrumbList","itemListElement":[{"@type":"ListItem","position":1,"name":"Home","item":"https://example.com/"},{"@type":"ListItem","position":2,"name":"Page"}]}';
+
+describe("breadcrumb-schema", () => {
+  it("passes with a BreadcrumbList", () => {
+    const verdict = judge(breadcrumbSchema, page(TRAIL));
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toBe("BreadcrumbList markup with 2 items.");
+  });
+
+  it("fails without one, or with an empty one", () => {
+    const none = judge(breadcrumbSchema, page('{"@context":"https://schema.org","@type":"WebPage"}'));
+    expect(none.status).toBe("fail");
+    expect(none.description).toBe("No BreadcrumbList markup on the page.");
+    const empty = judge(
+      breadcrumbSchema,
+      page('{"@context":"https://schema.org","@type":"BreadcrumbList","itemListElement":[]}'),
+    );
+    expect(empty.description).toMatch(/no items/);
+  });
+
+  it("skips the home page without breadcrumbs", () => {
+    const home = { requestedUrl: "https://example.com/", finalUrl: "https://example.com/" };
+    const verdict = judge(breadcrumbSchema, "<html><body></body></html>", home);
+    expect(verdict.status).toBe("skip");
+    expect(verdict.description).toMatch(/home page/);
+  });
+});

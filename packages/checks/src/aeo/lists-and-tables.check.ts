@@ -1,0 +1,51 @@
+import { defineCheck } from "../check";
+import { mainAncestorNamed, mainElementsNamed } from "./main-dom";
+
+const childCount = (element: Element, tag: string): number => {
+  let count = 0;
+  for (const child of element.children) if (child.localName === tag) count++;
+  return count;
+};
+
+// menus and footers are lists of links, not content; Readability drops them, a <body> fallback does not
+const CHROME = ["nav", "header", "footer", "menu"];
+
+/**
+ * The main content has a list of 3 or more items (`<ul>`, `<ol>` with 3 `<li>`, or `<dl>` with
+ * 3 `<dt>`) or a table with header cells (`<th>`; a table with role="presentation" is layout):
+ * steps, options and comparisons that engines lift whole. Lists inside nav, header or footer
+ * do not count.
+ */
+export const listsAndTables = defineCheck({
+  id: "lists-and-tables",
+  category: "aeo",
+  severity: "info",
+  maxScore: 2,
+  quick: false,
+  title: "Content uses lists or tables",
+  run: (page) => {
+    const inContent = (element: Element) => mainAncestorNamed(page, element, CHROME) === null;
+    const lists =
+      [...mainElementsNamed(page, "ul"), ...mainElementsNamed(page, "ol")].filter(
+        (list) => childCount(list, "li") >= 3 && inContent(list),
+      ).length + mainElementsNamed(page, "dl").filter((list) => childCount(list, "dt") >= 3 && inContent(list)).length;
+    const tables = mainElementsNamed(page, "table").filter(
+      (table) =>
+        !["presentation", "none"].includes(table.getAttribute("role") ?? "") &&
+        table.querySelector("th") !== null &&
+        inContent(table),
+    ).length;
+    if (lists > 0 || tables > 0) {
+      const parts = [
+        lists > 0 ? `${lists} list${lists === 1 ? "" : "s"} of 3 or more items` : null,
+        tables > 0 ? `${tables} table${tables === 1 ? "" : "s"} with header cells` : null,
+      ].filter((part) => part !== null);
+      return { status: "pass", description: `The main content has ${parts.join(" and ")}.` };
+    }
+    return {
+      status: "fail",
+      description: "The main content has no list of 3 or more items and no table with header cells.",
+      fix: "Put steps, options and comparisons in <ol>/<ul> lists or a <table> with <th> headers.",
+    };
+  },
+});

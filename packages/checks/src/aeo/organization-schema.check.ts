@@ -1,0 +1,62 @@
+import { defineCheck } from "../check";
+import { type JsonLdNode, jsonLd, textOf, typesOf } from "../lib/jsonld";
+
+// schema.org's Organization and LocalBusiness trees are large; these are the types seen on real
+// sites, and the suffix rule catches most of the rest (ShoeStore, AutomotiveBusiness, TravelAgency).
+const ORGANIZATION_TYPES = new Set([
+  ...["Organization", "Corporation", "LocalBusiness", "OnlineBusiness", "OnlineStore", "NewsMediaOrganization"],
+  ...["EducationalOrganization", "CollegeOrUniversity", "School", "GovernmentOrganization", "NGO", "Consortium"],
+  ...["MedicalOrganization", "Hospital", "Dentist", "Physician", "Pharmacy", "SportsOrganization", "SportsTeam"],
+  ...["PerformingGroup", "MusicGroup", "Airline", "LibrarySystem", "Library", "ResearchOrganization", "Project"],
+  ...["WorkersUnion", "Restaurant", "FoodEstablishment", "CafeOrCoffeeShop", "Bakery", "BarOrPub", "Hotel"],
+  ...["LodgingBusiness", "Attorney", "BankOrCreditUnion", "RealEstateAgent", "AutoDealer", "RadioStation"],
+  ...["TelevisionStation", "ChildCare", "ShoppingCenter", "SportsActivityLocation", "HealthClub", "Winery"],
+  ...["ProfessionalService", "FinancialService", "AccountingService", "LegalService", "EmergencyService"],
+]);
+// "Service" is no suffix here: Service itself and most *Service types are not organizations
+const ORGANIZATION_SUFFIX = /(?:Organization|Business|Store|Agency)$/;
+
+const isOrganization = (node: JsonLdNode): boolean =>
+  typesOf(node).some((type) => ORGANIZATION_TYPES.has(type) || ORGANIZATION_SUFFIX.test(type));
+
+const REQUIRED = ["name", "url", "logo"] as const;
+
+/**
+ * Organization or LocalBusiness (or one of their subtypes) with name, url and logo: who stands
+ * behind the page, which engines use to attribute answers and build knowledge panels. Nested
+ * nodes count (an Article's publisher). Of several, the most complete one is judged; a logo
+ * may be a URL or an ImageObject. Missing some of the three is partial (warn).
+ */
+export const organizationSchema = defineCheck({
+  id: "organization-schema",
+  category: "aeo",
+  severity: "warning",
+  maxScore: 4,
+  quick: true,
+  title: "Publisher is described as an Organization",
+  run: (page) => {
+    const graded = jsonLd(page)
+      .nodes.filter(isOrganization)
+      .map((node) => ({
+        type: typesOf(node)[0] ?? "Organization",
+        name: textOf(node.name),
+        missing: REQUIRED.filter((key) => !textOf(node[key])),
+      }))
+      .sort((a, b) => a.missing.length - b.missing.length);
+    const best = graded[0];
+    if (!best) {
+      return {
+        status: "fail",
+        description: "No Organization or LocalBusiness JSON-LD on the page.",
+        fix: 'Add Organization (or LocalBusiness) JSON-LD with "name", "url" and "logo", at least on the home page and as the publisher of articles.',
+      };
+    }
+    const label = best.name ? `${best.type} "${best.name}"` : `${best.type} (unnamed)`;
+    if (best.missing.length === 0) return { status: "pass", description: `${label} has name, url and logo.` };
+    return {
+      status: "warn",
+      description: `${label} lacks ${best.missing.join(", ")}.`,
+      fix: `Add ${best.missing.join(", ")} to the ${best.type} JSON-LD.`,
+    };
+  },
+});

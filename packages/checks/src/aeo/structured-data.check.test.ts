@@ -1,0 +1,52 @@
+import { judge } from "../fixture";
+import { structuredData } from "./structured-data.check";
+
+const page = (...blocks: string[]) =>
+  `<html><head>${blocks.map((b) => `<script type="application/ld+json">${b}</script>`).join("")}</head><body></body></html>`;
+
+describe("structured-data", () => {
+  it("passes with valid schema.org JSON-LD, @graph members included", () => {
+    const verdict = judge(
+      structuredData,
+      page(
+        '{"@context":"https://schema.org","@type":"Organization","name":"Acme"}',
+        '{"@context":{"@vocab":"http://schema.org/"},"@graph":[{"@type":"WebPage"},{"@type":"schema:BreadcrumbList"}]}',
+      ),
+    );
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toBe(
+      "2 valid JSON-LD blocks with schema.org types Organization, WebPage, BreadcrumbList.",
+    );
+  });
+
+  it("fails without JSON-LD", () => {
+    const verdict = judge(structuredData, "<html><body><p>Hi</p></body></html>");
+    expect(verdict.status).toBe("fail");
+    expect(verdict.description).toMatch(/no JSON-LD/);
+  });
+
+  it("fails when a block does not parse", () => {
+    const verdict = judge(
+      structuredData,
+      page('{"@context":"https://schema.org","@type":"Thing"}', '{"@type": "Thing",}'),
+    );
+    expect(verdict.status).toBe("fail");
+    expect(verdict.description).toMatch(/^2 JSON-LD blocks, but block 2 is not valid JSON/);
+  });
+
+  it("names a CDATA wrapper as the reason a block does not parse", () => {
+    const verdict = judge(structuredData, page('<![CDATA[ {"@context":"https://schema.org","@type":"Thing"} ]]>'));
+    expect(verdict.status).toBe("fail");
+    expect(verdict.description).toMatch(/block 1 is not valid JSON: markup such as <!\[CDATA\[ or <!-- wraps it/);
+  });
+
+  it("fails without a schema.org @context or without a @type", () => {
+    expect(judge(structuredData, page('{"@context":"https://example.org","@type":"Thing"}')).description).toMatch(
+      /block 1 has no schema.org @context/,
+    );
+    expect(judge(structuredData, page('[{"@context":"https://schema.org","name":"x"}]')).description).toMatch(
+      /block 1 has no @type/,
+    );
+    expect(judge(structuredData, page("42")).description).toMatch(/holds no object/);
+  });
+});

@@ -19,6 +19,7 @@ const ESM_ONLY = [
   "anynum",
   "linkedom",
   "language-tags",
+  "syllable",
 ];
 const transformIgnorePatterns = [`/node_modules/(?!(\\.pnpm|${ESM_ONLY.join("|")})[/@])`];
 

@@ -1,32 +1,40 @@
+import type { BotFetch } from "@scan/shared/snapshot";
 import { defineCheck } from "../check";
 import { perPage } from "../lib/memo";
-import { foldWhitespace, type Page, parseDocument } from "../page";
+import { type Page, parseDocument } from "../page";
+import { sharedWords, visibleText, type WordCounts, wordCounts } from "./words";
 
-const visibleWords = (html: string): string[] => {
-  const doc = parseDocument(html);
-  for (const element of doc.querySelectorAll("script, style, noscript, template")) element.remove();
-  const text = foldWhitespace(doc.body?.textContent ?? doc.documentElement?.textContent ?? "");
-  return text === "" ? [] : text.toLowerCase().split(" ");
-};
+const isSuccess = (status: number): boolean => status >= 200 && status < 300;
 
-const servedWords = perPage((page: Page) => new Set(visibleWords(page.snapshot.rawHtml)));
+const bodyWords = (doc: Document): WordCounts => wordCounts(visibleText(doc.body ?? doc.documentElement));
 
-/** Share of the words the scanner was served that the bot's copy also holds. */
-const overlap = (page: Page, body: string): number => {
+/** The words of the document as served to the scanner, the copy each crawler's answer is held against. */
+const servedWords = perPage((page: Page): WordCounts => bodyWords(page.rawDoc));
+
+type Comparison = { bot: string; same: boolean; note: string };
+
+const compare = (page: Page, fetch: BotFetch): Comparison => {
+  const { bot } = fetch;
+  if (fetch.status === 0) return { bot, same: false, note: `no answer (${fetch.error ?? "the fetch failed"})` };
+  if (!isSuccess(fetch.status)) return { bot, same: false, note: `status ${fetch.status}` };
+  const body = fetch.body ?? "";
+  // the usual case, and no parse needed
+  if (body === page.snapshot.rawHtml) return { bot, same: true, note: "the same HTML" };
   const reference = servedWords(page);
-  if (reference.size === 0) return 1;
-  const bot = new Set(visibleWords(body));
-  let shared = 0;
-  for (const word of reference) if (bot.has(word)) shared += 1;
-  return shared / reference.size;
+  if (reference.total === 0) return { bot, same: true, note: `status ${fetch.status}` };
+  const share = Math.floor(sharedWords(reference, bodyWords(parseDocument(body))) * 100);
+  return { bot, same: share >= 80, note: `${share} % of the text` };
 };
 
 /**
- * The page fetched again as GPTBot, ClaudeBot and PerplexityBot (full scans) should answer
- * like it answered the scanner: the same kind of status (2xx) and at least 80 % of the visible
- * words of the served HTML. Firewalls and bot managers that challenge AI crawlers show up here
- * as a 403/503 or a short challenge page. Compared as word sets of the served HTML (no
- * scripts run), so ads and rotating snippets move the share only a little.
+ * The page fetched again as GPTBot, ClaudeBot and PerplexityBot (full scans only) should
+ * answer as it answered the scanner: a 2xx, and at least 80 % of the visible words of the
+ * HTML served to the scanner, counted with repetition (rounded down). Words, not bytes, so
+ * that nonces, timestamps and rotating markup do not count as a difference. Firewalls and bot
+ * managers that turn AI crawlers away show up as a 403/429/503, a failed fetch or a short
+ * challenge page. Every crawler differing fails, some warns. The check skips when the bot
+ * fetches were not made (quick scans), and when the page itself does not answer 2xx: there is
+ * no page to compare (http-status judges that).
  */
 export const botAccessParity = defineCheck({
   id: "bot-access-parity",
@@ -38,23 +46,26 @@ export const botAccessParity = defineCheck({
   run: (page) => {
     const fetches = page.snapshot.botFetches;
     if (fetches.length === 0)
-      return { status: "skip", description: "The page was not fetched as AI crawlers (quick scan)." };
-    const verdicts = fetches.map((fetch) => {
-      if (fetch.status === 0) return { bot: fetch.bot, same: false, note: `no answer (${fetch.error ?? "failed"})` };
-      if (fetch.status < 200 || fetch.status >= 300)
-        return { bot: fetch.bot, same: false, note: `status ${fetch.status}` };
-      const share = overlap(page, fetch.body ?? "");
-      return { bot: fetch.bot, same: share >= 0.8, note: `${Math.round(share * 100)} % of the text` };
-    });
-    const differ = verdicts.filter((v) => !v.same);
-    const summary = verdicts.map((v) => `${v.bot}: ${v.note}`).join("; ");
+      return { status: "skip", description: "The page was not fetched with AI crawlers' user agents (quick scan)." };
+    if (!isSuccess(page.snapshot.status))
+      return {
+        status: "skip",
+        description: `The page answers ${page.snapshot.status}, so there is no page to compare the crawlers' copies with.`,
+      };
+    const comparisons = fetches.map((fetch) => compare(page, fetch));
+    const differ = comparisons.filter((comparison) => !comparison.same);
+    const summary = comparisons.map((comparison) => `${comparison.bot}: ${comparison.note}`).join("; ");
     if (differ.length === 0) {
-      return { status: "pass", description: `AI crawlers get the same page (${summary}).` };
+      return {
+        status: "pass",
+        description: `AI crawlers get the same page as a browser (${summary}).`,
+      };
     }
+    const names = differ.map((comparison) => comparison.bot).join(", ");
     return {
-      status: differ.length === verdicts.length ? "fail" : "warn",
-      description: `${differ.map((v) => v.bot).join(", ")} ${differ.length === 1 ? "gets" : "get"} a different answer than a browser (${summary}).`,
-      fix: "Let AI crawlers through your firewall or bot manager (Cloudflare, Akamai, ...) for pages you want cited: allow their verified user agents instead of challenging them.",
+      status: differ.length === comparisons.length ? "fail" : "warn",
+      description: `${names} ${differ.length === 1 ? "gets" : "get"} a different answer than a browser (${summary}), as when a firewall or bot manager blocks or challenges AI crawlers.`,
+      fix: "Let AI crawlers through your firewall or bot manager (Cloudflare, Akamai, ...) on pages you want cited: allow their verified user agents instead of blocking or challenging them.",
     };
   },
 });

@@ -1,12 +1,18 @@
 import type { CheckDefinition } from "../check";
 import { aiSearchAccess } from "./ai-search-access.check";
 import { aiSnippetDirectives } from "./ai-snippet-directives.check";
+import { author } from "./author.check";
 import { botAccessParity } from "./bot-access-parity.check";
-import { citationsOutbound, quotations, statistics } from "./content-signals.check";
-import { author, entitySameas, trustPages } from "./entity-signals.check";
-import { llmsTxt, llmsTxtFormat } from "./llms-txt.check";
-import { freshness, publishDate } from "./publish-date.check";
+import { citationsOutbound } from "./citations-outbound.check";
+import { entitySameas } from "./entity-sameas.check";
+import { freshness } from "./freshness.check";
+import { llmsTxt } from "./llms-txt.check";
+import { llmsTxtFormat } from "./llms-txt-format.check";
+import { publishDate } from "./publish-date.check";
+import { quotations } from "./quotations.check";
 import { rawHtmlContent } from "./raw-html-content.check";
+import { statistics } from "./statistics.check";
+import { trustPages } from "./trust-pages.check";
 
 /** The GEO checks in checks.md order. */
 export const geoChecks: readonly CheckDefinition[] = [

@@ -1,5 +1,5 @@
 import { judge, siteFile } from "../fixture";
-import { llmsTxt, llmsTxtFormat } from "./llms-txt.check";
+import { llmsTxt } from "./llms-txt.check";
 
 const file = (body: string, status = 200, contentType = "text/plain") => ({
   llmsTxt: siteFile("/llms.txt", body, status, contentType),
@@ -10,46 +10,40 @@ const GOOD =
 
 describe("llms-txt", () => {
   it("passes on a 200 text file", () => {
-    expect(judge(llmsTxt, PAGE, file(GOOD)).status).toBe("pass");
+    const verdict = judge(llmsTxt, PAGE, file(GOOD));
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toMatch(/answers 200 with \d+ characters/);
   });
 
   it("warns when missing, saying no vendor documents reading it", () => {
     const verdict = judge(llmsTxt, PAGE, file("not found", 404));
     expect(verdict.status).toBe("warn");
-    expect(verdict.description).toMatch(/404.*no AI vendor/);
+    expect(verdict.description).toMatch(/answers 404.*no AI vendor/);
   });
 
-  it("treats an HTML page served at /llms.txt as missing", () => {
+  it("treats an HTML page served at /llms.txt as missing, by content type or by body", () => {
     const verdict = judge(llmsTxt, PAGE, file("<!doctype html><p>home</p>", 200, "text/html"));
     expect(verdict.status).toBe("warn");
-    expect(verdict.description).toMatch(/HTML page/);
+    expect(verdict.description).toMatch(/HTML page.*so the site has none/);
+    expect(judge(llmsTxt, PAGE, file("  <html><body>home</body></html>")).status).toBe("warn");
   });
 
-  it("fails on a 5xx", () => {
-    expect(judge(llmsTxt, PAGE, file("error", 500)).status).toBe("fail");
-  });
-});
-
-describe("llms-txt-format", () => {
-  it("passes with an H1, a summary and sections of links", () => {
-    expect(judge(llmsTxtFormat, PAGE, file(GOOD)).status).toBe("pass");
+  it("treats an empty 200 as missing", () => {
+    expect(judge(llmsTxt, PAGE, file(" \n")).description).toMatch(/empty body/);
   });
 
-  it("warns when only Lighthouse's minimum holds: an H1, a link and 50+ characters", () => {
-    const verdict = judge(
-      llmsTxtFormat,
-      PAGE,
-      file("# Example\n\nSee [the guide](https://example.com/guide) for everything.\n"),
-    );
-    expect(verdict.status).toBe("warn");
-    expect(verdict.description).toMatch(/a > summary, ## sections/);
+  it("fails on a 5xx or a fetch that got no answer", () => {
+    const verdict = judge(llmsTxt, PAGE, file("error", 500));
+    expect(verdict.status).toBe("fail");
+    expect(verdict.description).toMatch(/answers 500/);
+    const failed = judge(llmsTxt, PAGE, {
+      llmsTxt: { ...siteFile("/llms.txt", "", 0), body: null, error: "timed out" },
+    });
+    expect(failed.status).toBe("fail");
+    expect(failed.description).toMatch(/could not be fetched \(timed out\)/);
   });
 
-  it("fails on plain text", () => {
-    expect(judge(llmsTxtFormat, PAGE, file("just some words")).status).toBe("fail");
-  });
-
-  it("skips without llms.txt", () => {
-    expect(judge(llmsTxtFormat, PAGE, file("", 404)).status).toBe("skip");
+  it("skips when the file was not fetched", () => {
+    expect(judge(llmsTxt, PAGE).status).toBe("skip");
   });
 });

@@ -1,54 +1,48 @@
 import { judge } from "../fixture";
-import { freshness, publishDate } from "./publish-date.check";
+import { publishDate } from "./publish-date.check";
 
 // FIXED_SCAN_TIME is 2026-06-01
-const withMeta = (meta: string, body = "") => `<html><head>${meta}</head><body>${body}</body></html>`;
+const withHead = (head: string, body = "") => `<html><head>${head}</head><body>${body}</body></html>`;
 const jsonLd = (data: object) => `<script type="application/ld+json">${JSON.stringify(data)}</script>`;
 
 describe("publish-date", () => {
-  it("passes with a JSON-LD datePublished", () => {
-    const verdict = judge(
-      publishDate,
-      withMeta(jsonLd({ "@context": "https://schema.org", "@type": "Article", datePublished: "2026-03-01" })),
-    );
+  it("passes with JSON-LD datePublished and dateModified, reporting both", () => {
+    const data = {
+      "@context": "https://schema.org",
+      "@type": "Article",
+      datePublished: "2026-03-01",
+      dateModified: "2026-04-02T08:00:00Z",
+    };
+    const verdict = judge(publishDate, withHead(jsonLd(data)));
     expect(verdict.status).toBe("pass");
-    expect(verdict.description).toMatch(/2026-03-01 \(JSON-LD datePublished\)/);
+    expect(verdict.description).toMatch(
+      /published 2026-03-01 \(JSON-LD datePublished\), modified 2026-04-02 \(JSON-LD dateModified\)/,
+    );
   });
 
   it("passes with article:published_time or <time datetime>", () => {
     expect(
-      judge(publishDate, withMeta('<meta property="article:published_time" content="2025-01-02T10:00:00Z">')).status,
+      judge(publishDate, withHead('<meta property="article:published_time" content="2025-01-02T10:00:00Z">')).status,
     ).toBe("pass");
-    expect(judge(publishDate, withMeta("", '<time datetime="2024-05-06">May 6</time>')).status).toBe("pass");
+    const verdict = judge(publishDate, withHead("", '<time datetime="2024-05-06">May 6</time>'));
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toMatch(/2024-05-06 \(<time datetime>\)/);
   });
 
   it("fails with only a human-readable date", () => {
-    expect(judge(publishDate, withMeta("", "<p>Published May 6, 2024</p><time>May 6</time>")).status).toBe("fail");
-  });
-});
-
-describe("freshness", () => {
-  it("passes within 12 months of the scan", () => {
-    expect(judge(freshness, withMeta('<meta property="article:modified_time" content="2026-01-15">')).status).toBe(
-      "pass",
-    );
+    const verdict = judge(publishDate, withHead("", "<p>Published May 6, 2024</p><time>May 6</time>"));
+    expect(verdict.status).toBe("fail");
+    expect(verdict.description).toMatch(/no machine-readable/);
   });
 
-  it("warns at 12 to 24 months, judging the newest date", () => {
+  it("ignores dates more than a day in the future and placeholders, and says so", () => {
     const verdict = judge(
-      freshness,
-      withMeta("", '<time datetime="2023-01-01"></time><time datetime="2025-01-10"></time>'),
+      publishDate,
+      withHead('<meta property="article:published_time" content="2031-01-01">', '<time datetime="1970-01-01"></time>'),
     );
-    expect(verdict.status).toBe("warn");
-    expect(verdict.description).toMatch(/2025-01-10/);
-  });
-
-  it("fails when older", () => {
-    expect(judge(freshness, withMeta("", '<time datetime="2020-01-01"></time>')).status).toBe("fail");
-  });
-
-  it("ignores future dates and skips without a date", () => {
-    expect(judge(freshness, withMeta("", '<time datetime="2030-01-01"></time>')).status).toBe("skip");
-    expect(judge(freshness, withMeta("")).status).toBe("skip");
+    expect(verdict.status).toBe("fail");
+    expect(verdict.description).toMatch(/more than a day after the scan was ignored \(2031-01-01/);
+    // within a day is time zones, not the future
+    expect(judge(publishDate, withHead("", '<time datetime="2026-06-02T06:00:00Z"></time>')).status).toBe("pass");
   });
 });

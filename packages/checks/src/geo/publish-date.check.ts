@@ -1,9 +1,12 @@
 import { defineCheck } from "../check";
-import { pageDates } from "./dates";
+import { futureNote, isoDay, type PageDate, pageDates } from "./dates";
 
-const day = (date: Date) => date.toISOString().slice(0, 10);
+const dated = (date: PageDate): string => `${isoDay(date.date)} (${date.source})`;
 
-/** A machine-readable published or modified date (see dates.ts for where dates are read). */
+/**
+ * A machine-readable published or modified date (where dates are read, and which are ignored:
+ * dates.ts). Reports the published and the modified date when the page states both.
+ */
 export const publishDate = defineCheck({
   id: "publish-date",
   category: "geo",
@@ -12,40 +15,24 @@ export const publishDate = defineCheck({
   quick: false,
   title: "Page states its date",
   run: (page) => {
-    const dates = pageDates(page);
-    const [first] = dates;
+    const { dates, future } = pageDates(page);
+    const published = dates.find((date) => date.kind === "published");
+    const modified = dates.find((date) => date.kind === "modified");
+    const first = published ?? modified ?? dates[0];
     if (first) {
-      return { status: "pass", description: `The page states a date: ${day(first.date)} (${first.source}).` };
+      const stated = [
+        published ? `published ${dated(published)}` : null,
+        modified ? `modified ${dated(modified)}` : null,
+      ].filter((part): part is string => part !== null);
+      return {
+        status: "pass",
+        description: `The page states its date: ${stated.length > 0 ? stated.join(", ") : dated(first)}.${futureNote(future)}`,
+      };
     }
     return {
       status: "fail",
-      description: "The page has no machine-readable published or modified date.",
-      fix: 'Add datePublished and dateModified to the page\'s JSON-LD, or <time datetime="2026-01-31"> next to the visible date.',
-    };
-  },
-});
-
-const MONTH_MS = 30.44 * 24 * 60 * 60 * 1000;
-
-/** The newest stated date, against the scan time: within 12 months passes, 12 to 24 warns. */
-export const freshness = defineCheck({
-  id: "freshness",
-  category: "geo",
-  severity: "info",
-  maxScore: 2,
-  quick: false,
-  title: "Content is recent",
-  run: (page) => {
-    const dates = pageDates(page);
-    if (dates.length === 0) return { status: "skip", description: "The page states no date to judge." };
-    const newest = dates.reduce((a, b) => (b.date > a.date ? b : a));
-    const months = Math.max(0, (page.scannedAt.getTime() - newest.date.getTime()) / MONTH_MS);
-    const description = `The newest date on the page is ${day(newest.date)} (${newest.source}), ${Math.floor(months)} months before the scan.`;
-    if (months <= 12) return { status: "pass", description };
-    return {
-      status: months <= 24 ? "warn" : "fail",
-      description,
-      fix: "Review the content, update what changed, and set dateModified to the review date; answer engines prefer current sources.",
+      description: `The page has no machine-readable published or modified date (JSON-LD datePublished/dateModified, article:published_time, <time datetime>).${futureNote(future)}`,
+      fix: 'Add datePublished and dateModified to the page\'s JSON-LD, or mark the visible date up as <time datetime="2026-01-31">.',
     };
   },
 });

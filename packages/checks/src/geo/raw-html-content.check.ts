@@ -1,13 +1,16 @@
 import { defineCheck } from "../check";
 import { extractMainContent } from "../page";
+import { sharedWords, wordCounts } from "./words";
 
-const wordsOf = (text: string): Set<string> => new Set(text === "" ? [] : text.toLowerCase().split(" "));
+const percent = (share: number): number => Math.floor(share * 100);
 
 /**
- * Crawlers that do not run JavaScript (most AI crawlers today) see only the served HTML. The
- * main content is extracted from the served HTML the same way as from the rendered DOM, and
- * the share of the rendered main content's distinct words found in it is judged: 80 % or more
- * passes, 30 to 79 % warns, less fails. A page whose rendered main content is empty skips.
+ * Crawlers that do not run JavaScript (most AI crawlers today) see only the HTML as served.
+ * The main content is extracted from the served HTML the same way as from the rendered DOM
+ * (Readability, then `<main>`, `<article>`, `<body>`), and the share of the rendered main
+ * content's words found in it, counted with repetition, is judged: 80 % or more passes, 30 to
+ * 79 % warns, less fails. Percentages round down, so 79.6 % is not a pass. A page whose
+ * rendered main content is empty skips: there is nothing a crawler could miss.
  */
 export const rawHtmlContent = defineCheck({
   id: "raw-html-content",
@@ -17,22 +20,18 @@ export const rawHtmlContent = defineCheck({
   quick: false,
   title: "Content is in the HTML without JavaScript",
   run: (page) => {
-    const rendered = wordsOf(page.main.text);
-    if (rendered.size === 0)
+    const rendered = wordCounts(page.main.text);
+    if (rendered.total === 0)
       return { status: "skip", description: "The rendered page has no main content to compare." };
-    const raw =
-      page.snapshot.rawHtml === page.snapshot.renderedHtml
-        ? rendered
-        : wordsOf(extractMainContent(page.snapshot.rawHtml).text);
-    let shared = 0;
-    for (const word of rendered) if (raw.has(word)) shared += 1;
-    const share = Math.round((shared / rendered.size) * 100);
-    const description = `The served HTML holds ${share} % of the rendered main content's words (${page.main.words} words rendered).`;
+    const { rawHtml, renderedHtml } = page.snapshot;
+    const served = rawHtml === renderedHtml ? rendered : wordCounts(extractMainContent(rawHtml).text);
+    const share = percent(sharedWords(rendered, served));
+    const description = `The HTML as served holds ${share} % of the rendered main content's ${rendered.total} words.`;
     if (share >= 80) return { status: "pass", description };
     return {
       status: share >= 30 ? "warn" : "fail",
-      description: `${description} Crawlers that do not run JavaScript see ${share >= 30 ? "part" : "little"} of it.`,
-      fix: "Render the main content on the server (SSR or static generation) so it is in the HTML as served.",
+      description: `${description} Crawlers that do not run JavaScript, as most AI crawlers do not, see ${share >= 30 ? "only part" : "little"} of it.`,
+      fix: "Render the main content on the server (server-side rendering or static generation) so that it is in the HTML as served, not added by scripts.",
     };
   },
 });

@@ -1,0 +1,39 @@
+import { judge } from "../fixture";
+import { citationsOutbound } from "./citations-outbound.check";
+
+// the page is https://example.com/page
+const article = (inner: string, outside = "") =>
+  `<html><head><title>t</title></head><body><nav>${outside}</nav><article><h1>Report</h1>${inner}</article></body></html>`;
+
+describe("citations-outbound", () => {
+  it("passes when the content links two other sites", () => {
+    const verdict = judge(
+      citationsOutbound,
+      article(
+        '<p>See <a href="https://who.int/report">WHO</a> and <a href="https://www.nature.com/x">Nature</a>, and <a href="/about">us</a>.</p>',
+      ),
+    );
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toMatch(/2 other sites \(who\.int, nature\.com\)/);
+  });
+
+  it("warns with one, not counting the site's own subdomains (by the public suffix list) nor share buttons", () => {
+    const verdict = judge(
+      citationsOutbound,
+      article(
+        '<p><a href="https://data.gov.uk/x">data</a> <a href="https://blog.example.com/x">blog</a> <a href="https://www.example.com/y">home</a> <a href="https://twitter.com/intent/tweet?url=x">Tweet</a></p>',
+      ),
+    );
+    expect(verdict.status).toBe("warn");
+    expect(verdict.description).toMatch(/one other site \(data\.gov\.uk\)/);
+  });
+
+  it("fails with none, and links outside the main content do not count", () => {
+    const verdict = judge(
+      citationsOutbound,
+      article('<p>Only <a href="/pricing">our pricing</a> matters here.</p>', '<a href="https://who.int">WHO</a>'),
+    );
+    expect(verdict.status).toBe("fail");
+    expect(verdict.description).toMatch(/no other site/);
+  });
+});

@@ -1,0 +1,81 @@
+import { defineCheck } from "../check";
+import { type JsonLdNode, jsonLd, textOf, typesOf } from "../lib/jsonld";
+
+// Organization's subtypes are many; the common ones by name, the rest by their usual suffixes
+// (ShoeStore, TravelAgency, NewsMediaOrganization). Person has no subtypes in use.
+const ENTITY_TYPES = new Set([
+  ...["Organization", "Corporation", "LocalBusiness", "OnlineBusiness", "NGO", "Consortium", "Project"],
+  ...["School", "CollegeOrUniversity", "Restaurant", "Hotel", "Airline", "SportsTeam", "MusicGroup"],
+  ...["PerformingGroup", "Library", "Hospital", "Physician", "Dentist", "Attorney", "RealEstateAgent"],
+  ...["ProfessionalService", "FinancialService", "LegalService", "AccountingService", "Person"],
+]);
+// not "Service": Service itself and most *Service types are offerings, not organizations
+const ENTITY_SUFFIX = /(?:Organization|Business|Store|Agency)$/;
+
+const isEntity = (node: JsonLdNode): boolean =>
+  typesOf(node).some((type) => ENTITY_TYPES.has(type) || ENTITY_SUFFIX.test(type));
+
+const httpUrl = (text: string | null): URL | null => {
+  if (text === null || !/^https?:\/\//i.test(text)) return null;
+  try {
+    return new URL(text);
+  } catch {
+    return null;
+  }
+};
+
+const profileUrls = (value: unknown): URL[] =>
+  (Array.isArray(value) ? value : [value])
+    .map((item) => httpUrl(typeof item === "string" ? item.trim() : textOf(item)))
+    .filter((url): url is URL => url !== null);
+
+type Entity = { name: string; type: string; profiles: Set<string> };
+
+/**
+ * Organization or Person JSON-LD (subtypes included) with `sameAs` links to its profiles
+ * elsewhere (Wikipedia, Wikidata, LinkedIn, ...): they tie the page's entity to what answer
+ * engines already know about it. Nodes that share an @id are one entity (Yoast and others split
+ * an entity across @graph members), and the entity with the most distinct profiles is judged.
+ */
+export const entitySameas = defineCheck({
+  id: "entity-sameas",
+  category: "geo",
+  severity: "info",
+  maxScore: 2,
+  quick: false,
+  title: "Entity is linked to its profiles",
+  run: (page) => {
+    const entities = new Map<unknown, Entity>();
+    for (const node of jsonLd(page).nodes) {
+      if (!isEntity(node)) continue;
+      const id = typeof node["@id"] === "string" ? node["@id"] : node;
+      const entity = entities.get(id) ?? { name: "", type: typesOf(node)[0] ?? "Organization", profiles: new Set() };
+      entity.name ||= textOf(node.name) ?? "";
+      for (const url of profileUrls(node.sameAs)) entity.profiles.add(url.href);
+      entities.set(id, entity);
+    }
+    const best = [...entities.values()].sort((a, b) => b.profiles.size - a.profiles.size)[0];
+    if (!best) {
+      return {
+        status: "fail",
+        description: "The page has no Organization or Person JSON-LD to link to profiles.",
+        fix: 'Add Organization (or, for a personal site, Person) JSON-LD with "sameAs": ["https://www.wikidata.org/wiki/Q...", "https://www.linkedin.com/company/...", ...].',
+      };
+    }
+    const label = `${best.type} "${best.name || "(unnamed)"}"`;
+    const hosts = [...best.profiles].map((url) => new URL(url).hostname.replace(/^www\./, "")).slice(0, 5);
+    if (best.profiles.size >= 2)
+      return {
+        status: "pass",
+        description: `${label} has ${best.profiles.size} sameAs profiles (${hosts.join(", ")}).`,
+      };
+    return {
+      status: best.profiles.size === 1 ? "warn" : "fail",
+      description:
+        best.profiles.size === 1
+          ? `${label} has one sameAs profile (${hosts.join(", ")}); two or more tie it more firmly to what answer engines know.`
+          : `${label} has no sameAs profiles.`,
+      fix: `Add "sameAs": [...] to the ${best.type} JSON-LD with the URLs of its profiles elsewhere: Wikipedia, Wikidata, LinkedIn, official social accounts.`,
+    };
+  },
+});

@@ -1,0 +1,11 @@
+import { getDomain } from "tldts";
+
+/**
+ * The registrable domain of a host under the Public Suffix List ("blog.example.co.uk" →
+ * "example.co.uk"), or the host itself for IP addresses and names without a public suffix
+ * (localhost). Two hosts with the same site belong to the same publisher.
+ */
+export const siteOf = (hostname: string): string => {
+  const host = hostname.toLowerCase().replace(/\.$/, "");
+  return getDomain(host, { allowPrivateDomains: true }) ?? host;
+};

@@ -1,0 +1,97 @@
+import { defineCheck } from "../check";
+import { type Anchor, anchors } from "../seo/anchors";
+import { siteOf } from "./site";
+
+// link texts (whole, lower-cased) and path segments of about and contact pages, in the languages
+// the other checks cover (en, de, es, fr, it, nl, pt)
+const ABOUT_TEXT =
+  /^(?:about|about (?:us|me|the company|the team)|who we are|our story|our company|our mission|our team|company|team|über uns|uber uns|wir über uns|unternehmen|quiénes somos|quienes somos|sobre nosotros|nosotros|à propos|a propos|qui sommes-nous|chi siamo|over ons|sobre nós|sobre|quem somos)$/u;
+// "About Ars", "About the BBC": about and a name, as written (case kept); not "About this content"
+const ABOUT_NAME = /^[Aa]bout (?:the )?\p{Lu}[\p{L}\p{N}&.'’-]*(?: \p{Lu}[\p{L}\p{N}&.'’-]*){0,3}$/u;
+// "Contact BBC News", "Contact Wikipedia"; not "contact lenses"
+const CONTACT_NAME = /^[Cc]ontact (?:the )?\p{Lu}[\p{L}\p{N}&.'’-]*(?: \p{Lu}[\p{L}\p{N}&.'’-]*){0,3}$/u;
+const ABOUT_PATH =
+  /^(?:about|about-?us|about_us|about-?me|company|our-?story|who-?we-?are|team|our-?team|ueber-?uns|uber-?uns|unternehmen|quienes-?somos|sobre-?nosotros|nosotros|a-?propos|qui-sommes-nous|chi-?siamo|over-?ons|sobre-?nos|sobre|quem-?somos)(?:\.\w+)?$/;
+const CONTACT_TEXT =
+  /^(?:contact|contact (?:us|me|the team|form|page|support|sales|press|info)\b.{0,30}|get in touch|write to us|kontakt|kontaktieren sie uns|impressum|imprint|contacto|contáctanos|contactanos|contactez-nous|nous contacter|contatti|contattaci|contato|fale conosco)$/u;
+const CONTACT_PATH =
+  /^(?:contact|contact-?us|contact_us|contact-?me|get-?in-?touch|kontakt|impressum|imprint|contacto|contactanos|contactez-?nous|nous-contacter|contatti|contattaci|contato|fale-?conosco)(?:\.\w+)?$/;
+
+type Found = { anchor: Anchor; why: string };
+
+// the last segment names the page: /en/about-us/ is an about page, /company/careers is not
+const lastSegment = (url: URL): string =>
+  url.pathname
+    .toLowerCase()
+    .split("/")
+    .filter((segment) => segment !== "")
+    .pop() ?? "";
+
+const matches = (anchor: Anchor, href: URL, text: RegExp, path: RegExp): boolean =>
+  text.test(anchor.text.toLowerCase()) || path.test(lastSegment(href));
+
+const isAbout = (anchor: Anchor, href: URL): boolean =>
+  ABOUT_NAME.test(anchor.text) || matches(anchor, href, ABOUT_TEXT, ABOUT_PATH);
+
+const isContactText = (anchor: Anchor): boolean =>
+  CONTACT_NAME.test(anchor.text) || CONTACT_TEXT.test(anchor.text.toLowerCase());
+
+const clip = (text: string): string => (text.length > 60 ? `${text.slice(0, 57)}...` : text);
+
+const label = ({ anchor, why }: Found): string => {
+  const href = anchor.href;
+  const where = href && (href.protocol === "http:" || href.protocol === "https:") ? ` (${clip(href.href)})` : "";
+  return `${why} link "${clip(anchor.text || anchor.rawHref)}"${where}`;
+};
+
+/**
+ * Links to an about page and a contact page, judged by the whole link text or the last path
+ * segment, in English, German, Spanish, French, Italian, Dutch or Portuguese. The about page
+ * must be on the page's own site (registrable domain): articles link other sites' about pages.
+ * A contact page may be elsewhere when its link text says so (help desks live on their own
+ * domains). A mailto: link with an address or a tel: link counts as contact (a mailto: without
+ * one is a share button), and so does a German Impressum, which must carry contact details. These are the signals of an accountable publisher in Google's
+ * quality rater guidelines (E-E-A-T); their weight in AI answers is a heuristic.
+ */
+export const trustPages = defineCheck({
+  id: "trust-pages",
+  category: "geo",
+  severity: "info",
+  maxScore: 2,
+  quick: false,
+  title: "Links to about and contact pages",
+  run: (page) => {
+    const own = siteOf(page.finalUrl.hostname);
+    let about: Found | null = null;
+    let contact: Found | null = null;
+    for (const anchor of anchors(page)) {
+      const href = anchor.href;
+      if (!href) continue;
+      if (href.protocol === "mailto:" || href.protocol === "tel:") {
+        // "mailto:?subject=..." is a share-by-email button, not an address to write to
+        if (!contact && href.pathname.trim() !== "") contact = { anchor, why: href.protocol.slice(0, -1) };
+        continue;
+      }
+      if (href.protocol !== "http:" && href.protocol !== "https:") continue;
+      const sameSite = siteOf(href.hostname) === own;
+      if (!about && sameSite && isAbout(anchor, href)) about = { anchor, why: "about" };
+      else if (!contact && (isContactText(anchor) || (sameSite && CONTACT_PATH.test(lastSegment(href)))))
+        contact = { anchor, why: "contact" };
+      if (about && contact) break;
+    }
+    if (about && contact)
+      return {
+        status: "pass",
+        description: `The page links to an about page and a contact page: ${label(about)}; ${label(contact)}.`,
+      };
+    const found = about ?? contact;
+    const missing = [about ? null : "About", contact ? null : "Contact"].filter((name) => name !== null);
+    return {
+      status: found ? "warn" : "fail",
+      description: found
+        ? `The page links to ${about ? "an about page" : "a contact page"} (${label(found)}) but not to ${about ? "a contact page" : "an about page"}.`
+        : "The page links to neither an about page nor a contact page.",
+      fix: `Link your ${missing.join(" and ")} page${missing.length > 1 ? "s" : ""} from every page; the footer is the usual place.`,
+    };
+  },
+});

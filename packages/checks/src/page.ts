@@ -28,7 +28,16 @@ export type Page = {
   readonly main: MainContent;
 };
 
-export const parseDocument = (html: string): Document => parseHTML(html).document as unknown as Document;
+/**
+ * The DOM of an HTML text. linkedom, unlike a browser, makes no <html> or <body> for a
+ * fragment (an empty response, bare text, a lone script); such input is wrapped the way a
+ * browser's parser would place it, so every check sees a whole document.
+ */
+export const parseDocument = (html: string): Document => {
+  const doc = parseHTML(html).document as unknown as Document;
+  if (doc.documentElement?.localName === "html") return doc;
+  return parseHTML(`<!doctype html><html><head></head><body>${html}</body></html>`).document as unknown as Document;
+};
 
 export const foldWhitespace = (text: string): string => text.replace(/\s+/g, " ").trim();
 

@@ -13,6 +13,8 @@ export const snapshotOf = (html: string, overrides: Partial<Snapshot> = {}): Sna
   ttfbMs: 50,
   rawHtml: html,
   renderedHtml: html,
+  rendered: true,
+  renderReason: "test fixture",
   robotsTxt: null,
   llmsTxt: null,
   sitemap: null,

@@ -51,15 +51,35 @@ const contentOf = (source: MainContent["source"], root: Element): MainContent =>
   return { source, root, text, words: countWords(text) };
 };
 
-/** Readability over the rendered DOM, falling back to <main>, then <article>, then <body>. */
-export const extractMainContent = (renderedHtml: string): MainContent => {
+/**
+ * Readability scores every element, which takes seconds on a page of 100,000 elements and
+ * blocks the worker meanwhile. Real articles stay far below this (a long Wikipedia article has
+ * about 20,000); above it, the main content comes from the fallbacks.
+ */
+export const READABILITY_MAX_ELEMENTS = 50_000;
+
+/** Start tags in an HTML text: the element count, near enough, without a DOM walk. */
+const countStartTags = (html: string): number => html.match(/<[a-zA-Z]/g)?.length ?? 0;
+
+const readable = (html: string) => {
+  // Readability's own maxElemsToParse counts with getElementsByTagName("*"), which linkedom answers with nothing
+  if (countStartTags(html) > READABILITY_MAX_ELEMENTS) return null;
   // Readability rewrites the DOM it is given, so it gets a parse of its own
-  const article = new Readability(parseDocument(renderedHtml)).parse();
+  return new Readability(parseDocument(html)).parse();
+};
+
+/**
+ * Readability over the rendered DOM, falling back to <main>, then <article>, then <body>
+ * (also when the page has more than READABILITY_MAX_ELEMENTS elements).
+ */
+export const extractMainContent = (renderedHtml: string, parsed?: Document): MainContent => {
+  const article = readable(renderedHtml);
   if (article?.content && countWords(article.textContent ?? "") > 0) {
     const root = parseDocument(`<!doctype html><html><body>${article.content}</body></html>`).body;
     return contentOf("readability", root);
   }
-  const doc = parseDocument(renderedHtml);
+  // the fallbacks only read: the page's own parse serves when the caller has one
+  const doc = parsed ?? parseDocument(renderedHtml);
   const main = doc.querySelector("main");
   if (main) return contentOf("main", main);
   const articleEl = doc.querySelector("article");
@@ -82,7 +102,7 @@ const lazy = <T>(compute: () => T): (() => T) => {
 export const preparePage = (snapshot: Snapshot, scannedAt: Date): Page => {
   const doc = parseDocument(snapshot.renderedHtml);
   const rawDoc = lazy(() => parseDocument(snapshot.rawHtml));
-  const main = lazy(() => extractMainContent(snapshot.renderedHtml));
+  const main = lazy(() => extractMainContent(snapshot.renderedHtml, doc));
   return {
     snapshot,
     scannedAt,

@@ -4,7 +4,7 @@ import type { Page } from "../page";
 import { ancestor, elementsNamed, isInert } from "../seo/dom";
 
 // Article and its subtypes in schema.org
-const ARTICLE_TYPES = [
+export const ARTICLE_TYPES = [
   ...["Article", "NewsArticle", "BlogPosting", "TechArticle", "ScholarlyArticle", "MedicalScholarlyArticle"],
   ...["Report", "LiveBlogPosting", "AnalysisNewsArticle", "OpinionNewsArticle", "ReviewNewsArticle"],
   ...["BackgroundNewsArticle", "ReportageNewsArticle", "AskPublicNewsArticle", "SatiricalArticle"],
@@ -17,7 +17,7 @@ const REQUIRED = ["headline", "author", "datePublished"] as const;
  * Whether the page itself reads as an article by its markup: a single `<article>`, or one that
  * holds the page's `<h1>`. A listing whose cards are `<article>`s (shops, blog indexes) is not.
  */
-const hasArticleElement = (page: Page): boolean => {
+export const hasArticleElement = (page: Page): boolean => {
   const articles = elementsNamed(page, "article").filter((element) => !isInert(element));
   if (articles.length === 1) return true;
   return elementsNamed(page, "h1").some(

@@ -16,7 +16,7 @@ const ORGANIZATION_TYPES = new Set([
 // "Service" is no suffix here: Service itself and most *Service types are not organizations
 const ORGANIZATION_SUFFIX = /(?:Organization|Business|Store|Agency)$/;
 
-const isOrganization = (node: JsonLdNode): boolean =>
+export const isOrganization = (node: JsonLdNode): boolean =>
   typesOf(node).some((type) => ORGANIZATION_TYPES.has(type) || ORGANIZATION_SUFFIX.test(type));
 
 const REQUIRED = ["name", "url", "logo"] as const;

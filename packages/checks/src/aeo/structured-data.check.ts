@@ -4,7 +4,7 @@ import { type JsonLdNode, jsonLd, typesOf } from "../lib/jsonld";
 const SCHEMA_ORG = /^https?:\/\/schema\.org(?:\/.*)?$/i;
 
 /** A `@context` naming schema.org: the URL (with or without slash, or its context document), in a list, or as `@vocab`. */
-const hasSchemaContext = (value: unknown): boolean => {
+export const hasSchemaContext = (value: unknown): boolean => {
   if (typeof value === "string") return SCHEMA_ORG.test(value.trim());
   if (Array.isArray(value)) return value.some(hasSchemaContext);
   if (typeof value === "object" && value !== null) return hasSchemaContext((value as JsonLdNode)["@vocab"]);

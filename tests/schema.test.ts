@@ -47,6 +47,7 @@ const expectedType = (field: Field): string => {
     Boolean: "bool",
     Float: "float8",
     Json: "jsonb",
+    Bytes: "bytea",
     DateTime: "timestamp",
   };
   return defaults[field.type] ?? field.type;

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "scans" ADD COLUMN     "rendered" BOOLEAN;

@@ -1,4 +1,4 @@
-import { isNonPublicAddress, parseAllowlist, vetTarget } from "./address-policy";
+import { isNonPublicAddress, parseAllowlist, parsePorts, vetTarget } from "./address-policy";
 
 describe("isNonPublicAddress", () => {
   it.each([
@@ -69,5 +69,27 @@ describe("vetTarget", () => {
     expect((await vetTarget(new URL("http://127.0.0.1:8080/x"), allowlist, none)).allowed).toBe(true);
     expect((await vetTarget(new URL("http://127.0.0.1:8081/x"), allowlist, none)).allowed).toBe(false);
     expect((await vetTarget(new URL("http://localhost:8080/x"), allowlist, to("127.0.0.1"))).allowed).toBe(false);
+  });
+
+  it("allows the web ports by default and others only when configured", async () => {
+    const host = to("93.184.215.14");
+    expect((await vetTarget(new URL("https://example.com:8443/"), new Set(), host)).allowed).toBe(true);
+    expect(await vetTarget(new URL("http://example.com:22/"), new Set(), host)).toEqual({
+      allowed: false,
+      reason: expect.stringContaining("port 22 is not allowed"),
+    });
+    expect((await vetTarget(new URL("http://example.com:22/"), new Set(), host, parsePorts("22, 80"))).allowed).toBe(
+      true,
+    );
+    expect((await vetTarget(new URL("http://example.com:6379/"), new Set(), host, parsePorts("*"))).allowed).toBe(true);
+    expect(() => parsePorts("80,http")).toThrow('"http" is not a port');
+  });
+
+  it("gives an allowlisted name its addresses, so the connection is pinned to them", async () => {
+    const allowlist = parseAllowlist("fixture.test:8080");
+    expect(await vetTarget(new URL("http://fixture.test:8080/"), allowlist, to("127.0.0.1"))).toEqual({
+      allowed: true,
+      addresses: ["127.0.0.1"],
+    });
   });
 });

@@ -42,22 +42,59 @@ export const ipLiteralOf = (hostname: string): string | null => {
   return ipaddr.isValid(bare) ? bare : null;
 };
 
+/** The ports a target may use unless its `host:port` is allowlisted, or "any". */
+export type PortPolicy = ReadonlySet<number> | "any";
+
+/** Web ports only: a scanner that may knock on any port is a port scanner. */
+export const DEFAULT_SCAN_PORTS: PortPolicy = new Set([80, 443, 8080, 8443]);
+
+/** Parses `SCAN_PORTS`: comma-separated port numbers, or `*` for any port. */
+export const parsePorts = (value: string): PortPolicy => {
+  if (value.trim() === "*") return "any";
+  const ports = value
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "")
+    .map((entry) => {
+      const port = Number(entry);
+      if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`"${entry}" is not a port`);
+      return port;
+    });
+  return new Set(ports);
+};
+
+const effectivePort = (url: URL): number => (url.port !== "" ? Number(url.port) : url.protocol === "https:" ? 443 : 80);
+
 export type Resolve = (hostname: string) => Promise<string[]>;
 
 export type TargetVerdict = { allowed: true; addresses: string[] } | { allowed: false; reason: string };
 
 /**
- * Decides whether a URL may be fetched. An allowlisted `host:port` is always allowed. An IP
- * literal (in any spelling the URL parser accepts: decimal, octal, hex) must be public. A
- * name must resolve, and every address it resolves to must be public; a name that does not
- * resolve is reported with `reason` starting "unresolvable".
+ * Decides whether a URL may be fetched, and with which addresses: a caller connects to those
+ * and does not resolve the name again, so a second DNS answer (rebinding) cannot redirect it.
+ * An allowlisted `host:port` is always allowed. Otherwise the port must be in `ports`, an IP
+ * literal (in any spelling the URL parser accepts: decimal, octal, hex) must be public, and a
+ * name must resolve with every address public; a name that does not resolve is reported with
+ * `reason` starting "unresolvable".
  */
-export const vetTarget = async (url: URL, allowlist: ReadonlySet<string>, resolve: Resolve): Promise<TargetVerdict> => {
+export const vetTarget = async (
+  url: URL,
+  allowlist: ReadonlySet<string>,
+  resolve: Resolve,
+  ports: PortPolicy = DEFAULT_SCAN_PORTS,
+): Promise<TargetVerdict> => {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     return { allowed: false, reason: `scheme ${url.protocol} is not allowed` };
   }
   const literal = ipLiteralOf(url.hostname);
-  if (allowlist.has(hostPortOf(url).toLowerCase())) return { allowed: true, addresses: literal ? [literal] : [] };
+  if (allowlist.has(hostPortOf(url).toLowerCase())) {
+    if (literal) return { allowed: true, addresses: [literal] };
+    const addresses = await resolve(url.hostname).catch(() => []);
+    return { allowed: true, addresses };
+  }
+  if (ports !== "any" && !ports.has(effectivePort(url))) {
+    return { allowed: false, reason: `port ${effectivePort(url)} is not allowed (allowed: ${[...ports].join(", ")})` };
+  }
   if (literal) {
     return isNonPublicAddress(literal)
       ? { allowed: false, reason: `${url.hostname} is a private or reserved address` }

@@ -17,6 +17,11 @@ export const CommonConfig = {
   QUEUE_PREFIX: z.string().min(1).default("bull"),
   /** exact host:port pairs that may be scanned although private (tests, self-hosting) */
   SCAN_ALLOWLIST: z.string().default(""),
+  /** ports a target may use (comma-separated, or * for any); allowlisted host:port pairs aside */
+  SCAN_PORTS: z
+    .string()
+    .regex(/^\s*(\*|\d{1,5}(\s*,\s*\d{1,5})*)\s*$/, "must be comma-separated port numbers or *")
+    .default("80,443,8080,8443"),
   LOG_LEVEL: LogLevel,
 };
 
@@ -28,4 +33,24 @@ export const parseConfig = <T extends z.ZodType>(schema: T, env: NodeJS.ProcessE
     throw new Error(`invalid ${service} configuration:\n  ${problems}`);
   }
   return parsed.data;
+};
+
+/**
+ * A secret that may be left out: unset or empty (as compose writes `${X:-}`) means the feature
+ * it guards is off; when set it must be long enough that guessing it is hopeless.
+ */
+export const optionalSecret = (minLength = 16) =>
+  z.preprocess(
+    (value) => (value === "" ? undefined : value),
+    z.string().min(minLength, `must be at least ${minLength} characters (e.g. openssl rand -hex 32)`).optional(),
+  );
+
+/** Operations settings both services read the same way. */
+export const OpsConfig = {
+  /** when set, /metrics wants `Authorization: Bearer <METRICS_TOKEN>`; unset, it is open */
+  METRICS_TOKEN: optionalSecret(),
+  /** signs callback deliveries; unset, POST /scan refuses callback_url */
+  WEBHOOK_SECRET: optionalSecret(),
+  /** each dependency probe of /readyz gives up after this long */
+  READY_TIMEOUT_MS: intFrom(1_000, 50, 30_000),
 };

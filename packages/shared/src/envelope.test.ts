@@ -1,4 +1,16 @@
-import { errorBody, pageBody, parseResponseForm, successBody } from "./envelope";
+import { z } from "zod";
+import {
+  errorBody,
+  formAError,
+  formASuccess,
+  formBError,
+  formBSuccess,
+  PageMeta,
+  pageBody,
+  parseResponseForm,
+  RequestMeta,
+  successBody,
+} from "./envelope";
 import { AppError, ERROR_TABLE, type ErrorKind } from "./errors";
 
 describe("parseResponseForm", () => {
@@ -67,5 +79,35 @@ describe("errorBody", () => {
       error: { code: codeA, message: "what went wrong", hint: "what to do" },
     });
     expect(errorBody("B", error)).toEqual({ error: "what went wrong", code: codeB });
+  });
+});
+
+describe("the envelope schemas the API reference is generated from", () => {
+  const Data = z.object({ x: z.int() });
+  const meta = { page: 2, limit: 20, total: 41, hasMore: true };
+
+  it("describe what the envelope functions render", () => {
+    expect(formASuccess(Data, RequestMeta).parse(successBody("A", { x: 1 }, { requestId: "r" }))).toBeTruthy();
+    expect(
+      formASuccess(Data, RequestMeta, { scanEndpoint: true }).parse(
+        successBody("A", { x: 1 }, { requestId: "r" }, { scanEndpoint: true }),
+      ),
+    ).toBeTruthy();
+    expect(formBSuccess(Data).parse(successBody("B", { x: 1 }, { requestId: "r" }))).toBeTruthy();
+    expect(formASuccess(z.array(Data), PageMeta).parse(pageBody("A", [{ x: 1 }], meta))).toBeTruthy();
+    expect(formBSuccess(z.array(Data), PageMeta).parse(pageBody("B", [{ x: 1 }], meta))).toBeTruthy();
+  });
+
+  it("tell the two forms apart", () => {
+    expect(formBSuccess(Data).safeParse(successBody("A", { x: 1 }, {}, { scanEndpoint: true })).success).toBe(false);
+    expect(formASuccess(Data, RequestMeta).safeParse(successBody("B", { x: 1 })).success).toBe(false);
+  });
+
+  it.each(Object.keys(ERROR_TABLE) as ErrorKind[])("describe the %s error in both forms", (kind) => {
+    const error = new AppError(kind, "m", "h");
+    const { a, b } = ERROR_TABLE[kind];
+    expect(formAError([a]).parse(errorBody("A", error))).toBeTruthy();
+    expect(formBError([b]).parse(errorBody("B", error))).toBeTruthy();
+    expect(formAError(["other"]).safeParse(errorBody("A", error)).success).toBe(false);
   });
 });

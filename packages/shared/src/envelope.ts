@@ -12,7 +12,16 @@ export const parseResponseForm = (header: string | undefined, fallback: Response
 };
 
 export type Meta = Record<string, unknown>;
-export type PageMeta = { page: number; limit: number; total: number; hasMore: boolean };
+
+/** A paginated list's meta (spec 2.1): `hasMore` is `page × limit < total`. */
+export const PageMeta = z.object({
+  page: z.int().min(1),
+  limit: z.int().min(1).max(100),
+  /** records matching the filters, on every page */
+  total: z.int().nonnegative(),
+  hasMore: z.boolean(),
+});
+export type PageMeta = z.infer<typeof PageMeta>;
 
 export type SuccessOptions = {
   /** the scan endpoint's Form A body also carries `success: true` (spec 2.1) */
@@ -36,3 +45,36 @@ export const errorBody = (form: ResponseForm, error: Pick<AppError, "kind" | "me
     ? { ok: false as const, error: { code: codes.a, message: error.message, hint: error.hint } }
     : { error: error.message, code: codes.b };
 };
+
+/*
+ * The envelopes' shapes, which the functions above render: the API reference is generated
+ * from these, and the envelope tests hold the functions to them.
+ */
+
+/** Form A's `meta` on a single record: the request id, also sent as X-Request-Id. */
+export const RequestMeta = z.object({ requestId: z.string() });
+
+/** Form A success: `{ok: true, data, meta}`; the scan endpoint adds `success: true` (spec 2.1). */
+export const formASuccess = <D extends z.ZodType, M extends z.ZodType>(
+  data: D,
+  meta: M,
+  options: SuccessOptions = {},
+) =>
+  options.scanEndpoint
+    ? z.strictObject({ ok: z.literal(true), success: z.literal(true), data, meta })
+    : z.strictObject({ ok: z.literal(true), data, meta });
+
+/** Form B success: `{success: true, data}`, with `meta` where the endpoint carries one (lists, the evaluator). */
+export const formBSuccess = <D extends z.ZodType, M extends z.ZodType>(data: D, meta?: M) =>
+  meta ? z.strictObject({ success: z.literal(true), data, meta }) : z.strictObject({ success: z.literal(true), data });
+
+/** Form A error with one of `codes` (spec 7.1). */
+export const formAError = (codes: readonly [string, ...string[]]) =>
+  z.strictObject({
+    ok: z.literal(false),
+    error: z.strictObject({ code: z.enum(codes), message: z.string(), hint: z.string() }),
+  });
+
+/** Form B error with one of `codes` (spec 7.2): the message in `error`. */
+export const formBError = (codes: readonly [string, ...string[]]) =>
+  z.strictObject({ error: z.string(), code: z.enum(codes) });

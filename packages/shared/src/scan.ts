@@ -2,11 +2,14 @@ import { z } from "zod";
 import { CheckResult } from "./check-result";
 import { Grade } from "./grade";
 import { ScanMode } from "./jobs";
+import { pageParams, queryFilter } from "./list-query";
 
 /** POST /api/v1/scan body (spec 4.1). `url` is normalised per form after this parse. */
 export const ScanRequest = z.strictObject({
   url: z.string({ error: "url is required and must be a string" }),
   mode: ScanMode.default("full"),
+  /** receives the finished scan by a signed POST; vetted like a scan target (README, Operations) */
+  callback_url: z.string({ error: "callback_url must be a string" }).optional(),
 });
 export type ScanRequest = z.infer<typeof ScanRequest>;
 
@@ -38,6 +41,8 @@ export const ScanResult = z.object({
   partial: z.boolean(),
   issues: IssueCounts,
   checks: z.array(CheckResult),
+  /** whether the page's scripts ran in a browser before it was judged (full scans: always) */
+  rendered: z.boolean(),
   scannedAt: z.iso.datetime(),
   /** elapsed scan time in milliseconds, from queueing to stored result */
   duration: z.int().nonnegative(),
@@ -47,12 +52,37 @@ export type ScanResult = z.infer<typeof ScanResult>;
 /** What the worker stores when a scan completes; validated before it is written. */
 export const ScanOutcome = z.object({
   finalUrl: z.string(),
+  rendered: z.boolean(),
   scores: AreaScores,
   grade: Grade,
   issues: IssueCounts,
   checks: z.array(CheckResult),
 });
 export type ScanOutcome = z.infer<typeof ScanOutcome>;
+
+export const CallbackState = z.enum(["pending", "delivered", "failed"]);
+export type CallbackState = z.infer<typeof CallbackState>;
+
+/** One attempt to POST the finished scan to its callback URL. */
+export const CallbackAttempt = z.object({
+  attempt: z.int().positive(),
+  at: z.iso.datetime(),
+  ok: z.boolean(),
+  /** the receiver's status; null when no response came */
+  status_code: z.int().nullable(),
+  error: z.string().nullable(),
+  duration_ms: z.int().nonnegative(),
+  /** when the next attempt is due; null after a success or the last attempt */
+  next_attempt_at: z.iso.datetime().nullable(),
+});
+export type CallbackAttempt = z.infer<typeof CallbackAttempt>;
+
+export const CallbackDelivery = z.object({
+  url: z.string(),
+  state: CallbackState,
+  attempts: z.array(CallbackAttempt),
+});
+export type CallbackDelivery = z.infer<typeof CallbackDelivery>;
 
 /** GET /api/v1/scan/:id (spec 2.3), plus fields a caller needs to act on the status. */
 export const StoredScan = z.object({
@@ -73,7 +103,62 @@ export const StoredScan = z.object({
   /** why a failed scan failed */
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
   checks: z.array(CheckResult).nullable(),
+  /** null until the scan has completed */
+  rendered: z.boolean().nullable(),
+  /** present when the scan was requested with a callback_url */
+  callback: CallbackDelivery.optional(),
 });
 export type StoredScan = z.infer<typeof StoredScan>;
 
 export const ScanIdParam = z.object({ id: z.uuid({ error: "id must be a UUID" }) });
+
+/**
+ * The body POSTed to a scan's callback_url once the scan has finished: `data` is what
+ * GET /api/v1/scan/:id answers (without `callback`). The same bytes on every attempt.
+ */
+export const ScanWebhook = z.object({
+  event: z.enum(["scan.completed", "scan.failed"]),
+  scan_id: z.uuid(),
+  data: StoredScan.omit({ callback: true }),
+});
+export type ScanWebhook = z.infer<typeof ScanWebhook>;
+
+/**
+ * A scan accepted but not finished: POST /api/v1/scan's 202 (with Location: /api/v1/scan/<id>)
+ * when it was asked to answer at once or its wait ran out, and each scan of a batch.
+ */
+export const ScanAccepted = z.object({ id: z.uuid(), url: z.string(), mode: ScanMode, status: ScanStatus });
+export type ScanAccepted = z.infer<typeof ScanAccepted>;
+
+/** The most URLs one batch may hold; each counts against the caller's rate limit. */
+export const MAX_BATCH_URLS = 100;
+
+/**
+ * POST /api/v1/scans/batch body. Each URL is read, normalised and vetted as POST
+ * /api/v1/scan's `url`; `mode` and `callback_url` apply to every scan of the batch.
+ */
+export const BatchScanRequest = z.strictObject({
+  urls: z
+    .array(z.string({ error: "each url must be a string" }), { error: "urls is required and must be an array" })
+    .min(1, "urls must hold at least one URL")
+    .max(MAX_BATCH_URLS, `urls must hold at most ${MAX_BATCH_URLS} URLs`),
+  mode: ScanMode.default("full"),
+  callback_url: z.string({ error: "callback_url must be a string" }).optional(),
+});
+export type BatchScanRequest = z.infer<typeof BatchScanRequest>;
+
+/** One queued scan of a batch, with where to poll it. */
+export const BatchScanItem = ScanAccepted.extend({ location: z.string() });
+export type BatchScanItem = z.infer<typeof BatchScanItem>;
+
+/** POST /api/v1/scans/batch's 202: the queued scans, in the order of `urls`. */
+export const BatchScanAccepted = z.object({ scans: z.array(BatchScanItem) });
+export type BatchScanAccepted = z.infer<typeof BatchScanAccepted>;
+
+/** GET /api/v1/scans query: the key holder's scans, newest first; unknown parameters are refused. */
+export const ScanListQuery = z.strictObject({ ...pageParams, status: queryFilter(ScanStatus.options) });
+export type ScanListQuery = z.infer<typeof ScanListQuery>;
+
+/** One scan in GET /api/v1/scans: the stored scan without its checks and callback deliveries. */
+export const ScanSummary = StoredScan.omit({ checks: true, callback: true });
+export type ScanSummary = z.infer<typeof ScanSummary>;

@@ -59,8 +59,12 @@ export const Snapshot = z.object({
   ttfbMs: z.number().nonnegative().nullable(),
   /** the HTML as served, before any script ran */
   rawHtml: z.string(),
-  /** the serialised DOM after the page settled */
+  /** the serialised DOM after the page settled; the served HTML as parsed when not rendered */
   renderedHtml: z.string(),
+  /** whether the page's scripts ran in a browser before it was judged */
+  rendered: z.boolean(),
+  /** why it was or was not rendered */
+  renderReason: z.string(),
   robotsTxt: TextResource.nullable(),
   llmsTxt: TextResource.nullable(),
   sitemap: TextResource.nullable(),

@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { ResponseForm } from "./envelope";
+
+/** A user's plan (spec 8): sets the hourly rate limit and the monthly scan quota. */
+export const Plan = z.enum(["free", "starter", "pro", "agency"]);
+export type Plan = z.infer<typeof Plan>;
+
+/**
+ * Emails are compared and stored trimmed and lower-cased. Only the shape local@domain is
+ * required: self-hosted operators use addresses such as admin@localhost that stricter
+ * validators refuse, and no mail is ever sent to them.
+ */
+export const Email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(
+    z
+      .string()
+      .max(254)
+      .regex(/^[^\s@]+@[^\s@]+$/, "must be an email address"),
+  );
+
+const FormField = z
+  .string({ error: 'must be "A" or "B"' })
+  .transform((value) => value.trim().toUpperCase())
+  .pipe(ResponseForm);
+
+/** POST /api/v1/keys body. */
+export const CreateKeyRequest = z.strictObject({
+  name: z.string({ error: "name must be a string" }).trim().min(1).max(100).optional(),
+  /** the envelope for requests made with this key that carry no X-Response-Form header */
+  default_form: FormField.nullable().optional(),
+});
+export type CreateKeyRequest = z.infer<typeof CreateKeyRequest>;
+
+/** An API key as the key endpoints show it: never the key itself, except once on creation. */
+export const ApiKeyView = z.object({
+  id: z.uuid(),
+  name: z.string().nullable(),
+  /** the key's first characters, to tell keys apart */
+  prefix: z.string(),
+  /** the owner's plan, which sets the key's limits */
+  plan: Plan,
+  default_form: ResponseForm.nullable(),
+  created_at: z.iso.datetime(),
+  last_used_at: z.iso.datetime().nullable(),
+  revoked_at: z.iso.datetime().nullable(),
+});
+export type ApiKeyView = z.infer<typeof ApiKeyView>;
+
+/** The create response: the only time the full key is ever sent. */
+export const CreatedApiKey = ApiKeyView.extend({ key: z.string() });
+export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
+
+export const KeyIdParam = z.object({ id: z.uuid({ error: "id must be a UUID" }) });
+
+/** page and limit of a list (spec 8: limit at most 100, default 20; page default 1). */
+export const PageQuery = z.object({
+  page: z.coerce.number({ error: "page must be an integer" }).int().min(1).max(1_000_000).default(1),
+  limit: z.coerce.number({ error: "limit must be an integer" }).int().min(1).max(100).default(20),
+});
+export type PageQuery = z.infer<typeof PageQuery>;

@@ -1,0 +1,73 @@
+import { z } from "zod";
+import { pageParams, queryUuid } from "./list-query";
+import { hasNoNul, NUL_MESSAGE } from "./text";
+
+/**
+ * How a keyword's position moved at its last recorded observation (spec 2.5 shows `up`):
+ * `new` the first observation, `up` a smaller position number (a better rank), `down` a larger
+ * one, `flat` the same.
+ */
+export const KeywordTrend = z.enum(["up", "down", "flat", "new"]);
+export type KeywordTrend = z.infer<typeof KeywordTrend>;
+
+/** The trend from the previously recorded position (null: none) to the current one. */
+export const keywordTrend = (previous: number | null, current: number): KeywordTrend => {
+  if (previous === null) return "new";
+  if (current < previous) return "up";
+  if (current > previous) return "down";
+  return "flat";
+};
+
+/** Search positions are 1-based; rank trackers follow results to at most a few hundred. */
+export const MAX_POSITION = 1_000;
+
+export const MAX_VOLUME = 2_000_000_000;
+
+/** A JSON integer in [min, max]; strings and fractions are refused. */
+const bodyInt = (min: number, max: number) => {
+  const message = `must be an integer from ${min} to ${max}`;
+  return z.int({ error: message }).min(min, message).max(max, message);
+};
+
+/**
+ * One record per search query and site: trimmed, inner whitespace collapsed and lower-cased,
+ * as search engines treat queries that differ only so as the same query.
+ */
+export const KeywordText = z
+  .string({ error: "is required and must be a string" })
+  .transform((value) => value.trim().replace(/\s+/g, " ").toLowerCase())
+  .pipe(
+    z.string().min(1, "must not be blank").max(200, "must be at most 200 characters").refine(hasNoNul, NUL_MESSAGE),
+  );
+
+/** GET /api/v1/keywords query (spec 4.5); unknown parameters are refused. */
+export const KeywordListQuery = z.strictObject({ ...pageParams, site_id: queryUuid() });
+export type KeywordListQuery = z.infer<typeof KeywordListQuery>;
+
+/** POST /api/v1/keywords body: records the keyword's current position for one of the caller's sites. */
+export const RecordKeywordRequest = z.strictObject({
+  site_id: z.uuid({ error: "must be a UUID" }).transform((value) => value.toLowerCase()),
+  keyword: KeywordText,
+  position: bodyInt(1, MAX_POSITION),
+  /** average monthly searches */
+  volume: bodyInt(0, MAX_VOLUME),
+  /** ranking difficulty on the usual 0 (easy) to 100 (hardest) scale */
+  difficulty: bodyInt(0, 100),
+});
+export type RecordKeywordRequest = z.infer<typeof RecordKeywordRequest>;
+
+/** A tracked keyword as the API shows it (spec 2.5, plus its site, previous position and times). */
+export const KeywordView = z.object({
+  id: z.uuid(),
+  site_id: z.uuid(),
+  keyword: z.string(),
+  position: z.int(),
+  /** the position recorded before this one; null for a new keyword */
+  previous_position: z.int().nullable(),
+  volume: z.int(),
+  difficulty: z.int(),
+  trend: KeywordTrend,
+  created_at: z.iso.datetime(),
+  updated_at: z.iso.datetime(),
+});
+export type KeywordView = z.infer<typeof KeywordView>;

@@ -1,0 +1,73 @@
+import pino, { type DestinationStream, type Level, type Logger } from "pino";
+
+/**
+ * One logger shape for every service: JSON lines, the service's name on each, and secrets
+ * censored wherever a careless `log.info({ req })` or `log.info({ headers })` might put them.
+ * Censoring is the safety net; the rule is still not to log credentials at all.
+ */
+export const REDACT_PATHS = [
+  "authorization",
+  "cookie",
+  "apiKey",
+  "api_key",
+  "password",
+  "secret",
+  "token",
+  '["x-api-key"]',
+  '["set-cookie"]',
+  "*.authorization",
+  "*.cookie",
+  "*.apiKey",
+  "*.api_key",
+  "*.password",
+  "*.secret",
+  "*.token",
+  '*["x-api-key"]',
+  '*["set-cookie"]',
+  "*.headers.authorization",
+  "*.headers.cookie",
+  '*.headers["x-api-key"]',
+  '*.headers["set-cookie"]',
+  "*.query.key",
+  "*.query.api_key",
+  "*.query.token",
+];
+
+export const CENSOR = "[REDACTED]";
+
+/** Query parameters whose values are credentials (the MCP endpoint takes the API key as `key`). */
+const SECRET_PARAMS = new Set(["key", "api_key", "apikey", "token", "access_token", "secret", "password", "signature"]);
+
+/**
+ * A URL or request path fit for a log line: the values of credential-bearing query parameters
+ * and any user:password are replaced. Keeps a relative path relative.
+ */
+export const redactUrl = (input: string): string => {
+  const relative = !/^[a-z][a-z0-9+.-]*:\/\//i.test(input);
+  let url: URL;
+  try {
+    url = new URL(input, "http://relative.invalid");
+  } catch {
+    return input.replace(/[?#].*$/, "?[unparsable query removed]");
+  }
+  const credentials = url.username !== "" || url.password !== "";
+  for (const name of [...url.searchParams.keys()]) {
+    if (SECRET_PARAMS.has(name.toLowerCase())) url.searchParams.set(name, CENSOR);
+  }
+  const search = url.search.replaceAll(encodeURIComponent(CENSOR), CENSOR);
+  if (relative) return `${url.pathname}${search}`;
+  return `${url.protocol}//${credentials ? `${CENSOR}@` : ""}${url.host}${url.pathname}${search}`;
+};
+
+export type LoggerSettings = { service: string; level: Level | "silent" };
+
+export const createLogger = ({ service, level }: LoggerSettings, destination?: DestinationStream): Logger =>
+  pino(
+    {
+      level,
+      base: { service },
+      redact: { paths: REDACT_PATHS, censor: CENSOR },
+      timestamp: pino.stdTimeFunctions.isoTime,
+    },
+    destination,
+  );

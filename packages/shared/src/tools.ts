@@ -1,0 +1,60 @@
+import { z } from "zod";
+import { CheckCategory, CheckSeverity, CheckStatus } from "./check-result";
+import { Grade } from "./grade";
+import { ScanMode } from "./jobs";
+
+/**
+ * Inputs and outputs of the page tools, served as MCP tools (aeo_scan, aeo_score, aeo_fix,
+ * aeo_generate) and, for fix and generate, as REST endpoints with the same shapes. Arguments
+ * are strict: a field the tool does not know is refused by name rather than ignored.
+ */
+
+const requiredString = (what: string) =>
+  z.string({ error: (issue) => (issue.input === undefined ? "is required" : `must be a string (${what})`) });
+
+/** The page to scan: absolute http(s), or a bare host or host/path read as https. */
+export const ToolUrl = requiredString("the page's URL").describe(
+  "The page to scan: an absolute http(s) URL, or a host or host/path (read as https://).",
+);
+
+export const ScanToolInput = z.strictObject({
+  url: ToolUrl,
+  mode: ScanMode.optional().describe(
+    'quick: the 20 core checks (about 10 s); full: all 53 checks (about 25 s). Default "full".',
+  ),
+});
+export type ScanToolInput = z.infer<typeof ScanToolInput>;
+
+export const ScoreToolInput = z.strictObject({ url: ToolUrl });
+export type ScoreToolInput = z.infer<typeof ScoreToolInput>;
+
+/** One of the problems aeo_score names: a failing or warning check and how to fix it. */
+export const Problem = z.object({
+  id: z.string(),
+  category: CheckCategory,
+  status: CheckStatus,
+  severity: CheckSeverity,
+  title: z.string(),
+  description: z.string(),
+  fix: z.string(),
+});
+export type Problem = z.infer<typeof Problem>;
+
+/** aeo_score's answer: a quick scan's area scores, overall, grade and its three worst problems. */
+export const ScoreSummary = z.object({
+  /** the stored scan (GET /api/v1/scan/:id) */
+  id: z.uuid(),
+  url: z.string(),
+  finalUrl: z.string().nullable(),
+  grade: Grade,
+  scores: z.object({
+    seo: z.int().min(0).max(100),
+    aeo: z.int().min(0).max(100),
+    geo: z.int().min(0).max(100),
+    overall: z.int().min(0).max(100),
+  }),
+  /** the worst three failing or warning checks, worst first; fewer when fewer fail */
+  topProblems: z.array(Problem).max(3),
+  scannedAt: z.iso.datetime(),
+});
+export type ScoreSummary = z.infer<typeof ScoreSummary>;

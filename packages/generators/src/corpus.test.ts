@@ -1,0 +1,230 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { articleSchema } from "@scan/checks/aeo/article-schema.check";
+import { breadcrumbSchema } from "@scan/checks/aeo/breadcrumb-schema.check";
+import { faqSchema } from "@scan/checks/aeo/faq-schema.check";
+import { organizationSchema } from "@scan/checks/aeo/organization-schema.check";
+import { structuredData } from "@scan/checks/aeo/structured-data.check";
+import type { CheckDefinition } from "@scan/checks/check";
+import { FIXED_SCAN_TIME, snapshotOf } from "@scan/checks/fixture";
+import { aiSearchAccess } from "@scan/checks/geo/ai-search-access.check";
+import { author } from "@scan/checks/geo/author.check";
+import { llmsTxt } from "@scan/checks/geo/llms-txt.check";
+import { llmsTxtFormat } from "@scan/checks/geo/llms-txt-format.check";
+import { publishDate } from "@scan/checks/geo/publish-date.check";
+import { visibleText } from "@scan/checks/geo/words";
+import { type Page, parseDocument, preparePage } from "@scan/checks/page";
+import { robotsTxt } from "@scan/checks/seo/robots-txt.check";
+import type { CheckStatus } from "@scan/shared/check-result";
+import type { Snapshot, TextResource } from "@scan/shared/snapshot";
+import { fixes } from "./fixes";
+
+/**
+ * The fixes generated for every page of the real-page corpus (tests/corpus), judged by the
+ * scanner's own checks, browser-free: each page is a snapshot whose raw and rendered HTML are
+ * the saved file, served as http://127.0.0.1:8080/<page>/ with no robots.txt, llms.txt or
+ * sitemap (as the corpus server serves it).
+ *
+ * - The JSON-LD, put into the page in place of the page's own JSON-LD blocks, passes
+ *   structured-data; every check it claims to address passes (organization-schema and
+ *   article-schema may warn where the page lacks a logo, an author or a date, and must pass
+ *   where it has them); and no JSON-LD check gets a worse verdict than the page had.
+ * - The llms.txt, served as /llms.txt, passes llms-txt and llms-txt-format.
+ * - The robots.txt, served as /robots.txt, passes robots-txt and ai-search-access.
+ * - Nothing is made up: every string value of the JSON-LD (but @context and @type, the
+ *   vocabulary) and every link, label, title and summary of the llms.txt is found on the page:
+ *   in its text, an attribute or its own JSON-LD (compared without whitespace, as text read
+ *   across inline elements may join or split words), or, for URLs, is a URL the page links or
+ *   its own URL or origin; @ids are the page's URL or origin with a fragment, or the page's own.
+ */
+
+const PAGES = resolve(__dirname, "../../../tests/corpus/pages");
+const pages = readdirSync(PAGES).sort();
+const ORIGIN = "http://127.0.0.1:8080";
+
+const file = (path: string, body: string | null, status: number, contentType = "text/plain"): TextResource => ({
+  url: `${ORIGIN}${path}`,
+  status,
+  contentType,
+  body,
+  truncated: false,
+  error: null,
+});
+
+const snapshotFor = (name: string, html: string, overrides: Partial<Snapshot> = {}): Snapshot => {
+  const url = `${ORIGIN}/${name}/`;
+  return snapshotOf(html, {
+    requestedUrl: url,
+    finalUrl: url,
+    robotsTxt: file("/robots.txt", "not found", 404),
+    llmsTxt: file("/llms.txt", "not found", 404),
+    sitemap: file("/sitemap.xml", "not found", 404),
+    ...overrides,
+  });
+};
+
+// one parse per snapshot, shared by the checks run on it (as in a scan)
+const prepared = new WeakMap<Snapshot, Page>();
+const verdict = (check: CheckDefinition, snapshot: Snapshot): CheckStatus => {
+  let page = prepared.get(snapshot);
+  if (!page) {
+    page = preparePage(snapshot, FIXED_SCAN_TIME);
+    prepared.set(snapshot, page);
+  }
+  return check.run(page).status;
+};
+
+const JSON_LD_SCRIPT = /<script\b[^>]*\btype\s*=\s*["']?application\/ld\+json[^>]*>[\s\S]*?<\/script\s*>/gi;
+
+/** The page with its JSON-LD blocks replaced by the generated one (in the head, or first in the document). */
+const withJsonLd = (html: string, script: string): string => {
+  const without = html.replace(JSON_LD_SCRIPT, "");
+  return /<\/head\s*>/i.test(without) ? without.replace(/<\/head\s*>/i, `${script}</head>`) : `${script}${without}`;
+};
+
+const noSpace = (text: string): string => text.replace(/\s+/g, "");
+
+/** Everything the page says: visible text, attribute values, and the strings of its JSON-LD. */
+type Evidence = { text: string; urls: Set<string>; pageUrl: string };
+
+const stringsIn = (value: unknown, into: string[]): void => {
+  if (typeof value === "string") into.push(value);
+  else if (Array.isArray(value)) for (const item of value) stringsIn(item, into);
+  else if (typeof value === "object" && value !== null) for (const item of Object.values(value)) stringsIn(item, into);
+};
+
+const evidenceOf = (name: string, html: string): Evidence => {
+  const doc = parseDocument(html);
+  const pageUrl = `${ORIGIN}/${name}/`;
+  const base = new URL(doc.querySelector("base[href]")?.getAttribute("href") ?? pageUrl, pageUrl);
+  const parts: string[] = [visibleText(doc), doc.querySelector("title")?.textContent ?? ""];
+  const urls = new Set<string>([pageUrl, ORIGIN, `${ORIGIN}/`]);
+  const addUrl = (raw: string) => {
+    try {
+      const url = new URL(raw.trim(), base);
+      urls.add(url.href);
+      url.hash = "";
+      urls.add(url.href);
+    } catch {
+      // not a URL
+    }
+  };
+  for (const element of doc.querySelectorAll("*")) {
+    for (const attribute of element.attributes) {
+      parts.push(attribute.value);
+      if (!/\s/.test(attribute.value.trim())) addUrl(attribute.value);
+    }
+  }
+  for (const script of doc.querySelectorAll("script")) {
+    const raw = (script.textContent ?? "").replace(
+      /^\s*(?:\/\/\s*)?(?:<!\[CDATA\[|<!--)|(?:\/\/\s*)?(?:\]\]>|-->)\s*$/g,
+      "",
+    );
+    try {
+      const strings: string[] = [];
+      stringsIn(JSON.parse(raw), strings);
+      parts.push(...strings);
+      for (const value of strings) addUrl(value);
+    } catch {
+      // not JSON
+    }
+  }
+  return { text: noSpace(parts.join(" ")), urls, pageUrl };
+};
+
+const traces = (evidence: Evidence, value: string): boolean =>
+  evidence.urls.has(value) || evidence.text.includes(noSpace(value));
+
+/** Every string of the generated JSON-LD that is not found on the page, as "path: value". */
+const inventedIn = (evidence: Evidence, value: unknown, path = ""): string[] => {
+  if (typeof value === "string") {
+    const key = path.split(".").pop() ?? "";
+    if (key === "@context" || key === "@type") return [];
+    if (key === "@id") {
+      const own =
+        value.startsWith(`${evidence.pageUrl}#`) || value.startsWith(`${ORIGIN}/#`) || value === evidence.pageUrl;
+      return own || traces(evidence, value) ? [] : [`${path}: ${value}`];
+    }
+    return traces(evidence, value) ? [] : [`${path}: ${value}`];
+  }
+  if (Array.isArray(value)) return value.flatMap((item, index) => inventedIn(evidence, item, `${path}.${index}`));
+  if (typeof value === "object" && value !== null) {
+    return Object.entries(value).flatMap(([key, item]) => inventedIn(evidence, item, `${path}.${key}`));
+  }
+  return [];
+};
+
+/** The H1, summary, link labels and link targets of an llms.txt that are not found on the page. */
+const inventedInLlmsTxt = (evidence: Evidence, body: string, host: string): string[] => {
+  const problems: string[] = [];
+  const unbracket = (text: string) => noSpace(text).replace(/[[\]()]/g, "");
+  const text = evidence.text.replace(/[[\]()]/g, "");
+  // the host name and the page's URL are the page's own words too
+  const found = (value: string) => value === host || evidence.urls.has(value) || text.includes(unbracket(value));
+  for (const line of body.split("\n")) {
+    const h1 = /^# (.+)$/.exec(line);
+    if (h1?.[1] && !found(h1[1])) problems.push(`H1: ${h1[1]}`);
+    const summary = /^> (.+)$/.exec(line);
+    if (summary?.[1] && !found(summary[1])) problems.push(`summary: ${summary[1]}`);
+    for (const match of line.matchAll(/\[([^\]]*)\]\(([^)\s]+)\)(?::\s*(.*))?/g)) {
+      const [, label = "", target = "", note] = match;
+      const url = target.replace(/%28/g, "(").replace(/%29/g, ")").replace(/%20/g, " ");
+      if (!evidence.urls.has(url) && !evidence.urls.has(new URL(url).href)) problems.push(`link: ${url}`);
+      if (!found(label)) problems.push(`label: ${label}`);
+      if (note && !found(note)) problems.push(`note: ${note}`);
+    }
+  }
+  return problems;
+};
+
+const RANK: Record<CheckStatus, number> = { fail: 0, warn: 1, skip: 1, pass: 2 };
+const JSON_LD_CHECKS = [organizationSchema, articleSchema, faqSchema, breadcrumbSchema, author, publishDate];
+
+describe.each(pages)("fixes for corpus page %s", (name) => {
+  const html = readFileSync(join(PAGES, name, "index.html"), "utf8");
+  const snapshot = snapshotFor(name, html);
+  const generated = fixes(snapshot);
+  const evidence = evidenceOf(name, html);
+
+  it("JSON-LD in place of the page's own passes structured-data and what it addresses, and worsens nothing", () => {
+    const jsonLd = generated.jsonLd;
+    if (!jsonLd) throw new Error("no JSON-LD generated");
+    const after = snapshotFor(name, withJsonLd(html, jsonLd.html));
+    expect([name, verdict(structuredData, after)]).toEqual([name, "pass"]);
+    const graph = jsonLd.data["@graph"];
+    // the Organization, when there is one, is the first node of the graph
+    const organization = jsonLd.addresses.includes("organization-schema") ? graph[0] : undefined;
+    for (const check of JSON_LD_CHECKS) {
+      const before = verdict(check, snapshot);
+      const now = verdict(check, after);
+      expect([name, check.id, RANK[now] >= RANK[before]]).toEqual([name, check.id, true]);
+      if (!jsonLd.addresses.includes(check.id)) continue;
+      const partialAllowed =
+        (check.id === "organization-schema" && !organization?.logo) || check.id === "article-schema";
+      expect([name, check.id, now]).toEqual([name, check.id, partialAllowed && now === "warn" ? "warn" : "pass"]);
+    }
+    const article = graph.find((node) => String(node["@id"]).endsWith("#article"));
+    if (article?.headline && article.author && article.datePublished) {
+      expect([name, verdict(articleSchema, after)]).toEqual([name, "pass"]);
+    }
+  });
+
+  it("JSON-LD holds only values found on the page", () => {
+    expect([name, inventedIn(evidence, generated.jsonLd?.data)]).toEqual([name, []]);
+  });
+
+  // the page with the generated llms.txt and robots.txt served beside it
+  const served = snapshotFor(name, html, {
+    llmsTxt: file("/llms.txt", generated.llmsTxt?.content ?? "", 200, "text/markdown; charset=utf-8"),
+    robotsTxt: file("/robots.txt", generated.robotsTxt?.content ?? "", 200),
+  });
+
+  it("llms.txt served as /llms.txt passes llms-txt and llms-txt-format, and lists only the page's links", () => {
+    expect([name, verdict(llmsTxt, served), verdict(llmsTxtFormat, served)]).toEqual([name, "pass", "pass"]);
+    expect([name, inventedInLlmsTxt(evidence, generated.llmsTxt?.content ?? "", "127.0.0.1")]).toEqual([name, []]);
+  });
+
+  it("robots.txt served as /robots.txt passes robots-txt and ai-search-access", () => {
+    expect([name, verdict(robotsTxt, served), verdict(aiSearchAccess, served)]).toEqual([name, "pass", "pass"]);
+  });
+});

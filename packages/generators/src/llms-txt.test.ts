@@ -1,0 +1,77 @@
+import { FIXED_SCAN_TIME } from "@scan/checks/fixture";
+import { llmsTxt } from "@scan/checks/geo/llms-txt.check";
+import { llmsTxtFormat } from "@scan/checks/geo/llms-txt-format.check";
+import { preparePage } from "@scan/checks/page";
+import { ARTICLE_PAGE, ORIGIN, PRODUCT_PAGE, pageAt, site } from "./fixture-pages";
+import { generateLlmsTxt } from "./llms-txt";
+import { pageFacts } from "./page-facts";
+
+const generated = (html: string, path = "/page") =>
+  generateLlmsTxt(pageFacts(preparePage(pageAt(path, html), FIXED_SCAN_TIME)));
+
+const served = (html: string, body: string) =>
+  preparePage(
+    pageAt("/page", html, { llmsTxt: site("/llms.txt", body, 200, "text/markdown; charset=utf-8") }),
+    FIXED_SCAN_TIME,
+  );
+
+describe("generateLlmsTxt", () => {
+  it("writes the llmstxt.org outline from the page's name, summary and links", () => {
+    const out = generated(PRODUCT_PAGE, "/shoes/trail-runner-3");
+    expect(out.content).toBe(`# Northwind Outfitters
+
+> The Trail Runner 3 is a light trail shoe with a grippy sole, made for long runs on rough ground.
+
+## Navigation
+
+- [Shoes](${ORIGIN}/shoes)
+- [Jackets](${ORIGIN}/jackets)
+- [About us](${ORIGIN}/about)
+- [Home](${ORIGIN}/)
+
+## This page
+
+- [Trail Runner 3 shoes | Northwind Outfitters](${ORIGIN}/shoes/trail-runner-3): The Trail Runner 3 is a light trail shoe with a grippy sole, made for long runs on rough ground.
+- [repair service](${ORIGIN}/repairs)
+
+## Optional
+
+- [Privacy](${ORIGIN}/privacy)
+- [Contact](${ORIGIN}/contact)
+`);
+    expect(out).toMatchObject({ path: "/llms.txt", addresses: ["llms-txt", "llms-txt-format"], notes: [] });
+  });
+
+  it("falls back to the host name and lists the page alone when there is nothing else", () => {
+    const out = generated(ARTICLE_PAGE);
+    expect(out.content).toBe(`# shop.example.com
+
+> Freeze-thaw cycles crack old pipes; here is how the city keeps up.
+
+## This page
+
+- [Why winter breaks water mains - City Desk](${ORIGIN}/page): Freeze-thaw cycles crack old pipes; here is how the city keeps up.
+`);
+    expect(out.notes).toHaveLength(2);
+  });
+
+  it("keeps labels and URLs from breaking the markdown links", () => {
+    const html = `<html><head><title>[Draft] Notes (v2)</title><meta property="og:site_name" content="Site"></head>
+<body><nav><a href="/a (b)">[Archive]</a></nav><p>Text of the page.</p></body></html>`;
+    const out = generated(html);
+    expect(out.content).toContain(`- [(Archive)](${ORIGIN}/a%20%28b%29)`);
+    expect(out.content).toContain(`- [(Draft) Notes (v2)](${ORIGIN}/page)`);
+  });
+
+  it.each([
+    ["a product page", PRODUCT_PAGE],
+    ["an article", ARTICLE_PAGE],
+    ["an empty page", ""],
+    ["a page of bare text", "Just a line of text"],
+  ])("passes llms-txt and llms-txt-format for %s", (_name, html) => {
+    const body = generated(html).content;
+    const page = served(html, body);
+    expect(llmsTxt.run(page).status).toBe("pass");
+    expect(llmsTxtFormat.run(page).status).toBe("pass");
+  });
+});

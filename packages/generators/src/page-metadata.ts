@@ -1,0 +1,233 @@
+import { isOrganization } from "@scan/checks/aeo/organization-schema.check";
+import { siteOf } from "@scan/checks/geo/site";
+import { type JsonLdNode, jsonLd, textOf, typesOf } from "@scan/checks/lib/jsonld";
+import { perPage } from "@scan/checks/lib/memo";
+import { foldWhitespace, type Page } from "@scan/checks/page";
+import { anchors } from "@scan/checks/seo/anchors";
+import { ancestor, elementsNamed, isInert } from "@scan/checks/seo/dom";
+import { linkRefs, metaKeyed, metaNamed, resolveHref } from "@scan/checks/seo/head";
+
+/**
+ * Who and what a page says it is: site name, logo, author and dates, each read from the page's
+ * own metadata, markup or JSON-LD, with where it was found.
+ */
+
+/** A value read from the page and where it was found (said in notes). */
+export type Sourced = { value: string; source: string };
+
+export type Author = { name: string; url: string | null; source: string };
+
+const ISO_DATE = /^\d{4}-\d{2}(?:-\d{2})?(?:[T ]|$)/;
+
+export const isHttp = (url: URL | null): url is URL =>
+  url !== null && (url.protocol === "http:" || url.protocol === "https:");
+
+/** A meta element's content, whitespace folded; null when blank. */
+export const metaContent = (element: Element | null): string | null => {
+  const text = foldWhitespace(element?.getAttribute("content") ?? "");
+  return text === "" ? null : text;
+};
+
+export const withoutHash = (url: URL): string => {
+  const copy = new URL(url.href);
+  copy.hash = "";
+  return copy.href;
+};
+
+/** The JSON-LD nodes (nested ones included) that are organizations. */
+const organizations = (page: Page): JsonLdNode[] => jsonLd(page).nodes.filter(isOrganization);
+
+/** Whether a JSON-LD url value is on this site; a node that gives no url is taken at its word. */
+const onSite = (page: Page, site: string, raw: unknown): boolean => {
+  const text = textOf(raw);
+  if (!text) return true;
+  const url = resolveHref(page, text);
+  return isHttp(url) && siteOf(url.hostname) === site;
+};
+
+/**
+ * The site's name: JSON-LD WebSite name, og:site_name, application-name, or the name of an
+ * Organization in the page's JSON-LD that is on this site (or says nothing of its URL).
+ * The title's "| Brand" suffix is not read: it cannot be told from the rest of a title.
+ */
+export const siteNameOf = (page: Page, site: string): Sourced | null => {
+  for (const node of jsonLd(page).nodes) {
+    const name = typesOf(node).includes("WebSite") ? textOf(node.name) : null;
+    if (name) return { value: foldWhitespace(name), source: "JSON-LD WebSite name" };
+  }
+  const og = metaContent(metaKeyed(page, "og:site_name"));
+  if (og) return { value: og, source: "og:site_name" };
+  const app = metaContent(metaNamed(page, "application-name"));
+  if (app) return { value: app, source: "application-name" };
+  for (const node of organizations(page)) {
+    const name = textOf(node.name);
+    if (name && onSite(page, site, node.url))
+      return { value: foldWhitespace(name), source: "JSON-LD Organization name" };
+  }
+  return null;
+};
+
+/** An image URL from a logo value: a URL string, or an ImageObject's url / contentUrl. */
+const imageUrlOf = (value: unknown, page: Page): string | null => {
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const url = imageUrlOf(item, page);
+      if (url) return url;
+    }
+    return null;
+  }
+  const raw =
+    typeof value === "string"
+      ? value
+      : typeof value === "object" && value !== null
+        ? (textOf((value as JsonLdNode).url) ?? textOf((value as JsonLdNode).contentUrl))
+        : null;
+  if (!raw) return null;
+  const url = resolveHref(page, raw.trim());
+  return isHttp(url) ? url.href : null;
+};
+
+const LOGO_HINT = /logo/i;
+
+/**
+ * The site's logo: an Organization's logo in the page's JSON-LD; else an `<img>` that says it is
+ * a logo (alt, class, id or file name) inside the header, navigation or a link to the home page;
+ * else the apple-touch-icon (a square icon of 180 px, which search engines accept as a logo).
+ */
+export const logoOf = (page: Page, home: string): Sourced | null => {
+  for (const node of organizations(page)) {
+    const url = imageUrlOf(node.logo, page);
+    if (url) return { value: url, source: "JSON-LD Organization logo" };
+  }
+  for (const img of elementsNamed(page, "img")) {
+    if (isInert(img)) continue;
+    const hints = ["alt", "class", "id", "src"].map((name) => img.getAttribute(name) ?? "").join(" ");
+    if (!LOGO_HINT.test(hints)) continue;
+    const src = resolveHref(page, (img.getAttribute("src") ?? "").trim());
+    if (!isHttp(src) || (img.getAttribute("src") ?? "").trim() === "") continue;
+    const inBanner = ancestor(
+      img,
+      (node) =>
+        ["header", "nav"].includes(node.localName) ||
+        ["banner", "navigation"].includes(node.getAttribute("role") ?? ""),
+    );
+    const homeLink = ancestor(img, (node) => {
+      if (node.localName !== "a") return false;
+      const href = resolveHref(page, (node.getAttribute("href") ?? "").trim());
+      return isHttp(href) && withoutHash(href) === home;
+    });
+    if (inBanner || homeLink) return { value: src.href, source: "logo <img>" };
+  }
+  for (const ref of linkRefs(page)) {
+    if (ref.source === "header" || !ref.rels.includes("apple-touch-icon")) continue;
+    const url = resolveHref(page, ref.hrefRaw.trim());
+    if (isHttp(url) && ref.hrefRaw.trim() !== "") return { value: url.href, source: "apple-touch-icon" };
+  }
+  return null;
+};
+
+const isUrlText = (text: string): boolean => /^(?:https?:)?\/\//i.test(text);
+
+/** JSON-LD nodes by @id, to follow `"author": {"@id": ...}`. */
+const nodesById = perPage((page: Page): ReadonlyMap<string, JsonLdNode> => {
+  const byId = new Map<string, JsonLdNode>();
+  for (const node of jsonLd(page).nodes) {
+    const id = node["@id"];
+    if (typeof id === "string" && typeof node.name === "string" && !byId.has(id)) byId.set(id, node);
+  }
+  return byId;
+});
+
+const authorNameOf = (value: unknown, byId: ReadonlyMap<string, JsonLdNode>): string | null => {
+  if (typeof value === "string") {
+    const text = foldWhitespace(value);
+    const target = byId.get(text);
+    if (target) return authorNameOf(target.name, byId);
+    return text === "" || isUrlText(text) ? null : text;
+  }
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const name = authorNameOf(item, byId);
+      if (name) return name;
+    }
+    return null;
+  }
+  if (typeof value === "object" && value !== null) {
+    const node = value as JsonLdNode;
+    if (typeof node.name === "string" && foldWhitespace(node.name) !== "") return foldWhitespace(node.name);
+    const target = typeof node["@id"] === "string" ? byId.get(node["@id"]) : undefined;
+    if (target && target !== node) return authorNameOf(target.name, byId);
+  }
+  return null;
+};
+
+// the metas that carry a byline, as the author check reads them
+const AUTHOR_META = ["author", "article:author", "dc.creator", "byl", "sailthru.author", "parsely-author"];
+
+/** The author as the author check finds one: JSON-LD, author metas, rel="author", itemprop="author". */
+export const authorOf = (page: Page): Author | null => {
+  const byId = nodesById(page);
+  for (const node of jsonLd(page).nodes) {
+    if (!("author" in node)) continue;
+    const name = authorNameOf(node.author, byId);
+    if (name) return { name, url: null, source: "JSON-LD author" };
+  }
+  for (const key of AUTHOR_META) {
+    const text = metaContent(metaKeyed(page, key));
+    // NYT-style bylines ("By Jane Doe") keep the name only; it is still a quote of the page
+    const name = text?.replace(/^by\s+/i, "");
+    if (name && !isUrlText(name)) return { name, url: null, source: `<meta ${key}>` };
+  }
+  const rel = anchors(page).find(
+    (anchor) =>
+      anchor.text !== "" &&
+      (anchor.element.getAttribute("rel") ?? "").toLowerCase().split(/\s+/).includes("author") &&
+      !isUrlText(anchor.text),
+  );
+  if (rel) return { name: rel.text, url: isHttp(rel.href) ? rel.href.href : null, source: 'rel="author" link' };
+  for (const element of page.doc.querySelectorAll('[itemprop~="author"]')) {
+    if (isInert(element)) continue;
+    const named = element.querySelector('[itemprop~="name"]');
+    const text = foldWhitespace(named?.getAttribute("content") ?? named?.textContent ?? element.textContent ?? "");
+    if (text !== "" && !isUrlText(text) && text.length <= 100)
+      return { name: text, url: null, source: 'itemprop="author"' };
+  }
+  return null;
+};
+
+const DATE_METAS = {
+  published: ["article:published_time", "datepublished", "dc.date.issued", "dcterms.created"],
+  modified: ["article:modified_time", "og:updated_time", "datemodified", "dcterms.modified"],
+} as const;
+const DATE_KEYS = { published: ["datePublished", "dateCreated"], modified: ["dateModified"] } as const;
+
+/** A machine-readable date as written (ISO 8601 with at least year and month), from JSON-LD, metas or `<time itemprop>`. */
+export const dateOf = (page: Page, kind: "published" | "modified"): Sourced | null => {
+  const iso = (raw: string | null | undefined): string | null => {
+    const text = raw?.trim();
+    return text && ISO_DATE.test(text) && !Number.isNaN(Date.parse(text)) ? text : null;
+  };
+  for (const node of jsonLd(page).nodes) {
+    for (const key of DATE_KEYS[kind]) {
+      const value = iso(textOf(node[key]));
+      if (value) return { value, source: `JSON-LD ${key}` };
+    }
+  }
+  for (const key of DATE_METAS[kind]) {
+    const meta = elementsNamed(page, "meta").find(
+      (element) =>
+        (element.getAttribute("property") ?? element.getAttribute("name") ?? element.getAttribute("itemprop") ?? "")
+          .trim()
+          .toLowerCase() === key,
+    );
+    const value = iso(meta?.getAttribute("content"));
+    if (value) return { value, source: `<meta ${key}>` };
+  }
+  const itemprop = kind === "published" ? "datepublished" : "datemodified";
+  for (const time of elementsNamed(page, "time")) {
+    if (isInert(time) || (time.getAttribute("itemprop") ?? "").toLowerCase() !== itemprop) continue;
+    const value = iso(time.getAttribute("datetime"));
+    if (value) return { value, source: `<time itemprop="${itemprop}">` };
+  }
+  return null;
+};

@@ -1,17 +1,25 @@
 import { createDb } from "@scan/db/client";
+import { createLogger } from "@scan/shared/log";
 import { Redis } from "ioredis";
-import pino from "pino";
 import { loadConfig } from "./config";
+import { startOpsServer } from "./infra/ops-server";
 import { createScanWorker } from "./worker";
 
 const main = async () => {
   const config = loadConfig(process.env);
-  const log = pino({ level: config.LOG_LEVEL, base: { service: "worker" } });
+  const log = createLogger({ service: "worker", level: config.LOG_LEVEL });
   const db = createDb(config.DATABASE_URL);
   // BullMQ workers block on Redis: they need maxRetriesPerRequest null
   const connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
   const scanWorker = createScanWorker({ config, db, connection, log });
-  log.info({ concurrency: config.WORKER_CONCURRENCY }, "worker started");
+  const ops = await startOpsServer({
+    host: config.METRICS_HOST,
+    port: config.METRICS_PORT,
+    registry: scanWorker.metrics.registry,
+    readiness: scanWorker.readiness,
+    metricsToken: config.METRICS_TOKEN,
+  });
+  log.info({ concurrency: config.WORKER_CONCURRENCY, ops: ops.url }, "worker started");
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -24,6 +32,7 @@ const main = async () => {
     }, config.SHUTDOWN_TIMEOUT_MS + 5_000).unref();
     try {
       await scanWorker.close(config.SHUTDOWN_TIMEOUT_MS);
+      await ops.close();
       await db.$disconnect();
       connection.disconnect();
     } finally {

@@ -6,6 +6,7 @@ import type { ScanPage } from "../infra/browser-pool";
 import { decodeBody } from "./decode";
 import { fetchDocument } from "./document-fetch";
 import { type FetchPolicy, TargetError } from "./http-fetch";
+import { judgeServedHtml, type QuickRender } from "./render-policy";
 import { fetchAsBots, fetchLlmsTxt, fetchRobotsTxt, fetchSitemap } from "./site-files";
 
 export type CaptureLimits = {
@@ -15,6 +16,8 @@ export type CaptureLimits = {
   settleTimeoutMs: { quick: number; full: number };
   maxHtmlBytes: number;
   maxRedirects: number;
+  /** quick scans: judge the served HTML unless scripts may change it (auto), or always/never render */
+  quickRender: QuickRender;
 };
 
 /**
@@ -65,7 +68,9 @@ const isServerError = (status: number) => status >= 500;
  * Captures one page: the document fetched hop by hop (statuses, headers, TTFB, raw HTML),
  * robots.txt and llms.txt of the origin fetched in parallel, then the same bytes rendered in
  * a fresh browser context (the browser never fetches the document again), and in full mode
- * the sitemap and the AI-crawler fetches while it renders.
+ * the sitemap and the AI-crawler fetches while it renders. A quick scan of a server-rendered
+ * page is judged on its served HTML, parsed as a browser parses it, without a render
+ * (render-policy.ts says when scripts make a render necessary).
  */
 export const captureSnapshot = async (
   openPage: () => Promise<ScanPage>,
@@ -99,15 +104,17 @@ export const captureSnapshot = async (
 
   const rawHtml = decodeBody(final.body, final.headers["content-type"]);
   const isDocument = final.status < 300 && rawHtml.trim() !== "";
-  const rendered = isDocument
+  const served = !full && isDocument && limits.quickRender !== "always" ? judgeServedHtml(rawHtml) : null;
+  const render = isDocument && (served === null || (served.render && limits.quickRender !== "never"));
+  const rendered = render
     ? await renderDocument(
         openPage,
         final,
         policy,
-        Math.min(limits.settleTimeoutMs[target.mode], deadline - Date.now()),
+        { settleMs: Math.min(limits.settleTimeoutMs[target.mode], deadline - Date.now()), deadline },
         full,
       )
-    : { html: rawHtml, subresources: [] };
+    : { html: served?.html ?? rawHtml, subresources: [] };
 
   return {
     requestedUrl: requested.toString(),
@@ -119,6 +126,8 @@ export const captureSnapshot = async (
     ttfbMs: final.ttfbMs,
     rawHtml,
     renderedHtml: rendered.html,
+    rendered: render,
+    renderReason: served?.reason ?? (isDocument ? "full scans always render" : "no HTML document to render"),
     robotsTxt: await robotsTxt,
     llmsTxt: await llmsTxt,
     sitemap: await sitemap,
@@ -143,7 +152,7 @@ const renderDocument = async (
   openPage: () => Promise<ScanPage>,
   document: { url: string; status: number; headers: Record<string, string>; body: Buffer },
   policy: FetchPolicy,
-  settleMs: number,
+  { settleMs, deadline }: { settleMs: number; deadline: number },
   full: boolean,
 ): Promise<Rendered> => {
   const { context, page, release } = await openPage();
@@ -166,7 +175,7 @@ const renderDocument = async (
         const key = `${parsed.protocol}//${parsed.host}`;
         let allowed = vetted.get(key);
         if (!allowed) {
-          allowed = vetTarget(parsed, policy.allowlist, policy.resolve).then((v) => v.allowed);
+          allowed = vetTarget(parsed, policy.allowlist, policy.resolveSubresource, policy.ports).then((v) => v.allowed);
           vetted.set(key, allowed);
         }
         blocked = !(await allowed);
@@ -174,14 +183,17 @@ const renderDocument = async (
       if (/^https?:/.test(url)) subresources.push({ url, resourceType: type, blocked });
       return blocked ? route.abort("blockedbyclient") : route.continue();
     });
+    const settleBy = Date.now() + settleMs;
     await page.goto(document.url, { waitUntil: "commit", timeout: Math.max(settleMs, 1) });
     // a page that never settles is judged on the DOM it has by then
     await page
-      .waitForLoadState(full ? "load" : "domcontentloaded", { timeout: Math.max(settleMs, 1) })
+      .waitForLoadState(full ? "load" : "domcontentloaded", { timeout: Math.max(settleBy - Date.now(), 1) })
       .catch(() => undefined);
     // a page whose main thread is stuck (an endless script) cannot serialise its DOM:
     // it is then judged on the HTML as served
-    const html = await withTimeout(serialise(page), CONTENT_TIMEOUT_MS).catch(() =>
+    // the scan's deadline bounds this too, with a moment left for a page that is merely busy
+    const serialiseMs = Math.min(CONTENT_TIMEOUT_MS, Math.max(deadline - Date.now(), 250));
+    const html = await withTimeout(serialise(page), serialiseMs).catch(() =>
       decodeBody(document.body, document.headers["content-type"]),
     );
     return { html, subresources };

@@ -1,4 +1,7 @@
-import { type Resolve, vetTarget } from "@scan/shared/address-policy";
+import type { LookupAddress, LookupAllOptions, LookupOneOptions } from "node:dns";
+import { isIP } from "node:net";
+import { type PortPolicy, type Resolve, vetTarget } from "@scan/shared/address-policy";
+import { Agent, fetch, type Response } from "undici";
 
 /** Why a target could not be fetched at all; the scan fails with upstream_failure. */
 export class TargetError extends Error {
@@ -10,7 +13,12 @@ export class TargetError extends Error {
 
 export type FetchPolicy = {
   allowlist: ReadonlySet<string>;
+  /** resolves the page's own hosts (document, robots.txt, llms.txt, sitemap) */
   resolve: Resolve;
+  /** resolves the hosts of the render's subresources; a slow answer blocks the request */
+  resolveSubresource: Resolve;
+  /** ports a target may use unless allowlisted */
+  ports: PortPolicy;
   userAgent: string;
 };
 
@@ -57,34 +65,60 @@ const readCapped = async (response: Response, maxBytes: number): Promise<{ body:
   }
 };
 
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
 /**
- * One HTTP request, no redirects followed, with the target vetted first. The deadline covers
+ * A connection lookup that answers the addresses the target was vetted with, whatever the
+ * name: the socket goes where the vetting looked, and a rebinding DNS answer is never asked for.
+ */
+const pinnedLookup =
+  (addresses: readonly string[]) =>
+  (_hostname: string, options: LookupOneOptions | LookupAllOptions, callback: LookupCallback): void => {
+    const entries = addresses.map((address) => ({ address, family: isIP(address) }));
+    if ((options as LookupAllOptions).all) callback(null, entries);
+    else callback(null, entries[0]?.address ?? "", entries[0]?.family);
+  };
+
+/** A dispatcher whose connections go only to the vetted addresses (none: the system's lookup). */
+const pinnedAgent = (addresses: readonly string[]): Agent =>
+  new Agent(addresses.length > 0 ? { connect: { lookup: pinnedLookup(addresses) } } : {});
+
+/**
+ * One HTTP request, no redirects followed, with the target vetted first and the connection
+ * pinned to the vetted addresses. The deadline covers
  * connecting, headers and the body, so a server that accepts and never answers, or trickles
  * bytes, ends in a TargetError instead of a hung scan.
  */
 export const fetchOnce = async (url: URL, policy: FetchPolicy, limits: FetchLimits): Promise<FetchedResponse> => {
-  const verdict = await vetTarget(url, policy.allowlist, policy.resolve);
+  const verdict = await vetTarget(url, policy.allowlist, policy.resolve, policy.ports);
   if (!verdict.allowed) throw new TargetError(`${url.origin} refused: ${verdict.reason}`);
   const remaining = limits.deadline - Date.now();
   if (remaining <= 0) throw new TargetError(`${url.origin} did not answer in time`);
   const signal = AbortSignal.timeout(remaining);
-  const started = performance.now();
-  let response: Response;
+  const dispatcher = pinnedAgent(verdict.addresses);
   try {
-    response = await fetch(url, {
-      redirect: "manual",
-      signal,
-      headers: { "user-agent": policy.userAgent, accept: "text/html,application/xhtml+xml,*/*;q=0.8" },
-    });
-  } catch (error) {
-    throw new TargetError(describeFetchError(url, error));
-  }
-  const ttfbMs = Math.round(performance.now() - started);
-  try {
-    const { body, truncated } = await readCapped(response, limits.maxBytes);
-    return { url: url.toString(), status: response.status, headers: headersOf(response), body, truncated, ttfbMs };
-  } catch (error) {
-    throw new TargetError(describeFetchError(url, error));
+    const started = performance.now();
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        redirect: "manual",
+        signal,
+        dispatcher,
+        headers: { "user-agent": policy.userAgent, accept: "text/html,application/xhtml+xml,*/*;q=0.8" },
+      });
+    } catch (error) {
+      throw new TargetError(describeFetchError(url, error));
+    }
+    const ttfbMs = Math.round(performance.now() - started);
+    try {
+      const { body, truncated } = await readCapped(response, limits.maxBytes);
+      return { url: url.toString(), status: response.status, headers: headersOf(response), body, truncated, ttfbMs };
+    } catch (error) {
+      throw new TargetError(describeFetchError(url, error));
+    }
+  } finally {
+    // one request per agent: its socket must not outlive the request
+    void dispatcher.destroy().catch(() => undefined);
   }
 };
 

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from "playwright-core";
 
 /** Flags for a headless Chromium in a closed network: no phoning home, no first-run work. */
-const BASE_ARGS = [
+export const BASE_ARGS = [
   "--disable-background-networking",
   "--disable-component-update",
   "--disable-sync",
@@ -40,15 +40,21 @@ const safePlaywrightPath = (): string | undefined => {
   }
 };
 
+export type RestartReason = "recycle" | "crash";
+
 export type BrowserPoolOptions = {
   executablePath: string;
   /** relaunch after this many scans, so a slow leak in the browser cannot grow for ever */
   recycleAfter: number;
   onLaunch?: (browser: Browser) => void;
+  /** a browser replaced an earlier one: `recycle` after recycleAfter scans, `crash` after it died */
+  onRestart?: (reason: RestartReason) => void;
   /** open the next scan's context ahead of time (default true) */
   spare?: boolean;
   /** every scan's context is created with these */
   contextOptions?: BrowserContextOptions;
+  /** the proxy every browser request goes through (the egress proxy's URL) */
+  proxyServer?: () => Promise<string>;
 };
 
 /**
@@ -59,6 +65,8 @@ export type ScanPage = { context: BrowserContext; page: Page; release: () => voi
 
 /** closing a context takes milliseconds; longer means the renderer is stuck */
 const CLOSE_TIMEOUT_MS = 5_000;
+/** opening a context takes tens of milliseconds; this long means the browser is gone */
+const OPEN_TIMEOUT_MS = 5_000;
 
 /**
  * One Chromium per worker process, shared by its concurrent scans (each in its own context).
@@ -78,9 +86,30 @@ export class BrowserPool {
   private readonly closing = new Set<Promise<void>>();
   private spare: { browser: Browser; ready: Promise<ScanPage | null> } | null = null;
   private closed = false;
+  /** every browser not yet disconnected: the current one and retired ones finishing their scans */
+  private readonly live = new Set<Browser>();
+  private readonly contexts = new Set<BrowserContext>();
+  /** why the next launch happens; any launch after the first that is not a recycle replaces a dead browser */
+  private nextLaunch: "first" | RestartReason = "first";
+  private lastLaunchFailed = false;
   launches = 0;
 
   constructor(private readonly options: BrowserPoolOptions) {}
+
+  /** Browsers running now (a retired one counts until its last scan has ended). */
+  get browserCount(): number {
+    return this.live.size;
+  }
+
+  /** Browser contexts open now, the spare one included. */
+  get contextCount(): number {
+    return this.contexts.size;
+  }
+
+  /** A browser has been launched and the latest launch did not fail: the worker can scan. */
+  get ready(): boolean {
+    return !this.closed && this.launches > 0 && !this.lastLaunchFailed;
+  }
 
   /** Runs fn with the current browser; the browser is not closed while fn runs. */
   async use<T>(fn: (browser: Browser) => Promise<T>): Promise<T> {
@@ -107,12 +136,37 @@ export class BrowserPool {
     const taken = spare ? await spare.ready : null;
     // the next scan's context opens while this scan renders
     this.prepareSpare(browser);
-    if (taken && !taken.page.isClosed()) return taken;
-    return this.createPage(browser);
+    if (taken && !taken.page.isClosed() && browser.isConnected()) return taken;
+    // a browser that died without saying so can leave newContext waiting for ever: bounded, and
+    // a browser that cannot open a context in that time is closed, so the retry gets a new one
+    let timer: NodeJS.Timeout | undefined;
+    const opening = this.createPage(browser);
+    try {
+      return await Promise.race([
+        opening,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`no browser context within ${OPEN_TIMEOUT_MS} ms`)),
+            OPEN_TIMEOUT_MS,
+          );
+        }),
+      ]);
+    } catch (error) {
+      opening.then(
+        (late) => late.release(),
+        () => undefined,
+      );
+      await browser.close().catch(() => undefined);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private async createPage(browser: Browser): Promise<ScanPage> {
     const context = await browser.newContext(this.options.contextOptions);
+    this.contexts.add(context);
+    context.once("close", () => this.contexts.delete(context));
     const release = () => {
       const closed = Promise.race([
         context.close().catch(() => undefined),
@@ -154,7 +208,10 @@ export class BrowserPool {
     this.prepareSpare(await this.current());
   }
 
-  private current(): Promise<Browser> {
+  private async current(): Promise<Browser> {
+    // a browser killed from outside is noticed here even before its "disconnected" event
+    const cached = await this.browser?.catch(() => null);
+    if (cached && !cached.isConnected()) this.browser = null;
     if (!this.browser) {
       const launching = this.launch();
       this.browser = launching;
@@ -170,10 +227,28 @@ export class BrowserPool {
     const args = [...BASE_ARGS];
     // the sandbox needs user namespaces that root in a container does not get
     if (process.getuid?.() === 0) args.push("--no-sandbox");
-    const browser = await chromium.launch({ executablePath: this.options.executablePath, args, headless: true });
+    if (this.options.proxyServer) {
+      // loopback too: Chromium sends it around a proxy unless told otherwise
+      args.push(`--proxy-server=${await this.options.proxyServer()}`, "--proxy-bypass-list=<-loopback>");
+    }
+    let browser: Browser;
+    try {
+      browser = await chromium.launch({ executablePath: this.options.executablePath, args, headless: true });
+    } catch (error) {
+      this.lastLaunchFailed = true;
+      throw error;
+    }
+    this.lastLaunchFailed = false;
     this.launches += 1;
     this.served = 0;
+    this.live.add(browser);
+    if (this.nextLaunch !== "first") this.options.onRestart?.(this.nextLaunch);
+    this.nextLaunch = "crash";
     browser.on("disconnected", () => {
+      this.live.delete(browser);
+      for (const context of browser.contexts()) this.contexts.delete(context);
+      // a spare on a dead browser would stop the next browser from getting one
+      if (this.spare?.browser === browser) this.spare = null;
       this.retired.delete(browser);
       void this.browser?.then((current) => {
         if (current === browser) this.browser = null;
@@ -188,6 +263,7 @@ export class BrowserPool {
     if (this.spare?.browser === browser) void this.dropSpare();
     this.browser = null;
     this.served = 0;
+    this.nextLaunch = "recycle";
     this.retired.add(browser);
   }
 

@@ -1,40 +1,47 @@
-import { runChecks } from "@scan/checks/run";
 import type { Db } from "@scan/db/client";
-import { type ScanJobOutcome, ScanJobPayload } from "@scan/shared/jobs";
-import { ScanOutcome } from "@scan/shared/scan";
-import { scoreChecks } from "@scan/shared/scorer";
+import { type ScanJobOutcome, ScanJobPayload, type WebhookJobPayload } from "@scan/shared/jobs";
 import { type Job, UnrecoverableError } from "bullmq";
 import type { Logger } from "pino";
-import { type CaptureLimits, captureSnapshot } from "../domain/capture";
+import type { CaptureLimits } from "../domain/capture";
 import { type FetchPolicy, TargetError } from "../domain/http-fetch";
+import { scanPage } from "../domain/scan-page";
+import { upsertSiteScores } from "../domain/site-scores";
+import { keepSnapshot, type SnapshotRetention } from "../domain/snapshot-keeper";
 import type { BrowserPool } from "../infra/browser-pool";
+import type { WorkerMetrics } from "../infra/metrics";
 
 export type ScanJobDeps = {
   db: Db;
   pool: BrowserPool;
   policy: FetchPolicy;
   limits: CaptureLimits;
+  snapshots: SnapshotRetention;
   log: Logger;
+  metrics: WorkerMetrics;
+  /** queues the callback delivery of a finished scan that has a callback URL */
+  enqueueCallback: (payload: WebhookJobPayload) => Promise<void>;
 };
 
 const markFailed = (db: Db, scanId: string, errorCode: string, errorMessage: string) =>
   db.scan.update({
     where: { id: scanId },
     data: { status: "failed", errorCode, errorMessage: errorMessage.slice(0, 1000), completedAt: new Date() },
+    select: { callbackUrl: true },
   });
 
 /**
- * Runs one scan job: capture, judge, score, store. The result goes to Postgres; the job's
- * return value only says where it is. A target that cannot be scanned fails the scan at once
- * (UnrecoverableError: retrying a dead host only burns the caller's budget); anything else is
- * retried once and fails the scan when the last attempt fails.
+ * Runs one scan job: capture, judge, score, store, then hand a callback to the delivery queue.
+ * The result goes to Postgres; the job's return value only says where it is. A target that
+ * cannot be scanned fails the scan at once (UnrecoverableError: retrying a dead host only
+ * burns the caller's budget); anything else is retried once and fails the scan when the last
+ * attempt fails.
  */
 export const createScanProcessor =
-  ({ db, pool, policy, limits, log }: ScanJobDeps) =>
+  ({ db, pool, policy, limits, snapshots, log, metrics, enqueueCallback }: ScanJobDeps) =>
   async (job: Job): Promise<ScanJobOutcome> => {
     const parsed = ScanJobPayload.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError(`bad scan payload: ${parsed.error.message}`);
-    const { scanId, url, mode, requestId } = parsed.data;
+    const { scanId, url, mode, requestId, keepSnapshot: keep } = parsed.data;
     const jobLog = log.child({ scanId, requestId, mode });
     const started = await db.scan.updateMany({
       where: { id: scanId, status: { in: ["queued", "running"] } },
@@ -42,30 +49,42 @@ export const createScanProcessor =
     });
     if (started.count === 0) {
       // already finished (a stalled job picked up again after its scan was stored) or unknown
-      const existing = await db.scan.findUnique({ where: { id: scanId }, select: { status: true } });
+      const existing = await db.scan.findUnique({
+        where: { id: scanId },
+        select: { status: true, callbackUrl: true, callbackState: true },
+      });
       if (existing && (existing.status === "completed" || existing.status === "failed")) {
+        // the run that stored it may have stopped before handing its callback over
+        if (existing.callbackState === "pending") await enqueueCallback({ scanId, requestId });
         return { scanId, status: existing.status };
       }
       throw new UnrecoverableError(`scan ${scanId} does not exist`);
     }
+    const stopTimer = metrics.scanDuration.startTimer({ mode });
+    const finished = async (stored: { callbackUrl: string | null }) => {
+      // the job id is the scan id, so a second hand-off for one scan is a no-op
+      if (stored.callbackUrl) await enqueueCallback({ scanId, requestId });
+    };
+    const pickedUp = performance.now();
+    let stored: { callbackUrl: string | null };
     try {
-      const startedAt = performance.now();
-      const snapshot = await pool.use((browser) =>
-        captureSnapshot(() => pool.openPage(browser), { url, mode }, policy, limits),
-      );
-      const scannedAt = new Date();
-      const capturedAt = performance.now();
-      const checks = runChecks(snapshot, { mode, scannedAt });
+      const { outcome, timings, renderReason, snapshot } = await scanPage({ pool, policy, limits }, { url, mode });
       const judgedAt = performance.now();
-      const card = scoreChecks(checks);
-      const outcome = ScanOutcome.parse({ finalUrl: snapshot.finalUrl, ...card, checks });
-      const scan = await db.scan.findUniqueOrThrow({ where: { id: scanId }, select: { createdAt: true } });
+      if (keep) {
+        const kept = await keepSnapshot(db, scanId, snapshot, snapshots);
+        if (!kept.kept) jobLog.warn({ reason: kept.reason }, "snapshot not kept");
+      }
+      const scan = await db.scan.findUniqueOrThrow({
+        where: { id: scanId },
+        select: { createdAt: true, userId: true, url: true },
+      });
       const completedAt = new Date();
-      await db.scan.update({
+      const update = db.scan.update({
         where: { id: scanId },
         data: {
           status: "completed",
           finalUrl: outcome.finalUrl,
+          rendered: outcome.rendered,
           seo: outcome.scores.seo,
           aeo: outcome.scores.aeo,
           geo: outcome.scores.geo,
@@ -80,23 +99,52 @@ export const createScanProcessor =
           errorCode: null,
           errorMessage: null,
         },
+        select: { callbackUrl: true },
       });
-      const timings = {
-        captureMs: Math.round(capturedAt - startedAt),
-        checksMs: Math.round(judgedAt - capturedAt),
-        storeMs: Math.round(performance.now() - judgedAt),
-      };
-      jobLog.info({ grade: outcome.grade, overall: outcome.scores.overall, ...timings }, "scan completed");
-      return { scanId, status: "completed" };
+      // a scan made with a key updates its owner's site in the same transaction: no completed
+      // scan without its site, whether or not the gateway is still waiting for it
+      const site = scan.userId
+        ? [
+            upsertSiteScores(db, {
+              id: scanId,
+              userId: scan.userId,
+              url: scan.url,
+              mode,
+              scores: outcome.scores,
+              completedAt,
+            }),
+          ]
+        : [];
+      const [updated] = await db.$transaction([update, ...site]);
+      stored = updated;
+      stopTimer({ outcome: "completed" });
+      for (const check of outcome.checks) metrics.checksRun.inc({ area: check.category, status: check.status });
+      jobLog.info(
+        {
+          grade: outcome.grade,
+          overall: outcome.scores.overall,
+          renderReason,
+          ...timings,
+          storeMs: Math.round(performance.now() - judgedAt),
+          totalMs: Math.round(performance.now() - pickedUp),
+        },
+        "scan completed",
+      );
     } catch (error) {
       if (error instanceof TargetError) {
-        await markFailed(db, scanId, "upstream_failure", error.message);
+        stopTimer({ outcome: "upstream_failure" });
+        const stored = await markFailed(db, scanId, "upstream_failure", error.message);
         jobLog.info({ reason: error.message }, "scan failed: target unreachable");
+        await finished(stored);
         throw new UnrecoverableError(error.message);
       }
+      stopTimer({ outcome: "error" });
       const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       jobLog.error({ err: error, lastAttempt }, "scan attempt failed");
-      if (lastAttempt) await markFailed(db, scanId, "internal_error", "The scan could not be completed");
+      if (lastAttempt)
+        await finished(await markFailed(db, scanId, "internal_error", "The scan could not be completed"));
       throw error;
     }
+    await finished(stored);
+    return { scanId, status: "completed" };
   };

@@ -1,0 +1,52 @@
+import { runChecks } from "@scan/checks/run";
+import type { ScanMode } from "@scan/shared/jobs";
+import { ScanOutcome } from "@scan/shared/scan";
+import { scoreChecks } from "@scan/shared/scorer";
+import type { Snapshot } from "@scan/shared/snapshot";
+import type { BrowserPool } from "../infra/browser-pool";
+import { type CaptureLimits, captureSnapshot } from "./capture";
+import type { FetchPolicy } from "./http-fetch";
+
+export type ScanPageDeps = { pool: BrowserPool; policy: FetchPolicy; limits: CaptureLimits };
+
+export type ScannedPage = {
+  outcome: ScanOutcome;
+  scannedAt: Date;
+  /** why the page was or was not rendered in Chromium */
+  renderReason: string;
+  timings: { captureMs: number; checksMs: number };
+  /** what was captured and judged; kept for the generators when a scan asks for it */
+  snapshot: Snapshot;
+};
+
+/**
+ * One page, captured once and judged: the whole scan without storage, shared by the queue
+ * job and the command-line client's in-process mode. A target that cannot be fetched throws
+ * TargetError.
+ */
+export const scanPage = async (
+  { pool, policy, limits }: ScanPageDeps,
+  { url, mode }: { url: string; mode: ScanMode },
+): Promise<ScannedPage> => {
+  const startedAt = performance.now();
+  const snapshot = await pool.use((browser) =>
+    captureSnapshot(() => pool.openPage(browser), { url, mode }, policy, limits),
+  );
+  const scannedAt = new Date();
+  const capturedAt = performance.now();
+  const checks = runChecks(snapshot, { mode, scannedAt });
+  const checksMs = Math.round(performance.now() - capturedAt);
+  const outcome = ScanOutcome.parse({
+    finalUrl: snapshot.finalUrl,
+    rendered: snapshot.rendered,
+    ...scoreChecks(checks),
+    checks,
+  });
+  return {
+    outcome,
+    scannedAt,
+    renderReason: snapshot.renderReason,
+    timings: { captureMs: Math.round(capturedAt - startedAt), checksMs },
+    snapshot,
+  };
+};

@@ -1,0 +1,71 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { BrowserPool } from "./browser-pool";
+
+export type WorkerMetrics = {
+  registry: Registry;
+  /** scan_duration_seconds{mode, outcome}: one scan attempt, from pick-up to stored result */
+  scanDuration: Histogram<"mode" | "outcome">;
+  /** scan_checks_total{area, status}: every check verdict of every completed scan */
+  checksRun: Counter<"area" | "status">;
+  /** browser_restarts_total{reason}: recycle (after BROWSER_RECYCLE_AFTER scans) or crash */
+  browserRestarts: Counter<"reason">;
+  /** webhook_delivery_attempts_total{result}: delivered, failed (will retry), gave_up */
+  webhookAttempts: Counter<"result">;
+  /** browser_pool_browsers and browser_pool_contexts, read from the pool at scrape time */
+  watchPool: (pool: BrowserPool) => void;
+};
+
+/** The worker's metrics, in a registry of its own, served on its metrics port. */
+export const createWorkerMetrics = ({ defaults = true }: { defaults?: boolean } = {}): WorkerMetrics => {
+  const registry = new Registry();
+  if (defaults) collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+
+  const scanDuration = new Histogram({
+    name: "scan_duration_seconds",
+    help: "Scan attempts by mode and outcome (completed, upstream_failure, error), from pick-up to stored result",
+    labelNames: ["mode", "outcome"] as const,
+    buckets: [0.5, 1, 2, 3, 5, 8, 13, 20, 30, 45, 60, 120],
+    registers,
+  });
+  const checksRun = new Counter({
+    name: "scan_checks_total",
+    help: "Checks run by completed scans, by area and verdict",
+    labelNames: ["area", "status"] as const,
+    registers,
+  });
+  const browserRestarts = new Counter({
+    name: "browser_restarts_total",
+    help: "Browsers launched to replace another: recycle (scan count reached) or crash (the browser died)",
+    labelNames: ["reason"] as const,
+    registers,
+  });
+  const webhookAttempts = new Counter({
+    name: "webhook_delivery_attempts_total",
+    help: "Callback POSTs by result: delivered, failed (another attempt follows), gave_up (no more attempts)",
+    labelNames: ["result"] as const,
+    registers,
+  });
+  for (const reason of ["recycle", "crash"]) browserRestarts.inc({ reason }, 0);
+
+  const watchPool = (pool: BrowserPool) => {
+    new Gauge({
+      name: "browser_pool_browsers",
+      help: "Chromium browsers running in this worker (a recycled one counts until its last scan ends)",
+      registers,
+      collect() {
+        this.set(pool.browserCount);
+      },
+    });
+    new Gauge({
+      name: "browser_pool_contexts",
+      help: "Browser contexts open in this worker, the one prepared for the next scan included",
+      registers,
+      collect() {
+        this.set(pool.contextCount);
+      },
+    });
+  };
+
+  return { registry, scanDuration, checksRun, browserRestarts, webhookAttempts, watchPool };
+};

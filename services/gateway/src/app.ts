@@ -1,29 +1,120 @@
 import type { ResponseForm } from "@scan/shared/envelope";
+import type { Readiness } from "@scan/shared/readiness";
+import type { Queue } from "bullmq";
 import express, { type Express } from "express";
 import type { Logger } from "pino";
+import type { Authenticator } from "./domain/authenticate";
+import type { CitationService } from "./domain/citation-service";
+import type { KeyService } from "./domain/key-service";
+import type { KeywordService } from "./domain/keyword-service";
+import type { McpSessions } from "./domain/mcp-sessions";
+import type { RateLimiter } from "./domain/rate-limiter";
 import type { ScanService } from "./domain/scan-service";
+import type { SiteService } from "./domain/site-service";
+import { type Tools, toolCatalogue } from "./domain/tool-catalogue";
+import { createToolServerFactory } from "./domain/tool-server";
+import { apiAccess } from "./infra/api-access";
 import { errorHandler, notFound, requestContext } from "./infra/http";
+import { createMcpAccess } from "./infra/mcp-access";
+import type { GatewayMetrics } from "./infra/metrics";
+import { observeRequests } from "./infra/request-log";
+import { adminRoutes } from "./routes/admin.route";
+import { citationRoutes } from "./routes/citations.route";
+import { docsRoutes } from "./routes/docs.route";
+import { evaluateRoutes } from "./routes/evaluate.route";
+import { generatorRoutes } from "./routes/generators.route";
+import { keyRoutes } from "./routes/keys.route";
+import { keywordRoutes } from "./routes/keywords.route";
+import { mcpRoutes } from "./routes/mcp.route";
+import { opsRoutes } from "./routes/ops.route";
 import { scanRoutes } from "./routes/scan.route";
+import { scanListRoutes } from "./routes/scans.route";
+import { siteRoutes } from "./routes/sites.route";
 
 export type AppDeps = {
   scans: ScanService;
+  keys: KeyService;
+  sites: SiteService;
+  keywords: KeywordService;
+  citations: CitationService;
+  auth: Authenticator;
+  limiter: RateLimiter;
+  /** the page tools behind the MCP server and the fix and generate endpoints */
+  tools: Tools;
+  /** the MCP server's legacy SSE sessions in this process */
+  mcpSessions: McpSessions;
   log: Logger;
   defaultForm: ResponseForm;
   bodyLimitBytes: number;
+  /** proxy hops whose X-Forwarded-For is believed for the client address; 0 trusts none */
+  trustProxy: number;
+  metrics: GatewayMetrics;
+  readiness: () => Promise<Readiness>;
+  /** /metrics wants this Bearer token when set */
+  metricsToken?: string;
+  /** the queue dashboard exists only when this is set */
+  adminToken?: string;
+  /** the queues the dashboard shows */
+  queues?: readonly Queue[];
 };
 
-export const createApp = ({ scans, log, defaultForm, bodyLimitBytes }: AppDeps): Express => {
+export const createApp = ({
+  scans,
+  keys,
+  sites,
+  keywords,
+  citations,
+  auth,
+  limiter,
+  tools,
+  mcpSessions,
+  log,
+  defaultForm,
+  bodyLimitBytes,
+  trustProxy,
+  metrics,
+  readiness,
+  metricsToken,
+  adminToken,
+  queues = [],
+}: AppDeps): Express => {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
+  // a number trusts exactly that many hops from the socket; 0 (false) makes req.ip the socket's address
+  app.set("trust proxy", trustProxy === 0 ? false : trustProxy);
   app.use(requestContext(defaultForm));
-  // liveness for orchestrators and the start script; readiness with dependencies comes with /readyz
-  app.get("/healthz", (_req, res) => {
-    res.json({ ok: true });
-  });
+  app.use(observeRequests({ log, metrics }));
+  // probes and metrics come before body parsing and any API authentication
+  app.use(opsRoutes({ metrics, readiness, metricsToken }));
+  // the API reference: public, outside /api/v1 and its rate limits
+  app.use(docsRoutes());
+  app.use(adminRoutes({ token: adminToken, queues }));
+  // the MCP tool server (spec 4.8): its own authentication, counting and JSON-RPC errors
+  app.use(
+    mcpRoutes({
+      access: createMcpAccess({ auth, limiter, log }),
+      newServer: createToolServerFactory({ tools: toolCatalogue(tools), log }),
+      sessions: mcpSessions,
+      bodyLimitBytes,
+      log,
+    }),
+  );
+  // authentication and rate limits before bodies are read: a refused caller's body is never parsed
+  app.use(
+    "/api/v1",
+    apiAccess({ auth, limiter, log, onRejected: (plan) => metrics.rateLimitRejections.inc({ plan }) }),
+  );
   // strict: only objects and arrays are JSON bodies; a bare string or number is a client error
   app.use(express.json({ limit: bodyLimitBytes, strict: true, type: ["application/json", "application/*+json"] }));
   app.use(scanRoutes(scans));
+  app.use(scanListRoutes({ scans, limiter, onRejected: (plan) => metrics.rateLimitRejections.inc({ plan }) }));
+  app.use(keyRoutes(keys));
+  app.use(evaluateRoutes());
+  app.use(siteRoutes(sites));
+  app.use(keywordRoutes(keywords));
+  app.use(citationRoutes(citations));
+  app.use(generatorRoutes(tools.generators));
   app.use(notFound);
   app.use(errorHandler(log));
   return app;

@@ -1,18 +1,67 @@
 import { lookup } from "node:dns/promises";
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Db } from "@scan/db/client";
-import { parseAllowlist } from "@scan/shared/address-policy";
-import { SCAN_QUEUE } from "@scan/shared/jobs";
+import type { LlmEndpoint } from "@scan/generators/llm";
+import { parseAllowlist, parsePorts } from "@scan/shared/address-policy";
+import { SCAN_QUEUE, WEBHOOK_QUEUE } from "@scan/shared/jobs";
+import { probeAll, type Readiness } from "@scan/shared/readiness";
 import { Queue, QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { createApp } from "./app";
 import type { Config } from "./config";
+import { createAdmission } from "./domain/admission";
+import { createAuthenticator } from "./domain/authenticate";
+import { createCitationService } from "./domain/citation-service";
+import { createGeneratorTools } from "./domain/generator-tools";
+import { createJwtVerifier, type VerifyJwt } from "./domain/jwt-verifier";
+import { createKeyService } from "./domain/key-service";
+import { createKeywordService } from "./domain/keyword-service";
+import { createMcpSessions } from "./domain/mcp-sessions";
+import { createPageTools } from "./domain/page-tools";
+import { createRateLimiter } from "./domain/rate-limiter";
 import { createScanService, terminalScansAmong } from "./domain/scan-service";
 import { ScanWaiter } from "./domain/scan-waiter";
+import { createSiteService } from "./domain/site-service";
+import { answerClientError } from "./infra/http";
+import { createGatewayMetrics, type GatewayMetrics } from "./infra/metrics";
 
-export type Gateway = { server: Server; url: string; close: () => Promise<void> };
+/** how long the queue clients get to close cleanly at shutdown */
+const CLIENT_CLOSE_MS = 2_000;
+
+export type Gateway = { server: Server; url: string; metrics: GatewayMetrics; close: () => Promise<void> };
+
+/** The key endpoints' token check, or null when no JWT key is configured (they answer 503). */
+const jwtVerifier = (config: Config): VerifyJwt | null => {
+  const shared = {
+    issuer: config.JWT_ISSUER,
+    audience: config.JWT_AUDIENCE,
+    clockToleranceS: config.JWT_CLOCK_TOLERANCE_S,
+  };
+  if (config.JWT_ALGORITHM === "RS256" && config.JWT_PUBLIC_KEY) {
+    return createJwtVerifier({ algorithm: "RS256", publicKey: config.JWT_PUBLIC_KEY, ...shared });
+  }
+  if (config.JWT_ALGORITHM === "HS256" && config.JWT_SECRET) {
+    return createJwtVerifier({ algorithm: "HS256", secret: config.JWT_SECRET, ...shared });
+  }
+  return null;
+};
+
+/** The model generate drafts with, or null (extractive only) when LLM_BASE_URL is not set. */
+const llmEndpoint = (config: Config): LlmEndpoint | null =>
+  config.LLM_BASE_URL && config.LLM_API_KEY && config.LLM_MODEL
+    ? {
+        baseUrl: config.LLM_BASE_URL,
+        apiKey: config.LLM_API_KEY,
+        model: config.LLM_MODEL,
+        timeoutMs: config.LLM_TIMEOUT_MS,
+        maxInputChars: config.LLM_MAX_INPUT_CHARS,
+      }
+    : null;
+
+const untilReady = (redis: Redis): Promise<void> =>
+  redis.status === "ready" ? Promise.resolve() : new Promise((resolve) => redis.once("ready", () => resolve()));
 
 const resolveAll = async (hostname: string): Promise<string[]> =>
   (await lookup(hostname, { all: true })).map((entry) => entry.address);
@@ -35,23 +84,117 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
   queue.on("error", (error) => log.warn({ err: error.message }, "queue error"));
   const events = new QueueEvents(SCAN_QUEUE, { connection: eventsConnection, prefix: config.QUEUE_PREFIX });
   events.on("error", (error) => log.warn({ err: error.message }, "queue events error"));
+  // the rate counters: their own connection, failing fast like the queue's
+  const limiterConnection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  limiterConnection.on("error", (error) => log.warn({ err: error.message }, "redis rate-limit connection error"));
+  // the gateway never adds deliveries; it shows them on the dashboard and in the metrics
+  const webhooks = new Queue(WEBHOOK_QUEUE, { connection, prefix: config.QUEUE_PREFIX });
+  webhooks.on("error", (error) => log.warn({ err: error.message }, "webhook queue error"));
   await connection.ping().catch(() => undefined);
   await events.waitUntilReady();
+  await untilReady(limiterConnection);
   const waiter = new ScanWaiter(events, terminalScansAmong(db));
-  const scans = createScanService({ db, queue, waiter, allowlist, resolve: resolveAll, waitMs: config.SCAN_WAIT_MS });
-  const app = createApp({ scans, log, defaultForm: config.RESPONSE_FORM, bodyLimitBytes: config.BODY_LIMIT_BYTES });
-
-  const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(config.PORT, config.HOST, (error?: Error) =>
-      error ? reject(error) : resolve(listening),
+  const scans = createScanService({
+    db,
+    queue,
+    waiter,
+    allowlist,
+    ports: parsePorts(config.SCAN_PORTS),
+    resolve: resolveAll,
+    waitMs: config.SCAN_WAIT_MS,
+    monthlyQuotas: {
+      free: config.SCAN_QUOTA_FREE,
+      starter: config.SCAN_QUOTA_STARTER,
+      pro: config.SCAN_QUOTA_PRO,
+      agency: config.SCAN_QUOTA_AGENCY,
+    },
+    callbacksEnabled: config.WEBHOOK_SECRET !== undefined,
+    priorityWeights: config.PLAN_PRIORITY_WEIGHTS,
+    admission:
+      config.ADMISSION_CONTROL === "on"
+        ? createAdmission({
+            load: async () => {
+              const counts = await queue.getJobCounts("waiting", "prioritized", "active");
+              const ahead = (counts.waiting ?? 0) + (counts.prioritized ?? 0) + (counts.active ?? 0);
+              return { ahead, workers: await queue.getWorkersCount() };
+            },
+            concurrencyPerWorker: config.SCAN_SLOTS_PER_WORKER,
+          })
+        : null,
+  });
+  const verifyJwt = jwtVerifier(config);
+  if (!verifyJwt) log.warn("no JWT key is configured (JWT_SECRET): the key endpoints answer 503");
+  const limiter = createRateLimiter({
+    redis: limiterConnection,
+    prefix: config.RATE_LIMIT_PREFIX,
+    windowS: config.RATE_LIMIT_WINDOW_S,
+    limits: {
+      anonymous: config.RATE_LIMIT_ANONYMOUS,
+      free: config.RATE_LIMIT_FREE,
+      starter: config.RATE_LIMIT_STARTER,
+      pro: config.RATE_LIMIT_PRO,
+      agency: config.RATE_LIMIT_AGENCY,
+    },
+  });
+  const metrics = createGatewayMetrics({
+    queues: [queue, webhooks],
+    timeoutMs: config.READY_TIMEOUT_MS,
+    onError: (error) => log.warn({ err: (error as Error).message }, "queue depth unavailable for metrics"),
+  });
+  let draining = false;
+  const readiness = async (): Promise<Readiness> => {
+    // a gateway that is shutting down takes itself out of the load balancer first
+    if (draining) return { ok: false, checks: { accepting: { ok: false, ms: 0, error: "not ready" } } };
+    return probeAll(
+      { postgres: () => db.$queryRaw`SELECT 1`, redis: () => connection.ping() },
+      config.READY_TIMEOUT_MS,
+      (name, cause) => log.warn({ dependency: name, err: (cause as Error).message }, "readiness probe failed"),
     );
+  };
+  const sites = createSiteService({ db });
+  const mcpSessions = createMcpSessions({ maxPerKey: config.MCP_SSE_SESSIONS_PER_KEY, keepAliveMs: 15_000 });
+  const llm = llmEndpoint(config);
+  if (llm) log.info({ model: llm.model, host: new URL(llm.baseUrl).host }, "content generation drafts with a model");
+  const pages = createPageTools({ scans });
+  const app = createApp({
+    scans,
+    tools: { pages, generators: createGeneratorTools({ pages, db, llm }) },
+    mcpSessions,
+    keys: createKeyService({ db, maxKeysPerUser: config.MAX_KEYS_PER_USER }),
+    sites,
+    keywords: createKeywordService({ db, sites }),
+    citations: createCitationService({ db, sites }),
+    auth: createAuthenticator({ db, verifyJwt }),
+    limiter,
+    log,
+    defaultForm: config.RESPONSE_FORM,
+    bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    trustProxy: config.TRUST_PROXY,
+    metrics,
+    readiness,
+    metricsToken: config.METRICS_TOKEN,
+    adminToken: config.ADMIN_TOKEN,
+    queues: [queue, webhooks],
+  });
+
+  const server = createServer({ maxHeaderSize: config.MAX_HEADER_BYTES }, app);
+  server.on("clientError", answerClientError(config.RESPONSE_FORM, log));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.PORT, config.HOST, () => {
+      server.off("error", reject);
+      resolve();
+    });
   });
   const address = server.address() as AddressInfo;
   const host = config.HOST === "0.0.0.0" || config.HOST === "::" ? "127.0.0.1" : config.HOST;
   const url = `http://${host}:${address.port}`;
 
   const close = async () => {
-    // stop intake; requests in flight get until the deadline, then their waits end as 202s
+    draining = true;
+    // stop intake; requests in flight get until the deadline, then their waits end as 202s;
+    // idle SSE sessions end now, busy ones after their last tool call
+    mcpSessions.drain();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     const drained = await Promise.race([
@@ -63,10 +206,15 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
       server.closeAllConnections();
     }
     waiter.close();
-    await events.close();
-    await queue.close();
+    // A client caught between reconnect attempts (Redis just came back) never emits the "end"
+    // that BullMQ's close waits for: give the clean close a moment, then drop the connections.
+    await Promise.race([
+      Promise.all([events.close(), queue.close(), webhooks.close()]),
+      new Promise((resolve) => setTimeout(resolve, CLIENT_CLOSE_MS).unref()),
+    ]);
     eventsConnection.disconnect();
     connection.disconnect();
+    limiterConnection.disconnect();
   };
-  return { server, url, close };
+  return { server, url, metrics, close };
 };

@@ -1,13 +1,17 @@
 import { randomUUID } from "node:crypto";
+import type { Duplex } from "node:stream";
 import { errorBody, parseResponseForm, type ResponseForm } from "@scan/shared/envelope";
 import { AppError } from "@scan/shared/errors";
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
+import { dependencyOutage } from "./dependency-outage";
 
 declare global {
   namespace Express {
     interface Locals {
       form: ResponseForm;
+      /** the request named its form in X-Response-Form (a key's default form does not override it) */
+      formExplicit: boolean;
       requestId: string;
     }
   }
@@ -21,7 +25,10 @@ export const requestContext =
   (req, res, next) => {
     const incoming = req.get("x-request-id");
     res.locals.requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    res.locals.form = parseResponseForm(req.get("x-response-form"), defaultForm);
+    const header = req.get("x-response-form");
+    res.locals.form = parseResponseForm(header, defaultForm);
+    // the header named a form when the fallback makes no difference
+    res.locals.formExplicit = parseResponseForm(header, "A") === parseResponseForm(header, "B");
     res.setHeader("X-Request-Id", res.locals.requestId);
     next();
   };
@@ -82,11 +89,53 @@ export const errorHandler =
   (error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const known = error instanceof AppError ? error : fromBodyParser(error as BodyParserError);
     if (known) return sendError(res, known);
+    const outage = dependencyOutage(error);
+    if (outage) {
+      log.warn({ requestId: res.locals.requestId, route: req.path, dependency: outage }, "dependency unavailable");
+      if (res.headersSent) return;
+      return sendError(
+        res,
+        new AppError(
+          "service_unavailable",
+          `The ${outage === "database" ? "database" : "scan queue"} is unavailable`,
+          "Try again in a few seconds.",
+          { "Retry-After": "5" },
+        ),
+      );
+    }
     const errorId = randomUUID();
     log.error({ err: error, errorId, requestId: res.locals.requestId, route: req.path }, "unhandled error");
     if (res.headersSent) return;
     sendError(
       res,
       new AppError("internal_error", `Internal error (id ${errorId})`, "Try again; if it persists, report this id."),
+    );
+  };
+
+/**
+ * Requests that fail before express sees them (a malformed request line, headers over the
+ * limit) are answered by Node itself with a bare status; these get the API's envelope instead.
+ * No header could be read, so the deployment's default form applies.
+ */
+export const answerClientError =
+  (defaultForm: ResponseForm, log: Logger) =>
+  (error: Error & { code?: string }, socket: Duplex): void => {
+    if (!socket.writable) return void socket.destroy();
+    const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
+    const status = tooLarge ? 431 : 400;
+    const body = JSON.stringify(
+      errorBody(
+        defaultForm,
+        new AppError(
+          "invalid_request",
+          tooLarge ? "The request's headers are larger than the server accepts" : "The request is not valid HTTP",
+          tooLarge ? "Send smaller headers (fewer or shorter cookies)." : "Send a well-formed HTTP/1.1 request.",
+        ),
+      ),
+    );
+    log.debug({ code: error.code }, "malformed request refused");
+    socket.end(
+      `HTTP/1.1 ${status} ${tooLarge ? "Request Header Fields Too Large" : "Bad Request"}\r\n` +
+        `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
     );
   };

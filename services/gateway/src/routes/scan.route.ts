@@ -1,13 +1,15 @@
 import { successBody } from "@scan/shared/envelope";
 import { AppError, validationError } from "@scan/shared/errors";
-import { ScanIdParam, ScanRequest } from "@scan/shared/scan";
+import { type ScanAccepted, ScanIdParam, ScanRequest } from "@scan/shared/scan";
 import { normaliseScanUrl } from "@scan/shared/url";
 import { type Request, type Response, Router } from "express";
-import { toScanResult, toStoredScan } from "../domain/scan-presenter";
+import { toCallbackDelivery, toScanResult, toStoredScan } from "../domain/scan-presenter";
 import type { ScanService } from "../domain/scan-service";
 import { methodNotAllowed } from "../infra/http";
+import { parsePrefer } from "../infra/prefer";
 
-const BODY_HINT = 'Send {"url": "https://example.com", "mode": "quick" | "full"} as JSON.';
+const BODY_HINT =
+  'Send {"url": "https://example.com", "mode": "quick" | "full", "callback_url": "https://..." (optional)} as JSON.';
 
 /** POST /api/v1/scan (spec 4.1) and GET /api/v1/scan/:id (spec 4.3). */
 export const scanRoutes = (scans: ScanService): Router => {
@@ -29,21 +31,39 @@ export const scanRoutes = (scans: ScanService): Router => {
       const url = normaliseScanUrl(parsed.data.url, form);
       if (!url.ok) throw new AppError("invalid_request", `url: ${url.reason}`, BODY_HINT);
 
+      // Prefer: respond-async (RFC 7240) answers 202 as soon as the scan is queued
+      const prefer = parsePrefer(req.headers.prefer);
+      const respondAsync = prefer.has("respond-async");
+      // Prefer: wait=<seconds> (RFC 7240) shortens the wait below SCAN_WAIT_MS
+      const wait = /^\d{1,6}$/.test(prefer.get("wait") ?? "") ? Number(prefer.get("wait")) * 1000 : undefined;
       // a client that goes away stops the wait, not the scan
       const gone = new AbortController();
       res.on("close", () => gone.abort());
+      const caller = res.locals.caller;
       const { scan, finished } = await scans.submit(
-        { url: url.url, mode: parsed.data.mode, requestId: res.locals.requestId },
+        {
+          url: url.url,
+          mode: parsed.data.mode,
+          requestId: res.locals.requestId,
+          callbackUrl: parsed.data.callback_url,
+          respondAsync,
+          budgetMs: wait,
+        },
+        caller.kind === "key" ? caller : null,
         gone.signal,
       );
       if (gone.signal.aborted && !finished) return;
       const meta = { requestId: res.locals.requestId };
-      if (!finished) {
+      if (respondAsync || !finished) {
+        if (respondAsync) res.setHeader("Preference-Applied", "respond-async");
         res.status(202).location(`/api/v1/scan/${scan.id}`);
         res.json(
-          successBody(form, { id: scan.id, url: scan.url, mode: scan.mode, status: scan.status }, meta, {
-            scanEndpoint: true,
-          }),
+          successBody(
+            form,
+            { id: scan.id, url: scan.url, mode: scan.mode, status: scan.status } satisfies ScanAccepted,
+            meta,
+            { scanEndpoint: true },
+          ),
         );
         return;
       }
@@ -63,8 +83,15 @@ export const scanRoutes = (scans: ScanService): Router => {
     .get(async (req: Request, res: Response) => {
       const params = ScanIdParam.safeParse(req.params);
       if (!params.success) throw validationError(params.error, "Use the id returned by POST /api/v1/scan.");
-      const scan = await scans.get(params.data.id);
-      res.json(successBody(res.locals.form, toStoredScan(scan), { requestId: res.locals.requestId }));
+      const caller = res.locals.caller;
+      // the access middleware lets only key holders this far; this keeps the rule next to its use
+      if (caller.kind !== "key") throw new AppError("unauthenticated", "This endpoint needs an API key");
+      const scan = await scans.get(params.data.id, caller.userId);
+      // a callback URL may carry the receiver's own token: only the scan's owner is shown it
+      // (an anonymous scan has none, so its readers never see the callback)
+      const ownCallback = scan.callbackUrl && scan.userId === caller.userId;
+      const callback = ownCallback ? toCallbackDelivery(scan, await scans.deliveries(scan.id)) : undefined;
+      res.json(successBody(res.locals.form, { ...toStoredScan(scan), callback }, { requestId: res.locals.requestId }));
     })
     .all(methodNotAllowed(["GET"]));
 

@@ -1,0 +1,144 @@
+import { ApiKeyView, CreatedApiKey, CreateKeyRequest, KeyIdParam, PageQuery } from "@scan/shared/account";
+import { CitationListQuery, CitationView, RecordCitationRequest } from "@scan/shared/citation";
+import { KeywordListQuery, KeywordView, RecordKeywordRequest } from "@scan/shared/keyword";
+import { CreateSiteRequest, SiteListQuery, SiteView } from "@scan/shared/site";
+import { z } from "zod";
+import type { ZodOpenApiPathsObject } from "zod-openapi";
+import { apiErrors, commonHeaderParams, jsonBody, page, record, security } from "./common";
+
+/** The key holder's sites, keywords and citation tracks, and a user's API keys. */
+
+const LIST_RULES =
+  "Newest first, with the id as tiebreaker, so paging never repeats or skips a record. `total` counts every match and `hasMore` is `page × limit < total`; a page past the end is an empty list. Integers are plain decimal digits; a parameter given twice, or one the endpoint does not know, is 400.";
+
+const headers = z.object(commonHeaderParams);
+
+const CacheControl = z.literal("no-store").meta({ description: "The full key is in this response only." });
+
+export const accountPaths: ZodOpenApiPathsObject = {
+  "/api/v1/sites": {
+    get: {
+      operationId: "listSites",
+      tags: ["Sites"],
+      summary: "The caller's sites",
+      description: `\`q\` is a case-insensitive substring of the domain, name or url, matched literally (\`%\` and \`_\` match themselves). ${LIST_RULES}`,
+      security: security.apiKey,
+      requestParams: { query: SiteListQuery, header: headers },
+      responses: { "200": page("A page of sites.", SiteView), ...apiErrors(400, 401, 405, 429, 500, 503) },
+    },
+    post: {
+      operationId: "createSite",
+      tags: ["Sites"],
+      summary: "Record a site",
+      description:
+        "Records the site of the URL's origin (the URL follows the scan endpoint's rules, then is reduced to `scheme://host[:port]`). Safe to repeat: the caller's existing site for that origin is answered (and renamed when `name` is given). Keyed scans record their site by themselves.",
+      security: security.apiKey,
+      requestParams: { header: headers },
+      requestBody: jsonBody(CreateSiteRequest),
+      responses: {
+        "200": record("The caller already had this origin: the existing site.", SiteView),
+        "201": record("The new site.", SiteView),
+        ...apiErrors(400, 401, 405, 413, 429, 500, 503),
+      },
+    },
+  },
+  "/api/v1/keywords": {
+    get: {
+      operationId: "listKeywords",
+      tags: ["Keywords"],
+      summary: "The caller's tracked keywords",
+      description: `Of every site, or of one (\`site_id\`; another user's or an unknown site is 404). ${LIST_RULES}`,
+      security: security.apiKey,
+      requestParams: { query: KeywordListQuery, header: headers },
+      responses: {
+        "200": page("A page of keywords.", KeywordView),
+        ...apiErrors(400, 401, 404, 405, 429, 500, 503),
+      },
+    },
+    post: {
+      operationId: "recordKeyword",
+      tags: ["Keywords"],
+      summary: "Record a keyword's position",
+      description:
+        "The keyword is trimmed, whitespace-collapsed and lower-cased. Its first record for a site is 201 with `trend: new`; a later one updates it in place (200): the stored position moves to `previous_position` and the trend is computed from the two.",
+      security: security.apiKey,
+      requestParams: { header: headers },
+      requestBody: jsonBody(RecordKeywordRequest),
+      responses: {
+        "200": record("The keyword, updated.", KeywordView),
+        "201": record("The keyword, first recorded.", KeywordView),
+        ...apiErrors(400, 401, 404, 405, 413, 429, 500, 503),
+      },
+    },
+  },
+  "/api/v1/citations": {
+    get: {
+      operationId: "listCitations",
+      tags: ["Citations"],
+      summary: "The caller's citation tracks",
+      description: `Observations of whether an AI engine's answer cited the site, \`checked_at\` within the \`date_range\` (last 30 days by default). ${LIST_RULES}`,
+      security: security.apiKey,
+      requestParams: { query: CitationListQuery, header: headers },
+      responses: {
+        "200": page("A page of citation tracks.", CitationView),
+        ...apiErrors(400, 401, 404, 405, 429, 500, 503),
+      },
+    },
+    post: {
+      operationId: "recordCitation",
+      tags: ["Citations"],
+      summary: "Record an observation",
+      description:
+        "`citation_url` is required when `cited` is true. `checked_at` (ISO 8601 with `Z` or an offset) defaults to now and may be at most 5 minutes ahead of the server's clock. Each call stores one more track.",
+      security: security.apiKey,
+      requestParams: { header: headers },
+      requestBody: jsonBody(RecordCitationRequest),
+      responses: {
+        "201": record("The stored track.", CitationView),
+        ...apiErrors(400, 401, 404, 405, 413, 429, 500, 503),
+      },
+    },
+  },
+  "/api/v1/keys": {
+    get: {
+      operationId: "listKeys",
+      tags: ["API keys"],
+      summary: "The user's active API keys",
+      description: "Newest first. Never the keys themselves: their `prefix` tells them apart.",
+      security: security.jwt,
+      requestParams: { query: PageQuery, header: headers },
+      responses: { "200": page("A page of keys.", ApiKeyView), ...apiErrors(400, 401, 405, 429, 500, 503) },
+    },
+    post: {
+      operationId: "createKey",
+      tags: ["API keys"],
+      summary: "Create an API key",
+      description:
+        "No body is fine. `default_form` is the envelope for requests made with the key that send no `X-Response-Form`. A user holds at most `MAX_KEYS_PER_USER` active keys (403 beyond). Without a JWT key configured the key endpoints answer 503.",
+      security: security.jwt,
+      requestParams: { header: headers },
+      requestBody: jsonBody(CreateKeyRequest, false),
+      responses: {
+        "201": record("The key record and, this once, the key itself.", CreatedApiKey, {
+          headers: { "Cache-Control": CacheControl },
+        }),
+        ...apiErrors(400, 401, 403, 405, 413, 429, 500, 503),
+      },
+    },
+  },
+  "/api/v1/keys/{id}": {
+    delete: {
+      operationId: "revokeKey",
+      tags: ["API keys"],
+      summary: "Revoke an API key",
+      description:
+        "The key authenticates nothing more and is no longer listed; the scans made with it stay the user's. Another user's, an unknown or an already revoked key is 404.",
+      security: security.jwt,
+      requestParams: { path: KeyIdParam, header: headers },
+      responses: {
+        "200": record("The revoked key (`revoked_at` set).", ApiKeyView),
+        ...apiErrors(400, 401, 404, 405, 429, 500, 503),
+      },
+    },
+  },
+};

@@ -1,0 +1,268 @@
+import {
+  formAError,
+  formASuccess,
+  formBError,
+  formBSuccess,
+  PageMeta,
+  RequestMeta,
+  ResponseForm,
+} from "@scan/shared/envelope";
+import { ERROR_TABLE, type ErrorKind } from "@scan/shared/errors";
+import { z } from "zod";
+import type { ZodOpenApiResponseObject } from "zod-openapi";
+
+/*
+ * The pieces every operation of the reference shares: the envelope forms, the error responses
+ * (one per status, from the error table), the headers, and the security requirements.
+ */
+
+/** When each error is answered: the README's error table, beside the codes of ERROR_TABLE. */
+export const ERROR_WHEN: Record<ErrorKind, string> = {
+  invalid_request: "a field or query parameter failed validation, or the body is not a JSON object",
+  invalid_json: "the body is not valid JSON",
+  unauthenticated: "missing, invalid or revoked API key; missing or invalid JWT on the key endpoints",
+  forbidden: "authenticated but not permitted (a key beyond MAX_KEYS_PER_USER)",
+  plan_limit: "the plan's monthly scan quota is used up",
+  not_found: "unknown route, or a resource missing or not the caller's",
+  method_not_allowed: "a known path with a method it does not serve; `Allow` lists the methods",
+  payload_too_large: "the body is over BODY_LIMIT_BYTES (100 KiB by default)",
+  rate_limited: "too many requests in this window; `Retry-After` says how long to wait",
+  internal_error: "a bug: the message carries an error id that is in the logs; no cause is ever sent",
+  upstream_failure: "the target or the scanner failed",
+  service_unavailable: "a dependency (database, queue, rate counters) is down, or no JWT key is configured",
+};
+
+const KINDS = Object.keys(ERROR_TABLE) as ErrorKind[];
+
+/** The error table as markdown, for the document's introduction. */
+export const errorTable = (): string =>
+  [
+    "| HTTP | Form A `code` | Form B `code` | when |",
+    "|---|---|---|---|",
+    ...KINDS.map((kind) => {
+      const row = ERROR_TABLE[kind];
+      return `| ${row.status} | \`${row.a}\` | \`${row.b}\` | ${ERROR_WHEN[kind]} |`;
+    }),
+  ].join("\n");
+
+// headers ------------------------------------------------------------------------------------
+
+const header = <T extends z.ZodType>(id: string, schema: T, description: string) =>
+  schema.meta({ description, header: { id } });
+
+const RequestIdHeader = header(
+  "X-Request-Id",
+  z.string(),
+  "The request's id: the caller's own `X-Request-Id` when it is 1-100 characters of `[A-Za-z0-9._-]`, else a new UUID. Logged with every line about the request, and carried into the scan's job and callbacks.",
+);
+const RateLimitLimit = header("X-RateLimit-Limit", z.int().nonnegative(), "Requests allowed in the window.");
+const RateLimitRemaining = header(
+  "X-RateLimit-Remaining",
+  z.int().nonnegative(),
+  "Requests left in this window (0 when refused).",
+);
+const RateLimitReset = header(
+  "X-RateLimit-Reset",
+  z.int().nonnegative(),
+  "When the window resets, in Unix epoch seconds.",
+);
+export const RetryAfter = header("Retry-After", z.int().positive(), "Seconds to wait before trying again.");
+export const AllowHeader = header("Allow", z.string(), "The methods the path serves, e.g. `GET, HEAD`.");
+export const LocationHeader = header(
+  "Location",
+  z.string(),
+  "Where to poll the scan: `/api/v1/scan/<id>` (any API key may read it).",
+);
+export const PreferenceApplied = header(
+  "Preference-Applied",
+  z.literal("respond-async").optional(),
+  "Sent when the request's `Prefer: respond-async` was honoured (RFC 7240).",
+);
+
+/** On every response outside /api/v1. */
+export const serviceHeaders = { "X-Request-Id": RequestIdHeader };
+
+/** On every /api/v1 response, errors included. */
+export const apiHeaders = {
+  "X-Request-Id": RequestIdHeader,
+  "X-RateLimit-Limit": RateLimitLimit,
+  "X-RateLimit-Remaining": RateLimitRemaining,
+  "X-RateLimit-Reset": RateLimitReset,
+};
+
+// request parameters -----------------------------------------------------------------------
+
+const ResponseFormParam = ResponseForm.optional().meta({
+  description:
+    "The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too.",
+  param: { id: "X-Response-Form" },
+});
+const RequestIdParam = z
+  .string()
+  .max(100)
+  .regex(/^[A-Za-z0-9._-]+$/)
+  .optional()
+  .meta({
+    description: "Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`.",
+    param: { id: "X-Request-Id" },
+  });
+
+/** The headers every operation reads (the JSON-RPC endpoints aside). */
+export const commonHeaderParams = { "X-Response-Form": ResponseFormParam, "X-Request-Id": RequestIdParam };
+
+// security ---------------------------------------------------------------------------------
+
+export const securitySchemes = {
+  apiKeyBearer: {
+    type: "http" as const,
+    scheme: "bearer",
+    bearerFormat: "aeo_live_…",
+    description: "An API key as `Authorization: Bearer <key>`.",
+  },
+  apiKeyHeader: {
+    type: "apiKey" as const,
+    in: "header",
+    name: "X-API-Key",
+    description: "An API key as `X-API-Key: <key>` (Form B names only this one).",
+  },
+  apiKeyQuery: {
+    type: "apiKey" as const,
+    in: "query",
+    name: "key",
+    description:
+      "An API key as `?key=<key>`: the tool server only (spec 5.2), for clients that take nothing but a URL. The REST API never reads it.",
+  },
+  userJwt: {
+    type: "http" as const,
+    scheme: "bearer",
+    bearerFormat: "JWT",
+    description:
+      "A user's JWT as `Authorization: Bearer <JWT>`: the key endpoints only (an API key there is refused). HS256 or RS256, as the deployment configures; `sub` is the user id, `exp` required.",
+  },
+  metricsToken: {
+    type: "http" as const,
+    scheme: "bearer",
+    description: "`Authorization: Bearer <METRICS_TOKEN>` when the deployment sets METRICS_TOKEN.",
+  },
+};
+
+type Scheme = keyof typeof securitySchemes;
+const requirement = (...schemes: Scheme[]) => schemes.map((scheme) => ({ [scheme]: [] }));
+
+export const security = {
+  apiKey: requirement("apiKeyBearer", "apiKeyHeader"),
+  /** POST /api/v1/scan: also anonymous (10 an hour per address) */
+  apiKeyOrAnonymous: [{}, ...requirement("apiKeyBearer", "apiKeyHeader")],
+  jwt: requirement("userJwt"),
+  toolServer: requirement("apiKeyBearer", "apiKeyHeader", "apiKeyQuery"),
+  none: [],
+  metrics: [{}, ...requirement("metricsToken")],
+};
+
+// responses --------------------------------------------------------------------------------
+
+const STATUS_NAME: Record<number, string> = {
+  400: "Bad request",
+  401: "Unauthenticated",
+  403: "Forbidden",
+  404: "Not found",
+  405: "Method not allowed",
+  413: "Payload too large",
+  429: "Rate limited",
+  500: "Internal error",
+  502: "Upstream failure",
+  503: "Service unavailable",
+};
+
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 413 | 429 | 500 | 502 | 503;
+
+const codesOf = (kinds: readonly ErrorKind[], form: "a" | "b") =>
+  [...new Set(kinds.map((kind) => ERROR_TABLE[kind][form]))] as [string, ...string[]];
+
+/** Both forms of the error envelope for one status, codes and meaning from the error table. */
+const errorResponse = (status: ErrorStatus, scope: "Api" | "Service"): ZodOpenApiResponseObject => {
+  const kinds = KINDS.filter((kind) => ERROR_TABLE[kind].status === status);
+  const rows = kinds.map((kind) => `- \`${ERROR_TABLE[kind].a}\` / \`${ERROR_TABLE[kind].b}\`: ${ERROR_WHEN[kind]}`);
+  const base = scope === "Api" ? apiHeaders : serviceHeaders;
+  // the rate limiter's own outage is answered before any count is known
+  const limits = status === 503 && scope === "Api";
+  const headers = z.object({
+    ...base,
+    ...(limits
+      ? {
+          "X-RateLimit-Limit": RateLimitLimit.optional(),
+          "X-RateLimit-Remaining": RateLimitRemaining.optional(),
+          "X-RateLimit-Reset": RateLimitReset.optional(),
+        }
+      : {}),
+    ...(status === 429 || status === 503 ? { "Retry-After": RetryAfter } : {}),
+    ...(status === 405 ? { Allow: AllowHeader } : {}),
+  });
+  return {
+    id: `${scope}Error${status}`,
+    description: `${STATUS_NAME[status] ?? String(status)}, in the request's form (Form A or Form B):\n\n${rows.join("\n")}`,
+    headers,
+    content: {
+      "application/json": {
+        schema: z.xor([formAError(codesOf(kinds, "a")), formBError(codesOf(kinds, "b"))]),
+      },
+    },
+  };
+};
+
+// one object per response component: the document refers to it wherever it applies
+const errorResponses = new Map<string, ZodOpenApiResponseObject>();
+const errorsOf = (scope: "Api" | "Service", statuses: ErrorStatus[]) =>
+  Object.fromEntries(
+    statuses.map((status) => {
+      const key = `${scope}${status}`;
+      const response = errorResponses.get(key) ?? errorResponse(status, scope);
+      errorResponses.set(key, response);
+      return [String(status), response];
+    }),
+  );
+
+/** Error responses of /api/v1 operations: with the rate-limit headers. */
+export const apiErrors = (...statuses: ErrorStatus[]) => errorsOf("Api", statuses);
+
+/** Error responses outside /api/v1: the same envelopes, without rate limits. */
+export const serviceErrors = (...statuses: ErrorStatus[]) => errorsOf("Service", statuses);
+
+type SuccessOptions = {
+  /** more headers than the API's own */
+  headers?: Record<string, z.ZodType>;
+  /** Form A carries `success: true` as well (the scan endpoint, spec 2.1) */
+  scanEndpoint?: boolean;
+};
+
+/** A single record in both forms: Form A `{ok, data, meta: {requestId}}`, Form B `{success, data}`. */
+export const record = (
+  description: string,
+  data: z.ZodType,
+  { headers = {}, scanEndpoint = false }: SuccessOptions = {},
+): ZodOpenApiResponseObject => ({
+  description,
+  headers: z.object({ ...apiHeaders, ...headers }),
+  content: {
+    "application/json": {
+      schema: z.xor([formASuccess(data, RequestMeta, { scanEndpoint }), formBSuccess(data)]),
+    },
+  },
+});
+
+/** A page of a list in both forms: `meta: {page, limit, total, hasMore}` in each. */
+export const page = (description: string, item: z.ZodType): ZodOpenApiResponseObject => ({
+  description,
+  headers: z.object(apiHeaders),
+  content: {
+    "application/json": {
+      schema: z.xor([formASuccess(z.array(item), PageMeta), formBSuccess(z.array(item), PageMeta)]),
+    },
+  },
+});
+
+/** A JSON request body. */
+export const jsonBody = (schema: z.ZodType, required = true) => ({
+  required,
+  content: { "application/json": { schema } },
+});

@@ -1,0 +1,46 @@
+import { z } from "zod";
+import type { ZodOpenApiPathsObject } from "zod-openapi";
+import { FixInput, FixResult, GenerateInput, GenerateResult } from "../domain/generator-schemas";
+import { apiErrors, commonHeaderParams, jsonBody, record, security } from "./common";
+
+/** POST /api/v1/fix and POST /api/v1/generate: the aeo_fix and aeo_generate tools over REST. */
+export const generatorPaths: ZodOpenApiPathsObject = {
+  "/api/v1/fix": {
+    post: {
+      operationId: "generateFixes",
+      tags: ["Generators"],
+      summary: "Files that fix a page: llms.txt, JSON-LD and robots.txt (aeo_fix)",
+      description: [
+        "Runs a full scan of the page (counted as a scan against the quota) and generates, from what the page itself holds, an `llms.txt` in the llmstxt.org format, JSON-LD (Organization, WebSite, WebPage, and Article, FAQPage or BreadcrumbList where the page supports them) and a `robots.txt` that keeps the site's rules, allows the AI search crawlers and names the sitemap. Nothing is invented: a value the page does not hold is left out.",
+        "",
+        "`issues` restricts the files to those that address the given check ids. Each file says which checks it addresses and the verdicts the scanner gives it. Same input and output as the MCP tool `aeo_fix`.",
+      ].join("\n"),
+      security: security.apiKey,
+      requestParams: { header: z.object(commonHeaderParams) },
+      requestBody: jsonBody(FixInput),
+      responses: {
+        "200": record("The generated files and the scan they come from.", FixResult),
+        ...apiErrors(400, 401, 403, 405, 413, 429, 500, 502, 503),
+      },
+    },
+  },
+  "/api/v1/generate": {
+    post: {
+      operationId: "generateContent",
+      tags: ["Generators"],
+      summary: "Content drafted from a page: FAQ, blog outline or product description (aeo_generate)",
+      description: [
+        "Runs a quick scan of the page and drafts content from it: FAQ pairs from question headings and the paragraphs that answer them (and FAQPage data), a blog outline from headings and key sentences, or a product description from Product data, headings and lists. `topic` keeps what matches it.",
+        "",
+        "Without a language model configured the draft is extractive and deterministic; with an OpenAI-compatible endpoint configured (`LLM_BASE_URL`, `LLM_API_KEY`, `LLM_MODEL`) the model writes it, grounded on the page's text. `method` says which way was used. Same input and output as the MCP tool `aeo_generate`.",
+      ].join("\n"),
+      security: security.apiKey,
+      requestParams: { header: z.object(commonHeaderParams) },
+      requestBody: jsonBody(GenerateInput),
+      responses: {
+        "200": record("The drafted content and the scan it comes from.", GenerateResult),
+        ...apiErrors(400, 401, 403, 405, 413, 429, 500, 502, 503),
+      },
+    },
+  },
+};

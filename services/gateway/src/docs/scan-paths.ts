@@ -1,0 +1,179 @@
+import { EvaluateRequest } from "@scan/shared/aeo2/input";
+import { EvaluationMeta, EvaluationOutput } from "@scan/shared/aeo2/output";
+import { formASuccess, formBSuccess, RequestMeta } from "@scan/shared/envelope";
+import {
+  BatchScanAccepted,
+  BatchScanRequest,
+  ScanAccepted,
+  ScanIdParam,
+  ScanListQuery,
+  ScanRequest,
+  ScanResult,
+  ScanSummary,
+  ScanWebhook,
+  StoredScan,
+} from "@scan/shared/scan";
+import { z } from "zod";
+import type { ZodOpenApiPathsObject } from "zod-openapi";
+import {
+  apiErrors,
+  apiHeaders,
+  commonHeaderParams,
+  jsonBody,
+  LocationHeader,
+  PreferenceApplied,
+  page,
+  record,
+  security,
+} from "./common";
+
+/** POST /api/v1/scan, GET /api/v1/scan/{id}, the batch and list of scans, and the evaluator. */
+
+const Prefer = z.string().optional().meta({
+  description:
+    "`respond-async` (RFC 7240; any case, among other preferences) answers 202 as soon as the scan is stored and queued.",
+  example: "respond-async",
+});
+
+/** The signed POST a scan's callback_url receives when the scan has completed or failed. */
+const scanCallback = {
+  "{$request.body#/callback_url}": {
+    post: {
+      summary: "The finished scan, POSTed to callback_url",
+      description: [
+        "Sent once the scan has completed (`scan.completed`) or failed (`scan.failed`); `data` is what `GET /api/v1/scan/{id}` answers, byte for byte the same on every attempt.",
+        "",
+        "Verify `X-Signature: t=<unix seconds>,v1=<hex>`: the lowercase hex HMAC-SHA256, keyed with the deployment's `WEBHOOK_SECRET`, of `<t>.<raw body>`; compare in constant time and refuse a `t` more than 5 minutes from your clock.",
+        "",
+        "A 2xx answer is a delivery; anything else (redirects included, which are not followed), or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with backoff up to `WEBHOOK_ATTEMPTS` in all. The attempts show on the scan as `callback`.",
+      ].join("\n"),
+      requestParams: {
+        header: z.object({
+          "X-Signature": z.string().meta({ description: "`t=<unix seconds>,v1=<hex HMAC-SHA256>`" }),
+          "X-Webhook-Id": z.uuid().meta({ description: "The scan id, the same on every attempt: deduplicate on it." }),
+          "X-Webhook-Attempt": z.int().positive().meta({ description: "1 for the first attempt." }),
+          "X-Request-Id": z.string().optional().meta({ description: "The request id of the scan's request." }),
+          "User-Agent": z.literal("AEOScan-Webhook/0.1"),
+        }),
+      },
+      requestBody: jsonBody(ScanWebhook),
+      responses: {
+        "2XX": { description: "Delivered." },
+        default: { description: "Not delivered: retried with backoff." },
+      },
+    },
+  },
+};
+
+export const scanPaths: ZodOpenApiPathsObject = {
+  "/api/v1/scan": {
+    post: {
+      operationId: "createScan",
+      tags: ["Scans"],
+      summary: "Scan a URL",
+      description: [
+        "Stores the scan (`queued`), queues it and waits up to `SCAN_WAIT_MS` (30 s by default) for the result.",
+        "",
+        "- `url`: Form A wants an absolute `http(s)://` URL; in Form B a URL without a scheme means `https://`. Fragments are dropped, hosts lower-cased and IDNA-encoded, default ports removed; credentials, other schemes, more than 2,048 characters, and targets that are or resolve to loopback, private, link-local or reserved addresses are refused (400).",
+        "- `mode`: `quick` runs the 20 core checks (about 10 s; `partial: true`), `full` all 53 (about 25 s).",
+        "- `callback_url`: receives the finished scan by a signed POST (see the callback); it follows a target's address rules, and is refused when the deployment has no `WEBHOOK_SECRET`.",
+        "",
+        "Anonymous callers may scan too (10 an hour per address). Scans made with a key belong to the key's user and count against the plan's monthly quota (403 `PLAN_LIMIT` when used up).",
+      ].join("\n"),
+      security: security.apiKeyOrAnonymous,
+      requestParams: { header: z.object({ ...commonHeaderParams, Prefer }) },
+      requestBody: jsonBody(ScanRequest),
+      responses: {
+        "200": record("The scan result (Form A also carries `success: true`).", ScanResult, { scanEndpoint: true }),
+        "202": record(
+          "Accepted and still running: asked for with `Prefer: respond-async`, or the wait ran out. The scan completes and is stored; poll `Location` or await the callback. A client that disconnects stops the wait, never the scan.",
+          ScanAccepted,
+          {
+            scanEndpoint: true,
+            headers: { Location: LocationHeader, "Preference-Applied": PreferenceApplied },
+          },
+        ),
+        ...apiErrors(400, 401, 403, 405, 413, 429, 500, 502, 503),
+      },
+      callbacks: { scanFinished: scanCallback },
+    },
+  },
+  "/api/v1/scan/{id}": {
+    get: {
+      operationId: "getScan",
+      tags: ["Scans"],
+      summary: "A stored scan",
+      description:
+        "The scan by id: `status` moves `queued` → `running` → `completed` | `failed`; `scores`, `grade`, `checks` and `rendered` are null until it has completed, `error` says why a failed scan failed, and `callback` lists the delivery attempts of a scan with a `callback_url`. Another user's scan is 404 exactly as a missing one is; anonymous scans can be read by any key holder (their id is handed only to whoever made them).",
+      security: security.apiKey,
+      requestParams: { path: ScanIdParam, header: z.object(commonHeaderParams) },
+      responses: {
+        "200": record("The stored scan.", StoredScan),
+        ...apiErrors(400, 401, 404, 405, 429, 500, 503),
+      },
+    },
+  },
+  "/api/v1/scans/batch": {
+    post: {
+      operationId: "createScanBatch",
+      tags: ["Scans"],
+      summary: "Scan up to 100 URLs",
+      description:
+        "Queues one scan per URL and answers at once. Each URL follows `POST /api/v1/scan`'s rules and counts against the rate limit; `mode` and `callback_url` apply to every scan. Poll each scan at `/api/v1/scan/{id}`, or list them with `GET /api/v1/scans`.",
+      security: security.apiKey,
+      requestParams: { header: z.object(commonHeaderParams) },
+      requestBody: jsonBody(BatchScanRequest),
+      responses: {
+        "202": record("The queued scans, in the order of `urls`.", BatchScanAccepted),
+        ...apiErrors(400, 401, 403, 405, 413, 429, 500, 503),
+      },
+    },
+  },
+  "/api/v1/scans": {
+    get: {
+      operationId: "listScans",
+      tags: ["Scans"],
+      summary: "The caller's scans",
+      description:
+        "The key holder's scans, newest first, optionally of one status; each without its checks (read one scan for those).",
+      security: security.apiKey,
+      requestParams: { query: ScanListQuery, header: z.object(commonHeaderParams) },
+      responses: {
+        "200": page("A page of scans.", ScanSummary),
+        ...apiErrors(400, 401, 405, 429, 500, 503),
+      },
+    },
+  },
+  "/api/v1/aeo-2/evaluate": {
+    post: {
+      operationId: "evaluateAeo2",
+      tags: ["Evaluator"],
+      summary: "Score citation, evidence and revenue observations (AEO 2.0)",
+      description: [
+        "A pure, deterministic scorer over observations the caller supplies: it fetches nothing and does not verify where they came from (`meta.provenance` says so; `meta.version` is `2.0`).",
+        "",
+        "Every body field is optional (`{}` is valid; `null` counts as absent); unknown fields are refused at every level. Up to 100 citations and 100 evidence items; ratios are decimals from 0 to 1. Results come one per input item, in order; recommendations highest impact first. The formulas are in the README.",
+        "",
+        "Both forms carry `meta: {version, provenance}`; Form A adds `requestId`.",
+      ].join("\n"),
+      security: security.apiKey,
+      requestParams: { header: z.object(commonHeaderParams) },
+      requestBody: jsonBody(EvaluateRequest),
+      responses: {
+        "200": {
+          description: "The scores.",
+          headers: z.object(apiHeaders),
+          content: {
+            "application/json": {
+              schema: z.xor([
+                formASuccess(EvaluationOutput, EvaluationMeta.extend(RequestMeta.shape)),
+                formBSuccess(EvaluationOutput, EvaluationMeta),
+              ]),
+            },
+          },
+        },
+        ...apiErrors(400, 401, 405, 413, 429, 500, 503),
+      },
+    },
+  },
+};

@@ -1,0 +1,145 @@
+import type { Db } from "@scan/db/client";
+import { Plan } from "@scan/shared/account";
+import { API_KEY_PREFIX, checkApiKey, hashApiKey } from "@scan/shared/api-key";
+import { ResponseForm } from "@scan/shared/envelope";
+import { AppError } from "@scan/shared/errors";
+import { z } from "zod";
+import type { JwtClaims, VerifyJwt } from "./jwt-verifier";
+
+/** Who is calling: nobody, the holder of an API key, or a user signed in with a JWT (key endpoints). */
+export type AnonymousCaller = { kind: "anonymous" };
+export type KeyCaller = { kind: "key"; keyId: string; userId: string; plan: Plan; defaultForm: ResponseForm | null };
+export type UserCaller = { kind: "user"; userId: string; plan: Plan; claims: JwtClaims };
+export type Caller = AnonymousCaller | KeyCaller | UserCaller;
+
+export const ANONYMOUS: AnonymousCaller = { kind: "anonymous" };
+
+/**
+ * Where a request may carry an API key: `Authorization: Bearer <key>`, `X-API-Key: <key>`
+ * (spec 5.1), and, for the tool server only, the `key` query parameter (spec 5.2). The REST
+ * endpoints never pass `query`: a key in a URL ends up in access logs and browser history.
+ */
+export type KeyCarriers = {
+  authorization?: string | undefined;
+  apiKey?: string | undefined;
+  query?: string | undefined;
+};
+
+const KEY_HINT = "Send an API key in Authorization: Bearer <key> or X-API-Key: <key>.";
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+const LOOKS_LIKE_JWT = /^[\w-]+\.[\w-]*\.[\w-]*$/;
+const UserId = z.uuid();
+/** last_used_at is advanced at most this often per key: one write a minute, not one per request */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+const refused = (message: string, hint = KEY_HINT) => new AppError("unauthenticated", message, hint);
+
+/** A key's row with its owner's plan, as the lookup below selects it. */
+const StoredKey = z.object({
+  id: z.string(),
+  user_id: z.string(),
+  plan: Plan,
+  default_form: ResponseForm.nullable(),
+  last_used_at: z.date().nullable(),
+  revoked_at: z.date().nullable(),
+});
+
+export type AuthenticatorDeps = { db: Db; verifyJwt: VerifyJwt | null };
+
+export const createAuthenticator = ({ db, verifyJwt }: AuthenticatorDeps) => {
+  const bearerOf = (authorization: string): string => {
+    const match = BEARER.exec(authorization);
+    if (!match?.[1]) throw refused("The Authorization header must be Bearer <credential>");
+    return match[1];
+  };
+
+  /**
+   * The caller an API key identifies; null when no key was sent at all (anonymous). A key that
+   * is sent and is not a live key of ours is 401: malformed and mistyped keys are told apart
+   * by the checksum, without a database read.
+   */
+  const byKey = async (carriers: KeyCarriers): Promise<KeyCaller | null> => {
+    const others = [carriers.apiKey?.trim(), carriers.query?.trim()].filter(
+      (value) => value !== undefined && value !== "",
+    );
+    // another scheme in Authorization (a proxy's Basic credentials) is not ours to judge when a key is sent elsewhere
+    const bearer =
+      carriers.authorization === undefined || (others.length > 0 && !BEARER.test(carriers.authorization))
+        ? undefined
+        : bearerOf(carriers.authorization);
+    const presented = [bearer, ...others].filter((value): value is string => value !== undefined);
+    if (presented.length === 0) return null;
+    if (new Set(presented).size > 1) throw refused("Two different API keys were sent", "Send one key, in one place.");
+    const key = presented[0] as string;
+
+    const check = checkApiKey(key);
+    if (!check.ok && LOOKS_LIKE_JWT.test(key)) {
+      throw refused(
+        "This endpoint takes an API key, not a JWT",
+        "JWTs authenticate only the key endpoints (/api/v1/keys); create an API key there and send it here.",
+      );
+    }
+    if (!check.ok && check.reason === "format") {
+      throw refused(
+        "The API key is malformed",
+        `API keys start with ${API_KEY_PREFIX} and are 45 characters long; check that it was copied whole.`,
+      );
+    }
+    if (!check.ok) {
+      throw refused(
+        "The API key's checksum does not match: it was mistyped or altered",
+        "Copy the key again from where you saved it.",
+      );
+    }
+
+    // the key and its owner's plan in one round trip: a Prisma include would send a second query,
+    // and this lookup runs on every keyed request
+    const rows = await db.$queryRaw<unknown[]>`
+      SELECT k."id", k."user_id", u."plan", k."default_form", k."last_used_at", k."revoked_at"
+      FROM "api_keys" k JOIN "users" u ON u."id" = k."user_id"
+      WHERE k."hash" = ${hashApiKey(key)}`;
+    if (rows.length === 0) throw refused("The API key is not valid");
+    const stored = StoredKey.parse(rows[0]);
+    if (stored.revoked_at) {
+      throw refused("The API key has been revoked", "Create a new key with POST /api/v1/keys.");
+    }
+    const now = Date.now();
+    if (!stored.last_used_at || now - stored.last_used_at.getTime() >= LAST_USED_RESOLUTION_MS) {
+      await db.apiKey.update({ where: { id: stored.id }, data: { lastUsedAt: new Date(now) } });
+    }
+    return {
+      kind: "key",
+      keyId: stored.id,
+      userId: stored.user_id,
+      plan: stored.plan,
+      defaultForm: stored.default_form,
+    };
+  };
+
+  /** The user a JWT in `Authorization: Bearer <JWT>` identifies (the key endpoints, spec 4.7). */
+  const byToken = async (authorization: string | undefined): Promise<UserCaller> => {
+    if (!verifyJwt) {
+      throw new AppError(
+        "service_unavailable",
+        "Key management is not configured on this server",
+        "The operator must set JWT_SECRET (or JWT_ALGORITHM=RS256 with JWT_PUBLIC_KEY).",
+      );
+    }
+    const tokenHint = "Send a JWT in Authorization: Bearer <token>.";
+    if (authorization === undefined) throw refused("The key endpoints need a JWT", tokenHint);
+    const token = bearerOf(authorization);
+    if (token.startsWith(API_KEY_PREFIX)) {
+      throw refused("The key endpoints take a JWT, not an API key", tokenHint);
+    }
+    const claims = verifyJwt(token);
+    const userId = UserId.safeParse(claims.sub);
+    if (!userId.success) throw refused("The token's subject is not a user of this service", tokenHint);
+    const user = await db.user.findUnique({ where: { id: userId.data } });
+    if (!user) throw refused("The token's subject is not a user of this service", tokenHint);
+    return { kind: "user", userId: user.id, plan: user.plan, claims };
+  };
+
+  return { byKey, byToken };
+};
+
+export type Authenticator = ReturnType<typeof createAuthenticator>;

@@ -1,0 +1,88 @@
+import type { CitationTrack, Db } from "@scan/db/client";
+import {
+  CHECKED_AT_SKEW_MS,
+  type CitationListQuery,
+  type CitationView,
+  DATE_RANGE_DAYS,
+  type RecordCitationRequest,
+} from "@scan/shared/citation";
+import type { PageMeta } from "@scan/shared/envelope";
+import { AppError } from "@scan/shared/errors";
+import { offsetOf, pageMeta } from "@scan/shared/list-query";
+import type { SiteService } from "./site-service";
+
+const DAY_MS = 24 * 3_600_000;
+
+export const toCitationView = (track: CitationTrack): CitationView => ({
+  id: track.id,
+  site_id: track.siteId,
+  platform: track.platform,
+  query_text: track.queryText,
+  cited: track.cited,
+  citation_url: track.citationUrl,
+  checked_at: track.checkedAt.toISOString(),
+});
+
+/**
+ * Latest observation first, the id breaking ties, so pages neither repeat nor skip a track.
+ * Served by (user_id | site_id, [platform,] checked_at, id), whichever filters are given.
+ */
+const ORDER = [{ checkedAt: "desc" as const }, { id: "desc" as const }];
+
+export type CitationServiceDeps = { db: Db; sites: SiteService; now?: () => Date };
+
+/** A user's AI-engine citation tracks: list by site, engine and period, and record an observation. */
+export const createCitationService = ({ db, sites, now = () => new Date() }: CitationServiceDeps) => {
+  const list = async (
+    userId: string,
+    query: CitationListQuery,
+  ): Promise<{ citations: CitationView[]; meta: PageMeta }> => {
+    if (query.site_id !== undefined) await sites.assertOwned(userId, query.site_id);
+    // the window is the last N×24 hours up to now; observations are never stored in the future
+    const since = new Date(now().getTime() - DATE_RANGE_DAYS[query.date_range] * DAY_MS);
+    const where = {
+      userId,
+      checkedAt: { gte: since },
+      ...(query.site_id === undefined ? {} : { siteId: query.site_id }),
+      ...(query.engine === "all" ? {} : { platform: query.engine }),
+    };
+    const [total, rows] = await db.$transaction(
+      [
+        db.citationTrack.count({ where }),
+        db.citationTrack.findMany({ where, orderBy: ORDER, skip: offsetOf(query), take: query.limit }),
+      ],
+      { isolationLevel: "RepeatableRead" },
+    );
+    return { citations: rows.map(toCitationView), meta: pageMeta(query, total) };
+  };
+
+  /** Stores one observation for one of the user's sites; `checked_at` defaults to now and may not be in the future. */
+  const record = async (userId: string, input: RecordCitationRequest): Promise<CitationView> => {
+    const current = now();
+    const checkedAt = input.checked_at === undefined ? current : new Date(input.checked_at);
+    if (checkedAt.getTime() > current.getTime() + CHECKED_AT_SKEW_MS) {
+      throw new AppError(
+        "invalid_request",
+        "checked_at: must not be in the future",
+        "Send the time the answer was observed, or leave checked_at out for now.",
+      );
+    }
+    await sites.assertOwned(userId, input.site_id);
+    const track = await db.citationTrack.create({
+      data: {
+        userId,
+        siteId: input.site_id,
+        platform: input.platform,
+        queryText: input.query_text,
+        cited: input.cited,
+        citationUrl: input.citation_url ?? null,
+        checkedAt,
+      },
+    });
+    return toCitationView(track);
+  };
+
+  return { list, record };
+};
+
+export type CitationService = ReturnType<typeof createCitationService>;

@@ -1,0 +1,109 @@
+import type { Db, Scan } from "@scan/db/client";
+import { fixes } from "@scan/generators/fixes";
+import { generate } from "@scan/generators/generate";
+import type { LlmEndpoint } from "@scan/generators/llm";
+import { AppError } from "@scan/shared/errors";
+import type { Snapshot } from "@scan/shared/snapshot";
+import { unpackSnapshot } from "@scan/shared/snapshot-archive";
+import type { FixInput, FixResult, GenerateInput, GenerateResult } from "./generator-schemas";
+import type { PageTools, ToolAnswer, ToolContext } from "./page-tools";
+import { toScanResult } from "./scan-presenter";
+
+export type GeneratorToolsDeps = {
+  pages: PageTools;
+  db: Db;
+  /** an OpenAI-compatible endpoint for generate; null: extractive only */
+  llm: LlmEndpoint | null;
+};
+
+const fence = (language: string, body: string) => {
+  // a fence longer than any backtick run inside, so the file cannot close it early
+  const longest = Math.max(0, ...[...body.matchAll(/`+/g)].map((run) => run[0].length));
+  const ticks = "`".repeat(Math.max(3, longest + 1));
+  return `${ticks}${language}\n${body.replace(/\n$/, "")}\n${ticks}`;
+};
+
+const fixSummary = (result: FixResult): string => {
+  const files = [
+    result.llmsTxt && { name: "llms.txt", file: result.llmsTxt, where: result.llmsTxt.path },
+    result.jsonLd && { name: `JSON-LD (${result.jsonLd.types.join(", ")})`, file: result.jsonLd, where: null },
+    result.robotsTxt && { name: "robots.txt", file: result.robotsTxt, where: result.robotsTxt.path },
+  ].filter((entry) => entry !== null);
+  const lines = [
+    `Files for ${result.url}, drawn from full scan ${result.scanId}:`,
+    ...files.map(
+      ({ name, file, where }) =>
+        `- ${name}${where ? ` at ${where}` : ""}: fixes ${file.addresses.join(", ") || "nothing the scan checks"}. ${file.placement}`,
+    ),
+    ...(files.length === 0 ? ["- none: no generated file addresses the checks asked for."] : []),
+    ...result.unaddressed.map((entry) => `Not addressed: ${entry.id}: ${entry.reason}`),
+  ];
+  if (result.llmsTxt) lines.push("", `${result.llmsTxt.path}:`, fence("markdown", result.llmsTxt.content));
+  if (result.jsonLd) lines.push("", "JSON-LD:", fence("html", result.jsonLd.html));
+  if (result.robotsTxt) lines.push("", `${result.robotsTxt.path}:`, fence("text", result.robotsTxt.content));
+  return lines.join("\n");
+};
+
+const generateSummary = (result: GenerateResult): string => {
+  const how =
+    result.method === "llm"
+      ? `Drafted by the model ${result.llm?.model} from the page's text`
+      : result.llm
+        ? `Drawn from the page's own words: the model ${result.llm.model} failed (${result.llm.error})`
+        : "Drawn from the page's own words (no model is configured)";
+  const about = result.topic ? `, about "${result.topic}"` : "";
+  return [
+    result.markdown.trimEnd(),
+    "",
+    "---",
+    `${how}; ${result.contentType} content for ${result.url}${about}, from quick scan ${result.scanId}.`,
+    ...result.notes.map((note) => `Note: ${note}`),
+  ].join("\n");
+};
+
+/**
+ * fix and generate: a scan of the page through the pipeline that asks the worker to keep its
+ * snapshot, then the generators over that snapshot. fix runs a full scan (every check id can
+ * be asked for, and the sitemap is fetched for robots.txt); generate a quick one (content
+ * only), which leaves the model's call room within a client's timeout.
+ */
+export const createGeneratorTools = ({ pages, db, llm }: GeneratorToolsDeps) => {
+  const snapshotOf = async (scan: Scan): Promise<Snapshot> => {
+    const row = await db.scanSnapshot.findFirst({ where: { scanId: scan.id, expiresAt: { gt: new Date() } } });
+    if (!row) {
+      throw new AppError(
+        "upstream_failure",
+        `The page at ${scan.url} is too large to generate from`,
+        `Its snapshot was over the size kept for the generators; the scan itself is stored as ${scan.id}.`,
+      );
+    }
+    return unpackSnapshot(row.data);
+  };
+
+  const fix = async (input: FixInput, context: ToolContext): Promise<ToolAnswer<FixResult>> => {
+    const scan = await pages.completedScan(input.url, "full", context, true);
+    const snapshot = await snapshotOf(scan);
+    const files = fixes(snapshot, {
+      ...(input.issues ? { issues: input.issues } : {}),
+      checks: toScanResult(scan).checks,
+    });
+    const data: FixResult = { scanId: scan.id, ...files };
+    return { data, summary: fixSummary(data) };
+  };
+
+  const draft = async (input: GenerateInput, context: ToolContext): Promise<ToolAnswer<GenerateResult>> => {
+    const scan = await pages.completedScan(input.url, "quick", context, true);
+    const snapshot = await snapshotOf(scan);
+    const content = await generate(
+      snapshot,
+      { contentType: input.content_type, ...(input.topic ? { topic: input.topic } : {}) },
+      llm,
+    );
+    const data: GenerateResult = { scanId: scan.id, ...content };
+    return { data, summary: generateSummary(data) };
+  };
+
+  return { fix, generate: draft };
+};
+
+export type GeneratorTools = ReturnType<typeof createGeneratorTools>;

@@ -1,0 +1,84 @@
+import type { Db, Site } from "@scan/db/client";
+import type { PageMeta } from "@scan/shared/envelope";
+import { AppError } from "@scan/shared/errors";
+import { likeLiteral, offsetOf, pageMeta } from "@scan/shared/list-query";
+import { type SiteListQuery, type SiteView, siteOriginOf } from "@scan/shared/site";
+
+export const toSiteView = (site: Site): SiteView => {
+  const { latestSeo: seo, latestAeo: aeo, latestGeo: geo, latestMode: mode, latestScoresAt: scannedAt } = site;
+  const scored = seo !== null && aeo !== null && geo !== null && mode !== null && scannedAt !== null;
+  return {
+    id: site.id,
+    url: site.url,
+    domain: site.domain,
+    name: site.name,
+    is_verified: site.isVerified,
+    latest_scores: scored ? { seo, aeo, geo } : null,
+    latest_scores_scan: scored
+      ? { id: site.latestScanId, mode, partial: mode === "quick", scanned_at: scannedAt.toISOString() }
+      : null,
+    last_scan_at: site.lastScanAt?.toISOString() ?? null,
+    created_at: site.createdAt.toISOString(),
+  };
+};
+
+/** Newest first; the id breaks ties, so pages neither repeat nor skip a site. Served by (user_id, created_at, id). */
+const ORDER = [{ createdAt: "desc" as const }, { id: "desc" as const }];
+
+export const siteNotFound = (id: string) =>
+  new AppError("not_found", `No site with id ${id}`, "Use a site id from GET /api/v1/sites.");
+
+/** A user's sites: list with a literal, case-insensitive filter, and create one per origin. */
+export const createSiteService = ({ db }: { db: Db }) => {
+  const list = async (userId: string, query: SiteListQuery): Promise<{ sites: SiteView[]; meta: PageMeta }> => {
+    const pattern = query.q === undefined ? null : likeLiteral(query.q);
+    const where = {
+      userId,
+      ...(pattern === null
+        ? {}
+        : {
+            OR: (["domain", "name", "url"] as const).map((field) => ({
+              [field]: { contains: pattern, mode: "insensitive" as const },
+            })),
+          }),
+    };
+    // one snapshot for the count and the page, so total and hasMore agree with data
+    const [total, rows] = await db.$transaction(
+      [db.site.count({ where }), db.site.findMany({ where, orderBy: ORDER, skip: offsetOf(query), take: query.limit })],
+      { isolationLevel: "RepeatableRead" },
+    );
+    return { sites: rows.map(toSiteView), meta: pageMeta(query, total) };
+  };
+
+  /**
+   * The user's site for `url`'s origin: created (`created: true`) or, when it exists, returned
+   * as it is, renamed when `name` is given. Safe to repeat and to race: the (user_id, url)
+   * unique index decides which request creates it.
+   */
+  const create = async (
+    userId: string,
+    input: { url: string; name?: string | undefined },
+  ): Promise<{ site: SiteView; created: boolean }> => {
+    const origin = siteOriginOf(input.url);
+    const { count } = await db.site.createMany({
+      data: [{ userId, url: origin.url, domain: origin.domain, name: input.name ?? origin.domain }],
+      skipDuplicates: true,
+    });
+    const key = { userId_url: { userId, url: origin.url } };
+    const site =
+      count === 0 && input.name !== undefined
+        ? await db.site.update({ where: key, data: { name: input.name } })
+        : await db.site.findUniqueOrThrow({ where: key });
+    return { site: toSiteView(site), created: count === 1 };
+  };
+
+  /** Throws 404 unless `siteId` is one of the user's sites; another user's is as missing as an unknown one. */
+  const assertOwned = async (userId: string, siteId: string): Promise<void> => {
+    const site = await db.site.findFirst({ where: { id: siteId, userId }, select: { id: true } });
+    if (!site) throw siteNotFound(siteId);
+  };
+
+  return { list, create, assertOwned };
+};
+
+export type SiteService = ReturnType<typeof createSiteService>;

@@ -1,0 +1,36 @@
+import type { Db, User } from "@scan/db/client";
+import { Email, type Plan } from "@scan/shared/account";
+import { AppError } from "@scan/shared/errors";
+
+/** Users: created and re-planned by the operator (the accounts CLI); the API only reads them. */
+export const createUserService = (db: Db) => {
+  const normalise = (email: string): string => {
+    const parsed = Email.safeParse(email);
+    if (!parsed.success) throw new AppError("invalid_request", `${email} is not an email address`);
+    return parsed.data;
+  };
+
+  const create = async (email: string, plan: Plan): Promise<User> => {
+    const address = normalise(email);
+    if (await db.user.findUnique({ where: { email: address } })) {
+      throw new AppError("invalid_request", `A user with email ${address} already exists`);
+    }
+    return db.user.create({ data: { email: address, plan } });
+  };
+
+  const byEmail = async (email: string): Promise<User> => {
+    const address = normalise(email);
+    const user = await db.user.findUnique({ where: { email: address } });
+    if (!user) throw new AppError("not_found", `No user with email ${address}`);
+    return user;
+  };
+
+  const setPlan = async (email: string, plan: Plan): Promise<User> => {
+    const user = await byEmail(email);
+    return db.user.update({ where: { id: user.id }, data: { plan } });
+  };
+
+  return { create, byEmail, setPlan };
+};
+
+export type UserService = ReturnType<typeof createUserService>;

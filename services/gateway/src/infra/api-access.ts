@@ -1,0 +1,94 @@
+import { AppError } from "@scan/shared/errors";
+import type { Request, RequestHandler } from "express";
+import type { Logger } from "pino";
+import { ANONYMOUS, type Authenticator, type Caller } from "../domain/authenticate";
+import { clientBucket } from "../domain/client-ip";
+import { type RateLimiter, type RateSubject, rateLimitHeaders } from "../domain/rate-limiter";
+
+declare global {
+  namespace Express {
+    interface Locals {
+      caller: Caller;
+    }
+  }
+}
+
+export type ApiAccessDeps = {
+  auth: Authenticator;
+  limiter: RateLimiter;
+  log: Logger;
+  /** told of every request the rate limit refuses, with the caller's plan (or anonymous), for the metrics */
+  onRejected?: (plan: string) => void;
+};
+
+/** The path under /api/v1, lower-cased and without trailing slashes, as express's routing compares it. */
+const routePath = (req: Request): string => req.path.toLowerCase().replace(/\/+$/, "") || "/";
+
+/** What a caller's requests are counted against: its key, its user (key endpoints), or its address. */
+export const subjectOf = (caller: Caller, req: Request): RateSubject => {
+  switch (caller.kind) {
+    case "key":
+      return { kind: "key", keyId: caller.keyId, plan: caller.plan };
+    case "user":
+      return { kind: "user", userId: caller.userId, plan: caller.plan };
+    case "anonymous":
+      // req.ip honours TRUST_PROXY hops; with none trusted it is the socket's address
+      return { kind: "ip", bucket: clientBucket(req.ip) };
+  }
+};
+
+/**
+ * Mounted on /api/v1 before everything else there: authenticates, counts the request against
+ * its rate limit, and sets the X-RateLimit-* headers, so every response under /api/v1 (errors
+ * included) carries them. A request whose credentials are refused is counted as anonymous, per
+ * client address, so guessing keys or tokens spends the anonymous allowance. Anonymous callers
+ * reach only POST /api/v1/scan; the key endpoints take a JWT instead of an API key.
+ */
+export const apiAccess =
+  ({ auth, limiter, log, onRejected }: ApiAccessDeps): RequestHandler =>
+  async (req, res, next) => {
+    const path = routePath(req);
+    const keyManagement = path === "/keys" || path.startsWith("/keys/");
+    let caller: Caller = ANONYMOUS;
+    let refusal: AppError | null = null;
+    try {
+      caller = keyManagement
+        ? await auth.byToken(req.get("authorization"))
+        : ((await auth.byKey({ authorization: req.get("authorization"), apiKey: req.get("x-api-key") })) ?? ANONYMOUS);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      refusal = error;
+    }
+    if (caller.kind === "key" && !res.locals.formExplicit && caller.defaultForm) res.locals.form = caller.defaultForm;
+
+    let state: Awaited<ReturnType<RateLimiter["consume"]>>;
+    try {
+      state = await limiter.consume(subjectOf(caller, req));
+    } catch (error) {
+      log.warn({ err: error instanceof Error ? error.message : String(error) }, "rate limiter unavailable");
+      throw new AppError("service_unavailable", "The rate limiter is unavailable", "Try again in a few seconds.", {
+        "Retry-After": "5",
+      });
+    }
+    for (const [name, value] of Object.entries(rateLimitHeaders(state))) res.setHeader(name, value);
+    if (!state.allowed) {
+      onRejected?.(caller.kind === "anonymous" ? "anonymous" : caller.plan);
+      const who = caller.kind === "anonymous" ? "this address" : caller.kind === "key" ? "this API key" : "this user";
+      throw new AppError(
+        "rate_limited",
+        `Rate limit of ${state.limit} requests per ${limiter.windowS === 3_600 ? "hour" : `${limiter.windowS} seconds`} reached for ${who}`,
+        `Retry after ${state.retryAfterS} seconds${caller.kind === "anonymous" ? ", or send an API key for a higher limit" : ""}.`,
+        { "Retry-After": String(state.retryAfterS) },
+      );
+    }
+    if (refusal) throw refusal;
+    if (caller.kind === "anonymous" && path !== "/scan") {
+      throw new AppError(
+        "unauthenticated",
+        "This endpoint needs an API key",
+        "Send an API key in Authorization: Bearer <key> or X-API-Key: <key>; only POST /api/v1/scan is open without one.",
+      );
+    }
+    res.locals.caller = caller;
+    next();
+  };

@@ -1,0 +1,56 @@
+import { redactUrl } from "@scan/shared/log";
+import type { Request, RequestHandler, Response } from "express";
+import type { Logger } from "pino";
+import type { GatewayMetrics } from "./metrics";
+
+declare global {
+  namespace Express {
+    interface Locals {
+      /** the request's logger: every line carries its requestId */
+      log: Logger;
+      /** a route label set by handlers that are not express routes (the dashboard) */
+      route?: string;
+    }
+  }
+}
+
+/** Paths an orchestrator or Prometheus calls every few seconds: logged at debug, still measured. */
+const QUIET = new Set(["/healthz", "/readyz", "/metrics"]);
+
+/**
+ * The route pattern (`/api/v1/scan/:id`), never the raw path, so labels stay few. Requests
+ * refused before a route matched (unknown paths, unparsable or oversized bodies) are `unmatched`.
+ */
+export const routeOf = (req: Request, res: Response): string => {
+  if (res.locals.route) return res.locals.route;
+  const path = (req.route as { path?: unknown } | undefined)?.path;
+  return typeof path === "string" ? `${req.baseUrl}${path}` : "unmatched";
+};
+
+/**
+ * One log line and one histogram observation per request, when the response is done or the
+ * client has gone (status 499). Registered right after the request context, so it sees every
+ * request, errors included. The URL is logged with credential query parameters censored.
+ */
+export const observeRequests =
+  ({ log, metrics }: { log: Logger; metrics: GatewayMetrics }): RequestHandler =>
+  (req, res, next) => {
+    const started = performance.now();
+    res.locals.log = log.child({ requestId: res.locals.requestId });
+    res.once("close", () => {
+      const seconds = (performance.now() - started) / 1000;
+      const status = res.writableFinished ? res.statusCode : 499;
+      const route = routeOf(req, res);
+      metrics.httpDuration.observe({ method: req.method, route, status: String(status) }, seconds);
+      const line = {
+        method: req.method,
+        route,
+        url: redactUrl(req.originalUrl),
+        status,
+        ms: Math.round(seconds * 1000),
+      };
+      if (QUIET.has(req.path)) res.locals.log.debug(line, "request");
+      else res.locals.log.info(line, "request");
+    });
+    next();
+  };

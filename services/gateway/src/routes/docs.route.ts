@@ -1,0 +1,117 @@
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { type Request, type RequestHandler, type Response, Router } from "express";
+import { createApiDocument } from "../docs/openapi";
+import { methodNotAllowed } from "../infra/http";
+
+/** Swagger UI's prebuilt files, from the npm package: the page loads nothing from elsewhere. */
+const UI_DIR = dirname(require.resolve("swagger-ui-dist/package.json"));
+const UI_VERSION = (JSON.parse(readFileSync(join(UI_DIR, "package.json"), "utf8")) as { version: string }).version;
+
+const ASSETS_PATH = "/docs/assets";
+
+/** Starts Swagger UI on this server's document; a file of its own, as the page's policy runs no inline script. */
+const START_SCRIPT = `window.ui = SwaggerUIBundle({
+  url: "/openapi.json",
+  dom_id: "#reference",
+  deepLinking: true,
+  displayRequestDuration: true,
+  filter: true,
+  // no badge that sends the document to validator.swagger.io
+  validatorUrl: "none",
+});
+`;
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>aeo-scan API reference</title>
+<link rel="icon" type="image/png" sizes="32x32" href="${ASSETS_PATH}/favicon-32x32.png?v=${UI_VERSION}">
+<link rel="stylesheet" href="${ASSETS_PATH}/swagger-ui.css?v=${UI_VERSION}">
+</head>
+<body>
+<div id="reference"></div>
+<script src="${ASSETS_PATH}/swagger-ui-bundle.js?v=${UI_VERSION}"></script>
+<script src="${ASSETS_PATH}/start.js?v=${UI_VERSION}"></script>
+</body>
+</html>
+`;
+
+/**
+ * Everything from this origin: scripts only from files (no inline script, no eval), styles
+ * inline too (the UI sets style attributes), requests ("Try it out") only to this API.
+ */
+const PAGE_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+/** A file of the package (named relative to it), or a body of our own. */
+type Asset = { file: string } | { body: string; type: string };
+
+const ASSETS = new Map<string, Asset>([
+  ["/swagger-ui.css", { file: "swagger-ui.css" }],
+  ["/swagger-ui-bundle.js", { file: "swagger-ui-bundle.js" }],
+  ["/favicon-32x32.png", { file: "favicon-32x32.png" }],
+  ["/start.js", { body: START_SCRIPT, type: "text/javascript" }],
+]);
+
+/** The page's files, a fixed list (never a directory); anything else falls through to the API's 404. */
+const assets: RequestHandler = (req, res, next) => {
+  const asset = ASSETS.get(req.path);
+  if (!asset || (req.method !== "GET" && req.method !== "HEAD")) return next();
+  res.locals.route = ASSETS_PATH;
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  // the page names each file with the package's version, so a new version is a new URL
+  res.setHeader("Cache-Control", "public, max-age=86400");
+  if ("body" in asset) {
+    res.type(asset.type).send(asset.body);
+    return;
+  }
+  // relative to the package's directory: pnpm keeps packages under node_modules/.pnpm, a
+  // dot-directory that sendFile refuses to serve from when it is part of the file's name
+  res.sendFile(asset.file, { root: UI_DIR, cacheControl: false }, (error) => {
+    if (error && !res.headersSent) next(error);
+  });
+};
+
+/**
+ * GET /openapi.json (the API reference, OpenAPI 3.1) and GET /docs (Swagger UI over it), outside
+ * /api/v1: no key, no rate limit. The document is generated once, when the routes are built.
+ */
+export const docsRoutes = (): Router => {
+  const router = Router();
+  const document = JSON.stringify(createApiDocument());
+
+  router
+    .route("/openapi.json")
+    .get((_req: Request, res: Response) => {
+      res.setHeader("Cache-Control", "no-cache");
+      // a public description: tools in other origins (editors, client generators) may read it
+      res.setHeader("Access-Control-Allow-Origin", "*");
+      res.type("application/json").send(document);
+    })
+    .all(methodNotAllowed(["GET"]));
+
+  router
+    .route("/docs")
+    .get((_req: Request, res: Response) => {
+      res.setHeader("Content-Security-Policy", PAGE_POLICY);
+      res.setHeader("X-Content-Type-Options", "nosniff");
+      res.setHeader("Cache-Control", "no-cache");
+      res.type("html").send(PAGE);
+    })
+    .all(methodNotAllowed(["GET"]));
+
+  router.use(ASSETS_PATH, assets);
+  return router;
+};

@@ -1,0 +1,46 @@
+import { AEO2_META, evaluateAeo2 } from "@scan/shared/aeo2/evaluate";
+import { EvaluateRequest } from "@scan/shared/aeo2/input";
+import { successBody } from "@scan/shared/envelope";
+import { AppError, validationError } from "@scan/shared/errors";
+import { type Request, type Response, Router } from "express";
+import { methodNotAllowed } from "../infra/http";
+
+const BODY_HINT =
+  'Send a JSON object with any of "citations" (up to 100 of {brandName, targetUrl, responseText, citedSources, position}), "evidence" (up to 100 of {sourceType, url, snippet, supportsClaim}) and "revenue" ({monthlyAiImpressions, conversionRate, revenuePerConversion, grossMargin, attributionCoverage}; ratios from 0 to 1).';
+
+/**
+ * POST /api/v1/aeo-2/evaluate (spec 2.7, 4.2): the deterministic AEO 2.0 evaluator.
+ * Form A: `{ok, data, meta: {version, provenance, requestId}}`. Form B: `{success, data, meta:
+ * {version, provenance}}`: spec 2.7 makes version and provenance part of the evaluator's
+ * output, so Form B carries them too (the request id is in the X-Request-Id header).
+ */
+export const evaluateRoutes = (): Router => {
+  const router = Router();
+
+  router
+    .route("/api/v1/aeo-2/evaluate")
+    .post((req: Request, res: Response) => {
+      const form = res.locals.form;
+      if (req.body === undefined || req.body === null || typeof req.body !== "object" || Array.isArray(req.body)) {
+        throw new AppError(
+          "invalid_request",
+          "The request body must be a JSON object",
+          `${BODY_HINT} Content-Type must be application/json.`,
+        );
+      }
+      const parsed = EvaluateRequest.safeParse(req.body);
+      if (!parsed.success) throw validationError(parsed.error, BODY_HINT);
+      const data = evaluateAeo2(parsed.data);
+      const meta = { version: AEO2_META.version, provenance: AEO2_META.provenance };
+      res
+        .status(200)
+        .json(
+          form === "A"
+            ? successBody(form, data, { ...meta, requestId: res.locals.requestId })
+            : { ...successBody(form, data), meta },
+        );
+    })
+    .all(methodNotAllowed(["POST"]));
+
+  return router;
+};

@@ -1,0 +1,248 @@
+import { randomUUID } from "node:crypto";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { AppError, ERROR_TABLE } from "@scan/shared/errors";
+import express, { type ErrorRequestHandler, type Request, type Response, Router } from "express";
+import type { Logger } from "pino";
+import type { KeyCaller } from "../domain/authenticate";
+import type { McpSessions } from "../domain/mcp-sessions";
+import type { ToolServerFactory } from "../domain/tool-server";
+import type { McpAccess } from "../infra/mcp-access";
+
+export type McpRouteDeps = {
+  access: McpAccess;
+  newServer: ToolServerFactory;
+  sessions: McpSessions;
+  bodyLimitBytes: number;
+  log: Logger;
+};
+
+/** JSON-RPC's code for refusals made before a message reaches the server (auth, limits, transport). */
+const REFUSED = -32000;
+
+type JsonRpcId = string | number | null;
+
+const rpcError = (id: JsonRpcId, code: number, message: string, data?: unknown) => ({
+  jsonrpc: "2.0" as const,
+  id,
+  error: { code, message, ...(data === undefined ? {} : { data }) },
+});
+
+/** The id of a single JSON-RPC request body, for an error that answers it; null otherwise. */
+const idOf = (body: unknown): JsonRpcId => {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return null;
+  const id = (body as { id?: unknown }).id;
+  return typeof id === "string" || typeof id === "number" ? id : null;
+};
+
+/** The tools/call requests in a body (one message or a batch): each is counted against the key. */
+const toolCalls = (body: unknown): number =>
+  (Array.isArray(body) ? body : [body]).filter(
+    (message) =>
+      message !== null && typeof message === "object" && (message as { method?: unknown }).method === "tools/call",
+  ).length;
+
+/** What the tool server learns of the request: the SDK hands `authInfo` to every handler. */
+const authInfo = (caller: KeyCaller, requestId: string): AuthInfo => ({
+  token: caller.keyId,
+  clientId: caller.userId,
+  scopes: [],
+  extra: { context: { caller, requestId } },
+});
+
+type Parsed = Request & { auth?: AuthInfo };
+
+/**
+ * The MCP tool server's HTTP face (spec 4.8, 5.2), with the official SDK's transports:
+ * - `GET /mcp/sse` opens a legacy SSE session; its first event names the URL to POST messages
+ *   to (`/mcp/sse?sessionId=...`), and answers arrive on the stream.
+ * - `POST /mcp/sse` without a session id takes a JSON-RPC message (or batch) and answers it in
+ *   the HTTP response (the SDK's stateless transport in JSON mode).
+ * - `/mcp` is the Streamable HTTP transport, stateless: any gateway process answers any POST.
+ * Keys are checked before a body is read; refusals are JSON-RPC errors with the HTTP status
+ * the REST API would use (401, 403, 429, 503) and the Form A code in `error.data.code`.
+ */
+export const mcpRoutes = ({ access, newServer, sessions, bodyLimitBytes, log }: McpRouteDeps): Router => {
+  const router = Router();
+  const parseJson = express.json({ limit: bodyLimitBytes, strict: true, type: () => true });
+
+  /** Reads the JSON body; a POST whose Content-Type is not JSON is refused before it is read. */
+  const readBody = async (req: Request, res: Response): Promise<unknown> => {
+    if (!req.is(["application/json", "application/*+json"])) {
+      throw new AppError(
+        "invalid_request",
+        "Content-Type must be application/json",
+        "Send the JSON-RPC message as JSON.",
+      );
+    }
+    await new Promise<void>((resolve, reject) =>
+      parseJson(req, res, (error?: unknown) => (error ? reject(error) : resolve())),
+    );
+    return req.body;
+  };
+
+  /** Authenticates, reads the body, and counts its tools/call messages: what every POST goes through. */
+  const admit = async (req: Request, res: Response, caller: KeyCaller): Promise<unknown> => {
+    const body = await readBody(req, res);
+    await access.count(res, caller, toolCalls(body));
+    (req as Parsed).auth = authInfo(caller, res.locals.requestId);
+    return body;
+  };
+
+  /** Answers one POSTed message or batch in the HTTP response, through a server of its own. */
+  const answerDirectly = async (req: Request, res: Response, body: unknown) => {
+    const server = newServer();
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    const gone = new Promise<null>((resolve) => res.on("close", () => resolve(null)));
+    res.on("close", () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    // the SDK's transport wants Streamable HTTP's Accept; a plain JSON-RPC client sends none
+    const headers = new Headers({ accept: "application/json, text/event-stream", "content-type": "application/json" });
+    const version = req.get("mcp-protocol-version");
+    if (version) headers.set("mcp-protocol-version", version);
+    // the path only: a ?key= never travels further than the authentication
+    const request = new Request(`http://gateway${req.baseUrl}${req.path}`, { method: "POST", headers });
+    const response = await Promise.race([
+      transport.handleRequest(request, { parsedBody: body, authInfo: (req as Parsed).auth }),
+      gone,
+    ]);
+    if (!response || res.writableEnded) return;
+    res.status(response.status);
+    response.headers.forEach((value, name) => {
+      res.setHeader(name, value);
+    });
+    res.end(Buffer.from(await response.arrayBuffer()));
+  };
+
+  router
+    .route("/mcp/sse")
+    .get(async (req, res) => {
+      const carriers = access.carriersOf(req);
+      const caller = await access.authenticate(req, res, carriers);
+      await access.count(res, caller, 0);
+      // the stream announces the endpoint; the POSTs to it carry the session id the SDK adds
+      const transport = new SSEServerTransport("/mcp/sse", res);
+      const session = sessions.open(transport, res, carriers, caller);
+      res.setHeader("X-Accel-Buffering", "no");
+      await newServer(session.tracker).connect(transport);
+    })
+    .post(async (req, res) => {
+      const sessionId = req.query.sessionId;
+      if (sessionId === undefined) {
+        const caller = await access.authenticate(req, res, access.carriersOf(req));
+        await answerDirectly(req, res, await admit(req, res, caller));
+        return;
+      }
+      const session = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
+      if (!session) {
+        res
+          .status(404)
+          .json(rpcError(null, -32001, "Session not found", { hint: "Open a new one with GET /mcp/sse." }));
+        return;
+      }
+      // a message is authenticated again (a key revoked meanwhile stops the session); a key sent
+      // with it must be the session's own
+      const own = access.carriersOf(req);
+      let caller: KeyCaller;
+      try {
+        caller = await access.authenticate(req, res, access.sentKey(own) ? own : session.carriers);
+      } catch (error) {
+        if (!access.sentKey(own)) sessions.close(session.id);
+        throw error;
+      }
+      if (caller.keyId !== session.keyId) {
+        throw new AppError("forbidden", "This session was opened with another API key", "Send the session's own key.");
+      }
+      const body = await admit(req, res, caller);
+      await (session.transport as SSEServerTransport).handlePostMessage(req as Parsed, res, body);
+    })
+    .all((req, _res, next) => next(methodNotAllowed(req, "GET, POST")));
+
+  router
+    .route("/mcp")
+    .post(async (req, res) => {
+      const caller = await access.authenticate(req, res, access.carriersOf(req));
+      const body = await admit(req, res, caller);
+      const server = newServer();
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      res.on("close", () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req as Parsed, res, body);
+    })
+    // stateless: no stream to resume (GET) and no session to end (DELETE); the SDK's client accepts 405
+    .all((req, _res, next) => next(methodNotAllowed(req, "POST")));
+
+  router.use("/mcp", mcpErrors(log));
+  return router;
+};
+
+const methodNotAllowed = (req: Request, allow: string) =>
+  new AppError("method_not_allowed", `${req.method} is not allowed on ${req.path}`, `Use ${allow}.`, { Allow: allow });
+
+type BodyParserError = Error & { type?: string };
+
+/** Errors of the tool server's routes as JSON-RPC error bodies, with the HTTP status the REST API would use. */
+const mcpErrors =
+  (log: Logger): ErrorRequestHandler =>
+  (error: unknown, req, res, _next) => {
+    if (res.headersSent) {
+      log.warn({ err: error, requestId: res.locals.requestId }, "tool server error after the answer started");
+      if (!res.writableEnded) res.end();
+      return;
+    }
+    const id = idOf(req.body);
+    const parserError = error as BodyParserError;
+    if (parserError.type === "entity.parse.failed") {
+      res.status(400).json(rpcError(null, -32700, "Parse error: the body is not valid JSON"));
+      return;
+    }
+    if (parserError.type === "entity.too.large") {
+      res.status(413).json(rpcError(null, -32600, "The request body is too large"));
+      return;
+    }
+    // a body that cannot be read as sent (a charset or encoding the server does not decode, a
+    // stream cut short) is the caller's Invalid Request, never a server error
+    if (
+      typeof parserError.type === "string" &&
+      [
+        "charset.unsupported",
+        "encoding.unsupported",
+        "request.aborted",
+        "request.size.invalid",
+        "stream.encoding.set",
+      ].includes(parserError.type)
+    ) {
+      res.status(400).json(rpcError(null, -32600, `The request body cannot be read: ${parserError.message}`));
+      return;
+    }
+    if (error instanceof AppError) {
+      for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+      if (error.kind === "unauthenticated") res.setHeader("WWW-Authenticate", 'Bearer realm="aeo-scan"');
+      const retryAfter = error.headers["Retry-After"];
+      // a request the transport cannot take is JSON-RPC's Invalid Request; refusals of the caller are server errors
+      const code = error.kind === "invalid_request" || error.kind === "invalid_json" ? -32600 : REFUSED;
+      res.status(error.status).json(
+        rpcError(id, code, error.message, {
+          status: error.status,
+          code: ERROR_TABLE[error.kind].a,
+          hint: error.hint,
+          ...(retryAfter ? { retryAfter: Number(retryAfter) } : {}),
+        }),
+      );
+      return;
+    }
+    const errorId = randomUUID();
+    log.error({ err: error, errorId, requestId: res.locals.requestId }, "tool server error");
+    res.status(500).json(rpcError(id, -32603, `Internal error (id ${errorId})`));
+  };

@@ -1,0 +1,90 @@
+import { pageBody, successBody } from "@scan/shared/envelope";
+import { AppError } from "@scan/shared/errors";
+import { type BatchScanAccepted, BatchScanRequest, ScanListQuery, type ScanSummary } from "@scan/shared/scan";
+import { toStoredScan } from "@scan/shared/scan-presenter";
+import { normaliseScanUrl } from "@scan/shared/url";
+import { type Request, type Response, Router } from "express";
+import { type RateLimiter, rateLimitHeaders } from "../domain/rate-limiter";
+import type { ScanService } from "../domain/scan-service";
+import { subjectOf } from "../infra/api-access";
+import { methodNotAllowed } from "../infra/http";
+import { keyHolderOf, parseBody, parseQuery } from "../infra/request-input";
+
+const BATCH_HINT =
+  'Send {"urls": ["https://example.com/", ...], "mode": "quick" | "full", "callback_url": "https://..."} with 1 to 100 URLs; mode and callback_url are optional.';
+const LIST_HINT = "page ≥ 1; limit from 1 to 100; status (optional): queued, running, completed or failed.";
+
+export type ScanListDeps = { scans: ScanService; limiter: RateLimiter; onRejected?: (plan: string) => void };
+
+/**
+ * POST /api/v1/scans/batch (many scans, answered at once) and GET /api/v1/scans (the key
+ * holder's scans). Beyond the spec, for agencies that send scans in bulk (README, Bulk scans).
+ */
+export const scanListRoutes = ({ scans, limiter, onRejected }: ScanListDeps): Router => {
+  const router = Router();
+
+  router
+    .route("/api/v1/scans/batch")
+    .post(async (req: Request, res: Response) => {
+      const owner = keyHolderOf(res);
+      const form = res.locals.form;
+      const input = parseBody(BatchScanRequest, req, BATCH_HINT);
+      const urls = input.urls.map((raw, i) => {
+        const url = normaliseScanUrl(raw, form);
+        if (!url.ok) throw new AppError("invalid_request", `urls[${i}]: ${url.reason}`, BATCH_HINT);
+        return url.url;
+      });
+      // every URL is a request against the rate limit: the access check counted one, the rest
+      // are counted here, all or none
+      if (urls.length > 1) {
+        const state = await limiter.consume(subjectOf(owner, req), urls.length - 1);
+        for (const [name, value] of Object.entries(rateLimitHeaders(state))) res.setHeader(name, value);
+        if (!state.allowed) {
+          onRejected?.(owner.plan);
+          throw new AppError(
+            "rate_limited",
+            `A batch of ${urls.length} scans needs ${urls.length} requests of the rate limit; fewer are left in this window`,
+            `Retry after ${state.retryAfterS} seconds, or send a smaller batch.`,
+            { "Retry-After": String(state.retryAfterS) },
+          );
+        }
+      }
+      const queued = await scans.submitBatch(
+        { urls, mode: input.mode, requestId: res.locals.requestId, callbackUrl: input.callback_url },
+        owner,
+      );
+      res.status(202).json(
+        successBody(
+          form,
+          {
+            scans: queued.map((scan) => ({
+              id: scan.id,
+              url: scan.url,
+              mode: scan.mode,
+              status: "queued" as const,
+              location: `/api/v1/scan/${scan.id}`,
+            })),
+          } satisfies BatchScanAccepted,
+          { requestId: res.locals.requestId },
+        ),
+      );
+    })
+    .all(methodNotAllowed(["POST"]));
+
+  router
+    .route("/api/v1/scans")
+    .get(async (req: Request, res: Response) => {
+      const { userId } = keyHolderOf(res);
+      const query = parseQuery(ScanListQuery, req, LIST_HINT);
+      const { scans: rows, meta } = await scans.list(userId, query);
+      // a summary per scan: the checks of a hundred scans are fetched one scan at a time
+      const items = rows.map((scan): ScanSummary => {
+        const { checks: _checks, ...summary } = toStoredScan(scan);
+        return summary;
+      });
+      res.json(pageBody(res.locals.form, items, meta));
+    })
+    .all(methodNotAllowed(["GET"]));
+
+  return router;
+};

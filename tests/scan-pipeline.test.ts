@@ -1,3 +1,4 @@
+import { createAccount } from "./support/accounts";
 import { type FixtureServer, hang, html, startFixtureServer, text } from "./support/fixture-server";
 import { createTestDatabase, stopContainers, type TestDatabase, testRedisUrl } from "./support/services";
 import { api, type Stack, startStack } from "./support/stack";
@@ -15,10 +16,20 @@ const GOOD_PAGE = `<!doctype html>
 <h2>What does a scan look at?</h2><p>Titles, descriptions, headings, links and structured data.</p>
 </main></body></html>`;
 
+// a client-rendered app: the served HTML has no title or heading until its script runs
+const APP_SHELL_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"></head>
+<body><div id="root"></div><script>
+document.title = "Built in the browser by the page's own script";
+document.getElementById("root").innerHTML = "<main><h1>Rendered heading</h1><p>Made by script.</p></main>";
+</script></body></html>`;
+
 const NO_TITLE_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"></head>
 <body><h1>A page without a title</h1><p>Nothing to see.</p></body></html>`;
 
 type Envelope = { ok?: boolean; success?: boolean; data?: any; meta?: any; error?: any; code?: string };
+
+/** These tests scan many times from one address, anonymously, and poll with one key. */
+const HIGH_LIMITS = { RATE_LIMIT_ANONYMOUS: "100000", RATE_LIMIT_FREE: "100000" };
 const body = (response: { body: unknown }) => response.body as Envelope;
 
 describe("scan pipeline: gateway → queue → Chromium worker → Postgres", () => {
@@ -26,11 +37,13 @@ describe("scan pipeline: gateway → queue → Chromium worker → Postgres", ()
   let database: TestDatabase;
   let stack: Stack;
   let base: string;
+  let withKey: Record<string, string>;
 
   beforeAll(async () => {
     site = await startFixtureServer({
       "/good": (req, res) => html(GOOD_PAGE.replace("PAGE_URL", `http://${req.headers.host}/good`))(req, res),
       "/no-title": html(NO_TITLE_PAGE),
+      "/app": html(APP_SHELL_PAGE),
       "/hang": hang,
       "/broken": html("<h1>down</h1>", 503),
       "/robots.txt": text("User-agent: *\nAllow: /\n"),
@@ -40,9 +53,10 @@ describe("scan pipeline: gateway → queue → Chromium worker → Postgres", ()
       databaseUrl: database.url,
       redisUrl: await testRedisUrl(),
       allowlist: [site.hostPort],
-      env: { SCAN_TIMEOUT_MS: "3000", SCAN_WAIT_MS: "20000" },
+      env: { SCAN_TIMEOUT_MS: "3000", SCAN_WAIT_MS: "20000", ...HIGH_LIMITS },
     });
     base = stack.gateway.url;
+    withKey = { "x-api-key": (await createAccount(stack.db)).key };
   }, 60_000);
 
   afterAll(async () => {
@@ -100,7 +114,7 @@ describe("scan pipeline: gateway → queue → Chromium worker → Postgres", ()
     const { data } = body(response);
     expect(verdicts(data).title).toBe("fail");
 
-    const stored = await api(base, `/api/v1/scan/${data.id}`);
+    const stored = await api(base, `/api/v1/scan/${data.id}`, { headers: withKey });
     expect(stored.status).toBe(200);
     const storedData = body(stored).data;
     expect(storedData).toEqual(
@@ -125,6 +139,23 @@ describe("scan pipeline: gateway → queue → Chromium worker → Postgres", ()
       info: expect.any(Number),
     });
     expect(storedData.issues.critical).toBeGreaterThanOrEqual(1);
+  });
+
+  it("judges a server-rendered page on its served HTML in a quick scan, and renders it in a full scan", async () => {
+    const quick = body(await api(base, "/api/v1/scan", { body: { url: site.url("/good"), mode: "quick" } })).data;
+    expect(quick.rendered).toBe(false);
+    const full = body(await api(base, "/api/v1/scan", { body: { url: site.url("/good"), mode: "full" } })).data;
+    expect(full.rendered).toBe(true);
+    const stored = body(await api(base, `/api/v1/scan/${quick.id}`, { headers: withKey })).data;
+    expect(stored.rendered).toBe(false);
+  });
+
+  it("renders a client-rendered page in a quick scan and judges what its script built", async () => {
+    const response = await api(base, "/api/v1/scan", { body: { url: site.url("/app"), mode: "quick" } });
+    expect(response.status).toBe(200);
+    const { data } = body(response);
+    expect(data.rendered).toBe(true);
+    expect(verdicts(data)).toEqual(expect.objectContaining({ title: "pass", h1: "pass" }));
   });
 
   it("round-trips Form B", async () => {
@@ -196,14 +227,14 @@ describe("scan pipeline: gateway → queue → Chromium worker → Postgres", ()
   });
 
   it("answers 404 not_found for an unknown scan and 400 for a non-UUID id", async () => {
-    const missing = await api(base, "/api/v1/scan/7d4f5a52-4d8e-4a8e-9a55-0c7f1b0e9d11");
+    const missing = await api(base, "/api/v1/scan/7d4f5a52-4d8e-4a8e-9a55-0c7f1b0e9d11", { headers: withKey });
     expect(missing.status).toBe(404);
     expect(body(missing).error.code).toBe("not_found");
     const missingB = await api(base, "/api/v1/scan/7d4f5a52-4d8e-4a8e-9a55-0c7f1b0e9d11", {
-      headers: { "x-response-form": "B" },
+      headers: { "x-response-form": "B", ...withKey },
     });
     expect(body(missingB)).toEqual({ error: expect.any(String), code: "NOT_FOUND" });
-    const bad = await api(base, "/api/v1/scan/not-a-uuid");
+    const bad = await api(base, "/api/v1/scan/not-a-uuid", { headers: withKey });
     expect(bad.status).toBe(400);
     expect(body(bad).error.code).toBe("invalid_request");
   });
@@ -278,7 +309,7 @@ describe("scan pipeline: gateway → queue → Chromium worker → Postgres", ()
     });
 
     it("an unknown route is 404 and a wrong method 405, in the selected envelope", async () => {
-      const unknown = await api(base, "/api/v1/nothing-here");
+      const unknown = await api(base, "/api/v1/nothing-here", { headers: withKey });
       expect(unknown.status).toBe(404);
       expect(body(unknown).error.code).toBe("not_found");
       const unknownB = await api(base, "/nope", { headers: { "x-response-form": "B" } });
@@ -289,7 +320,7 @@ describe("scan pipeline: gateway → queue → Chromium worker → Postgres", ()
       expect(body(wrong).error.code).toBe("method_not_allowed");
       const wrongB = await api(base, "/api/v1/scan/7d4f5a52-4d8e-4a8e-9a55-0c7f1b0e9d11", {
         method: "DELETE",
-        headers: { "x-response-form": "B" },
+        headers: { "x-response-form": "B", ...withKey },
       });
       expect(wrongB.status).toBe(405);
       expect(body(wrongB)).toEqual({ error: expect.any(String), code: "METHOD_NOT_ALLOWED" });
@@ -313,7 +344,7 @@ describe("scan pipeline: gateway → queue → Chromium worker → Postgres", ()
     controller.abort();
     await request;
     expect(row).not.toBeNull();
-    const done = await waitForTerminal(base, row!.id);
+    const done = await waitForTerminal(base, row!.id, withKey);
     expect(done.status).toBe("completed");
   });
 });
@@ -322,6 +353,7 @@ describe("scan pipeline: budget exhausted", () => {
   let site: FixtureServer;
   let database: TestDatabase;
   let stack: Stack;
+  let withKey: Record<string, string>;
 
   beforeAll(async () => {
     site = await startFixtureServer({ "/page": html(GOOD_PAGE.replace("PAGE_URL", "http://127.0.0.1/page")) });
@@ -330,8 +362,9 @@ describe("scan pipeline: budget exhausted", () => {
       databaseUrl: database.url,
       redisUrl: await testRedisUrl(),
       allowlist: [site.hostPort],
-      env: { SCAN_WAIT_MS: "1" },
+      env: { SCAN_WAIT_MS: "1", ...HIGH_LIMITS },
     });
+    withKey = { "x-api-key": (await createAccount(stack.db)).key };
   }, 60_000);
 
   afterAll(async () => {
@@ -351,17 +384,17 @@ describe("scan pipeline: budget exhausted", () => {
       status: expect.stringMatching(/^(queued|running)$/),
     });
     expect(response.headers.get("location")).toBe(`/api/v1/scan/${data.id}`);
-    const done = await waitForTerminal(stack.gateway.url, data.id);
+    const done = await waitForTerminal(stack.gateway.url, data.id, withKey);
     expect(done.status).toBe("completed");
     expect(done.scores.overall).toEqual(expect.any(Number));
   });
 });
 
 /** Polls the stored scan until it finishes; bounded, so a stuck scan fails the test. */
-const waitForTerminal = async (base: string, id: string): Promise<any> => {
+const waitForTerminal = async (base: string, id: string, headers: Record<string, string>): Promise<any> => {
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
-    const response = await api(base, `/api/v1/scan/${id}`);
+    const response = await api(base, `/api/v1/scan/${id}`, { headers });
     const data = (response.body as Envelope).data;
     if (data.status === "completed" || data.status === "failed") return data;
     await new Promise((r) => setTimeout(r, 50));

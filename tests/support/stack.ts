@@ -1,15 +1,20 @@
 import { createDb } from "@scan/db/client";
 import { loadConfig as gatewayConfig } from "@scan/gateway/config";
 import { type Gateway, startGateway } from "@scan/gateway/gateway";
+import { createLogger } from "@scan/shared/log";
 import { loadConfig as workerConfig } from "@scan/worker/config";
+import { type OpsServer, startOpsServer } from "@scan/worker/infra/ops-server";
 import { createScanWorker, type ScanWorker } from "@scan/worker/worker";
 import { Redis } from "ioredis";
-import pino from "pino";
+import type { Logger } from "pino";
+import { TEST_JWT_SECRET } from "./accounts";
 import { uniquePrefix } from "./services";
 
 export type Stack = {
   gateway: Gateway;
   worker: ScanWorker | null;
+  /** the worker's metrics port (/metrics, /healthz, /readyz) */
+  workerOps: OpsServer | null;
   db: ReturnType<typeof createDb>;
   prefix: string;
   close: () => Promise<void>;
@@ -22,6 +27,8 @@ export type StackOptions = {
   env?: Record<string, string>;
   /** false: start the gateway alone (jobs stay queued) */
   worker?: boolean;
+  /** where both services log; by default a logger at TEST_LOG_LEVEL (silent) */
+  log?: Logger;
 };
 
 /**
@@ -34,6 +41,7 @@ export const startStack = async ({
   allowlist,
   env = {},
   worker = true,
+  log: givenLog,
 }: StackOptions): Promise<Stack> => {
   const prefix = uniquePrefix();
   const common = {
@@ -44,25 +52,41 @@ export const startStack = async ({
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
     PORT: "0",
     HOST: "127.0.0.1",
+    // rate counters of their own, so no two stacks (or runs) share a count
+    RATE_LIMIT_PREFIX: `${prefix}:ratelimit`,
+    JWT_SECRET: TEST_JWT_SECRET,
+    METRICS_PORT: "0",
+    METRICS_HOST: "127.0.0.1",
     ...env,
   };
-  const log = pino({ level: common.LOG_LEVEL });
+  const log = givenLog ?? createLogger({ service: "test", level: common.LOG_LEVEL as "silent" });
   const db = createDb(databaseUrl);
   const gateway = await startGateway({ config: gatewayConfig(common), db, log });
   let scanWorker: ScanWorker | null = null;
   let connection: Redis | null = null;
+  let workerOps: OpsServer | null = null;
   if (worker) {
+    const config = workerConfig(common);
     connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
-    scanWorker = createScanWorker({ config: workerConfig(common), db, connection, log });
+    scanWorker = createScanWorker({ config, db, connection, log });
     await scanWorker.worker.waitUntilReady();
+    workerOps = await startOpsServer({
+      host: config.METRICS_HOST,
+      port: config.METRICS_PORT,
+      registry: scanWorker.metrics.registry,
+      readiness: scanWorker.readiness,
+      metricsToken: config.METRICS_TOKEN,
+    });
   }
   return {
     gateway,
     worker: scanWorker,
+    workerOps,
     db,
     prefix,
     close: async () => {
       await gateway.close();
+      await workerOps?.close();
       await scanWorker?.close(5_000);
       connection?.disconnect();
       await db.$disconnect();

@@ -20,6 +20,7 @@ const ESM_ONLY = [
   "linkedom",
   "language-tags",
   "syllable",
+  "@seriousme/openapi-schema-validator",
 ];
 const transformIgnorePatterns = [`/node_modules/(?!(\\.pnpm|${ESM_ONLY.join("|")})[/@])`];
 
@@ -38,7 +39,8 @@ module.exports = {
       transform,
       transformIgnorePatterns,
       testMatch: ["<rootDir>/tests/**/*.test.ts"],
-      testTimeout: 60000,
     },
   ],
+  // a global option: jest ignores it per project. Integration tests wait on real services.
+  testTimeout: 60000,
 };

@@ -8,7 +8,9 @@ RUN npm install -g pnpm@12 && apt-get update \
 WORKDIR /app
 COPY . .
 RUN pnpm install --frozen-lockfile
-ENV NODE_ENV=production CHROMIUM_PATH=/usr/lib/chromium/chromium
+ENV NODE_ENV=production CHROMIUM_PATH=/usr/lib/chromium/chromium METRICS_PORT=9464
+# /metrics, /healthz and /readyz
+EXPOSE 9464
 # not root: Chromium keeps its sandbox
 USER node
 ENTRYPOINT ["/usr/bin/tini", "--"]

@@ -1,122 +1,255 @@
 /**
- * Scan-time benchmark on the real-page corpus: `pnpm bench [--rounds N] [--workers N]`.
- *
- * Serves tests/corpus/pages on 127.0.0.1, starts the gateway and worker in this process on a
- * queue prefix and database of their own, and times quick and full scans of every page
- * through the HTTP API (client wall clock, what a caller waits). Writes reports/bench.md.
+ * The benchmark: `pnpm bench [options]` (README, Benchmark). Serves tests/corpus/pages on
+ * 127.0.0.1, starts the gateway and the workers as separate processes on a database and queue
+ * prefix of their own, and measures, in one run:
+ * - POST /api/v1/scan end to end per mode, against a bare Playwright render of the same pages;
+ * - the gateway on a cheap endpoint, and POST /api/v1/aeo-2/evaluate against bare express;
+ * - quick scans a minute with one worker process;
+ * - a soak on a fresh worker with a share of hanging targets: RSS at scan 200 and at the end,
+ *   Chromium processes and zombies left.
+ * Writes reports/bench.json and reports/bench.md and prints the table with the targets.
  * Needs DATABASE_URL and REDIS_URL, or PostgreSQL and Redis on their standard local ports.
  */
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { cpus, loadavg } from "node:os";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createDb } from "@scan/db/client";
-import { migrateDeploy } from "@scan/db/migrate";
-import { loadConfig as gatewayConfig } from "@scan/gateway/config";
-import { startGateway } from "@scan/gateway/gateway";
-import { loadConfig as workerConfig } from "@scan/worker/config";
-import { createScanWorker } from "@scan/worker/worker";
-import { Redis } from "ioredis";
-import { Client } from "pg";
-import pino from "pino";
-import { corpusPages, median, percentile, serveCorpus } from "../tests/support/corpus";
-import { startFixtureServer } from "../tests/support/fixture-server";
+import { createKeyService } from "@scan/gateway/domain/key-service";
+import { createUserService } from "@scan/gateway/domain/user-service";
+import { resolveChromiumPath } from "@scan/worker/infra/browser-pool";
+import { corpusPages, serveCorpus } from "../tests/support/corpus";
+import { hang, html, startFixtureServer } from "../tests/support/fixture-server";
+import { bareRender } from "./bench/baselines";
+import { driveScans } from "./bench/load";
+import { modeResult } from "./bench/measure";
+import { measureEndpoints, soak, statusCounts } from "./bench/phases";
+import { trackChromium, watchTrees } from "./bench/procfs";
+import { type BenchResult, latency, renderTable, targetsOf } from "./bench/report";
+import {
+  createBenchDatabase,
+  dropQueue,
+  findReaper,
+  ROOT,
+  type Service,
+  startGatewayProcess,
+  startWorkerProcess,
+} from "./bench/stack";
 
 const { values: args } = parseArgs({
   options: {
-    rounds: { type: "string", default: "1" },
-    concurrency: { type: "string", default: "1" },
+    modes: { type: "string", default: "quick,full" },
+    "quick-only": { type: "boolean", default: false },
+    rounds: { type: "string", default: "2" },
     pages: { type: "string" },
+    workers: { type: "string", default: "2" },
+    "worker-concurrency": { type: "string", default: "1" },
+    connections: { type: "string" },
+    throughput: { type: "string", default: "150" },
+    soak: { type: "string", default: "1000" },
+    "hang-rate": { type: "string", default: "0.05" },
+    "soak-timeout-ms": { type: "string", default: "5000" },
+    "endpoint-seconds": { type: "string", default: "10" },
+    "endpoint-connections": { type: "string", default: "10" },
+    "cpu-prof": { type: "boolean", default: false },
+    "no-reaper": { type: "boolean", default: false },
   },
 });
 
-const ROOT = resolve(__dirname, "..");
+const int = (name: keyof typeof args): number => {
+  const value = Number(args[name]);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`--${name} must be a whole number`);
+  return value;
+};
+
+const say = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
 const main = async () => {
+  const modes = (args["quick-only"] ? ["quick"] : (args.modes ?? "").split(",").filter(Boolean)) as Array<
+    "quick" | "full"
+  >;
+  const rounds = int("rounds");
+  const workers = Math.max(1, int("workers"));
+  const workerConcurrency = Math.max(1, int("worker-concurrency"));
+  const connections = args.connections ? int("connections") : workers * workerConcurrency;
+  const soakScans = int("soak");
+  const hangRate = Number(args["hang-rate"]);
+  const endpointSeconds = int("endpoint-seconds");
+  const endpointConnections = int("endpoint-connections");
+  const cpuProfDir = args["cpu-prof"] ? join(ROOT, "reports/profiles") : undefined;
+  const pages = args.pages ? args.pages.split(",") : corpusPages();
+
+  const result: BenchResult = {
+    startedAt: new Date().toISOString(),
+    options: { ...args, workers, workerConcurrency, connections, rounds, modes },
+    machine: { cpus: cpus().length, loadAverageStart: loadavg(), loadAverageEnd: [], node: process.version },
+    pages: pages.length,
+    modes: [],
+    targets: [],
+  };
+
   const baseUrl = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
   const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-  const dbName = `scan_bench_${randomBytes(4).toString("hex")}`;
-  const databaseUrl = new URL(baseUrl);
-  databaseUrl.pathname = `/${dbName}`;
-  await migrateDeploy(databaseUrl.toString());
-
-  const site = await startFixtureServer({}, serveCorpus);
-  const env = {
-    DATABASE_URL: databaseUrl.toString(),
+  const run = randomBytes(4).toString("hex");
+  const runMarker = `SCAN_BENCH_RUN=${run}`;
+  const queuePrefix = `bench-${run}`;
+  const database = await createBenchDatabase(baseUrl);
+  const site = await startFixtureServer(
+    {
+      "/bench-hang/document/": hang,
+      // a client-rendered shell whose script never arrives: the render itself hangs
+      "/bench-hang/render/": html(
+        '<!doctype html><title>App</title><div id="root"></div><script src="/bench-hang/app.js"></script>',
+      ),
+      "/bench-hang/app.js": hang,
+    },
+    serveCorpus,
+  );
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    DATABASE_URL: database.url,
     REDIS_URL: redisUrl,
-    QUEUE_PREFIX: `bench-${randomBytes(4).toString("hex")}`,
+    QUEUE_PREFIX: queuePrefix,
     SCAN_ALLOWLIST: site.hostPort,
-    WORKER_CONCURRENCY: args.concurrency ?? "1",
-    LOG_LEVEL: process.env.LOG_LEVEL ?? "silent",
-    PORT: "0",
-    HOST: "127.0.0.1",
+    LOG_LEVEL: "info",
+    ...(process.env.CHROMIUM_PATH ? { CHROMIUM_PATH: process.env.CHROMIUM_PATH } : {}),
   };
-  const log = pino({ level: env.LOG_LEVEL });
-  const db = createDb(env.DATABASE_URL);
-  const gateway = await startGateway({ config: gatewayConfig(env), db, log });
-  const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
-  const worker = createScanWorker({ config: workerConfig(env), db, connection, log });
-  await worker.worker.waitUntilReady();
-
-  const scan = async (page: string, mode: "quick" | "full"): Promise<number> => {
-    const started = performance.now();
-    const response = await fetch(`${gateway.url}/api/v1/scan`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ url: site.url(`/${page}/`), mode }),
-    });
-    await response.arrayBuffer();
-    if (response.status !== 200) throw new Error(`${page} ${mode}: HTTP ${response.status}`);
-    return performance.now() - started;
+  const gatewayEnv = {
+    ...env,
+    RATE_LIMIT_PREFIX: `${queuePrefix}:ratelimit`,
+    // the benchmark is one client address and one key sending thousands of requests
+    RATE_LIMIT_ANONYMOUS: "1000000000",
+    RATE_LIMIT_AGENCY: "1000000000",
   };
-
-  const pages = args.pages ? args.pages.split(",") : corpusPages();
-  await scan(pages[0] as string, "quick"); // the browser's first page is not a scan's cost
-  const times = { quick: [] as number[], full: [] as number[] };
-  const rounds = Number(args.rounds);
-  for (let round = 0; round < rounds; round++) {
-    for (const page of pages) {
-      times.quick.push(await scan(page, "quick"));
-      times.full.push(await scan(page, "full"));
+  const workerEnv = (extra: NodeJS.ProcessEnv = {}) => ({
+    ...env,
+    WORKER_CONCURRENCY: String(workerConcurrency),
+    // Chromium's main process and crash handlers inherit it: found however they are reparented
+    [runMarker.split("=")[0] as string]: run,
+    ...extra,
+  });
+  const services: Service[] = [];
+  const reaper = args["no-reaper"] ? null : findReaper();
+  result.machine.reaper = reaper;
+  if (!reaper) say("workers run without tini: nothing reaps what Chromium orphans but the machine's init");
+  const workerOptions = { cpuProfDir, ...(reaper ? { reaper } : {}) };
+  const liveWorkers = () => services.filter((s) => s.name.startsWith("worker") && !s.exited).map((s) => s.pid);
+  const chromium = trackChromium(liveWorkers, runMarker);
+  const db = createDb(database.url, { poolSize: 2 });
+  try {
+    const gateway = await startGatewayProcess(gatewayEnv, { cpuProfDir });
+    services.push(gateway.service);
+    let pool: Service[] = [];
+    for (let i = 0; i < workers; i++) {
+      pool.push(await startWorkerProcess(`worker-${i + 1}`, workerEnv(), workerOptions));
     }
+    services.push(...pool);
+    say(`gateway ${gateway.url} (pid ${gateway.service.pid}), workers ${pool.map((w) => w.nodePid).join(", ")}`);
+    const user = await createUserService(db).create(`bench-${run}@example.com`, "agency");
+    const { key } = await createKeyService({ db, maxKeysPerUser: 10 }).create(user, {});
+    const keyed = { "x-api-key": key };
+
+    if (endpointSeconds > 0) {
+      say("endpoints: /healthz, a 404 with a key, evaluate against bare express");
+      result.endpoints = await measureEndpoints(gateway.url, keyed, endpointConnections, endpointSeconds);
+    }
+
+    const urls = Array.from({ length: rounds }, () => pages.map((page) => site.url(`/${page}/`))).flat();
+    if (modes.length > 0 && urls.length > 0) {
+      say(`bare Playwright render: ${urls.length} renders, ${connections} at a time`);
+      const bare = await bareRender({
+        executablePath: resolveChromiumPath(env.CHROMIUM_PATH),
+        urls,
+        concurrency: connections,
+      });
+      result.bareRender = { ...bare, latencyMs: latency(bare.ms), concurrency: connections };
+    }
+
+    for (const mode of modes) {
+      if (urls.length === 0) break;
+      say(`${mode}: ${urls.length} scans, ${connections} connections, ${pool.length} workers`);
+      // each worker's first scans of a mode warm its code paths
+      await driveScans({
+        gatewayUrl: gateway.url,
+        headers: {},
+        targets: urls.slice(0, pool.length * 2),
+        mode,
+        connections,
+      });
+      const watch = watchTrees(pool);
+      const scans = await driveScans({ gatewayUrl: gateway.url, headers: {}, targets: urls, mode, connections });
+      const usage = watch.stop();
+      result.modes.push(modeResult(mode, scans.results, scans.wallMs, usage, pool, connections));
+    }
+
+    const throughputScans = int("throughput");
+    if (throughputScans > 0 || soakScans > 0) {
+      for (const worker of pool.slice(1)) await worker.stop();
+      pool = pool.slice(0, 1);
+    }
+    if (throughputScans > 0 && pages.length > 0) {
+      const targets = Array.from({ length: throughputScans }, (_, i) => site.url(`/${pages[i % pages.length]}/`));
+      say(`throughput: ${targets.length} quick scans, one worker process`);
+      // two connections: one scan running, the next already queued, so the worker never idles
+      const scans = await driveScans({ gatewayUrl: gateway.url, headers: {}, targets, mode: "quick", connections: 2 });
+      result.throughput = {
+        workers: 1,
+        scans: scans.results.length,
+        statuses: statusCounts(scans.results),
+        scansPerMinute: (scans.results.filter((r) => r.status === 200).length / scans.wallMs) * 60_000,
+      };
+    }
+
+    if (soakScans > 0 && pages.length > 0) {
+      for (const worker of pool) await worker.stop();
+      pool = [];
+      const every = hangRate > 0 ? Math.round(1 / hangRate) : Number.POSITIVE_INFINITY;
+      let hangs = 0;
+      const targets = Array.from({ length: soakScans }, (_, i) => {
+        if ((i + 1) % every !== 0) return site.url(`/${pages[i % pages.length]}/`);
+        hangs += 1;
+        return site.url(hangs % 2 ? "/bench-hang/document/" : "/bench-hang/render/");
+      });
+      say(`soak: ${soakScans} quick scans on a fresh worker, ${hangs} hanging`);
+      const scanTimeoutMs = int("soak-timeout-ms");
+      result.soak = await soak({
+        gatewayUrl: gateway.url,
+        targets,
+        hangs,
+        census: chromium.census,
+        scanTimeoutMs,
+        startWorker: async () => {
+          const env = workerEnv({ SCAN_TIMEOUT_MS: String(scanTimeoutMs) });
+          const worker = await startWorkerProcess("worker-soak", env, workerOptions);
+          services.push(worker);
+          return worker;
+        },
+      });
+    }
+  } finally {
+    chromium.stop();
+    await Promise.all(services.map((service) => service.stop()));
+    await db.$disconnect();
+    await site.close();
+    await dropQueue(redisUrl, queuePrefix);
+    await database.drop();
   }
 
-  const row = (mode: "quick" | "full") => {
-    const list = times[mode];
-    const ms = (value: number) => String(Math.round(value));
-    return `| ${mode} | ${list.length} | ${ms(median(list))} | ${ms(percentile(list, 90))} | ${ms(percentile(list, 99))} | ${ms(Math.max(...list))} |`;
-  };
-  const report = [
-    "# Scan-time benchmark",
-    "",
-    `\`pnpm bench --rounds ${rounds}\`: ${pages.length} corpus pages served on 127.0.0.1, scanned one at a time`,
-    "through the HTTP API, gateway and worker in one process, one Chromium (ms, client wall clock).",
-    "",
-    "| mode | scans | median | p90 | p99 | max |",
-    "|---|---|---|---|---|---|",
-    row("quick"),
-    row("full"),
-    "",
-  ].join("\n");
-  console.log(report);
+  result.machine.loadAverageEnd = loadavg();
+  result.targets = targetsOf(result);
+  const table = renderTable(result);
   mkdirSync(join(ROOT, "reports"), { recursive: true });
-  writeFileSync(join(ROOT, "reports/bench.md"), report);
-
-  await gateway.close();
-  await worker.close(5_000);
-  connection.disconnect();
-  await db.$disconnect();
-  await site.close();
-  const admin = new Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-  await admin.end();
+  writeFileSync(join(ROOT, "reports/bench.json"), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(join(ROOT, "reports/bench.md"), table);
+  process.stdout.write(table);
 };
 
 main().then(
   () => process.exit(0),
   (error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
+    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
     process.exit(1);
   },
 );

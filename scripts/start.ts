@@ -182,10 +182,13 @@ const main = async () => {
   await migrateDeploy(databaseUrl);
   const env = { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, PORT: args.port };
   service("gateway", env);
-  for (let i = 0; i < Number(args.workers); i++) service("worker", env);
+  // each worker serves /metrics, /healthz and /readyz on a port of its own
+  const metricsBase = Number(process.env.METRICS_PORT ?? 9464);
+  for (let i = 0; i < Number(args.workers); i++) service("worker", { ...env, METRICS_PORT: String(metricsBase + i) });
   const base = `http://127.0.0.1:${args.port}`;
   await waitForGateway(base);
   say(`the API is up at ${base} (POST ${base}/api/v1/scan); Ctrl-C stops everything`);
+  say(`metrics: ${base}/metrics, and each worker's on 127.0.0.1:${metricsBase}+`);
   if (args.scan) await scan(base, args.scan, args.mode ?? "quick");
 };
 

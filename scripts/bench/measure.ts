@@ -1,0 +1,77 @@
+/** Turns one mode's responses, the workers' logs and the /proc samples into its numbers. */
+import type { ScanResult } from "./load";
+import { chromiumUnder, type TreeUsage } from "./procfs";
+import { latency, type ModeResult, mb } from "./report";
+import type { Service } from "./stack";
+
+type WorkerTimings = { captureMs: number; checksMs: number; storeMs: number };
+
+/** The worker's own phase timings per scan id, from its "scan completed" log lines. */
+const workerTimings = (workers: readonly Service[]): Map<string, WorkerTimings> => {
+  const timings = new Map<string, WorkerTimings>();
+  for (const worker of workers) {
+    for (const record of worker.logs) {
+      if (record.msg !== "scan completed" || typeof record.scanId !== "string") continue;
+      timings.set(record.scanId, {
+        captureMs: Number(record.captureMs),
+        checksMs: Number(record.checksMs),
+        storeMs: Number(record.storeMs),
+      });
+    }
+  }
+  return timings;
+};
+
+export const modeResult = (
+  mode: "quick" | "full",
+  results: readonly ScanResult[],
+  wallMs: number,
+  usage: TreeUsage,
+  workers: readonly Service[],
+  connections: number,
+): ModeResult => {
+  const ok = results.filter((r) => r.status === 200);
+  const timings = workerTimings(workers);
+  const own = ok.flatMap((r) => {
+    const t = r.scanId ? timings.get(r.scanId) : undefined;
+    return t ? [{ ...t, total: t.captureMs + t.checksMs + t.storeMs, endToEnd: r.ms }] : [];
+  });
+  return {
+    mode,
+    workers: workers.length,
+    connections,
+    statuses: results.reduce<Record<string, number>>((acc, r) => {
+      acc[r.status] = (acc[r.status] ?? 0) + 1;
+      return acc;
+    }, {}),
+    latencyMs: latency(ok.map((r) => r.ms)),
+    scansPerMinute: (ok.length / wallMs) * 60_000,
+    rendered: ok.filter((r) => r.rendered).length,
+    workerMs: {
+      capture: latency(own.map((t) => t.captureMs)),
+      checks: latency(own.map((t) => t.checksMs)),
+      store: latency(own.map((t) => t.storeMs)),
+      total: latency(own.map((t) => t.total)),
+    },
+    gatewayOverheadMs: latency(own.map((t) => t.endToEnd - t.total)),
+    workerCpu: {
+      cpuMs: usage.cpuMs,
+      cpuPercent: usage.cpuPercent,
+      cpuMsPerScan: results.length ? usage.cpuMs / results.length : Number.NaN,
+      nodeCpuMsPerScan: results.length ? usage.nodeCpuMs / results.length : Number.NaN,
+    },
+    peakWorkerRssMB: mb(usage.peakWorkerRssBytes),
+    peakTreePssMB: mb(usage.peakTreePssBytes),
+    chromiumAtEnd: chromiumUnder(workers.map((w) => w.pid)).length,
+    scans: results.map((r) => {
+      const t = r.scanId ? timings.get(r.scanId) : undefined;
+      return {
+        target: r.target.replace(/^https?:\/\/[^/]+/, ""),
+        status: r.status,
+        ms: Math.round(r.ms * 10) / 10,
+        workerMs: t ? t.captureMs + t.checksMs + t.storeMs : null,
+        rendered: r.rendered,
+      };
+    }),
+  };
+};

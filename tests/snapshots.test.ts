@@ -27,6 +27,7 @@ describe("snapshots kept for the generators", () => {
   let queue: Queue;
   let events: QueueEvents;
   let connection: Redis;
+  let eventsConnection: Redis;
 
   beforeAll(async () => {
     site = await startFixtureServer({
@@ -43,13 +44,16 @@ describe("snapshots kept for the generators", () => {
     });
     connection = new Redis(await testRedisUrl(), { maxRetriesPerRequest: null });
     queue = new Queue(SCAN_QUEUE, { connection, prefix: stack.prefix });
-    events = new QueueEvents(SCAN_QUEUE, { connection: connection.duplicate(), prefix: stack.prefix });
+    // QueueEvents blocks on its own connection; BullMQ leaves a connection it was given open
+    eventsConnection = connection.duplicate();
+    events = new QueueEvents(SCAN_QUEUE, { connection: eventsConnection, prefix: stack.prefix });
     await events.waitUntilReady();
   }, 60_000);
 
   afterAll(async () => {
     await events?.close();
     await queue?.close();
+    eventsConnection?.disconnect();
     connection?.disconnect();
     await stack?.close();
     await site?.close();

@@ -89,7 +89,13 @@ describe("the real-page corpus through the scan pipeline", () => {
     return { checks: data.checks, ms, rendered: data.rendered };
   };
 
-  const statuses = (checks: Check[]) => Object.fromEntries(checks.map((check) => [check.id, check.status]));
+  /**
+   * ttfb judges a time measured on this machine, which its load moves (an in-process fixture
+   * server answers late while the same process judges a page); every other verdict must repeat.
+   */
+  const TIMED = new Set(["ttfb"]);
+  const statuses = (checks: Check[]) =>
+    Object.fromEntries(checks.filter((check) => !TIMED.has(check.id)).map((check) => [check.id, check.status]));
 
   it.each(pages)(
     "%s: quick and full scans complete, every check answers, verdicts repeat",

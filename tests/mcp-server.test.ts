@@ -1,6 +1,7 @@
 import type { Client as McpClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { createKeyService } from "@scan/gateway/domain/key-service";
+import { hashApiKey } from "@scan/shared/api-key";
 import { ScanResult } from "@scan/shared/scan";
 import { ScoreSummary } from "@scan/shared/tools";
 import { createAccount, type TestAccount } from "./support/accounts";
@@ -264,6 +265,10 @@ describe("MCP tool server", () => {
       const client = track(await sseClient(base, account.key, "query"));
       await client.listTools();
       await createKeyService({ db: stack.db, maxKeysPerUser: 10 }).revoke(account.user, account.keyId);
+      // a revocation made outside the gateway reaches its key cache through Postgres NOTIFY
+      for (let waited = 0; stack.gateway.keyCache.get(hashApiKey(account.key)) && waited < 1_000; waited += 5) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
       await expect(client.listTools()).rejects.toThrow(/401/);
     });
   });

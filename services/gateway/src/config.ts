@@ -97,6 +97,13 @@ export const Config = z
     ADMISSION_CONTROL: z.enum(["on", "off"]).default("on"),
     /** scans one worker process runs at once (its WORKER_CONCURRENCY), for admission control */
     SCAN_SLOTS_PER_WORKER: intFrom(1, 1, 32),
+    /**
+     * how long an API key read from Postgres is trusted in this process; changes to keys and
+     * plans reach the cache at once through Postgres NOTIFY, this only bounds a missed one. 0: off
+     */
+    KEY_CACHE_TTL_MS: intFrom(30_000, 0, 3_600_000),
+    /** API keys held in that cache */
+    KEY_CACHE_MAX: intFrom(10_000, 1, 1_000_000),
     /** active (unrevoked) keys a user may hold */
     MAX_KEYS_PER_USER: intFrom(10, 1, 1_000),
     /** open legacy SSE sessions of the tool server one key may hold per gateway process */

@@ -16,6 +16,7 @@ import { createAuthenticator } from "./domain/authenticate";
 import { createCitationService } from "./domain/citation-service";
 import { createGeneratorTools } from "./domain/generator-tools";
 import { createJwtVerifier, type VerifyJwt } from "./domain/jwt-verifier";
+import { createKeyCache, type KeyCache } from "./domain/key-cache";
 import { createKeyService } from "./domain/key-service";
 import { createKeywordService } from "./domain/keyword-service";
 import { createMcpSessions } from "./domain/mcp-sessions";
@@ -24,13 +25,21 @@ import { createRateLimiter } from "./domain/rate-limiter";
 import { createScanService, terminalScansAmong } from "./domain/scan-service";
 import { ScanWaiter } from "./domain/scan-waiter";
 import { createSiteService } from "./domain/site-service";
+import { startCredentialFeed } from "./infra/credential-changes";
 import { answerClientError } from "./infra/http";
 import { createGatewayMetrics, type GatewayMetrics } from "./infra/metrics";
 
 /** how long the queue clients get to close cleanly at shutdown */
 const CLIENT_CLOSE_MS = 2_000;
 
-export type Gateway = { server: Server; url: string; metrics: GatewayMetrics; close: () => Promise<void> };
+export type Gateway = {
+  server: Server;
+  url: string;
+  metrics: GatewayMetrics;
+  /** API keys held in this process (see key-cache) */
+  keyCache: KeyCache;
+  close: () => Promise<void>;
+};
 
 /** The key endpoints' token check, or null when no JWT key is configured (they answer 503). */
 const jwtVerifier = (config: Config): VerifyJwt | null => {
@@ -122,6 +131,11 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
           })
         : null,
   });
+  const keyCache = createKeyCache({ ttlMs: config.KEY_CACHE_TTL_MS, maxEntries: config.KEY_CACHE_MAX });
+  const credentialFeed =
+    config.KEY_CACHE_TTL_MS > 0
+      ? startCredentialFeed({ databaseUrl: config.DATABASE_URL, cache: keyCache, log })
+      : null;
   const verifyJwt = jwtVerifier(config);
   if (!verifyJwt) log.warn("no JWT key is configured (JWT_SECRET): the key endpoints answer 503");
   const limiter = createRateLimiter({
@@ -160,11 +174,12 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     scans,
     tools: { pages, generators: createGeneratorTools({ pages, db, llm }) },
     mcpSessions,
-    keys: createKeyService({ db, maxKeysPerUser: config.MAX_KEYS_PER_USER }),
+    // a key revoked here is dropped from this process's cache before the answer; other processes hear of it from Postgres
+    keys: createKeyService({ db, maxKeysPerUser: config.MAX_KEYS_PER_USER, onRevoked: keyCache.invalidateKey }),
     sites,
     keywords: createKeywordService({ db, sites }),
     citations: createCitationService({ db, sites }),
-    auth: createAuthenticator({ db, verifyJwt }),
+    auth: createAuthenticator({ db, verifyJwt, cache: keyCache }),
     limiter,
     log,
     defaultForm: config.RESPONSE_FORM,
@@ -212,9 +227,10 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
       Promise.all([events.close(), queue.close(), webhooks.close()]),
       new Promise((resolve) => setTimeout(resolve, CLIENT_CLOSE_MS).unref()),
     ]);
+    await credentialFeed?.stop();
     eventsConnection.disconnect();
     connection.disconnect();
     limiterConnection.disconnect();
   };
-  return { server, url, metrics, close };
+  return { server, url, metrics, keyCache, close };
 };

@@ -5,6 +5,7 @@ import { ResponseForm } from "@scan/shared/envelope";
 import { AppError } from "@scan/shared/errors";
 import { z } from "zod";
 import type { JwtClaims, VerifyJwt } from "./jwt-verifier";
+import type { KeyCache, KnownKey } from "./key-cache";
 
 /** Who is calling: nobody, the holder of an API key, or a user signed in with a JWT (key endpoints). */
 export type AnonymousCaller = { kind: "anonymous" };
@@ -44,9 +45,38 @@ const StoredKey = z.object({
   revoked_at: z.date().nullable(),
 });
 
-export type AuthenticatorDeps = { db: Db; verifyJwt: VerifyJwt | null };
+export type AuthenticatorDeps = {
+  db: Db;
+  verifyJwt: VerifyJwt | null;
+  /** keys already read, while their changes are heard (see key-cache); none reads Postgres every time */
+  cache?: KeyCache;
+};
 
-export const createAuthenticator = ({ db, verifyJwt }: AuthenticatorDeps) => {
+export const createAuthenticator = ({ db, verifyJwt, cache }: AuthenticatorDeps) => {
+  /** The stored key with this hash and its owner's plan, from the cache or Postgres; undefined when unknown. */
+  const lookUp = async (hash: string): Promise<KnownKey | undefined> => {
+    const cached = cache?.get(hash);
+    if (cached) return cached;
+    const readAt = cache?.generation() ?? 0;
+    // the key and its owner's plan in one round trip: a Prisma include would send a second query
+    const rows = await db.$queryRaw<unknown[]>`
+      SELECT k."id", k."user_id", u."plan", k."default_form", k."last_used_at", k."revoked_at"
+      FROM "api_keys" k JOIN "users" u ON u."id" = k."user_id"
+      WHERE k."hash" = ${hash}`;
+    if (rows.length === 0) return undefined;
+    const stored = StoredKey.parse(rows[0]);
+    const known: KnownKey = {
+      id: stored.id,
+      userId: stored.user_id,
+      plan: stored.plan,
+      defaultForm: stored.default_form,
+      revoked: stored.revoked_at !== null,
+      lastUsedAt: stored.last_used_at?.getTime() ?? null,
+    };
+    cache?.set(hash, known, readAt);
+    return known;
+  };
+
   const bearerOf = (authorization: string): string => {
     const match = BEARER.exec(authorization);
     if (!match?.[1]) throw refused("The Authorization header must be Bearer <credential>");
@@ -92,28 +122,18 @@ export const createAuthenticator = ({ db, verifyJwt }: AuthenticatorDeps) => {
       );
     }
 
-    // the key and its owner's plan in one round trip: a Prisma include would send a second query,
-    // and this lookup runs on every keyed request
-    const rows = await db.$queryRaw<unknown[]>`
-      SELECT k."id", k."user_id", u."plan", k."default_form", k."last_used_at", k."revoked_at"
-      FROM "api_keys" k JOIN "users" u ON u."id" = k."user_id"
-      WHERE k."hash" = ${hashApiKey(key)}`;
-    if (rows.length === 0) throw refused("The API key is not valid");
-    const stored = StoredKey.parse(rows[0]);
-    if (stored.revoked_at) {
+    const stored = await lookUp(hashApiKey(key));
+    if (!stored) throw refused("The API key is not valid");
+    if (stored.revoked) {
       throw refused("The API key has been revoked", "Create a new key with POST /api/v1/keys.");
     }
     const now = Date.now();
-    if (!stored.last_used_at || now - stored.last_used_at.getTime() >= LAST_USED_RESOLUTION_MS) {
+    if (stored.lastUsedAt === null || now - stored.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
+      // recorded on the cached entry too, so the next minute's requests do not write again
+      stored.lastUsedAt = now;
       await db.apiKey.update({ where: { id: stored.id }, data: { lastUsedAt: new Date(now) } });
     }
-    return {
-      kind: "key",
-      keyId: stored.id,
-      userId: stored.user_id,
-      plan: stored.plan,
-      defaultForm: stored.default_form,
-    };
+    return { kind: "key", keyId: stored.id, userId: stored.userId, plan: stored.plan, defaultForm: stored.defaultForm };
   };
 
   /** The user a JWT in `Authorization: Bearer <JWT>` identifies (the key endpoints, spec 4.7). */

@@ -5,7 +5,12 @@ import type { PageMeta } from "@scan/shared/envelope";
 import { AppError } from "@scan/shared/errors";
 import { withUserLock } from "./user-lock";
 
-export type KeyServiceDeps = { db: Db; maxKeysPerUser: number };
+export type KeyServiceDeps = {
+  db: Db;
+  maxKeysPerUser: number;
+  /** told of each key revoked, after it is committed */
+  onRevoked?: (keyId: string) => void;
+};
 
 export const toApiKeyView = (key: ApiKey, plan: Plan): ApiKeyView => ({
   id: key.id,
@@ -22,7 +27,7 @@ const notFound = (id: string) =>
   new AppError("not_found", `No API key with id ${id}`, "List your keys with GET /api/v1/keys.");
 
 /** A user's API keys: list, create (the key is returned once), revoke. Another user's key is 404. */
-export const createKeyService = ({ db, maxKeysPerUser }: KeyServiceDeps) => {
+export const createKeyService = ({ db, maxKeysPerUser, onRevoked }: KeyServiceDeps) => {
   const list = async (user: { id: string; plan: Plan }, page: PageQuery) => {
     const where = { userId: user.id, revokedAt: null };
     const [total, keys] = await Promise.all([
@@ -62,6 +67,7 @@ export const createKeyService = ({ db, maxKeysPerUser }: KeyServiceDeps) => {
       data: { revokedAt: new Date() },
     });
     if (count === 0) throw notFound(id);
+    onRevoked?.(id);
     return toApiKeyView(await db.apiKey.findUniqueOrThrow({ where: { id } }), user.plan);
   };
 

@@ -23,7 +23,7 @@ import { corpusPages, serveCorpus } from "../tests/support/corpus";
 import { hang, html, startFixtureServer } from "../tests/support/fixture-server";
 import { bareRender } from "./bench/baselines";
 import { driveScans } from "./bench/load";
-import { modeResult } from "./bench/measure";
+import { gatewayOverhead, modeResult } from "./bench/measure";
 import { measureEndpoints, soak, statusCounts } from "./bench/phases";
 import { trackChromium, watchTrees } from "./bench/procfs";
 import { type BenchResult, latency, renderTable, targetsOf } from "./bench/report";
@@ -47,6 +47,7 @@ const { values: args } = parseArgs({
     "worker-concurrency": { type: "string", default: "1" },
     connections: { type: "string" },
     throughput: { type: "string", default: "150" },
+    overhead: { type: "string", default: "100" },
     soak: { type: "string", default: "1000" },
     "hang-rate": { type: "string", default: "0.05" },
     "soak-timeout-ms": { type: "string", default: "5000" },
@@ -185,7 +186,7 @@ const main = async () => {
     }
 
     const throughputScans = int("throughput");
-    if (throughputScans > 0 || soakScans > 0) {
+    if (throughputScans > 0 || soakScans > 0 || int("overhead") > 0) {
       for (const worker of pool.slice(1)) await worker.stop();
       pool = pool.slice(0, 1);
     }
@@ -199,6 +200,19 @@ const main = async () => {
         scans: scans.results.length,
         statuses: statusCounts(scans.results),
         scansPerMinute: (scans.results.filter((r) => r.status === 200).length / scans.wallMs) * 60_000,
+      };
+    }
+
+    if (int("overhead") > 0 && pages.length > 0 && pool.length > 0) {
+      const targets = Array.from({ length: int("overhead") }, (_, i) => site.url(`/${pages[i % pages.length]}/`));
+      say(`overhead: ${targets.length} quick scans one at a time, one worker`);
+      const scans = await driveScans({ gatewayUrl: gateway.url, headers: {}, targets, mode: "quick", connections: 1 });
+      const ok = scans.results.filter((r) => r.status === 200);
+      result.overhead = {
+        scans: scans.results.length,
+        statuses: statusCounts(scans.results),
+        latencyMs: latency(ok.map((r) => r.ms)),
+        gatewayOverheadMs: gatewayOverhead(scans.results, pool),
       };
     }
 

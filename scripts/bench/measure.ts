@@ -4,7 +4,7 @@ import { chromiumUnder, type TreeUsage } from "./procfs";
 import { latency, type ModeResult, mb } from "./report";
 import type { Service } from "./stack";
 
-type WorkerTimings = { captureMs: number; checksMs: number; storeMs: number };
+type WorkerTimings = { captureMs: number; checksMs: number; storeMs: number; jobMs: number };
 
 /** The worker's own phase timings per scan id, from its "scan completed" log lines. */
 const workerTimings = (workers: readonly Service[]): Map<string, WorkerTimings> => {
@@ -16,10 +16,27 @@ const workerTimings = (workers: readonly Service[]): Map<string, WorkerTimings> 
         captureMs: Number(record.captureMs),
         checksMs: Number(record.checksMs),
         storeMs: Number(record.storeMs),
+        // the processor's whole time, from taking the job to returning (older logs: the phases)
+        jobMs: Number(record.jobMs ?? Number(record.captureMs) + Number(record.checksMs) + Number(record.storeMs)),
       });
     }
   }
   return timings;
+};
+
+/**
+ * Everything a caller waits for beyond the worker's own hold on the job: the gateway's request
+ * handling, storing and queueing, the queue's hand-over to the worker and back, and reading and
+ * answering the result.
+ */
+export const gatewayOverhead = (results: readonly ScanResult[], workers: readonly Service[]) => {
+  const timings = workerTimings(workers);
+  return latency(
+    results.flatMap((r) => {
+      const t = r.status === 200 && r.scanId ? timings.get(r.scanId) : undefined;
+      return t ? [r.ms - t.jobMs] : [];
+    }),
+  );
 };
 
 export const modeResult = (
@@ -53,7 +70,7 @@ export const modeResult = (
       store: latency(own.map((t) => t.storeMs)),
       total: latency(own.map((t) => t.total)),
     },
-    gatewayOverheadMs: latency(own.map((t) => t.endToEnd - t.total)),
+    gatewayOverheadMs: gatewayOverhead(results, workers),
     workerCpu: {
       cpuMs: usage.cpuMs,
       cpuPercent: usage.cpuPercent,

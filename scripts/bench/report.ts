@@ -26,7 +26,10 @@ export type ModeResult = {
   rendered: number;
   /** the worker's own phases, from its log */
   workerMs: { capture: Latency; checks: Latency; store: Latency; total: Latency };
-  /** end to end minus the worker's own time: HTTP, auth, rate limit, row, queue, wake-up, read */
+  /**
+   * end to end minus the worker's whole hold on the job: HTTP, auth, rate limit, row, queue,
+   * hand-over, wake-up, read; under this run's load (both cores busy rendering)
+   */
   gatewayOverheadMs: Latency;
   /** the worker processes and their Chromium; nodeCpuMsPerScan: the worker processes alone */
   workerCpu: { cpuMs: number; cpuPercent: number; cpuMsPerScan: number; nodeCpuMsPerScan: number };
@@ -78,6 +81,8 @@ export type BenchResult = {
   };
   modes: ModeResult[];
   throughput?: { workers: 1; scans: number; statuses: Record<string, number>; scansPerMinute: number };
+  /** quick scans one at a time on one worker: what the gateway and the queue add to a scan */
+  overhead?: { scans: number; statuses: Record<string, number>; latencyMs: Latency; gatewayOverheadMs: Latency };
   soak?: SoakResult;
   targets: Target[];
 };
@@ -141,12 +146,13 @@ export const targetsOf = (result: BenchResult): Target[] => {
       pass: share >= 40,
     });
   }
-  for (const run of result.modes) {
+  if (result.overhead) {
+    const o = result.overhead.gatewayOverheadMs;
     targets.push({
-      name: `gateway overhead per ${run.mode} scan, p50`,
+      name: "gateway overhead per quick scan (end to end minus the worker's time), one scan at a time, p50",
       target: "≤ 3 ms",
-      measured: `${f1(run.gatewayOverheadMs.p50)} ms`,
-      pass: run.gatewayOverheadMs.p50 <= 3,
+      measured: `${f1(o.p50)} ms (p95 ${f1(o.p95)}, ${o.n} scans)`,
+      pass: o.p50 <= 3,
     });
   }
   return targets;
@@ -184,7 +190,7 @@ export const renderTable = (result: BenchResult): string => {
   }
   if (result.modes.length > 0) {
     lines.push(
-      "| run | worker capture p50 ms | checks p50 | store p50 | worker total p50 | gateway overhead p50 ms | p95 |",
+      "| run | worker capture p50 ms | checks p50 | store p50 | worker phases p50 | gateway overhead under this load, p50 ms | p95 |",
       "|---|---|---|---|---|---|---|",
     );
     for (const run of result.modes) {
@@ -194,6 +200,13 @@ export const renderTable = (result: BenchResult): string => {
       );
     }
     lines.push("");
+  }
+  if (result.overhead) {
+    const o = result.overhead;
+    lines.push(
+      `One scan at a time, one worker: ${o.scans} quick scans, end to end p50 ${f1(o.latencyMs.p50)} ms; gateway and queue overhead p50 ${f1(o.gatewayOverheadMs.p50)} ms, p95 ${f1(o.gatewayOverheadMs.p95)} ms, p99 ${f1(o.gatewayOverheadMs.p99)} ms.`,
+      "",
+    );
   }
   if (result.endpoints) {
     const e = result.endpoints;

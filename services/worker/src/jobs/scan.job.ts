@@ -39,6 +39,8 @@ const markFailed = (db: Db, scanId: string, errorCode: string, errorMessage: str
 export const createScanProcessor =
   ({ db, pool, policy, limits, snapshots, log, metrics, enqueueCallback }: ScanJobDeps) =>
   async (job: Job): Promise<ScanJobOutcome> => {
+    // the worker's whole hold on the job, for the log: what a caller waits beyond it is the gateway's and the queue's
+    const entered = performance.now();
     const parsed = ScanJobPayload.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError(`bad scan payload: ${parsed.error.message}`);
     const { scanId, url, mode, requestId, keepSnapshot: keep } = parsed.data;
@@ -127,6 +129,7 @@ export const createScanProcessor =
           ...timings,
           storeMs: Math.round(performance.now() - judgedAt),
           totalMs: Math.round(performance.now() - pickedUp),
+          jobMs: Math.round((performance.now() - entered) * 10) / 10,
         },
         "scan completed",
       );

@@ -61,6 +61,13 @@ export const redactUrl = (input: string): string => {
 
 export type LoggerSettings = { service: string; level: Level | "silent" };
 
+/**
+ * Standard output written asynchronously, for the services: a line costs the request a copy
+ * into a buffer, not a write system call, and lines logged while a write is in flight go out
+ * together. pino flushes what is buffered when the process exits.
+ */
+export const asyncStdout = (): DestinationStream => pino.destination({ dest: 1, sync: false });
+
 export const createLogger = ({ service, level }: LoggerSettings, destination?: DestinationStream): Logger =>
   pino(
     {

@@ -94,7 +94,12 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
   const events = new QueueEvents(SCAN_QUEUE, { connection: eventsConnection, prefix: config.QUEUE_PREFIX });
   events.on("error", (error) => log.warn({ err: error.message }, "queue events error"));
   // the rate counters: their own connection, failing fast like the queue's
-  const limiterConnection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  // auto-pipelining: the counters of requests arriving together go to Redis in one write
+  const limiterConnection = new Redis(config.REDIS_URL, {
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    enableAutoPipelining: true,
+  });
   limiterConnection.on("error", (error) => log.warn({ err: error.message }, "redis rate-limit connection error"));
   // the gateway never adds deliveries; it shows them on the dashboard and in the metrics
   const webhooks = new Queue(WEBHOOK_QUEUE, { connection, prefix: config.QUEUE_PREFIX });

@@ -1,11 +1,11 @@
 import { createDb } from "@scan/db/client";
-import { createLogger } from "@scan/shared/log";
+import { asyncStdout, createLogger } from "@scan/shared/log";
 import { loadConfig } from "./config";
 import { startGateway } from "./gateway";
 
 const main = async () => {
   const config = loadConfig(process.env);
-  const log = createLogger({ service: "gateway", level: config.LOG_LEVEL });
+  const log = createLogger({ service: "gateway", level: config.LOG_LEVEL }, asyncStdout());
   const db = createDb(config.DATABASE_URL);
   const gateway = await startGateway({ config, db, log });
   log.info({ url: gateway.url }, `gateway listening on ${gateway.url}`);

@@ -1,5 +1,5 @@
 import { createDb } from "@scan/db/client";
-import { createLogger } from "@scan/shared/log";
+import { asyncStdout, createLogger } from "@scan/shared/log";
 import { Redis } from "ioredis";
 import { loadConfig } from "./config";
 import { startOpsServer } from "./infra/ops-server";
@@ -7,7 +7,7 @@ import { createScanWorker } from "./worker";
 
 const main = async () => {
   const config = loadConfig(process.env);
-  const log = createLogger({ service: "worker", level: config.LOG_LEVEL });
+  const log = createLogger({ service: "worker", level: config.LOG_LEVEL }, asyncStdout());
   const db = createDb(config.DATABASE_URL);
   // BullMQ workers block on Redis: they need maxRetriesPerRequest null
   const connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });

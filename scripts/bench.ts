@@ -127,6 +127,9 @@ const main = async () => {
   const workerEnv = (extra: NodeJS.ProcessEnv = {}) => ({
     ...env,
     WORKER_CONCURRENCY: String(workerConcurrency),
+    // several workers on one machine: each takes a free port for its metrics
+    METRICS_PORT: "0",
+    METRICS_HOST: "127.0.0.1",
     // Chromium's main process and crash handlers inherit it: found however they are reparented
     [runMarker.split("=")[0] as string]: run,
     ...extra,
@@ -144,9 +147,11 @@ const main = async () => {
     services.push(gateway.service);
     let pool: Service[] = [];
     for (let i = 0; i < workers; i++) {
-      pool.push(await startWorkerProcess(`worker-${i + 1}`, workerEnv(), workerOptions));
+      const worker = await startWorkerProcess(`worker-${i + 1}`, workerEnv(), workerOptions);
+      // stopped at the end whatever happens to the next one
+      services.push(worker);
+      pool.push(worker);
     }
-    services.push(...pool);
     say(`gateway ${gateway.url} (pid ${gateway.service.pid}), workers ${pool.map((w) => w.nodePid).join(", ")}`);
     const user = await createUserService(db).create(`bench-${run}@example.com`, "agency");
     const { key } = await createKeyService({ db, maxKeysPerUser: 10 }).create(user, {});

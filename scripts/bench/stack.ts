@@ -150,16 +150,32 @@ export const spawnService = (
   return service;
 };
 
+/** A service that did not come up is stopped before the error goes on, so nothing outlives the run. */
+const stopOnFailure = async <T>(service: Service, started: Promise<T>): Promise<T> => {
+  try {
+    return await started;
+  } catch (error) {
+    await service.stop();
+    throw error;
+  }
+};
+
 export const startGatewayProcess = async (env: NodeJS.ProcessEnv, options: SpawnOptions = {}) => {
   const service = spawnService("gateway", "gateway", { ...env, PORT: "0", HOST: "127.0.0.1" }, options);
-  const ready = await service.waitForLog((record) => typeof record.url === "string", 60_000);
+  const ready = await stopOnFailure(
+    service,
+    service.waitForLog((record) => typeof record.url === "string", 60_000),
+  );
   return { service, url: ready.url as string };
 };
 
 /** A worker whose browser has launched: its first scan does not pay for the start. */
 export const startWorkerProcess = async (label: string, env: NodeJS.ProcessEnv, options: SpawnOptions = {}) => {
   const service = spawnService("worker", label, env, options);
-  await service.waitForLog((record) => record.msg === "browser launched", 60_000);
+  await stopOnFailure(
+    service,
+    service.waitForLog((record) => record.msg === "browser launched", 60_000),
+  );
   if (options.reaper) {
     const node = allProcesses().find((proc) => proc.ppid === service.pid && proc.comm === "node");
     if (!node) throw new Error(`${label}: no node process under ${options.reaper}`);

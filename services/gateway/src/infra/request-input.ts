@@ -1,4 +1,4 @@
-import { AppError } from "@scan/shared/errors";
+import { AppError, validationError } from "@scan/shared/errors";
 import type { Request, Response } from "express";
 import type { z } from "zod";
 import type { KeyCaller } from "../domain/authenticate";
@@ -27,8 +27,8 @@ export const parseQuery = <T extends z.ZodType>(schema: T, req: Request, hint: s
   return parsed.data;
 };
 
-/** The JSON body through `schema`, or 400: a body that is not a JSON object, or fields at fault. */
-export const parseBody = <T extends z.ZodType>(schema: T, req: Request, hint: string): z.infer<T> => {
+/** The request's JSON body when it is an object; anything else (none, an array, a scalar) is 400. */
+export const jsonObjectOf = (req: Request, hint: string): object => {
   const body: unknown = req.body;
   if (body === undefined || body === null || typeof body !== "object" || Array.isArray(body)) {
     throw new AppError(
@@ -37,7 +37,19 @@ export const parseBody = <T extends z.ZodType>(schema: T, req: Request, hint: st
       `${hint} Content-Type must be application/json.`,
     );
   }
-  const parsed = schema.safeParse(body);
+  return body;
+};
+
+/** The JSON body through `schema`, or 400: a body that is not a JSON object, or fields at fault. */
+export const parseBody = <T extends z.ZodType>(schema: T, req: Request, hint: string): z.infer<T> => {
+  const parsed = schema.safeParse(jsonObjectOf(req, hint));
   if (!parsed.success) throw new AppError("invalid_request", describe(parsed.error, "field"), hint);
+  return parsed.data;
+};
+
+/** Like parseBody, with the validation error that lists every field at fault (Form B's `details`). */
+export const validatedBody = <T extends z.ZodType>(schema: T, req: Request, hint: string): z.output<T> => {
+  const parsed = schema.safeParse(jsonObjectOf(req, hint));
+  if (!parsed.success) throw validationError(parsed.error, hint);
   return parsed.data;
 };

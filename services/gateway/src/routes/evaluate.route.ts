@@ -1,9 +1,9 @@
 import { AEO2_META, evaluateAeo2 } from "@scan/shared/aeo2/evaluate";
 import { EvaluateRequest } from "@scan/shared/aeo2/input";
 import { successBody } from "@scan/shared/envelope";
-import { AppError, validationError } from "@scan/shared/errors";
 import { type Request, type Response, Router } from "express";
 import { methodNotAllowed } from "../infra/http";
+import { validatedBody } from "../infra/request-input";
 
 const BODY_HINT =
   'Send a JSON object with any of "citations" (up to 100 of {brandName, targetUrl, responseText, citedSources, position}), "evidence" (up to 100 of {sourceType, url, snippet, supportsClaim}) and "revenue" ({monthlyAiImpressions, conversionRate, revenuePerConversion, grossMargin, attributionCoverage}; ratios from 0 to 1).';
@@ -21,16 +21,8 @@ export const evaluateRoutes = (): Router => {
     .route("/api/v1/aeo-2/evaluate")
     .post((req: Request, res: Response) => {
       const form = res.locals.form;
-      if (req.body === undefined || req.body === null || typeof req.body !== "object" || Array.isArray(req.body)) {
-        throw new AppError(
-          "invalid_request",
-          "The request body must be a JSON object",
-          `${BODY_HINT} Content-Type must be application/json.`,
-        );
-      }
-      const parsed = EvaluateRequest.safeParse(req.body);
-      if (!parsed.success) throw validationError(parsed.error, BODY_HINT);
-      const data = evaluateAeo2(parsed.data);
+      const input = validatedBody(EvaluateRequest, req, BODY_HINT);
+      const data = evaluateAeo2(input);
       const meta = { version: AEO2_META.version, provenance: AEO2_META.provenance };
       res
         .status(200)

@@ -1,30 +1,16 @@
 import { successBody } from "@scan/shared/envelope";
-import { AppError, validationError } from "@scan/shared/errors";
+import { AppError } from "@scan/shared/errors";
 import { type Request, type Response, Router } from "express";
-import type { z } from "zod";
 import { FixInput, GenerateInput } from "../domain/generator-schemas";
 import type { GeneratorTools } from "../domain/generator-tools";
 import type { ToolContext } from "../domain/page-tools";
 import { methodNotAllowed } from "../infra/http";
+import { validatedBody } from "../infra/request-input";
 
 const FIX_HINT =
   'Send {"url": "https://example.com", "issues": ["llms-txt", "structured-data"]} as JSON; issues is optional.';
 const GENERATE_HINT =
   'Send {"url": "https://example.com", "content_type": "faq" | "blog" | "product", "topic": "..."} as JSON; topic is optional.';
-
-/** The body as a schema reads it; anything else is a 400 that names the field. */
-const bodyOf = <S extends z.ZodType>(req: Request, schema: S, hint: string): z.output<S> => {
-  if (req.body === undefined || req.body === null || typeof req.body !== "object" || Array.isArray(req.body)) {
-    throw new AppError(
-      "invalid_request",
-      "The request body must be a JSON object",
-      `${hint} Content-Type must be application/json.`,
-    );
-  }
-  const parsed = schema.safeParse(req.body);
-  if (!parsed.success) throw validationError(parsed.error, hint);
-  return parsed.data;
-};
 
 /** The key holder and request behind a call; a client that goes away stops the wait, not the scan. */
 const contextOf = (res: Response): ToolContext => {
@@ -48,7 +34,7 @@ export const generatorRoutes = (generators: GeneratorTools): Router => {
   router
     .route("/api/v1/fix")
     .post(async (req: Request, res: Response) => {
-      const input = bodyOf(req, FixInput, FIX_HINT);
+      const input = validatedBody(FixInput, req, FIX_HINT);
       const context = contextOf(res);
       const { data } = await generators.fix(input, context);
       if (context.signal.aborted) return;
@@ -59,7 +45,7 @@ export const generatorRoutes = (generators: GeneratorTools): Router => {
   router
     .route("/api/v1/generate")
     .post(async (req: Request, res: Response) => {
-      const input = bodyOf(req, GenerateInput, GENERATE_HINT);
+      const input = validatedBody(GenerateInput, req, GENERATE_HINT);
       const context = contextOf(res);
       const { data } = await generators.generate(input, context);
       if (context.signal.aborted) return;

@@ -7,6 +7,7 @@ import { toCallbackDelivery, toScanResult, toStoredScan } from "../domain/scan-p
 import type { ScanService } from "../domain/scan-service";
 import { methodNotAllowed } from "../infra/http";
 import { parsePrefer } from "../infra/prefer";
+import { validatedBody } from "../infra/request-input";
 
 const BODY_HINT =
   'Send {"url": "https://example.com", "mode": "quick" | "full", "callback_url": "https://..." (optional)} as JSON.';
@@ -19,16 +20,8 @@ export const scanRoutes = (scans: ScanService): Router => {
     .route("/api/v1/scan")
     .post(async (req: Request, res: Response) => {
       const form = res.locals.form;
-      if (req.body === undefined || req.body === null || typeof req.body !== "object" || Array.isArray(req.body)) {
-        throw new AppError(
-          "invalid_request",
-          "The request body must be a JSON object",
-          `${BODY_HINT} Content-Type must be application/json.`,
-        );
-      }
-      const parsed = ScanRequest.safeParse(req.body);
-      if (!parsed.success) throw validationError(parsed.error, BODY_HINT);
-      const url = normaliseScanUrl(parsed.data.url, form);
+      const input = validatedBody(ScanRequest, req, BODY_HINT);
+      const url = normaliseScanUrl(input.url, form);
       if (!url.ok) throw new AppError("invalid_request", `url: ${url.reason}`, BODY_HINT);
 
       // Prefer: respond-async (RFC 7240) answers 202 as soon as the scan is queued
@@ -43,9 +36,9 @@ export const scanRoutes = (scans: ScanService): Router => {
       const { scan, finished } = await scans.submit(
         {
           url: url.url,
-          mode: parsed.data.mode,
+          mode: input.mode,
           requestId: res.locals.requestId,
-          callbackUrl: parsed.data.callback_url,
+          callbackUrl: input.callback_url,
           respondAsync,
           budgetMs: wait,
         },

@@ -1,7 +1,7 @@
 import type { ScanMode } from "@scan/shared/jobs";
 import { ScanResult, StoredScan } from "@scan/shared/scan";
 import { z } from "zod";
-import type { Report } from "./report";
+import { failedReport, type Report } from "./report";
 
 /** A failure to tell the user about, with the process exit code it ends in. */
 export class CliError extends Error {
@@ -56,20 +56,6 @@ const fromStored = (scan: StoredScan): Report => ({
   checks: scan.checks ?? [],
   durationMs: scan.duration_ms,
   error: scan.error,
-});
-
-/** A scan the API answered 502 for: stored as failed, for the reason given. */
-const failedReport = (url: string, mode: ScanMode, error: { code: string; message: string }): Report => ({
-  id: null,
-  url,
-  finalUrl: null,
-  mode,
-  status: "failed",
-  grade: null,
-  scores: null,
-  checks: [],
-  durationMs: null,
-  error,
 });
 
 const fromResult = (scan: ScanResult): Report => ({

@@ -1,12 +1,13 @@
 import { parseAllowlist, parsePorts, vetTarget } from "@scan/shared/address-policy";
 import type { ScanMode } from "@scan/shared/jobs";
+import { captureLimitsOf } from "@scan/worker/config";
 import { TargetError } from "@scan/worker/domain/http-fetch";
 import { scanPage } from "@scan/worker/domain/scan-page";
 import { BrowserPool, resolveChromiumPath } from "@scan/worker/infra/browser-pool";
 import { resolveAll, SCANNER_USER_AGENT } from "@scan/worker/worker";
 import { CliError } from "./api-client";
 import type { CliConfig } from "./config";
-import type { Report } from "./report";
+import { failedReport, type Report } from "./report";
 
 /**
  * Scans on this machine, with the worker's own capture and checks and a Chromium of its own,
@@ -53,13 +54,7 @@ export const scanInProcess = async (
           ports,
           userAgent: SCANNER_USER_AGENT,
         },
-        limits: {
-          scanTimeoutMs: config.SCAN_TIMEOUT_MS,
-          settleTimeoutMs: { quick: config.SETTLE_QUICK_MS, full: config.SETTLE_FULL_MS },
-          maxHtmlBytes: config.MAX_HTML_BYTES,
-          maxRedirects: config.MAX_REDIRECTS,
-          quickRender: config.QUICK_RENDER,
-        },
+        limits: captureLimitsOf(config),
       },
       { url, mode },
     );
@@ -77,18 +72,12 @@ export const scanInProcess = async (
     };
   } catch (error) {
     if (error instanceof TargetError) {
-      return {
-        id: null,
+      return failedReport(
         url,
-        finalUrl: null,
         mode,
-        status: "failed",
-        grade: null,
-        scores: null,
-        checks: [],
-        durationMs: Math.round(performance.now() - started),
-        error: { code: "upstream_failure", message: error.message },
-      };
+        { code: "upstream_failure", message: error.message },
+        Math.round(performance.now() - started),
+      );
     }
     throw error;
   } finally {

@@ -105,3 +105,22 @@ export const formatReport = (report: Report): string => {
   }
   return `${lines.join("\n")}\n`;
 };
+
+/** A scan whose target failed (the API's 502, or the in-process fetch), for the reason given. */
+export const failedReport = (
+  url: string,
+  mode: Report["mode"],
+  error: { code: string; message: string },
+  durationMs: number | null = null,
+): Report => ({
+  id: null,
+  url,
+  finalUrl: null,
+  mode,
+  status: "failed",
+  grade: null,
+  scores: null,
+  checks: [],
+  durationMs,
+  error,
+});

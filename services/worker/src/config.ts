@@ -1,5 +1,6 @@
 import { CommonConfig, intFrom, OpsConfig, parseConfig } from "@scan/shared/config";
 import { z } from "zod";
+import type { CaptureLimits } from "./domain/capture";
 
 /** The worker's whole configuration, from the environment, parsed once at start-up. */
 export const Config = z.object({
@@ -42,3 +43,17 @@ export const Config = z.object({
 export type Config = z.infer<typeof Config>;
 
 export const loadConfig = (env: NodeJS.ProcessEnv): Config => parseConfig(Config, env, "worker");
+
+/** The capture's limits, from the settings the worker and the in-process client both read. */
+export const captureLimitsOf = (
+  config: Pick<
+    Config,
+    "SCAN_TIMEOUT_MS" | "SETTLE_QUICK_MS" | "SETTLE_FULL_MS" | "MAX_HTML_BYTES" | "MAX_REDIRECTS" | "QUICK_RENDER"
+  >,
+): CaptureLimits => ({
+  scanTimeoutMs: config.SCAN_TIMEOUT_MS,
+  settleTimeoutMs: { quick: config.SETTLE_QUICK_MS, full: config.SETTLE_FULL_MS },
+  maxHtmlBytes: config.MAX_HTML_BYTES,
+  maxRedirects: config.MAX_REDIRECTS,
+  quickRender: config.QUICK_RENDER,
+});

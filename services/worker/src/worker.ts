@@ -6,7 +6,7 @@ import { probeAll, type Readiness } from "@scan/shared/readiness";
 import { Queue, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
-import type { Config } from "./config";
+import { type Config, captureLimitsOf } from "./config";
 import { BrowserPool, resolveChromiumPath } from "./infra/browser-pool";
 import { createCachingResolver } from "./infra/dns-cache";
 import { type EgressProxy, startEgressProxy } from "./infra/egress-proxy";
@@ -104,13 +104,7 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
       ports,
       userAgent: SCANNER_USER_AGENT,
     },
-    limits: {
-      scanTimeoutMs: config.SCAN_TIMEOUT_MS,
-      settleTimeoutMs: { quick: config.SETTLE_QUICK_MS, full: config.SETTLE_FULL_MS },
-      maxHtmlBytes: config.MAX_HTML_BYTES,
-      maxRedirects: config.MAX_REDIRECTS,
-      quickRender: config.QUICK_RENDER,
-    },
+    limits: captureLimitsOf(config),
     snapshots: { maxBytes: config.SNAPSHOT_MAX_BYTES, retentionS: config.SNAPSHOT_RETENTION_S },
   });
   const worker = new Worker(SCAN_QUEUE, processor, {

@@ -1,7 +1,7 @@
 import { isOrganization } from "@scan/checks/aeo/organization-schema.check";
+import { authorNameOf, isUrl, nodesById } from "@scan/checks/geo/author.check";
 import { siteOf } from "@scan/checks/geo/site";
 import { type JsonLdNode, jsonLd, textOf, typesOf } from "@scan/checks/lib/jsonld";
-import { perPage } from "@scan/checks/lib/memo";
 import { foldWhitespace, type Page } from "@scan/checks/page";
 import { anchors } from "@scan/checks/seo/anchors";
 import { ancestor, elementsNamed, isInert } from "@scan/checks/seo/dom";
@@ -126,41 +126,6 @@ export const logoOf = (page: Page, home: string): Sourced | null => {
   return null;
 };
 
-const isUrlText = (text: string): boolean => /^(?:https?:)?\/\//i.test(text);
-
-/** JSON-LD nodes by @id, to follow `"author": {"@id": ...}`. */
-const nodesById = perPage((page: Page): ReadonlyMap<string, JsonLdNode> => {
-  const byId = new Map<string, JsonLdNode>();
-  for (const node of jsonLd(page).nodes) {
-    const id = node["@id"];
-    if (typeof id === "string" && typeof node.name === "string" && !byId.has(id)) byId.set(id, node);
-  }
-  return byId;
-});
-
-const authorNameOf = (value: unknown, byId: ReadonlyMap<string, JsonLdNode>): string | null => {
-  if (typeof value === "string") {
-    const text = foldWhitespace(value);
-    const target = byId.get(text);
-    if (target) return authorNameOf(target.name, byId);
-    return text === "" || isUrlText(text) ? null : text;
-  }
-  if (Array.isArray(value)) {
-    for (const item of value) {
-      const name = authorNameOf(item, byId);
-      if (name) return name;
-    }
-    return null;
-  }
-  if (typeof value === "object" && value !== null) {
-    const node = value as JsonLdNode;
-    if (typeof node.name === "string" && foldWhitespace(node.name) !== "") return foldWhitespace(node.name);
-    const target = typeof node["@id"] === "string" ? byId.get(node["@id"]) : undefined;
-    if (target && target !== node) return authorNameOf(target.name, byId);
-  }
-  return null;
-};
-
 // the metas that carry a byline, as the author check reads them
 const AUTHOR_META = ["author", "article:author", "dc.creator", "byl", "sailthru.author", "parsely-author"];
 
@@ -169,27 +134,27 @@ export const authorOf = (page: Page): Author | null => {
   const byId = nodesById(page);
   for (const node of jsonLd(page).nodes) {
     if (!("author" in node)) continue;
-    const name = authorNameOf(node.author, byId);
+    const name = foldWhitespace(authorNameOf(node.author, byId) ?? "");
     if (name) return { name, url: null, source: "JSON-LD author" };
   }
   for (const key of AUTHOR_META) {
     const text = metaContent(metaKeyed(page, key));
     // NYT-style bylines ("By Jane Doe") keep the name only; it is still a quote of the page
     const name = text?.replace(/^by\s+/i, "");
-    if (name && !isUrlText(name)) return { name, url: null, source: `<meta ${key}>` };
+    if (name && !isUrl(name)) return { name, url: null, source: `<meta ${key}>` };
   }
   const rel = anchors(page).find(
     (anchor) =>
       anchor.text !== "" &&
       (anchor.element.getAttribute("rel") ?? "").toLowerCase().split(/\s+/).includes("author") &&
-      !isUrlText(anchor.text),
+      !isUrl(anchor.text),
   );
   if (rel) return { name: rel.text, url: isHttp(rel.href) ? rel.href.href : null, source: 'rel="author" link' };
   for (const element of page.doc.querySelectorAll('[itemprop~="author"]')) {
     if (isInert(element)) continue;
     const named = element.querySelector('[itemprop~="name"]');
     const text = foldWhitespace(named?.getAttribute("content") ?? named?.textContent ?? element.textContent ?? "");
-    if (text !== "" && !isUrlText(text) && text.length <= 100)
+    if (text !== "" && !isUrl(text) && text.length <= 100)
       return { name: text, url: null, source: 'itemprop="author"' };
   }
   return null;

@@ -5,10 +5,10 @@ import { foldWhitespace, type Page } from "../page";
 import { anchors } from "../seo/anchors";
 import { elementIndex, elementsNamed, isInert } from "../seo/dom";
 
-const isUrl = (text: string): boolean => /^(?:https?:)?\/\//i.test(text);
+export const isUrl = (text: string): boolean => /^(?:https?:)?\/\//i.test(text);
 
 /** JSON-LD nodes by @id, so that `"author": {"@id": "#jane"}` finds the Person node that names her. */
-const nodesById = perPage((page: Page): ReadonlyMap<string, JsonLdNode> => {
+export const nodesById = perPage((page: Page): ReadonlyMap<string, JsonLdNode> => {
   const byId = new Map<string, JsonLdNode>();
   for (const node of jsonLd(page).nodes) {
     const id = node["@id"];
@@ -18,7 +18,7 @@ const nodesById = perPage((page: Page): ReadonlyMap<string, JsonLdNode> => {
 });
 
 /** The name in an author value: a string that is not a URL, a node's name, or the name of the node an @id points at. */
-const authorNameOf = (value: unknown, byId: ReadonlyMap<string, JsonLdNode>): string | null => {
+export const authorNameOf = (value: unknown, byId: ReadonlyMap<string, JsonLdNode>): string | null => {
   if (typeof value === "string") {
     const text = value.trim();
     if (text === "") return null;

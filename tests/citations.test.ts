@@ -9,6 +9,7 @@ import {
   listGetter,
   pageThrough,
   startListsApi,
+  storeSite,
 } from "./support/lists";
 import { stopContainers } from "./support/services";
 import type { Stack } from "./support/stack";
@@ -40,12 +41,7 @@ describe("citations", () => {
 
   const citationsOf = (account: TestAccount) => listGetter(ctx, "/api/v1/citations", account.key);
 
-  const siteFor = async (account: TestAccount, host: string): Promise<string> =>
-    (
-      await stack.db.site.create({
-        data: { userId: account.user.id, url: `https://${host}`, domain: host, name: host },
-      })
-    ).id;
+  const siteFor = (account: TestAccount, host: string) => storeSite(stack.db, account, host);
 
   type Track = { siteId: string; platform?: (typeof ENGINES)[number]; ageMs?: number; query?: string };
   const insertTracks = async (account: TestAccount, tracks: Track[]) => {

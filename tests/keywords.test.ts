@@ -9,6 +9,7 @@ import {
   listGetter,
   pageThrough,
   startListsApi,
+  storeSite,
 } from "./support/lists";
 import { stopContainers } from "./support/services";
 import type { Stack } from "./support/stack";
@@ -36,12 +37,7 @@ describe("keywords", () => {
 
   const keywordsOf = (account: TestAccount) => listGetter(ctx, "/api/v1/keywords", account.key);
 
-  const siteFor = async (account: TestAccount, host: string): Promise<string> =>
-    (
-      await stack.db.site.create({
-        data: { userId: account.user.id, url: `https://${host}`, domain: host, name: host },
-      })
-    ).id;
+  const siteFor = (account: TestAccount, host: string) => storeSite(stack.db, account, host);
 
   /** `count` keywords of a site, in batches of 15 sharing a creation time, so ties are the rule. */
   const insertKeywords = async (account: TestAccount, siteId: string, count: number, prefix = "keyword") => {

@@ -1,10 +1,9 @@
 import type { Client as McpClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { createKeyService } from "@scan/gateway/domain/key-service";
-import { hashApiKey } from "@scan/shared/api-key";
 import { ScanResult } from "@scan/shared/scan";
 import { ScoreSummary } from "@scan/shared/tools";
-import { createAccount, type TestAccount } from "./support/accounts";
+import { createAccount, type TestAccount, untilKeyDropped } from "./support/accounts";
 import { type FixtureServer, html, startFixtureServer, text } from "./support/fixture-server";
 import { type Carrier, eventStream, keyHeaders, rpc, sseClient, streamableClient } from "./support/mcp";
 import { createTestDatabase, stopContainers, type TestDatabase, testRedisUrl } from "./support/services";
@@ -266,9 +265,7 @@ describe("MCP tool server", () => {
       await client.listTools();
       await createKeyService({ db: stack.db, maxKeysPerUser: 10 }).revoke(account.user, account.keyId);
       // a revocation made outside the gateway reaches its key cache through Postgres NOTIFY
-      for (let waited = 0; stack.gateway.keyCache.get(hashApiKey(account.key)) && waited < 1_000; waited += 5) {
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
+      await untilKeyDropped(stack.gateway, account.key);
       await expect(client.listTools()).rejects.toThrow(/401/);
     });
   });

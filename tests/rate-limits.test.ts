@@ -1,5 +1,5 @@
-import { generateApiKey, hashApiKey } from "@scan/shared/api-key";
-import { createAccount } from "./support/accounts";
+import { generateApiKey } from "@scan/shared/api-key";
+import { createAccount, untilKeyDropped } from "./support/accounts";
 import {
   type AccountsApi,
   body,
@@ -106,9 +106,7 @@ describe("rate limits", () => {
     await call(`/api/v1/scan/${MISSING_SCAN}`, { headers: { "x-api-key": account.key } });
     await stack.db.user.update({ where: { id: account.user.id }, data: { plan: "starter" } });
     // the gateway hears of the change through Postgres NOTIFY (its key cache drops the key)
-    for (let waited = 0; stack.gateway.keyCache.get(hashApiKey(account.key)) && waited < 1_000; waited += 5) {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
+    await untilKeyDropped(stack.gateway, account.key);
     const upgraded = await call(`/api/v1/scan/${MISSING_SCAN}`, { headers: { "x-api-key": account.key } });
     expect(upgraded.headers.get("x-ratelimit-limit")).toBe("100");
     expect(upgraded.headers.get("x-ratelimit-remaining")).toBe("98");

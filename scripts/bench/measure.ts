@@ -29,15 +29,17 @@ const workerTimings = (workers: readonly Service[]): Map<string, WorkerTimings> 
  * handling, storing and queueing, the queue's hand-over to the worker and back, and reading and
  * answering the result.
  */
-export const gatewayOverhead = (results: readonly ScanResult[], workers: readonly Service[]) => {
-  const timings = workerTimings(workers);
-  return latency(
+export const gatewayOverhead = (
+  results: readonly ScanResult[],
+  workers: readonly Service[],
+  timings = workerTimings(workers),
+) =>
+  latency(
     results.flatMap((r) => {
       const t = r.status === 200 && r.scanId ? timings.get(r.scanId) : undefined;
       return t ? [r.ms - t.jobMs] : [];
     }),
   );
-};
 
 export const modeResult = (
   mode: "quick" | "full",
@@ -70,7 +72,7 @@ export const modeResult = (
       store: latency(own.map((t) => t.storeMs)),
       total: latency(own.map((t) => t.total)),
     },
-    gatewayOverheadMs: gatewayOverhead(results, workers),
+    gatewayOverheadMs: gatewayOverhead(results, workers, timings),
     workerCpu: {
       cpuMs: usage.cpuMs,
       cpuPercent: usage.cpuPercent,

@@ -3,7 +3,9 @@ import type { Db, User } from "@scan/db/client";
 import { issueUserToken } from "@scan/gateway/domain/jwt-issuer";
 import { createKeyService } from "@scan/gateway/domain/key-service";
 import { createUserService } from "@scan/gateway/domain/user-service";
+import type { Gateway } from "@scan/gateway/gateway";
 import type { Plan } from "@scan/shared/account";
+import { hashApiKey } from "@scan/shared/api-key";
 
 /** The HS256 secret test stacks verify key-endpoint tokens with. */
 export const TEST_JWT_SECRET = "test-only-jwt-secret-0123456789abcdef";
@@ -18,4 +20,14 @@ export const createAccount = async (db: Db, plan: Plan = "free"): Promise<TestAc
   const user = await createUserService(db).create(`user-${randomBytes(6).toString("hex")}@example.com`, plan);
   const created = await createKeyService({ db, maxKeysPerUser: 1_000 }).create(user, {});
   return { user, key: created.key, keyId: created.id, token: tokenFor(user) };
+};
+
+/**
+ * Waits until a gateway no longer holds `key` in its key cache: a change made outside the
+ * gateway reaches it through Postgres NOTIFY, within milliseconds. Gives up after `withinMs`.
+ */
+export const untilKeyDropped = async (gateway: Gateway, key: string, withinMs = 1_000): Promise<void> => {
+  for (let waited = 0; gateway.keyCache.get(hashApiKey(key)) && waited < withinMs; waited += 5) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 };

@@ -1,3 +1,5 @@
+import type { Db } from "@scan/db/client";
+import type { TestAccount } from "./accounts";
 import { type AccountsApi, body, startAccountsApi } from "./accounts-api";
 import type { ApiResponse } from "./stack";
 
@@ -7,6 +9,10 @@ export type Form = "A" | "B";
 export type Params = Record<string, string | number | readonly string[]>;
 
 /** The accounts API with a rate limit no list test reaches: the lists, not the limits, are under test. */
+/** A site of the account's, stored directly (the lists read it like any other); its id. */
+export const storeSite = async (db: Db, account: TestAccount, host: string): Promise<string> =>
+  (await db.site.create({ data: { userId: account.user.id, url: `https://${host}`, domain: host, name: host } })).id;
+
 export const startListsApi = (): Promise<AccountsApi> => startAccountsApi({ RATE_LIMIT_FREE: "1000000" });
 
 export const queryString = (params: Params): string => {

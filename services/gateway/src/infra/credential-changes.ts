@@ -39,15 +39,21 @@ export const startCredentialFeed = ({
     firstHeard = resolve;
   });
 
+  /** Drops the current connection, if any, without hearing from it again. */
+  const hangUp = async () => {
+    const current = client;
+    client = null;
+    if (!current) return;
+    current.removeAllListeners();
+    current.on("error", () => undefined);
+    await current.end().catch(() => undefined);
+  };
+
   const lost = (reason: string) => {
     if (cache.isLive())
       log.warn({ reason }, "credential change feed lost: API keys are read from Postgres until it is back");
     cache.setLive(false);
-    const current = client;
-    client = null;
-    current?.removeAllListeners();
-    current?.on("error", () => undefined);
-    current?.end().catch(() => undefined);
+    void hangUp();
     if (stopped || timer) return;
     timer = setTimeout(() => {
       timer = null;
@@ -101,12 +107,7 @@ export const startCredentialFeed = ({
       if (timer) clearTimeout(timer);
       timer = null;
       cache.setLive(false);
-      const current = client;
-      client = null;
-      if (!current) return;
-      current.removeAllListeners();
-      current.on("error", () => undefined);
-      await current.end().catch(() => undefined);
+      await hangUp();
     },
   };
 };

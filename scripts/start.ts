@@ -11,6 +11,7 @@ import { connect } from "node:net";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { migrateDeploy } from "@scan/db/migrate";
+import { resolveChromiumPath } from "@scan/worker/infra/browser-pool";
 
 const ROOT = resolve(__dirname, "..");
 const DATA = join(ROOT, ".data");
@@ -102,12 +103,9 @@ const redis = async (): Promise<string> => {
   return `redis://127.0.0.1:${port}`;
 };
 
+/** the worker's own lookup, so a missing browser is reported before anything starts */
 const checkChromium = () => {
-  if (process.env.CHROMIUM_PATH) return;
-  const found = ["/usr/lib/chromium/chromium", "/usr/bin/chromium", "/usr/bin/chromium-browser"].some(existsSync);
-  if (!found) {
-    throw new Error("Chromium is needed: install it (Debian/Ubuntu: apt-get install chromium) or set CHROMIUM_PATH");
-  }
+  resolveChromiumPath(process.env.CHROMIUM_PATH);
 };
 
 const service = (name: string, env: NodeJS.ProcessEnv): ChildProcess => {

@@ -15,19 +15,27 @@ export const BASE_ARGS = [
 
 /**
  * Where Chromium is: the configured path, else Playwright's own browser when installed,
- * else Debian's. /usr/lib/chromium/chromium starts faster than the /usr/bin wrapper script.
+ * else Debian's headless shell, else Debian's Chromium.
+ *
+ * The headless shell (Debian's chromium-headless-shell, the browser Playwright itself runs
+ * headless) is Blink without the desktop browser around it: on the corpus it rendered a full
+ * scan in a third of the time and CPU of the full browser in its headless mode, with the same
+ * DOM. /usr/lib/chromium/chromium starts faster than the /usr/bin wrapper script.
  */
 export const resolveChromiumPath = (configured: string | undefined): string => {
   if (configured) return configured;
   const candidates = [
     safePlaywrightPath(),
+    "/usr/lib/chromium/chromium-headless-shell",
     "/usr/lib/chromium/chromium",
     "/usr/bin/chromium",
     "/usr/bin/chromium-browser",
   ];
   const found = candidates.find((path): path is string => typeof path === "string" && existsSync(path));
   if (!found) {
-    throw new Error("Chromium not found: install it (Debian: apt-get install chromium) or set CHROMIUM_PATH");
+    throw new Error(
+      "Chromium not found: install it (Debian: apt-get install chromium-headless-shell) or set CHROMIUM_PATH",
+    );
   }
   return found;
 };

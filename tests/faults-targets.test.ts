@@ -49,6 +49,10 @@ describe("faults: hostile targets and a dying browser", () => {
           res.writeHead(200, { "content-type": "text/html" });
           res.flushHeaders();
         },
+        // the parser stops at a script that never arrives: the title after it is never parsed
+        "/blocked-parser": html(
+          `<!doctype html><html lang="en"><head><script src="/hang"></script><title>A title behind a stuck script</title></head><body><h1>Behind it</h1><p>${"words ".repeat(80)}</p></body></html>`,
+        ),
         "/endless-script": html(
           `<!doctype html><html><head><title>Spins for ever</title></head><body><p>${"words ".repeat(80)}</p><script>for(;;){}</script></body></html>`,
         ),
@@ -134,7 +138,22 @@ describe("faults: hostile targets and a dying browser", () => {
   it("judges a page whose script never yields on its served HTML, within the budget", async () => {
     const result = await scan("/endless-script");
     expect(result.status).toBe(200);
+    expect(result.body.data.rendered).toBe(false);
     expect(result.ms).toBeLessThan(BUDGET_MS + 4_000);
+    await expectHealthy();
+  }, 30_000);
+
+  it("judges a page the parser could not finish on its served HTML, not on half a document", async () => {
+    const result = await scan("/blocked-parser");
+    expect(result.status).toBe(200);
+    expect(result.body.data.rendered).toBe(false);
+    const byId = Object.fromEntries(
+      result.body.data.checks.map((check: { id: string; status: string }) => [check.id, check.status]),
+    );
+    // the partly parsed DOM has neither: judged on it, both would fail
+    expect(byId.title).toBe("pass");
+    expect(byId.h1).toBe("pass");
+    expect(result.ms).toBeLessThan(BUDGET_MS);
     await expectHealthy();
   }, 30_000);
 

@@ -106,7 +106,8 @@ export const captureSnapshot = async (
   const isDocument = final.status < 300 && rawHtml.trim() !== "";
   const served = !full && isDocument && limits.quickRender !== "always" ? judgeServedHtml(rawHtml) : null;
   const render = isDocument && (served === null || (served.render && limits.quickRender !== "never"));
-  const rendered = render
+  const asServed = served?.html ?? rawHtml;
+  const rendered: Rendered = render
     ? await renderDocument(
         openPage,
         final,
@@ -114,7 +115,10 @@ export const captureSnapshot = async (
         { settleMs: Math.min(limits.settleTimeoutMs[target.mode], deadline - Date.now()), deadline },
         full,
       )
-    : { html: served?.html ?? rawHtml, subresources: [] };
+    : { dom: null, subresources: [], unusable: null };
+  const renderReason = rendered.unusable
+    ? `rendered, but ${rendered.unusable}: judged on the served HTML`
+    : (served?.reason ?? (isDocument ? "full scans always render" : "no HTML document to render"));
 
   return {
     requestedUrl: requested.toString(),
@@ -125,9 +129,9 @@ export const captureSnapshot = async (
     headers: final.headers,
     ttfbMs: final.ttfbMs,
     rawHtml,
-    renderedHtml: rendered.html,
-    rendered: render,
-    renderReason: served?.reason ?? (isDocument ? "full scans always render" : "no HTML document to render"),
+    renderedHtml: rendered.dom ?? asServed,
+    rendered: rendered.dom !== null,
+    renderReason,
     robotsTxt: await robotsTxt,
     llmsTxt: await llmsTxt,
     sitemap: await sitemap,
@@ -136,16 +140,24 @@ export const captureSnapshot = async (
   };
 };
 
-type Rendered = { html: string; subresources: Subresource[] };
+/**
+ * What a render gave: the settled DOM, or null and why it could not be used (the page is then
+ * judged on its served HTML, as when it is not rendered).
+ */
+type Rendered = { dom: string | null; subresources: Subresource[]; unusable: string | null };
 
 /**
- * The DOM as HTML. Evaluated in the page's own world: page.content() first builds an isolated
- * world, which costs a small page half again its serialisation time.
+ * The DOM as HTML, and whether the parser had finished the document. Evaluated in the page's
+ * own world: page.content() first builds an isolated world, which costs a small page half
+ * again its serialisation time.
  */
-const serialise = (page: Page): Promise<string> =>
+const serialise = (page: Page): Promise<{ html: string; parsed: boolean }> =>
   page.evaluate(() => {
     const doctype = document.doctype;
-    return `${doctype ? `<!DOCTYPE ${doctype.name}>` : ""}${document.documentElement.outerHTML}`;
+    return {
+      html: `${doctype ? `<!DOCTYPE ${doctype.name}>` : ""}${document.documentElement.outerHTML}`,
+      parsed: document.readyState !== "loading",
+    };
   });
 
 const renderDocument = async (
@@ -193,10 +205,14 @@ const renderDocument = async (
     // it is then judged on the HTML as served
     // the scan's deadline bounds this too, with a moment left for a page that is merely busy
     const serialiseMs = Math.min(CONTENT_TIMEOUT_MS, Math.max(deadline - Date.now(), 250));
-    const html = await withTimeout(serialise(page), serialiseMs).catch(() =>
-      decodeBody(document.body, document.headers["content-type"]),
-    );
-    return { html, subresources };
+    const dom = await withTimeout(serialise(page), serialiseMs).catch(() => null);
+    if (!dom)
+      return { dom: null, subresources, unusable: "its DOM could not be read (the page's scripts kept it busy)" };
+    // a document the parser has not finished (a slow parser-blocking script, an overloaded
+    // machine) lacks whatever comes after that point: judging it would report a missing title
+    // or heading that the page has
+    if (!dom.parsed) return { dom: null, subresources, unusable: "the document had not finished parsing in time" };
+    return { dom: dom.html, subresources, unusable: null };
   } finally {
     release();
   }

@@ -52,6 +52,53 @@ describe("admission control", () => {
     expect(queue.reads()).toBe(2);
   });
 
+  it("answers from a recent reading while it reads the queue again, and waits for one too old", async () => {
+    let clock = 0;
+    let ahead = 0;
+    let reads = 0;
+    const pending: Array<() => void> = [];
+    const admission = createAdmission({
+      // each read completes only when the test lets it
+      load: () =>
+        new Promise((resolve) => {
+          reads += 1;
+          const seen = ahead;
+          pending.push(() => resolve({ ahead: seen, workers: 1 }));
+        }),
+      concurrencyPerWorker: 1,
+      refreshMs: 250,
+      maxStaleMs: 1_000,
+      now: () => clock,
+    });
+    admission.record("quick", 1_000);
+    const first = admission.decide("quick", 10_000);
+    pending.shift()?.();
+    await expect(first).resolves.toEqual({ admit: true });
+
+    // 300 ms on the queue has grown: the decision comes from the last reading, a new one is under way
+    clock = 300;
+    ahead = 20;
+    await expect(admission.decide("quick", 10_000)).resolves.toEqual({ admit: true });
+    expect(reads).toBe(2);
+    pending.shift()?.();
+    await new Promise((resolve) => setImmediate(resolve));
+    // the fresh reading counts from now on
+    expect((await admission.decide("quick", 10_000)).admit).toBe(false);
+
+    // a reading older than maxStaleMs is not trusted: the decision waits for the next one
+    clock = 2_000;
+    ahead = 0;
+    let settled = false;
+    const late = admission.decide("quick", 10_000).then((verdict) => {
+      settled = true;
+      return verdict;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(false);
+    pending.shift()?.();
+    await expect(late).resolves.toEqual({ admit: true });
+  });
+
   it("follows the service time as it changes", async () => {
     const admission = createAdmission({ load: fixedLoad({ ahead: 4, workers: 1 }).load, concurrencyPerWorker: 2 });
     admission.record("full", 1_000);

@@ -9,6 +9,11 @@ export type AdmissionOptions = {
   /** scans one worker process runs at once */
   concurrencyPerWorker: number;
   refreshMs?: number;
+  /**
+   * a reading younger than this still answers at once while a fresh one is read beside the
+   * request (default 4 × refreshMs); an older one, or none, is waited for
+   */
+  maxStaleMs?: number;
   now?: () => number;
 };
 
@@ -25,24 +30,42 @@ const SMOOTHING = 0.2;
  * for. It admits while it knows nothing (no worker registered, no scan timed yet): the caller
  * then gets its 202 when the budget runs out, as without admission control.
  */
-export const createAdmission = ({ load, concurrencyPerWorker, refreshMs = 250, now = Date.now }: AdmissionOptions) => {
+export const createAdmission = ({
+  load,
+  concurrencyPerWorker,
+  refreshMs = 250,
+  maxStaleMs = 4 * refreshMs,
+  now = Date.now,
+}: AdmissionOptions) => {
   const meanMs: Partial<Record<ScanMode, number>> = {};
   let cached: { at: number; load: QueueLoad } | null = null;
   /** scans admitted since the last read of the queue, which that read did not see yet */
   let admittedSince = 0;
   let reading: Promise<QueueLoad> | null = null;
 
+  const refresh = (): Promise<QueueLoad> => {
+    reading ??= load()
+      .then((fresh) => {
+        cached = { at: now(), load: fresh };
+        admittedSince = 0;
+        return fresh;
+      })
+      .finally(() => {
+        reading = null;
+      });
+    return reading;
+  };
+
   const current = async (): Promise<QueueLoad> => {
-    if (cached && now() - cached.at < refreshMs) return { ...cached.load, ahead: cached.load.ahead + admittedSince };
-    reading ??= load().finally(() => {
-      reading = null;
-    });
-    const fresh = await reading;
-    if (!cached || now() - cached.at >= refreshMs) {
-      cached = { at: now(), load: fresh };
-      admittedSince = 0;
+    const age = cached ? now() - cached.at : Number.POSITIVE_INFINITY;
+    let known = cached?.load;
+    if (!known || age >= refreshMs) {
+      const refreshing = refresh();
+      // a waiting caller does not also wait for the queue's counters while a recent reading stands
+      if (!known || age >= maxStaleMs) known = await refreshing;
+      else refreshing.catch(() => undefined);
     }
-    return { ...fresh, ahead: fresh.ahead + admittedSince };
+    return { ...known, ahead: known.ahead + admittedSince };
   };
 
   /** A finished scan's service time (started → completed), for the running mean of its mode. */

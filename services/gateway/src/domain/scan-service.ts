@@ -131,11 +131,24 @@ export const createScanService = ({
    * scan goes ahead of every other caller's backlog, and over a backlog each plan gets slots in
    * inverse proportion to its weight (Agency 1, Free 8 by default: eight Agency scans for one
    * Free scan), so a flood from one caller or plan slows the others without starving them.
+   * The scans being submitted are left out of the count, so it can run beside their insert.
    */
-  const prioritiesFor = async (owner: KeyCaller | null, count: number): Promise<number[]> => {
+  const prioritiesFor = async (owner: KeyCaller | null, scans: readonly NewScan[]): Promise<number[]> => {
     const weight = priorityWeights[owner?.plan ?? "anonymous"];
-    const waiting = await db.scan.count({ where: { userId: owner?.userId ?? null, status: "queued" } });
-    return Array.from({ length: count }, (_, i) => Math.min(MAX_PRIORITY, 1 + (waiting + i) * weight));
+    const waiting = await db.scan.count({
+      where: { userId: owner?.userId ?? null, status: "queued", id: { notIn: scans.map((scan) => scan.id) } },
+    });
+    return scans.map((_, i) => Math.min(MAX_PRIORITY, 1 + (waiting + i) * weight));
+  };
+
+  /** Stores the scans and works out their queue priorities, the two queries side by side. */
+  const storeWithPriorities = async (
+    scans: readonly NewScan[],
+    owner: KeyCaller | null,
+    callbackUrl: string | null,
+  ): Promise<number[]> => {
+    const [priorities] = await Promise.all([prioritiesFor(owner, scans), storeAll(scans, owner, callbackUrl)]);
+    return priorities;
   };
 
   /** Queues stored scans; when the queue cannot take them they are failed, and the caller gets a 503. */
@@ -241,8 +254,7 @@ export const createScanService = ({
       requestId: input.requestId,
       ...(input.keepSnapshot ? { keepSnapshot: true } : {}),
     };
-    const priorities = await prioritiesFor(owner, 1);
-    await storeAll([scan], owner, callbackUrl);
+    const priorities = await storeWithPriorities([scan], owner, callbackUrl);
     const finished = input.respondAsync ? Promise.resolve(false) : waiter.wait(scan.id, budgetMs, signal);
     await enqueue([scan], priorities, callbackUrl);
     await finished;
@@ -289,8 +301,7 @@ export const createScanService = ({
       mode: input.mode,
       requestId: input.requestId,
     }));
-    const priorities = await prioritiesFor(owner, scans.length);
-    await storeAll(scans, owner, callbackUrl);
+    const priorities = await storeWithPriorities(scans, owner, callbackUrl);
     await enqueue(scans, priorities, callbackUrl);
     const rows = await db.scan.findMany({ where: { id: { in: scans.map((scan) => scan.id) } } });
     const byId = new Map(rows.map((row) => [row.id, row]));

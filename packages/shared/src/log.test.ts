@@ -1,5 +1,5 @@
 import { Writable } from "node:stream";
-import { createLogger, redactUrl } from "./log";
+import { createLogger, redactUrl, uncensored } from "./log";
 
 const capture = () => {
   const lines: string[] = [];
@@ -33,6 +33,19 @@ describe("log redaction", () => {
     const first = JSON.parse(lines[0] as string);
     expect(first.service).toBe("test");
     expect(first.req.headers.authorization).toBe("[REDACTED]");
+  });
+
+  it("writes a vetted line without the censoring pass to the same stream, with the same bindings", () => {
+    const { lines, log } = capture();
+    const plain = uncensored(log);
+    plain.info({ requestId: "abc", url: "/api/v1/scan?key=[REDACTED]", status: 200 }, "request");
+    plain.debug({ route: "/healthz" }, "below the level");
+    log.info({ token: "SECRET9" }, "still censored");
+    expect(lines).toHaveLength(2);
+    const [first, second] = lines.map((line) => JSON.parse(line));
+    expect(first).toMatchObject({ service: "test", msg: "request", requestId: "abc", status: 200, level: 30 });
+    expect(typeof first.time).toBe("string");
+    expect(second.token).toBe("[REDACTED]");
   });
 
   it("leaves other fields alone", () => {

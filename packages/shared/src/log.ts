@@ -68,6 +68,18 @@ export type LoggerSettings = { service: string; level: Level | "silent" };
  */
 export const asyncStdout = (): DestinationStream => pino.destination({ dest: 1, sync: false });
 
+/**
+ * A logger on the same stream as `log`, with its level and bindings, that skips the censoring
+ * pass: for lines whose every field the code builds itself from values it has vetted (the
+ * gateway's request lines), where censoring can find nothing and costs most of the line's time.
+ * Never hand it an object from outside.
+ */
+export const uncensored = (log: Logger): Logger =>
+  pino(
+    { level: log.level, base: log.bindings(), timestamp: pino.stdTimeFunctions.isoTime },
+    (log as unknown as Record<symbol, DestinationStream>)[pino.symbols.streamSym],
+  );
+
 export const createLogger = ({ service, level }: LoggerSettings, destination?: DestinationStream): Logger =>
   pino(
     {

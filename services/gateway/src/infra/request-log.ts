@@ -1,4 +1,4 @@
-import { redactUrl } from "@scan/shared/log";
+import { redactUrl, uncensored } from "@scan/shared/log";
 import type { Request, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
 import type { GatewayMetrics } from "./metrics";
@@ -31,26 +31,42 @@ export const routeOf = (req: Request, res: Response): string => {
  * One log line and one histogram observation per request, when the response is done or the
  * client has gone (status 499). Registered right after the request context, so it sees every
  * request, errors included. The URL is logged with credential query parameters censored.
+ *
+ * The request line is built here from vetted values only (the method, the route pattern, the
+ * censored URL, the status, the time and the request id, which the request context checked),
+ * so it goes through a logger without the censoring pass; handlers log through
+ * `res.locals.log`, which keeps it, and is made only when a handler first uses it.
  */
-export const observeRequests =
-  ({ log, metrics }: { log: Logger; metrics: GatewayMetrics }): RequestHandler =>
-  (req, res, next) => {
+export const observeRequests = ({ log, metrics }: { log: Logger; metrics: GatewayMetrics }): RequestHandler => {
+  const lines = uncensored(log);
+  return (req, res, next) => {
     const started = performance.now();
-    res.locals.log = log.child({ requestId: res.locals.requestId });
+    const requestId: string = res.locals.requestId;
+    let child: Logger | undefined;
+    Object.defineProperty(res.locals, "log", {
+      get: () => {
+        child ??= log.child({ requestId });
+        return child;
+      },
+      configurable: true,
+      enumerable: true,
+    });
     res.once("close", () => {
       const seconds = (performance.now() - started) / 1000;
       const status = res.writableFinished ? res.statusCode : 499;
       const route = routeOf(req, res);
       metrics.httpDuration.observe({ method: req.method, route, status: String(status) }, seconds);
       const line = {
+        requestId,
         method: req.method,
         route,
         url: redactUrl(req.originalUrl),
         status,
         ms: Math.round(seconds * 1000),
       };
-      if (QUIET.has(req.path)) res.locals.log.debug(line, "request");
-      else res.locals.log.info(line, "request");
+      if (QUIET.has(req.path)) lines.debug(line, "request");
+      else lines.info(line, "request");
     });
     next();
   };
+};

@@ -103,11 +103,6 @@ const redis = async (): Promise<string> => {
   return `redis://127.0.0.1:${port}`;
 };
 
-/** the worker's own lookup, so a missing browser is reported before anything starts */
-const checkChromium = () => {
-  resolveChromiumPath(process.env.CHROMIUM_PATH);
-};
-
 const service = (name: string, env: NodeJS.ProcessEnv): ChildProcess => {
   const child = spawn(
     process.execPath,
@@ -174,7 +169,8 @@ const stop = async (code: number) => {
 };
 
 const main = async () => {
-  checkChromium();
+  // the worker's own lookup, so a missing browser is reported before anything starts
+  resolveChromiumPath(process.env.CHROMIUM_PATH);
   const [databaseUrl, redisUrl] = await Promise.all([postgres(), redis()]);
   say("applying migrations");
   await migrateDeploy(databaseUrl);

@@ -157,6 +157,22 @@ describe("POST /api/v1/aeo-2/evaluate", () => {
     expect(body(response).data.evidence).toHaveLength(100);
   });
 
+  it("scores a source type named after an Object property as unknown", async () => {
+    const names = ["__proto__", "constructor", "toString", "hasOwnProperty"];
+    const response = await api(base, PATH, {
+      body: {
+        citations: [
+          { ...citation, citedSources: names.map((sourceType) => ({ url: citation.targetUrl, sourceType })) },
+        ],
+        evidence: names.map((sourceType) => ({ sourceType })),
+      },
+    });
+    expect(response.status).toBe(200);
+    const unknown = await api(base, PATH, { body: { evidence: [{ sourceType: "blog" }] } });
+    for (const item of body(response).data.evidence) expect(item).toEqual(body(unknown).data.evidence[0]);
+    expect(Number.isInteger(body(response).data.revenue.score)).toBe(true);
+  });
+
   it.each([
     ["citations", { citations: Array(101).fill(citation) }],
     ["evidence", { evidence: Array(101).fill(evidence) }],

@@ -65,6 +65,10 @@ const STRANGE_STRINGS = [
   "{}",
   "true",
   "00000000-0000-0000-0000-000000000000",
+  "__proto__",
+  "constructor",
+  "toString",
+  "hasOwnProperty",
 ];
 
 const strange = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom(...STRANGE_STRINGS), fc.uuid());

@@ -23,6 +23,7 @@ const text = fc.oneof(
 const sourceType = fc.option(
   fc.oneof(
     fc.constantFrom("primary", "academic", "government", "news", "secondary", "review", "forum", "social", "PRIMARY"),
+    fc.constantFrom("__proto__", "constructor", "toString", "valueOf"),
     fc.string({ maxLength: 50 }),
   ),
 );

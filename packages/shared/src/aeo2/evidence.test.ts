@@ -15,6 +15,10 @@ describe("sourceTypeWeight", () => {
     ["", 0.25],
     [null, 0.25],
     [undefined, 0.25],
+    ["__proto__", 0.25],
+    ["constructor", 0.25],
+    ["toString", 0.25],
+    ["hasOwnProperty", 0.25],
   ])("%j → %d", (type, weight) => {
     expect(sourceTypeWeight(type)).toBe(weight);
   });

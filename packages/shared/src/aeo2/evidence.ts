@@ -29,8 +29,13 @@ export const SOURCE_TYPE_WEIGHTS: Readonly<Record<string, number>> = {
 };
 export const UNKNOWN_SOURCE_WEIGHT = 0.25;
 
-export const sourceTypeWeight = (sourceType: string | null | undefined): number =>
-  SOURCE_TYPE_WEIGHTS[(sourceType ?? "").trim().toLowerCase()] ?? UNKNOWN_SOURCE_WEIGHT;
+/** Own keys only: a caller's "__proto__" or "constructor" is an unknown type, not Object's prototype. */
+export const sourceTypeWeight = (sourceType: string | null | undefined): number => {
+  const key = (sourceType ?? "").trim().toLowerCase();
+  return Object.hasOwn(SOURCE_TYPE_WEIGHTS, key)
+    ? (SOURCE_TYPE_WEIGHTS[key] ?? UNKNOWN_SOURCE_WEIGHT)
+    : UNKNOWN_SOURCE_WEIGHT;
+};
 
 /** Points of the 0-100 evidence score. */
 export const EVIDENCE_WEIGHTS = { sourceType: 40, supportsClaim: 35, url: 15, snippet: 10 } as const;

@@ -159,7 +159,12 @@ const main = async () => {
 
     if (endpointSeconds > 0) {
       say("endpoints: /healthz, a 404 with a key, evaluate against bare express");
-      result.endpoints = await measureEndpoints(gateway.url, keyed, endpointConnections, endpointSeconds);
+      result.endpoints = await measureEndpoints(
+        { url: gateway.url, pid: gateway.service.nodePid },
+        keyed,
+        endpointConnections,
+        endpointSeconds,
+      );
     }
 
     const urls = Array.from({ length: rounds }, () => pages.map((page) => site.url(`/${page}/`))).flat();

@@ -112,6 +112,8 @@ export type EndpointRun = {
   /** responses by status code */
   statuses: Record<string, number>;
   errors: number;
+  /** CPU time of the serving process (user + system) divided by the requests answered */
+  serverCpuUsPerRequest?: number;
 };
 
 /** Drives one endpoint for durationS seconds and answers its throughput and latency. */

@@ -13,6 +13,18 @@ export const statusCounts = (results: readonly ScanResult[]): Record<string, num
   }, {});
 
 /**
+ * A drive with the serving process's CPU time per request: on a shared machine requests per
+ * second move with the neighbours, the CPU a request costs the server much less.
+ */
+const withServerCpu = async (pid: number, drive: () => Promise<EndpointRun>): Promise<EndpointRun> => {
+  const before = procStat(pid)?.cpuMs;
+  const run = await drive();
+  const after = procStat(pid)?.cpuMs;
+  if (before === undefined || after === undefined || run.requests === 0) return run;
+  return { ...run, serverCpuUsPerRequest: ((after - before) * 1000) / run.requests };
+};
+
+/**
  * The gateway on a cheap endpoint (/healthz, and a 404 that passes authentication and the rate
  * limiter), and POST /api/v1/aeo-2/evaluate with an agency key against a bare express endpoint
  * parsing the same body. Each is driven for a while first, unrecorded (a cold process runs
@@ -21,11 +33,12 @@ export const statusCounts = (results: readonly ScanResult[]): Record<string, num
  * machine is shared, and a neighbour's burst is not the gateway's cost.
  */
 export const measureEndpoints = async (
-  gatewayUrl: string,
+  gateway: { url: string; pid: number },
   keyed: Record<string, string>,
   connections: number,
   durationS: number,
 ): Promise<NonNullable<BenchResult["endpoints"]>> => {
+  const gatewayUrl = gateway.url;
   const body = JSON.stringify(EVALUATE_BODY);
   const drive = { connections, durationS };
   const warm = { connections, durationS: Math.min(durationS, 3) };
@@ -33,8 +46,8 @@ export const measureEndpoints = async (
   const notFound = { url: `${gatewayUrl}/api/v1/bench-unknown`, headers: keyed };
   await driveEndpoint({ ...evaluate, ...warm });
   await driveEndpoint({ ...notFound, ...warm });
-  const healthz = await driveEndpoint({ url: `${gatewayUrl}/healthz`, ...drive });
-  const notFoundWithKey = await driveEndpoint({ ...notFound, ...drive });
+  const healthz = await withServerCpu(gateway.pid, () => driveEndpoint({ url: `${gatewayUrl}/healthz`, ...drive }));
+  const notFoundWithKey = await withServerCpu(gateway.pid, () => driveEndpoint({ ...notFound, ...drive }));
   const bare = await startBareExpress();
   const bareRuns: EndpointRun[] = [];
   const evaluateRuns: EndpointRun[] = [];
@@ -42,8 +55,8 @@ export const measureEndpoints = async (
     const bareEvaluate = { url: `${bare.url}/evaluate`, method: "POST", body } as const;
     await driveEndpoint({ ...bareEvaluate, ...warm });
     for (let i = 0; i < 2; i++) {
-      bareRuns.push(await driveEndpoint({ ...bareEvaluate, ...drive }));
-      evaluateRuns.push(await driveEndpoint({ ...evaluate, ...drive }));
+      bareRuns.push(await withServerCpu(bare.pid, () => driveEndpoint({ ...bareEvaluate, ...drive })));
+      evaluateRuns.push(await withServerCpu(gateway.pid, () => driveEndpoint({ ...evaluate, ...drive })));
     }
   } finally {
     await bare.stop();

@@ -142,7 +142,11 @@ export const targetsOf = (result: BenchResult): Target[] => {
     targets.push({
       name: "POST /api/v1/aeo-2/evaluate vs bare express, requests/s",
       target: "≥ 40 %",
-      measured: `${f0(evaluate.requestsPerSecond)} / ${f0(bareExpress.requestsPerSecond)} = ${f0(share)} %`,
+      measured: `${f0(evaluate.requestsPerSecond)} / ${f0(bareExpress.requestsPerSecond)} = ${f0(share)} %${
+        evaluate.serverCpuUsPerRequest !== undefined && bareExpress.serverCpuUsPerRequest !== undefined
+          ? ` (server CPU a request ${f0(evaluate.serverCpuUsPerRequest)} / ${f0(bareExpress.serverCpuUsPerRequest)} µs)`
+          : ""
+      }`,
       pass: share >= 40,
     });
   }
@@ -211,8 +215,8 @@ export const renderTable = (result: BenchResult): string => {
   if (result.endpoints) {
     const e = result.endpoints;
     lines.push(
-      `| endpoint (${e.connections} connections, ${e.durationS} s) | requests/s | p50 ms | p99 ms | statuses |`,
-      "|---|---|---|---|---|",
+      `| endpoint (${e.connections} connections, ${e.durationS} s) | requests/s | server CPU µs/request | p50 ms | p99 ms | statuses |`,
+      "|---|---|---|---|---|---|",
     );
     for (const [name, run] of [
       ["GET /healthz", e.healthz],
@@ -221,7 +225,7 @@ export const renderTable = (result: BenchResult): string => {
       ["bare express POST, JSON", e.bareExpress],
     ] as const) {
       lines.push(
-        `| ${name} | ${f0(run.requestsPerSecond)} | ${f1(run.p50Ms)} | ${f1(run.p99Ms)} | ${JSON.stringify(run.statuses)} |`,
+        `| ${name} | ${f0(run.requestsPerSecond)} | ${run.serverCpuUsPerRequest === undefined ? "n/a" : f0(run.serverCpuUsPerRequest)} | ${f1(run.p50Ms)} | ${f1(run.p99Ms)} | ${JSON.stringify(run.statuses)} |`,
       );
     }
     lines.push("");

@@ -10,7 +10,10 @@ import { existsSync, mkdirSync } from "node:fs";
 import { connect } from "node:net";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { createDb } from "@scan/db/client";
 import { migrateDeploy } from "@scan/db/migrate";
+import { createKeyService } from "@scan/gateway/domain/key-service";
+import { createUserService } from "@scan/gateway/domain/user-service";
 import { resolveChromiumPath } from "@scan/worker/infra/browser-pool";
 
 const ROOT = resolve(__dirname, "..");
@@ -135,13 +138,36 @@ const waitForGateway = async (url: string): Promise<void> => {
   throw new Error(`the gateway did not come up at ${url}`);
 };
 
+/** The local user whose API key `--scan` uses; the key is made afresh each time and never printed. */
+const LOCAL_USER = "pnpm-start@localhost.invalid";
+const LOCAL_KEY_NAME = "pnpm start --scan";
+
+/**
+ * An API key of a local Agency user for `--scan`: anonymous callers get 10 scans an hour per
+ * address (the spec's limit), which a few restarts would use up. The keys this made before are
+ * revoked, so they do not pile up to the per-user maximum; the user's other keys are left alone.
+ */
+const localKey = async (databaseUrl: string): Promise<string> => {
+  const db = createDb(databaseUrl, { poolSize: 1 });
+  try {
+    const users = createUserService(db);
+    const keys = createKeyService({ db, maxKeysPerUser: 1_000 });
+    const user = await users.byEmail(LOCAL_USER).catch(() => users.create(LOCAL_USER, "agency"));
+    const { keys: active } = await keys.list(user, { page: 1, limit: 100 });
+    for (const key of active.filter((k) => k.name === LOCAL_KEY_NAME)) await keys.revoke(user, key.id);
+    return (await keys.create(user, { name: LOCAL_KEY_NAME })).key;
+  } finally {
+    await db.$disconnect();
+  }
+};
+
 type Check = { id: string; status: string; title: string; description: string };
 
-const scan = async (base: string, url: string, mode: string) => {
-  say(`scanning ${url} (${mode})…`);
+const scan = async (base: string, url: string, mode: string, key: string) => {
+  say(`scanning ${url} (${mode}) as the local user ${LOCAL_USER}…`);
   const response = await fetch(`${base}/api/v1/scan`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", "x-api-key": key },
     body: JSON.stringify({ url, mode }),
   });
   type Result = { scores: Record<string, number>; grade: string; checks: Check[]; duration: number };
@@ -183,7 +209,7 @@ const main = async () => {
   await waitForGateway(base);
   say(`the API is up at ${base} (POST ${base}/api/v1/scan); Ctrl-C stops everything`);
   say(`metrics: ${base}/metrics, and each worker's on 127.0.0.1:${metricsBase}+`);
-  if (args.scan) await scan(base, args.scan, args.mode ?? "quick");
+  if (args.scan) await scan(base, args.scan, args.mode ?? "quick", await localKey(databaseUrl));
 };
 
 process.on("SIGINT", () => void stop(0));

@@ -17,7 +17,8 @@ import type { EvidenceItem } from "./input";
  * | social | 0.30 | social-media posts |
  * | (unknown) | 0.25 | anything else, or no sourceType |
  */
-export const SOURCE_TYPE_WEIGHTS: Readonly<Record<string, number>> = {
+// no prototype: a caller's "__proto__" or "constructor" finds nothing here and is unknown
+export const SOURCE_TYPE_WEIGHTS: Readonly<Record<string, number>> = Object.assign(Object.create(null), {
   primary: 1,
   academic: 0.9,
   government: 0.9,
@@ -26,16 +27,11 @@ export const SOURCE_TYPE_WEIGHTS: Readonly<Record<string, number>> = {
   review: 0.5,
   forum: 0.3,
   social: 0.3,
-};
+});
 export const UNKNOWN_SOURCE_WEIGHT = 0.25;
 
-/** Own keys only: a caller's "__proto__" or "constructor" is an unknown type, not Object's prototype. */
-export const sourceTypeWeight = (sourceType: string | null | undefined): number => {
-  const key = (sourceType ?? "").trim().toLowerCase();
-  return Object.hasOwn(SOURCE_TYPE_WEIGHTS, key)
-    ? (SOURCE_TYPE_WEIGHTS[key] ?? UNKNOWN_SOURCE_WEIGHT)
-    : UNKNOWN_SOURCE_WEIGHT;
-};
+export const sourceTypeWeight = (sourceType: string | null | undefined): number =>
+  SOURCE_TYPE_WEIGHTS[(sourceType ?? "").trim().toLowerCase()] ?? UNKNOWN_SOURCE_WEIGHT;
 
 /** Points of the 0-100 evidence score. */
 export const EVIDENCE_WEIGHTS = { sourceType: 40, supportsClaim: 35, url: 15, snippet: 10 } as const;

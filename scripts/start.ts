@@ -152,7 +152,7 @@ const localKey = async (databaseUrl: string): Promise<string> => {
   try {
     const users = createUserService(db);
     const keys = createKeyService({ db, maxKeysPerUser: 1_000 });
-    const user = await users.byEmail(LOCAL_USER).catch(() => users.create(LOCAL_USER, "agency"));
+    const user = await users.byEmailOrCreate(LOCAL_USER, "agency");
     const { keys: active } = await keys.list(user, { page: 1, limit: 100 });
     for (const key of active.filter((k) => k.name === LOCAL_KEY_NAME)) await keys.revoke(user, key.id);
     return (await keys.create(user, { name: LOCAL_KEY_NAME })).key;
@@ -206,10 +206,13 @@ const main = async () => {
   const metricsBase = Number(process.env.METRICS_PORT ?? 9464);
   for (let i = 0; i < Number(args.workers); i++) service("worker", { ...env, METRICS_PORT: String(metricsBase + i) });
   const base = `http://127.0.0.1:${args.port}`;
+  // the key is made while the services start; a failure is reported where it is awaited
+  const key = args.scan ? localKey(databaseUrl) : null;
+  key?.catch(() => undefined);
   await waitForGateway(base);
   say(`the API is up at ${base} (POST ${base}/api/v1/scan); Ctrl-C stops everything`);
   say(`metrics: ${base}/metrics, and each worker's on 127.0.0.1:${metricsBase}+`);
-  if (args.scan) await scan(base, args.scan, args.mode ?? "quick", await localKey(databaseUrl));
+  if (args.scan && key) await scan(base, args.scan, args.mode ?? "quick", await key);
 };
 
 process.on("SIGINT", () => void stop(0));

@@ -52,14 +52,7 @@ export type SeedSummary = {
 export const seedDemoUser = async (db: Db, options: SeedOptions): Promise<SeedSummary> => {
   const now = options.now ?? new Date();
   const users = createUserService(db);
-  // an existing user keeps their plan
-  const user = await users.byEmail(options.email).then(
-    (found) => found,
-    (error: unknown) => {
-      if (error instanceof AppError && error.kind === "not_found") return users.create(options.email, options.plan);
-      throw error;
-    },
-  );
+  const user = await users.byEmailOrCreate(options.email, options.plan);
   const existing = await db.site.count({ where: { userId: user.id } });
   if (existing > 0 && !options.replace) {
     throw new AppError(

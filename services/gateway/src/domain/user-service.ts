@@ -25,12 +25,18 @@ export const createUserService = (db: Db) => {
     return user;
   };
 
+  /** The user with this email, created with `plan` when there is none; an existing user keeps their plan. */
+  const byEmailOrCreate = async (email: string, plan: Plan): Promise<User> => {
+    const found = await db.user.findUnique({ where: { email: normalise(email) } });
+    return found ?? create(email, plan);
+  };
+
   const setPlan = async (email: string, plan: Plan): Promise<User> => {
     const user = await byEmail(email);
     return db.user.update({ where: { id: user.id }, data: { plan } });
   };
 
-  return { create, byEmail, setPlan };
+  return { create, byEmail, byEmailOrCreate, setPlan };
 };
 
 export type UserService = ReturnType<typeof createUserService>;

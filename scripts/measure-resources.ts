@@ -14,7 +14,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { migrateDeploy } from "@scan/db/migrate";
+import { migrateDeploy } from "@scan/db";
 import { Client } from "pg";
 import { corpusPages, percentile, serveCorpus } from "../tests/support/corpus";
 import { startFixtureServer } from "../tests/support/fixture-server";

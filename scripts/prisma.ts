@@ -43,7 +43,7 @@ const main = async (): Promise<number> => {
       return 1;
     }
     // loaded here, not at the top: `generate` must run before anything that needs the client
-    const { migrateDeploy } = await import("@scan/db/migrate");
+    const { migrateDeploy } = await import("@scan/db");
     const applied = await migrateDeploy(url);
     console.log(applied.length ? `applied ${applied.join(", ")}` : "no pending migrations");
     return 0;

@@ -10,11 +10,9 @@ import { existsSync, mkdirSync } from "node:fs";
 import { connect } from "node:net";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { createDb } from "@scan/db/client";
-import { migrateDeploy } from "@scan/db/migrate";
-import { createKeyService } from "@scan/gateway/domain/key-service";
-import { createUserService } from "@scan/gateway/domain/user-service";
-import { resolveChromiumPath } from "@scan/worker/infra/browser-pool";
+import { createDb, migrateDeploy } from "@scan/db";
+import { createKeyService, createUserService } from "@scan/gateway";
+import { resolveChromiumPath } from "@scan/scanner";
 
 const ROOT = resolve(__dirname, "..");
 const DATA = join(ROOT, ".data");

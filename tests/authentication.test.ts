@@ -1,4 +1,4 @@
-import { generateApiKey } from "@scan/shared/api-key";
+import { generateApiKey } from "@scan/platform";
 import { createAccount } from "./support/accounts";
 import {
   type AccountsApi,

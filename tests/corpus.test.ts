@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { allChecks, quickChecks } from "@scan/checks/registry";
-import { CheckStatus } from "@scan/shared/check-result";
+import { allChecks, quickChecks } from "@scan/checks";
+import { CheckStatus } from "@scan/contract";
 import { corpusPages, lighthouseVerdicts, median, percentile, serveCorpus } from "./support/corpus";
 import { type FixtureServer, startFixtureServer } from "./support/fixture-server";
 import { createTestDatabase, stopContainers, type TestDatabase, testRedisUrl } from "./support/services";

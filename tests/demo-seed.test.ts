@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { resolve } from "node:path";
-import { seedDemoUser } from "@scan/gateway/domain/demo-seed";
+import { seedDemoUser } from "@scan/gateway";
 import { type AccountsApi, body } from "./support/accounts-api";
 import { type Form, listGetter, type Params, startListsApi } from "./support/lists";
 import { stopContainers } from "./support/services";

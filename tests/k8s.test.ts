@@ -2,9 +2,9 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { Config as GatewayConfig } from "@scan/gateway/config";
-import { SCAN_QUEUE } from "@scan/shared/jobs";
-import { Config as WorkerConfig } from "@scan/worker/config";
+import { SCAN_QUEUE } from "@scan/contract";
+import { Config as GatewayConfig } from "@scan/gateway";
+import { Config as WorkerConfig } from "@scan/worker";
 import { parseAllDocuments } from "yaml";
 
 /**

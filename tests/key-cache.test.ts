@@ -1,6 +1,5 @@
-import { createKeyService } from "@scan/gateway/domain/key-service";
-import { createUserService } from "@scan/gateway/domain/user-service";
-import { hashApiKey } from "@scan/shared/api-key";
+import { createKeyService, createUserService } from "@scan/gateway";
+import { hashApiKey } from "@scan/platform";
 import { createAccount } from "./support/accounts";
 import { type AccountsApi, body, startAccountsApi } from "./support/accounts-api";
 import { stopContainers } from "./support/services";

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { issueUserToken } from "@scan/gateway/domain/jwt-issuer";
+import { issueUserToken } from "@scan/gateway";
 import { Client } from "pg";
 import { createAccount, TEST_JWT_SECRET, type TestAccount, tokenFor } from "./support/accounts";
 import {

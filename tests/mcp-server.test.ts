@@ -1,8 +1,7 @@
 import type { Client as McpClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { createKeyService } from "@scan/gateway/domain/key-service";
-import { ScanResult } from "@scan/shared/scan";
-import { ScoreSummary } from "@scan/shared/tools";
+import { ScanResult, ScoreSummary } from "@scan/contract";
+import { createKeyService } from "@scan/gateway";
 import { createAccount, type TestAccount, untilKeyDropped } from "./support/accounts";
 import { type FixtureServer, html, startFixtureServer, text } from "./support/fixture-server";
 import { type Carrier, eventStream, keyHeaders, rpc, sseClient, streamableClient } from "./support/mcp";

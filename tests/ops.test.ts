@@ -1,5 +1,5 @@
 import { Writable } from "node:stream";
-import { createLogger } from "@scan/shared/log";
+import { createLogger } from "@scan/platform";
 import { createAccount } from "./support/accounts";
 import { type FixtureServer, html, startFixtureServer, text } from "./support/fixture-server";
 import { eventually, sampleSum, sampleValue, scrape } from "./support/prometheus";

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { resolve } from "node:path";
-import { createDb } from "@scan/db/client";
+import { createDb } from "@scan/db";
 import { createAccount, TEST_JWT_SECRET, type TestAccount } from "./support/accounts";
 import { createTestDatabase, stopContainers, type TestDatabase, testRedisUrl, uniquePrefix } from "./support/services";
 import { type ApiResponse, api } from "./support/stack";

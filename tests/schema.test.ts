@@ -3,7 +3,7 @@ import { cp, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { get_dmmf } from "@prisma/prisma-schema-wasm";
-import { MIGRATIONS_DIR, migrateDeploy } from "@scan/db/migrate";
+import { MIGRATIONS_DIR, migrateDeploy } from "@scan/db";
 import { Client } from "pg";
 import { createTestDatabase, stopContainers, type TestDatabase } from "./support/services";
 

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { upsertSiteScores } from "@scan/worker/domain/site-scores";
+import { upsertSiteScores } from "@scan/worker";
 import { createAccount, type TestAccount } from "./support/accounts";
 import { body, UUID } from "./support/accounts-api";
 import { type FixtureServer, html, startFixtureServer, text } from "./support/fixture-server";

@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { SCAN_JOB, SCAN_QUEUE, type ScanJobPayload } from "@scan/shared/jobs";
-import { unpackSnapshot } from "@scan/shared/snapshot-archive";
+import { SCAN_JOB, SCAN_QUEUE, type ScanJobPayload, unpackSnapshot } from "@scan/contract";
 import { Queue, QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
 import { type FixtureServer, html, startFixtureServer, text } from "./support/fixture-server";

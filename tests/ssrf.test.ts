@@ -1,8 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { parseAllowlist, parsePorts } from "@scan/shared/address-policy";
-import { fetchOnce } from "@scan/worker/domain/http-fetch";
-import { resolveChromiumPath } from "@scan/worker/infra/browser-pool";
-import { startEgressProxy } from "@scan/worker/infra/egress-proxy";
+import { parseAllowlist, parsePorts } from "@scan/platform";
+import { fetchOnce, resolveChromiumPath, startEgressProxy } from "@scan/scanner";
 import { chromium } from "playwright-core";
 import { type FixtureServer, html, startFixtureServer } from "./support/fixture-server";
 import { createTestDatabase, stopContainers, type TestDatabase, testRedisUrl } from "./support/services";

@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { BASE_ARGS } from "@scan/worker/infra/browser-pool";
+import { BASE_ARGS } from "@scan/scanner";
 import { chromium } from "playwright-core";
 import { ROOT } from "./stack";
 

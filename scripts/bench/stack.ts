@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
-import { migrateDeploy } from "@scan/db/migrate";
+import { migrateDeploy } from "@scan/db";
 import { Redis } from "ioredis";
 import { Client } from "pg";
 import { allProcesses } from "./procfs";

@@ -1,11 +1,9 @@
 import { randomBytes } from "node:crypto";
-import type { Db, User } from "@scan/db/client";
-import { issueUserToken } from "@scan/gateway/domain/jwt-issuer";
-import { createKeyService } from "@scan/gateway/domain/key-service";
-import { createUserService } from "@scan/gateway/domain/user-service";
-import type { Gateway } from "@scan/gateway/gateway";
-import type { Plan } from "@scan/shared/account";
-import { hashApiKey } from "@scan/shared/api-key";
+import type { Plan } from "@scan/contract";
+import type { Db, User } from "@scan/db";
+import type { Gateway } from "@scan/gateway";
+import { createKeyService, createUserService, issueUserToken } from "@scan/gateway";
+import { hashApiKey } from "@scan/platform";
 
 /** The HS256 secret test stacks verify key-endpoint tokens with. */
 export const TEST_JWT_SECRET = "test-only-jwt-secret-0123456789abcdef";

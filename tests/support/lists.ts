@@ -1,4 +1,4 @@
-import type { Db } from "@scan/db/client";
+import type { Db } from "@scan/db";
 import type { TestAccount } from "./accounts";
 import { type AccountsApi, body, startAccountsApi } from "./accounts-api";
 import type { ApiResponse } from "./stack";

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { connect } from "node:net";
-import { migrateDeploy } from "@scan/db/migrate";
+import { migrateDeploy } from "@scan/db";
 import { Client } from "pg";
 
 /**

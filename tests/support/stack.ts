@@ -1,10 +1,13 @@
-import { createDb } from "@scan/db/client";
-import { loadConfig as gatewayConfig } from "@scan/gateway/config";
-import { type Gateway, startGateway } from "@scan/gateway/gateway";
-import { createLogger } from "@scan/shared/log";
-import { loadConfig as workerConfig } from "@scan/worker/config";
-import { type OpsServer, startOpsServer } from "@scan/worker/infra/ops-server";
-import { createScanWorker, type ScanWorker } from "@scan/worker/worker";
+import { createDb } from "@scan/db";
+import { type Gateway, loadConfig as gatewayConfig, startGateway } from "@scan/gateway";
+import { createLogger } from "@scan/platform";
+import {
+  createScanWorker,
+  type OpsServer,
+  type ScanWorker,
+  startOpsServer,
+  loadConfig as workerConfig,
+} from "@scan/worker";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { TEST_JWT_SECRET } from "./accounts";

@@ -1,5 +1,5 @@
-import type { CheckCategory, CheckResult, CheckSeverity, CheckStatus } from "@scan/shared/check-result";
-import { pointsFor } from "@scan/shared/scorer";
+import type { CheckCategory, CheckResult, CheckSeverity, CheckStatus } from "@scan/contract";
+import { pointsFor } from "@scan/contract";
 import type { Page } from "./page";
 
 /** What a check says about a page; the framework adds id, scores and the catalogue fields. */

@@ -1,4 +1,4 @@
-import type { Snapshot, TextResource } from "@scan/shared/snapshot";
+import type { Snapshot, TextResource } from "@scan/contract";
 import type { CheckDefinition, Verdict } from "./check";
 import { preparePage } from "./page";
 

@@ -1,5 +1,5 @@
 import { Readability } from "@mozilla/readability";
-import type { Snapshot } from "@scan/shared/snapshot";
+import type { Snapshot } from "@scan/contract";
 import { parseHTML } from "linkedom";
 
 /** The main content of the page and where it came from (checks.md "What a snapshot holds"). */

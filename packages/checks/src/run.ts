@@ -1,5 +1,4 @@
-import type { CheckResult } from "@scan/shared/check-result";
-import type { Snapshot } from "@scan/shared/snapshot";
+import type { CheckResult, Snapshot } from "@scan/contract";
 import { type CheckDefinition, toResult } from "./check";
 import { preparePage } from "./page";
 import { checksFor } from "./registry";

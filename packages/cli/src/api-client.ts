@@ -1,5 +1,5 @@
-import type { ScanMode } from "@scan/shared/jobs";
-import { ScanResult, StoredScan } from "@scan/shared/scan";
+import type { ScanMode } from "@scan/contract";
+import { ScanResult, StoredScan } from "@scan/contract";
 import { z } from "zod";
 import { failedReport, type Report } from "./report";
 

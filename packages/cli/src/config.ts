@@ -1,5 +1,5 @@
-import { parseConfig } from "@scan/shared/config";
-import { Config as WorkerConfig } from "@scan/worker/config";
+import { CommonConfig, parseConfig } from "@scan/platform";
+import { ScanSettings } from "@scan/scanner";
 import { z } from "zod";
 
 const optional = <T extends z.ZodType>(schema: T) =>
@@ -7,19 +7,12 @@ const optional = <T extends z.ZodType>(schema: T) =>
 
 /**
  * The client's environment. With SCAN_API_URL it talks to that API; without, it scans in
- * this process with the worker's settings (and their defaults).
+ * this process with the scanner's settings (and their defaults), as the worker reads them.
  */
-export const CliConfig = WorkerConfig.pick({
-  CHROMIUM_PATH: true,
-  SCAN_ALLOWLIST: true,
-  SCAN_PORTS: true,
-  QUICK_RENDER: true,
-  SCAN_TIMEOUT_MS: true,
-  SETTLE_QUICK_MS: true,
-  SETTLE_FULL_MS: true,
-  MAX_HTML_BYTES: true,
-  MAX_REDIRECTS: true,
-}).extend({
+export const CliConfig = z.object({
+  ...ScanSettings,
+  SCAN_ALLOWLIST: CommonConfig.SCAN_ALLOWLIST,
+  SCAN_PORTS: CommonConfig.SCAN_PORTS,
   SCAN_API_URL: optional(z.url({ protocol: /^https?$/, error: "must be an http(s) URL, e.g. http://127.0.0.1:3000" })),
   SCAN_API_KEY: optional(z.string()),
 });

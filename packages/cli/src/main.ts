@@ -6,8 +6,7 @@
  * API is configured.
  */
 import { parseArgs } from "node:util";
-import { ScanMode } from "@scan/shared/jobs";
-import { normaliseScanUrl } from "@scan/shared/url";
+import { normaliseScanUrl, ScanMode } from "@scan/contract";
 import { CliError, scanViaApi } from "./api-client";
 import { loadConfig } from "./config";
 import { scanInProcess } from "./in-process";

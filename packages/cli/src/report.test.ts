@@ -1,4 +1,4 @@
-import type { CheckResult } from "@scan/shared/check-result";
+import type { CheckResult } from "@scan/contract";
 import { failingChecks, formatReport, type Report, table } from "./report";
 
 const check = (overrides: Partial<CheckResult>): CheckResult => ({

@@ -1,4 +1,4 @@
-import type { CheckResult } from "@scan/shared/check-result";
+import type { CheckResult } from "@scan/contract";
 
 /** What the client prints, from the API's stored scan or from an in-process scan. */
 export type Report = {

@@ -1,4 +1,4 @@
-import { countWords } from "@scan/checks/page";
+import { countWords } from "@scan/checks";
 import { contentBlocks, sentencesOf } from "./content-blocks";
 import { clip, type PageFacts } from "./page-facts";
 import type { TopicMatcher } from "./topic";

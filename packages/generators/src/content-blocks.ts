@@ -1,5 +1,4 @@
-import { perPage } from "@scan/checks/lib/memo";
-import { foldWhitespace, type Page } from "@scan/checks/page";
+import { foldWhitespace, type Page, perPage } from "@scan/checks";
 
 /** The main content read as a writer sees it: headings, paragraphs and lists, in document order. */
 export type Block =

@@ -1,22 +1,25 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { articleSchema } from "@scan/checks/aeo/article-schema.check";
-import { breadcrumbSchema } from "@scan/checks/aeo/breadcrumb-schema.check";
-import { faqSchema } from "@scan/checks/aeo/faq-schema.check";
-import { organizationSchema } from "@scan/checks/aeo/organization-schema.check";
-import { structuredData } from "@scan/checks/aeo/structured-data.check";
-import type { CheckDefinition } from "@scan/checks/check";
-import { FIXED_SCAN_TIME, snapshotOf } from "@scan/checks/fixture";
-import { aiSearchAccess } from "@scan/checks/geo/ai-search-access.check";
-import { author } from "@scan/checks/geo/author.check";
-import { llmsTxt } from "@scan/checks/geo/llms-txt.check";
-import { llmsTxtFormat } from "@scan/checks/geo/llms-txt-format.check";
-import { publishDate } from "@scan/checks/geo/publish-date.check";
-import { visibleText } from "@scan/checks/geo/words";
-import { type Page, parseDocument, preparePage } from "@scan/checks/page";
-import { robotsTxt } from "@scan/checks/seo/robots-txt.check";
-import type { CheckStatus } from "@scan/shared/check-result";
-import type { Snapshot, TextResource } from "@scan/shared/snapshot";
+import type { CheckDefinition } from "@scan/checks";
+import {
+  aiSearchAccess,
+  articleSchema,
+  author,
+  breadcrumbSchema,
+  faqSchema,
+  llmsTxt,
+  llmsTxtFormat,
+  organizationSchema,
+  type Page,
+  parseDocument,
+  preparePage,
+  publishDate,
+  robotsTxt,
+  structuredData,
+  visibleText,
+} from "@scan/checks";
+import { FIXED_SCAN_TIME, snapshotOf } from "@scan/checks/testing";
+import type { CheckStatus, Snapshot, TextResource } from "@scan/contract";
 import { fixes } from "./fixes";
 
 /**

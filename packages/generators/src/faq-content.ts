@@ -1,4 +1,4 @@
-import type { JsonLdNode } from "@scan/checks/lib/jsonld";
+import type { JsonLdNode } from "@scan/checks";
 import { type FaqPair, faqPairs } from "./faq-pairs";
 import type { PageFacts } from "./page-facts";
 import type { TopicMatcher } from "./topic";

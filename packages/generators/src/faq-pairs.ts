@@ -1,8 +1,18 @@
-import { answerAfter, subHeadings } from "@scan/checks/aeo/headings";
-import { type JsonLdNode, nodesOfType, textOf, typesOf } from "@scan/checks/lib/jsonld";
-import { perPage } from "@scan/checks/lib/memo";
-import { countWords, foldWhitespace, type Page, parseDocument } from "@scan/checks/page";
-import { elementsNamed, isInert } from "@scan/checks/seo/dom";
+import {
+  answerAfter,
+  countWords,
+  elementsNamed,
+  foldWhitespace,
+  isInert,
+  type JsonLdNode,
+  nodesOfType,
+  type Page,
+  parseDocument,
+  perPage,
+  subHeadings,
+  textOf,
+  typesOf,
+} from "@scan/checks";
 
 /** A question the page answers and its answer, with where they were found. */
 export type FaqPair = { question: string; answer: string; source: "heading" | "details" | "json-ld" };

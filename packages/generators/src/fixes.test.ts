@@ -1,4 +1,4 @@
-import type { CheckResult } from "@scan/shared/check-result";
+import type { CheckResult } from "@scan/contract";
 import { FixOptions, fixes } from "./fixes";
 import { ARTICLE_PAGE, ORIGIN, PRODUCT_PAGE, pageAt } from "./fixture-pages";
 

@@ -1,7 +1,5 @@
-import { preparePage } from "@scan/checks/page";
-import { allChecks } from "@scan/checks/registry";
-import type { CheckResult, CheckStatus } from "@scan/shared/check-result";
-import type { Snapshot } from "@scan/shared/snapshot";
+import { allChecks, preparePage } from "@scan/checks";
+import type { CheckResult, CheckStatus, Snapshot } from "@scan/contract";
 import { z } from "zod";
 import { generateJsonLd, type JsonLdFix } from "./json-ld";
 import { generateLlmsTxt, type TextFileFix } from "./llms-txt";

@@ -1,5 +1,5 @@
-import { snapshotOf } from "@scan/checks/fixture";
-import type { Snapshot, TextResource } from "@scan/shared/snapshot";
+import { snapshotOf } from "@scan/checks/testing";
+import type { Snapshot, TextResource } from "@scan/contract";
 
 /** Pages and site files for generator tests, served as https://shop.example.com. */
 export const ORIGIN = "https://shop.example.com";

@@ -1,6 +1,5 @@
-import { faqSchema } from "@scan/checks/aeo/faq-schema.check";
-import { FIXED_SCAN_TIME } from "@scan/checks/fixture";
-import { preparePage } from "@scan/checks/page";
+import { faqSchema, preparePage } from "@scan/checks";
+import { FIXED_SCAN_TIME } from "@scan/checks/testing";
 import { ARTICLE_PAGE, ORIGIN, PRODUCT_PAGE, pageAt } from "./fixture-pages";
 import { GenerateOptions, generateExtractive } from "./generate";
 

@@ -1,5 +1,5 @@
-import { preparePage } from "@scan/checks/page";
-import type { Snapshot } from "@scan/shared/snapshot";
+import { preparePage } from "@scan/checks";
+import type { Snapshot } from "@scan/contract";
 import { z } from "zod";
 import { type BlogContent, blogContent } from "./blog-content";
 import { pageText } from "./content-blocks";

@@ -1,13 +1,15 @@
-import { articleSchema } from "@scan/checks/aeo/article-schema.check";
-import { breadcrumbSchema } from "@scan/checks/aeo/breadcrumb-schema.check";
-import { faqSchema } from "@scan/checks/aeo/faq-schema.check";
-import { organizationSchema } from "@scan/checks/aeo/organization-schema.check";
-import { structuredData } from "@scan/checks/aeo/structured-data.check";
-import type { CheckDefinition } from "@scan/checks/check";
-import { FIXED_SCAN_TIME } from "@scan/checks/fixture";
-import { author } from "@scan/checks/geo/author.check";
-import { publishDate } from "@scan/checks/geo/publish-date.check";
-import { preparePage } from "@scan/checks/page";
+import type { CheckDefinition } from "@scan/checks";
+import {
+  articleSchema,
+  author,
+  breadcrumbSchema,
+  faqSchema,
+  organizationSchema,
+  preparePage,
+  publishDate,
+  structuredData,
+} from "@scan/checks";
+import { FIXED_SCAN_TIME } from "@scan/checks/testing";
 import { ARTICLE_PAGE, ORIGIN, PRODUCT_PAGE, pageAt } from "./fixture-pages";
 import { generateJsonLd } from "./json-ld";
 import { pageFacts } from "./page-facts";

@@ -1,7 +1,13 @@
-import { ARTICLE_TYPES, hasArticleElement } from "@scan/checks/aeo/article-schema.check";
-import { isOrganization } from "@scan/checks/aeo/organization-schema.check";
-import { hasSchemaContext } from "@scan/checks/aeo/structured-data.check";
-import { type JsonLdNode, jsonLd, textOf, typesOf } from "@scan/checks/lib/jsonld";
+import {
+  ARTICLE_TYPES,
+  hasArticleElement,
+  hasSchemaContext,
+  isOrganization,
+  type JsonLdNode,
+  jsonLd,
+  textOf,
+  typesOf,
+} from "@scan/checks";
 import { faqPairs } from "./faq-pairs";
 import { clip, type PageFacts } from "./page-facts";
 

@@ -1,7 +1,5 @@
-import { FIXED_SCAN_TIME } from "@scan/checks/fixture";
-import { llmsTxt } from "@scan/checks/geo/llms-txt.check";
-import { llmsTxtFormat } from "@scan/checks/geo/llms-txt-format.check";
-import { preparePage } from "@scan/checks/page";
+import { llmsTxt, llmsTxtFormat, preparePage } from "@scan/checks";
+import { FIXED_SCAN_TIME } from "@scan/checks/testing";
 import { ARTICLE_PAGE, ORIGIN, PRODUCT_PAGE, pageAt, site } from "./fixture-pages";
 import { generateLlmsTxt } from "./llms-txt";
 import { pageFacts } from "./page-facts";

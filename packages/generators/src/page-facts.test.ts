@@ -1,5 +1,5 @@
-import { FIXED_SCAN_TIME } from "@scan/checks/fixture";
-import { preparePage } from "@scan/checks/page";
+import { preparePage } from "@scan/checks";
+import { FIXED_SCAN_TIME } from "@scan/checks/testing";
 import { ARTICLE_PAGE, ORIGIN, PRODUCT_PAGE, pageAt } from "./fixture-pages";
 import { clip, pageFacts } from "./page-facts";
 

@@ -1,10 +1,20 @@
-import { siteOf } from "@scan/checks/geo/site";
-import { perPage } from "@scan/checks/lib/memo";
-import { countWords, foldWhitespace, type Page } from "@scan/checks/page";
-import { anchors } from "@scan/checks/seo/anchors";
-import { ancestor, elementsNamed, isHiddenByMarkup, isInert } from "@scan/checks/seo/dom";
-import { linkRefs, metaKeyed, metaNamed, resolveHref } from "@scan/checks/seo/head";
-import { documentTitle } from "@scan/checks/seo/title.check";
+import {
+  ancestor,
+  anchors,
+  countWords,
+  documentTitle,
+  elementsNamed,
+  foldWhitespace,
+  isHiddenByMarkup,
+  isInert,
+  linkRefs,
+  metaKeyed,
+  metaNamed,
+  type Page,
+  perPage,
+  resolveHref,
+  siteOf,
+} from "@scan/checks";
 import {
   type Author,
   authorOf,

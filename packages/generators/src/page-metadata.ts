@@ -1,11 +1,24 @@
-import { isOrganization } from "@scan/checks/aeo/organization-schema.check";
-import { authorNameOf, isUrl, nodesById } from "@scan/checks/geo/author.check";
-import { siteOf } from "@scan/checks/geo/site";
-import { type JsonLdNode, jsonLd, textOf, typesOf } from "@scan/checks/lib/jsonld";
-import { foldWhitespace, type Page } from "@scan/checks/page";
-import { anchors } from "@scan/checks/seo/anchors";
-import { ancestor, elementsNamed, isInert } from "@scan/checks/seo/dom";
-import { linkRefs, metaKeyed, metaNamed, resolveHref } from "@scan/checks/seo/head";
+import {
+  ancestor,
+  anchors,
+  authorNameOf,
+  elementsNamed,
+  foldWhitespace,
+  isInert,
+  isOrganization,
+  isUrl,
+  type JsonLdNode,
+  jsonLd,
+  linkRefs,
+  metaKeyed,
+  metaNamed,
+  nodesById,
+  type Page,
+  resolveHref,
+  siteOf,
+  textOf,
+  typesOf,
+} from "@scan/checks";
 
 /**
  * Who and what a page says it is: site name, logo, author and dates, each read from the page's

@@ -1,5 +1,4 @@
-import { type JsonLdNode, nodesOfType, textOf } from "@scan/checks/lib/jsonld";
-import { countWords, foldWhitespace, parseDocument } from "@scan/checks/page";
+import { countWords, foldWhitespace, type JsonLdNode, nodesOfType, parseDocument, textOf } from "@scan/checks";
 import { contentBlocks, sentencesOf } from "./content-blocks";
 import { clip, type PageFacts } from "./page-facts";
 import type { TopicMatcher } from "./topic";

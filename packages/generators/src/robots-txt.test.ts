@@ -1,9 +1,13 @@
-import { FIXED_SCAN_TIME } from "@scan/checks/fixture";
-import { AI_SEARCH_AGENTS, AI_TRAINING_AGENTS, aiSearchAccess } from "@scan/checks/geo/ai-search-access.check";
-import { robotsRules } from "@scan/checks/lib/robots";
-import { preparePage } from "@scan/checks/page";
-import { robotsTxt } from "@scan/checks/seo/robots-txt.check";
-import type { TextResource } from "@scan/shared/snapshot";
+import {
+  AI_SEARCH_AGENTS,
+  AI_TRAINING_AGENTS,
+  aiSearchAccess,
+  preparePage,
+  robotsRules,
+  robotsTxt,
+} from "@scan/checks";
+import { FIXED_SCAN_TIME } from "@scan/checks/testing";
+import type { TextResource } from "@scan/contract";
 import { ORIGIN, pageAt, site } from "./fixture-pages";
 import { pageFacts } from "./page-facts";
 import { generateRobotsTxt } from "./robots-txt";

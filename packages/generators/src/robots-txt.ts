@@ -1,6 +1,5 @@
-import { AI_SEARCH_AGENTS } from "@scan/checks/geo/ai-search-access.check";
-import { validateRobotsTxt } from "@scan/checks/seo/robots-txt.check";
-import type { Snapshot } from "@scan/shared/snapshot";
+import { AI_SEARCH_AGENTS, validateRobotsTxt } from "@scan/checks";
+import type { Snapshot } from "@scan/contract";
 import robotsParser from "robots-parser";
 import type { TextFileFix } from "./llms-txt";
 import type { PageFacts } from "./page-facts";

@@ -11,10 +11,9 @@
  * JWT_ISSUER, JWT_AUDIENCE) plus JWT_PRIVATE_KEY (PEM) when the algorithm is RS256.
  */
 import { parseArgs } from "node:util";
-import { createDb } from "@scan/db/client";
-import { Plan } from "@scan/shared/account";
-import { CommonConfig, parseConfig } from "@scan/shared/config";
-import { ResponseForm } from "@scan/shared/envelope";
+import { Plan, ResponseForm } from "@scan/contract";
+import { createDb } from "@scan/db";
+import { CommonConfig, parseConfig } from "@scan/platform";
 import { z } from "zod";
 import { JwtFields } from "./config";
 import { issueUserToken, ttlSeconds } from "./domain/jwt-issuer";

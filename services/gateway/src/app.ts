@@ -1,5 +1,5 @@
-import type { ResponseForm } from "@scan/shared/envelope";
-import type { Readiness } from "@scan/shared/readiness";
+import type { ResponseForm } from "@scan/contract";
+import type { Readiness } from "@scan/platform";
 import type { Queue } from "bullmq";
 import express, { type Express } from "express";
 import type { Logger } from "pino";

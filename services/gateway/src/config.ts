@@ -1,6 +1,6 @@
 import { createPublicKey } from "node:crypto";
-import { CommonConfig, intFrom, OpsConfig, optionalSecret, parseConfig } from "@scan/shared/config";
-import { ResponseForm } from "@scan/shared/envelope";
+import { ResponseForm } from "@scan/contract";
+import { CommonConfig, intFrom, OpsConfig, optionalSecret, parseConfig } from "@scan/platform";
 import { z } from "zod";
 
 /** An unset or blank variable is absent (compose files pass `VAR=` for "not set"). */

@@ -1,11 +1,10 @@
 import { lookup } from "node:dns/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Db } from "@scan/db/client";
-import type { LlmEndpoint } from "@scan/generators/llm";
-import { parseAllowlist, parsePorts } from "@scan/shared/address-policy";
-import { SCAN_QUEUE, WEBHOOK_QUEUE } from "@scan/shared/jobs";
-import { probeAll, type Readiness } from "@scan/shared/readiness";
+import { SCAN_QUEUE, WEBHOOK_QUEUE } from "@scan/contract";
+import type { Db } from "@scan/db";
+import type { LlmEndpoint } from "@scan/generators";
+import { parseAllowlist, parsePorts, probeAll, type Readiness } from "@scan/platform";
 import { Queue, QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";

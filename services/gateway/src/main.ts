@@ -1,5 +1,5 @@
-import { createDb } from "@scan/db/client";
-import { asyncStdout, createLogger } from "@scan/shared/log";
+import { createDb } from "@scan/db";
+import { asyncStdout, createLogger } from "@scan/platform";
 import { loadConfig } from "./config";
 import { startGateway } from "./gateway";
 

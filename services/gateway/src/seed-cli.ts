@@ -8,11 +8,9 @@
  * which deletes that user's sites (with their keywords and citation tracks) first.
  */
 import { parseArgs } from "node:util";
-import { createDb } from "@scan/db/client";
-import { migrateDeploy } from "@scan/db/migrate";
-import { Plan } from "@scan/shared/account";
-import { CommonConfig, parseConfig } from "@scan/shared/config";
-import { AppError } from "@scan/shared/errors";
+import { AppError, Plan } from "@scan/contract";
+import { createDb, migrateDeploy } from "@scan/db";
+import { CommonConfig, parseConfig } from "@scan/platform";
 import { z } from "zod";
 import { seedDemoUser } from "./domain/demo-seed";
 

@@ -1,22 +1,14 @@
-import { CommonConfig, intFrom, OpsConfig, parseConfig } from "@scan/shared/config";
+import { CommonConfig, intFrom, OpsConfig, parseConfig } from "@scan/platform";
+import { ScanSettings } from "@scan/scanner";
 import { z } from "zod";
-import type { CaptureLimits } from "./domain/capture";
 
 /** The worker's whole configuration, from the environment, parsed once at start-up. */
 export const Config = z.object({
   ...CommonConfig,
-  CHROMIUM_PATH: z.string().min(1).optional(),
+  ...ScanSettings,
   /** concurrent scans per process; more than one render per core lowers throughput */
   WORKER_CONCURRENCY: intFrom(1, 1, 32),
-  /** the whole capture of one page, fetch and render; keep below the gateway's SCAN_WAIT_MS */
-  SCAN_TIMEOUT_MS: intFrom(20_000, 1_000, 120_000),
-  SETTLE_QUICK_MS: intFrom(3_000, 100, 60_000),
-  SETTLE_FULL_MS: intFrom(8_000, 100, 60_000),
-  MAX_HTML_BYTES: intFrom(5 * 1024 * 1024, 64 * 1024, 50 * 1024 * 1024),
-  MAX_REDIRECTS: intFrom(10, 0, 20),
   BROWSER_RECYCLE_AFTER: intFrom(200, 1, 100_000),
-  /** quick scans: auto judges server-rendered pages on their served HTML; always/never render */
-  QUICK_RENDER: z.enum(["auto", "always", "never"]).default("auto"),
   /** how long a DNS answer (or a failure, for a tenth of it) is reused across scans */
   DNS_CACHE_TTL_MS: intFrom(60_000, 0, 3_600_000),
   /** how long a subresource's host may take to resolve before the render blocks the request */
@@ -43,17 +35,3 @@ export const Config = z.object({
 export type Config = z.infer<typeof Config>;
 
 export const loadConfig = (env: NodeJS.ProcessEnv): Config => parseConfig(Config, env, "worker");
-
-/** The capture's limits, from the settings the worker and the in-process client both read. */
-export const captureLimitsOf = (
-  config: Pick<
-    Config,
-    "SCAN_TIMEOUT_MS" | "SETTLE_QUICK_MS" | "SETTLE_FULL_MS" | "MAX_HTML_BYTES" | "MAX_REDIRECTS" | "QUICK_RENDER"
-  >,
-): CaptureLimits => ({
-  scanTimeoutMs: config.SCAN_TIMEOUT_MS,
-  settleTimeoutMs: { quick: config.SETTLE_QUICK_MS, full: config.SETTLE_FULL_MS },
-  maxHtmlBytes: config.MAX_HTML_BYTES,
-  maxRedirects: config.MAX_REDIRECTS,
-  quickRender: config.QUICK_RENDER,
-});

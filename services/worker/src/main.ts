@@ -1,5 +1,5 @@
-import { createDb } from "@scan/db/client";
-import { asyncStdout, createLogger } from "@scan/shared/log";
+import { createDb } from "@scan/db";
+import { asyncStdout, createLogger } from "@scan/platform";
 import { Redis } from "ioredis";
 import { loadConfig } from "./config";
 import { startOpsServer } from "./infra/ops-server";

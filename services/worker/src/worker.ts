@@ -1,15 +1,11 @@
-import { lookup } from "node:dns/promises";
-import type { Db } from "@scan/db/client";
-import { parseAllowlist, parsePorts } from "@scan/shared/address-policy";
-import { SCAN_QUEUE, WEBHOOK_JOB, WEBHOOK_QUEUE, type WebhookJobPayload } from "@scan/shared/jobs";
-import { probeAll, type Readiness } from "@scan/shared/readiness";
+import { SCAN_QUEUE, WEBHOOK_JOB, WEBHOOK_QUEUE, type WebhookJobPayload } from "@scan/contract";
+import type { Db } from "@scan/db";
+import { probeAll, type Readiness } from "@scan/platform";
+import { type BrowserPool, captureLimitsOf, createScanner, resolveAll, type Scanner } from "@scan/scanner";
 import { Queue, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
-import { type Config, captureLimitsOf } from "./config";
-import { BrowserPool, resolveChromiumPath } from "./infra/browser-pool";
-import { createCachingResolver } from "./infra/dns-cache";
-import { type EgressProxy, startEgressProxy } from "./infra/egress-proxy";
+import type { Config } from "./config";
 import { createWorkerMetrics, type WorkerMetrics } from "./infra/metrics";
 import { startReaper } from "./jobs/reaper";
 import { createScanProcessor } from "./jobs/scan.job";
@@ -21,19 +17,13 @@ export type ScanWorker = {
   worker: Worker;
   /** delivers callbacks of finished scans */
   webhookWorker: Worker;
+  scanner: Scanner;
   pool: BrowserPool;
-  egress: EgressProxy;
   metrics: WorkerMetrics;
   /** browser launched, Redis and Postgres answering: the worker's /readyz */
   readiness: () => Promise<Readiness>;
   close: (timeoutMs: number) => Promise<void>;
 };
-
-export const resolveAll = async (hostname: string): Promise<string[]> =>
-  (await lookup(hostname, { all: true })).map((entry) => entry.address);
-
-export const SCANNER_USER_AGENT =
-  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 AEOScan/0.1";
 
 export const WEBHOOK_USER_AGENT = "AEOScan-Webhook/0.1";
 
@@ -55,27 +45,23 @@ const within = (promise: Promise<unknown>, ms: number): Promise<boolean> =>
  * callbacks, and the metrics and readiness its ops port serves.
  */
 export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps): ScanWorker => {
-  const allowlist = parseAllowlist(config.SCAN_ALLOWLIST);
-  if (allowlist.size > 0)
-    log.warn({ allowlist: [...allowlist] }, "SCAN_ALLOWLIST is set: these private targets may be scanned");
-  const ports = parsePorts(config.SCAN_PORTS);
-  const dns = createCachingResolver(resolveAll, {
-    ttlMs: config.DNS_CACHE_TTL_MS,
-    negativeTtlMs: Math.floor(config.DNS_CACHE_TTL_MS / 10),
-    maxEntries: 10_000,
-  });
-  const resolveSubresource = dns(config.SUBRESOURCE_DNS_TIMEOUT_MS);
-  const egress = startEgressProxy({ allowlist, resolve: resolveSubresource, ports });
-  if (!config.WEBHOOK_SECRET) log.info("WEBHOOK_SECRET is not set: callbacks cannot be signed and will not be sent");
   const metrics = createWorkerMetrics();
-  const pool = new BrowserPool({
-    executablePath: resolveChromiumPath(config.CHROMIUM_PATH),
-    proxyServer: () => egress.url,
+  const scanner = createScanner({
+    chromiumPath: config.CHROMIUM_PATH,
+    allowlist: config.SCAN_ALLOWLIST,
+    ports: config.SCAN_PORTS,
+    limits: captureLimitsOf(config),
+    egress: true,
+    dnsCacheTtlMs: config.DNS_CACHE_TTL_MS,
+    subresourceDnsTimeoutMs: config.SUBRESOURCE_DNS_TIMEOUT_MS,
     recycleAfter: config.BROWSER_RECYCLE_AFTER,
     onLaunch: (browser) => log.info({ version: browser.version() }, "browser launched"),
     onRestart: (reason) => metrics.browserRestarts.inc({ reason }),
-    contextOptions: { userAgent: SCANNER_USER_AGENT, serviceWorkers: "block", viewport: { width: 1280, height: 800 } },
   });
+  const { pool, allowlist } = scanner;
+  if (allowlist.size > 0)
+    log.warn({ allowlist: [...allowlist] }, "SCAN_ALLOWLIST is set: these private targets may be scanned");
+  if (!config.WEBHOOK_SECRET) log.info("WEBHOOK_SECRET is not set: callbacks cannot be signed and will not be sent");
   metrics.watchPool(pool);
 
   const webhooks = new Queue(WEBHOOK_QUEUE, { connection, prefix: config.QUEUE_PREFIX });
@@ -92,19 +78,10 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
 
   const processor = createScanProcessor({
     db,
-    pool,
+    scanner,
     log,
     metrics,
     enqueueCallback,
-    policy: {
-      allowlist,
-      // the page's own hosts get the scan's whole budget to resolve
-      resolve: dns(config.SCAN_TIMEOUT_MS),
-      resolveSubresource,
-      ports,
-      userAgent: SCANNER_USER_AGENT,
-    },
-    limits: captureLimitsOf(config),
     snapshots: { maxBytes: config.SNAPSHOT_MAX_BYTES, retentionS: config.SNAPSHOT_RETENTION_S },
   });
   const worker = new Worker(SCAN_QUEUE, processor, {
@@ -175,8 +152,7 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
     await stopReaper();
     await within(queue.close(), CLIENT_CLOSE_MS);
     await within(webhooks.close(), CLIENT_CLOSE_MS);
-    await pool.close();
-    await egress.close();
+    await scanner.close();
   };
-  return { worker, webhookWorker, pool, egress, metrics, readiness, close };
+  return { worker, webhookWorker, scanner, pool, metrics, readiness, close };
 };

@@ -1,4 +1,4 @@
-import type { BotFetch } from "@scan/shared/snapshot";
+import type { BotFetch } from "@scan/contract";
 import { judge } from "../fixture";
 import { botAccessParity } from "./bot-access-parity.check";
 

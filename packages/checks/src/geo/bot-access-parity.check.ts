@@ -1,4 +1,4 @@
-import type { BotFetch } from "@scan/shared/snapshot";
+import type { BotFetch } from "@scan/contract";
 import { defineCheck } from "../check";
 import { perPage } from "../lib/memo";
 import { type Page, parseDocument } from "../page";

@@ -1,4 +1,4 @@
-import type { TextResource } from "@scan/shared/snapshot";
+import type { TextResource } from "@scan/contract";
 import type { Page } from "../page";
 
 /** The site's llms.txt when it has one, else why not (said as a sentence fragment). */

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { TextResource } from "@scan/shared/snapshot";
+import type { TextResource } from "@scan/contract";
 import type { CheckDefinition, Verdict } from "../check";
 import { FIXED_SCAN_TIME, snapshotOf } from "../fixture";
 import { preparePage } from "../page";

@@ -1,4 +1,4 @@
-import type { TextResource } from "@scan/shared/snapshot";
+import type { TextResource } from "@scan/contract";
 import { judge } from "../fixture";
 import { robotsTxt, validateRobotsTxt } from "./robots-txt.check";
 

@@ -1,7 +1,19 @@
-import { ApiKeyView, CreatedApiKey, CreateKeyRequest, KeyIdParam, PageQuery } from "@scan/shared/account";
-import { CitationListQuery, CitationView, RecordCitationRequest } from "@scan/shared/citation";
-import { KeywordListQuery, KeywordView, RecordKeywordRequest } from "@scan/shared/keyword";
-import { CreateSiteRequest, SiteListQuery, SiteView } from "@scan/shared/site";
+import {
+  ApiKeyView,
+  CitationListQuery,
+  CitationView,
+  CreatedApiKey,
+  CreateKeyRequest,
+  CreateSiteRequest,
+  KeyIdParam,
+  KeywordListQuery,
+  KeywordView,
+  PageQuery,
+  RecordCitationRequest,
+  RecordKeywordRequest,
+  SiteListQuery,
+  SiteView,
+} from "@scan/contract";
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { apiErrors, commonHeaderParams, jsonBody, page, record, security } from "./common";

@@ -1,4 +1,6 @@
 import {
+  ERROR_TABLE,
+  type ErrorKind,
   formAError,
   formASuccess,
   formBError,
@@ -6,8 +8,7 @@ import {
   PageMeta,
   RequestMeta,
   ResponseForm,
-} from "@scan/shared/envelope";
-import { ERROR_TABLE, type ErrorKind } from "@scan/shared/errors";
+} from "@scan/contract";
 import { z } from "zod";
 import type { ZodOpenApiResponseObject } from "zod-openapi";
 

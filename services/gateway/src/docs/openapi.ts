@@ -1,20 +1,21 @@
-import { ApiKeyView, CreatedApiKey } from "@scan/shared/account";
-import { EvaluateRequest } from "@scan/shared/aeo2/input";
-import { EvaluationOutput } from "@scan/shared/aeo2/output";
-import { CitationView } from "@scan/shared/citation";
-import { PageMeta } from "@scan/shared/envelope";
-import { KeywordView } from "@scan/shared/keyword";
-import { Readiness } from "@scan/shared/readiness";
+import { EvaluateRequest, EvaluationOutput } from "@scan/citation-evaluator";
 import {
+  ApiKeyView,
   BatchScanRequest,
+  CitationView,
+  CreatedApiKey,
+  CreateSiteRequest,
+  KeywordView,
+  PageMeta,
   ScanAccepted,
   ScanRequest,
   ScanResult,
   ScanSummary,
   ScanWebhook,
+  SiteView,
   StoredScan,
-} from "@scan/shared/scan";
-import { CreateSiteRequest, SiteView } from "@scan/shared/site";
+} from "@scan/contract";
+import { Readiness } from "@scan/platform";
 import { createDocument, type oas31 } from "zod-openapi";
 import { accountPaths } from "./account-paths";
 import { errorTable, securitySchemes } from "./common";

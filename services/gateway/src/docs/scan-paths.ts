@@ -1,9 +1,10 @@
-import { EvaluateRequest } from "@scan/shared/aeo2/input";
-import { EvaluationMeta, EvaluationOutput } from "@scan/shared/aeo2/output";
-import { formASuccess, formBSuccess, RequestMeta } from "@scan/shared/envelope";
+import { EvaluateRequest, EvaluationMeta, EvaluationOutput } from "@scan/citation-evaluator";
 import {
   BatchScanAccepted,
   BatchScanRequest,
+  formASuccess,
+  formBSuccess,
+  RequestMeta,
   ScanAccepted,
   ScanIdParam,
   ScanListQuery,
@@ -12,7 +13,7 @@ import {
   ScanSummary,
   ScanWebhook,
   StoredScan,
-} from "@scan/shared/scan";
+} from "@scan/contract";
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import {

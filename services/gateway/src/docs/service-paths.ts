@@ -1,4 +1,4 @@
-import { Liveness, Readiness } from "@scan/shared/readiness";
+import { Liveness, Readiness } from "@scan/platform";
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { commonHeaderParams, security, serviceErrors, serviceHeaders } from "./common";

@@ -1,4 +1,4 @@
-import type { ScanMode } from "@scan/shared/jobs";
+import type { ScanMode } from "@scan/contract";
 
 /** What the queue looks like now: scans ahead of a new one, and the workers taking them. */
 export type QueueLoad = { ahead: number; workers: number };

@@ -1,8 +1,6 @@
-import type { Db } from "@scan/db/client";
-import { Plan } from "@scan/shared/account";
-import { API_KEY_PREFIX, checkApiKey, hashApiKey } from "@scan/shared/api-key";
-import { ResponseForm } from "@scan/shared/envelope";
-import { AppError } from "@scan/shared/errors";
+import { AppError, Plan, ResponseForm } from "@scan/contract";
+import type { Db } from "@scan/db";
+import { API_KEY_PREFIX, checkApiKey, hashApiKey } from "@scan/platform";
 import { z } from "zod";
 import type { JwtClaims, VerifyJwt } from "./jwt-verifier";
 import type { KeyCache, KnownKey } from "./key-cache";

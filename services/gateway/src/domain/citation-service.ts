@@ -1,14 +1,15 @@
-import type { CitationTrack, Db } from "@scan/db/client";
+import type { PageMeta } from "@scan/contract";
 import {
+  AppError,
   CHECKED_AT_SKEW_MS,
   type CitationListQuery,
   type CitationView,
   DATE_RANGE_DAYS,
+  offsetOf,
+  pageMeta,
   type RecordCitationRequest,
-} from "@scan/shared/citation";
-import type { PageMeta } from "@scan/shared/envelope";
-import { AppError } from "@scan/shared/errors";
-import { offsetOf, pageMeta } from "@scan/shared/list-query";
+} from "@scan/contract";
+import type { CitationTrack, Db } from "@scan/db";
 import type { SiteService } from "./site-service";
 
 const DAY_MS = 24 * 3_600_000;

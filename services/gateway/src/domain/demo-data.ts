@@ -1,4 +1,4 @@
-import type { AiEngine } from "@scan/shared/citation";
+import type { AiEngine } from "@scan/contract";
 
 /**
  * The demo account's sites, keywords and tracked AI-engine queries. Hosts are under the

@@ -1,7 +1,6 @@
-import type { Db } from "@scan/db/client";
-import type { Plan } from "@scan/shared/account";
-import { AiEngine, RecordCitationRequest } from "@scan/shared/citation";
-import { AppError } from "@scan/shared/errors";
+import type { Plan } from "@scan/contract";
+import { AiEngine, AppError, RecordCitationRequest } from "@scan/contract";
+import type { Db } from "@scan/db";
 import { DEMO_SITES } from "./demo-data";
 import { createKeyService } from "./key-service";
 import { createKeywordService } from "./keyword-service";

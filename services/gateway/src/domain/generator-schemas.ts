@@ -1,7 +1,5 @@
-import { FixOptions } from "@scan/generators/fixes";
-import { ContentType, GenerateOptions } from "@scan/generators/generate";
-import { CheckStatus } from "@scan/shared/check-result";
-import { ToolUrl } from "@scan/shared/tools";
+import { CheckStatus, ToolUrl } from "@scan/contract";
+import { ContentType, FixOptions, GenerateOptions } from "@scan/generators";
 import { z } from "zod";
 
 /**

@@ -1,10 +1,8 @@
-import type { Db, Scan } from "@scan/db/client";
-import { fixes } from "@scan/generators/fixes";
-import { generate } from "@scan/generators/generate";
-import type { LlmEndpoint } from "@scan/generators/llm";
-import { AppError } from "@scan/shared/errors";
-import type { Snapshot } from "@scan/shared/snapshot";
-import { unpackSnapshot } from "@scan/shared/snapshot-archive";
+import type { Snapshot } from "@scan/contract";
+import { AppError, unpackSnapshot } from "@scan/contract";
+import type { Db, Scan } from "@scan/db";
+import type { LlmEndpoint } from "@scan/generators";
+import { fixes, generate } from "@scan/generators";
 import type { FixInput, FixResult, GenerateInput, GenerateResult } from "./generator-schemas";
 import type { PageTools, ToolAnswer, ToolContext } from "./page-tools";
 import { toScanResult } from "./scan-presenter";

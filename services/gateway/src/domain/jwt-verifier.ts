@@ -1,5 +1,5 @@
 import { createPublicKey, createSecretKey, type KeyObject } from "node:crypto";
-import { AppError } from "@scan/shared/errors";
+import { AppError } from "@scan/contract";
 import jwt from "jsonwebtoken";
 import { z } from "zod";
 

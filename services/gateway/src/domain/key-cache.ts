@@ -1,5 +1,4 @@
-import type { Plan } from "@scan/shared/account";
-import type { ResponseForm } from "@scan/shared/envelope";
+import type { Plan, ResponseForm } from "@scan/contract";
 
 /** What the authenticator needs of a stored key, as it was read from Postgres. */
 export type KnownKey = {

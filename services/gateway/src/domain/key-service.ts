@@ -1,8 +1,7 @@
-import type { ApiKey, Db } from "@scan/db/client";
-import type { ApiKeyView, CreatedApiKey, CreateKeyRequest, PageQuery, Plan } from "@scan/shared/account";
-import { generateApiKey } from "@scan/shared/api-key";
-import type { PageMeta } from "@scan/shared/envelope";
-import { AppError } from "@scan/shared/errors";
+import type { ApiKeyView, CreatedApiKey, CreateKeyRequest, PageMeta, PageQuery, Plan } from "@scan/contract";
+import { AppError } from "@scan/contract";
+import type { ApiKey, Db } from "@scan/db";
+import { generateApiKey } from "@scan/platform";
 import { withUserLock } from "./user-lock";
 
 export type KeyServiceDeps = {

@@ -1,7 +1,13 @@
-import type { Db, Keyword } from "@scan/db/client";
-import type { PageMeta } from "@scan/shared/envelope";
-import { type KeywordListQuery, type KeywordView, keywordTrend, type RecordKeywordRequest } from "@scan/shared/keyword";
-import { offsetOf, pageMeta } from "@scan/shared/list-query";
+import type { PageMeta } from "@scan/contract";
+import {
+  type KeywordListQuery,
+  type KeywordView,
+  keywordTrend,
+  offsetOf,
+  pageMeta,
+  type RecordKeywordRequest,
+} from "@scan/contract";
+import type { Db, Keyword } from "@scan/db";
 import { type SiteService, siteNotFound } from "./site-service";
 import { withUserLock } from "./user-lock";
 

@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { AppError } from "@scan/shared/errors";
+import { AppError } from "@scan/contract";
 import type { KeyCaller, KeyCarriers } from "./authenticate";
 import type { CallTracker } from "./tool-server";
 

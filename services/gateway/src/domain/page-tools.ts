@@ -1,11 +1,6 @@
-import type { Scan } from "@scan/db/client";
-import type { ResponseForm } from "@scan/shared/envelope";
-import { AppError } from "@scan/shared/errors";
-import type { ScanMode } from "@scan/shared/jobs";
-import type { ScanResult } from "@scan/shared/scan";
-import type { ScanToolInput, ScoreSummary, ScoreToolInput } from "@scan/shared/tools";
-import { topProblems } from "@scan/shared/top-problems";
-import { normaliseScanUrl } from "@scan/shared/url";
+import type { ResponseForm, ScanMode, ScanResult, ScanToolInput, ScoreSummary, ScoreToolInput } from "@scan/contract";
+import { AppError, normaliseScanUrl, topProblems } from "@scan/contract";
+import type { Scan } from "@scan/db";
 import type { KeyCaller } from "./authenticate";
 import { toScanResult } from "./scan-presenter";
 import type { ScanService } from "./scan-service";

@@ -1,4 +1,4 @@
-import type { Plan } from "@scan/shared/account";
+import type { Plan } from "@scan/contract";
 import type { Redis } from "ioredis";
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 

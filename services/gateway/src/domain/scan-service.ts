@@ -1,13 +1,16 @@
 import { randomUUID } from "node:crypto";
-import type { Db, Scan, WebhookDelivery } from "@scan/db/client";
-import type { Plan } from "@scan/shared/account";
-import { type PortPolicy, type Resolve, vetTarget } from "@scan/shared/address-policy";
-import type { PageMeta } from "@scan/shared/envelope";
-import { AppError } from "@scan/shared/errors";
-import { SCAN_JOB, type ScanJobPayload, type ScanMode } from "@scan/shared/jobs";
-import { offsetOf, pageMeta } from "@scan/shared/list-query";
-import type { ScanListQuery } from "@scan/shared/scan";
-import { normaliseScanUrl } from "@scan/shared/url";
+import type { PageMeta, Plan, ScanListQuery } from "@scan/contract";
+import {
+  AppError,
+  normaliseScanUrl,
+  offsetOf,
+  pageMeta,
+  SCAN_JOB,
+  type ScanJobPayload,
+  type ScanMode,
+} from "@scan/contract";
+import type { Db, Scan, WebhookDelivery } from "@scan/db";
+import { type PortPolicy, type Resolve, vetTarget } from "@scan/platform";
 import type { Queue } from "bullmq";
 import type { Admission } from "./admission";
 import type { KeyCaller } from "./authenticate";

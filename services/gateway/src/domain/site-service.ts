@@ -1,8 +1,14 @@
-import type { Db, Site } from "@scan/db/client";
-import type { PageMeta } from "@scan/shared/envelope";
-import { AppError } from "@scan/shared/errors";
-import { likeLiteral, offsetOf, pageMeta } from "@scan/shared/list-query";
-import { type SiteListQuery, type SiteView, siteOriginOf } from "@scan/shared/site";
+import type { PageMeta } from "@scan/contract";
+import {
+  AppError,
+  likeLiteral,
+  offsetOf,
+  pageMeta,
+  type SiteListQuery,
+  type SiteView,
+  siteOriginOf,
+} from "@scan/contract";
+import type { Db, Site } from "@scan/db";
 
 export const toSiteView = (site: Site): SiteView => {
   const { latestSeo: seo, latestAeo: aeo, latestGeo: geo, latestMode: mode, latestScoresAt: scannedAt } = site;

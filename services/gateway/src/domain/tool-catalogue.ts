@@ -1,5 +1,4 @@
-import { ScanResult } from "@scan/shared/scan";
-import { ScanToolInput, ScoreSummary, ScoreToolInput } from "@scan/shared/tools";
+import { ScanResult, ScanToolInput, ScoreSummary, ScoreToolInput } from "@scan/contract";
 import { FixInput, FixResult, GenerateInput, GenerateResult } from "./generator-schemas";
 import type { GeneratorTools } from "./generator-tools";
 import type { PageTools } from "./page-tools";

@@ -8,7 +8,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import { AppError, ERROR_TABLE } from "@scan/shared/errors";
+import { AppError, ERROR_TABLE } from "@scan/contract";
 import type { Logger } from "pino";
 import { z } from "zod";
 import type { ToolAnswer, ToolContext } from "./page-tools";

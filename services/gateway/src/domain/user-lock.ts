@@ -1,4 +1,4 @@
-import type { Db } from "@scan/db/client";
+import type { Db } from "@scan/db";
 
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 

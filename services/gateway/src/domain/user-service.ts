@@ -1,6 +1,5 @@
-import type { Db, User } from "@scan/db/client";
-import { Email, type Plan } from "@scan/shared/account";
-import { AppError } from "@scan/shared/errors";
+import { AppError, Email, type Plan } from "@scan/contract";
+import type { Db, User } from "@scan/db";
 
 /** Users: created and re-planned by the operator (the accounts CLI); the API only reads them. */
 export const createUserService = (db: Db) => {

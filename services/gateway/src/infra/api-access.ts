@@ -1,4 +1,4 @@
-import { AppError } from "@scan/shared/errors";
+import { AppError } from "@scan/contract";
 import type { Request, RequestHandler } from "express";
 import type { Logger } from "pino";
 import { ANONYMOUS, type Authenticator, type Caller } from "../domain/authenticate";

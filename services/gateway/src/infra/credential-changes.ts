@@ -1,4 +1,4 @@
-import { connectionFields } from "@scan/db/connection";
+import { connectionFields } from "@scan/db";
 import { Client } from "pg";
 import type { Logger } from "pino";
 import { z } from "zod";

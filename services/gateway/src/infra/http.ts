@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Duplex } from "node:stream";
-import { errorBody, parseResponseForm, type ResponseForm } from "@scan/shared/envelope";
-import { AppError } from "@scan/shared/errors";
+import { AppError, errorBody, parseResponseForm, type ResponseForm } from "@scan/contract";
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
 import { dependencyOutage } from "./dependency-outage";

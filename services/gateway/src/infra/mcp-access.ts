@@ -1,4 +1,4 @@
-import { AppError } from "@scan/shared/errors";
+import { AppError } from "@scan/contract";
 import type { Request, Response } from "express";
 import type { Logger } from "pino";
 import type { Authenticator, KeyCaller, KeyCarriers } from "../domain/authenticate";

@@ -1,4 +1,4 @@
-import { AppError, validationError } from "@scan/shared/errors";
+import { AppError, validationError } from "@scan/contract";
 import type { Request, Response } from "express";
 import type { z } from "zod";
 import type { KeyCaller } from "../domain/authenticate";

@@ -1,4 +1,4 @@
-import { redactUrl, uncensored } from "@scan/shared/log";
+import { redactUrl, uncensored } from "@scan/platform";
 import type { Request, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
 import type { GatewayMetrics } from "./metrics";

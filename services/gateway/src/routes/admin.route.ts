@@ -1,8 +1,8 @@
 import { createBullBoard } from "@bull-board/api";
 import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
 import { ExpressAdapter } from "@bull-board/express";
-import { basicPassword, bearerToken, tokenMatches } from "@scan/shared/access-token";
-import { AppError } from "@scan/shared/errors";
+import { AppError } from "@scan/contract";
+import { basicPassword, bearerToken, tokenMatches } from "@scan/platform";
 import type { Queue } from "bullmq";
 import { type RequestHandler, Router } from "express";
 

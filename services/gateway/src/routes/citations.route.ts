@@ -1,5 +1,4 @@
-import { CitationListQuery, RecordCitationRequest } from "@scan/shared/citation";
-import { pageBody, successBody } from "@scan/shared/envelope";
+import { CitationListQuery, pageBody, RecordCitationRequest, successBody } from "@scan/contract";
 import { type Request, type Response, Router } from "express";
 import type { CitationService } from "../domain/citation-service";
 import { methodNotAllowed } from "../infra/http";

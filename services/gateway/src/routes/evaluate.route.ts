@@ -1,6 +1,5 @@
-import { AEO2_META, evaluateAeo2 } from "@scan/shared/aeo2/evaluate";
-import { EvaluateRequest } from "@scan/shared/aeo2/input";
-import { successBody } from "@scan/shared/envelope";
+import { AEO2_META, EvaluateRequest, evaluateAeo2 } from "@scan/citation-evaluator";
+import { successBody } from "@scan/contract";
 import { type Request, type Response, Router } from "express";
 import { methodNotAllowed } from "../infra/http";
 import { validatedBody } from "../infra/request-input";

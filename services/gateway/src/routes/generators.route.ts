@@ -1,5 +1,4 @@
-import { successBody } from "@scan/shared/envelope";
-import { AppError } from "@scan/shared/errors";
+import { AppError, successBody } from "@scan/contract";
 import { type Request, type Response, Router } from "express";
 import { FixInput, GenerateInput } from "../domain/generator-schemas";
 import type { GeneratorTools } from "../domain/generator-tools";

@@ -1,6 +1,12 @@
-import { CreateKeyRequest, KeyIdParam, PageQuery } from "@scan/shared/account";
-import { pageBody, successBody } from "@scan/shared/envelope";
-import { AppError, validationError } from "@scan/shared/errors";
+import {
+  AppError,
+  CreateKeyRequest,
+  KeyIdParam,
+  PageQuery,
+  pageBody,
+  successBody,
+  validationError,
+} from "@scan/contract";
 import { type Request, type Response, Router } from "express";
 import type { UserCaller } from "../domain/authenticate";
 import type { KeyService } from "../domain/key-service";

@@ -1,5 +1,4 @@
-import { pageBody, successBody } from "@scan/shared/envelope";
-import { KeywordListQuery, RecordKeywordRequest } from "@scan/shared/keyword";
+import { KeywordListQuery, pageBody, RecordKeywordRequest, successBody } from "@scan/contract";
 import { type Request, type Response, Router } from "express";
 import type { KeywordService } from "../domain/keyword-service";
 import { methodNotAllowed } from "../infra/http";

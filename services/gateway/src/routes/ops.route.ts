@@ -1,6 +1,6 @@
-import { bearerToken, tokenMatches } from "@scan/shared/access-token";
-import { AppError } from "@scan/shared/errors";
-import type { Liveness, Readiness } from "@scan/shared/readiness";
+import { AppError } from "@scan/contract";
+import type { Liveness, Readiness } from "@scan/platform";
+import { bearerToken, tokenMatches } from "@scan/platform";
 import { type Request, type Response, Router } from "express";
 import { methodNotAllowed } from "../infra/http";
 import type { GatewayMetrics } from "../infra/metrics";

@@ -1,7 +1,12 @@
-import { successBody } from "@scan/shared/envelope";
-import { AppError, validationError } from "@scan/shared/errors";
-import { type ScanAccepted, ScanIdParam, ScanRequest } from "@scan/shared/scan";
-import { normaliseScanUrl } from "@scan/shared/url";
+import {
+  AppError,
+  normaliseScanUrl,
+  type ScanAccepted,
+  ScanIdParam,
+  ScanRequest,
+  successBody,
+  validationError,
+} from "@scan/contract";
 import { type Request, type Response, Router } from "express";
 import { toCallbackDelivery, toScanResult, toStoredScan } from "../domain/scan-presenter";
 import type { ScanService } from "../domain/scan-service";

@@ -1,8 +1,14 @@
-import { pageBody, successBody } from "@scan/shared/envelope";
-import { AppError } from "@scan/shared/errors";
-import { type BatchScanAccepted, BatchScanRequest, ScanListQuery, type ScanSummary } from "@scan/shared/scan";
-import { toStoredScan } from "@scan/shared/scan-presenter";
-import { normaliseScanUrl } from "@scan/shared/url";
+import {
+  AppError,
+  type BatchScanAccepted,
+  BatchScanRequest,
+  normaliseScanUrl,
+  pageBody,
+  ScanListQuery,
+  type ScanSummary,
+  successBody,
+  toStoredScan,
+} from "@scan/contract";
 import { type Request, type Response, Router } from "express";
 import { type RateLimiter, rateLimitHeaders } from "../domain/rate-limiter";
 import type { ScanService } from "../domain/scan-service";

@@ -1,7 +1,4 @@
-import { pageBody, successBody } from "@scan/shared/envelope";
-import { AppError } from "@scan/shared/errors";
-import { CreateSiteRequest, SiteListQuery } from "@scan/shared/site";
-import { normaliseScanUrl } from "@scan/shared/url";
+import { AppError, CreateSiteRequest, normaliseScanUrl, pageBody, SiteListQuery, successBody } from "@scan/contract";
 import { type Request, type Response, Router } from "express";
 import type { SiteService } from "../domain/site-service";
 import { methodNotAllowed } from "../infra/http";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { Db } from "@scan/db/client";
-import type { ScanMode } from "@scan/shared/jobs";
-import { siteOriginOf } from "@scan/shared/site";
+import type { ScanMode } from "@scan/contract";
+import { siteOriginOf } from "@scan/contract";
+import type { Db } from "@scan/db";
 
 export type CompletedScan = {
   id: string;

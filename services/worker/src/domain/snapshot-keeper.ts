@@ -1,6 +1,6 @@
-import type { Db } from "@scan/db/client";
-import type { Snapshot } from "@scan/shared/snapshot";
-import { packSnapshot } from "@scan/shared/snapshot-archive";
+import type { Snapshot } from "@scan/contract";
+import { packSnapshot } from "@scan/contract";
+import type { Db } from "@scan/db";
 
 export type SnapshotRetention = {
   /** largest gzipped snapshot kept; a larger one is trimmed, then not kept */

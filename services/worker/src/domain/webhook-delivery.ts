@@ -2,7 +2,7 @@ import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { LookupFunction } from "node:net";
 import { isIP } from "node:net";
-import { type Resolve, vetTarget } from "@scan/shared/address-policy";
+import { type Resolve, vetTarget } from "@scan/platform";
 
 export type DeliveryPolicy = { allowlist: ReadonlySet<string>; resolve: Resolve; userAgent: string };
 

@@ -1,5 +1,5 @@
+import type { BrowserPool } from "@scan/scanner";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
-import type { BrowserPool } from "./browser-pool";
 
 export type WorkerMetrics = {
   registry: Registry;

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { bearerToken, tokenMatches } from "@scan/shared/access-token";
-import type { Readiness } from "@scan/shared/readiness";
+import type { Readiness } from "@scan/platform";
+import { bearerToken, tokenMatches } from "@scan/platform";
 import type { Registry } from "prom-client";
 
 export type OpsServer = { url: string; close: () => Promise<void> };

@@ -1,4 +1,4 @@
-import type { Db } from "@scan/db/client";
+import type { Db } from "@scan/db";
 import type { Queue } from "bullmq";
 import type { Logger } from "pino";
 

@@ -1,20 +1,15 @@
-import type { Db } from "@scan/db/client";
-import { type ScanJobOutcome, ScanJobPayload, type WebhookJobPayload } from "@scan/shared/jobs";
+import { type ScanJobOutcome, ScanJobPayload, type WebhookJobPayload } from "@scan/contract";
+import type { Db } from "@scan/db";
+import { type Scanner, TargetError } from "@scan/scanner";
 import { type Job, UnrecoverableError } from "bullmq";
 import type { Logger } from "pino";
-import type { CaptureLimits } from "../domain/capture";
-import { type FetchPolicy, TargetError } from "../domain/http-fetch";
-import { scanPage } from "../domain/scan-page";
 import { upsertSiteScores } from "../domain/site-scores";
 import { keepSnapshot, type SnapshotRetention } from "../domain/snapshot-keeper";
-import type { BrowserPool } from "../infra/browser-pool";
 import type { WorkerMetrics } from "../infra/metrics";
 
 export type ScanJobDeps = {
   db: Db;
-  pool: BrowserPool;
-  policy: FetchPolicy;
-  limits: CaptureLimits;
+  scanner: Pick<Scanner, "scan">;
   snapshots: SnapshotRetention;
   log: Logger;
   metrics: WorkerMetrics;
@@ -37,7 +32,7 @@ const markFailed = (db: Db, scanId: string, errorCode: string, errorMessage: str
  * attempt fails.
  */
 export const createScanProcessor =
-  ({ db, pool, policy, limits, snapshots, log, metrics, enqueueCallback }: ScanJobDeps) =>
+  ({ db, scanner, snapshots, log, metrics, enqueueCallback }: ScanJobDeps) =>
   async (job: Job): Promise<ScanJobOutcome> => {
     // the worker's whole hold on the job, for the log: what a caller waits beyond it is the gateway's and the queue's
     const entered = performance.now();
@@ -70,7 +65,7 @@ export const createScanProcessor =
     const pickedUp = performance.now();
     let stored: { callbackUrl: string | null };
     try {
-      const { outcome, timings, renderReason, snapshot } = await scanPage({ pool, policy, limits }, { url, mode });
+      const { outcome, timings, renderReason, snapshot } = await scanner.scan({ url, mode });
       const judgedAt = performance.now();
       if (keep) {
         const kept = await keepSnapshot(db, scanId, snapshot, snapshots);

@@ -1,9 +1,6 @@
-import type { Db } from "@scan/db/client";
-import { WebhookJobPayload } from "@scan/shared/jobs";
-import { redactUrl } from "@scan/shared/log";
-import { ScanWebhook } from "@scan/shared/scan";
-import { toStoredScan } from "@scan/shared/scan-presenter";
-import { SIGNATURE_HEADER, signWebhook } from "@scan/shared/webhook-signature";
+import { ScanWebhook, toStoredScan, WebhookJobPayload } from "@scan/contract";
+import type { Db } from "@scan/db";
+import { redactUrl, SIGNATURE_HEADER, signWebhook } from "@scan/platform";
 import { type Job, UnrecoverableError } from "bullmq";
 import type { Logger } from "pino";
 import { type DeliveryPolicy, type DeliveryResult, deliver } from "../domain/webhook-delivery";

@@ -1,5 +1,5 @@
+import { MAX_URL_LENGTH } from "@scan/contract";
 import { z } from "zod";
-import { MAX_URL_LENGTH } from "../url";
 
 /** Spec 4.2 and 8: at most this many citations and this many evidence items per call. */
 export const MAX_CITATIONS = 100;

@@ -1,4 +1,4 @@
-import type { Resolve } from "@scan/shared/address-policy";
+import type { Resolve } from "@scan/platform";
 
 export type CachingResolverOptions = {
   /** how long an answer is reused */

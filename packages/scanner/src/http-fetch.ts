@@ -1,6 +1,6 @@
 import type { LookupAddress, LookupAllOptions, LookupOneOptions } from "node:dns";
 import { isIP } from "node:net";
-import { type PortPolicy, type Resolve, vetTarget } from "@scan/shared/address-policy";
+import { type PortPolicy, type Resolve, vetTarget } from "@scan/platform";
 import { Agent, fetch, type Response } from "undici";
 
 /** Why a target could not be fetched at all; the scan fails with upstream_failure. */

@@ -1,8 +1,8 @@
-import type { CheckCategory, CheckResult, CheckSeverity, CheckStatus } from "./check-result";
+import type { CheckCategory, CheckResult, CheckStatus } from "./check-result";
 import { type Grade, gradeFor } from "./grade";
+import type { IssueCounts } from "./scan";
 
 export type Scores = { seo: number; aeo: number; geo: number; overall: number; total: number };
-export type IssueCounts = Record<CheckSeverity, number>;
 export type ScoreCard = { scores: Scores; grade: Grade; issues: IssueCounts };
 
 /** Weight of each area in the overall score, in tenths (checks.md "Scoring": 0.4, 0.3, 0.3). */

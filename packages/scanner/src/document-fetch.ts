@@ -1,4 +1,4 @@
-import type { RedirectHop } from "@scan/shared/snapshot";
+import type { RedirectHop } from "@scan/contract";
 import { type FetchedResponse, type FetchLimits, type FetchPolicy, fetchOnce } from "./http-fetch";
 
 export type DocumentFetch = {

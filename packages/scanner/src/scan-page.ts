@@ -1,9 +1,7 @@
-import { runChecks } from "@scan/checks/run";
-import type { ScanMode } from "@scan/shared/jobs";
-import { ScanOutcome } from "@scan/shared/scan";
-import { scoreChecks } from "@scan/shared/scorer";
-import type { Snapshot } from "@scan/shared/snapshot";
-import type { BrowserPool } from "../infra/browser-pool";
+import { runChecks } from "@scan/checks";
+import type { ScanMode, Snapshot } from "@scan/contract";
+import { ScanOutcome, scoreChecks } from "@scan/contract";
+import type { BrowserPool } from "./browser-pool";
 import { type CaptureLimits, captureSnapshot } from "./capture";
 import type { FetchPolicy } from "./http-fetch";
 

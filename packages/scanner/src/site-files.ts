@@ -1,4 +1,4 @@
-import type { BotFetch, TextResource } from "@scan/shared/snapshot";
+import type { BotFetch, TextResource } from "@scan/contract";
 import { decodeBody } from "./decode";
 import { fetchDocument } from "./document-fetch";
 import { type FetchLimits, type FetchPolicy, TargetError } from "./http-fetch";

@@ -1,7 +1,7 @@
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import { type AddressInfo, connect, isIP, type Socket } from "node:net";
 import type { Duplex } from "node:stream";
-import { type PortPolicy, type Resolve, vetTarget } from "@scan/shared/address-policy";
+import { type PortPolicy, type Resolve, vetTarget } from "@scan/platform";
 
 export type EgressPolicy = { allowlist: ReadonlySet<string>; resolve: Resolve; ports: PortPolicy };
 

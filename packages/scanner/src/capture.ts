@@ -1,8 +1,7 @@
-import { vetTarget } from "@scan/shared/address-policy";
-import type { ScanMode } from "@scan/shared/jobs";
-import type { Snapshot, Subresource, TextResource } from "@scan/shared/snapshot";
+import type { ScanMode, Snapshot, Subresource, TextResource } from "@scan/contract";
+import { vetTarget } from "@scan/platform";
 import type { Page, Route } from "playwright-core";
-import type { ScanPage } from "../infra/browser-pool";
+import type { ScanPage } from "./browser-pool";
 import { decodeBody } from "./decode";
 import { fetchDocument } from "./document-fetch";
 import { type FetchPolicy, TargetError } from "./http-fetch";

@@ -27,6 +27,7 @@ export const AreaScores = z.object({
 export type AreaScores = z.infer<typeof AreaScores>;
 
 export const IssueCounts = z.object({ critical: z.int(), warning: z.int(), info: z.int() });
+export type IssueCounts = z.infer<typeof IssueCounts>;
 
 /** The scan result answered by POST /api/v1/scan (spec 2.2), the same in both forms. */
 export const ScanResult = z.object({

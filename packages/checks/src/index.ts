@@ -1,0 +1,27 @@
+/** The check catalogue and the reading of a page the checks share (the generators build on the same reading). Test fixtures: @scan/checks/testing. */
+
+export * from "./aeo/article-schema.check";
+export * from "./aeo/breadcrumb-schema.check";
+export * from "./aeo/faq-schema.check";
+export * from "./aeo/headings";
+export * from "./aeo/organization-schema.check";
+export * from "./aeo/structured-data.check";
+export * from "./check";
+export * from "./geo/ai-search-access.check";
+export * from "./geo/author.check";
+export * from "./geo/llms-txt.check";
+export * from "./geo/llms-txt-format.check";
+export * from "./geo/publish-date.check";
+export * from "./geo/site";
+export * from "./geo/words";
+export * from "./lib/jsonld";
+export * from "./lib/memo";
+export * from "./lib/robots";
+export * from "./page";
+export * from "./registry";
+export * from "./run";
+export * from "./seo/anchors";
+export * from "./seo/dom";
+export * from "./seo/head";
+export * from "./seo/robots-txt.check";
+export * from "./seo/title.check";

@@ -1,0 +1,8 @@
+/** What both services run on: logging, configuration, readiness, the address policy, signing, keys and shutdown. */
+export * from "./access-token";
+export * from "./address-policy";
+export * from "./api-key";
+export * from "./config";
+export * from "./log";
+export * from "./readiness";
+export * from "./webhook-signature";

@@ -1,0 +1,8 @@
+/** The page-scan pipeline: one page fetched under the address policy, rendered, captured as a snapshot and judged. */
+
+export * from "./browser-pool";
+export * from "./capture";
+export * from "./egress-proxy";
+export * from "./http-fetch";
+export * from "./scan-page";
+export * from "./scanner";

@@ -1,0 +1,6 @@
+/** The worker as a library, for the tests and scripts that run it in process. */
+
+export * from "./config";
+export * from "./domain/site-scores";
+export * from "./infra/ops-server";
+export * from "./worker";

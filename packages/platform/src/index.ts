@@ -5,4 +5,5 @@ export * from "./api-key";
 export * from "./config";
 export * from "./log";
 export * from "./readiness";
+export * from "./shutdown";
 export * from "./webhook-signature";

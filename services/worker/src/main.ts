@@ -1,5 +1,5 @@
 import { createDb } from "@scan/db";
-import { asyncStdout, createLogger } from "@scan/platform";
+import { asyncStdout, createLogger, onShutdownSignals } from "@scan/platform";
 import { Redis } from "ioredis";
 import { loadConfig } from "./config";
 import { startOpsServer } from "./infra/ops-server";
@@ -21,27 +21,16 @@ const main = async () => {
   });
   log.info({ concurrency: config.WORKER_CONCURRENCY, ops: ops.url }, "worker started");
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, "shutting down");
-    const hardStop = setTimeout(() => {
-      log.error("shutdown did not finish in time; exiting");
-      process.exit(1);
-    }, config.SHUTDOWN_TIMEOUT_MS + 5_000).unref();
-    try {
+  onShutdownSignals({
+    log,
+    timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    close: async () => {
       await scanWorker.close(config.SHUTDOWN_TIMEOUT_MS);
       await ops.close();
       await db.$disconnect();
       connection.disconnect();
-    } finally {
-      clearTimeout(hardStop);
-      process.exit(0);
-    }
-  };
-  process.on("SIGTERM", () => void stop("SIGTERM"));
-  process.on("SIGINT", () => void stop("SIGINT"));
+    },
+  });
 };
 
 main().catch((error: unknown) => {

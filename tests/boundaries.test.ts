@@ -1,0 +1,113 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join, posix, relative, resolve } from "node:path";
+
+/**
+ * The workspace's import boundaries: libraries never import programs, and a package is
+ * entered only through what its exports map offers. Both break the build here.
+ */
+const ROOT = resolve(__dirname, "..");
+
+type Workspace = { name: string; dir: string; kind: "package" | "service"; exports: string[] };
+
+const workspaces: Workspace[] = ["packages", "services"].flatMap((group) =>
+  readdirSync(join(ROOT, group))
+    .filter((name) => existsSync(join(ROOT, group, name, "package.json")))
+    .map((name) => {
+      const manifest = JSON.parse(readFileSync(join(ROOT, group, name, "package.json"), "utf8"));
+      return {
+        name: manifest.name as string,
+        dir: `${group}/${name}`,
+        kind: group === "packages" ? ("package" as const) : ("service" as const),
+        exports: Object.keys((manifest.exports ?? {}) as Record<string, string>),
+      };
+    }),
+);
+
+const sourceFiles = (dir: string): string[] =>
+  readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory())
+      return entry.name === "node_modules" || entry.name === "generated" ? [] : sourceFiles(path);
+    return /\.tsx?$/.test(entry.name) ? [path] : [];
+  });
+
+const SPECIFIER = /(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+|\brequire\(\s*)["']([^"']+)["']/g;
+
+const specifiersOf = (source: string): string[] => [...source.matchAll(SPECIFIER)].map((m) => m[1] ?? "");
+
+const workspaceOf = (path: string): Workspace | undefined =>
+  workspaces.find((workspace) => path === workspace.dir || path.startsWith(`${workspace.dir}/`));
+
+/** What is wrong with one import of one file, or null. Paths are relative to the repository. */
+const boundaryProblem = (file: string, specifier: string): string | null => {
+  const from = workspaceOf(file);
+  if (specifier.startsWith(".")) {
+    const target = posix.normalize(posix.join(posix.dirname(file), specifier));
+    const into = workspaceOf(target);
+    if (into && into !== from) return `reaches into ${into.name} by a relative path; import "${into.name}"`;
+    return null;
+  }
+  const match = specifier.match(/^(@scan\/[^/]+)(\/.*)?$/);
+  if (!match) return null;
+  const target = workspaces.find((workspace) => workspace.name === match[1]);
+  if (!target) return `imports ${match[1]}, which is no workspace package`;
+  if (from?.kind === "package" && target.kind === "service")
+    return `a library imports the program ${target.name}; move what both need into a package`;
+  if (from === target) return `imports its own package by name; use a relative path`;
+  const subpath = `.${match[2] ?? ""}`;
+  if (!target.exports.includes(subpath))
+    return `imports ${specifier}, which ${target.name}'s exports map does not offer (${target.exports.join(", ") || "none"})`;
+  return null;
+};
+
+describe("workspace boundaries", () => {
+  const files = ["packages", "services", "tests", "scripts"].flatMap(sourceFiles);
+
+  it("finds the workspace's packages and source files", () => {
+    expect(workspaces.map((w) => w.name)).toEqual(expect.arrayContaining(["@scan/scanner", "@scan/worker"]));
+    expect(files.length).toBeGreaterThan(300);
+  });
+
+  it("flags the imports it exists to refuse", () => {
+    expect(boundaryProblem("packages/cli/src/main.ts", "@scan/worker")).toMatch(/library imports the program/);
+    expect(boundaryProblem("packages/cli/src/main.ts", "../../../services/worker/src/worker")).toMatch(/relative path/);
+    expect(boundaryProblem("tests/x.test.ts", "@scan/scanner/http-fetch")).toMatch(/exports map does not offer/);
+    expect(boundaryProblem("tests/x.test.ts", "../packages/scanner/src/http-fetch")).toMatch(/relative path/);
+    expect(boundaryProblem("services/worker/src/main.ts", "@scan/worker")).toMatch(/its own package/);
+    expect(boundaryProblem("services/worker/src/main.ts", "@scan/scanner")).toBeNull();
+    expect(boundaryProblem("packages/generators/src/fixture-pages.ts", "@scan/checks/testing")).toBeNull();
+    expect(boundaryProblem("services/worker/src/jobs/scan.job.ts", "../domain/site-scores")).toBeNull();
+  });
+
+  it("no package imports a service, and every import across packages goes through a public entry", () => {
+    const problems = files.flatMap((file) =>
+      specifiersOf(readFileSync(join(ROOT, file), "utf8")).flatMap((specifier) => {
+        const problem = boundaryProblem(file, specifier);
+        return problem ? [`${file}: ${problem}`] : [];
+      }),
+    );
+    expect(problems).toEqual([]);
+  });
+
+  it("no package depends on a service in its manifest", () => {
+    const services = new Set(workspaces.filter((w) => w.kind === "service").map((w) => w.name));
+    const problems = workspaces
+      .filter((w) => w.kind === "package")
+      .flatMap((w) => {
+        const manifest = JSON.parse(readFileSync(join(ROOT, w.dir, "package.json"), "utf8"));
+        const deps = Object.keys({ ...manifest.dependencies, ...manifest.devDependencies });
+        return deps.filter((dep) => services.has(dep)).map((dep) => `${w.name} depends on ${dep}`);
+      });
+    expect(problems).toEqual([]);
+  });
+
+  it("every exports entry names a file that exists", () => {
+    const missing = workspaces.flatMap((w) => {
+      const manifest = JSON.parse(readFileSync(join(ROOT, w.dir, "package.json"), "utf8"));
+      return Object.values((manifest.exports ?? {}) as Record<string, string>)
+        .filter((target) => !existsSync(resolve(ROOT, w.dir, target)))
+        .map((target) => `${w.name}: ${relative(ROOT, resolve(ROOT, w.dir, target))}`);
+    });
+    expect(missing).toEqual([]);
+  });
+});

@@ -8,21 +8,26 @@ export const LogLevel = z.enum(["fatal", "error", "warn", "info", "debug", "trac
 
 /** Settings every service reads the same way. */
 export const CommonConfig = {
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+    .describe("PostgreSQL URL"),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, "must be a redis:// URL")
-    .default("redis://127.0.0.1:6379"),
-  /** BullMQ key prefix; separate prefixes are separate queues on one Redis */
-  QUEUE_PREFIX: z.string().min(1).default("bull"),
-  /** exact host:port pairs that may be scanned although private (tests, self-hosting) */
-  SCAN_ALLOWLIST: z.string().default(""),
-  /** ports a target may use (comma-separated, or * for any); allowlisted host:port pairs aside */
+    .default("redis://127.0.0.1:6379")
+    .describe("Redis for the queue"),
+  QUEUE_PREFIX: z.string().min(1).default("bull").describe("BullMQ key prefix (separate prefixes are separate queues)"),
+  SCAN_ALLOWLIST: z
+    .string()
+    .default("")
+    .describe("comma-separated exact `host:port` pairs that may be scanned although private"),
   SCAN_PORTS: z
     .string()
     .regex(/^\s*(\*|\d{1,5}(\s*,\s*\d{1,5})*)\s*$/, "must be comma-separated port numbers or *")
-    .default("80,443,8080,8443"),
-  LOG_LEVEL: LogLevel,
+    .default("80,443,8080,8443")
+    .describe("ports a target, redirect hop or subresource may use (`*`: any); allowlisted pairs aside"),
+  LOG_LEVEL: LogLevel.describe("pino level"),
 };
 
 /** Parses a service's environment once; a bad variable stops start-up with a message naming it. */
@@ -47,10 +52,13 @@ export const optionalSecret = (minLength = 16) =>
 
 /** Operations settings both services read the same way. */
 export const OpsConfig = {
-  /** when set, /metrics wants `Authorization: Bearer <METRICS_TOKEN>`; unset, it is open */
-  METRICS_TOKEN: optionalSecret(),
-  /** signs callback deliveries; unset, POST /scan refuses callback_url */
-  WEBHOOK_SECRET: optionalSecret(),
-  /** each dependency probe of /readyz gives up after this long */
-  READY_TIMEOUT_MS: intFrom(1_000, 50, 30_000),
+  METRICS_TOKEN: optionalSecret().describe(
+    "when set (16+ characters), `/metrics` wants `Authorization: Bearer <token>`; unset, `/metrics` is open",
+  ),
+  WEBHOOK_SECRET: optionalSecret().describe(
+    "signs callbacks (16+ characters, the same on both services); unset, `callback_url` is refused with 400",
+  ),
+  READY_TIMEOUT_MS: intFrom(1_000, 50, 30_000).describe(
+    "each dependency probe of `/readyz` (and the gateway's queue-depth read for `/metrics`) gives up after this",
+  ),
 };

@@ -22,15 +22,30 @@ export const SCANNER_USER_AGENT =
  * command-line client's config schemas both spread them, so both read them alike.
  */
 export const ScanSettings = {
-  CHROMIUM_PATH: z.string().min(1).optional(),
-  /** the whole capture of one page, fetch and render; keep below the gateway's SCAN_WAIT_MS */
-  SCAN_TIMEOUT_MS: intFrom(20_000, 1_000, 120_000),
-  SETTLE_QUICK_MS: intFrom(3_000, 100, 60_000),
-  SETTLE_FULL_MS: intFrom(8_000, 100, 60_000),
-  MAX_HTML_BYTES: intFrom(5 * 1024 * 1024, 64 * 1024, 50 * 1024 * 1024),
-  MAX_REDIRECTS: intFrom(10, 0, 20),
-  /** quick scans: auto judges server-rendered pages on their served HTML; always/never render */
-  QUICK_RENDER: z.enum(["auto", "always", "never"]).default("auto"),
+  CHROMIUM_PATH: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "the browser; unset: Playwright's browser if installed, else Debian's headless shell `/usr/lib/chromium/chromium-headless-shell`, else `/usr/lib/chromium/chromium`, else `/usr/bin/chromium`",
+    ),
+  SCAN_TIMEOUT_MS: intFrom(20_000, 1_000, 120_000).describe("one page's whole capture, fetch and render"),
+  SETTLE_QUICK_MS: intFrom(3_000, 100, 60_000).describe(
+    "how long a render may take to reach DOMContentLoaded (quick) or load (full)",
+  ),
+  SETTLE_FULL_MS: intFrom(8_000, 100, 60_000).describe(
+    "how long a render may take to reach DOMContentLoaded (quick) or load (full)",
+  ),
+  MAX_HTML_BYTES: intFrom(5 * 1024 * 1024, 64 * 1024, 50 * 1024 * 1024).describe(
+    "HTML read from the target; the rest is cut",
+  ),
+  MAX_REDIRECTS: intFrom(10, 0, 20).describe("how long a full scan's render may take to reach the load event"),
+  QUICK_RENDER: z
+    .enum(["auto", "always", "never"])
+    .default("auto")
+    .describe(
+      "quick scans: `auto` judges server-rendered pages on their served HTML and renders the rest; `always` renders every page; `never` renders none",
+    ),
 };
 
 type ScanSettingValues = { [K in keyof typeof ScanSettings]: z.infer<(typeof ScanSettings)[K]> };

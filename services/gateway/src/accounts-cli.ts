@@ -13,21 +13,11 @@
 import { parseArgs } from "node:util";
 import { Plan, ResponseForm } from "@scan/contract";
 import { createDb } from "@scan/db";
-import { CommonConfig, parseConfig } from "@scan/platform";
-import { z } from "zod";
-import { JwtFields } from "./config";
+import { parseConfig } from "@scan/platform";
+import { AccountsConfig as Config } from "./config";
 import { issueUserToken, ttlSeconds } from "./domain/jwt-issuer";
 import { createKeyService } from "./domain/key-service";
 import { createUserService } from "./domain/user-service";
-
-const Config = z.object({
-  DATABASE_URL: CommonConfig.DATABASE_URL,
-  ...JwtFields,
-  JWT_PRIVATE_KEY: z
-    .string()
-    .optional()
-    .transform((value) => (value?.trim() ? value.replaceAll("\\n", "\n") : undefined)),
-});
 
 const USAGE = `usage:
   accounts create-user --email <email> [--plan free|starter|pro|agency]

@@ -20,18 +20,19 @@ const quotaFrom = (fallback: number | "unlimited") =>
 
 /** JWT settings for the key endpoints; the accounts CLI reads the same ones to sign tokens. */
 export const JwtFields = {
-  /** HS256 (shared secret, the default) or RS256 (verify with a public key; sign elsewhere) */
-  JWT_ALGORITHM: z.enum(["HS256", "RS256"]).default("HS256"),
-  /** HS256 secret; at least 32 characters. Unset: key management answers 503 */
-  JWT_SECRET: optionalText.pipe(z.string().min(32, "must be at least 32 characters").optional()),
-  /** RS256 public key, PEM (`\n` escapes allowed for one-line env files) */
-  JWT_PUBLIC_KEY: optionalText.transform((value) => value?.replaceAll("\\n", "\n")),
-  /** checked against `iss` when set */
-  JWT_ISSUER: optionalText,
-  /** checked against `aud` when set */
-  JWT_AUDIENCE: optionalText,
-  /** seconds of clock skew allowed on exp and nbf */
-  JWT_CLOCK_TOLERANCE_S: intFrom(5, 0, 300),
+  JWT_ALGORITHM: z
+    .enum(["HS256", "RS256"])
+    .default("HS256")
+    .describe("`HS256` (shared secret) or `RS256` (public key); the only algorithm accepted"),
+  JWT_SECRET: optionalText
+    .pipe(z.string().min(32, "must be at least 32 characters").optional())
+    .describe("HS256 secret, ≥ 32 characters; unset: the key endpoints answer 503"),
+  JWT_PUBLIC_KEY: optionalText
+    .transform((value) => value?.replaceAll("\\n", "\n"))
+    .describe("RS256 public key, PEM (`\\n` escapes allowed); required with `RS256`"),
+  JWT_ISSUER: optionalText.describe("when set, tokens must carry this `iss`"),
+  JWT_AUDIENCE: optionalText.describe("when set, tokens must carry this `aud`"),
+  JWT_CLOCK_TOLERANCE_S: intFrom(5, 0, 300).describe("clock skew allowed on `exp` and `nbf`"),
 };
 
 /** The gateway's whole configuration, from the environment, parsed once at start-up. */
@@ -39,40 +40,50 @@ export const Config = z
   .object({
     ...CommonConfig,
     ...OpsConfig,
-    /** opens the queue dashboard at /admin/queues to this token; unset, the dashboard does not exist */
-    ADMIN_TOKEN: optionalSecret(),
-    PORT: intFrom(3000, 0, 65535),
-    HOST: z.string().default("0.0.0.0"),
-    /** how long POST /scan waits for the result before answering 202; below the spec's 35 s client timeout */
-    SCAN_WAIT_MS: intFrom(30_000, 1, 34_000),
-    /** the envelope form when a request has no X-Response-Form header */
-    RESPONSE_FORM: ResponseForm.default("A"),
-    /** largest JSON body accepted, in bytes */
-    BODY_LIMIT_BYTES: intFrom(100 * 1024, 1024, 10 * 1024 * 1024),
-    /** largest request head (request line and headers) accepted, in bytes; larger is 431 */
-    MAX_HEADER_BYTES: intFrom(16 * 1024, 1024, 1024 * 1024),
-    SHUTDOWN_TIMEOUT_MS: intFrom(10_000, 500, 120_000),
-    /** proxies in front of the gateway whose X-Forwarded-For is believed; 0: the socket's address is the client */
-    TRUST_PROXY: intFrom(0, 0, 10),
-    /** requests per window: anonymous per IP, otherwise per key by the owner's plan (spec 8, Form A's table) */
-    RATE_LIMIT_ANONYMOUS: intFrom(10, 1, 1_000_000_000),
-    RATE_LIMIT_FREE: intFrom(10, 1, 1_000_000_000),
-    RATE_LIMIT_STARTER: intFrom(100, 1, 1_000_000_000),
-    RATE_LIMIT_PRO: intFrom(1_000, 1, 1_000_000_000),
-    /** Agency is "unlimited with a fair-use throttle": this is the throttle */
-    RATE_LIMIT_AGENCY: intFrom(10_000, 1, 1_000_000_000),
-    RATE_LIMIT_WINDOW_S: intFrom(3_600, 1, 86_400),
-    /** Redis key prefix of the counters; deployments sharing a Redis keep theirs apart with it */
-    RATE_LIMIT_PREFIX: z.string().min(1).default("ratelimit"),
-    /** scans per calendar month (UTC) per user, by plan */
-    SCAN_QUOTA_FREE: quotaFrom(100),
-    SCAN_QUOTA_STARTER: quotaFrom(2_000),
-    SCAN_QUOTA_PRO: quotaFrom(20_000),
-    SCAN_QUOTA_AGENCY: quotaFrom("unlimited"),
-    /**
-     * queue order by plan: each waiting scan of a caller pushes that caller's next one back by
-     * the plan's weight (README, Priorities)
-     */
+    ADMIN_TOKEN: optionalSecret().describe(
+      "opens the queue dashboard at `/admin/queues` (16+ characters); unset, the dashboard does not exist (404)",
+    ),
+    PORT: intFrom(3000, 0, 65535).describe("the port the API listens on"),
+    HOST: z.string().default("0.0.0.0").describe("the address the API listens on"),
+    SCAN_WAIT_MS: intFrom(30_000, 1, 34_000).describe("how long POST /scan waits before answering 202 (max 34,000)"),
+    RESPONSE_FORM: ResponseForm.default("A").describe("envelope when a request has no `X-Response-Form`"),
+    BODY_LIMIT_BYTES: intFrom(100 * 1024, 1024, 10 * 1024 * 1024).describe("largest JSON body"),
+    MAX_HEADER_BYTES: intFrom(16 * 1024, 1024, 1024 * 1024).describe(
+      "largest request head (request line and headers); larger is 431",
+    ),
+    SHUTDOWN_TIMEOUT_MS: intFrom(10_000, 500, 120_000).describe(
+      "how long in-flight work may take at SIGTERM before it is handed back",
+    ),
+    TRUST_PROXY: intFrom(0, 0, 10).describe(
+      "proxies in front of the gateway whose `X-Forwarded-For` is believed (hops); `0`: the socket's address is the client",
+    ),
+    RATE_LIMIT_ANONYMOUS: intFrom(10, 1, 1_000_000_000).describe(
+      "requests per window per client address without a key",
+    ),
+    RATE_LIMIT_FREE: intFrom(10, 1, 1_000_000_000).describe(
+      "requests per window per key, by the owner's plan (Agency's is the fair-use throttle)",
+    ),
+    RATE_LIMIT_STARTER: intFrom(100, 1, 1_000_000_000).describe(
+      "requests per window per key, by the owner's plan (Agency's is the fair-use throttle)",
+    ),
+    RATE_LIMIT_PRO: intFrom(1_000, 1, 1_000_000_000).describe(
+      "requests per window per key, by the owner's plan (Agency's is the fair-use throttle)",
+    ),
+    RATE_LIMIT_AGENCY: intFrom(10_000, 1, 1_000_000_000).describe(
+      "requests per window per key, by the owner's plan (Agency's is the fair-use throttle)",
+    ),
+    RATE_LIMIT_WINDOW_S: intFrom(3_600, 1, 86_400).describe("the rate-limit window, in seconds"),
+    RATE_LIMIT_PREFIX: z
+      .string()
+      .min(1)
+      .default("ratelimit")
+      .describe("Redis key prefix of the counters (deployments or test runs sharing a Redis use their own)"),
+    SCAN_QUOTA_FREE: quotaFrom(100).describe("scans per user per calendar month (UTC); a number or `unlimited`"),
+    SCAN_QUOTA_STARTER: quotaFrom(2_000).describe("scans per user per calendar month (UTC); a number or `unlimited`"),
+    SCAN_QUOTA_PRO: quotaFrom(20_000).describe("scans per user per calendar month (UTC); a number or `unlimited`"),
+    SCAN_QUOTA_AGENCY: quotaFrom("unlimited").describe(
+      "scans per user per calendar month (UTC); a number or `unlimited`",
+    ),
     PLAN_PRIORITY_WEIGHTS: z
       .string()
       .default("agency=1,pro=2,starter=4,free=8,anonymous=16")
@@ -92,31 +103,40 @@ export const Config = z
           return z.NEVER;
         }
         return weights as Record<"agency" | "pro" | "starter" | "free" | "anonymous", number>;
-      }),
-    /** refuse waiting callers whose scan cannot finish within their budget (429 + Retry-After) */
-    ADMISSION_CONTROL: z.enum(["on", "off"]).default("on"),
-    /** scans one worker process runs at once (its WORKER_CONCURRENCY), for admission control */
-    SCAN_SLOTS_PER_WORKER: intFrom(1, 1, 32),
-    /**
-     * how long an API key read from Postgres is trusted in this process; changes to keys and
-     * plans reach the cache at once through Postgres NOTIFY, this only bounds a missed one. 0: off
-     */
-    KEY_CACHE_TTL_MS: intFrom(30_000, 0, 3_600_000),
-    /** API keys held in that cache */
-    KEY_CACHE_MAX: intFrom(10_000, 1, 1_000_000),
-    /** active (unrevoked) keys a user may hold */
-    MAX_KEYS_PER_USER: intFrom(10, 1, 1_000),
-    /** open legacy SSE sessions of the tool server one key may hold per gateway process */
-    MCP_SSE_SESSIONS_PER_KEY: intFrom(10, 1, 1_000),
-    /** an OpenAI-compatible API root (https://api.openai.com/v1) for generate; unset: extractive only */
-    LLM_BASE_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional()),
-    /** the endpoint's key; sent in the Authorization header only, never logged */
-    LLM_API_KEY: optionalText,
-    LLM_MODEL: optionalText.pipe(z.string().max(200).optional()),
-    /** the whole model call, connection to last byte */
-    LLM_TIMEOUT_MS: intFrom(20_000, 100, 120_000),
-    /** characters of page text sent to the model */
-    LLM_MAX_INPUT_CHARS: intFrom(12_000, 500, 200_000),
+      })
+      .describe(
+        "queue order by plan: each waiting scan of a caller pushes that caller's next one back by the plan's weight (see the API reference, queue order)",
+      ),
+    ADMISSION_CONTROL: z
+      .enum(["on", "off"])
+      .default("on")
+      .describe("refuse (429) waiting callers whose scan cannot finish within their budget"),
+    SCAN_SLOTS_PER_WORKER: intFrom(1, 1, 32).describe(
+      "scans one worker runs at once (its `WORKER_CONCURRENCY`), for admission control",
+    ),
+    KEY_CACHE_TTL_MS: intFrom(30_000, 0, 3_600_000).describe(
+      "how long an API key read from Postgres is held in memory at most (key cache); `0`: no cache",
+    ),
+    KEY_CACHE_MAX: intFrom(10_000, 1, 1_000_000).describe(
+      "how long an API key read from Postgres is held in memory at most; changes reach the cache at once through Postgres NOTIFY, this only bounds a missed one; `0`: no cache",
+    ),
+    MAX_KEYS_PER_USER: intFrom(10, 1, 1_000).describe("active API keys a user may hold"),
+    MCP_SSE_SESSIONS_PER_KEY: intFrom(10, 1, 1_000).describe(
+      "open legacy SSE sessions of the tool server one key may hold per gateway process",
+    ),
+    LLM_BASE_URL: optionalText
+      .pipe(z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional())
+      .describe(
+        "OpenAI-compatible API root (`https://api.openai.com/v1`) that `aeo_generate` and `/api/v1/generate` draft with; unset: extractive only. With it, `LLM_API_KEY` and `LLM_MODEL` are required",
+      ),
+    LLM_API_KEY: optionalText.describe(
+      "the endpoint's key (sent in its Authorization header only, never logged) and the model name",
+    ),
+    LLM_MODEL: optionalText.pipe(z.string().max(200).optional()).describe("the model name sent to the endpoint"),
+    LLM_TIMEOUT_MS: intFrom(20_000, 100, 120_000).describe(
+      "the whole model call, connection to last byte; on failure the content is extractive and says why",
+    ),
+    LLM_MAX_INPUT_CHARS: intFrom(12_000, 500, 200_000).describe("characters of page text sent to the model"),
     ...JwtFields,
   })
   .superRefine((config, ctx) => {
@@ -143,3 +163,16 @@ export const Config = z
 export type Config = z.infer<typeof Config>;
 
 export const loadConfig = (env: NodeJS.ProcessEnv): Config => parseConfig(Config, env, "gateway");
+
+/** The accounts CLI's environment: the database and the JWT settings it signs tokens with. */
+export const AccountsConfig = z.object({
+  DATABASE_URL: CommonConfig.DATABASE_URL,
+  ...JwtFields,
+  JWT_PRIVATE_KEY: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value.replaceAll("\\n", "\n") : undefined))
+    .describe(
+      "RS256 private key, PEM (`\\n` escapes allowed), with which `accounts token` signs; HS256 signs with `JWT_SECRET`",
+    ),
+});

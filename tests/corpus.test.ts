@@ -17,7 +17,7 @@ import { api, type Stack, startStack } from "./support/stack";
 type Check = { id: string; status: string; description: string };
 type Scanned = { quick: Check[]; full: Check[]; quickMs: number; fullMs: number; quickRendered: boolean };
 
-// our check ↔ the Lighthouse SEO audit it overlaps (checks.md)
+// our check ↔ the Lighthouse SEO audit it overlaps (docs/spec/checks.md)
 const LIGHTHOUSE: Record<string, string> = {
   "http-status": "http-status-code",
   title: "document-title",
@@ -37,7 +37,7 @@ const LIGHTHOUSE: Record<string, string> = {
  * with its pass; a skip agrees with a Lighthouse pass in general: nothing is faulted.
  */
 const ACCEPTED: Record<string, string> = {
-  // checks.md requires generic link texts in Dutch too; Lighthouse's list has no Dutch
+  // docs/spec/checks.md requires generic link texts in Dutch too; Lighthouse's list has no Dutch
   "links-in-tables link-text": "the page links 'Meer informatie' (Dutch for 'more information')",
 };
 

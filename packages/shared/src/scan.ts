@@ -4,7 +4,7 @@ import { Grade } from "./grade";
 import { ScanMode } from "./jobs";
 import { pageParams, queryFilter } from "./list-query";
 
-/** POST /api/v1/scan body (spec 4.1). `url` is normalised per form after this parse. */
+/** POST /api/v1/scan body (docs/spec/public-scanning-api.md §4.1). `url` is normalised per form after this parse. */
 export const ScanRequest = z.strictObject({
   url: z.string({ error: "url is required and must be a string" }),
   mode: ScanMode.default("full"),
@@ -28,7 +28,7 @@ export type AreaScores = z.infer<typeof AreaScores>;
 
 export const IssueCounts = z.object({ critical: z.int(), warning: z.int(), info: z.int() });
 
-/** The scan result answered by POST /api/v1/scan (spec 2.2), the same in both forms. */
+/** The scan result answered by POST /api/v1/scan (docs/spec/public-scanning-api.md §2.2), the same in both forms. */
 export const ScanResult = z.object({
   id: z.uuid(),
   url: z.string(),
@@ -84,7 +84,7 @@ export const CallbackDelivery = z.object({
 });
 export type CallbackDelivery = z.infer<typeof CallbackDelivery>;
 
-/** GET /api/v1/scan/:id (spec 2.3), plus fields a caller needs to act on the status. */
+/** GET /api/v1/scan/:id (docs/spec/public-scanning-api.md §2.3), plus fields a caller needs to act on the status. */
 export const StoredScan = z.object({
   id: z.uuid(),
   url: z.string(),

@@ -43,7 +43,7 @@ export const Config = z
     ADMIN_TOKEN: optionalSecret(),
     PORT: intFrom(3000, 0, 65535),
     HOST: z.string().default("0.0.0.0"),
-    /** how long POST /scan waits for the result before answering 202; below the spec's 35 s client timeout */
+    /** how long POST /scan waits for the result before answering 202; below the 35 s client timeout of docs/spec/public-scanning-api.md §8 */
     SCAN_WAIT_MS: intFrom(30_000, 1, 34_000),
     /** the envelope form when a request has no X-Response-Form header */
     RESPONSE_FORM: ResponseForm.default("A"),
@@ -54,7 +54,7 @@ export const Config = z
     SHUTDOWN_TIMEOUT_MS: intFrom(10_000, 500, 120_000),
     /** proxies in front of the gateway whose X-Forwarded-For is believed; 0: the socket's address is the client */
     TRUST_PROXY: intFrom(0, 0, 10),
-    /** requests per window: anonymous per IP, otherwise per key by the owner's plan (spec 8, Form A's table) */
+    /** requests per window: anonymous per IP, otherwise per key by the owner's plan (docs/spec/public-scanning-api.md §8, Form A's table) */
     RATE_LIMIT_ANONYMOUS: intFrom(10, 1, 1_000_000_000),
     RATE_LIMIT_FREE: intFrom(10, 1, 1_000_000_000),
     RATE_LIMIT_STARTER: intFrom(100, 1, 1_000_000_000),

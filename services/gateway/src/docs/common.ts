@@ -130,7 +130,7 @@ export const securitySchemes = {
     in: "query",
     name: "key",
     description:
-      "An API key as `?key=<key>`: the tool server only (spec 5.2), for clients that take nothing but a URL. The REST API never reads it.",
+      "An API key as `?key=<key>`: the tool server only (§5.2 of the specification), for clients that take nothing but a URL. The REST API never reads it.",
   },
   userJwt: {
     type: "http" as const,
@@ -231,7 +231,7 @@ export const serviceErrors = (...statuses: ErrorStatus[]) => errorsOf("Service",
 type SuccessOptions = {
   /** more headers than the API's own */
   headers?: Record<string, z.ZodType>;
-  /** Form A carries `success: true` as well (the scan endpoint, spec 2.1) */
+  /** Form A carries `success: true` as well (the scan endpoint, docs/spec/public-scanning-api.md §2.1) */
   scanEndpoint?: boolean;
 };
 

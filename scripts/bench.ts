@@ -7,7 +7,7 @@
  * - quick scans a minute with one worker process;
  * - a soak on a fresh worker with a share of hanging targets: RSS at scan 200 and at the end,
  *   Chromium processes and zombies left.
- * Writes reports/bench.json and reports/bench.md and prints the table with the targets.
+ * Writes docs/reports/bench.json and docs/reports/bench.md and prints the table with the targets.
  * Needs DATABASE_URL and REDIS_URL, or PostgreSQL and Redis on their standard local ports.
  */
 import { randomBytes } from "node:crypto";
@@ -78,7 +78,7 @@ const main = async () => {
   const hangRate = Number(args["hang-rate"]);
   const endpointSeconds = int("endpoint-seconds");
   const endpointConnections = int("endpoint-connections");
-  const cpuProfDir = args["cpu-prof"] ? join(ROOT, "reports/profiles") : undefined;
+  const cpuProfDir = args["cpu-prof"] ? join(ROOT, "docs/reports/profiles") : undefined;
   const pages = args.pages ? args.pages.split(",") : corpusPages();
 
   const result: BenchResult = {
@@ -264,9 +264,9 @@ const main = async () => {
   result.machine.loadAverageEnd = loadavg();
   result.targets = targetsOf(result);
   const table = renderTable(result);
-  mkdirSync(join(ROOT, "reports"), { recursive: true });
-  writeFileSync(join(ROOT, "reports/bench.json"), `${JSON.stringify(result, null, 2)}\n`);
-  writeFileSync(join(ROOT, "reports/bench.md"), table);
+  mkdirSync(join(ROOT, "docs/reports"), { recursive: true });
+  writeFileSync(join(ROOT, "docs/reports/bench.json"), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(join(ROOT, "docs/reports/bench.md"), table);
   process.stdout.write(table);
 };
 

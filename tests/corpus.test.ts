@@ -11,7 +11,7 @@ import { api, type Stack, startStack } from "./support/stack";
  * Every page of the real-page corpus through the real gateway, queue, Chromium worker and
  * Postgres: no scan errors, a status from every check, the same verdicts twice, quick scans
  * judged on served HTML giving the same verdicts as quick scans that render every page, and a
- * report (reports/corpus-verdicts.md) of verdict counts, Lighthouse agreement and scan times.
+ * report (docs/reports/corpus-verdicts.md) of verdict counts, Lighthouse agreement and scan times.
  */
 
 type Check = { id: string; status: string; description: string };
@@ -41,7 +41,7 @@ const ACCEPTED: Record<string, string> = {
   "links-in-tables link-text": "the page links 'Meer informatie' (Dutch for 'more information')",
 };
 
-const REPORT = resolve(__dirname, "../reports/corpus-verdicts.md");
+const REPORT = resolve(__dirname, "../docs/reports/corpus-verdicts.md");
 const pages = corpusPages();
 const results = new Map<string, Scanned>();
 

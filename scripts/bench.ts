@@ -1,5 +1,5 @@
 /**
- * The benchmark: `pnpm bench [options]` (README, Benchmark). Serves tests/corpus/pages on
+ * The benchmark: `pnpm bench [options]` (docs/faults-and-benchmark.md). Serves tests/corpus/pages on
  * 127.0.0.1, starts the gateway and the workers as separate processes on a database and queue
  * prefix of their own, and measures, in one run:
  * - POST /api/v1/scan end to end per mode, against a bare Playwright render of the same pages;

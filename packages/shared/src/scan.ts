@@ -8,7 +8,7 @@ import { pageParams, queryFilter } from "./list-query";
 export const ScanRequest = z.strictObject({
   url: z.string({ error: "url is required and must be a string" }),
   mode: ScanMode.default("full"),
-  /** receives the finished scan by a signed POST; vetted like a scan target (README, Operations) */
+  /** receives the finished scan by a signed POST; vetted like a scan target (docs/api.md, Async scans and callbacks) */
   callback_url: z.string({ error: "callback_url must be a string" }).optional(),
 });
 export type ScanRequest = z.infer<typeof ScanRequest>;

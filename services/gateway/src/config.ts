@@ -71,7 +71,7 @@ export const Config = z
     SCAN_QUOTA_AGENCY: quotaFrom("unlimited"),
     /**
      * queue order by plan: each waiting scan of a caller pushes that caller's next one back by
-     * the plan's weight (README, Priorities)
+     * the plan's weight (docs/api.md, Bulk scans: queue order)
      */
     PLAN_PRIORITY_WEIGHTS: z
       .string()

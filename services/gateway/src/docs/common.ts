@@ -16,7 +16,7 @@ import type { ZodOpenApiResponseObject } from "zod-openapi";
  * (one per status, from the error table), the headers, and the security requirements.
  */
 
-/** When each error is answered: the README's error table, beside the codes of ERROR_TABLE. */
+/** When each error is answered: the error table of docs/api.md, beside the codes of ERROR_TABLE. */
 export const ERROR_WHEN: Record<ErrorKind, string> = {
   invalid_request: "a field or query parameter failed validation, or the body is not a JSON object",
   invalid_json: "the body is not valid JSON",

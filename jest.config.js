@@ -31,7 +31,11 @@ module.exports = {
       testEnvironment: "node",
       transform,
       transformIgnorePatterns,
-      testMatch: ["<rootDir>/packages/**/src/**/*.test.ts", "<rootDir>/services/**/src/**/*.test.ts"],
+      testMatch: [
+        "<rootDir>/packages/**/src/**/*.test.ts",
+        "<rootDir>/services/**/src/**/*.test.ts",
+        "<rootDir>/scripts/**/*.test.ts",
+      ],
     },
     {
       displayName: "integration",

@@ -1,5 +1,5 @@
 /**
- * The benchmark: `pnpm bench [options]` (README, Benchmark). Serves tests/corpus/pages on
+ * The benchmark: `pnpm bench [options]` (docs/faults-and-benchmark.md). Serves tests/corpus/pages on
  * 127.0.0.1, starts the gateway and the workers as separate processes on a database and queue
  * prefix of their own, and measures, in one run:
  * - POST /api/v1/scan end to end per mode, against a bare Playwright render of the same pages;
@@ -7,7 +7,7 @@
  * - quick scans a minute with one worker process;
  * - a soak on a fresh worker with a share of hanging targets: RSS at scan 200 and at the end,
  *   Chromium processes and zombies left.
- * Writes reports/bench.json and reports/bench.md and prints the table with the targets.
+ * Writes docs/reports/bench.json and docs/reports/bench.md and prints the table with the targets.
  * Needs DATABASE_URL and REDIS_URL, or PostgreSQL and Redis on their standard local ports.
  */
 import { randomBytes } from "node:crypto";
@@ -77,7 +77,7 @@ const main = async () => {
   const hangRate = Number(args["hang-rate"]);
   const endpointSeconds = int("endpoint-seconds");
   const endpointConnections = int("endpoint-connections");
-  const cpuProfDir = args["cpu-prof"] ? join(ROOT, "reports/profiles") : undefined;
+  const cpuProfDir = args["cpu-prof"] ? join(ROOT, "docs/reports/profiles") : undefined;
   const pages = args.pages ? args.pages.split(",") : corpusPages();
 
   const result: BenchResult = {
@@ -263,9 +263,9 @@ const main = async () => {
   result.machine.loadAverageEnd = loadavg();
   result.targets = targetsOf(result);
   const table = renderTable(result);
-  mkdirSync(join(ROOT, "reports"), { recursive: true });
-  writeFileSync(join(ROOT, "reports/bench.json"), `${JSON.stringify(result, null, 2)}\n`);
-  writeFileSync(join(ROOT, "reports/bench.md"), table);
+  mkdirSync(join(ROOT, "docs/reports"), { recursive: true });
+  writeFileSync(join(ROOT, "docs/reports/bench.json"), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(join(ROOT, "docs/reports/bench.md"), table);
   process.stdout.write(table);
 };
 

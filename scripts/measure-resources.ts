@@ -6,7 +6,7 @@
  * one at a time, through the API. Samples every process of each service's tree every 100 ms:
  * RSS, and PSS (shared pages split between the processes that share them, which is close to
  * what a memory cgroup charges; Chromium's processes share most of their libraries), and CPU
- * time. Writes reports/resources.md. Needs PostgreSQL and Redis as the tests do.
+ * time. Writes docs/reports/resources.md. Needs PostgreSQL and Redis as the tests do.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -191,7 +191,7 @@ ${row("RSS", samples.gateway, (u) => u.rssMiB)}
 
 CPU while scanning: worker ${cores("worker")} cores, gateway ${cores("gateway")} cores (CPU seconds over wall seconds).
 `;
-    writeFileSync(join(ROOT, "reports/resources.md"), report);
+    writeFileSync(join(ROOT, "docs/reports/resources.md"), report);
     process.stdout.write(report);
   } finally {
     gateway.kill("SIGTERM");

@@ -142,7 +142,7 @@ const LOCAL_KEY_NAME = "pnpm start --scan";
 
 /**
  * An API key of a local Agency user for `--scan`: anonymous callers get 10 scans an hour per
- * address (the spec's limit), which a few restarts would use up. The keys this made before are
+ * address (docs/spec/public-scanning-api.md §8), which a few restarts would use up. The keys this made before are
  * revoked, so they do not pile up to the per-user maximum; the user's other keys are left alone.
  */
 const localKey = async (databaseUrl: string): Promise<string> => {

@@ -14,7 +14,7 @@ import { stopContainers } from "./support/services";
 import type { ApiResponse, Stack } from "./support/stack";
 
 /**
- * API keys on the endpoints (spec 5): the two headers, refusals, anonymous access, the key's
+ * API keys on the endpoints (docs/spec/public-scanning-api.md §5): the two headers, refusals, anonymous access, the key's
  * default form; who owns a scan; the monthly scan quota (403 PLAN_LIMIT).
  */
 

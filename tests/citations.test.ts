@@ -15,7 +15,7 @@ import { stopContainers } from "./support/services";
 import type { Stack } from "./support/stack";
 
 /**
- * GET /api/v1/citations (spec 4.6) and POST /api/v1/citations: paging, ordering, limits, the
+ * GET /api/v1/citations (docs/spec/public-scanning-api.md §4.6) and POST /api/v1/citations: paging, ordering, limits, the
  * site_id, engine and date_range filters, ownership (another user's site is 404), both forms;
  * recording observations.
  */

@@ -11,13 +11,13 @@ import { api, type Stack, startStack } from "./support/stack";
  * Every page of the real-page corpus through the real gateway, queue, Chromium worker and
  * Postgres: no scan errors, a status from every check, the same verdicts twice, quick scans
  * judged on served HTML giving the same verdicts as quick scans that render every page, and a
- * report (reports/corpus-verdicts.md) of verdict counts, Lighthouse agreement and scan times.
+ * report (docs/reports/corpus-verdicts.md) of verdict counts, Lighthouse agreement and scan times.
  */
 
 type Check = { id: string; status: string; description: string };
 type Scanned = { quick: Check[]; full: Check[]; quickMs: number; fullMs: number; quickRendered: boolean };
 
-// our check ↔ the Lighthouse SEO audit it overlaps (checks.md)
+// our check ↔ the Lighthouse SEO audit it overlaps (docs/spec/checks.md)
 const LIGHTHOUSE: Record<string, string> = {
   "http-status": "http-status-code",
   title: "document-title",
@@ -37,11 +37,11 @@ const LIGHTHOUSE: Record<string, string> = {
  * with its pass; a skip agrees with a Lighthouse pass in general: nothing is faulted.
  */
 const ACCEPTED: Record<string, string> = {
-  // checks.md requires generic link texts in Dutch too; Lighthouse's list has no Dutch
+  // docs/spec/checks.md requires generic link texts in Dutch too; Lighthouse's list has no Dutch
   "links-in-tables link-text": "the page links 'Meer informatie' (Dutch for 'more information')",
 };
 
-const REPORT = resolve(__dirname, "../reports/corpus-verdicts.md");
+const REPORT = resolve(__dirname, "../docs/reports/corpus-verdicts.md");
 const pages = corpusPages();
 const results = new Map<string, Scanned>();
 

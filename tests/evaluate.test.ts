@@ -3,7 +3,7 @@ import { createTestDatabase, stopContainers, type TestDatabase, testRedisUrl } f
 import { type ApiResponse, api as rawApi, type Stack, startStack } from "./support/stack";
 
 /**
- * POST /api/v1/aeo-2/evaluate through the real gateway (spec 2.7, 4.2): both envelopes, the
+ * POST /api/v1/aeo-2/evaluate through the real gateway (docs/spec/public-scanning-api.md §2.7, §4.2): both envelopes, the
  * limits, the ratio bounds and the 400s in each form. The evaluator needs no worker.
  */
 

@@ -21,7 +21,7 @@ import { createTestDatabase, stopContainers, type TestDatabase, testRedisUrl } f
 import { api, type Stack, startStack } from "./support/stack";
 
 /**
- * The key endpoints (spec 4.7) with a JWT, in both forms: create, list, revoke, another user's
+ * The key endpoints (docs/spec/public-scanning-api.md §4.7) with a JWT, in both forms: create, list, revoke, another user's
  * key, the per-user cap, bad bodies, bad tokens; RS256; no JWT key; what the database keeps of
  * a key; the accounts CLI.
  */

@@ -15,7 +15,7 @@ import { stopContainers } from "./support/services";
 import type { Stack } from "./support/stack";
 
 /**
- * GET /api/v1/keywords (spec 4.5) and POST /api/v1/keywords: paging, ordering, limits, the
+ * GET /api/v1/keywords (docs/spec/public-scanning-api.md §4.5) and POST /api/v1/keywords: paging, ordering, limits, the
  * site_id filter and its ownership (another user's site is 404), both forms; recording
  * positions and the trend they give.
  */

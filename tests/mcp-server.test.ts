@@ -9,7 +9,7 @@ import { createTestDatabase, stopContainers, type TestDatabase, testRedisUrl } f
 import { api, type Stack, startStack } from "./support/stack";
 
 /**
- * The MCP tool server (spec 4.8, 5.2) with the real gateway and worker: the SDK's own client over
+ * The MCP tool server (docs/spec/public-scanning-api.md §4.8, §5.2) with the real gateway and worker: the SDK's own client over
  * the Streamable HTTP and legacy SSE transports, and plain JSON-RPC POSTs to /mcp/sse; the three
  * key carriers, refusals, rate limits, bad arguments, unknown tools and methods.
  */

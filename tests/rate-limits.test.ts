@@ -14,7 +14,7 @@ import { createTestDatabase, stopContainers, type TestDatabase, testRedisUrl } f
 import { api, type Stack, startStack } from "./support/stack";
 
 /**
- * Rate limits (spec 8) in one gateway: headers on every answer, 429 with Retry-After in both
+ * Rate limits (docs/spec/public-scanning-api.md §8) in one gateway: headers on every answer, 429 with Retry-After in both
  * forms, the plan table, the anonymous limit per client address, refused credentials, and
  * X-Forwarded-For with and without a trusted proxy. Counting across processes is in
  * rate-limit-processes.test.ts.

@@ -13,7 +13,7 @@ import { stopContainers } from "./support/services";
 import type { Stack } from "./support/stack";
 
 /**
- * GET /api/v1/sites (spec 4.4) and POST /api/v1/sites: paging, ordering, limits, the literal
+ * GET /api/v1/sites (docs/spec/public-scanning-api.md §4.4) and POST /api/v1/sites: paging, ordering, limits, the literal
  * case-insensitive q, ownership, both forms; one site per origin.
  */
 

@@ -8,7 +8,7 @@ import { api, type Stack, startStack } from "./support/stack";
 
 /**
  * Async scans and callbacks: `Prefer: respond-async` answers 202 at once; the finished scan is
- * POSTed to callback_url, signed as the README documents, retried with backoff, and every
+ * POSTed to callback_url, signed as docs/api.md documents, retried with backoff, and every
  * attempt is visible on GET /api/v1/scan/:id. Callback URLs obey the scan-target rules.
  * Anonymous callers may scan asynchronously, and any API key reads the scan at the Location;
  * a key holder's scan, callback included, is readable by its owner only.
@@ -27,7 +27,7 @@ const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8">
 type Delivery = { path: string; headers: IncomingMessage["headers"]; raw: Buffer };
 
 /**
- * The README's recipe, written out independently of the service's code: HMAC-SHA256 keyed
+ * The recipe of docs/api.md, written out independently of the service's code: HMAC-SHA256 keyed
  * with the secret over `<t>.<raw body>`, hex, compared in constant time, timestamp fresh.
  */
 const verifyAsDocumented = (header: string | undefined, raw: Buffer, secret = SECRET): boolean => {

@@ -2,7 +2,7 @@ import { Readability } from "@mozilla/readability";
 import type { Snapshot } from "@scan/contract";
 import { parseHTML } from "linkedom";
 
-/** The main content of the page and where it came from (checks.md "What a snapshot holds"). */
+/** The main content of the page and where it came from (docs/spec/checks.md "What a snapshot holds"). */
 export type MainContent = {
   source: "readability" | "main" | "article" | "body";
   /** a DOM of the main content alone */

@@ -3,7 +3,7 @@ import type { CheckDefinition } from "./check";
 import { geoChecks } from "./geo";
 import { seoChecks } from "./seo";
 
-/** The catalogue in checks.md order: SEO, AEO, GEO. */
+/** The catalogue in docs/spec/checks.md order: SEO, AEO, GEO. */
 export const allChecks: readonly CheckDefinition[] = [...seoChecks, ...aeoChecks, ...geoChecks];
 
 export const quickChecks: readonly CheckDefinition[] = allChecks.filter((c) => c.quick);

@@ -4,14 +4,14 @@ import type { EvaluateRequest } from "./input";
 import { type Recommendation, recommend } from "./recommendations";
 import { type RevenueScore, scoreRevenue } from "./revenue";
 
-/** Spec 2.7 and 9: the evaluator's version and what its scores rest on. */
+/** docs/spec/public-scanning-api.md §2.7 and §9: the evaluator's version and what its scores rest on. */
 export const AEO2_META = {
   version: "2.0",
   provenance:
     "Scoring is deterministic over the observations provided in this request; the evaluator does not fetch, verify or check the provenance of the citations, evidence or revenue figures.",
 } as const;
 
-/** The evaluator's `data` (spec 2.7): one citation and one evidence result per input item, in input order. */
+/** The evaluator's `data` (docs/spec/public-scanning-api.md §2.7): one citation and one evidence result per input item, in input order. */
 export type Evaluation = {
   citations: CitationScore[];
   evidence: EvidenceScore[];

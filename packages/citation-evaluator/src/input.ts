@@ -1,7 +1,7 @@
 import { MAX_URL_LENGTH } from "@scan/contract";
 import { z } from "zod";
 
-/** Spec 4.2 and 8: at most this many citations and this many evidence items per call. */
+/** docs/spec/public-scanning-api.md §4.2 and §8: at most this many citations and this many evidence items per call. */
 export const MAX_CITATIONS = 100;
 export const MAX_EVIDENCE = 100;
 /** Sources one answer may cite; engines cite a handful, rarely more than twenty. */
@@ -15,7 +15,7 @@ const HttpUrl = z
   .url({ protocol: /^https?$/, error: "must be a valid absolute http(s) URL" })
   .max(MAX_URL_LENGTH, { error: `must be at most ${MAX_URL_LENGTH} characters` });
 
-/** Spec 2.7: ratios are decimals from 0 to 1 inclusive. */
+/** docs/spec/public-scanning-api.md §2.7: ratios are decimals from 0 to 1 inclusive. */
 const Ratio = z.number({ error: "must be a number" }).min(0, { error: "must be a decimal from 0 to 1" }).max(1, {
   error: "must be a decimal from 0 to 1",
 });
@@ -93,7 +93,7 @@ export const RevenueInput = z.strictObject({
 export type RevenueInput = z.infer<typeof RevenueInput>;
 
 /**
- * POST /api/v1/aeo-2/evaluate body (spec 2.7, 4.2). All three fields are optional (null counts
+ * POST /api/v1/aeo-2/evaluate body (docs/spec/public-scanning-api.md §2.7, §4.2). All three fields are optional (null counts
  * as absent). Unknown fields are refused at every level, as on POST /scan: a misspelt field
  * would otherwise be scored as missing without a word.
  */

@@ -4,7 +4,7 @@ import { AEO2_META } from "./evaluate";
 import { EVIDENCE_BANDS } from "./evidence";
 
 /*
- * The evaluator's answer (spec 2.7) as schemas, for the API reference; `evaluateAeo2` builds
+ * The evaluator's answer (docs/spec/public-scanning-api.md §2.7) as schemas, for the API reference; `evaluateAeo2` builds
  * it and output.test.ts holds every output it gives to these shapes.
  */
 
@@ -16,7 +16,7 @@ export const CitationOutput = z.object({ label: z.enum(CITATION_LABELS), score: 
 /** One per input evidence item, in input order. */
 export const EvidenceOutput = z.object({ band: z.enum(EVIDENCE_BANDS), score: Score });
 
-/** Money terms per month in the caller's currency, rounded to cents (beyond the spec). */
+/** Money terms per month in the caller's currency, rounded to cents (beyond docs/spec/public-scanning-api.md §2.7). */
 export const RevenueEstimateOutput = z.object({
   visibleImpressions: z.number().nonnegative(),
   conversions: z.number().nonnegative(),
@@ -33,7 +33,7 @@ export const RevenueOutput = z.object({
   estimate: RevenueEstimateOutput.nullable(),
 });
 
-/** A prioritised action; `id` and `impact` (revenue-score points it would recover) go beyond the spec. */
+/** A prioritised action; `id` and `impact` (revenue-score points it would recover) go beyond docs/spec/public-scanning-api.md §2.7. */
 export const RecommendationOutput = z.object({
   id: z.string(),
   priority: z.enum(["high", "medium", "low"]),
@@ -51,7 +51,7 @@ export const EvaluationOutput = z.object({
 });
 export type EvaluationOutput = z.infer<typeof EvaluationOutput>;
 
-/** The evaluator's `meta` (spec 2.7, 9): in both forms. */
+/** The evaluator's `meta` (docs/spec/public-scanning-api.md §2.7, §9): in both forms. */
 export const EvaluationMeta = z.object({
   version: z.literal(AEO2_META.version),
   provenance: z.literal(AEO2_META.provenance),

@@ -7,8 +7,8 @@ export type RecommendationPriority = "high" | "medium" | "low";
 
 /**
  * One prioritised action. `id` names the rule (stable, for programs), `impact` is the estimated
- * gain in revenue-score points (0-100 scale) if the action succeeds; both go beyond the spec's
- * `{priority, action, reason}`.
+ * gain in revenue-score points (0-100 scale) if the action succeeds; both go beyond the
+ * `{priority, action, reason}` of docs/spec/public-scanning-api.md §2.7.
  */
 export type Recommendation = {
   id: string;

@@ -9,7 +9,7 @@ export const REVENUE_WEIGHTS = { visibility: 5, rank: 2, evidence: 3 } as const;
 export const VISIBILITY_SHARE = { verified_url: 1, brand_mentioned: 0.5, competitor_cited: 0, not_cited: 0 } as const;
 
 /**
- * Money terms of the revenue object, per month (beyond the spec's fields). Null when no
+ * Money terms of the revenue object, per month (beyond the fields of docs/spec/public-scanning-api.md §2.7). Null when no
  * revenue object was sent.
  */
 export type RevenueEstimate = {

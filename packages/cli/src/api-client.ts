@@ -36,7 +36,7 @@ export type ApiClientOptions = {
   onProgress: (status: string) => void;
 };
 
-/** One HTTP request's own limit: the API answers well within the spec's 35 s client timeout. */
+/** One HTTP request's own limit: the API answers well within the 35 s client timeout of docs/spec/public-scanning-api.md §8. */
 const REQUEST_TIMEOUT_MS = 35_000;
 
 const ErrorBody = z.object({

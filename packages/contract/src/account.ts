@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ResponseForm } from "./envelope";
 
-/** A user's plan (spec 8): sets the hourly rate limit and the monthly scan quota. */
+/** A user's plan (docs/spec/public-scanning-api.md §8): sets the hourly rate limit and the monthly scan quota. */
 export const Plan = z.enum(["free", "starter", "pro", "agency"]);
 export type Plan = z.infer<typeof Plan>;
 
@@ -55,7 +55,7 @@ export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
 
 export const KeyIdParam = z.object({ id: z.uuid({ error: "id must be a UUID" }) });
 
-/** page and limit of a list (spec 8: limit at most 100, default 20; page default 1). */
+/** page and limit of a list (docs/spec/public-scanning-api.md §8: limit at most 100, default 20; page default 1). */
 export const PageQuery = z.object({
   page: z.coerce.number({ error: "page must be an integer" }).int().min(1).max(1_000_000).default(1),
   limit: z.coerce.number({ error: "limit must be an integer" }).int().min(1).max(100).default(20),

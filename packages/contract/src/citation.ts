@@ -3,7 +3,7 @@ import { pageParams, queryEnum, queryUuid } from "./list-query";
 import { hasNoNul, NUL_MESSAGE } from "./text";
 import { MAX_URL_LENGTH } from "./url";
 
-/** The AI engines whose answers are tracked (spec 2.6 `platform`, spec 4.6 `engine`). */
+/** The AI engines whose answers are tracked (docs/spec/public-scanning-api.md §2.6 `platform`, §4.6 `engine`). */
 export const AiEngine = z.enum(["chatgpt", "claude", "perplexity", "gemini"]);
 export type AiEngine = z.infer<typeof AiEngine>;
 
@@ -18,7 +18,7 @@ const ENGINE_FILTERS = ["chatgpt", "claude", "perplexity", "gemini", "all"] as c
   | "all"
 )[];
 
-/** GET /api/v1/citations query (spec 4.6); unknown parameters are refused. */
+/** GET /api/v1/citations query (docs/spec/public-scanning-api.md §4.6); unknown parameters are refused. */
 export const CitationListQuery = z.strictObject({
   ...pageParams,
   site_id: queryUuid(),
@@ -64,7 +64,7 @@ export const RecordCitationRequest = z
   });
 export type RecordCitationRequest = z.infer<typeof RecordCitationRequest>;
 
-/** A citation track as the API shows it (spec 2.6, plus its site). */
+/** A citation track as the API shows it (docs/spec/public-scanning-api.md §2.6, plus its site). */
 export const CitationView = z.object({
   id: z.uuid(),
   site_id: z.uuid(),

@@ -13,7 +13,7 @@ export const parseResponseForm = (header: string | undefined, fallback: Response
 
 export type Meta = Record<string, unknown>;
 
-/** A paginated list's meta (spec 2.1): `hasMore` is `page × limit < total`. */
+/** A paginated list's meta (docs/spec/public-scanning-api.md §2.1): `hasMore` is `page × limit < total`. */
 export const PageMeta = z.object({
   page: z.int().min(1),
   limit: z.int().min(1).max(100),
@@ -24,7 +24,7 @@ export const PageMeta = z.object({
 export type PageMeta = z.infer<typeof PageMeta>;
 
 export type SuccessOptions = {
-  /** the scan endpoint's Form A body also carries `success: true` (spec 2.1) */
+  /** the scan endpoint's Form A body also carries `success: true` (docs/spec/public-scanning-api.md §2.1) */
   scanEndpoint?: boolean;
 };
 
@@ -35,7 +35,7 @@ export const successBody = (form: ResponseForm, data: unknown, meta: Meta = {}, 
       : { ok: true as const, data, meta }
     : { success: true as const, data };
 
-/** Form B has no paginated shape in the spec; it gets `{success, data, meta}` with the same meta. */
+/** Form B has no paginated shape in docs/spec/public-scanning-api.md; it gets `{success, data, meta}` with the same meta. */
 export const pageBody = (form: ResponseForm, data: readonly unknown[], meta: PageMeta) =>
   form === "A" ? { ok: true as const, data, meta } : { success: true as const, data, meta };
 
@@ -54,7 +54,7 @@ export const errorBody = (form: ResponseForm, error: Pick<AppError, "kind" | "me
 /** Form A's `meta` on a single record: the request id, also sent as X-Request-Id. */
 export const RequestMeta = z.object({ requestId: z.string() });
 
-/** Form A success: `{ok: true, data, meta}`; the scan endpoint adds `success: true` (spec 2.1). */
+/** Form A success: `{ok: true, data, meta}`; the scan endpoint adds `success: true` (docs/spec/public-scanning-api.md §2.1). */
 export const formASuccess = <D extends z.ZodType, M extends z.ZodType>(
   data: D,
   meta: M,
@@ -68,13 +68,13 @@ export const formASuccess = <D extends z.ZodType, M extends z.ZodType>(
 export const formBSuccess = <D extends z.ZodType, M extends z.ZodType>(data: D, meta?: M) =>
   meta ? z.strictObject({ success: z.literal(true), data, meta }) : z.strictObject({ success: z.literal(true), data });
 
-/** Form A error with one of `codes` (spec 7.1). */
+/** Form A error with one of `codes` (docs/spec/public-scanning-api.md §7.1). */
 export const formAError = (codes: readonly [string, ...string[]]) =>
   z.strictObject({
     ok: z.literal(false),
     error: z.strictObject({ code: z.enum(codes), message: z.string(), hint: z.string() }),
   });
 
-/** Form B error with one of `codes` (spec 7.2): the message in `error`. */
+/** Form B error with one of `codes` (docs/spec/public-scanning-api.md §7.2): the message in `error`. */
 export const formBError = (codes: readonly [string, ...string[]]) =>
   z.strictObject({ error: z.string(), code: z.enum(codes) });

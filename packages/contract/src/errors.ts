@@ -2,9 +2,9 @@ import { z } from "zod";
 
 /**
  * Every error the API can answer, with its HTTP status and its code in each envelope form.
- * Form A codes are spec 7.1's, Form B codes spec 7.2's; the rows the spec does not list
+ * Form A codes are docs/spec/public-scanning-api.md §7.1's, Form B codes §7.2's; the rows it does not list
  * (method_not_allowed, payload_too_large, service_unavailable, and Form B's NOT_FOUND,
- * FORBIDDEN, UPSTREAM_FAILURE) follow the same naming and are documented in the README.
+ * FORBIDDEN, UPSTREAM_FAILURE) follow the same naming and are documented in docs/api.md (Errors).
  */
 export const ERROR_TABLE = {
   invalid_request: { status: 400, a: "invalid_request", b: "VALIDATION_ERROR" },

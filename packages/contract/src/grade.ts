@@ -3,7 +3,7 @@ import { z } from "zod";
 export const Grade = z.enum(["A+", "A", "B+", "B", "C", "D", "F"]);
 export type Grade = z.infer<typeof Grade>;
 
-/** Lower bound (inclusive) of each grade, best first: spec 3.2. */
+/** Lower bound (inclusive) of each grade, best first: docs/spec/public-scanning-api.md §3.2. */
 const GRADE_FLOORS: ReadonlyArray<readonly [Grade, number]> = [
   ["A+", 95],
   ["A", 85],

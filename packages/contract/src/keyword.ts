@@ -3,7 +3,7 @@ import { pageParams, queryUuid } from "./list-query";
 import { hasNoNul, NUL_MESSAGE } from "./text";
 
 /**
- * How a keyword's position moved at its last recorded observation (spec 2.5 shows `up`):
+ * How a keyword's position moved at its last recorded observation (docs/spec/public-scanning-api.md §2.5 shows `up`):
  * `new` the first observation, `up` a smaller position number (a better rank), `down` a larger
  * one, `flat` the same.
  */
@@ -40,7 +40,7 @@ export const KeywordText = z
     z.string().min(1, "must not be blank").max(200, "must be at most 200 characters").refine(hasNoNul, NUL_MESSAGE),
   );
 
-/** GET /api/v1/keywords query (spec 4.5); unknown parameters are refused. */
+/** GET /api/v1/keywords query (docs/spec/public-scanning-api.md §4.5); unknown parameters are refused. */
 export const KeywordListQuery = z.strictObject({ ...pageParams, site_id: queryUuid() });
 export type KeywordListQuery = z.infer<typeof KeywordListQuery>;
 
@@ -56,7 +56,7 @@ export const RecordKeywordRequest = z.strictObject({
 });
 export type RecordKeywordRequest = z.infer<typeof RecordKeywordRequest>;
 
-/** A tracked keyword as the API shows it (spec 2.5, plus its site, previous position and times). */
+/** A tracked keyword as the API shows it (docs/spec/public-scanning-api.md §2.5, plus its site, previous position and times). */
 export const KeywordView = z.object({
   id: z.uuid(),
   site_id: z.uuid(),

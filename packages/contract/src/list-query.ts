@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { PageMeta } from "./envelope";
 
 /**
- * Query-string parameters of the list endpoints (spec 4.4 to 4.6, limits in spec 8). A query
+ * Query-string parameters of the list endpoints (docs/spec/public-scanning-api.md §4.4 to §4.6, limits in §8). A query
  * value arrives as a string, or as an array when the parameter is repeated; only one plain
  * decimal string is a number here (`limit=1e1`, `limit=0x10`, `limit= 5` and `limit=5&limit=6`
  * are refused rather than guessed at), so a typo never silently pages differently.

@@ -52,7 +52,7 @@ const scoresOf = (scan: ScanRecord) =>
 const checksOf = (scan: ScanRecord) =>
   scan.checks === null || scan.checks === undefined ? null : StoredChecks.parse(scan.checks);
 
-/** A completed scan as POST /api/v1/scan answers it (spec 2.2). */
+/** A completed scan as POST /api/v1/scan answers it (docs/spec/public-scanning-api.md §2.2). */
 export const toScanResult = (scan: ScanRecord): ScanResult => {
   const scores = scoresOf(scan);
   const checks = checksOf(scan);
@@ -76,7 +76,7 @@ export const toScanResult = (scan: ScanRecord): ScanResult => {
   };
 };
 
-/** Any stored scan, as GET /api/v1/scan/:id answers it (spec 2.3). */
+/** Any stored scan, as GET /api/v1/scan/:id answers it (docs/spec/public-scanning-api.md §2.3). */
 export const toStoredScan = (scan: ScanRecord): StoredScan => ({
   id: scan.id,
   url: scan.url,

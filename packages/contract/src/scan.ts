@@ -4,11 +4,11 @@ import { Grade } from "./grade";
 import { ScanMode } from "./jobs";
 import { pageParams, queryFilter } from "./list-query";
 
-/** POST /api/v1/scan body (spec 4.1). `url` is normalised per form after this parse. */
+/** POST /api/v1/scan body (docs/spec/public-scanning-api.md §4.1). `url` is normalised per form after this parse. */
 export const ScanRequest = z.strictObject({
   url: z.string({ error: "url is required and must be a string" }),
   mode: ScanMode.default("full"),
-  /** receives the finished scan by a signed POST; vetted like a scan target (README, Operations) */
+  /** receives the finished scan by a signed POST; vetted like a scan target (docs/api.md, Async scans and callbacks) */
   callback_url: z.string({ error: "callback_url must be a string" }).optional(),
 });
 export type ScanRequest = z.infer<typeof ScanRequest>;
@@ -29,7 +29,7 @@ export type AreaScores = z.infer<typeof AreaScores>;
 export const IssueCounts = z.object({ critical: z.int(), warning: z.int(), info: z.int() });
 export type IssueCounts = z.infer<typeof IssueCounts>;
 
-/** The scan result answered by POST /api/v1/scan (spec 2.2), the same in both forms. */
+/** The scan result answered by POST /api/v1/scan (docs/spec/public-scanning-api.md §2.2), the same in both forms. */
 export const ScanResult = z.object({
   id: z.uuid(),
   url: z.string(),
@@ -85,7 +85,7 @@ export const CallbackDelivery = z.object({
 });
 export type CallbackDelivery = z.infer<typeof CallbackDelivery>;
 
-/** GET /api/v1/scan/:id (spec 2.3), plus fields a caller needs to act on the status. */
+/** GET /api/v1/scan/:id (docs/spec/public-scanning-api.md §2.3), plus fields a caller needs to act on the status. */
 export const StoredScan = z.object({
   id: z.uuid(),
   url: z.string(),

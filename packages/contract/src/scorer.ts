@@ -5,7 +5,7 @@ import type { IssueCounts } from "./scan";
 export type Scores = { seo: number; aeo: number; geo: number; overall: number; total: number };
 export type ScoreCard = { scores: Scores; grade: Grade; issues: IssueCounts };
 
-/** Weight of each area in the overall score, in tenths (checks.md "Scoring": 0.4, 0.3, 0.3). */
+/** Weight of each area in the overall score, in tenths (docs/spec/checks.md "Scoring": 0.4, 0.3, 0.3). */
 const AREA_WEIGHTS: Record<CheckCategory, number> = { seo: 4, aeo: 3, geo: 3 };
 /** A page search engines may not index cannot grade above F. */
 const NOT_INDEXABLE_CAP = 39;

@@ -6,7 +6,7 @@ import { hasNoNul, NUL_MESSAGE } from "./text";
 /** Longest `q` accepted by GET /api/v1/sites. */
 export const MAX_SITE_QUERY = 200;
 
-/** GET /api/v1/sites query (spec 4.4); unknown parameters are refused. */
+/** GET /api/v1/sites query (docs/spec/public-scanning-api.md §4.4); unknown parameters are refused. */
 export const SiteListQuery = z.strictObject({
   ...pageParams,
   /** case-insensitive substring of domain, name or url, matched literally; blank is no filter */
@@ -47,7 +47,7 @@ export const siteOriginOf = (url: string): SiteOrigin => {
   return { url: parsed.origin, domain: parsed.hostname };
 };
 
-/** Area scores of a site's latest scan (spec 2.4). */
+/** Area scores of a site's latest scan (docs/spec/public-scanning-api.md §2.4). */
 export const SiteScores = z.object({
   seo: z.int().min(0).max(100),
   aeo: z.int().min(0).max(100),
@@ -64,7 +64,7 @@ export const SiteScoresScan = z.object({
   scanned_at: z.iso.datetime(),
 });
 
-/** A site as the API shows it (spec 2.4, plus `latest_scores_scan` and `created_at`). */
+/** A site as the API shows it (docs/spec/public-scanning-api.md §2.4, plus `latest_scores_scan` and `created_at`). */
 export const SiteView = z.object({
   id: z.uuid(),
   url: z.string(),

@@ -10,7 +10,7 @@ const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 /**
  * Turns what a caller typed into the URL that is scanned and stored.
  * Form A takes absolute http(s) URLs only; Form B also takes a bare host or host/path and
- * reads it as https (spec 4.1). The fragment is dropped (it never reaches the server), the
+ * reads it as https (docs/spec/public-scanning-api.md §4.1). The fragment is dropped (it never reaches the server), the
  * host is lower-cased and IDNA-encoded, and a default port is removed. Credentials in the
  * URL are refused rather than stored.
  */

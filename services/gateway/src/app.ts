@@ -90,7 +90,7 @@ export const createApp = ({
   // the API reference: public, outside /api/v1 and its rate limits
   app.use(docsRoutes());
   app.use(adminRoutes({ token: adminToken, queues }));
-  // the MCP tool server (spec 4.8): its own authentication, counting and JSON-RPC errors
+  // the MCP tool server (docs/spec/public-scanning-api.md §4.8): its own authentication, counting and JSON-RPC errors
   app.use(
     mcpRoutes({
       access: createMcpAccess({ auth, limiter, log }),

@@ -29,7 +29,7 @@ export const hasArticleElement = (page: Page): boolean => {
  * Article, BlogPosting, NewsArticle (or another Article subtype) with headline, author and
  * datePublished: what engines show as source, byline and date. Of several, the most complete is
  * judged. Skipped when the page is not an article: no Article-type markup and no `<article>`
- * that stands for the page (checks.md says "no `<article>`"; cards of a listing page are
+ * that stands for the page (docs/spec/checks.md says "no `<article>`"; cards of a listing page are
  * `<article>`s too, and an SEO would not ask a category page for Article markup).
  */
 export const articleSchema = defineCheck({

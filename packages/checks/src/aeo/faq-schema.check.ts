@@ -32,7 +32,7 @@ const isAnswered = (page: Page, question: JsonLdNode): boolean =>
 /**
  * FAQPage whose mainEntity holds at least one Question with an acceptedAnswer (with text).
  * Questions elsewhere (a QAPage, a lone Question) do not count: the rule is about FAQ markup.
- * Pages without FAQs fail too, as checks.md says; the check is info-level for that reason.
+ * Pages without FAQs fail too, as docs/spec/checks.md says; the check is info-level for that reason.
  */
 export const faqSchema = defineCheck({
   id: "faq-schema",

@@ -1,6 +1,6 @@
 import { aeoChecks } from "./index";
 
-// checks.md's AEO table: id, quick, severity, max
+// docs/spec/checks.md's AEO table: id, quick, severity, max
 const CATALOGUE = [
   ["structured-data", true, "warning", 6],
   ["organization-schema", true, "warning", 4],

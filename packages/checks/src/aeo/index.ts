@@ -15,7 +15,7 @@ import { structuredData } from "./structured-data.check";
 import { subheadings } from "./subheadings.check";
 import { summaryIntro } from "./summary-intro.check";
 
-/** The AEO checks of checks.md, in its order. */
+/** The AEO checks of docs/spec/checks.md, in its order. */
 export const aeoChecks: readonly CheckDefinition[] = [
   structuredData,
   organizationSchema,

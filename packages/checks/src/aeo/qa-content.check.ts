@@ -5,7 +5,7 @@ import { questionHeadings, subHeadings } from "./headings";
 /**
  * h2/h3 headings phrased as questions (headings.ts decides, in the page's language): the
  * queries an answer engine matches a passage to. Two or more pass, one warns. All h2/h3 of the
- * rendered page count, as checks.md says; headings in noscript or template do not. Corporate
+ * rendered page count, as docs/spec/checks.md says; headings in noscript or template do not. Corporate
  * headings such as "What we do" open with an interrogative and count too, per the rule.
  */
 export const qaContent = defineCheck({

@@ -1,6 +1,6 @@
 import { geoChecks } from "./index";
 
-// checks.md's GEO table: id, quick, severity, max
+// docs/spec/checks.md's GEO table: id, quick, severity, max
 const CATALOGUE = [
   ["ai-search-access", true, "critical", 8],
   ["bot-access-parity", false, "warning", 4],

@@ -14,7 +14,7 @@ import { rawHtmlContent } from "./raw-html-content.check";
 import { statistics } from "./statistics.check";
 import { trustPages } from "./trust-pages.check";
 
-/** The GEO checks in checks.md order. */
+/** The GEO checks in docs/spec/checks.md order. */
 export const geoChecks: readonly CheckDefinition[] = [
   aiSearchAccess,
   botAccessParity,

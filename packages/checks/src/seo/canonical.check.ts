@@ -52,7 +52,7 @@ const hreflangTargets = (page: Page): Set<string> => {
  * Lighthouse `canonical`: one valid absolute canonical URL. Fails when a canonical is
  * unparseable or relative, when several canonicals disagree, when the canonical points at
  * another language's hreflang alternate, or when a deeper page points its canonical at its own
- * site's root (checks.md's "pointing at another domain's root" is read as Lighthouse's rule:
+ * site's root (docs/spec/checks.md's "pointing at another domain's root" is read as Lighthouse's rule:
  * the homepage is not an equivalent of an inner page; a canonical to another site is a
  * legitimate cross-domain canonical and passes, as in Lighthouse). Without any canonical the
  * check warns (Lighthouse calls that not applicable): search engines then pick one themselves.

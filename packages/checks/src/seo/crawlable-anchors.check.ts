@@ -78,7 +78,7 @@ const describeAnchor = (anchor: Anchor): string => {
  * listens to (a link crawlers cannot follow). Not flagged: placeholders (`<a>` without href or
  * listeners), fragment targets (`<a id>`, `<a name>`), mailto: links and anchors with an explicit
  * role. Script listeners are invisible in a DOM snapshot, so inline on* handlers on the anchor or
- * an ancestor stand in for them. checks.md's "javascript: or empty" is read as Lighthouse's
+ * an ancestor stand in for them. docs/spec/checks.md's "javascript: or empty" is read as Lighthouse's
  * rule: other `javascript:` hrefs and `href=""` resolve to URLs and pass, as in Lighthouse.
  */
 export const crawlableAnchors = defineCheck({

@@ -1,6 +1,6 @@
 import { seoChecks } from "./index";
 
-// checks.md's SEO table: id, quick, severity, max
+// docs/spec/checks.md's SEO table: id, quick, severity, max
 const CATALOGUE = [
   ["http-status", true, "critical", 10],
   ["redirect-chain", false, "warning", 3],

@@ -24,7 +24,7 @@ import { ttfb } from "./ttfb.check";
 import { twitterCard } from "./twitter-card.check";
 import { viewport } from "./viewport.check";
 
-/** The SEO checks of checks.md, in its order. */
+/** The SEO checks of docs/spec/checks.md, in its order. */
 export const seoChecks: CheckDefinition[] = [
   httpStatus,
   redirectChain,

@@ -25,7 +25,7 @@ import { title } from "./title.check";
 const CORPUS = resolve(__dirname, "../../../../tests/corpus");
 const ORIGIN = "http://127.0.0.1:8080";
 
-// our check ↔ the Lighthouse audit it overlaps (checks.md)
+// our check ↔ the Lighthouse audit it overlaps (docs/spec/checks.md)
 const PAIRS: ReadonlyArray<[CheckDefinition, string]> = [
   [httpStatus, "http-status-code"],
   [title, "document-title"],
@@ -54,7 +54,7 @@ const EXCEPTIONS: Record<string, string> = {
   "herald-sun-1 meta-description":
     "a script in <head> document.write()s text there, which closes the head in Chrome and moves the meta description into <body>; without running scripts it stays in <head>",
   "links-in-tables link-text":
-    'deliberate: checks.md requires Dutch generic texts; "Meer informatie" (more information) is generic, Lighthouse has no Dutch list',
+    'deliberate: docs/spec/checks.md requires Dutch generic texts; "Meer informatie" (more information) is generic, Lighthouse has no Dutch list',
 };
 
 type LighthouseScore = 0 | 1 | null;
@@ -62,7 +62,7 @@ type LighthouseScore = 0 | 1 | null;
 const agrees = (ours: Verdict["status"], lighthouse: LighthouseScore, audit: string): boolean => {
   if (lighthouse === null) return true;
   if (lighthouse === 0) return ours === "warn" || ours === "fail";
-  // checks.md skips a page without hreflang links, which Lighthouse scores as a pass
+  // docs/spec/checks.md skips a page without hreflang links, which Lighthouse scores as a pass
   return ours === "pass" || (audit === "hreflang" && ours === "skip");
 };
 

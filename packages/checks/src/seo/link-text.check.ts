@@ -4,7 +4,7 @@ import { quote } from "./head";
 
 /**
  * Generic link texts by primary language subtag. Lighthouse 12's lists (en, ja, es, pt, ko,
- * sv, de, ta, fa), extended with fr, it and nl, which checks.md requires, and with a few
+ * sv, de, ta, fa), extended with fr, it and nl, which docs/spec/checks.md requires, and with a few
  * common phrasings Lighthouse lacks for de, es and pt ("mehr erfahren", "leer más", "saiba mais").
  */
 const GENERIC: Record<string, readonly string[]> = {
@@ -176,7 +176,7 @@ const isGeneric = (anchor: Anchor): boolean => {
  * or a fragment of this page) whose whole text is generic ("click here", "read more", ...).
  * The list used is the link's language (nearest lang attribute); without one, every list. A
  * bare URL as link text is not flagged (Lighthouse 12.8 does not flag it either). Text is read as rendered text (scripts, styles and markup-hidden parts left out).
- * Some generic links warn; there is no fail, as checks.md says.
+ * Some generic links warn; there is no fail, as docs/spec/checks.md says.
  */
 export const linkText = defineCheck({
   id: "link-text",

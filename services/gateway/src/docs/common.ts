@@ -17,7 +17,7 @@ import type { ZodOpenApiResponseObject } from "zod-openapi";
  * (one per status, from the error table), the headers, and the security requirements.
  */
 
-/** When each error is answered: the README's error table, beside the codes of ERROR_TABLE. */
+/** When each error is answered: the error table of docs/api.md, beside the codes of ERROR_TABLE. */
 export const ERROR_WHEN: Record<ErrorKind, string> = {
   invalid_request: "a field or query parameter failed validation, or the body is not a JSON object",
   invalid_json: "the body is not valid JSON",
@@ -131,7 +131,7 @@ export const securitySchemes = {
     in: "query",
     name: "key",
     description:
-      "An API key as `?key=<key>`: the tool server only (spec 5.2), for clients that take nothing but a URL. The REST API never reads it.",
+      "An API key as `?key=<key>`: the tool server only (§5.2 of the specification), for clients that take nothing but a URL. The REST API never reads it.",
   },
   userJwt: {
     type: "http" as const,
@@ -232,7 +232,7 @@ export const serviceErrors = (...statuses: ErrorStatus[]) => errorsOf("Service",
 type SuccessOptions = {
   /** more headers than the API's own */
   headers?: Record<string, z.ZodType>;
-  /** Form A carries `success: true` as well (the scan endpoint, spec 2.1) */
+  /** Form A carries `success: true` as well (the scan endpoint, docs/spec/public-scanning-api.md §2.1) */
   scanEndpoint?: boolean;
 };
 

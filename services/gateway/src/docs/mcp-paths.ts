@@ -3,7 +3,7 @@ import type { ZodOpenApiPathsObject, ZodOpenApiResponseObject } from "zod-openap
 import { AllowHeader, RetryAfter, security } from "./common";
 
 /**
- * The tool server (spec 4.8): JSON-RPC 2.0 over the MCP transports. Its messages are MCP's
+ * The tool server (docs/spec/public-scanning-api.md §4.8): JSON-RPC 2.0 over the MCP transports. Its messages are MCP's
  * (`initialize`, `tools/list`, `tools/call`, ...), validated by the MCP SDK; `tools/list`
  * answers each tool's input and output JSON Schema, so the shapes below stop at the envelope.
  */
@@ -129,7 +129,7 @@ export const mcpPaths: ZodOpenApiPathsObject = {
       tags: ["Tool server (MCP)"],
       summary: "Send JSON-RPC messages",
       description:
-        "Without `sessionId`: one message or a batch, answered in this response, no handshake needed (`tools/list` and `tools/call` work at once, as in spec 4.8). With the `sessionId` an SSE stream announced: 202, and the answers arrive on the stream; such POSTs need no key of their own (the session's is checked again), and one that carries a key must carry the session's.",
+        "Without `sessionId`: one message or a batch, answered in this response, no handshake needed (`tools/list` and `tools/call` work at once, as in the example of §4.8 of the specification). With the `sessionId` an SSE stream announced: 202, and the answers arrive on the stream; such POSTs need no key of their own (the session's is checked again), and one that carries a key must carry the session's.",
       security: [...security.toolServer, {}],
       requestParams: {
         query: z.object({

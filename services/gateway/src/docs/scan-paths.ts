@@ -153,7 +153,7 @@ export const scanPaths: ZodOpenApiPathsObject = {
       description: [
         "A pure, deterministic scorer over observations the caller supplies: it fetches nothing and does not verify where they came from (`meta.provenance` says so; `meta.version` is `2.0`).",
         "",
-        "Every body field is optional (`{}` is valid; `null` counts as absent); unknown fields are refused at every level. Up to 100 citations and 100 evidence items; ratios are decimals from 0 to 1. Results come one per input item, in order; recommendations highest impact first. The formulas are in the README.",
+        "Every body field is optional (`{}` is valid; `null` counts as absent); unknown fields are refused at every level. Up to 100 citations and 100 evidence items; ratios are decimals from 0 to 1. Results come one per input item, in order; recommendations highest impact first. The formulas are in docs/api.md.",
         "",
         "Both forms carry `meta: {version, provenance}`; Form A adds `requestId`.",
       ].join("\n"),

@@ -15,7 +15,7 @@ export const ANONYMOUS: AnonymousCaller = { kind: "anonymous" };
 
 /**
  * Where a request may carry an API key: `Authorization: Bearer <key>`, `X-API-Key: <key>`
- * (spec 5.1), and, for the tool server only, the `key` query parameter (spec 5.2). The REST
+ * (docs/spec/public-scanning-api.md §5.1), and, for the tool server only, the `key` query parameter (§5.2). The REST
  * endpoints never pass `query`: a key in a URL ends up in access logs and browser history.
  */
 export type KeyCarriers = {
@@ -134,7 +134,7 @@ export const createAuthenticator = ({ db, verifyJwt, cache }: AuthenticatorDeps)
     return { kind: "key", keyId: stored.id, userId: stored.userId, plan: stored.plan, defaultForm: stored.defaultForm };
   };
 
-  /** The user a JWT in `Authorization: Bearer <JWT>` identifies (the key endpoints, spec 4.7). */
+  /** The user a JWT in `Authorization: Bearer <JWT>` identifies (the key endpoints, docs/spec/public-scanning-api.md §4.7). */
   const byToken = async (authorization: string | undefined): Promise<UserCaller> => {
     if (!verifyJwt) {
       throw new AppError(

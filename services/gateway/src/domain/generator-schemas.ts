@@ -6,7 +6,7 @@ import { z } from "zod";
  * Inputs and outputs of fix and generate, the same for the MCP tools (aeo_fix, aeo_generate)
  * and the REST endpoints (POST /api/v1/fix, POST /api/v1/generate). The option fields are the
  * generators' own schemas (check ids of the catalogue; faq, blog or product; a topic of 1 to
- * 200 characters), under the names spec 4.8 gives them.
+ * 200 characters), under the names docs/spec/public-scanning-api.md §4.8 gives them.
  */
 
 export const FixInput = z.strictObject({

@@ -2,7 +2,7 @@ import type { Plan } from "@scan/contract";
 import type { Redis } from "ioredis";
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 
-/** Requests per window: anonymous callers per IP, everyone else by plan (spec 8). */
+/** Requests per window: anonymous callers per IP, everyone else by plan (docs/spec/public-scanning-api.md §8). */
 export type RateLimitTable = { anonymous: number } & Record<Plan, number>;
 
 /** What is counted: an anonymous client's address bucket, an API key, or a signed-in user (key endpoints). */

@@ -6,7 +6,7 @@ import { defineTool, type ToolDefinition } from "./tool-server";
 
 export type Tools = { pages: PageTools; generators: GeneratorTools };
 
-/** The tools the MCP server lists, in the order spec 4.8 names them. */
+/** The tools the MCP server lists, in the order docs/spec/public-scanning-api.md §4.8 names them. */
 export const toolCatalogue = ({ pages, generators }: Tools): ToolDefinition[] => [
   defineTool({
     name: "aeo_scan",

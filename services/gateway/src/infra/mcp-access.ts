@@ -22,7 +22,7 @@ const queryKey = (value: unknown): string | undefined => {
 /**
  * Authentication and rate limits for the tool server, in its own terms (the routes render the
  * refusals as JSON-RPC errors). Every request needs an API key, from any of the three carriers
- * (spec 5.1 and 5.2). A request with no key, or a refused one, is counted against its address's
+ * (docs/spec/public-scanning-api.md §5.1 and §5.2). A request with no key, or a refused one, is counted against its address's
  * anonymous allowance, as on the REST API, so guessing keys here is throttled too. A key's own
  * allowance is spent by tools/call alone, one per call: the handshake, tools/list and the SSE
  * stream cost nothing, so a client's connection does not eat into a plan's hourly scans.

@@ -9,7 +9,7 @@ const QUERY_HINT =
 const BODY_HINT =
   'Send {"site_id": "<site id>", "platform": "chatgpt", "query_text": "best crm", "cited": true, "citation_url": "https://example.com/crm", "checked_at": "<ISO 8601, optional>"} as JSON.';
 
-/** GET /api/v1/citations (spec 4.6) and POST /api/v1/citations, for the key holder's own sites. */
+/** GET /api/v1/citations (docs/spec/public-scanning-api.md §4.6) and POST /api/v1/citations, for the key holder's own sites. */
 export const citationRoutes = (citations: CitationService): Router => {
   const router = Router();
 

@@ -21,7 +21,7 @@ const userOf = (res: Response): UserCaller => {
   return caller;
 };
 
-/** GET/POST /api/v1/keys and DELETE /api/v1/keys/:id (spec 4.7), for the user a JWT names. */
+/** GET/POST /api/v1/keys and DELETE /api/v1/keys/:id (docs/spec/public-scanning-api.md §4.7), for the user a JWT names. */
 export const keyRoutes = (keys: KeyService): Router => {
   const router = Router();
 

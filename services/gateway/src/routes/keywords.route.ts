@@ -8,7 +8,7 @@ const QUERY_HINT = "page ≥ 1; limit from 1 to 100; site_id: a site id from GET
 const BODY_HINT =
   'Send {"site_id": "<site id>", "keyword": "best crm", "position": 4, "volume": 1900, "difficulty": 42} as JSON.';
 
-/** GET /api/v1/keywords (spec 4.5) and POST /api/v1/keywords, for the key holder's own sites. */
+/** GET /api/v1/keywords (docs/spec/public-scanning-api.md §4.5) and POST /api/v1/keywords, for the key holder's own sites. */
 export const keywordRoutes = (keywords: KeywordService): Router => {
   const router = Router();
 

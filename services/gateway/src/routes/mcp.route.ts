@@ -55,7 +55,7 @@ const authInfo = (caller: KeyCaller, requestId: string): AuthInfo => ({
 type Parsed = Request & { auth?: AuthInfo };
 
 /**
- * The MCP tool server's HTTP face (spec 4.8, 5.2), with the official SDK's transports:
+ * The MCP tool server's HTTP face (docs/spec/public-scanning-api.md §4.8, §5.2), with the official SDK's transports:
  * - `GET /mcp/sse` opens a legacy SSE session; its first event names the URL to POST messages
  *   to (`/mcp/sse?sessionId=...`), and answers arrive on the stream.
  * - `POST /mcp/sse` without a session id takes a JSON-RPC message (or batch) and answers it in

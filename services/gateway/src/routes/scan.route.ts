@@ -17,7 +17,7 @@ import { validatedBody } from "../infra/request-input";
 const BODY_HINT =
   'Send {"url": "https://example.com", "mode": "quick" | "full", "callback_url": "https://..." (optional)} as JSON.';
 
-/** POST /api/v1/scan (spec 4.1) and GET /api/v1/scan/:id (spec 4.3). */
+/** POST /api/v1/scan (docs/spec/public-scanning-api.md §4.1) and GET /api/v1/scan/:id (§4.3). */
 export const scanRoutes = (scans: ScanService): Router => {
   const router = Router();
 

@@ -24,7 +24,7 @@ export type ScanListDeps = { scans: ScanService; limiter: RateLimiter; onRejecte
 
 /**
  * POST /api/v1/scans/batch (many scans, answered at once) and GET /api/v1/scans (the key
- * holder's scans). Beyond the spec, for agencies that send scans in bulk (README, Bulk scans).
+ * holder's scans). Beyond docs/spec/public-scanning-api.md, for agencies that send scans in bulk (docs/api.md, Bulk scans).
  */
 export const scanListRoutes = ({ scans, limiter, onRejected }: ScanListDeps): Router => {
   const router = Router();

@@ -8,7 +8,7 @@ const QUERY_HINT =
   "page ≥ 1; limit from 1 to 100; q: text to find in the domain, name or url (at most 200 characters).";
 const BODY_HINT = 'Send {"url": "https://example.com", "name": "Example"} as JSON; name is optional.';
 
-/** GET /api/v1/sites (spec 4.4) and POST /api/v1/sites, for the key holder's own sites. */
+/** GET /api/v1/sites (docs/spec/public-scanning-api.md §4.4) and POST /api/v1/sites, for the key holder's own sites. */
 export const siteRoutes = (sites: SiteService): Router => {
   const router = Router();
 

@@ -3,8 +3,8 @@ import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
 import { ExpressAdapter } from "@bull-board/express";
 import type { Queue } from "bullmq";
 import { Router } from "express";
-import { dashboardOperator } from "../infra/operator-access";
-import { guarded } from "../infra/route";
+import { dashboardOperator } from "../http/operator-access";
+import { guarded } from "../http/route";
 
 export const DASHBOARD_PATH = "/admin/queues";
 

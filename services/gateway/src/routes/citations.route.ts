@@ -1,6 +1,6 @@
 import { CitationListQuery, pageBody, RecordCitationRequest, successBody } from "@scan/contract";
 import type { CitationService } from "../domain/citation-service";
-import { type Route, route } from "../infra/route";
+import { type Route, route } from "../http/route";
 
 const QUERY_HINT =
   "page ≥ 1; limit from 1 to 100; site_id: a site id; engine: chatgpt, claude, perplexity, gemini or all; date_range: 7d, 30d or 90d.";

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { RequestHandler, Router } from "express";
 import { createApiDocument } from "../docs/openapi";
-import { route, routerOf } from "../infra/route";
+import { route, routerOf } from "../http/route";
 
 /** Swagger UI's prebuilt files, from the npm package: the page loads nothing from elsewhere. */
 const UI_DIR = dirname(require.resolve("swagger-ui-dist/package.json"));

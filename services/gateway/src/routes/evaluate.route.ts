@@ -1,6 +1,6 @@
 import { AEO2_META, EvaluateRequest, evaluateAeo2 } from "@scan/citation-evaluator";
 import { successBody } from "@scan/contract";
-import { type Route, route } from "../infra/route";
+import { type Route, route } from "../http/route";
 
 const BODY_HINT =
   'Send a JSON object with any of "citations" (up to 100 of {brandName, targetUrl, responseText, citedSources, position}), "evidence" (up to 100 of {sourceType, url, snippet, supportsClaim}) and "revenue" ({monthlyAiImpressions, conversionRate, revenuePerConversion, grossMargin, attributionCoverage}; ratios from 0 to 1).';

@@ -4,7 +4,7 @@ import type { KeyCaller } from "../domain/authenticate";
 import { FixInput, GenerateInput } from "../domain/generator-schemas";
 import type { GeneratorTools } from "../domain/generator-tools";
 import type { ToolContext } from "../domain/page-tools";
-import { type Route, route } from "../infra/route";
+import { type Route, route } from "../http/route";
 
 const FIX_HINT =
   'Send {"url": "https://example.com", "issues": ["llms-txt", "structured-data"]} as JSON; issues is optional.';

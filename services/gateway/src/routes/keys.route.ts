@@ -1,6 +1,6 @@
 import { CreateKeyRequest, KeyIdParam, PageQuery, pageBody, successBody } from "@scan/contract";
 import type { KeyService } from "../domain/key-service";
-import { type Route, route } from "../infra/route";
+import { type Route, route } from "../http/route";
 
 const BODY_HINT = 'Send {"name": "ci", "default_form": "A" | "B" | null} as JSON; both fields are optional.';
 

@@ -1,6 +1,6 @@
 import { KeywordListQuery, pageBody, RecordKeywordRequest, successBody } from "@scan/contract";
 import type { KeywordService } from "../domain/keyword-service";
-import { type Route, route } from "../infra/route";
+import { type Route, route } from "../http/route";
 
 const QUERY_HINT = "page ≥ 1; limit from 1 to 100; site_id: a site id from GET /api/v1/sites.";
 const BODY_HINT =

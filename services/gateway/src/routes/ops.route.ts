@@ -1,8 +1,8 @@
 import type { Liveness, Readiness } from "@scan/platform";
 import type { Router } from "express";
-import type { GatewayMetrics } from "../infra/metrics";
-import { metricsReader } from "../infra/operator-access";
-import { route, routerOf } from "../infra/route";
+import { metricsReader } from "../http/operator-access";
+import { route, routerOf } from "../http/route";
+import type { GatewayMetrics } from "../observability/metrics";
 
 export type OpsRouteDeps = {
   metrics: GatewayMetrics;

@@ -10,8 +10,8 @@ import {
   toStoredScan,
 } from "@scan/contract";
 import type { ScanService } from "../domain/scan-service";
-import { parsePrefer } from "../infra/prefer";
-import { type Route, route } from "../infra/route";
+import { parsePrefer } from "../http/prefer";
+import { type Route, route } from "../http/route";
 
 const BODY_HINT =
   'Send {"url": "https://example.com", "mode": "quick" | "full", "callback_url": "https://..." (optional)} as JSON.';

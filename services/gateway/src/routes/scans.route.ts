@@ -11,8 +11,8 @@ import {
 } from "@scan/contract";
 import { type RateLimiter, rateLimitHeaders } from "../domain/rate-limiter";
 import type { ScanService } from "../domain/scan-service";
-import { subjectOf } from "../infra/api-access";
-import { type Route, route } from "../infra/route";
+import { subjectOf } from "../http/api-access";
+import { type Route, route } from "../http/route";
 
 const BATCH_HINT =
   'Send {"urls": ["https://example.com/", ...], "mode": "quick" | "full", "callback_url": "https://..."} with 1 to 100 URLs; mode and callback_url are optional.';

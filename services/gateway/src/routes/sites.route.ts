@@ -1,6 +1,6 @@
 import { AppError, CreateSiteRequest, normaliseScanUrl, pageBody, SiteListQuery, successBody } from "@scan/contract";
 import type { SiteService } from "../domain/site-service";
-import { type Route, route } from "../infra/route";
+import { type Route, route } from "../http/route";
 
 const QUERY_HINT =
   "page ≥ 1; limit from 1 to 100; q: text to find in the domain, name or url (at most 200 characters).";

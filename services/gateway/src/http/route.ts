@@ -2,7 +2,7 @@ import { AppError } from "@scan/contract";
 import { type Request, type RequestHandler, type Response, Router } from "express";
 import type { z } from "zod";
 import type { Caller, KeyCaller, UserCaller } from "../domain/authenticate";
-import { methodNotAllowed } from "./http";
+import { methodNotAllowed } from "./errors";
 import { type BodySpec, type InputSpec, parseBody, parseInput } from "./route-input";
 
 /** The REST API: every request under it is authenticated and counted before any route runs (api-access). */

@@ -4,8 +4,9 @@ import { AppError } from "@scan/contract";
 import express from "express";
 import pino from "pino";
 import { z } from "zod";
-import { errorHandler, notFound, requestContext } from "./http";
+import { errorHandler, notFound } from "./errors";
 import { jsonBodies } from "./json-body";
+import { requestContext } from "./request-context";
 import { type Route, route, routerOf } from "./route";
 
 const Item = z.strictObject({ text: z.string() });

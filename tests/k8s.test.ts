@@ -176,7 +176,7 @@ describe("Kubernetes manifests", () => {
     expect(trigger.type).toBe("prometheus");
     expect(trigger.metadata.query).toContain(`scan_queue_jobs{queue="${SCAN_QUEUE}"`);
     // the metric and its states are what the gateway exports
-    const source = readFileSync(join(ROOT, "services/gateway/src/infra/metrics.ts"), "utf8");
+    const source = readFileSync(join(ROOT, "services/gateway/src/observability/metrics.ts"), "utf8");
     expect(source).toContain('name: "scan_queue_jobs"');
     for (const state of /state=~"([^"]+)"/.exec(trigger.metadata.query)?.[1]?.split("|") ?? ["none"]) {
       expect(source).toContain(`"${state}"`);

@@ -13,11 +13,14 @@ import type { ScanService } from "./domain/scan-service";
 import type { SiteService } from "./domain/site-service";
 import { type Tools, toolCatalogue } from "./domain/tool-catalogue";
 import { createToolServerFactory } from "./domain/tool-server";
-import { apiAccess } from "./infra/api-access";
-import { errorHandler, notFound, requestContext } from "./infra/http";
-import { createMcpAccess } from "./infra/mcp-access";
-import type { GatewayMetrics } from "./infra/metrics";
-import { observeRequests } from "./infra/request-log";
+import { apiAccess } from "./http/api-access";
+import { errorHandler, notFound } from "./http/errors";
+import { jsonBodies } from "./http/json-body";
+import { createMcpAccess } from "./http/mcp-access";
+import { requestContext } from "./http/request-context";
+import { observeRequests } from "./http/request-log";
+import { API_PREFIX, routerOf } from "./http/route";
+import type { GatewayMetrics } from "./observability/metrics";
 import { adminRoutes } from "./routes/admin.route";
 import { citationRoutes } from "./routes/citations.route";
 import { docsRoutes } from "./routes/docs.route";
@@ -78,6 +81,18 @@ export const createApp = ({
   adminToken,
   queues = [],
 }: AppDeps): Express => {
+  const onRejected = (plan: string) => metrics.rateLimitRejections.inc({ plan });
+  // the REST API, declared route by route: the access middleware and the body parser read the declarations
+  const api = [
+    ...scanRoutes(scans),
+    ...scanListRoutes({ scans, limiter, onRejected }),
+    ...keyRoutes(keys),
+    ...evaluateRoutes(),
+    ...siteRoutes(sites),
+    ...keywordRoutes(keywords),
+    ...citationRoutes(citations),
+    ...generatorRoutes(tools.generators),
+  ];
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
@@ -101,20 +116,9 @@ export const createApp = ({
     }),
   );
   // authentication and rate limits before bodies are read: a refused caller's body is never parsed
-  app.use(
-    "/api/v1",
-    apiAccess({ auth, limiter, log, onRejected: (plan) => metrics.rateLimitRejections.inc({ plan }) }),
-  );
-  // strict: only objects and arrays are JSON bodies; a bare string or number is a client error
-  app.use(express.json({ limit: bodyLimitBytes, strict: true, type: ["application/json", "application/*+json"] }));
-  app.use(scanRoutes(scans));
-  app.use(scanListRoutes({ scans, limiter, onRejected: (plan) => metrics.rateLimitRejections.inc({ plan }) }));
-  app.use(keyRoutes(keys));
-  app.use(evaluateRoutes());
-  app.use(siteRoutes(sites));
-  app.use(keywordRoutes(keywords));
-  app.use(citationRoutes(citations));
-  app.use(generatorRoutes(tools.generators));
+  app.use(API_PREFIX, apiAccess({ routes: api, auth, limiter, log, onRejected }));
+  app.use(jsonBodies({ routes: api, limitBytes: bodyLimitBytes }));
+  app.use(routerOf(api));
   app.use(notFound);
   app.use(errorHandler(log));
   return app;

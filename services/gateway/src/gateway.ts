@@ -13,6 +13,7 @@ import type { Config } from "./config";
 import { createAdmission } from "./domain/admission";
 import { createAuthenticator } from "./domain/authenticate";
 import { createCitationService } from "./domain/citation-service";
+import { startCredentialFeed } from "./domain/credential-changes";
 import { createGeneratorTools } from "./domain/generator-tools";
 import { createJwtVerifier, type VerifyJwt } from "./domain/jwt-verifier";
 import { createKeyCache, type KeyCache } from "./domain/key-cache";
@@ -21,12 +22,12 @@ import { createKeywordService } from "./domain/keyword-service";
 import { createMcpSessions } from "./domain/mcp-sessions";
 import { createPageTools } from "./domain/page-tools";
 import { createRateLimiter } from "./domain/rate-limiter";
-import { createScanService, terminalScansAmong } from "./domain/scan-service";
+import { terminalScansAmong } from "./domain/scan-reader";
+import { createScanService } from "./domain/scan-service";
 import { ScanWaiter } from "./domain/scan-waiter";
 import { createSiteService } from "./domain/site-service";
-import { startCredentialFeed } from "./infra/credential-changes";
-import { answerClientError } from "./infra/http";
-import { createGatewayMetrics, type GatewayMetrics } from "./infra/metrics";
+import { answerClientError } from "./http/errors";
+import { createGatewayMetrics, type GatewayMetrics } from "./observability/metrics";
 
 /** how long the queue clients get to close cleanly at shutdown */
 const CLIENT_CLOSE_MS = 2_000;

@@ -12,7 +12,7 @@ import { AppError, Plan } from "@scan/contract";
 import { createDb, migrateDeploy } from "@scan/db";
 import { CommonConfig, parseConfig } from "@scan/platform";
 import { z } from "zod";
-import { seedDemoUser } from "./domain/demo-seed";
+import { seedDemoUser } from "./seed/demo-seed";
 
 const Config = z.object({ DATABASE_URL: CommonConfig.DATABASE_URL, PORT: z.string().default("3000") });
 

@@ -1,8 +1,7 @@
 import type { ResponseForm, ScanMode, ScanResult, ScanToolInput, ScoreSummary, ScoreToolInput } from "@scan/contract";
-import { AppError, normaliseScanUrl, topProblems } from "@scan/contract";
+import { AppError, normaliseScanUrl, topProblems, toScanResult } from "@scan/contract";
 import type { Scan } from "@scan/db";
 import type { KeyCaller } from "./authenticate";
-import { toScanResult } from "./scan-presenter";
 import type { ScanService } from "./scan-service";
 
 /**

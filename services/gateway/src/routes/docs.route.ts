@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { type Request, type RequestHandler, type Response, Router } from "express";
+import type { RequestHandler, Router } from "express";
 import { createApiDocument } from "../docs/openapi";
-import { methodNotAllowed } from "../infra/http";
+import { route, routerOf } from "../http/route";
 
 /** Swagger UI's prebuilt files, from the npm package: the page loads nothing from elsewhere. */
 const UI_DIR = dirname(require.resolve("swagger-ui-dist/package.json"));
@@ -89,29 +89,22 @@ const assets: RequestHandler = (req, res, next) => {
  * /api/v1: no key, no rate limit. The document is generated once, when the routes are built.
  */
 export const docsRoutes = (): Router => {
-  const router = Router();
   const document = JSON.stringify(createApiDocument());
-
-  router
-    .route("/openapi.json")
-    .get((_req: Request, res: Response) => {
+  const router = routerOf([
+    route({ method: "get", path: "/openapi.json", authorization: "public" }, ({ res }) => {
       res.setHeader("Cache-Control", "no-cache");
       // a public description: tools in other origins (editors, client generators) may read it
       res.setHeader("Access-Control-Allow-Origin", "*");
       res.type("application/json").send(document);
-    })
-    .all(methodNotAllowed(["GET"]));
+    }),
 
-  router
-    .route("/docs")
-    .get((_req: Request, res: Response) => {
+    route({ method: "get", path: "/docs", authorization: "public" }, ({ res }) => {
       res.setHeader("Content-Security-Policy", PAGE_POLICY);
       res.setHeader("X-Content-Type-Options", "nosniff");
       res.setHeader("Cache-Control", "no-cache");
       res.type("html").send(PAGE);
-    })
-    .all(methodNotAllowed(["GET"]));
-
+    }),
+  ]);
   router.use(ASSETS_PATH, assets);
   return router;
 };

@@ -1,8 +1,6 @@
 import { AEO2_META, EvaluateRequest, evaluateAeo2 } from "@scan/citation-evaluator";
 import { successBody } from "@scan/contract";
-import { type Request, type Response, Router } from "express";
-import { methodNotAllowed } from "../infra/http";
-import { validatedBody } from "../infra/request-input";
+import { type Route, route } from "../http/route";
 
 const BODY_HINT =
   'Send a JSON object with any of "citations" (up to 100 of {brandName, targetUrl, responseText, citedSources, position}), "evidence" (up to 100 of {sourceType, url, snippet, supportsClaim}) and "revenue" ({monthlyAiImpressions, conversionRate, revenuePerConversion, grossMargin, attributionCoverage}; ratios from 0 to 1).';
@@ -13,14 +11,16 @@ const BODY_HINT =
  * {version, provenance}}`: docs/spec/public-scanning-api.md §2.7 makes version and provenance part of the evaluator's
  * output, so Form B carries them too (the request id is in the X-Request-Id header).
  */
-export const evaluateRoutes = (): Router => {
-  const router = Router();
-
-  router
-    .route("/api/v1/aeo-2/evaluate")
-    .post((req: Request, res: Response) => {
+export const evaluateRoutes = (): Route[] => [
+  route(
+    {
+      method: "post",
+      path: "/api/v1/aeo-2/evaluate",
+      authorization: "api-key",
+      body: { schema: EvaluateRequest, hint: BODY_HINT },
+    },
+    ({ body: input, res }) => {
       const form = res.locals.form;
-      const input = validatedBody(EvaluateRequest, req, BODY_HINT);
       const data = evaluateAeo2(input);
       const meta = { version: AEO2_META.version, provenance: AEO2_META.provenance };
       res
@@ -30,8 +30,6 @@ export const evaluateRoutes = (): Router => {
             ? successBody(form, data, { ...meta, requestId: res.locals.requestId })
             : { ...successBody(form, data), meta },
         );
-    })
-    .all(methodNotAllowed(["POST"]));
-
-  return router;
-};
+    },
+  ),
+];

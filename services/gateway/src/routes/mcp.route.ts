@@ -9,7 +9,7 @@ import type { Logger } from "pino";
 import type { KeyCaller } from "../domain/authenticate";
 import type { McpSessions } from "../domain/mcp-sessions";
 import type { ToolServerFactory } from "../domain/tool-server";
-import type { McpAccess } from "../infra/mcp-access";
+import type { McpAccess } from "../http/mcp-access";
 
 export type McpRouteDeps = {
   access: McpAccess;

@@ -1,9 +1,8 @@
-import { AppError } from "@scan/contract";
 import type { Liveness, Readiness } from "@scan/platform";
-import { bearerToken, tokenMatches } from "@scan/platform";
-import { type Request, type Response, Router } from "express";
-import { methodNotAllowed } from "../infra/http";
-import type { GatewayMetrics } from "../infra/metrics";
+import type { Router } from "express";
+import { metricsReader } from "../http/operator-access";
+import { route, routerOf } from "../http/route";
+import type { GatewayMetrics } from "../observability/metrics";
 
 export type OpsRouteDeps = {
   metrics: GatewayMetrics;
@@ -17,41 +16,21 @@ export type OpsRouteDeps = {
  * process is alive, /readyz that Postgres and Redis answer (503 with the failing one named
  * otherwise), /metrics the Prometheus text.
  */
-export const opsRoutes = ({ metrics, readiness, metricsToken }: OpsRouteDeps): Router => {
-  const router = Router();
-
-  router
-    .route("/healthz")
-    .get((_req: Request, res: Response) => {
+export const opsRoutes = ({ metrics, readiness, metricsToken }: OpsRouteDeps): Router =>
+  routerOf([
+    route({ method: "get", path: "/healthz", authorization: "public" }, ({ res }) => {
       res.json({ ok: true } satisfies Liveness);
-    })
-    .all(methodNotAllowed(["GET"]));
+    }),
 
-  router
-    .route("/readyz")
-    .get(async (_req: Request, res: Response) => {
+    route({ method: "get", path: "/readyz", authorization: "public" }, async ({ res }) => {
       const state = await readiness();
       res.setHeader("Cache-Control", "no-store");
       res.status(state.ok ? 200 : 503).json(state);
-    })
-    .all(methodNotAllowed(["GET"]));
+    }),
 
-  router
-    .route("/metrics")
-    .get(async (req: Request, res: Response) => {
-      if (metricsToken && !tokenMatches(bearerToken(req.get("authorization")), metricsToken)) {
-        throw new AppError(
-          "unauthenticated",
-          "The metrics need the METRICS_TOKEN",
-          "Send Authorization: Bearer <METRICS_TOKEN> (Prometheus: authorization.credentials).",
-          { "WWW-Authenticate": 'Bearer realm="metrics"' },
-        );
-      }
+    route({ method: "get", path: "/metrics", authorization: metricsReader(metricsToken) }, async ({ res }) => {
       res.setHeader("Content-Type", metrics.registry.contentType);
       res.setHeader("Cache-Control", "no-store");
       res.send(await metrics.registry.metrics());
-    })
-    .all(methodNotAllowed(["GET"]));
-
-  return router;
-};
+    }),
+  ]);

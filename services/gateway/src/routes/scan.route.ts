@@ -5,27 +5,23 @@ import {
   ScanIdParam,
   ScanRequest,
   successBody,
-  validationError,
+  toCallbackDelivery,
+  toScanResult,
+  toStoredScan,
 } from "@scan/contract";
-import { type Request, type Response, Router } from "express";
-import { toCallbackDelivery, toScanResult, toStoredScan } from "../domain/scan-presenter";
 import type { ScanService } from "../domain/scan-service";
-import { methodNotAllowed } from "../infra/http";
-import { parsePrefer } from "../infra/prefer";
-import { validatedBody } from "../infra/request-input";
+import { parsePrefer } from "../http/prefer";
+import { type Route, route } from "../http/route";
 
 const BODY_HINT =
   'Send {"url": "https://example.com", "mode": "quick" | "full", "callback_url": "https://..." (optional)} as JSON.';
 
 /** POST /api/v1/scan (docs/spec/public-scanning-api.md §4.1) and GET /api/v1/scan/:id (§4.3). */
-export const scanRoutes = (scans: ScanService): Router => {
-  const router = Router();
-
-  router
-    .route("/api/v1/scan")
-    .post(async (req: Request, res: Response) => {
+export const scanRoutes = (scans: ScanService): Route[] => [
+  route(
+    { method: "post", path: "/api/v1/scan", authorization: "anyone", body: { schema: ScanRequest, hint: BODY_HINT } },
+    async ({ caller, body: input, req, res }) => {
       const form = res.locals.form;
-      const input = validatedBody(ScanRequest, req, BODY_HINT);
       const url = normaliseScanUrl(input.url, form);
       if (!url.ok) throw new AppError("invalid_request", `url: ${url.reason}`, BODY_HINT);
 
@@ -37,7 +33,6 @@ export const scanRoutes = (scans: ScanService): Router => {
       // a client that goes away stops the wait, not the scan
       const gone = new AbortController();
       res.on("close", () => gone.abort());
-      const caller = res.locals.caller;
       const { scan, finished } = await scans.submit(
         {
           url: url.url,
@@ -73,25 +68,23 @@ export const scanRoutes = (scans: ScanService): Router => {
         );
       }
       res.status(200).json(successBody(form, toScanResult(scan), meta, { scanEndpoint: true }));
-    })
-    .all(methodNotAllowed(["POST"]));
+    },
+  ),
 
-  router
-    .route("/api/v1/scan/:id")
-    .get(async (req: Request, res: Response) => {
-      const params = ScanIdParam.safeParse(req.params);
-      if (!params.success) throw validationError(params.error, "Use the id returned by POST /api/v1/scan.");
-      const caller = res.locals.caller;
-      // the access middleware lets only key holders this far; this keeps the rule next to its use
-      if (caller.kind !== "key") throw new AppError("unauthenticated", "This endpoint needs an API key");
-      const scan = await scans.get(params.data.id, caller.userId);
+  route(
+    {
+      method: "get",
+      path: "/api/v1/scan/:id",
+      authorization: "api-key",
+      params: { schema: ScanIdParam, hint: "Use the id returned by POST /api/v1/scan." },
+    },
+    async ({ caller, params, res }) => {
+      const scan = await scans.get(params.id, caller.userId);
       // a callback URL may carry the receiver's own token: only the scan's owner is shown it
       // (an anonymous scan has none, so its readers never see the callback)
       const ownCallback = scan.callbackUrl && scan.userId === caller.userId;
       const callback = ownCallback ? toCallbackDelivery(scan, await scans.deliveries(scan.id)) : undefined;
       res.json(successBody(res.locals.form, { ...toStoredScan(scan), callback }, { requestId: res.locals.requestId }));
-    })
-    .all(methodNotAllowed(["GET"]));
-
-  return router;
-};
+    },
+  ),
+];

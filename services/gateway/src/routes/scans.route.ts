@@ -9,12 +9,10 @@ import {
   successBody,
   toStoredScan,
 } from "@scan/contract";
-import { type Request, type Response, Router } from "express";
 import { type RateLimiter, rateLimitHeaders } from "../domain/rate-limiter";
 import type { ScanService } from "../domain/scan-service";
-import { subjectOf } from "../infra/api-access";
-import { methodNotAllowed } from "../infra/http";
-import { keyHolderOf, parseBody, parseQuery } from "../infra/request-input";
+import { subjectOf } from "../http/api-access";
+import { type Route, route } from "../http/route";
 
 const BATCH_HINT =
   'Send {"urls": ["https://example.com/", ...], "mode": "quick" | "full", "callback_url": "https://..."} with 1 to 100 URLs; mode and callback_url are optional.';
@@ -26,15 +24,16 @@ export type ScanListDeps = { scans: ScanService; limiter: RateLimiter; onRejecte
  * POST /api/v1/scans/batch (many scans, answered at once) and GET /api/v1/scans (the key
  * holder's scans). Beyond docs/spec/public-scanning-api.md, for agencies that send scans in bulk (docs/api.md, Bulk scans).
  */
-export const scanListRoutes = ({ scans, limiter, onRejected }: ScanListDeps): Router => {
-  const router = Router();
-
-  router
-    .route("/api/v1/scans/batch")
-    .post(async (req: Request, res: Response) => {
-      const owner = keyHolderOf(res);
+export const scanListRoutes = ({ scans, limiter, onRejected }: ScanListDeps): Route[] => [
+  route(
+    {
+      method: "post",
+      path: "/api/v1/scans/batch",
+      authorization: "api-key",
+      body: { schema: BatchScanRequest, hint: BATCH_HINT, report: "names" },
+    },
+    async ({ caller: owner, body: input, req, res }) => {
       const form = res.locals.form;
-      const input = parseBody(BatchScanRequest, req, BATCH_HINT);
       const urls = input.urls.map((raw, i) => {
         const url = normaliseScanUrl(raw, form);
         if (!url.ok) throw new AppError("invalid_request", `urls[${i}]: ${url.reason}`, BATCH_HINT);
@@ -74,23 +73,24 @@ export const scanListRoutes = ({ scans, limiter, onRejected }: ScanListDeps): Ro
           { requestId: res.locals.requestId },
         ),
       );
-    })
-    .all(methodNotAllowed(["POST"]));
+    },
+  ),
 
-  router
-    .route("/api/v1/scans")
-    .get(async (req: Request, res: Response) => {
-      const { userId } = keyHolderOf(res);
-      const query = parseQuery(ScanListQuery, req, LIST_HINT);
-      const { scans: rows, meta } = await scans.list(userId, query);
+  route(
+    {
+      method: "get",
+      path: "/api/v1/scans",
+      authorization: "api-key",
+      query: { schema: ScanListQuery, hint: LIST_HINT, report: "names" },
+    },
+    async ({ caller, query, res }) => {
+      const { scans: rows, meta } = await scans.list(caller.userId, query);
       // a summary per scan: the checks of a hundred scans are fetched one scan at a time
       const items = rows.map((scan): ScanSummary => {
         const { checks: _checks, ...summary } = toStoredScan(scan);
         return summary;
       });
       res.json(pageBody(res.locals.form, items, meta));
-    })
-    .all(methodNotAllowed(["GET"]));
-
-  return router;
-};
+    },
+  ),
+];

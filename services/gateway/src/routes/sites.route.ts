@@ -1,35 +1,38 @@
 import { AppError, CreateSiteRequest, normaliseScanUrl, pageBody, SiteListQuery, successBody } from "@scan/contract";
-import { type Request, type Response, Router } from "express";
 import type { SiteService } from "../domain/site-service";
-import { methodNotAllowed } from "../infra/http";
-import { keyHolderOf, parseBody, parseQuery } from "../infra/request-input";
+import { type Route, route } from "../http/route";
 
 const QUERY_HINT =
   "page ≥ 1; limit from 1 to 100; q: text to find in the domain, name or url (at most 200 characters).";
 const BODY_HINT = 'Send {"url": "https://example.com", "name": "Example"} as JSON; name is optional.';
 
 /** GET /api/v1/sites (docs/spec/public-scanning-api.md §4.4) and POST /api/v1/sites, for the key holder's own sites. */
-export const siteRoutes = (sites: SiteService): Router => {
-  const router = Router();
-
-  router
-    .route("/api/v1/sites")
-    .get(async (req: Request, res: Response) => {
-      const { userId } = keyHolderOf(res);
-      const query = parseQuery(SiteListQuery, req, QUERY_HINT);
-      const { sites: items, meta } = await sites.list(userId, query);
+export const siteRoutes = (sites: SiteService): Route[] => [
+  route(
+    {
+      method: "get",
+      path: "/api/v1/sites",
+      authorization: "api-key",
+      query: { schema: SiteListQuery, hint: QUERY_HINT, report: "names" },
+    },
+    async ({ caller, query, res }) => {
+      const { sites: items, meta } = await sites.list(caller.userId, query);
       res.json(pageBody(res.locals.form, items, meta));
-    })
-    .post(async (req: Request, res: Response) => {
-      const { userId } = keyHolderOf(res);
-      const input = parseBody(CreateSiteRequest, req, BODY_HINT);
+    },
+  ),
+  route(
+    {
+      method: "post",
+      path: "/api/v1/sites",
+      authorization: "api-key",
+      body: { schema: CreateSiteRequest, hint: BODY_HINT, report: "names" },
+    },
+    async ({ caller, body: input, res }) => {
       // the same URL rules as a scan's, so a scan of any page of the site finds it
       const url = normaliseScanUrl(input.url, res.locals.form);
       if (!url.ok) throw new AppError("invalid_request", url.reason, BODY_HINT);
-      const { site, created } = await sites.create(userId, { url: url.url, name: input.name });
+      const { site, created } = await sites.create(caller.userId, { url: url.url, name: input.name });
       res.status(created ? 201 : 200).json(successBody(res.locals.form, site, { requestId: res.locals.requestId }));
-    })
-    .all(methodNotAllowed(["GET", "POST"]));
-
-  return router;
-};
+    },
+  ),
+];

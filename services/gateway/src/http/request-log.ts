@@ -1,7 +1,7 @@
 import { redactUrl, uncensored } from "@scan/platform";
 import type { Request, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
-import type { GatewayMetrics } from "./metrics";
+import type { GatewayMetrics } from "../observability/metrics";
 
 declare global {
   namespace Express {

@@ -1,11 +1,11 @@
 import type { Plan } from "@scan/contract";
 import { AiEngine, AppError, RecordCitationRequest } from "@scan/contract";
 import type { Db } from "@scan/db";
+import { createKeyService } from "../domain/key-service";
+import { createKeywordService } from "../domain/keyword-service";
+import { createSiteService } from "../domain/site-service";
+import { createUserService } from "../domain/user-service";
 import { DEMO_SITES } from "./demo-data";
-import { createKeyService } from "./key-service";
-import { createKeywordService } from "./keyword-service";
-import { createSiteService } from "./site-service";
-import { createUserService } from "./user-service";
 
 const DAY_MS = 24 * 3_600_000;
 /** the engines are asked every tracked query this often, over the last 90 days */

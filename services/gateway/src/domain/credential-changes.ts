@@ -2,7 +2,7 @@ import { connectionFields } from "@scan/db";
 import { Client } from "pg";
 import type { Logger } from "pino";
 import { z } from "zod";
-import type { KeyCache } from "../domain/key-cache";
+import type { KeyCache } from "./key-cache";
 
 /** The channel the credential triggers (migration 20261124000000_credential_notify) notify on. */
 export const CREDENTIAL_CHANNEL = "credential_changes";

@@ -4,6 +4,8 @@ import type { Logger } from "pino";
 import { ANONYMOUS, type Authenticator, type Caller } from "../domain/authenticate";
 import { clientBucket } from "../domain/client-ip";
 import { type RateLimiter, type RateSubject, rateLimitHeaders } from "../domain/rate-limiter";
+import type { Route } from "./route";
+import { pathTable } from "./route-paths";
 
 declare global {
   namespace Express {
@@ -14,15 +16,14 @@ declare global {
 }
 
 export type ApiAccessDeps = {
+  /** the API's routes: who each admits decides how a request on its path is authenticated */
+  routes: readonly Route[];
   auth: Authenticator;
   limiter: RateLimiter;
   log: Logger;
   /** told of every request the rate limit refuses, with the caller's plan (or anonymous), for the metrics */
   onRejected?: (plan: string) => void;
 };
-
-/** The path under /api/v1, lower-cased and without trailing slashes, as express's routing compares it. */
-const routePath = (req: Request): string => req.path.toLowerCase().replace(/\/+$/, "") || "/";
 
 /** What a caller's requests are counted against: its key, its user (key endpoints), or its address. */
 export const subjectOf = (caller: Caller, req: Request): RateSubject => {
@@ -41,18 +42,24 @@ export const subjectOf = (caller: Caller, req: Request): RateSubject => {
  * Mounted on /api/v1 before everything else there: authenticates, counts the request against
  * its rate limit, and sets the X-RateLimit-* headers, so every response under /api/v1 (errors
  * included) carries them. A request whose credentials are refused is counted as anonymous, per
- * client address, so guessing keys or tokens spends the anonymous allowance. Anonymous callers
- * reach only POST /api/v1/scan; the key endpoints take a JWT instead of an API key.
+ * client address, so guessing keys or tokens spends the anonymous allowance. The routes'
+ * declarations say the rest: a path at or under a `user-jwt` route (the key endpoints) takes a
+ * JWT instead of an API key, and anonymous callers reach only paths with an `anyone` route
+ * (POST /api/v1/scan). This runs before express matches a route, so an unknown path is
+ * refused like any other, and a refused caller's body is never read.
  */
-export const apiAccess =
-  ({ auth, limiter, log, onRejected }: ApiAccessDeps): RequestHandler =>
-  async (req, res, next) => {
-    const path = routePath(req);
-    const keyManagement = path === "/keys" || path.startsWith("/keys/");
+export const apiAccess = ({ routes, auth, limiter, log, onRejected }: ApiAccessDeps): RequestHandler => {
+  const table = pathTable(routes.map((route) => ({ path: route.path, value: route })));
+  const open = routes
+    .filter((route) => route.authorization === "anyone")
+    .map((route) => `${route.method.toUpperCase()} ${route.path}`);
+  return async (req, res, next) => {
+    const path = `${req.baseUrl}${req.path}`;
+    const takesJwt = table.atOrUnder(path).some((route) => route.authorization === "user-jwt");
     let caller: Caller = ANONYMOUS;
     let refusal: AppError | null = null;
     try {
-      caller = keyManagement
+      caller = takesJwt
         ? await auth.byToken(req.get("authorization"))
         : ((await auth.byKey({ authorization: req.get("authorization"), apiKey: req.get("x-api-key") })) ?? ANONYMOUS);
     } catch (error) {
@@ -82,13 +89,14 @@ export const apiAccess =
       );
     }
     if (refusal) throw refusal;
-    if (caller.kind === "anonymous" && path !== "/scan") {
+    if (caller.kind === "anonymous" && !table.at(path).some((route) => route.authorization === "anyone")) {
       throw new AppError(
         "unauthenticated",
         "This endpoint needs an API key",
-        "Send an API key in Authorization: Bearer <key> or X-API-Key: <key>; only POST /api/v1/scan is open without one.",
+        `Send an API key in Authorization: Bearer <key> or X-API-Key: <key>; only ${open.join(", ")} ${open.length === 1 ? "is" : "are"} open without one.`,
       );
     }
     res.locals.caller = caller;
     next();
   };
+};

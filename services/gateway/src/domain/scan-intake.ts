@@ -1,0 +1,190 @@
+import type { Plan } from "@scan/contract";
+import { AppError, normaliseScanUrl, SCAN_JOB, type ScanJobPayload, type ScanMode } from "@scan/contract";
+import type { Db } from "@scan/db";
+import { type PortPolicy, type Resolve, vetTarget } from "@scan/platform";
+import type { Queue } from "bullmq";
+import type { KeyCaller } from "./authenticate";
+import { withUserLock } from "./user-lock";
+
+export type ScanIntakeDeps = {
+  db: Db;
+  queue: Queue;
+  allowlist: ReadonlySet<string>;
+  ports: PortPolicy;
+  resolve: Resolve;
+  /** scans per calendar month (UTC) by plan; null is unlimited */
+  monthlyQuotas: Record<Plan, number | null>;
+  /** callbacks are signed with WEBHOOK_SECRET; without one, callback_url is refused */
+  callbacksEnabled: boolean;
+  /** how much each waiting scan of a caller on this plan pushes that caller's next one back */
+  priorityWeights: PriorityWeights;
+};
+
+export type PriorityWeights = Record<Plan | "anonymous", number>;
+
+/** `keepSnapshot` asks the worker to keep the captured page for the generators (fix, generate) */
+export type NewScan = { id: string; url: string; mode: ScanMode; requestId: string; keepSnapshot?: boolean };
+
+/** BullMQ's largest priority (lowest urgency) */
+const MAX_PRIORITY = 2_097_152;
+
+/**
+ * What every new scan goes through, alone or in a batch: its target and callback are vetted,
+ * its row is stored within the owner's monthly quota, and its job is queued with a priority.
+ */
+export const createScanIntake = ({
+  db,
+  queue,
+  allowlist,
+  ports,
+  resolve,
+  monthlyQuotas,
+  callbacksEnabled,
+  priorityWeights,
+}: ScanIntakeDeps) => {
+  /** Refuses private and reserved targets before anything is stored or queued. */
+  const assertScannable = async (url: string): Promise<void> => {
+    const verdict = await vetTarget(new URL(url), allowlist, resolve, ports);
+    // a name that does not resolve is the target's failure, reported by the scan itself (502)
+    if (!verdict.allowed && !verdict.reason.startsWith("unresolvable")) {
+      throw new AppError(
+        "invalid_request",
+        `url is not scannable: ${verdict.reason}`,
+        "Scan a public http(s) address; private, loopback and reserved addresses are refused.",
+      );
+    }
+  };
+
+  /**
+   * Stores scan rows, all or none; for a key holder, under a per-user lock that counts this
+   * month's scans first, so concurrent requests cannot overrun the quota.
+   */
+  const storeAll = async (scans: readonly NewScan[], owner: KeyCaller | null, callbackUrl: string | null) => {
+    // keepSnapshot is for the job, not a column
+    const rows = scans.map(({ keepSnapshot: _job, ...scan }) => ({
+      ...scan,
+      status: "queued" as const,
+      callbackUrl,
+      callbackState: callbackUrl ? ("pending" as const) : null,
+      ...(owner ? { userId: owner.userId, apiKeyId: owner.keyId } : {}),
+    }));
+    const quota = owner ? monthlyQuotas[owner.plan] : null;
+    if (!owner || quota === null) return db.scan.createMany({ data: rows });
+    return withUserLock(db, "scan-quota", owner.userId, async (tx) => {
+      const now = new Date();
+      const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+      const used = await tx.scan.count({
+        where: {
+          userId: owner.userId,
+          createdAt: { gte: monthStart },
+          // a scan the service could not queue was never run: it does not count
+          OR: [{ errorCode: null }, { errorCode: { not: "service_unavailable" } }],
+        },
+      });
+      if (used + rows.length > quota) {
+        const nextMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+        throw new AppError(
+          "plan_limit",
+          rows.length > 1
+            ? `The ${owner.plan} plan's quota of ${quota} scans this month has ${Math.max(0, quota - used)} left, fewer than the ${rows.length} asked for`
+            : `The ${owner.plan} plan's quota of ${quota} scans this month is used up`,
+          `The quota resets at ${nextMonth.toISOString()}; a higher plan has a larger quota.`,
+        );
+      }
+      return tx.scan.createMany({ data: rows });
+    });
+  };
+
+  /**
+   * Queue order among waiting scans: a caller's n-th waiting scan (counting from 0) gets
+   * priority 1 + n × weight(plan), BullMQ running lower numbers first. A caller's first waiting
+   * scan goes ahead of every other caller's backlog, and over a backlog each plan gets slots in
+   * inverse proportion to its weight (Agency 1, Free 8 by default: eight Agency scans for one
+   * Free scan), so a flood from one caller or plan slows the others without starving them.
+   * The scans being submitted are left out of the count, so it can run beside their insert.
+   */
+  const prioritiesFor = async (owner: KeyCaller | null, scans: readonly NewScan[]): Promise<number[]> => {
+    const weight = priorityWeights[owner?.plan ?? "anonymous"];
+    const waiting = await db.scan.count({
+      where: { userId: owner?.userId ?? null, status: "queued", id: { notIn: scans.map((scan) => scan.id) } },
+    });
+    return scans.map((_, i) => Math.min(MAX_PRIORITY, 1 + (waiting + i) * weight));
+  };
+
+  /** Stores the scans and works out their queue priorities, the two queries side by side. */
+  const storeWithPriorities = async (
+    scans: readonly NewScan[],
+    owner: KeyCaller | null,
+    callbackUrl: string | null,
+  ): Promise<number[]> => {
+    const [priorities] = await Promise.all([prioritiesFor(owner, scans), storeAll(scans, owner, callbackUrl)]);
+    return priorities;
+  };
+
+  /** Queues stored scans; when the queue cannot take them they are failed, and the caller gets a 503. */
+  const enqueue = async (scans: readonly NewScan[], priorities: readonly number[], callbackUrl: string | null) => {
+    try {
+      await queue.addBulk(
+        scans.map((scan, i) => ({
+          name: SCAN_JOB.name,
+          data: {
+            scanId: scan.id,
+            url: scan.url,
+            mode: scan.mode,
+            requestId: scan.requestId,
+            ...(scan.keepSnapshot ? { keepSnapshot: true } : {}),
+          } satisfies ScanJobPayload,
+          opts: {
+            jobId: scan.id,
+            priority: priorities[i] ?? MAX_PRIORITY,
+            attempts: SCAN_JOB.attempts,
+            backoff: { type: "fixed", delay: SCAN_JOB.backoffMs },
+            removeOnComplete: SCAN_JOB.keepCompleted,
+            removeOnFail: SCAN_JOB.keepFailed,
+          },
+        })),
+      );
+    } catch {
+      await db.scan.updateMany({
+        where: { id: { in: scans.map((scan) => scan.id) } },
+        data: {
+          status: "failed",
+          errorCode: "service_unavailable",
+          errorMessage: "The scan queue was unavailable",
+          completedAt: new Date(),
+          // the caller hears of it in the 503; nothing will be delivered
+          callbackState: callbackUrl ? "failed" : null,
+        },
+      });
+      throw new AppError("service_unavailable", "The scan queue is unavailable", "Try again in a few seconds.", {
+        "Retry-After": "5",
+      });
+    }
+  };
+
+  /**
+   * A callback URL follows a scan target's rules (absolute http(s), no credentials, public
+   * unless allowlisted), and must resolve now: a callback that cannot be delivered is refused
+   * before the scan is queued, not discovered after it has run.
+   */
+  const vetCallback = async (input: string): Promise<string> => {
+    const hint = "Give an absolute, public http(s) URL that accepts a POST with the finished scan.";
+    if (!callbacksEnabled) {
+      throw new AppError(
+        "invalid_request",
+        "callback_url is not available: this deployment has no WEBHOOK_SECRET to sign callbacks with",
+        "Poll GET /api/v1/scan/:id instead, or ask the operator to set WEBHOOK_SECRET.",
+      );
+    }
+    const normalised = normaliseScanUrl(input, "A");
+    if (!normalised.ok)
+      throw new AppError("invalid_request", `callback_url: ${normalised.reason.replace(/^url /, "")}`, hint);
+    const verdict = await vetTarget(new URL(normalised.url), allowlist, resolve, ports);
+    if (!verdict.allowed) throw new AppError("invalid_request", `callback_url is not allowed: ${verdict.reason}`, hint);
+    return normalised.url;
+  };
+
+  return { assertScannable, vetCallback, storeWithPriorities, enqueue };
+};
+
+export type ScanIntake = ReturnType<typeof createScanIntake>;

@@ -1,0 +1,57 @@
+import type { PageMeta, ScanListQuery } from "@scan/contract";
+import { AppError, offsetOf, pageMeta } from "@scan/contract";
+import type { Db, Scan, WebhookDelivery } from "@scan/db";
+
+const TERMINAL = ["completed", "failed"] as const;
+
+export const isTerminal = (scan: Pick<Scan, "status">): boolean =>
+  (TERMINAL as readonly string[]).includes(scan.status);
+
+/** Which of these scans have finished: the waiter's fallback when an event is missed. */
+export const terminalScansAmong =
+  (db: Db) =>
+  async (ids: readonly string[]): Promise<ReadonlySet<string>> => {
+    const rows = await db.scan.findMany({
+      where: { id: { in: [...ids] }, status: { in: [...TERMINAL] } },
+      select: { id: true },
+    });
+    return new Set(rows.map((row) => row.id));
+  };
+
+/** Reads stored scans for their viewers: a key holder's list, one scan, its callback attempts. */
+export const createScanReader = ({ db }: { db: Db }) => {
+  /** The key holder's scans, newest first; the id breaks ties, so pages neither repeat nor skip. */
+  const list = async (userId: string, query: ScanListQuery): Promise<{ scans: Scan[]; meta: PageMeta }> => {
+    const where = { userId, ...(query.status === undefined ? {} : { status: query.status }) };
+    const [total, scans] = await db.$transaction(
+      [
+        db.scan.count({ where }),
+        db.scan.findMany({
+          where,
+          orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+          skip: offsetOf(query),
+          take: query.limit,
+        }),
+      ],
+      { isolationLevel: "RepeatableRead" },
+    );
+    return { scans, meta: pageMeta(query, total) };
+  };
+
+  /**
+   * A scan the viewer may see: their own, or an anonymous one (owned by nobody; its v4 UUID is
+   * unguessable and was only ever given to whoever made it). Another user's scan is 404, the
+   * same answer as a missing one.
+   */
+  const get = async (id: string, viewerUserId: string): Promise<Scan> => {
+    const scan = await db.scan.findFirst({ where: { id, OR: [{ userId: viewerUserId }, { userId: null }] } });
+    if (!scan) throw new AppError("not_found", `No scan with id ${id}`, "Use the id returned by POST /api/v1/scan.");
+    return scan;
+  };
+
+  /** The callback attempts of a scan, oldest first. */
+  const deliveries = (scanId: string): Promise<WebhookDelivery[]> =>
+    db.webhookDelivery.findMany({ where: { scanId }, orderBy: [{ attempt: "asc" }, { createdAt: "asc" }] });
+
+  return { list, get, deliveries };
+};

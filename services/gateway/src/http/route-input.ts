@@ -1,0 +1,53 @@
+import { AppError, describeZodError } from "@scan/contract";
+import type { z } from "zod";
+
+/** One part of a request a route takes (its path parameters, query string or JSON body). */
+export type InputSpec<S extends z.ZodType = z.ZodType> = {
+  schema: S;
+  /** what the 400 tells the caller to send instead */
+  hint: string;
+  /**
+   * How the 400 names what is wrong: `issues` (the default) as the contract's validationError
+   * (`url: Invalid URL`); `names` also names unknown fields and parameters (`unknown field "x"`).
+   */
+  report?: "issues" | "names";
+};
+
+export type BodySpec<S extends z.ZodType = z.ZodType> = InputSpec<S> & {
+  /** a request without a body is the empty object: every field is optional */
+  optional?: boolean;
+};
+
+const describeNamed = (error: z.ZodError, where: string): string =>
+  error.issues
+    .slice(0, 5)
+    .map((issue) => {
+      if (issue.code === "unrecognized_keys")
+        return `unknown ${where} ${issue.keys.map((key) => `"${key}"`).join(", ")}`;
+      return issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message;
+    })
+    .join("; ");
+
+/** `value` through the spec's schema, or 400 naming what is at fault; `where` names an unknown key ("field"). */
+export const parseInput = <S extends z.ZodType>(spec: InputSpec<S>, value: unknown, where: string): z.output<S> => {
+  const parsed = spec.schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const message = spec.report === "names" ? describeNamed(parsed.error, where) : describeZodError(parsed.error);
+  throw new AppError("invalid_request", message, spec.hint);
+};
+
+/**
+ * The JSON body through the spec's schema. Anything but a JSON object (none, an array, a
+ * scalar) is 400; a required body that is missing may have been sent with another Content-Type.
+ */
+export const parseBody = <S extends z.ZodType>(spec: BodySpec<S>, body: unknown): z.output<S> => {
+  const value = body === undefined && spec.optional ? {} : body;
+  if (value === undefined || value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new AppError(
+      "invalid_request",
+      "The request body must be a JSON object",
+      spec.optional ? spec.hint : `${spec.hint} Content-Type must be application/json.`,
+    );
+  }
+  return parseInput(spec, value, "field");
+};

@@ -1,0 +1,129 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { AppError } from "@scan/contract";
+import express from "express";
+import pino from "pino";
+import { z } from "zod";
+import { errorHandler, notFound } from "./errors";
+import { jsonBodies } from "./json-body";
+import { requestContext } from "./request-context";
+import { type Route, route, routerOf } from "./route";
+
+const Item = z.strictObject({ text: z.string() });
+
+/** An app of declared routes with the gateway's own request context, body parser and error handler. */
+const serve = async (routes: Route[]): Promise<{ base: string; close: () => Promise<void> }> => {
+  const app = express();
+  app.use(requestContext("A"));
+  app.use(jsonBodies({ routes, limitBytes: 64 }));
+  app.use(routerOf(routes));
+  app.use(notFound);
+  app.use(errorHandler(pino({ level: "silent" })));
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    base: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+};
+
+const post = (url: string, body: unknown) =>
+  fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+
+describe("declared routes", () => {
+  const echo = (path: string, maxContentLength?: number) =>
+    route(
+      { method: "post", path, authorization: "public", body: { schema: Item, hint: "Send {text}." }, maxContentLength },
+      ({ body, res }) => {
+        res.json({ length: body.text.length });
+      },
+    );
+  const routes = [
+    route(
+      {
+        method: "get",
+        path: "/items/:n",
+        authorization: "public",
+        params: { schema: z.object({ n: z.coerce.number().int() }), hint: "n is a number." },
+        query: { schema: z.strictObject({ half: z.literal("yes").optional() }), hint: "half=yes", report: "names" },
+      },
+      ({ params, query, res }) => {
+        res.json({ n: query.half ? params.n / 2 : params.n });
+      },
+    ),
+    echo("/items/:n"),
+    echo("/large", 4_096),
+    route(
+      {
+        method: "get",
+        path: "/guarded",
+        authorization: {
+          guard: (req) => {
+            if (req.get("authorization") !== "Bearer letmein") throw new AppError("unauthenticated", "No token");
+          },
+        },
+      },
+      ({ res }) => {
+        res.json({ ok: true });
+      },
+    ),
+    route({ method: "get", path: "/api/v1/mine", authorization: "api-key" }, ({ caller, res }) => {
+      res.json({ user: caller.userId });
+    }),
+  ];
+  let app: Awaited<ReturnType<typeof serve>>;
+
+  beforeAll(async () => {
+    app = await serve(routes);
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it("hands the handler parsed inputs, and refuses bad ones with 400 and the hint", async () => {
+    expect(await (await fetch(`${app.base}/items/8?half=yes`)).json()).toEqual({ n: 4 });
+    const bad = await fetch(`${app.base}/items/eight`);
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { hint: string } }).error.hint).toBe("n is a number.");
+    const unknown = await fetch(`${app.base}/items/8?sort=1`);
+    expect(((await unknown.json()) as { error: { message: string } }).error.message).toBe(
+      'unknown query parameter "sort"',
+    );
+  });
+
+  it("answers 405 with the declared methods on a path", async () => {
+    const response = await fetch(`${app.base}/items/8`, { method: "DELETE" });
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("GET, POST, HEAD");
+  });
+
+  it("reads bodies up to the server's limit, or a route's own", async () => {
+    const text = "a".repeat(200);
+    const refused = await post(`${app.base}/items/1`, { text });
+    expect(refused.status).toBe(413);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(
+      "The request body is larger than 64 bytes",
+    );
+    expect(await (await post(`${app.base}/large`, { text })).json()).toEqual({ length: 200 });
+    expect((await post(`${app.base}/large`, { text: "a".repeat(5_000) })).status).toBe(413);
+  });
+
+  it("runs a guard before the handler", async () => {
+    expect((await fetch(`${app.base}/guarded`)).status).toBe(401);
+    const allowed = await fetch(`${app.base}/guarded`, { headers: { authorization: "Bearer letmein" } });
+    expect(await allowed.json()).toEqual({ ok: true });
+  });
+
+  it("refuses a caller route that no access middleware admitted anyone to", async () => {
+    expect((await fetch(`${app.base}/api/v1/mine`)).status).toBe(401);
+  });
+
+  it("takes a caller only under /api/v1", () => {
+    expect(() => route({ method: "get", path: "/mine", authorization: "api-key" }, () => undefined)).toThrow(
+      "only routes under /api/v1 take a caller",
+    );
+    expect(() => route({ method: "get", path: "/api/v1/open", authorization: "public" }, () => undefined)).toThrow();
+  });
+});

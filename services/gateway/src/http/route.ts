@@ -1,0 +1,147 @@
+import { AppError } from "@scan/contract";
+import { type Request, type RequestHandler, type Response, Router } from "express";
+import type { z } from "zod";
+import type { Caller, KeyCaller, UserCaller } from "../domain/authenticate";
+import { methodNotAllowed } from "./errors";
+import { type BodySpec, type InputSpec, parseBody, parseInput } from "./route-input";
+
+/** The REST API: every request under it is authenticated and counted before any route runs (api-access). */
+export const API_PREFIX = "/api/v1";
+
+export type Method = "get" | "post" | "delete";
+
+/** An operator's check on an endpoint outside the API: throws the refusal, or returns to let the request on. */
+export type Guard = { guard: (req: Request, res: Response) => void };
+
+/**
+ * Who may call a route. Under /api/v1, a kind of caller: the access middleware authenticates
+ * every request with the credential its path takes and counts it before any route runs, and
+ * refuses anonymous callers where no route on the path admits them. Outside /api/v1, `public`
+ * or an operator's guard.
+ */
+export type Authorization =
+  /** anonymous callers (counted per address) as well as API key holders (counted per key) */
+  | "anyone"
+  /** the holder of an API key */
+  | "api-key"
+  /** a user signed in with a JWT: the key endpoints, and every path under theirs */
+  | "user-jwt"
+  /** outside /api/v1: no authentication, no rate limit (probes, the API reference) */
+  | "public"
+  | Guard;
+
+type CallerKind = "anyone" | "api-key" | "user-jwt";
+
+type CallerOf<A> = A extends "anyone"
+  ? Caller
+  : A extends "api-key"
+    ? KeyCaller
+    : A extends "user-jwt"
+      ? UserCaller
+      : undefined;
+
+type Parsed<S extends z.ZodType> = [S] extends [never] ? undefined : z.output<S>;
+
+/** What a handler is given: its caller and inputs, already checked, and the express pair to answer on. */
+export type RouteInput<A extends Authorization, P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> = {
+  caller: CallerOf<A>;
+  params: Parsed<P>;
+  query: Parsed<Q>;
+  body: Parsed<B>;
+  req: Request;
+  res: Response;
+};
+
+export type RouteDeclaration<A extends Authorization, P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> = {
+  method: Method;
+  /** an express path: `/api/v1/scan/:id` */
+  path: string;
+  authorization: A;
+  params?: InputSpec<P>;
+  query?: InputSpec<Q>;
+  body?: BodySpec<B>;
+  /** the largest JSON body in bytes, when it is not the server's BODY_LIMIT_BYTES */
+  maxContentLength?: number;
+};
+
+/** A declared route, ready to mount; the access middleware and the body parser read its declaration. */
+export type Route = {
+  method: Method;
+  path: string;
+  authorization: Authorization;
+  maxContentLength?: number;
+  handlers: RequestHandler[];
+};
+
+const isCallerKind = (authorization: Authorization): authorization is CallerKind =>
+  authorization === "anyone" || authorization === "api-key" || authorization === "user-jwt";
+
+const isApiPath = (path: string): boolean => path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
+
+/** The caller the access middleware let through; it lets no one else this far, and this keeps the rule next to its use. */
+const callerFor = (authorization: Authorization, res: Response): Caller | undefined => {
+  if (!isCallerKind(authorization)) return undefined;
+  const caller: Caller | undefined = res.locals.caller;
+  if (authorization === "user-jwt" && caller?.kind !== "user") {
+    throw new AppError("unauthenticated", "The key endpoints need a JWT");
+  }
+  if (caller === undefined || (authorization === "api-key" && caller.kind !== "key")) {
+    throw new AppError("unauthenticated", "This endpoint needs an API key");
+  }
+  return caller;
+};
+
+/** The guard as middleware, for what is mounted whole rather than declared route by route (the queue dashboard). */
+export const guarded =
+  ({ guard }: Guard): RequestHandler =>
+  (req, res, next) => {
+    guard(req, res);
+    next();
+  };
+
+/**
+ * Declares a route: what it takes and who may call it. The handler runs only for a caller the
+ * authorization admits, with the path parameters, query and body parsed by their schemas
+ * (in that order; the first at fault is the 400), and only does the work.
+ */
+export const route = <
+  A extends Authorization,
+  P extends z.ZodType = never,
+  Q extends z.ZodType = never,
+  B extends z.ZodType = never,
+>(
+  declaration: RouteDeclaration<A, P, Q, B>,
+  handler: (input: RouteInput<A, P, Q, B>) => unknown,
+): Route => {
+  const { method, path, authorization, params, query, body, maxContentLength } = declaration;
+  // the access middleware that authenticates callers runs under /api/v1 alone
+  if (isCallerKind(authorization) !== isApiPath(path)) {
+    throw new Error(`${method.toUpperCase()} ${path}: only routes under ${API_PREFIX} take a caller`);
+  }
+  const work: RequestHandler = async (req, res) => {
+    const input = {
+      caller: callerFor(authorization, res),
+      params: params ? parseInput(params, req.params, "path parameter") : undefined,
+      query: query ? parseInput(query, req.query, "query parameter") : undefined,
+      body: body ? parseBody(body, req.body) : undefined,
+      req,
+      res,
+    } as RouteInput<A, P, Q, B>;
+    await handler(input);
+  };
+  const handlers = typeof authorization === "object" ? [guarded(authorization), work] : [work];
+  return { method, path, authorization, maxContentLength, handlers };
+};
+
+/** Serves the routes; a path answers 405, with Allow, to the methods no route declares on it. */
+export const routerOf = (routes: readonly Route[]): Router => {
+  const router = Router();
+  const byPath = new Map<string, Route[]>();
+  for (const declared of routes) byPath.set(declared.path, [...(byPath.get(declared.path) ?? []), declared]);
+  for (const [path, declared] of byPath) {
+    const served = router.route(path);
+    for (const { method, handlers } of declared) served[method](...handlers);
+    served.all(methodNotAllowed(declared.map(({ method }) => method.toUpperCase())));
+  }
+  return router;
+};

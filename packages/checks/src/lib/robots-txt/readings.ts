@@ -77,8 +77,8 @@ const readingOf = (directive: Directive, inGroup: boolean): Omit<RobotsReading, 
   if (rule && !inGroup) {
     return {
       kind: "no-effect",
-      google: "ignored: it comes before any User-agent line, so it belongs to no group",
-      strict: "ignored as well: RFC 9309 places rules only in groups",
+      google: "nothing: it comes before any User-agent line, so it belongs to no group",
+      strict: "nothing either: rules belong in groups",
     };
   }
   const keyIssue = keyProblem(directive);
@@ -86,51 +86,48 @@ const readingOf = (directive: Directive, inGroup: boolean): Omit<RobotsReading, 
     return {
       kind: "differs",
       google: `"${canonical}"`,
-      strict: `${directive.missingColon ? "not a valid line" : "an unknown record"} (${keyIssue}), ignored`,
+      strict: `${directive.missingColon ? "not a valid line" : "an unknown record"} (${keyIssue}), skipped`,
     };
   }
   if (kind === "user-agent" && value !== "*" && !isValidProductToken(value)) {
     return {
       kind: "differs",
       google: describeAgent(value),
-      strict: `${quote(value)} is not a product token (letters, "-" and "_" only, or "*"), so the line is ignored; put each crawler on its own User-agent line`,
+      strict: `${quote(value)} is not a product token (letters, "-" and "_" only, or "*"), so the line is skipped`,
     };
   }
   if (!rule) return null;
   if (value === "") return null;
   const pathIssue = strictPathProblem(value);
   if (pathIssue) {
-    const matches = value.startsWith("*")
-      ? `the pattern ${quote(value)}`
-      : `a rule that matches no URL (every path starts with "/")`;
+    const matches = value.startsWith("*") ? `the pattern ${quote(value)}` : "a rule that matches no URL";
     return {
       kind: "differs",
-      google: `${matches}, which also ends the list of User-agent lines above it`,
-      strict: `not a valid path (${pathIssue}), so the line is ignored`,
+      google: `${matches}, which also ends the run of User-agent lines above it`,
+      strict: `not a path (${pathIssue}), so the line is skipped`,
     };
   }
   const hidden = hiddenEscapes(value);
   if (hidden.length > 0) {
     return {
       kind: "differs",
-      google: `matches ${hidden.join(", ")} only as written, escaped, in the URL`,
-      strict: `decodes ${hidden.join(", ")} before comparing, so it matches the plain character`,
+      google: `matches ${hidden.join(", ")} only where the URL has it escaped`,
+      strict: `${hidden.join(", ")} decoded to ${hidden.length === 1 ? "its character" : "their characters"} before comparing`,
     };
   }
   if (kind === "allow" && directive.pattern.slice(directive.pattern.lastIndexOf("/")).startsWith("/index.htm")) {
     const directory = directive.pattern.slice(0, directive.pattern.lastIndexOf("/") + 1);
     return {
       kind: "differs",
-      google: `also allows the directory URL ${textOf(directory)} itself (Google treats index.htm(l) as its directory)`,
+      google: `allows ${textOf(value)} and the directory URL ${textOf(directory)} itself`,
       strict: `allows ${textOf(value)} only`,
     };
   }
   if (/[\u0080-\u00ff]/.test(value)) {
     return {
       kind: "encoding",
-      google: `the path as UTF-8 %-escapes (${directive.pattern}), as RFC 9309 also requires`,
-      strict:
-        "the same in RFC 9309; a parser that compares the raw text never matches the %-encoded URL, so write the path %-encoded",
+      google: `the path %-encoded as UTF-8 (${directive.pattern}), as RFC 9309 requires too`,
+      strict: "the same, but a parser that compares raw text never matches the %-encoded URL",
     };
   }
   return null;

@@ -38,7 +38,17 @@ export const readRobotsFile = (body: string | Uint8Array, robotsUrl: string): Ro
       // not a URL: Google cannot fetch it either
     }
   }
-  return { parsed, matcher: RobotsMatcher.of(parsed), sitemaps, readings: readingsOf(parsed) };
+  let readings: RobotsReading[] | null = null;
+  return {
+    parsed,
+    matcher: RobotsMatcher.of(parsed),
+    sitemaps,
+    // worked out when first asked for: answering questions does not need them
+    get readings() {
+      readings ??= readingsOf(parsed);
+      return readings;
+    },
+  };
 };
 
 /**

@@ -1,33 +1,40 @@
 import { utf8Binary } from "./bytes";
 import type { Group, RobotsTxt, Rule } from "./parse";
 
-/**
- * Whether a pattern matches a path, anchored at the path's start: `*` matches any run of
- * octets, `$` only at the very end of the pattern anchors it at the path's end (elsewhere it
- * is a plain "$"). Segments between stars are matched leftmost-first, which finds a match
- * whenever one exists, in linear time.
- */
-export const patternMatches = (path: string, pattern: string): boolean => {
+/** A pattern cut at its stars once, so that matching allocates nothing. */
+type CompiledPattern = { first: string; middle: string[]; last: string | null; anchored: boolean };
+
+const compile = (pattern: string): CompiledPattern => {
   const anchored = pattern.endsWith("$");
-  const body = anchored ? pattern.slice(0, -1) : pattern;
-  const segments = body.split("*");
+  const segments = (anchored ? pattern.slice(0, -1) : pattern).split("*");
   const first = segments[0] ?? "";
+  if (segments.length === 1) return { first, middle: [], last: null, anchored };
+  return { first, middle: segments.slice(1, -1), last: segments[segments.length - 1] ?? "", anchored };
+};
+
+/**
+ * Whether a compiled pattern matches a path, anchored at the path's start: `*` matches any
+ * run of octets, `$` only at the very end of the pattern anchors it at the path's end
+ * (elsewhere it is a plain "$"). Segments between stars are matched leftmost-first, which
+ * finds a match whenever one exists, in linear time.
+ */
+const matchesCompiled = (path: string, { first, middle, last, anchored }: CompiledPattern): boolean => {
   if (!path.startsWith(first)) return false;
-  if (segments.length === 1) return anchored ? path.length === first.length : true;
+  if (last === null) return anchored ? path.length === first.length : true;
   let position = first.length;
-  for (let index = 1; index < segments.length - 1; index++) {
-    const segment = segments[index] ?? "";
+  for (const segment of middle) {
     const found = path.indexOf(segment, position);
     if (found === -1) return false;
     position = found + segment.length;
   }
-  const last = segments[segments.length - 1] ?? "";
   if (anchored) return path.length - last.length >= position && path.endsWith(last);
   return path.indexOf(last, position) !== -1;
 };
 
+export const patternMatches = (path: string, pattern: string): boolean => matchesCompiled(path, compile(pattern));
+
 /** A rule as the matcher weighs it: Google's priority is the pattern's length in octets. */
-type WeightedRule = { rule: Rule; pattern: string; priority: number };
+type WeightedRule = { rule: Rule; pattern: CompiledPattern; priority: number };
 
 /**
  * Google: an Allow of ".../index.htm..." that does not match also allows its directory alone,
@@ -44,10 +51,10 @@ const weigh = (rules: readonly Rule[]): WeightedRule[] => {
   for (const rule of rules) {
     // an empty pattern matches with priority 0, which never decides anything
     if (rule.pattern === "") continue;
-    weighted.push({ rule, pattern: rule.pattern, priority: rule.pattern.length });
+    weighted.push({ rule, pattern: compile(rule.pattern), priority: rule.pattern.length });
     const fallback = rule.allow ? indexFallback(rule.pattern) : null;
     // when the rule itself matches, its longer pattern outweighs the fallback, so both can stand
-    if (fallback) weighted.push({ rule, pattern: fallback, priority: fallback.length });
+    if (fallback) weighted.push({ rule, pattern: compile(fallback), priority: fallback.length });
   }
   // the first match in this order decides: the longest pattern, and Allow on a tie
   return weighted.sort((a, b) => b.priority - a.priority || Number(b.rule.allow) - Number(a.rule.allow));
@@ -101,7 +108,7 @@ export class RobotsMatcher {
   answer(agent: string, path: string): RobotsAnswer {
     const { rules, ownGroup } = this.rulesFor(agent);
     for (const weighted of rules) {
-      if (patternMatches(path, weighted.pattern)) {
+      if (matchesCompiled(path, weighted.pattern)) {
         return { allowed: weighted.rule.allow, rule: weighted.rule, ownGroup };
       }
     }

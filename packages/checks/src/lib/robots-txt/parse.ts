@@ -142,15 +142,16 @@ const linesOf = (bytes: Uint8Array): RobotsLine[] => {
   const lines: RobotsLine[] = [];
   let start = 0;
   while (start < BOM.length && start < bytes.length && bytes[start] === BOM[start]) start++;
+  const binary = binaryOf(bytes);
   const emit = (from: number, to: number) => {
     const tooLong = to - from > MAX_LINE_BYTES;
-    const raw = binaryOf(bytes, from, tooLong ? from + MAX_LINE_BYTES : to);
+    const raw = binary.slice(from, tooLong ? from + MAX_LINE_BYTES : to);
     lines.push({ number: lines.length + 1, raw, tooLong, directive: directiveOf(raw) });
   };
   let lineStart = start;
   let lastWasCarriageReturn = false;
-  for (let index = start; index < bytes.length; index++) {
-    const byte = bytes[index];
+  for (let index = start; index < binary.length; index++) {
+    const byte = binary.charCodeAt(index);
     if (byte !== 0x0a && byte !== 0x0d) continue;
     // the LF of a CRLF ends no line of its own
     const crlfContinuation = index === lineStart && lastWasCarriageReturn && byte === 0x0a;
@@ -158,7 +159,7 @@ const linesOf = (bytes: Uint8Array): RobotsLine[] => {
     lineStart = index + 1;
     lastWasCarriageReturn = byte === 0x0d;
   }
-  emit(lineStart, bytes.length);
+  emit(lineStart, binary.length);
   return lines;
 };
 

@@ -72,7 +72,6 @@ const describeAgent = (value: string): string => {
 
 const readingOf = (directive: Directive, inGroup: boolean): Omit<RobotsReading, "line" | "text"> | null => {
   const { kind, value } = directive;
-  const canonical = kind === "other" ? null : `${CANONICAL_KEY[kind]}: ${textOf(value)}`;
   const rule = kind === "allow" || kind === "disallow";
   if (rule && !inGroup) {
     return {
@@ -82,10 +81,10 @@ const readingOf = (directive: Directive, inGroup: boolean): Omit<RobotsReading, 
     };
   }
   const keyIssue = keyProblem(directive);
-  if (keyIssue && canonical) {
+  if (keyIssue && kind !== "other") {
     return {
       kind: "differs",
-      google: `"${canonical}"`,
+      google: `"${CANONICAL_KEY[kind]}: ${textOf(value)}"`,
       strict: `${directive.missingColon ? "not a valid line" : "an unknown record"} (${keyIssue}), skipped`,
     };
   }
@@ -138,11 +137,10 @@ export const readingsOf = (robots: RobotsTxt): RobotsReading[] => {
   const readings: RobotsReading[] = [];
   const orphans = new Set(robots.orphanRules);
   for (const line of robots.lines) {
-    const text = textOf(line.raw).trim();
     if (line.tooLong) {
       readings.push({
         line: line.number,
-        text,
+        text: textOf(line.raw).trim(),
         kind: "differs",
         google: `only the first ${MAX_LINE_BYTES.toLocaleString("en")} bytes of the line`,
         strict: "the whole line",
@@ -151,7 +149,7 @@ export const readingsOf = (robots: RobotsTxt): RobotsReading[] => {
     }
     if (!line.directive) continue;
     const reading = readingOf(line.directive, !orphans.has(line.number));
-    if (reading) readings.push({ line: line.number, text, ...reading });
+    if (reading) readings.push({ line: line.number, text: textOf(line.raw).trim(), ...reading });
   }
   return readings;
 };

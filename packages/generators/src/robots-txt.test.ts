@@ -159,6 +159,15 @@ Disallow: /private
     expectFixes(original, out.content);
   });
 
+  it("keeps a line Google reads otherwise than other parsers when no plain line says the same, and says so", () => {
+    const original = site("/robots.txt", "User-agent: *\nDisallow: *.gif\n");
+    const out = generate(original);
+    expect(out.content.startsWith("User-agent: *\nDisallow: *.gif\n")).toBe(true);
+    expect(out.notes).toContain(
+      'Line 2 "Disallow: *.gif" is kept as it is; Google reads the pattern "*.gif", which also ends the run of User-agent lines above it, a strict RFC 9309 parser not a path (it does not start with "/"), so the line is skipped.',
+    );
+  });
+
   it("names the sitemap the scan found, and none it did not", () => {
     const sitemap = site(
       "/sitemap.xml",

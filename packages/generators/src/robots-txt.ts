@@ -106,6 +106,13 @@ export const generateRobotsTxt = (facts: PageFacts, snapshot: Snapshot): TextFil
       } else if (error) {
         lines[index] = `# ${text} (not a valid robots.txt line: ${error.message})`;
         notes.push(`Line ${number} was not a valid robots.txt line (${error.message}); it is kept as a comment.`);
+      } else {
+        const reading = original.readings.find((candidate) => candidate.line === number);
+        if (reading) {
+          notes.push(
+            `Line ${number} "${text.trim()}" is kept as it is; Google reads ${reading.google}, a strict RFC 9309 parser ${reading.strict}.`,
+          );
+        }
       }
     });
   } else {

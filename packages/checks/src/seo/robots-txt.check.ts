@@ -106,7 +106,7 @@ export const robotsTxt = defineCheck({
         status: "fail",
         description: answered
           ? `robots.txt answered HTTP ${status}; crawlers treat the whole site as disallowed while it fails.`
-          : `robots.txt ${rules.why}${status ? ` (HTTP ${status})` : ""}; crawlers treat the whole site as disallowed while it does.`,
+          : `robots.txt ${rules.why}; crawlers treat the whole site as disallowed while it does.`,
         fix: answered
           ? "Make /robots.txt answer 200 (or 404 if you want no rules)."
           : "Make /robots.txt answer 200 with the rules, or 404 if you want none.",

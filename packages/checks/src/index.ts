@@ -14,14 +14,26 @@ export * from "./geo/llms-txt-format.check";
 export * from "./geo/publish-date.check";
 export * from "./geo/site";
 export * from "./geo/words";
+export * from "./lib/ai-crawlers";
 export * from "./lib/jsonld";
 export * from "./lib/memo";
 export * from "./lib/robots";
+export {
+  type Group,
+  pathOfUrl,
+  patternMatches,
+  productTokenOf,
+  type RobotsFile,
+  readRobotsFile,
+  /** a robots.txt line's bytes as text (the reader works on bytes, as Google's does) */
+  textOf as robotsText,
+} from "./lib/robots-txt/index";
 export * from "./page";
 export * from "./registry";
 export * from "./run";
 export * from "./seo/anchors";
 export * from "./seo/dom";
 export * from "./seo/head";
+export * from "./seo/indexable.check";
 export * from "./seo/robots-txt.check";
 export * from "./seo/title.check";

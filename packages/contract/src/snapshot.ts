@@ -20,6 +20,8 @@ export const TextResource = z.object({
   body: z.string().nullable(),
   truncated: z.boolean().default(false),
   error: z.string().nullable().default(null),
+  /** the fetch gave up after more than five redirects (RFC 9309: robots.txt is then unavailable) */
+  tooManyRedirects: z.boolean().optional(),
 });
 export type TextResource = z.infer<typeof TextResource>;
 

@@ -55,7 +55,7 @@ ${AI_SEARCH_AGENTS.map((agent) => `User-agent: ${agent}`).join("\n")}
 Allow: /
 `);
     expectFixes(original, out.content);
-    expect(out.notes[0]).toMatch(/has no robots.txt \(HTTP 404\)/);
+    expect(out.notes[0]).toMatch(/robots\.txt answered 404, so crawlers may fetch everything; this is a new file/);
   });
 
   it.each([
@@ -138,17 +138,38 @@ Disallow: /private
     expectFixes(original, out.content);
   });
 
-  it("keeps lines that do not parse as comments, which changes nothing for crawlers", () => {
-    const original = site("/robots.txt", "Disallow: /early\nUser-agent: *\nDisalow: /x\nNoise line\nDisallow: /tmp/\n");
+  it("keeps lines that do not parse as comments, and writes the ones Google obeys as Google reads them", () => {
+    const original = site(
+      "/robots.txt",
+      "Disallow: /early\nUser-agent: *\nDisalow: /x\nNoise line\nDisallow /tmp/\n\nUser-agent: Googlebot/2.1, Bingbot\nDisallow: /g/\n",
+    );
     const out = generate(original);
-    expect(out.content.split("\n").slice(0, 5)).toEqual([
+    expect(out.content.split("\n").slice(0, 8)).toEqual([
       "# Disallow: /early (not a valid robots.txt line: a rule before any User-agent line)",
       "User-agent: *",
-      '# Disalow: /x (not a valid robots.txt line: unknown directive "disalow")',
+      "Disallow: /x",
       "# Noise line (not a valid robots.txt line: no colon: the line is not a directive)",
       "Disallow: /tmp/",
+      "",
+      "User-agent: Googlebot",
+      "Disallow: /g/",
     ]);
+    expect(out.notes).toContain(
+      'Line 3 "Disalow: /x" is now "Disallow: /x", which every crawler reads as Google read the old line.',
+    );
+    expect(out.notes).toContain(
+      'Line 7 "User-agent: Googlebot/2.1, Bingbot" is now "User-agent: Googlebot", which every crawler reads as Google read the old line; name any other crawler it meant on a User-agent line of its own.',
+    );
     expectFixes(original, out.content);
+  });
+
+  it("keeps a line Google reads otherwise than other parsers when no plain line says the same, and says so", () => {
+    const original = site("/robots.txt", "User-agent: *\nDisallow: *.gif\n");
+    const out = generate(original);
+    expect(out.content.startsWith("User-agent: *\nDisallow: *.gif\n")).toBe(true);
+    expect(out.notes).toContain(
+      'Line 2 "Disallow: *.gif" is kept as it is; Google reads the pattern "*.gif", which also ends the run of User-agent lines above it, a strict RFC 9309 parser not a path (it does not start with "/"), so the line is skipped.',
+    );
   });
 
   it("names the sitemap the scan found, and none it did not", () => {

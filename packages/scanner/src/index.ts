@@ -6,3 +6,4 @@ export * from "./egress-proxy";
 export * from "./http-fetch";
 export * from "./scan-page";
 export * from "./scanner";
+export * from "./site-files";

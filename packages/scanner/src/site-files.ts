@@ -1,3 +1,4 @@
+import { PARITY_BOTS } from "@scan/checks";
 import type { BotFetch, TextResource } from "@scan/contract";
 import { decodeBody } from "./decode";
 import { fetchDocument } from "./document-fetch";
@@ -15,7 +16,12 @@ const SIDE_FETCH_MAX_REDIRECTS = 5;
  */
 export const fetchTextResource = async (url: URL, policy: FetchPolicy, limits: FetchLimits): Promise<TextResource> => {
   try {
-    const { final } = await fetchDocument(url, policy, { ...limits, maxRedirects: SIDE_FETCH_MAX_REDIRECTS });
+    const { final, redirects, redirectLoop } = await fetchDocument(url, policy, {
+      ...limits,
+      maxRedirects: SIDE_FETCH_MAX_REDIRECTS,
+    });
+    // a loop would pass five hops too; RFC 9309 lets crawlers treat either as "unavailable"
+    const tooManyRedirects = redirectLoop || redirects.length > SIDE_FETCH_MAX_REDIRECTS;
     return {
       url: final.url,
       status: final.status,
@@ -23,6 +29,7 @@ export const fetchTextResource = async (url: URL, policy: FetchPolicy, limits: F
       body: decodeBody(final.body, final.headers["content-type"]),
       truncated: final.truncated,
       error: null,
+      ...(tooManyRedirects ? { tooManyRedirects } : {}),
     };
   } catch (error) {
     const reason = error instanceof TargetError ? error.message : String(error);
@@ -55,24 +62,6 @@ export const sitemapUrlFor = (origin: string, robots: TextResource | null): URL 
 
 export const fetchSitemap = (origin: string, robots: TextResource | null, policy: FetchPolicy, deadline: number) =>
   fetchTextResource(sitemapUrlFor(origin, robots), policy, { deadline, maxBytes: SITEMAP_MAX_BYTES });
-
-/** The AI crawlers whose view of the page bot-access-parity compares, with their published user agents. */
-export const PARITY_BOTS = [
-  {
-    bot: "GPTBot",
-    userAgent: "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)",
-  },
-  {
-    bot: "ClaudeBot",
-    userAgent:
-      "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)",
-  },
-  {
-    bot: "PerplexityBot",
-    userAgent:
-      "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)",
-  },
-] as const;
 
 export const fetchAsBots = (url: URL, policy: FetchPolicy, limits: FetchLimits): Promise<BotFetch[]> =>
   Promise.all(

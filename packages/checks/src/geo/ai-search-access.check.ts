@@ -1,55 +1,35 @@
 import { defineCheck } from "../check";
-import { type RobotsRules, robotsRules } from "../lib/robots";
+import { AI_SEARCH_AGENTS, AI_TRAINING_AGENTS, OTHER_AI_SEARCH_AGENTS } from "../lib/ai-crawlers";
+import { type RobotsRules, robotsBasis, robotsRules } from "../lib/robots";
 
-/** The agents that fetch pages to answer a user's question (search indexes and live fetches). */
-export const AI_SEARCH_AGENTS = [
-  "OAI-SearchBot",
-  "ChatGPT-User",
-  "Claude-SearchBot",
-  "Claude-User",
-  "PerplexityBot",
-  "Perplexity-User",
-] as const;
+export { AI_SEARCH_AGENTS, AI_TRAINING_AGENTS } from "../lib/ai-crawlers";
 
-/** Crawlers that collect training data: blocking them is the site's choice, so not scored. */
-export const AI_TRAINING_AGENTS = [
-  "GPTBot",
-  "ClaudeBot",
-  "Google-Extended",
-  "Applebot-Extended",
-  "CCBot",
-  "Meta-ExternalAgent",
-  "Bytespider",
-] as const;
-
-/** What the rules rest on, in the words of RFC 9309 section 2.3.1. */
-const basisOf = (rules: RobotsRules): string => {
-  if (rules.state === "parsed") return `robots.txt (status ${rules.status})`;
-  if (rules.state === "missing")
-    return `robots.txt answers ${rules.status}; under RFC 9309 a robots.txt that answers 4xx allows every crawler everything`;
-  const failure = rules.status === 0 ? "could not be fetched" : `answers ${rules.status}`;
-  return `robots.txt ${failure}; under RFC 9309 an unreachable robots.txt (5xx, 429 or no answer) means every crawler must assume everything is disallowed`;
-};
-
-const trainingPolicy = (rules: RobotsRules): string => {
-  const blocked = AI_TRAINING_AGENTS.filter((agent) => !rules.allows(agent));
-  const allowed = AI_TRAINING_AGENTS.filter((agent) => rules.allows(agent));
-  const parts = [
+/** Who of `agents` robots.txt blocks and allows, as "blocked: A, B; allowed: C". */
+const policy = (rules: RobotsRules, agents: readonly string[]): string => {
+  const blocked = agents.filter((agent) => !rules.allows(agent));
+  const allowed = agents.filter((agent) => rules.allows(agent));
+  return [
     blocked.length > 0 ? `blocked: ${blocked.join(", ")}` : null,
     allowed.length > 0 ? `allowed: ${allowed.join(", ")}` : null,
-  ].filter((part): part is string => part !== null);
-  return `Training crawlers ${parts.join("; ")} (the site's choice; not scored).`;
+  ]
+    .filter((part): part is string => part !== null)
+    .join("; ");
 };
 
+const notScored = (rules: RobotsRules): string =>
+  `Training crawlers ${policy(rules, AI_TRAINING_AGENTS)} (the site's choice; not scored). Other AI search agents ${policy(rules, OTHER_AI_SEARCH_AGENTS)} (not scored).`;
+
 /**
- * Whether robots.txt lets the AI search and user agents fetch this URL, with RFC 9309 matching
- * (lib/robots.ts: the agent's own group by product token, else `*`; the longest rule wins, Allow
- * on ties). Per RFC 9309 a robots.txt that answers 4xx allows everything, and one that answers
- * 5xx, 429 or not at all disallows everything. ChatGPT-User, Claude-User and Perplexity-User
- * fetch on a user's request and may not honour robots.txt; they are judged by the file all the
- * same, since the file states what the site wants. The training crawlers' policy is reported,
- * not scored: keeping a site out of training data is a legitimate choice that does not keep it
- * out of AI answers.
+ * Whether robots.txt lets the AI search and user agents fetch this URL, read exactly as Google
+ * reads it (lib/robots-txt: the agent's own groups by product token, else `*`; the longest rule
+ * wins, Allow on ties). Per RFC 9309 a robots.txt that answers 4xx, or still redirects after
+ * five redirects, allows everything; one that answers 5xx, 429 or not at all disallows
+ * everything; the description says which. ChatGPT-User, Claude-User and Perplexity-User fetch
+ * on a user's request and may not honour robots.txt; they are judged by the file all the same,
+ * since the file states what the site wants. The agents scored are the six of checks.md; the
+ * training crawlers and the other AI search agents of lib/ai-crawlers.ts are reported, not
+ * scored: keeping a site out of training data is a legitimate choice that does not keep it out
+ * of AI answers.
  */
 export const aiSearchAccess = defineCheck({
   id: "ai-search-access",
@@ -61,8 +41,8 @@ export const aiSearchAccess = defineCheck({
   run: (page) => {
     const rules = robotsRules(page);
     const blocked = AI_SEARCH_AGENTS.filter((agent) => !rules.allows(agent));
-    const basis = basisOf(rules);
-    const training = trainingPolicy(rules);
+    const basis = robotsBasis(rules);
+    const training = notScored(rules);
     if (blocked.length === 0) {
       return {
         status: "pass",

@@ -1,5 +1,6 @@
 import type { BotFetch } from "@scan/contract";
 import { defineCheck } from "../check";
+import { PARITY_BOTS } from "../lib/ai-crawlers";
 import { perPage } from "../lib/memo";
 import { type Page, parseDocument } from "../page";
 import { sharedWords, visibleText, type WordCounts, wordCounts } from "./words";
@@ -27,7 +28,8 @@ const compare = (page: Page, fetch: BotFetch): Comparison => {
 };
 
 /**
- * The page fetched again as GPTBot, ClaudeBot and PerplexityBot (full scans only) should
+ * The page fetched again as the AI crawlers of lib/ai-crawlers.ts marked `parity` (GPTBot,
+ * ClaudeBot, PerplexityBot; the worker fetches as them in full scans only) should
  * answer as it answered the scanner: a 2xx, and at least 80 % of the visible words of the
  * HTML served to the scanner, counted with repetition (rounded down). Words, not bytes, so
  * that nonces, timestamps and rotating markup do not count as a difference. Firewalls and bot
@@ -46,7 +48,10 @@ export const botAccessParity = defineCheck({
   run: (page) => {
     const fetches = page.snapshot.botFetches;
     if (fetches.length === 0)
-      return { status: "skip", description: "The page was not fetched with AI crawlers' user agents (quick scan)." };
+      return {
+        status: "skip",
+        description: `The page was not fetched with the user agents of ${PARITY_BOTS.map((bot) => bot.bot).join(", ")} (quick scan).`,
+      };
     if (!isSuccess(page.snapshot.status))
       return {
         status: "skip",

@@ -48,8 +48,9 @@ const rawNoindex = (page: Page): string | null => {
  * Lighthouse: a noindex in the served HTML counts even when scripts remove it (Google skips
  * rendering such pages). Deliberate difference: Lighthouse 12 fails only when every crawler it
  * knows (Googlebot, bingbot, DuckDuckBot, archive.org_bot, generic) is blocked; a page blocked
- * for Googlebot alone fails here, since it will not be in Google's index. An unreachable
- * robots.txt is reported by the robots-txt check, not treated as a block here.
+ * for Googlebot alone fails here, since it will not be in Google's index. robots.txt is read
+ * exactly as Google reads it (lib/robots-txt). An unreachable robots.txt is reported by the
+ * robots-txt check, not treated as a block here.
  */
 export const indexable = defineCheck({
   id: "indexable",
@@ -65,8 +66,10 @@ export const indexable = defineCheck({
     const raw = rawNoindex(page);
     if (raw) reasons.push(raw);
     const robots = robotsRules(page);
-    if (robots.state === "parsed" && !robots.allows(GOOGLEBOT)) {
-      reasons.push(`robots.txt disallows ${page.finalUrl.pathname} for Googlebot`);
+    const answer = robots.answer(GOOGLEBOT);
+    if (answer && !answer.allowed) {
+      const line = answer.rule ? ` (line ${answer.rule.line})` : "";
+      reasons.push(`robots.txt disallows ${page.finalUrl.pathname} for Googlebot${line}`);
     }
     if (reasons.length > 0) {
       return {
@@ -78,10 +81,10 @@ export const indexable = defineCheck({
     const robotsNote =
       robots.state === "parsed"
         ? "robots.txt allows Googlebot"
-        : robots.state === "missing"
-          ? "there is no robots.txt"
+        : robots.state === "unavailable"
+          ? `robots.txt ${robots.why}, so it restricts nothing`
           : page.snapshot.robotsTxt
-            ? "robots.txt could not be read"
+            ? `robots.txt could not be read (it ${robots.why})`
             : "robots.txt was not fetched";
     return { status: "pass", description: `No noindex directive applies to this page, and ${robotsNote}.` };
   },

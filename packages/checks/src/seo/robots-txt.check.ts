@@ -1,4 +1,6 @@
 import { defineCheck } from "../check";
+import { robotsRules } from "../lib/robots";
+import type { RobotsReading } from "../lib/robots-txt";
 import { quote } from "./head";
 
 // Directives Lighthouse accepts: the standard ones, widely supported extensions, and a few
@@ -66,12 +68,25 @@ export const validateRobotsTxt = (content: string): LineError[] => {
   return errors;
 };
 
+const listed = <T>(items: readonly T[], show: (item: T) => string): string =>
+  `${items.slice(0, 3).map(show).join("; ")}${items.length > 3 ? "; ..." : ""}`;
+
+const lineLabel = (line: number, text: string): string => `line ${line} "${quote(text, 60)}"`;
+
+const describeReading = (reading: RobotsReading): string =>
+  `${lineLabel(reading.line, reading.text)}: Google: ${reading.google}; strict RFC 9309: ${reading.strict}`;
+
 /**
  * Lighthouse `robots-txt`: the file answers 2xx and every line is a known directive with a
  * well-formed value. Fails on 5xx or 429 (crawlers must then assume the whole site is
  * disallowed), on a failed fetch, and on lines that do not parse. Skips on other 4xx (no file:
- * everything may be crawled) and on an empty file, as Lighthouse does; skips when robots.txt was
- * not fetched. A body cut by the worker's size cap is judged without its unfinished last line.
+ * everything may be crawled) and on an empty file, as Lighthouse does, and on a robots.txt still
+ * redirecting after five redirects (RFC 9309: unavailable, like a 404); skips when robots.txt
+ * was not fetched. A body cut by the worker's size cap is judged without its unfinished last
+ * line. Beyond Lighthouse: a file whose lines all parse warns when some line reads differently
+ * to Google than to a strict RFC 9309 parser (lib/robots-txt/readings.ts: "User-agent: A, B",
+ * "Disalow:", "Disallow /x", "Disallow: *.gif", ...), naming the line and both readings, since
+ * other AI crawlers may obey it otherwise; Lighthouse passes such a file.
  */
 export const robotsTxt = defineCheck({
   id: "robots-txt",
@@ -80,44 +95,55 @@ export const robotsTxt = defineCheck({
   maxScore: 3,
   quick: true,
   title: "robots.txt is valid",
-  run: ({ snapshot }) => {
-    const resource = snapshot.robotsTxt;
+  run: (page) => {
+    const resource = page.snapshot.robotsTxt;
     if (!resource) return { status: "skip", description: "robots.txt was not fetched in this scan." };
+    const rules = robotsRules(page);
     const { status } = resource;
-    if (status >= 500 || status === 429) {
+    if (rules.state === "unreachable") {
+      const answered = status >= 500 || status === 429;
       return {
         status: "fail",
-        description: `robots.txt answered HTTP ${status}; crawlers treat the whole site as disallowed while it fails.`,
-        fix: "Make /robots.txt answer 200 (or 404 if you want no rules).",
+        description: answered
+          ? `robots.txt answered HTTP ${status}; crawlers treat the whole site as disallowed while it fails.`
+          : `robots.txt ${rules.why}; crawlers treat the whole site as disallowed while it does.`,
+        fix: answered
+          ? "Make /robots.txt answer 200 (or 404 if you want no rules)."
+          : "Make /robots.txt answer 200 with the rules, or 404 if you want none.",
       };
     }
-    if (status >= 400) {
-      return { status: "skip", description: `There is no robots.txt (HTTP ${status}); crawlers may fetch everything.` };
-    }
-    if (status === 0 || status < 200 || status >= 300) {
-      return {
-        status: "fail",
-        description: `robots.txt could not be fetched${resource.error ? ` (${resource.error})` : status ? ` (HTTP ${status})` : ""}.`,
-        fix: "Make /robots.txt answer 200 with the rules, or 404 if you want none.",
-      };
+    if (rules.state === "unavailable") {
+      const what = status >= 400 ? `There is no robots.txt (HTTP ${status})` : `robots.txt ${rules.why}`;
+      return { status: "skip", description: `${what}; crawlers may fetch everything.` };
     }
     let body = resource.body ?? "";
     if (resource.truncated) body = body.slice(0, Math.max(0, body.search(/[^\r\n]*$/)));
     if (body.trim() === "")
       return { status: "skip", description: "robots.txt is empty; crawlers may fetch everything." };
     const errors = validateRobotsTxt(body);
+    const readings = rules.readings;
     if (errors.length > 0) {
-      const listed = errors
-        .slice(0, 3)
-        .map((error) => `line ${error.line} "${quote(error.text.trim(), 40)}": ${error.message}`)
-        .join("; ");
+      const obeyed = readings.filter(
+        (reading) => reading.kind === "differs" && errors.some((error) => error.line === reading.line),
+      );
+      const google =
+        obeyed.length > 0
+          ? ` Google obeys ${obeyed.length === 1 ? "one of them" : `${obeyed.length} of them`} all the same: ${listed(obeyed, (reading) => `line ${reading.line} as ${reading.google}`)}.`
+          : "";
       return {
         status: "fail",
-        description: `robots.txt has ${errors.length} line${errors.length === 1 ? "" : "s"} crawlers may not understand: ${listed}${errors.length > 3 ? "; ..." : ""}.`,
+        description: `robots.txt has ${errors.length} line${errors.length === 1 ? "" : "s"} crawlers may not understand: ${listed(errors, (error) => `${lineLabel(error.line, error.text.trim())}: ${error.message}`)}.${google}`,
         fix: "Fix or remove these lines; each line must be a directive such as User-agent:, Allow:, Disallow: or Sitemap:.",
       };
     }
     const directives = body.split(/\r\n|\r|\n/).filter((line) => (line.split("#")[0] ?? "").trim() !== "").length;
+    if (readings.length > 0) {
+      return {
+        status: "warn",
+        description: `robots.txt answered ${status} and all ${directives} directives parse, but ${readings.length} line${readings.length === 1 ? " reads" : "s read"} differently to other crawlers than to Google: ${listed(readings, describeReading)}.`,
+        fix: 'Write these lines in RFC 9309\'s plain form, so that every crawler reads them as Google does: one product token per User-agent line, the exact names User-agent, Allow and Disallow followed by a colon, and paths that start with "/", %-encoded; a rule before the first User-agent line applies to no crawler.',
+      };
+    }
     return { status: "pass", description: `robots.txt answered ${status} and all ${directives} directives parse.` };
   },
 });

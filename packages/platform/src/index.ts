@@ -6,4 +6,5 @@ export * from "./config";
 export * from "./log";
 export * from "./readiness";
 export * from "./shutdown";
+export * from "./special-addresses";
 export * from "./webhook-signature";

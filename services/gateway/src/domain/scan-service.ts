@@ -2,12 +2,13 @@ import { randomUUID } from "node:crypto";
 import type { PageMeta, Plan, ScanListQuery } from "@scan/contract";
 import {
   AppError,
+  MAX_SCAN_PRIORITY,
   normaliseScanUrl,
   offsetOf,
   pageMeta,
-  SCAN_JOB,
-  type ScanJobPayload,
   type ScanMode,
+  scanJob,
+  scanPriority,
 } from "@scan/contract";
 import type { Db, Scan, WebhookDelivery } from "@scan/db";
 import { type PortPolicy, type Resolve, vetTarget } from "@scan/platform";
@@ -36,9 +37,6 @@ export type ScanServiceDeps = {
 };
 
 export type PriorityWeights = Record<Plan | "anonymous", number>;
-
-/** BullMQ's largest priority (lowest urgency) */
-const MAX_PRIORITY = 2_097_152;
 
 export type SubmittedScan = { scan: Scan; finished: boolean };
 
@@ -93,8 +91,8 @@ export const createScanService = ({
    * month's scans first, so concurrent requests cannot overrun the quota.
    */
   const storeAll = async (scans: readonly NewScan[], owner: KeyCaller | null, callbackUrl: string | null) => {
-    // keepSnapshot is for the job, not a column
-    const rows = scans.map(({ keepSnapshot: _job, ...scan }) => ({
+    // keepSnapshot is stored too: a scan the queue lost is queued again from its row
+    const rows = scans.map((scan) => ({
       ...scan,
       status: "queued" as const,
       callbackUrl,
@@ -141,7 +139,7 @@ export const createScanService = ({
     const waiting = await db.scan.count({
       where: { userId: owner?.userId ?? null, status: "queued", id: { notIn: scans.map((scan) => scan.id) } },
     });
-    return scans.map((_, i) => Math.min(MAX_PRIORITY, 1 + (waiting + i) * weight));
+    return scans.map((_, i) => scanPriority(waiting + i, weight));
   };
 
   /** Stores the scans and works out their queue priorities, the two queries side by side. */
@@ -157,26 +155,7 @@ export const createScanService = ({
   /** Queues stored scans; when the queue cannot take them they are failed, and the caller gets a 503. */
   const enqueue = async (scans: readonly NewScan[], priorities: readonly number[], callbackUrl: string | null) => {
     try {
-      await queue.addBulk(
-        scans.map((scan, i) => ({
-          name: SCAN_JOB.name,
-          data: {
-            scanId: scan.id,
-            url: scan.url,
-            mode: scan.mode,
-            requestId: scan.requestId,
-            ...(scan.keepSnapshot ? { keepSnapshot: true } : {}),
-          } satisfies ScanJobPayload,
-          opts: {
-            jobId: scan.id,
-            priority: priorities[i] ?? MAX_PRIORITY,
-            attempts: SCAN_JOB.attempts,
-            backoff: { type: "fixed", delay: SCAN_JOB.backoffMs },
-            removeOnComplete: SCAN_JOB.keepCompleted,
-            removeOnFail: SCAN_JOB.keepFailed,
-          },
-        })),
-      );
+      await queue.addBulk(scans.map((scan, i) => scanJob(scan, priorities[i] ?? MAX_SCAN_PRIORITY)));
     } catch {
       await db.scan.updateMany({
         where: { id: { in: scans.map((scan) => scan.id) } },

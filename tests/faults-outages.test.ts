@@ -108,6 +108,7 @@ describe("outages", () => {
         "the killed worker's scan to complete on the other worker",
       );
       const recoveredMs = Date.now() - killedAt;
+      process.stdout.write(`killed worker: its scan completed ${recoveredMs} ms after the kill\n`);
       expect(recoveredMs).toBeLessThan(15_000 + 5_000 + 3_000);
       const row = await stack.db.scan.findUniqueOrThrow({ where: { id } });
       expect(row.status).toBe("completed");

@@ -13,6 +13,8 @@ const STALLED_OUT = /stalled more than allowable limit/;
 /** rows looked at per query, and per sweep at most (a longer backlog is covered over several sweeps) */
 const PAGE = 200;
 const MOST_PER_SWEEP = 2_000;
+/** how long stopping waits for a sweep under way */
+const STOP_WAIT_MS = 2_000;
 
 export type ReaperDeps = {
   db: Db;
@@ -210,6 +212,7 @@ export const startReaper = (deps: ReaperDeps, intervalMs: number): (() => Promis
   timer.unref();
   return async () => {
     clearInterval(timer);
-    await running;
+    // a sweep stuck on a Redis or Postgres that is away is not waited for long: it only reads and claims rows
+    await Promise.race([running, new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref())]);
   };
 };

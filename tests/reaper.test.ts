@@ -141,6 +141,46 @@ describe("reaper", () => {
     expect((await queue.getJob(row.id))?.attemptsMade).toBe(0);
   });
 
+  it("fails a scan whose job stalled out (it stopped its workers), rather than run it again", async () => {
+    const row = await scanRow({ status: "running", updatedAt: ago(5_000) });
+    const job = scanJob(row, 1);
+    await queue.add(job.name, job.data, job.opts);
+    const prefix = queue.opts.prefix;
+    // a worker that takes the job and dies with it: its lock expires, nobody renews it
+    const dyingConnection = connection.duplicate();
+    const dying = new Worker(SCAN_QUEUE, () => new Promise<never>(() => undefined), {
+      connection: dyingConnection,
+      prefix,
+      lockDuration: 1_000,
+      skipStalledCheck: true,
+    });
+    const until = Date.now() + 10_000;
+    while ((await queue.getJobState(row.id)) !== "active" && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 50));
+    await dying.close(true);
+    dyingConnection.disconnect();
+    // a live worker's stalled check finds it; with no stall allowed, it fails the job
+    const liveConnection = connection.duplicate();
+    const live = new Worker(SCAN_QUEUE, async () => ({}), {
+      connection: liveConnection,
+      prefix,
+      stalledInterval: 300,
+      maxStalledCount: 0,
+    });
+    try {
+      while ((await queue.getJobState(row.id)) !== "failed" && Date.now() < until)
+        await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      await live.close();
+      liveConnection.disconnect();
+    }
+    expect((await queue.getJob(row.id))?.failedReason).toMatch(/stalled/);
+    expect(await reaper().sweep()).toEqual({ requeued: 0, failed: 1 });
+    expect(await db.scan.findUniqueOrThrow({ where: { id: row.id } })).toEqual(
+      expect.objectContaining({ status: "failed", errorMessage: expect.stringMatching(/stopped the workers/) }),
+    );
+  });
+
   it(`fails a scan that was queued again ${SCAN_JOB.maxRequeues} times already, saying why`, async () => {
     const row = await scanRow({ requeues: SCAN_JOB.maxRequeues });
     expect(await reaper().sweep()).toEqual({ requeued: 0, failed: 1 });

@@ -99,7 +99,8 @@ export const startWorkerProcess = (env: Record<string, string>): Promise<WorkerP
     // node with tsx's loader, not the tsx CLI, which would run the worker in a child process
     const child = spawn(process.execPath, ["--import", "tsx", resolve(ROOT, "services/worker/src/main.ts")], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
+      // any free ops port unless the test names one: never the default, which a running worker holds
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", METRICS_PORT: "0", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";

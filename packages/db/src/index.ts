@@ -2,3 +2,4 @@
 export * from "./client";
 export * from "./connection";
 export * from "./migrate";
+export * from "./outage";

@@ -15,6 +15,14 @@ describe("isNonPublicAddress", () => {
     "fe80::1",
     "::ffff:127.0.0.1",
     "::ffff:10.0.0.1",
+    "::127.0.0.1",
+    "::a9fe:a9fe",
+    "64:ff9b::10.0.0.1",
+    "2002:c0a8:101::1",
+    "2001:0:a00:1::1",
+    "127.1",
+    "0x7f.1",
+    "2130706433",
     "224.0.0.1",
     "not-an-ip",
   ])("%s is not public", (address) => {
@@ -41,6 +49,8 @@ describe("vetTarget", () => {
     "http://0177.0.0.1/",
     "http://[::1]/",
     "http://[::ffff:7f00:1]/",
+    "http://[::127.0.0.1]/",
+    "http://[::a9fe:a9fe]/",
     "http://0.0.0.0/",
   ])("refuses the loopback spelling %s", async (url) => {
     const verdict = await vetTarget(new URL(url), new Set(), none);

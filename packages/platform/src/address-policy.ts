@@ -1,24 +1,28 @@
-import ipaddr from "ipaddr.js";
+import { parseIp, type SpecialBlock, specialBlockOf } from "./special-addresses";
 
 /**
  * Scan targets must be public: a scanner that fetches what it is told is otherwise a way into
  * the network it runs in (cloud metadata, databases, admin panels). The only exception is an
- * explicit allowlist of exact `host:port` pairs, for tests and self-hosted setups.
+ * explicit allowlist of exact `host:port` pairs, for tests and self-hosted setups. What is not
+ * public is the IANA special-purpose registries' every block (special-addresses.ts).
  */
 
-/** ipaddr.js range names that are public unicast; every other range is refused. */
-const PUBLIC_RANGES = new Set(["unicast"]);
+/** The special-purpose block an address (any spelling) falls in; null when it is public or no address at all. */
+export const nonPublicBlockOf = (address: string): SpecialBlock | null => {
+  const parsed = parseIp(address);
+  return parsed ? specialBlockOf(parsed) : null;
+};
 
-/** true for loopback, private, link-local, unique-local, multicast, reserved and unspecified addresses. */
+/** true for every address in a special-purpose, multicast or reserved block, and for what is no address. */
 export const isNonPublicAddress = (address: string): boolean => {
-  if (!ipaddr.isValid(address)) return true;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === "ipv6") {
-    const v6 = parsed as ipaddr.IPv6;
-    // ::ffff:10.0.0.1 and friends are IPv4 addresses in disguise
-    if (v6.isIPv4MappedAddress()) parsed = v6.toIPv4Address();
-  }
-  return !PUBLIC_RANGES.has(parsed.range());
+  const parsed = parseIp(address);
+  return parsed === null || specialBlockOf(parsed) !== null;
+};
+
+/** "(Loopback, RFC 1122 §3.2.1.3)": which block refused an address, for the caller's message */
+const blockNote = (address: string): string => {
+  const block = nonPublicBlockOf(address);
+  return block ? ` (${block.name}, ${block.rfc})` : "";
 };
 
 /** `host:port` with the URL's effective port (80/443 when the URL leaves it out). */
@@ -39,7 +43,7 @@ export const parseAllowlist = (value: string | undefined): ReadonlySet<string> =
 /** An IP literal as written in a URL host, without IPv6 brackets; null for a name. */
 export const ipLiteralOf = (hostname: string): string | null => {
   const bare = hostname.startsWith("[") && hostname.endsWith("]") ? hostname.slice(1, -1) : hostname;
-  return ipaddr.isValid(bare) ? bare : null;
+  return parseIp(bare) ? bare : null;
 };
 
 /** The ports a target may use unless its `host:port` is allowlisted, or "any". */
@@ -97,7 +101,7 @@ export const vetTarget = async (
   }
   if (literal) {
     return isNonPublicAddress(literal)
-      ? { allowed: false, reason: `${url.hostname} is a private or reserved address` }
+      ? { allowed: false, reason: `${url.hostname} is a private or reserved address${blockNote(literal)}` }
       : { allowed: true, addresses: [literal] };
   }
   let addresses: string[];
@@ -109,6 +113,9 @@ export const vetTarget = async (
   if (addresses.length === 0) return { allowed: false, reason: `unresolvable: ${url.hostname} has no DNS record` };
   const blocked = addresses.find(isNonPublicAddress);
   if (blocked)
-    return { allowed: false, reason: `${url.hostname} resolves to a private or reserved address (${blocked})` };
+    return {
+      allowed: false,
+      reason: `${url.hostname} resolves to a private or reserved address (${blocked})${blockNote(blocked)}`,
+    };
   return { allowed: true, addresses };
 };

@@ -5,5 +5,7 @@ export * from "./api-key";
 export * from "./config";
 export * from "./log";
 export * from "./readiness";
+export * from "./redis-policy";
 export * from "./shutdown";
+export * from "./special-addresses";
 export * from "./webhook-signature";

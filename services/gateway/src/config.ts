@@ -1,5 +1,5 @@
 import { createPublicKey } from "node:crypto";
-import { ResponseForm } from "@scan/contract";
+import { PlanPriorityWeights, ResponseForm } from "@scan/contract";
 import { CommonConfig, intFrom, OpsConfig, optionalSecret, parseConfig } from "@scan/platform";
 import { z } from "zod";
 
@@ -84,29 +84,9 @@ export const Config = z
     SCAN_QUOTA_AGENCY: quotaFrom("unlimited").describe(
       "scans per user per calendar month (UTC); a number or `unlimited`",
     ),
-    PLAN_PRIORITY_WEIGHTS: z
-      .string()
-      .default("agency=1,pro=2,starter=4,free=8,anonymous=16")
-      .transform((value, ctx) => {
-        const weights: Record<string, number> = {};
-        for (const entry of value.split(",")) {
-          const match = /^\s*(agency|pro|starter|free|anonymous)\s*=\s*(\d{1,4})\s*$/.exec(entry);
-          if (!match?.[1] || !match[2] || Number(match[2]) < 1) {
-            ctx.addIssue({ code: "custom", message: `"${entry}" is not plan=weight (a whole number from 1)` });
-            return z.NEVER;
-          }
-          weights[match[1]] = Number(match[2]);
-        }
-        const missing = ["agency", "pro", "starter", "free", "anonymous"].filter((plan) => !(plan in weights));
-        if (missing.length > 0) {
-          ctx.addIssue({ code: "custom", message: `needs a weight for ${missing.join(", ")}` });
-          return z.NEVER;
-        }
-        return weights as Record<"agency" | "pro" | "starter" | "free" | "anonymous", number>;
-      })
-      .describe(
-        "queue order by plan: each waiting scan of a caller pushes that caller's next one back by the plan's weight (see the API reference, queue order)",
-      ),
+    PLAN_PRIORITY_WEIGHTS: PlanPriorityWeights.describe(
+      "queue order by plan: each waiting scan of a caller pushes that caller's next one back by the plan's weight (see the API reference, queue order)",
+    ),
     ADMISSION_CONTROL: z
       .enum(["on", "off"])
       .default("on")

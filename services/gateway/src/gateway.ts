@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { SCAN_QUEUE, WEBHOOK_QUEUE } from "@scan/contract";
 import type { Db } from "@scan/db";
 import type { LlmEndpoint } from "@scan/generators";
-import { parseAllowlist, parsePorts, probeAll, type Readiness } from "@scan/platform";
+import { parseAllowlist, parsePorts, probeAll, type Readiness, warnIfRedisEvicts } from "@scan/platform";
 import { Queue, QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
@@ -105,6 +105,7 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
   const webhooks = new Queue(WEBHOOK_QUEUE, { connection, prefix: config.QUEUE_PREFIX });
   webhooks.on("error", (error) => log.warn({ err: error.message }, "webhook queue error"));
   await connection.ping().catch(() => undefined);
+  void warnIfRedisEvicts(connection, log);
   await events.waitUntilReady();
   await untilReady(limiterConnection);
   const waiter = new ScanWaiter(events, terminalScansAmong(db));

@@ -1,3 +1,4 @@
+import { PlanPriorityWeights } from "@scan/contract";
 import { CommonConfig, intFrom, OpsConfig, parseConfig } from "@scan/platform";
 import { ScanSettings } from "@scan/scanner";
 import { z } from "zod";
@@ -19,16 +20,18 @@ export const Config = z.object({
   SHUTDOWN_TIMEOUT_MS: intFrom(25_000, 1_000, 300_000).describe(
     "how long in-flight work may take at SIGTERM before it is handed back",
   ),
-  REAPER_INTERVAL_MS: intFrom(30_000, 100, 3_600_000).describe("how often a worker sweeps for orphaned scans"),
-  ORPHAN_AFTER_MS: z.coerce
-    .number()
-    .int()
-    .min(100)
-    .max(86_400_000)
-    .optional()
-    .describe(
-      "a queued or running scan unchanged this long whose job is gone or dead is marked failed; unset: 2 × (`SCAN_TIMEOUT_MS` + 10 s)",
-    ),
+  REAPER_INTERVAL_MS: intFrom(5_000, 100, 3_600_000).describe(
+    "how often the scans whose job the queue lost are looked for (one worker sweeps at a time)",
+  ),
+  ORPHAN_AFTER_MS: intFrom(10_000, 100, 86_400_000).describe(
+    "a queued scan unchanged this long whose job the queue lost (or whose job died) is queued again from its row; a running one once it has run `SCAN_TIMEOUT_MS` + 15 s",
+  ),
+  DATABASE_WAIT_MS: intFrom(120_000, 0, 600_000).describe(
+    "how long a scan waits for an unreachable Postgres, per read or write, before its job fails and the reaper queues it again",
+  ),
+  PLAN_PRIORITY_WEIGHTS: PlanPriorityWeights.describe(
+    "the gateway's queue order by plan, for the scans queued again from their rows: set it the same on both services",
+  ),
   ...OpsConfig,
   METRICS_PORT: intFrom(9464, 0, 65535).describe(
     "the worker's port for `/metrics`, `/healthz`, `/readyz` (`0`: any free port)",

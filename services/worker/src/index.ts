@@ -3,4 +3,5 @@
 export * from "./config";
 export * from "./domain/site-scores";
 export * from "./infra/ops-server";
+export * from "./jobs/reaper";
 export * from "./worker";

@@ -1,11 +1,12 @@
 import { SCAN_QUEUE, WEBHOOK_JOB, WEBHOOK_QUEUE, type WebhookJobPayload } from "@scan/contract";
 import type { Db } from "@scan/db";
-import { probeAll, type Readiness } from "@scan/platform";
+import { probeAll, type Readiness, warnIfRedisEvicts } from "@scan/platform";
 import { type BrowserPool, captureLimitsOf, createScanner, resolveAll, type Scanner } from "@scan/scanner";
 import { Queue, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import type { Config } from "./config";
+import { createDatabaseWait } from "./domain/database-wait";
 import { createWorkerMetrics, type WorkerMetrics } from "./infra/metrics";
 import { startReaper } from "./jobs/reaper";
 import { createScanProcessor } from "./jobs/scan.job";
@@ -29,6 +30,30 @@ export const WEBHOOK_USER_AGENT = "AEOScan-Webhook/0.1";
 
 /** how long a queue client gets to close once its work is done or abandoned */
 const CLIENT_CLOSE_MS = 2_000;
+
+/**
+ * Stalled-job recovery, for a worker killed mid-scan (SIGKILL, out of memory, node lost).
+ * While its process lives, BullMQ renews an active job's lock every lockDuration/2 at the
+ * latest, however long the scan takes, so the lock need not outlast the scan's time-out; it
+ * only has to outlast the longest pause of the event loop (a page's parse: well under a
+ * second) with room to spare: 10 s, renewed every 5 s. A dead worker's lock expires at most
+ * 10 s after its death; the stalled check (every 5 s, by any live worker) marks active jobs
+ * and hands back the marked ones whose lock is gone, so the scan is queued again within
+ * 10 + 5 = 15 s, and finishes within its own time-out after that.
+ */
+const LOCK_DURATION_MS = 10_000;
+const STALLED_INTERVAL_MS = 5_000;
+/**
+ * One stall is a worker that died under a scan (a deploy's SIGKILL, another scan's memory):
+ * run it again. A second in a row is likely the scan itself killing its workers: it fails
+ * (the reaper marks it so) rather than take down a third.
+ */
+const MAX_STALLED_COUNT = 1;
+/**
+ * A running scan whose job Redis lost may still be running on a live worker, which stores its
+ * result without the job: the reaper leaves it this long past its time-out before queueing it again.
+ */
+const RUNNING_GRACE_MS = 15_000;
 
 /** true when the promise settles within ms, false when the time runs out first */
 const within = (promise: Promise<unknown>, ms: number): Promise<boolean> =>
@@ -76,8 +101,11 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
     });
   };
 
+  // aborted when the worker gives up on its in-flight scans: a scan waiting for Postgres stops waiting
+  const stopping = new AbortController();
   const processor = createScanProcessor({
     db,
+    untilStored: createDatabaseWait({ budgetMs: config.DATABASE_WAIT_MS, log, signal: stopping.signal }),
     scanner,
     log,
     metrics,
@@ -88,19 +116,30 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
     connection,
     prefix: config.QUEUE_PREFIX,
     concurrency: config.WORKER_CONCURRENCY,
-    // a scan that outlives its timeout by this much is considered stalled and handed back
-    lockDuration: config.SCAN_TIMEOUT_MS + 10_000,
-    // checked as often as a lock can expire, so a killed worker's scan is picked up again soon
-    stalledInterval: Math.min(30_000, config.SCAN_TIMEOUT_MS + 10_000),
-    maxStalledCount: 1,
+    lockDuration: LOCK_DURATION_MS,
+    stalledInterval: STALLED_INTERVAL_MS,
+    maxStalledCount: MAX_STALLED_COUNT,
   });
   // the reaper reads job states; a Queue on the worker's connection (the Worker blocks on its own)
   const queue = new Queue(SCAN_QUEUE, { connection, prefix: config.QUEUE_PREFIX });
   queue.on("error", (error) => log.warn({ err: error.message }, "queue error"));
+  // Redis restarted empty with scans queued: they are queued again at the first sweep after it
+  // is back (REAPER_INTERVAL_MS, 5 s) once their rows are ORPHAN_AFTER_MS (10 s) old, so within
+  // about 5 to 15 s; a running one whose worker lived stores itself, one whose worker died too
+  // is queued again SCAN_TIMEOUT_MS + 15 s after it started.
   const stopReaper = startReaper(
-    { db, queue, orphanAfterMs: config.ORPHAN_AFTER_MS ?? 2 * (config.SCAN_TIMEOUT_MS + 10_000), log },
+    {
+      db,
+      queue,
+      redis: connection,
+      orphanAfterMs: config.ORPHAN_AFTER_MS,
+      runningAfterMs: config.SCAN_TIMEOUT_MS + RUNNING_GRACE_MS,
+      weights: config.PLAN_PRIORITY_WEIGHTS,
+      log,
+    },
     config.REAPER_INTERVAL_MS,
   );
+  void warnIfRedisEvicts(connection, log);
   worker.on("error", (error) => log.error({ err: error }, "worker error"));
 
   const webhookWorker = new Worker(
@@ -146,6 +185,7 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
     const drained = await within(Promise.all([worker.close(), webhookWorker.close()]), timeoutMs);
     if (!drained) {
       log.warn("in-flight work did not finish in time; handing it back to the queue");
+      stopping.abort();
       // a client caught between reconnect attempts never reports its end: bound the forced close too
       await within(Promise.all([worker.close(true), webhookWorker.close(true)]), CLIENT_CLOSE_MS);
     }

@@ -1,5 +1,5 @@
 import type { Plan } from "@scan/contract";
-import { AppError, normaliseScanUrl, SCAN_JOB, type ScanJobPayload, type ScanMode } from "@scan/contract";
+import { AppError, MAX_SCAN_PRIORITY, normaliseScanUrl, type ScanMode, scanJob, scanPriority } from "@scan/contract";
 import type { Db } from "@scan/db";
 import { type PortPolicy, type Resolve, vetTarget } from "@scan/platform";
 import type { Queue } from "bullmq";
@@ -24,9 +24,6 @@ export type PriorityWeights = Record<Plan | "anonymous", number>;
 
 /** `keepSnapshot` asks the worker to keep the captured page for the generators (fix, generate) */
 export type NewScan = { id: string; url: string; mode: ScanMode; requestId: string; keepSnapshot?: boolean };
-
-/** BullMQ's largest priority (lowest urgency) */
-const MAX_PRIORITY = 2_097_152;
 
 /**
  * What every new scan goes through, alone or in a batch: its target and callback are vetted,
@@ -60,8 +57,8 @@ export const createScanIntake = ({
    * month's scans first, so concurrent requests cannot overrun the quota.
    */
   const storeAll = async (scans: readonly NewScan[], owner: KeyCaller | null, callbackUrl: string | null) => {
-    // keepSnapshot is for the job, not a column
-    const rows = scans.map(({ keepSnapshot: _job, ...scan }) => ({
+    // keepSnapshot is stored too: a scan the queue lost is queued again from its row
+    const rows = scans.map((scan) => ({
       ...scan,
       status: "queued" as const,
       callbackUrl,
@@ -108,7 +105,7 @@ export const createScanIntake = ({
     const waiting = await db.scan.count({
       where: { userId: owner?.userId ?? null, status: "queued", id: { notIn: scans.map((scan) => scan.id) } },
     });
-    return scans.map((_, i) => Math.min(MAX_PRIORITY, 1 + (waiting + i) * weight));
+    return scans.map((_, i) => scanPriority(waiting + i, weight));
   };
 
   /** Stores the scans and works out their queue priorities, the two queries side by side. */
@@ -124,26 +121,7 @@ export const createScanIntake = ({
   /** Queues stored scans; when the queue cannot take them they are failed, and the caller gets a 503. */
   const enqueue = async (scans: readonly NewScan[], priorities: readonly number[], callbackUrl: string | null) => {
     try {
-      await queue.addBulk(
-        scans.map((scan, i) => ({
-          name: SCAN_JOB.name,
-          data: {
-            scanId: scan.id,
-            url: scan.url,
-            mode: scan.mode,
-            requestId: scan.requestId,
-            ...(scan.keepSnapshot ? { keepSnapshot: true } : {}),
-          } satisfies ScanJobPayload,
-          opts: {
-            jobId: scan.id,
-            priority: priorities[i] ?? MAX_PRIORITY,
-            attempts: SCAN_JOB.attempts,
-            backoff: { type: "fixed", delay: SCAN_JOB.backoffMs },
-            removeOnComplete: SCAN_JOB.keepCompleted,
-            removeOnFail: SCAN_JOB.keepFailed,
-          },
-        })),
-      );
+      await queue.addBulk(scans.map((scan, i) => scanJob(scan, priorities[i] ?? MAX_SCAN_PRIORITY)));
     } catch {
       await db.scan.updateMany({
         where: { id: { in: scans.map((scan) => scan.id) } },

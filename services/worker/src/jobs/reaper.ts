@@ -1,66 +1,218 @@
+import { type PriorityWeights, SCAN_JOB, scanJob, scanPriority } from "@scan/contract";
 import type { Db } from "@scan/db";
 import type { Queue } from "bullmq";
+import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 
 /** Job states in which a scan is still on its way: its row is left alone. */
 const ALIVE = new Set(["waiting", "active", "delayed", "prioritized", "waiting-children"]);
 
+/** BullMQ's reason for a job that stalled more often than maxStalledCount */
+const STALLED_OUT = /stalled more than allowable limit/;
+
+/** rows looked at per query, and per sweep at most (a longer backlog is covered over several sweeps) */
+const PAGE = 200;
+const MOST_PER_SWEEP = 2_000;
+/** how long stopping waits for a sweep under way */
+const STOP_WAIT_MS = 2_000;
+
 export type ReaperDeps = {
   db: Db;
   queue: Queue;
-  /** a scan unchanged for this long is looked at; below it nothing is, however it looks */
+  /** takes the sweep for this interval, so one worker sweeps at a time */
+  redis: Pick<Redis, "set">;
+  /**
+   * a queued scan unchanged this long whose job is gone is queued again: the gateway queues a
+   * job milliseconds after it stores the row, so a longer gap means the queue lost it
+   */
   orphanAfterMs: number;
+  /**
+   * a running scan whose job is gone is queued again once it has run this long: until then the
+   * worker that started it may still be running it (a Redis restart does not stop workers),
+   * and it stores its result in Postgres without the job
+   */
+  runningAfterMs: number;
+  /** PLAN_PRIORITY_WEIGHTS: the gateway's queue order, for the scans queued again */
+  weights: PriorityWeights;
+  maxRequeues?: number;
   log: Logger;
 };
 
-/**
- * One sweep for orphans: scans still `queued` or `running` whose job is gone (Redis lost it in
- * a restart without persistence) or dead (failed after stalling too often, or finished without
- * storing its result). They would otherwise look in progress for ever; they are marked failed
- * with a reason, so callers polling them stop and can submit again. A scan whose job is still
- * waiting or active is never touched, however long the queue. Safe to run in every worker at once.
- */
-export const reapOrphans = async ({ db, queue, orphanAfterMs, log }: ReaperDeps): Promise<number> => {
-  const stale = await db.scan.findMany({
-    where: { status: { in: ["queued", "running"] }, updatedAt: { lt: new Date(Date.now() - orphanAfterMs) } },
-    select: { id: true },
-    orderBy: { updatedAt: "asc" },
-    take: 200,
-  });
-  let reaped = 0;
-  for (const { id } of stale) {
-    const job = await queue.getJob(id);
-    const state = job ? await job.getState() : "missing";
-    if (ALIVE.has(state)) continue;
-    const { count } = await db.scan.updateMany({
-      where: { id, status: { in: ["queued", "running"] } },
-      data: {
-        status: "failed",
-        errorCode: "internal_error",
-        errorMessage:
-          state === "missing"
-            ? "The scan was lost from the queue (it restarted); submit it again"
-            : "The scan stopped without a result; submit it again",
-        completedAt: new Date(),
-      },
-    });
-    if (count > 0) log.warn({ scanId: id, jobState: state }, "orphaned scan marked failed");
-    reaped += count;
-  }
-  return reaped;
+export type SweepResult = { requeued: number; failed: number };
+
+type Row = {
+  id: string;
+  url: string;
+  mode: "quick" | "full";
+  status: string;
+  requestId: string | null;
+  keepSnapshot: boolean;
+  requeues: number;
+  userId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  user: { plan: "free" | "starter" | "pro" | "agency" } | null;
 };
 
-/** Sweeps every intervalMs until stopped; a sweep that fails (database away) is tried next time. */
+/**
+ * The row is the truth, for the queue too. A sweep finds scans Postgres holds as `queued` or
+ * `running` whose job the queue no longer has (Redis restarted empty, evicted it, failed over
+ * to a replica behind it) or whose job is dead (it failed while Postgres was away, so its
+ * result could not be stored) and queues them again from the row: same job id (the scan id),
+ * same priority rule as the gateway's, same attempts. A scan is failed instead when it cannot
+ * run: its job stalled out (it stopped two workers in a row), or it was queued again
+ * `maxRequeues` times already. A scan whose job is waiting or active is never touched.
+ */
+export const createReaper = ({
+  db,
+  queue,
+  orphanAfterMs,
+  runningAfterMs,
+  weights,
+  maxRequeues = SCAN_JOB.maxRequeues,
+  log,
+}: ReaperDeps) => {
+  /** the row as the sweep read it: a row changed since (started, stored, claimed by another sweep) is left alone */
+  const unchanged = (row: Row) => ({ id: row.id, updatedAt: row.updatedAt, requeues: row.requeues });
+
+  /** where the last sweep stopped, when the backlog was longer than one sweep looks at */
+  let cursor: { updatedAt: Date; id: string } | null = null;
+
+  const fail = async (row: Row, message: string, jobState: string) => {
+    const { count } = await db.scan.updateMany({
+      where: unchanged(row),
+      data: { status: "failed", errorCode: "internal_error", errorMessage: message, completedAt: new Date() },
+    });
+    if (count > 0) log.warn({ scanId: row.id, jobState, requeues: row.requeues }, "orphaned scan failed");
+    return count;
+  };
+
+  /** the gateway's rule: a caller's n-th waiting scan gets 1 + n × weight(plan) */
+  const priorityOf = async (row: Row): Promise<number> => {
+    const ahead = await db.scan.count({
+      where: { userId: row.userId, status: "queued", createdAt: { lt: row.createdAt }, id: { not: row.id } },
+    });
+    return scanPriority(ahead, weights[row.user?.plan ?? "anonymous"]);
+  };
+
+  const requeue = async (row: Row, jobState: string): Promise<number> => {
+    // claim the row first, so no other sweep queues it too
+    const claimed = await db.scan.updateMany({
+      where: unchanged(row),
+      data: { status: "queued", startedAt: null, requeues: row.requeues + 1 },
+    });
+    if (claimed.count === 0) return 0;
+    try {
+      // a dead job keeps the id: it goes first, or the add would be a no-op
+      if (jobState !== "missing") await (await queue.getJob(row.id))?.remove();
+      const job = scanJob(row, await priorityOf(row));
+      await queue.add(job.name, job.data, job.opts);
+    } catch (error) {
+      // not queued after all: give the attempt back, the next sweep tries again
+      await db.scan.updateMany({ where: { id: row.id, requeues: row.requeues + 1 }, data: { requeues: row.requeues } });
+      throw error;
+    }
+    log.warn({ scanId: row.id, jobState, requeues: row.requeues + 1 }, "scan queued again from its row");
+    return 1;
+  };
+
+  const settle = async (row: Row, now: number): Promise<keyof SweepResult | null> => {
+    const job = await queue.getJob(row.id);
+    const jobState = job ? await job.getState() : "missing";
+    if (ALIVE.has(jobState)) return null;
+    // its worker may still be at it, and will store it without the job
+    if (jobState === "missing" && row.status === "running" && now - row.updatedAt.getTime() < runningAfterMs)
+      return null;
+    if (jobState === "failed" && STALLED_OUT.test(job?.failedReason ?? "")) {
+      const failed = await fail(
+        row,
+        "The scan stopped the workers running it twice (it may need more memory than a worker has); it was not tried again",
+        jobState,
+      );
+      return failed > 0 ? "failed" : null;
+    }
+    if (row.requeues >= maxRequeues) {
+      const failed = await fail(
+        row,
+        `The scan lost its place in the queue ${row.requeues + 1} times (the queue restarted or its workers stopped); submit it again`,
+        jobState,
+      );
+      return failed > 0 ? "failed" : null;
+    }
+    return (await requeue(row, jobState)) > 0 ? "requeued" : null;
+  };
+
+  const sweep = async (): Promise<SweepResult> => {
+    const result: SweepResult = { requeued: 0, failed: 0 };
+    const now = Date.now();
+    for (let looked = 0; looked < MOST_PER_SWEEP; looked += PAGE) {
+      const after = cursor;
+      const rows: Row[] = await db.scan.findMany({
+        where: {
+          status: { in: ["queued", "running"] },
+          updatedAt: { lt: new Date(now - orphanAfterMs) },
+          ...(after
+            ? { OR: [{ updatedAt: { gt: after.updatedAt } }, { updatedAt: after.updatedAt, id: { gt: after.id } }] }
+            : {}),
+        },
+        select: {
+          id: true,
+          url: true,
+          mode: true,
+          status: true,
+          requestId: true,
+          keepSnapshot: true,
+          requeues: true,
+          userId: true,
+          createdAt: true,
+          updatedAt: true,
+          user: { select: { plan: true } },
+        },
+        orderBy: [{ updatedAt: "asc" }, { id: "asc" }],
+        take: PAGE,
+      });
+      const last = rows.at(-1);
+      cursor = rows.length === PAGE && last ? { updatedAt: last.updatedAt, id: last.id } : null;
+      // a page's job states are read at once: one round trip's wait for them all
+      const outcomes = await Promise.all(rows.map((row) => settle(row, now)));
+      for (const outcome of outcomes) if (outcome) result[outcome] += 1;
+      if (!cursor) break;
+    }
+    return result;
+  };
+
+  return { sweep };
+};
+
+export type Reaper = ReturnType<typeof createReaper>;
+
+/**
+ * Sweeps every intervalMs until stopped, one worker at a time (a Redis key held for the
+ * interval); a sweep that fails (database or Redis away) is tried at the next tick, and a
+ * sweep still running when the next tick comes is not doubled.
+ */
 export const startReaper = (deps: ReaperDeps, intervalMs: number): (() => Promise<void>) => {
-  let running: Promise<unknown> = Promise.resolve();
+  const reaper = createReaper(deps);
+  let running: Promise<unknown> | null = null;
+  const tick = async () => {
+    const mine = await deps.redis.set(deps.queue.toKey("reaper"), "1", "PX", intervalMs, "NX");
+    if (mine !== "OK") return;
+    await reaper.sweep();
+  };
   const timer = setInterval(() => {
-    running = reapOrphans(deps).catch((error: unknown) =>
-      deps.log.warn({ err: error instanceof Error ? error.message : String(error) }, "orphan sweep failed"),
-    );
+    if (running) return;
+    running = tick()
+      .catch((error: unknown) =>
+        deps.log.warn({ err: error instanceof Error ? error.message : String(error) }, "orphan sweep failed"),
+      )
+      .finally(() => {
+        running = null;
+      });
   }, intervalMs);
   timer.unref();
   return async () => {
     clearInterval(timer);
-    await running;
+    // a sweep stuck on a Redis or Postgres that is away is not waited for long: it only reads and claims rows
+    await Promise.race([running, new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref())]);
   };
 };

@@ -1,8 +1,9 @@
 import { type ScanJobOutcome, ScanJobPayload, type WebhookJobPayload } from "@scan/contract";
-import type { Db } from "@scan/db";
+import { type Db, isDatabaseUnreachable } from "@scan/db";
 import { type Scanner, TargetError } from "@scan/scanner";
 import { type Job, UnrecoverableError } from "bullmq";
 import type { Logger } from "pino";
+import type { DatabaseWait } from "../domain/database-wait";
 import { upsertSiteScores } from "../domain/site-scores";
 import { keepSnapshot, type SnapshotRetention } from "../domain/snapshot-keeper";
 import type { WorkerMetrics } from "../infra/metrics";
@@ -15,6 +16,8 @@ export type ScanJobDeps = {
   metrics: WorkerMetrics;
   /** queues the callback delivery of a finished scan that has a callback URL */
   enqueueCallback: (payload: WebhookJobPayload) => Promise<void>;
+  /** runs a database step, waiting out a Postgres outage instead of failing the scan */
+  untilStored: DatabaseWait;
 };
 
 const markFailed = (db: Db, scanId: string, errorCode: string, errorMessage: string) =>
@@ -29,10 +32,12 @@ const markFailed = (db: Db, scanId: string, errorCode: string, errorMessage: str
  * The result goes to Postgres; the job's return value only says where it is. A target that
  * cannot be scanned fails the scan at once (UnrecoverableError: retrying a dead host only
  * burns the caller's budget); anything else is retried once and fails the scan when the last
- * attempt fails.
+ * attempt fails. Postgres being away is no failure of the scan: each database step waits for
+ * it (untilStored), and when it stays away longer the job fails with the row untouched, for
+ * the reaper to queue again.
  */
 export const createScanProcessor =
-  ({ db, scanner, snapshots, log, metrics, enqueueCallback }: ScanJobDeps) =>
+  ({ db, scanner, snapshots, log, metrics, enqueueCallback, untilStored }: ScanJobDeps) =>
   async (job: Job): Promise<ScanJobOutcome> => {
     // the worker's whole hold on the job, for the log: what a caller waits beyond it is the gateway's and the queue's
     const entered = performance.now();
@@ -40,16 +45,20 @@ export const createScanProcessor =
     if (!parsed.success) throw new UnrecoverableError(`bad scan payload: ${parsed.error.message}`);
     const { scanId, url, mode, requestId, keepSnapshot: keep } = parsed.data;
     const jobLog = log.child({ scanId, requestId, mode });
-    const started = await db.scan.updateMany({
-      where: { id: scanId, status: { in: ["queued", "running"] } },
-      data: { status: "running", startedAt: new Date() },
-    });
+    const started = await untilStored("start", () =>
+      db.scan.updateMany({
+        where: { id: scanId, status: { in: ["queued", "running"] } },
+        data: { status: "running", startedAt: new Date() },
+      }),
+    );
     if (started.count === 0) {
       // already finished (a stalled job picked up again after its scan was stored) or unknown
-      const existing = await db.scan.findUnique({
-        where: { id: scanId },
-        select: { status: true, callbackUrl: true, callbackState: true },
-      });
+      const existing = await untilStored("read", () =>
+        db.scan.findUnique({
+          where: { id: scanId },
+          select: { status: true, callbackUrl: true, callbackState: true },
+        }),
+      );
       if (existing && (existing.status === "completed" || existing.status === "failed")) {
         // the run that stored it may have stopped before handing its callback over
         if (existing.callbackState === "pending") await enqueueCallback({ scanId, requestId });
@@ -68,51 +77,55 @@ export const createScanProcessor =
       const { outcome, timings, renderReason, snapshot } = await scanner.scan({ url, mode });
       const judgedAt = performance.now();
       if (keep) {
-        const kept = await keepSnapshot(db, scanId, snapshot, snapshots);
+        const kept = await untilStored("snapshot", () => keepSnapshot(db, scanId, snapshot, snapshots));
         if (!kept.kept) jobLog.warn({ reason: kept.reason }, "snapshot not kept");
       }
-      const scan = await db.scan.findUniqueOrThrow({
-        where: { id: scanId },
-        select: { createdAt: true, userId: true, url: true },
+      // read and written again as a whole when Postgres was away: the transaction stored all or nothing
+      const updated = await untilStored("store", async () => {
+        const scan = await db.scan.findUniqueOrThrow({
+          where: { id: scanId },
+          select: { createdAt: true, userId: true, url: true },
+        });
+        const completedAt = new Date();
+        const update = db.scan.update({
+          where: { id: scanId },
+          data: {
+            status: "completed",
+            finalUrl: outcome.finalUrl,
+            rendered: outcome.rendered,
+            seo: outcome.scores.seo,
+            aeo: outcome.scores.aeo,
+            geo: outcome.scores.geo,
+            overall: outcome.scores.overall,
+            grade: outcome.grade,
+            issuesCritical: outcome.issues.critical,
+            issuesWarning: outcome.issues.warning,
+            issuesInfo: outcome.issues.info,
+            checks: outcome.checks,
+            durationMs: completedAt.getTime() - scan.createdAt.getTime(),
+            completedAt,
+            errorCode: null,
+            errorMessage: null,
+          },
+          select: { callbackUrl: true },
+        });
+        // a scan made with a key updates its owner's site in the same transaction: no completed
+        // scan without its site, whether or not the gateway is still waiting for it
+        const site = scan.userId
+          ? [
+              upsertSiteScores(db, {
+                id: scanId,
+                userId: scan.userId,
+                url: scan.url,
+                mode,
+                scores: outcome.scores,
+                completedAt,
+              }),
+            ]
+          : [];
+        const [updated] = await db.$transaction([update, ...site]);
+        return updated;
       });
-      const completedAt = new Date();
-      const update = db.scan.update({
-        where: { id: scanId },
-        data: {
-          status: "completed",
-          finalUrl: outcome.finalUrl,
-          rendered: outcome.rendered,
-          seo: outcome.scores.seo,
-          aeo: outcome.scores.aeo,
-          geo: outcome.scores.geo,
-          overall: outcome.scores.overall,
-          grade: outcome.grade,
-          issuesCritical: outcome.issues.critical,
-          issuesWarning: outcome.issues.warning,
-          issuesInfo: outcome.issues.info,
-          checks: outcome.checks,
-          durationMs: completedAt.getTime() - scan.createdAt.getTime(),
-          completedAt,
-          errorCode: null,
-          errorMessage: null,
-        },
-        select: { callbackUrl: true },
-      });
-      // a scan made with a key updates its owner's site in the same transaction: no completed
-      // scan without its site, whether or not the gateway is still waiting for it
-      const site = scan.userId
-        ? [
-            upsertSiteScores(db, {
-              id: scanId,
-              userId: scan.userId,
-              url: scan.url,
-              mode,
-              scores: outcome.scores,
-              completedAt,
-            }),
-          ]
-        : [];
-      const [updated] = await db.$transaction([update, ...site]);
       stored = updated;
       stopTimer({ outcome: "completed" });
       for (const check of outcome.checks) metrics.checksRun.inc({ area: check.category, status: check.status });
@@ -131,16 +144,23 @@ export const createScanProcessor =
     } catch (error) {
       if (error instanceof TargetError) {
         stopTimer({ outcome: "upstream_failure" });
-        const stored = await markFailed(db, scanId, "upstream_failure", error.message);
+        const stored = await untilStored("fail", () => markFailed(db, scanId, "upstream_failure", error.message));
         jobLog.info({ reason: error.message }, "scan failed: target unreachable");
         await finished(stored);
         throw new UnrecoverableError(error.message);
       }
       stopTimer({ outcome: "error" });
+      if (isDatabaseUnreachable(error)) {
+        // not the scan's fault: the row stays queued or running, and the reaper queues it again once Postgres is back
+        jobLog.warn({ err: (error as Error).message }, "scan not stored: the database stayed unreachable");
+        throw error;
+      }
       const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       jobLog.error({ err: error, lastAttempt }, "scan attempt failed");
       if (lastAttempt)
-        await finished(await markFailed(db, scanId, "internal_error", "The scan could not be completed"));
+        await finished(
+          await untilStored("fail", () => markFailed(db, scanId, "internal_error", "The scan could not be completed")),
+        );
       throw error;
     }
     await finished(stored);

@@ -1,0 +1,34 @@
+/** Prisma error codes that mean the database could not be reached or answered too late. */
+const UNREACHABLE_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024"]);
+/** Driver adapter failures (under Prisma's P1001 family) that mean the same. */
+const UNREACHABLE_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
+/** What node-postgres and the socket say when the server went away mid-query or refuses connections. */
+const UNREACHABLE_MESSAGES =
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|Connection terminated|terminating connection due to administrator command|the database system is (starting up|shutting down|in recovery mode)/;
+
+type Failure = {
+  name?: unknown;
+  code?: unknown;
+  message?: unknown;
+  meta?: { driverAdapterError?: { cause?: { kind?: unknown } } };
+  cause?: unknown;
+};
+
+/**
+ * Whether an error says Postgres could not be reached (down, restarting, connection cut, pool
+ * exhausted), as opposed to a real error about the query or its data. The first is worth
+ * waiting out; the second is not.
+ */
+export const isDatabaseUnreachable = (error: unknown, depth = 0): boolean => {
+  if (error === null || typeof error !== "object" || depth > 3) return false;
+  const failure = error as Failure;
+  const name = typeof failure.name === "string" ? failure.name : "";
+  if (name === "PrismaClientInitializationError") return true;
+  if (name === "PrismaClientKnownRequestError" && UNREACHABLE_CODES.has(String(failure.code))) return true;
+  const kind = failure.meta?.driverAdapterError?.cause?.kind;
+  if (typeof kind === "string" && UNREACHABLE_KINDS.has(kind)) return true;
+  // a Postgres error with a SQLSTATE is an answer from the server, not its absence (57P01-03 aside)
+  if (typeof failure.code === "string" && /^57P0[123]$/.test(failure.code)) return true;
+  if (typeof failure.message === "string" && UNREACHABLE_MESSAGES.test(failure.message)) return true;
+  return isDatabaseUnreachable(failure.cause, depth + 1);
+};

@@ -258,6 +258,8 @@ describe("fuzz: malformed input to every route", () => {
             }
             const where = `${route.method} ${url.slice(0, 200)} [${input.auth}, form ${input.form}, ${input.contentType}] body ${input.body.slice(0, 120)}`;
             if (response.status >= 500) failures.push(`${response.status} ${where}: ${text.slice(0, 300)}`);
+            // a HEAD answer has no body to hold an envelope
+            if (route.method === "HEAD") return;
             // operations endpoints (/healthz, /metrics and the like) answer their own formats;
             // their errors and every API answer use the envelope
             const api = new URL(url).pathname.startsWith("/api/v1");
@@ -326,7 +328,7 @@ describe("fuzz: malformed input to every route", () => {
   it("answers headers over the limit with 431 in the envelope", async () => {
     const answer = await raw(`GET /api/v1/sites HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(40_000)}\r\n\r\n`);
     expect(statusOf(answer)).toBe(431);
-    expect(bodyOf(answer)).toEqual({ ok: false, error: expect.objectContaining({ code: "invalid_request" }) });
+    expect(bodyOf(answer)).toEqual({ ok: false, error: expect.objectContaining({ code: "headers_too_large" }) });
   });
 
   it.each([

@@ -89,7 +89,7 @@ describe("key endpoints", () => {
       const list = await call("/api/v1/keys", { headers: auth });
       expect(list.status).toBe(200);
       expect(body(list).ok).toBe(true);
-      expect(body(list).meta).toEqual({ page: 1, limit: 20, total: 3, hasMore: false });
+      expect(body(list).meta).toEqual({ page: 1, limit: 20, total: 3, hasMore: false, requestId: expect.any(String) });
       expect(
         body(list)
           .data.map((k: any) => k.id)
@@ -164,8 +164,10 @@ describe("key endpoints", () => {
     });
 
     it.each([
-      [{ name: "" }, /name/],
-      [{ name: 42 }, /name/],
+      [{ name: "" }, /name must not be empty/],
+      [{ name: "   " }, /name must not be empty/],
+      [{ name: "x".repeat(101) }, /name must be at most 100 characters/],
+      [{ name: 42 }, /name must be a string/],
       [{ default_form: "C" }, /default_form/],
       [{ scopes: ["all"] }, /scopes/],
     ])("refuses the create body %j with 400 in both forms", async (payload, message) => {

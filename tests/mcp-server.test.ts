@@ -383,7 +383,7 @@ describe("MCP tool server", () => {
       expect(form.status).toBe(400);
       expect((form.body as any).error).toMatchObject({
         code: -32600,
-        message: "Content-Type must be application/json",
+        message: "Content-Type must be application/json, not application/x-www-form-urlencoded",
       });
       const get = await api(base, "/mcp", { headers: keyHeaders(pro.key, "bearer") });
       expect(get.status).toBe(405);

@@ -54,9 +54,15 @@ describe("rate limits", () => {
     expect(remaining).toEqual([9, 8, 7, 6, 5, 4]);
     const resets = new Set(responses.map((r) => r.headers.get("x-ratelimit-reset")));
     expect(resets.size).toBeLessThanOrEqual(2);
-    // not under /api/v1: no counting
-    const health = await api(stack.gateway.url, "/healthz");
-    expect(health.headers.get("x-ratelimit-limit")).toBeNull();
+    // outside /api/v1 (and on unknown paths there is none): the key's counter is shown, not spent
+    const health = await api(stack.gateway.url, "/healthz", { headers: key });
+    expect(expectRateHeaders(health, 10)).toBe(4);
+    const missing = await api(stack.gateway.url, "/nothing-here", { headers: key });
+    expect(missing.status).toBe(404);
+    expect(expectRateHeaders(missing, 10)).toBe(4);
+    const anonymous = await api(stack.gateway.url, "/healthz");
+    // anonymous callers: their address's allowance (10 an hour by default)
+    expect(anonymous.headers.get("x-ratelimit-limit")).toBe("10");
   });
 
   it("answer 429 with Retry-After in whole seconds, in both forms, once a key's hour is spent", async () => {

@@ -199,6 +199,38 @@ describe("sites", () => {
   });
 
   describe("POST /api/v1/sites", () => {
+    it.each([
+      ["a loopback origin", "http://127.0.0.1/", /127\.0\.0\.1 is a private or reserved address/],
+      ["a loopback origin on Redis's port", "http://127.0.0.1:6379", /port 6379 is not allowed/],
+      ["an IPv6 loopback", "http://[::1]/", /private or reserved address/],
+      ["a private address", "https://10.0.0.7/admin", /private or reserved address/],
+      ["the metadata address", "http://169.254.169.254/latest/meta-data/", /private or reserved address/],
+      ["a decimal IP literal", "http://2130706433/", /private or reserved address/],
+      ["a port no scan uses", "https://example.com:6379/", /port 6379 is not allowed/],
+    ])(
+      "refuses %s with 400 in both forms, storing nothing, as a scan target is refused",
+      async (_label, url, reason) => {
+        const account = await createAccount(stack.db);
+        for (const form of ["A", "B"] as const) {
+          const refused = await create(account, { url }, form);
+          expectInvalid(refused, new RegExp(`url is not scannable: .*${reason.source}`), form);
+        }
+        expect(await stack.db.site.count({ where: { userId: account.user.id } })).toBe(0);
+      },
+    );
+
+    it("says to send Content-Type: application/json when a JSON body comes without it", async () => {
+      const account = await createAccount(stack.db);
+      const refused = await ctx.call("/api/v1/sites", {
+        method: "POST",
+        rawBody: JSON.stringify({ url: "https://example.com" }),
+        headers: { "x-api-key": account.key, "content-type": "text/plain" },
+      });
+      expect(refused.status).toBe(400);
+      expect(body(refused).error.message).toBe("The request body was sent as text/plain, which is not JSON");
+      expect(body(refused).error.hint).toMatch(/^Send it as JSON with the header Content-Type: application\/json\./);
+    });
+
     it("creates the site of a URL's origin with 201, and answers the same site with 200 afterwards", async () => {
       const account = await createAccount(stack.db);
       const first = await create(account, { url: "https://Www.Example.com:443/pricing?plan=pro#faq" });

@@ -28,7 +28,12 @@ const FormField = z
 
 /** POST /api/v1/keys body. */
 export const CreateKeyRequest = z.strictObject({
-  name: z.string({ error: "name must be a string" }).trim().min(1).max(100).optional(),
+  name: z
+    .string({ error: "name must be a string" })
+    .trim()
+    .min(1, "name must not be empty: send 1 to 100 characters, or leave name out")
+    .max(100, "name must be at most 100 characters")
+    .optional(),
   /** the envelope for requests made with this key that carry no X-Response-Form header */
   default_form: FormField.nullable().optional(),
 });

@@ -6,6 +6,7 @@ import {
   formBError,
   formBSuccess,
   PageMeta,
+  PageMetaA,
   pageBody,
   parseResponseForm,
   RequestMeta,
@@ -46,8 +47,8 @@ describe("successBody", () => {
   });
   it("renders pages in both forms", () => {
     const meta = { page: 1, limit: 20, total: 1, hasMore: false };
-    expect(pageBody("A", [1], meta)).toEqual({ ok: true, data: [1], meta });
-    expect(pageBody("B", [1], meta)).toEqual({ success: true, data: [1], meta });
+    expect(pageBody("A", [1], meta, "r1")).toEqual({ ok: true, data: [1], meta: { ...meta, requestId: "r1" } });
+    expect(pageBody("B", [1], meta, "r1")).toEqual({ success: true, data: [1], meta });
   });
 });
 
@@ -60,7 +61,11 @@ describe("errorBody", () => {
     plan_limit: [403, "forbidden", "PLAN_LIMIT"],
     not_found: [404, "not_found", "NOT_FOUND"],
     method_not_allowed: [405, "method_not_allowed", "METHOD_NOT_ALLOWED"],
+    request_timeout: [408, "request_timeout", "REQUEST_TIMEOUT"],
     payload_too_large: [413, "payload_too_large", "PAYLOAD_TOO_LARGE"],
+    uri_too_long: [414, "uri_too_long", "URI_TOO_LONG"],
+    unsupported_media_type: [415, "unsupported_media_type", "UNSUPPORTED_MEDIA_TYPE"],
+    headers_too_large: [431, "headers_too_large", "HEADERS_TOO_LARGE"],
     rate_limited: [429, "rate_limited", "RATE_LIMITED"],
     internal_error: [500, "internal_error", "INTERNAL_ERROR"],
     upstream_failure: [502, "upstream_failure", "UPSTREAM_FAILURE"],
@@ -94,8 +99,8 @@ describe("the envelope schemas the API reference is generated from", () => {
       ),
     ).toBeTruthy();
     expect(formBSuccess(Data).parse(successBody("B", { x: 1 }, { requestId: "r" }))).toBeTruthy();
-    expect(formASuccess(z.array(Data), PageMeta).parse(pageBody("A", [{ x: 1 }], meta))).toBeTruthy();
-    expect(formBSuccess(z.array(Data), PageMeta).parse(pageBody("B", [{ x: 1 }], meta))).toBeTruthy();
+    expect(formASuccess(z.array(Data), PageMetaA).parse(pageBody("A", [{ x: 1 }], meta, "r1"))).toBeTruthy();
+    expect(formBSuccess(z.array(Data), PageMeta).parse(pageBody("B", [{ x: 1 }], meta, "r1"))).toBeTruthy();
   });
 
   it("tell the two forms apart", () => {

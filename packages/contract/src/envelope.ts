@@ -35,9 +35,12 @@ export const successBody = (form: ResponseForm, data: unknown, meta: Meta = {}, 
       : { ok: true as const, data, meta }
     : { success: true as const, data };
 
-/** Form B has no paginated shape in docs/spec/public-scanning-api.md; it gets `{success, data, meta}` with the same meta. */
-export const pageBody = (form: ResponseForm, data: readonly unknown[], meta: PageMeta) =>
-  form === "A" ? { ok: true as const, data, meta } : { success: true as const, data, meta };
+/**
+ * A page of a list. Form A's `meta` carries the request id like every other Form A `meta`; Form B
+ * has no paginated shape in docs/spec/public-scanning-api.md and gets `{success, data, meta}` with the page's meta.
+ */
+export const pageBody = (form: ResponseForm, data: readonly unknown[], meta: PageMeta, requestId: string) =>
+  form === "A" ? { ok: true as const, data, meta: { ...meta, requestId } } : { success: true as const, data, meta };
 
 export const errorBody = (form: ResponseForm, error: Pick<AppError, "kind" | "message" | "hint">) => {
   const codes = ERROR_TABLE[error.kind];
@@ -53,6 +56,9 @@ export const errorBody = (form: ResponseForm, error: Pick<AppError, "kind" | "me
 
 /** Form A's `meta` on a single record: the request id, also sent as X-Request-Id. */
 export const RequestMeta = z.object({ requestId: z.string() });
+
+/** Form A's `meta` on a page of a list: the page's counts and the request id. */
+export const PageMetaA = PageMeta.extend(RequestMeta.shape);
 
 /** Form A success: `{ok: true, data, meta}`; the scan endpoint adds `success: true` (docs/spec/public-scanning-api.md §2.1). */
 export const formASuccess = <D extends z.ZodType, M extends z.ZodType>(

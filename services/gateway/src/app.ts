@@ -17,8 +17,10 @@ import { apiAccess } from "./http/api-access";
 import { errorHandler, notFound } from "./http/errors";
 import { jsonBodies } from "./http/json-body";
 import { createMcpAccess } from "./http/mcp-access";
+import { rateLimitShown } from "./http/rate-limit-shown";
 import { requestContext } from "./http/request-context";
 import { observeRequests } from "./http/request-log";
+import { wellFormedRequest } from "./http/request-shape";
 import { API_PREFIX, routerOf } from "./http/route";
 import type { GatewayMetrics } from "./observability/metrics";
 import { adminRoutes } from "./routes/admin.route";
@@ -49,6 +51,8 @@ export type AppDeps = {
   log: Logger;
   defaultForm: ResponseForm;
   bodyLimitBytes: number;
+  /** longest request URL (path and query) in bytes; longer is 414 */
+  maxUrlBytes: number;
   /** proxy hops whose X-Forwarded-For is believed for the client address; 0 trusts none */
   trustProxy: number;
   metrics: GatewayMetrics;
@@ -74,6 +78,7 @@ export const createApp = ({
   log,
   defaultForm,
   bodyLimitBytes,
+  maxUrlBytes,
   trustProxy,
   metrics,
   readiness,
@@ -88,7 +93,7 @@ export const createApp = ({
     ...scanListRoutes({ scans, limiter, onRejected }),
     ...keyRoutes(keys),
     ...evaluateRoutes(),
-    ...siteRoutes(sites),
+    ...siteRoutes({ sites, assertScannable: scans.assertScannable }),
     ...keywordRoutes(keywords),
     ...citationRoutes(citations),
     ...generatorRoutes(tools.generators),
@@ -100,6 +105,11 @@ export const createApp = ({
   app.set("trust proxy", trustProxy === 0 ? false : trustProxy);
   app.use(requestContext(defaultForm));
   app.use(observeRequests({ log, metrics }));
+  // authentication and rate limits before bodies are read: a refused caller's body is never parsed
+  app.use(API_PREFIX, apiAccess({ routes: api, auth, limiter, log, onRejected }));
+  // every other response shows the caller's counter too, read without spending
+  app.use(rateLimitShown({ auth, limiter, log }));
+  app.use(wellFormedRequest({ maxUrlBytes }));
   // probes and metrics come before body parsing and any API authentication
   app.use(opsRoutes({ metrics, readiness, metricsToken }));
   // the API reference: public, outside /api/v1 and its rate limits
@@ -115,8 +125,6 @@ export const createApp = ({
       log,
     }),
   );
-  // authentication and rate limits before bodies are read: a refused caller's body is never parsed
-  app.use(API_PREFIX, apiAccess({ routes: api, auth, limiter, log, onRejected }));
   app.use(jsonBodies({ routes: api, limitBytes: bodyLimitBytes }));
   app.use(routerOf(api));
   app.use(notFound);

@@ -51,6 +51,18 @@ export const Config = z
     MAX_HEADER_BYTES: intFrom(16 * 1024, 1024, 1024 * 1024).describe(
       "largest request head (request line and headers); larger is 431",
     ),
+    MAX_URL_BYTES: intFrom(8 * 1024, 256, 1024 * 1024).describe(
+      "longest request URL (path and query) in bytes; longer is 414 (a URL over MAX_HEADER_BYTES is 431)",
+    ),
+    HEADERS_TIMEOUT_MS: intFrom(10_000, 100, 600_000).describe(
+      "time a client has to send the request line and headers; a slower one gets 408 and the connection is closed",
+    ),
+    REQUEST_TIMEOUT_MS: intFrom(60_000, 100, 3_600_000).describe(
+      "time a client has to send the whole request, body included (a full BODY_LIMIT_BYTES body needs BODY_LIMIT_BYTES / this much speed: about 1.7 KB/s by default); a slower one gets 408 and the connection is closed. The time to answer is not counted",
+    ),
+    KEEP_ALIVE_TIMEOUT_MS: intFrom(5_000, 100, 600_000).describe(
+      "how long an idle keep-alive connection is kept open between requests",
+    ),
     SHUTDOWN_TIMEOUT_MS: intFrom(10_000, 500, 120_000).describe(
       "how long in-flight work may take at SIGTERM before it is handed back",
     ),
@@ -120,6 +132,14 @@ export const Config = z
     ...JwtFields,
   })
   .superRefine((config, ctx) => {
+    // Node refuses to start a server whose header limit outlasts its whole-request limit
+    if (config.HEADERS_TIMEOUT_MS > config.REQUEST_TIMEOUT_MS) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["HEADERS_TIMEOUT_MS"],
+        message: "must not be more than REQUEST_TIMEOUT_MS",
+      });
+    }
     const llm = { LLM_BASE_URL: config.LLM_BASE_URL, LLM_API_KEY: config.LLM_API_KEY, LLM_MODEL: config.LLM_MODEL };
     if (Object.values(llm).some((value) => value !== undefined)) {
       for (const [name, value] of Object.entries(llm)) {

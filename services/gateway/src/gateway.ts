@@ -26,7 +26,7 @@ import { terminalScansAmong } from "./domain/scan-reader";
 import { createScanService } from "./domain/scan-service";
 import { ScanWaiter } from "./domain/scan-waiter";
 import { createSiteService } from "./domain/site-service";
-import { answerClientError } from "./http/errors";
+import { answerClientError, answerConnect } from "./http/errors";
 import { createGatewayMetrics, type GatewayMetrics } from "./observability/metrics";
 
 /** how long the queue clients get to close cleanly at shutdown */
@@ -190,6 +190,7 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     log,
     defaultForm: config.RESPONSE_FORM,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    maxUrlBytes: config.MAX_URL_BYTES,
     trustProxy: config.TRUST_PROXY,
     metrics,
     readiness,
@@ -198,8 +199,20 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     queues: [queue, webhooks],
   });
 
-  const server = createServer({ maxHeaderSize: config.MAX_HEADER_BYTES }, app);
+  const server = createServer(
+    {
+      maxHeaderSize: config.MAX_HEADER_BYTES,
+      // slow clients (a trickle of headers or body) are cut off by these limits, checked this often;
+      // Node's defaults (60 s, 300 s, checked every 30 s) let hundreds of them hold sockets for minutes
+      headersTimeout: config.HEADERS_TIMEOUT_MS,
+      requestTimeout: config.REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: Math.min(1_000, Math.ceil(config.HEADERS_TIMEOUT_MS / 4)),
+      keepAliveTimeout: config.KEEP_ALIVE_TIMEOUT_MS,
+    },
+    app,
+  );
   server.on("clientError", answerClientError(config.RESPONSE_FORM, log));
+  server.on("connect", answerConnect(config.RESPONSE_FORM));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.PORT, config.HOST, () => {

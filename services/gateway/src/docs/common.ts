@@ -6,6 +6,7 @@ import {
   formBError,
   formBSuccess,
   PageMeta,
+  PageMetaA,
   RequestMeta,
   ResponseForm,
 } from "@scan/contract";
@@ -26,7 +27,13 @@ export const ERROR_WHEN: Record<ErrorKind, string> = {
   plan_limit: "the plan's monthly scan quota is used up",
   not_found: "unknown route, or a resource missing or not the caller's",
   method_not_allowed: "a known path with a method it does not serve; `Allow` lists the methods",
+  request_timeout:
+    "the request's headers did not arrive within HEADERS_TIMEOUT_MS, or the whole request within REQUEST_TIMEOUT_MS; the connection is closed",
   payload_too_large: "the body is over BODY_LIMIT_BYTES (100 KiB by default)",
+  uri_too_long: "the request's URL is over MAX_URL_BYTES (8 KiB by default)",
+  unsupported_media_type:
+    "a body in a `Content-Encoding` the server does not decode (it reads `gzip`, `deflate`, `br` and `identity`), or in an unsupported charset",
+  headers_too_large: "the request's headers are over MAX_HEADER_BYTES (16 KiB by default)",
   rate_limited: "too many requests in this window; `Retry-After` says how long to wait",
   internal_error: "a bug: the message carries an error id that is in the logs; no cause is ever sent",
   upstream_failure: "the target or the scanner failed",
@@ -168,14 +175,18 @@ const STATUS_NAME: Record<number, string> = {
   403: "Forbidden",
   404: "Not found",
   405: "Method not allowed",
+  408: "Request timeout",
   413: "Payload too large",
+  414: "URI too long",
+  415: "Unsupported media type",
+  431: "Request header fields too large",
   429: "Rate limited",
   500: "Internal error",
   502: "Upstream failure",
   503: "Service unavailable",
 };
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 413 | 429 | 500 | 502 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 408 | 413 | 414 | 415 | 429 | 431 | 500 | 502 | 503;
 
 const codesOf = (kinds: readonly ErrorKind[], form: "a" | "b") =>
   [...new Set(kinds.map((kind) => ERROR_TABLE[kind][form]))] as [string, ...string[]];
@@ -251,13 +262,13 @@ export const record = (
   },
 });
 
-/** A page of a list in both forms: `meta: {page, limit, total, hasMore}` in each. */
+/** A page of a list in both forms: `meta: {page, limit, total, hasMore}` in each, and Form A's `requestId`. */
 export const page = (description: string, item: z.ZodType): ZodOpenApiResponseObject => ({
   description,
   headers: z.object(apiHeaders),
   content: {
     "application/json": {
-      schema: z.xor([formASuccess(z.array(item), PageMeta), formBSuccess(z.array(item), PageMeta)]),
+      schema: z.xor([formASuccess(z.array(item), PageMetaA), formBSuccess(z.array(item), PageMeta)]),
     },
   },
 });

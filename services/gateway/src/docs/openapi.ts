@@ -61,7 +61,7 @@ Every \`/api/v1\` answer is in one of two envelopes, chosen per request by \`X-R
 
 | | success | list | error |
 |---|---|---|---|
-| Form A | \`{ok: true, data, meta}\` (the scan endpoint adds \`success: true\`) | \`{ok: true, data: [...], meta: {page, limit, total, hasMore}}\` | \`{ok: false, error: {code, message, hint}}\` |
+| Form A | \`{ok: true, data, meta}\` (the scan endpoint adds \`success: true\`) | \`{ok: true, data: [...], meta: {page, limit, total, hasMore, requestId}}\` | \`{ok: false, error: {code, message, hint}}\` |
 | Form B | \`{success: true, data}\` | \`{success: true, data: [...], meta: {page, limit, total, hasMore}}\` | \`{error: "<message>", code: "<CODE>"}\` |
 
 ## Authentication

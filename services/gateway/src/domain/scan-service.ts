@@ -24,6 +24,8 @@ export const createScanService = ({ db, waiter, waitMs, admission, ...intakeDeps
   return {
     submit: createScanSubmit({ db, intake, waiter, waitMs, admission }),
     submitBatch: createBatchSubmit({ db, intake }),
+    /** the address policy every URL the service will fetch passes: a site's too, as its pages are scanned */
+    assertScannable: intake.assertScannable,
     ...createScanReader({ db }),
   };
 };

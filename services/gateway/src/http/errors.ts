@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
+import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { AppError, errorBody, type ResponseForm } from "@scan/contract";
+import { AppError, errorBody, parseResponseForm, type ResponseForm } from "@scan/contract";
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
+import { readerError } from "./body-errors";
 import { dependencyOutage } from "./dependency-outage";
 
 export const sendError = (res: Response, error: AppError): void => {
@@ -26,40 +28,11 @@ export const notFound: RequestHandler = (req, _res, next) => {
   next(new AppError("not_found", `No route for ${req.method} ${req.path}`, "See the API reference in the README."));
 };
 
-type BodyParserError = Error & { type?: string; status?: number; limit?: number };
-
-/** Turns body-parser's failures into the API's errors. */
-const fromBodyParser = (error: BodyParserError): AppError | null => {
-  switch (error.type) {
-    case "entity.parse.failed":
-      return new AppError(
-        "invalid_json",
-        "The request body is not valid JSON",
-        "Send a JSON object with Content-Type: application/json.",
-      );
-    case "entity.too.large":
-      return new AppError(
-        "payload_too_large",
-        `The request body is larger than ${error.limit ?? "the limit"} bytes`,
-        "Send a smaller body.",
-      );
-    case "encoding.unsupported":
-    case "charset.unsupported":
-      return new AppError("invalid_request", error.message, "Send the body as UTF-8 JSON.");
-    case "request.aborted":
-    case "request.size.invalid":
-    case "stream.encoding.set":
-      return new AppError("invalid_request", error.message, "Send a complete JSON body.");
-    default:
-      return null;
-  }
-};
-
 /** The last middleware: every error leaves in the selected envelope; a 500 never leaks its cause. */
 export const errorHandler =
   (log: Logger): ErrorRequestHandler =>
   (error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const known = error instanceof AppError ? error : fromBodyParser(error as BodyParserError);
+    const known = error instanceof AppError ? error : readerError(error, req);
     if (known) return sendError(res, known);
     const outage = dependencyOutage(error);
     if (outage) {
@@ -84,30 +57,87 @@ export const errorHandler =
     );
   };
 
+/** The methods some route of the server serves: what a CONNECT is told to use instead. */
+export const SERVED_METHODS = "GET, HEAD, POST, DELETE";
+
+/** A whole HTTP/1.1 answer with an error envelope, for a socket express never saw; the connection closes. */
+const rawAnswer = (
+  form: ResponseForm,
+  error: AppError,
+  reason: string,
+  extraHeaders: Record<string, string> = {},
+): string => {
+  const body = JSON.stringify(errorBody(form, error));
+  const headers = { ...error.headers, ...extraHeaders };
+  return (
+    `HTTP/1.1 ${error.status} ${reason}\r\n` +
+    Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join("") +
+    `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
+  );
+};
+
+/** How Node's parser and its timers refuse a request, as the API's errors. */
+const clientErrorOf = (code: string | undefined): { error: AppError; reason: string } => {
+  switch (code) {
+    case "HPE_HEADER_OVERFLOW":
+      return {
+        reason: "Request Header Fields Too Large",
+        error: new AppError(
+          "headers_too_large",
+          "The request line and headers are larger than the server accepts",
+          "Send smaller headers (fewer or shorter cookies) and a shorter URL.",
+        ),
+      };
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return {
+        reason: "Request Timeout",
+        error: new AppError(
+          "request_timeout",
+          "The request did not arrive in time: its headers or its body came too slowly",
+          "Send the whole request promptly; large bodies need a connection fast enough for the server's request time limit.",
+        ),
+      };
+    default:
+      return {
+        reason: "Bad Request",
+        error: new AppError("invalid_request", "The request is not valid HTTP", "Send a well-formed HTTP/1.1 request."),
+      };
+  }
+};
+
 /**
  * Requests that fail before express sees them (a malformed request line, headers over the
- * limit) are answered by Node itself with a bare status; these get the API's envelope instead.
- * No header could be read, so the deployment's default form applies.
+ * limit, a request that did not arrive within the time limits) are answered by Node itself
+ * with a bare status; these get the API's envelope instead. No header could be read, so the
+ * deployment's default form applies.
  */
 export const answerClientError =
   (defaultForm: ResponseForm, log: Logger) =>
   (error: Error & { code?: string }, socket: Duplex): void => {
-    if (!socket.writable) return void socket.destroy();
-    const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
-    const status = tooLarge ? 431 : 400;
-    const body = JSON.stringify(
-      errorBody(
-        defaultForm,
-        new AppError(
-          "invalid_request",
-          tooLarge ? "The request's headers are larger than the server accepts" : "The request is not valid HTTP",
-          tooLarge ? "Send smaller headers (fewer or shorter cookies)." : "Send a well-formed HTTP/1.1 request.",
-        ),
-      ),
-    );
+    if (!socket.writable || error.code === "ECONNRESET") return void socket.destroy();
+    const { error: refusal, reason } = clientErrorOf(error.code);
     log.debug({ code: error.code }, "malformed request refused");
-    socket.end(
-      `HTTP/1.1 ${status} ${tooLarge ? "Request Header Fields Too Large" : "Bad Request"}\r\n` +
-        `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    socket.end(rawAnswer(defaultForm, refusal, reason, { "x-request-id": randomUUID() }));
+  };
+
+/**
+ * CONNECT asks the server to be a proxy; Node hands it to a "connect" listener and, without
+ * one, drops the socket unanswered. This server proxies nothing: 405 with the methods it serves,
+ * in the form the request named.
+ */
+export const answerConnect =
+  (defaultForm: ResponseForm) =>
+  (req: IncomingMessage, socket: Duplex): void => {
+    socket.on("error", () => socket.destroy());
+    const header = req.headers["x-response-form"];
+    const form = parseResponseForm(typeof header === "string" ? header : undefined, defaultForm);
+    const refusal = new AppError(
+      "method_not_allowed",
+      "CONNECT is not allowed: this server is not a proxy",
+      `Use ${SERVED_METHODS} on the API's paths.`,
+      { Allow: SERVED_METHODS },
     );
+    socket.end(rawAnswer(form, refusal, "Method Not Allowed", { "x-request-id": randomUUID() }));
   };

@@ -54,6 +54,17 @@ describe("parseBody", () => {
     expect([error.message, error.hint]).toEqual(["The request body must be a JSON object", "h"]);
   });
 
+  it("says to send Content-Type: application/json when a body came with another type or none", () => {
+    const spec = { schema: Body, hint: "Send JSON.", optional: true };
+    const none = refusal(() => parseBody(spec, undefined, { contentType: undefined, hasBody: true }));
+    expect([none.message, none.hint]).toEqual([
+      "The request body was sent without a Content-Type",
+      "Send it as JSON with the header Content-Type: application/json. Send JSON.",
+    ]);
+    const text = refusal(() => parseBody(spec, undefined, { contentType: "text/plain", hasBody: true }));
+    expect(text.message).toBe("The request body was sent as text/plain, which is not JSON");
+  });
+
   it("names the fields at fault in either report", () => {
     expect(refusal(() => parseBody({ schema: Body, hint: "" }, { name: "x" })).message).toMatch(/^url: /);
     const named = refusal(() => parseBody({ schema: Body, hint: "", report: "names" }, { url: "u", extra: 1 }));

@@ -36,11 +36,28 @@ export const parseInput = <S extends z.ZodType>(spec: InputSpec<S>, value: unkno
   throw new AppError("invalid_request", message, spec.hint);
 };
 
+/** How the request carried its body, as far as the JSON parser left it unread. */
+export type BodySent = { contentType: string | undefined; hasBody: boolean };
+
 /**
  * The JSON body through the spec's schema. Anything but a JSON object (none, an array, a
- * scalar) is 400; a required body that is missing may have been sent with another Content-Type.
+ * scalar) is 400; a body the JSON parser left unread was sent without Content-Type:
+ * application/json, and the 400 says so.
  */
-export const parseBody = <S extends z.ZodType>(spec: BodySpec<S>, body: unknown): z.output<S> => {
+export const parseBody = <S extends z.ZodType>(
+  spec: BodySpec<S>,
+  body: unknown,
+  sent: BodySent = { contentType: undefined, hasBody: false },
+): z.output<S> => {
+  if (body === undefined && sent.hasBody) {
+    throw new AppError(
+      "invalid_request",
+      sent.contentType
+        ? `The request body was sent as ${sent.contentType.slice(0, 60)}, which is not JSON`
+        : "The request body was sent without a Content-Type",
+      `Send it as JSON with the header Content-Type: application/json. ${spec.hint}`,
+    );
+  }
   const value = body === undefined && spec.optional ? {} : body;
   if (value === undefined || value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new AppError(

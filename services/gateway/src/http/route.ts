@@ -3,7 +3,7 @@ import { type Request, type RequestHandler, type Response, Router } from "expres
 import type { z } from "zod";
 import type { Caller, KeyCaller, UserCaller } from "../domain/authenticate";
 import { methodNotAllowed } from "./errors";
-import { type BodySpec, type InputSpec, parseBody, parseInput } from "./route-input";
+import { type BodySent, type BodySpec, type InputSpec, parseBody, parseInput } from "./route-input";
 
 /** The REST API: every request under it is authenticated and counted before any route runs (api-access). */
 export const API_PREFIX = "/api/v1";
@@ -73,6 +73,12 @@ export type Route = {
   handlers: RequestHandler[];
 };
 
+/** Whether the request carried a body, and as what: for the 400 of a body the JSON parser left unread. */
+const bodySent = (req: Request): BodySent => ({
+  contentType: req.get("content-type"),
+  hasBody: req.get("transfer-encoding") !== undefined || (req.get("content-length") ?? "0") !== "0",
+});
+
 const isCallerKind = (authorization: Authorization): authorization is CallerKind =>
   authorization === "anyone" || authorization === "api-key" || authorization === "user-jwt";
 
@@ -123,7 +129,7 @@ export const route = <
       caller: callerFor(authorization, res),
       params: params ? parseInput(params, req.params, "path parameter") : undefined,
       query: query ? parseInput(query, req.query, "query parameter") : undefined,
-      body: body ? parseBody(body, req.body) : undefined,
+      body: body ? parseBody(body, req.body, bodySent(req)) : undefined,
       req,
       res,
     } as RouteInput<A, P, Q, B>;

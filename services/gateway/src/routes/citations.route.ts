@@ -18,7 +18,7 @@ export const citationRoutes = (citations: CitationService): Route[] => [
     },
     async ({ caller, query, res }) => {
       const { citations: items, meta } = await citations.list(caller.userId, query);
-      res.json(pageBody(res.locals.form, items, meta));
+      res.json(pageBody(res.locals.form, items, meta, res.locals.requestId));
     },
   ),
   route(

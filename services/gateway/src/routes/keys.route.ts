@@ -15,7 +15,7 @@ export const keyRoutes = (keys: KeyService): Route[] => [
     },
     async ({ caller: user, query, res }) => {
       const { keys: items, meta } = await keys.list({ id: user.userId, plan: user.plan }, query);
-      res.json(pageBody(res.locals.form, items, { ...meta }));
+      res.json(pageBody(res.locals.form, items, { ...meta }, res.locals.requestId));
     },
   ),
   route(

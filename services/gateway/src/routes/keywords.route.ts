@@ -17,7 +17,7 @@ export const keywordRoutes = (keywords: KeywordService): Route[] => [
     },
     async ({ caller, query, res }) => {
       const { keywords: items, meta } = await keywords.list(caller.userId, query);
-      res.json(pageBody(res.locals.form, items, meta));
+      res.json(pageBody(res.locals.form, items, meta, res.locals.requestId));
     },
   ),
   route(

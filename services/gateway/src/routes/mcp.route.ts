@@ -3,12 +3,14 @@ import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { AppError, ERROR_TABLE } from "@scan/contract";
+import { AppError, ERROR_TABLE, type ErrorKind } from "@scan/contract";
 import express, { type ErrorRequestHandler, type Request, type Response, Router } from "express";
 import type { Logger } from "pino";
 import type { KeyCaller } from "../domain/authenticate";
 import type { McpSessions } from "../domain/mcp-sessions";
 import type { ToolServerFactory } from "../domain/tool-server";
+import { readerError } from "../http/body-errors";
+import { JSON_RPC, type JsonRpcFault, type JsonRpcId, jsonRpcFault } from "../http/json-rpc";
 import type { McpAccess } from "../http/mcp-access";
 
 export type McpRouteDeps = {
@@ -21,8 +23,6 @@ export type McpRouteDeps = {
 
 /** JSON-RPC's code for refusals made before a message reaches the server (auth, limits, transport). */
 const REFUSED = -32000;
-
-type JsonRpcId = string | number | null;
 
 const rpcError = (id: JsonRpcId, code: number, message: string, data?: unknown) => ({
   jsonrpc: "2.0" as const,
@@ -66,15 +66,19 @@ type Parsed = Request & { auth?: AuthInfo };
  */
 export const mcpRoutes = ({ access, newServer, sessions, bodyLimitBytes, log }: McpRouteDeps): Router => {
   const router = Router();
-  const parseJson = express.json({ limit: bodyLimitBytes, strict: true, type: () => true });
+  // not strict: a JSON scalar is JSON, and JSON-RPC calls it an Invalid Request (-32600), not a Parse error
+  const parseJson = express.json({ limit: bodyLimitBytes, strict: false, type: () => true });
 
   /** Reads the JSON body; a POST whose Content-Type is not JSON is refused before it is read. */
   const readBody = async (req: Request, res: Response): Promise<unknown> => {
     if (!req.is(["application/json", "application/*+json"])) {
+      const sent = req.get("content-type");
       throw new AppError(
         "invalid_request",
-        "Content-Type must be application/json",
-        "Send the JSON-RPC message as JSON.",
+        sent
+          ? `Content-Type must be application/json, not ${sent.slice(0, 60)}`
+          : "Content-Type must be application/json; the request has none",
+        "Send the JSON-RPC message as JSON with Content-Type: application/json.",
       );
     }
     await new Promise<void>((resolve, reject) =>
@@ -86,6 +90,9 @@ export const mcpRoutes = ({ access, newServer, sessions, bodyLimitBytes, log }: 
   /** Authenticates, reads the body, and counts its tools/call messages: what every POST goes through. */
   const admit = async (req: Request, res: Response, caller: KeyCaller): Promise<unknown> => {
     const body = await readBody(req, res);
+    // JSON that is not a JSON-RPC message is the caller's Invalid Request, never a Parse error
+    const fault = jsonRpcFault(body);
+    if (fault) throw new JsonRpcRefusal(fault);
     await access.count(res, caller, toolCalls(body));
     (req as Parsed).auth = authInfo(caller, res.locals.requestId);
     return body;
@@ -124,6 +131,12 @@ export const mcpRoutes = ({ access, newServer, sessions, bodyLimitBytes, log }: 
 
   router
     .route("/mcp/sse")
+    // HEAD would open a session whose stream can carry nothing: the headers of GET, and no session
+    .head(async (req, res) => {
+      const caller = await access.authenticate(req, res, access.carriersOf(req));
+      await access.count(res, caller, 0);
+      res.status(200).type("text/event-stream").end();
+    })
     .get(async (req, res) => {
       const carriers = access.carriersOf(req);
       const caller = await access.authenticate(req, res, carriers);
@@ -190,7 +203,22 @@ export const mcpRoutes = ({ access, newServer, sessions, bodyLimitBytes, log }: 
 const methodNotAllowed = (req: Request, allow: string) =>
   new AppError("method_not_allowed", `${req.method} is not allowed on ${req.path}`, `Use ${allow}.`, { Allow: allow });
 
-type BodyParserError = Error & { type?: string };
+/** A message the transport would misread, refused with its JSON-RPC code. */
+class JsonRpcRefusal extends Error {
+  constructor(readonly fault: JsonRpcFault) {
+    super(fault.message);
+  }
+}
+
+/** Refusals of a request the transport cannot take, as JSON-RPC's Invalid Request; refusals of the caller are server errors. */
+const TRANSPORT_FAULTS: readonly ErrorKind[] = [
+  "invalid_request",
+  "payload_too_large",
+  "unsupported_media_type",
+  "uri_too_long",
+  "headers_too_large",
+  "request_timeout",
+];
 
 /** Errors of the tool server's routes as JSON-RPC error bodies, with the HTTP status the REST API would use. */
 const mcpErrors =
@@ -201,42 +229,26 @@ const mcpErrors =
       if (!res.writableEnded) res.end();
       return;
     }
+    if (error instanceof JsonRpcRefusal) {
+      res.status(400).json(rpcError(error.fault.id, error.fault.code, error.fault.message));
+      return;
+    }
     const id = idOf(req.body);
-    const parserError = error as BodyParserError;
-    if (parserError.type === "entity.parse.failed") {
-      res.status(400).json(rpcError(null, -32700, "Parse error: the body is not valid JSON"));
+    const known = error instanceof AppError ? error : readerError(error, req);
+    if (known?.kind === "invalid_json") {
+      res.status(400).json(rpcError(null, JSON_RPC.parseError, "Parse error: the body is not valid JSON"));
       return;
     }
-    if (parserError.type === "entity.too.large") {
-      res.status(413).json(rpcError(null, -32600, "The request body is too large"));
-      return;
-    }
-    // a body that cannot be read as sent (a charset or encoding the server does not decode, a
-    // stream cut short) is the caller's Invalid Request, never a server error
-    if (
-      typeof parserError.type === "string" &&
-      [
-        "charset.unsupported",
-        "encoding.unsupported",
-        "request.aborted",
-        "request.size.invalid",
-        "stream.encoding.set",
-      ].includes(parserError.type)
-    ) {
-      res.status(400).json(rpcError(null, -32600, `The request body cannot be read: ${parserError.message}`));
-      return;
-    }
-    if (error instanceof AppError) {
-      for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-      if (error.kind === "unauthenticated") res.setHeader("WWW-Authenticate", 'Bearer realm="aeo-scan"');
-      const retryAfter = error.headers["Retry-After"];
-      // a request the transport cannot take is JSON-RPC's Invalid Request; refusals of the caller are server errors
-      const code = error.kind === "invalid_request" || error.kind === "invalid_json" ? -32600 : REFUSED;
-      res.status(error.status).json(
-        rpcError(id, code, error.message, {
-          status: error.status,
-          code: ERROR_TABLE[error.kind].a,
-          hint: error.hint,
+    if (known) {
+      for (const [name, value] of Object.entries(known.headers)) res.setHeader(name, value);
+      if (known.kind === "unauthenticated") res.setHeader("WWW-Authenticate", 'Bearer realm="aeo-scan"');
+      const retryAfter = known.headers["Retry-After"];
+      const code = TRANSPORT_FAULTS.includes(known.kind) ? JSON_RPC.invalidRequest : REFUSED;
+      res.status(known.status).json(
+        rpcError(id, code, known.message, {
+          status: known.status,
+          code: ERROR_TABLE[known.kind].a,
+          hint: known.hint,
           ...(retryAfter ? { retryAfter: Number(retryAfter) } : {}),
         }),
       );
@@ -244,5 +256,5 @@ const mcpErrors =
     }
     const errorId = randomUUID();
     log.error({ err: error, errorId, requestId: res.locals.requestId }, "tool server error");
-    res.status(500).json(rpcError(id, -32603, `Internal error (id ${errorId})`));
+    res.status(500).json(rpcError(id, JSON_RPC.internalError, `Internal error (id ${errorId})`));
   };

@@ -90,7 +90,7 @@ export const scanListRoutes = ({ scans, limiter, onRejected }: ScanListDeps): Ro
         const { checks: _checks, ...summary } = toStoredScan(scan);
         return summary;
       });
-      res.json(pageBody(res.locals.form, items, meta));
+      res.json(pageBody(res.locals.form, items, meta, res.locals.requestId));
     },
   ),
 ];

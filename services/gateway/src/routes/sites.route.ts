@@ -7,7 +7,14 @@ const QUERY_HINT =
 const BODY_HINT = 'Send {"url": "https://example.com", "name": "Example"} as JSON; name is optional.';
 
 /** GET /api/v1/sites (docs/spec/public-scanning-api.md §4.4) and POST /api/v1/sites, for the key holder's own sites. */
-export const siteRoutes = (sites: SiteService): Route[] => [
+export const siteRoutes = ({
+  sites,
+  assertScannable,
+}: {
+  sites: SiteService;
+  /** the scan address policy: a site is scanned later, so a private origin is refused now (SCAN_ALLOWLIST applies) */
+  assertScannable: (url: string) => Promise<void>;
+}): Route[] => [
   route(
     {
       method: "get",
@@ -17,7 +24,7 @@ export const siteRoutes = (sites: SiteService): Route[] => [
     },
     async ({ caller, query, res }) => {
       const { sites: items, meta } = await sites.list(caller.userId, query);
-      res.json(pageBody(res.locals.form, items, meta));
+      res.json(pageBody(res.locals.form, items, meta, res.locals.requestId));
     },
   ),
   route(
@@ -31,6 +38,7 @@ export const siteRoutes = (sites: SiteService): Route[] => [
       // the same URL rules as a scan's, so a scan of any page of the site finds it
       const url = normaliseScanUrl(input.url, res.locals.form);
       if (!url.ok) throw new AppError("invalid_request", url.reason, BODY_HINT);
+      await assertScannable(url.url);
       const { site, created } = await sites.create(caller.userId, { url: url.url, name: input.name });
       res.status(created ? 201 : 200).json(successBody(res.locals.form, site, { requestId: res.locals.requestId }));
     },

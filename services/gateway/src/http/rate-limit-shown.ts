@@ -1,0 +1,53 @@
+import type { RequestHandler } from "express";
+import type { Logger } from "pino";
+import type { Authenticator, KeyCaller } from "../domain/authenticate";
+import { clientBucket } from "../domain/client-ip";
+import { type RateLimiter, type RateSubject, rateLimitHeaders } from "../domain/rate-limiter";
+
+/** A read of the counters is cosmetic: it never holds a probe or an error answer up for longer. */
+const READ_BUDGET_MS = 250;
+
+export type RateLimitShownDeps = { auth: Authenticator; limiter: RateLimiter; log: Logger };
+
+/**
+ * The X-RateLimit-* headers on responses that spend nothing (docs/spec/public-scanning-api.md
+ * §8: every response carries them): probes, the API reference, unknown paths, the tool
+ * server's refusals. The caller's counter is read, not counted: an API key's when the request
+ * carries a valid one, else the client address's anonymous one. A response that already
+ * carries the headers (the API counted the request) is left alone; when the counters cannot
+ * be read in time the response goes without them rather than waiting.
+ */
+export const rateLimitShown =
+  ({ auth, limiter, log }: RateLimitShownDeps): RequestHandler =>
+  async (req, res, next) => {
+    if (res.hasHeader("X-RateLimit-Limit")) return next();
+    let caller: KeyCaller | null = null;
+    try {
+      const query = typeof req.query.key === "string" && req.path.startsWith("/mcp") ? req.query.key : undefined;
+      caller = await auth.byKey({ authorization: req.get("authorization"), apiKey: req.get("x-api-key"), query });
+    } catch {
+      // a refused or foreign credential (a JWT, Basic): the address's counter, as the API counts it
+    }
+    const subject: RateSubject = caller
+      ? { kind: "key", keyId: caller.keyId, plan: caller.plan }
+      : { kind: "ip", bucket: clientBucket(req.ip) };
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const state = await Promise.race([
+        limiter.peek(subject),
+        new Promise<null>((resolve) => {
+          timer = setTimeout(resolve, READ_BUDGET_MS, null);
+        }),
+      ]);
+      if (state && !res.hasHeader("X-RateLimit-Limit")) {
+        for (const [name, value] of Object.entries(rateLimitHeaders({ ...state, retryAfterS: null }))) {
+          res.setHeader(name, value);
+        }
+      }
+    } catch (error) {
+      log.debug({ err: error instanceof Error ? error.message : String(error) }, "rate counters unreadable");
+    } finally {
+      clearTimeout(timer);
+    }
+    next();
+  };

@@ -170,7 +170,7 @@ describe("bulk scans and queue policy", () => {
       const mine = await api(stack.gateway.url, "/api/v1/scans?limit=5", { headers: { "x-api-key": agency.key } });
       expect(mine.status).toBe(200);
       const { data, meta } = body(mine);
-      expect(meta).toEqual({ page: 1, limit: 5, total: 104, hasMore: true });
+      expect(meta).toEqual({ page: 1, limit: 5, total: 104, hasMore: true, requestId: expect.any(String) });
       expect(data).toHaveLength(5);
       expect(data[0]).not.toHaveProperty("checks");
       const times = data.map((scan: { created_at: string }) => scan.created_at);

@@ -41,7 +41,7 @@ describe("demo seed", () => {
       body(await get(path)({ ...params, limit: 100 }, form));
 
     const sites = await all("/api/v1/sites");
-    expect(sites.meta).toEqual({ page: 1, limit: 100, total: 6, hasMore: false });
+    expect(sites.meta).toEqual({ page: 1, limit: 100, total: 6, hasMore: false, requestId: expect.any(String) });
     expect(sites.data.filter((site: any) => site.is_verified)).toHaveLength(3);
     expect(sites.data.filter((site: any) => site.latest_scores === null)).toHaveLength(1);
     expect(sites.data.filter((site: any) => site.latest_scores_scan?.partial)).toEqual([

@@ -3,6 +3,7 @@ import { connect } from "node:net";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { createAccount } from "./support/accounts";
+import { formOf, inEnvelope } from "./support/envelopes";
 import { gatewayRoutes, type RouteInfo } from "./support/routes";
 import { createTestDatabase, stopContainers, type TestDatabase, testRedisUrl } from "./support/services";
 import { type Stack, startStack } from "./support/stack";
@@ -149,30 +150,6 @@ const compress = (encoding: string, bytes: Buffer): Buffer =>
   encoding === "gzip" ? gzipSync(bytes) : encoding === "deflate" ? deflateSync(bytes) : brotliCompressSync(bytes);
 
 const isEventStream = (type: string | undefined) => type?.startsWith("text/event-stream") ?? false;
-
-/** true when the body is the selected form's envelope for this status */
-const inEnvelope = (form: "A" | "B", status: number, body: Json): boolean => {
-  if (status >= 400) {
-    if (form === "B") {
-      return (
-        Object.keys(body).sort().join() === "code,error" &&
-        typeof body.error === "string" &&
-        typeof body.code === "string" &&
-        /^[A-Z_]+$/.test(body.code)
-      );
-    }
-    const error = body.error as Json | undefined;
-    return (
-      body.ok === false &&
-      typeof error?.code === "string" &&
-      typeof error.message === "string" &&
-      typeof error.hint === "string"
-    );
-  }
-  return form === "B" ? body.success === true && "data" in body : body.ok === true && "data" in body;
-};
-
-const formOf = (header: string | undefined): "A" | "B" => (header?.trim().toUpperCase() === "B" ? "B" : "A");
 
 describe("fuzz: ten thousand generated requests to every route", () => {
   let database: TestDatabase;

@@ -1,6 +1,7 @@
 import { connect } from "node:net";
 import fc from "fast-check";
 import { createAccount } from "./support/accounts";
+import { formOf, inEnvelope } from "./support/envelopes";
 import { gatewayRoutes, type RouteInfo } from "./support/routes";
 import { createTestDatabase, stopContainers, type TestDatabase, testRedisUrl } from "./support/services";
 import { type Stack, startStack } from "./support/stack";
@@ -15,33 +16,6 @@ const RUNS_PER_ROUTE = 150;
 const FORM_HEADERS = [undefined, "A", "B", "b", " a ", "C", "", "AB"] as const;
 
 type Envelope = Record<string, unknown>;
-
-const formOf = (header: string | undefined): "A" | "B" => {
-  const value = header?.trim().toUpperCase();
-  return value === "B" ? "B" : "A";
-};
-
-/** true when body is exactly the selected form's shape for this status */
-const inEnvelope = (form: "A" | "B", status: number, body: Envelope): boolean => {
-  if (status >= 400) {
-    if (form === "B") {
-      return (
-        Object.keys(body).sort().join() === "code,error" &&
-        typeof body.error === "string" &&
-        typeof body.code === "string" &&
-        /^[A-Z_]+$/.test(body.code)
-      );
-    }
-    const error = body.error as Envelope | undefined;
-    return (
-      body.ok === false &&
-      typeof error?.code === "string" &&
-      typeof error.message === "string" &&
-      typeof error.hint === "string"
-    );
-  }
-  return form === "B" ? body.success === true && "data" in body : body.ok === true && "data" in body;
-};
 
 const STRANGE_STRINGS = [
   "",

@@ -31,15 +31,15 @@ export const ScanSettings = {
     ),
   SCAN_TIMEOUT_MS: intFrom(20_000, 1_000, 120_000).describe("one page's whole capture, fetch and render"),
   SETTLE_QUICK_MS: intFrom(3_000, 100, 60_000).describe(
-    "how long a render may take to reach DOMContentLoaded (quick) or load (full)",
+    "how long a quick scan's render may take to reach DOMContentLoaded",
   ),
   SETTLE_FULL_MS: intFrom(8_000, 100, 60_000).describe(
-    "how long a render may take to reach DOMContentLoaded (quick) or load (full)",
+    "how long a full scan's render may take to reach the load event",
   ),
   MAX_HTML_BYTES: intFrom(5 * 1024 * 1024, 64 * 1024, 50 * 1024 * 1024).describe(
     "HTML read from the target; the rest is cut",
   ),
-  MAX_REDIRECTS: intFrom(10, 0, 20).describe("how long a full scan's render may take to reach the load event"),
+  MAX_REDIRECTS: intFrom(10, 0, 20).describe("redirect hops followed"),
   QUICK_RENDER: z
     .enum(["auto", "always", "never"])
     .default("auto")

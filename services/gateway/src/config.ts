@@ -107,11 +107,9 @@ export const Config = z
       "scans one worker runs at once (its `WORKER_CONCURRENCY`), for admission control",
     ),
     KEY_CACHE_TTL_MS: intFrom(30_000, 0, 3_600_000).describe(
-      "how long an API key read from Postgres is held in memory at most (key cache); `0`: no cache",
-    ),
-    KEY_CACHE_MAX: intFrom(10_000, 1, 1_000_000).describe(
       "how long an API key read from Postgres is held in memory at most; changes reach the cache at once through Postgres NOTIFY, this only bounds a missed one; `0`: no cache",
     ),
+    KEY_CACHE_MAX: intFrom(10_000, 1, 1_000_000).describe("API keys held in that cache"),
     MAX_KEYS_PER_USER: intFrom(10, 1, 1_000).describe("active API keys a user may hold"),
     MCP_SSE_SESSIONS_PER_KEY: intFrom(10, 1, 1_000).describe(
       "open legacy SSE sessions of the tool server one key may hold per gateway process",
@@ -121,9 +119,7 @@ export const Config = z
       .describe(
         "OpenAI-compatible API root (`https://api.openai.com/v1`) that `aeo_generate` and `/api/v1/generate` draft with; unset: extractive only. With it, `LLM_API_KEY` and `LLM_MODEL` are required",
       ),
-    LLM_API_KEY: optionalText.describe(
-      "the endpoint's key (sent in its Authorization header only, never logged) and the model name",
-    ),
+    LLM_API_KEY: optionalText.describe("the endpoint's key, sent in its Authorization header only, never logged"),
     LLM_MODEL: optionalText.pipe(z.string().max(200).optional()).describe("the model name sent to the endpoint"),
     LLM_TIMEOUT_MS: intFrom(20_000, 100, 120_000).describe(
       "the whole model call, connection to last byte; on failure the content is extractive and says why",

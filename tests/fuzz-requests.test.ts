@@ -1,9 +1,9 @@
 import { Agent, request } from "node:http";
-import { connect } from "node:net";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { createAccount } from "./support/accounts";
 import { formOf, inEnvelope } from "./support/envelopes";
+import { bodyOf, headerOf, rawRequest, statusOf } from "./support/raw-http";
 import { gatewayRoutes, type RouteInfo } from "./support/routes";
 import { createTestDatabase, stopContainers, type TestDatabase, testRedisUrl } from "./support/services";
 import { type Stack, startStack } from "./support/stack";
@@ -357,25 +357,7 @@ describe("fuzz: ten thousand generated requests to every route", () => {
     for (const status of [400, 404, 405, 415]) expect(statuses.get(status) ?? 0).toBeGreaterThan(0);
   }, 120_000);
 
-  /** raw bytes on a socket: what an HTTP client library would refuse to send */
-  const raw = (payload: string): Promise<string> =>
-    new Promise((resolve, reject) => {
-      const socket = connect({ host, port }, () => socket.write(payload));
-      let answer = "";
-      socket.on("data", (chunk) => {
-        answer += chunk.toString("latin1");
-      });
-      socket.on("end", () => resolve(answer));
-      socket.on("error", reject);
-      socket.setTimeout(5_000, () => {
-        socket.destroy();
-        resolve(answer);
-      });
-    });
-  const statusOf = (answer: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]);
-  const headerOf = (answer: string, name: string) =>
-    new RegExp(`^${name}: (.*)$`, "im").exec(answer.slice(0, answer.indexOf("\r\n\r\n")))?.[1]?.trim();
-  const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)) as Json;
+  const raw = (payload: string) => rawRequest(stack.gateway.url, payload);
 
   it.each([
     ["A", undefined],

@@ -1,7 +1,7 @@
-import { connect } from "node:net";
 import fc from "fast-check";
 import { createAccount } from "./support/accounts";
 import { formOf, inEnvelope } from "./support/envelopes";
+import { bodyOf, rawRequest, statusOf } from "./support/raw-http";
 import { gatewayRoutes, type RouteInfo } from "./support/routes";
 import { createTestDatabase, stopContainers, type TestDatabase, testRedisUrl } from "./support/services";
 import { type Stack, startStack } from "./support/stack";
@@ -278,26 +278,7 @@ describe("fuzz: malformed input to every route", () => {
     expect(sent).toBeGreaterThanOrEqual(2_000);
   }, 300_000);
 
-  /** raw bytes on a socket: what a client library would refuse to send */
-  const raw = (payload: string): Promise<string> =>
-    new Promise((resolve, reject) => {
-      const { hostname, port } = new URL(base);
-      // write, do not half-close: a server that sees the end of the request stream drops the request
-      const socket = connect({ host: hostname, port: Number(port) }, () => socket.write(payload));
-      let answer = "";
-      socket.on("data", (chunk) => {
-        answer += chunk.toString("latin1");
-      });
-      socket.on("end", () => resolve(answer));
-      socket.on("error", reject);
-      socket.setTimeout(5_000, () => {
-        socket.destroy();
-        resolve(answer);
-      });
-    });
-
-  const statusOf = (answer: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]);
-  const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)) as Envelope;
+  const raw = (payload: string) => rawRequest(base, payload);
 
   it("answers headers over the limit with 431 in the envelope", async () => {
     const answer = await raw(`GET /api/v1/sites HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(40_000)}\r\n\r\n`);

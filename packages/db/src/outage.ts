@@ -15,6 +15,20 @@ type Failure = {
 };
 
 /**
+ * Whether Prisma itself (this one error, not its causes) says it could not reach the database:
+ * it could not connect, the pool timed out, or the driver adapter lost the connection.
+ */
+export const isPrismaConnectionFailure = (error: unknown): boolean => {
+  if (error === null || typeof error !== "object") return false;
+  const failure = error as Failure;
+  const name = typeof failure.name === "string" ? failure.name : "";
+  if (name === "PrismaClientInitializationError") return true;
+  if (name === "PrismaClientKnownRequestError" && UNREACHABLE_CODES.has(String(failure.code))) return true;
+  const kind = failure.meta?.driverAdapterError?.cause?.kind;
+  return typeof kind === "string" && UNREACHABLE_KINDS.has(kind);
+};
+
+/**
  * Whether an error says Postgres could not be reached (down, restarting, connection cut, pool
  * exhausted), as opposed to a real error about the query or its data. The first is worth
  * waiting out; the second is not.
@@ -22,11 +36,7 @@ type Failure = {
 export const isDatabaseUnreachable = (error: unknown, depth = 0): boolean => {
   if (error === null || typeof error !== "object" || depth > 3) return false;
   const failure = error as Failure;
-  const name = typeof failure.name === "string" ? failure.name : "";
-  if (name === "PrismaClientInitializationError") return true;
-  if (name === "PrismaClientKnownRequestError" && UNREACHABLE_CODES.has(String(failure.code))) return true;
-  const kind = failure.meta?.driverAdapterError?.cause?.kind;
-  if (typeof kind === "string" && UNREACHABLE_KINDS.has(kind)) return true;
+  if (isPrismaConnectionFailure(failure)) return true;
   // a Postgres error with a SQLSTATE is an answer from the server, not its absence (57P01-03 aside)
   if (typeof failure.code === "string" && /^57P0[123]$/.test(failure.code)) return true;
   if (typeof failure.message === "string" && UNREACHABLE_MESSAGES.test(failure.message)) return true;

@@ -159,13 +159,13 @@ describe("faults: hostile targets and a dying browser", () => {
 
   it("relaunches a browser that was killed, and the next scans succeed", async () => {
     await expectHealthy();
-    const launchesBefore = stack.worker?.pool.launches ?? 0;
+    const launchesBefore = stack.worker?.scanner.pool.launches ?? 0;
     const pids = browserPids();
     expect(pids.length).toBeGreaterThan(0);
     for (const pid of pids) process.kill(pid, "SIGKILL");
     // the scan right after the kill may be retried once on the new browser; it must not hang or fail
     for (let i = 0; i < 3; i++) await expectHealthy();
-    expect(stack.worker?.pool.launches ?? 0).toBeGreaterThan(launchesBefore);
+    expect(stack.worker?.scanner.pool.launches ?? 0).toBeGreaterThan(launchesBefore);
     expect(browserPids().length).toBeGreaterThan(0);
   }, 60_000);
 });

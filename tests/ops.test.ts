@@ -325,7 +325,7 @@ describe("worker: its own metrics port, and logs that follow a request", () => {
   });
 
   it("counts a browser that died as a crash restart, and scans on", async () => {
-    const pool = stack.worker!.pool;
+    const pool = stack.worker!.scanner.pool;
     const browser = await pool.use(async (b) => b);
     await browser.close();
     expect((await scan("/page")).status).toBe(200);

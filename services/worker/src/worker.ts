@@ -1,7 +1,7 @@
 import { SCAN_QUEUE, WEBHOOK_JOB, WEBHOOK_QUEUE, type WebhookJobPayload } from "@scan/contract";
 import type { Db } from "@scan/db";
 import { probeAll, type Readiness, warnIfRedisEvicts } from "@scan/platform";
-import { type BrowserPool, captureLimitsOf, createScanner, resolveAll, type Scanner } from "@scan/scanner";
+import { captureLimitsOf, createScanner, resolveAll, type Scanner } from "@scan/scanner";
 import { Queue, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
@@ -19,7 +19,6 @@ export type ScanWorker = {
   /** delivers callbacks of finished scans */
   webhookWorker: Worker;
   scanner: Scanner;
-  pool: BrowserPool;
   metrics: WorkerMetrics;
   /** browser launched, Redis and Postgres answering: the worker's /readyz */
   readiness: () => Promise<Readiness>;
@@ -194,5 +193,5 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
     await within(webhooks.close(), CLIENT_CLOSE_MS);
     await scanner.close();
   };
-  return { worker, webhookWorker, scanner, pool, metrics, readiness, close };
+  return { worker, webhookWorker, scanner, metrics, readiness, close };
 };

@@ -186,18 +186,19 @@ describe("authentication, ownership and quotas", () => {
       expect(body(theirsB)).toEqual({ error: expect.any(String), code: "NOT_FOUND" });
     });
 
-    it("an anonymous scan is owned by nobody, and its Location can be polled with any key", async () => {
+    it("an anonymous scan is owned by nobody, and is read by its Location's link, not by a key", async () => {
       const anonymous = await scanWith({});
       expect(anonymous.status).toBe(202);
       const location = anonymous.headers.get("location") as string;
       const id = body(anonymous).data.id;
-      expect(location).toBe(`/api/v1/scan/${id}`);
+      expect(location).toMatch(new RegExp(`^/api/v1/scan/${id}\\?access=[A-Za-z0-9_-]{43}$`));
       expect((await stack.db.scan.findUniqueOrThrow({ where: { id } })).userId).toBeNull();
-      const { key } = await createAccount(stack.db);
-      const polled = await call(location, { headers: { "x-api-key": key } });
+      const polled = await call(location);
       expect(polled.status).toBe(200);
       expect(body(polled).data).toEqual(expect.objectContaining({ id, status: "queued" }));
-      expect((await call(location)).status).toBe(401);
+      const { key } = await createAccount(stack.db);
+      expect((await call(`/api/v1/scan/${id}`, { headers: { "x-api-key": key } })).status).toBe(404);
+      expect((await call(`/api/v1/scan/${id}`)).status).toBe(401);
     });
   });
 

@@ -202,28 +202,26 @@ describe("scan <url> without SCAN_API_KEY when the API answers 202", () => {
     await database?.drop();
   });
 
-  it("names the scan, says following it needs SCAN_API_KEY, and exits 1 without a 401", async () => {
-    const result = await run(["http://127.0.0.1:9/page", "--mode", "quick"], { SCAN_API_URL: stack.gateway.url });
-    expect(result.code).toBe(1);
-    const id = /goes on as ([0-9a-f-]{36})/.exec(result.stderr)?.[1];
-    expect(id).toBeDefined();
-    expect(result.stderr).toContain("SCAN_API_KEY");
-    expect(result.stderr).toContain(`GET ${stack.gateway.url}/api/v1/scan/${id}`);
-    expect(result.stderr).not.toMatch(/\b401\b|unauthenticated/);
-    expect(await stack.db.scan.findUniqueOrThrow({ where: { id: id! } })).toMatchObject({
-      status: "queued",
-      userId: null,
+  it("follows the scan by its access link without a key, and at --timeout names the link, never a 401", async () => {
+    const result = await run(["http://127.0.0.1:9/page", "--mode", "quick", "--timeout", "3"], {
+      SCAN_API_URL: stack.gateway.url,
     });
-    // it did not try to read the scan
+    expect(result.code).toBe(1);
+    const found = /no result within 3 s; the scan goes on as ([0-9a-f-]{36}): GET (\S+)/.exec(result.stderr);
+    const id = found?.[1] as string;
+    const link = found?.[2] as string;
+    expect(link.startsWith(`${stack.gateway.url}/api/v1/scan/${id}?access=`)).toBe(true);
+    expect(link.split("access=")[1]).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(result.stderr).not.toMatch(/\b401\b|unauthenticated/);
+    expect(await stack.db.scan.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "queued", userId: null });
+    // it read the scan by its link, and every read was answered
     const metrics = await scrape(stack.gateway.url);
-    expect(sampleSum(metrics, "http_request_duration_seconds_count", { method: "GET" })).toBe(0);
-    expect(
-      sampleValue(metrics, "http_request_duration_seconds_count", {
-        method: "POST",
-        route: "/api/v1/scan",
-        status: "202",
-      }),
-    ).toBe(1);
+    expect(sampleSum(metrics, "http_request_duration_seconds_count", { method: "GET", status: "200" })).toBeGreaterThan(
+      0,
+    );
+    expect(sampleSum(metrics, "http_request_duration_seconds_count", { method: "GET", status: "401" })).toBe(0);
+    // and the link still reads it
+    expect((await fetch(link)).status).toBe(200);
   });
 
   it("with a key whose rate limit runs out while it follows the scan, names the scan to read later", async () => {

@@ -114,7 +114,10 @@ describe("scan pipeline: gateway → queue → Chromium worker → Postgres", ()
     const { data } = body(response);
     expect(verdicts(data).title).toBe("fail");
 
-    const stored = await api(base, `/api/v1/scan/${data.id}`, { headers: withKey });
+    // an anonymous caller is told where the scan can be read again: a link with its access token
+    const link = response.headers.get("content-location") as string;
+    expect(link).toMatch(new RegExp(`^/api/v1/scan/${data.id}\\?access=[A-Za-z0-9_-]{43}$`));
+    const stored = await api(base, link);
     expect(stored.status).toBe(200);
     const storedData = body(stored).data;
     expect(storedData).toEqual(
@@ -142,11 +145,12 @@ describe("scan pipeline: gateway → queue → Chromium worker → Postgres", ()
   });
 
   it("judges a server-rendered page on its served HTML in a quick scan, and renders it in a full scan", async () => {
-    const quick = body(await api(base, "/api/v1/scan", { body: { url: site.url("/good"), mode: "quick" } })).data;
+    const quickResponse = await api(base, "/api/v1/scan", { body: { url: site.url("/good"), mode: "quick" } });
+    const quick = body(quickResponse).data;
     expect(quick.rendered).toBe(false);
     const full = body(await api(base, "/api/v1/scan", { body: { url: site.url("/good"), mode: "full" } })).data;
     expect(full.rendered).toBe(true);
-    const stored = body(await api(base, `/api/v1/scan/${quick.id}`, { headers: withKey })).data;
+    const stored = body(await api(base, quickResponse.headers.get("content-location") as string)).data;
     expect(stored.rendered).toBe(false);
   });
 
@@ -331,7 +335,7 @@ describe("scan pipeline: gateway → queue → Chromium worker → Postgres", ()
     const controller = new AbortController();
     const request = fetch(`${base}/api/v1/scan`, {
       method: "POST",
-      headers: { "content-type": "application/json", "x-request-id": "disconnect-test" },
+      headers: { "content-type": "application/json", "x-request-id": "disconnect-test", ...withKey },
       body: JSON.stringify({ url: site.url("/good"), mode: "quick" }),
       signal: controller.signal,
     }).catch((error: unknown) => error);
@@ -344,7 +348,7 @@ describe("scan pipeline: gateway → queue → Chromium worker → Postgres", ()
     controller.abort();
     await request;
     expect(row).not.toBeNull();
-    const done = await waitForTerminal(base, row!.id, withKey);
+    const done = await waitForTerminal(base, `/api/v1/scan/${row!.id}`, withKey);
     expect(done.status).toBe("completed");
   });
 });
@@ -353,7 +357,6 @@ describe("scan pipeline: budget exhausted", () => {
   let site: FixtureServer;
   let database: TestDatabase;
   let stack: Stack;
-  let withKey: Record<string, string>;
 
   beforeAll(async () => {
     site = await startFixtureServer({ "/page": html(GOOD_PAGE.replace("PAGE_URL", "http://127.0.0.1/page")) });
@@ -364,7 +367,6 @@ describe("scan pipeline: budget exhausted", () => {
       allowlist: [site.hostPort],
       env: { SCAN_WAIT_MS: "1", ...HIGH_LIMITS },
     });
-    withKey = { "x-api-key": (await createAccount(stack.db)).key };
   }, 60_000);
 
   afterAll(async () => {
@@ -383,21 +385,22 @@ describe("scan pipeline: budget exhausted", () => {
       mode: "quick",
       status: expect.stringMatching(/^(queued|running)$/),
     });
-    expect(response.headers.get("location")).toBe(`/api/v1/scan/${data.id}`);
-    const done = await waitForTerminal(stack.gateway.url, data.id, withKey);
+    const location = response.headers.get("location") as string;
+    expect(location).toMatch(new RegExp(`^/api/v1/scan/${data.id}\\?access=[A-Za-z0-9_-]{43}$`));
+    const done = await waitForTerminal(stack.gateway.url, location, {});
     expect(done.status).toBe("completed");
     expect(done.scores.overall).toEqual(expect.any(Number));
   });
 });
 
 /** Polls the stored scan until it finishes; bounded, so a stuck scan fails the test. */
-const waitForTerminal = async (base: string, id: string, headers: Record<string, string>): Promise<any> => {
+const waitForTerminal = async (base: string, path: string, headers: Record<string, string>): Promise<any> => {
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
-    const response = await api(base, `/api/v1/scan/${id}`, { headers });
+    const response = await api(base, path, { headers });
     const data = (response.body as Envelope).data;
     if (data.status === "completed" || data.status === "failed") return data;
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error(`scan ${id} did not finish`);
+  throw new Error(`scan ${path} did not finish`);
 };

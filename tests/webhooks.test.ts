@@ -152,7 +152,7 @@ describe("async scans and signed callbacks", () => {
       { what: `callback ${state}` },
     );
 
-  it("answers an anonymous caller 202 at once with the id and Location, which any API key reads as the scan completes", async () => {
+  it("answers an anonymous caller 202 at once with the id and a Location link that reads the scan as it completes", async () => {
     const started = Date.now();
     const response = await submit(
       { url: site.url("/page") },
@@ -164,17 +164,18 @@ describe("async scans and signed callbacks", () => {
     const { data } = envelope(response);
     expect(data).toEqual({ id: expect.any(String), url: site.url("/page"), mode: "quick", status: "queued" });
     const location = response.headers.get("location");
-    expect(location).toBe(`/api/v1/scan/${data.id}`);
+    expect(location).toMatch(new RegExp(`^/api/v1/scan/${data.id}\\?access=[A-Za-z0-9_-]{43}$`));
     expect(response.headers.get("preference-applied")).toBe("respond-async");
     expect((await stack.db.scan.findUniqueOrThrow({ where: { id: data.id } })).userId).toBeNull();
-    // reading is not open to anonymous callers: the Location wants a key, and says so
-    const anonymous = await read(location!, null);
+    // without the link's token an anonymous caller is asked for a key, and another user's key finds nothing
+    const anonymous = await read(`/api/v1/scan/${data.id}`, null);
     expect(anonymous.status).toBe(401);
     expect(envelope(anonymous).error.code).toBe("unauthenticated");
-    // any user's free key reads an anonymous scan
+    expect((await read(`/api/v1/scan/${data.id}`, reader)).status).toBe(404);
+    // the link itself, with no key, reads the scan as it completes
     const done = await eventually(
       async () => {
-        const stored = envelope(await read(location!, reader)).data;
+        const stored = envelope(await read(location!, null)).data;
         return stored.status === "completed" ? stored : undefined;
       },
       { what: "the scan to complete" },

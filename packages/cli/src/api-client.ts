@@ -133,9 +133,11 @@ export const scanViaApi = async (
       requestTimeoutMs,
     );
 
+  const deadline = Date.now() + timeoutMs;
+  let submitted: Awaited<ReturnType<typeof call>>;
   if (!apiKey) {
+    // anonymous: wait for the answer; a scan that outlives the wait is followed by its access link
     onProgress("scanning (waiting for the API's answer)");
-    let submitted: Awaited<ReturnType<typeof call>>;
     try {
       submitted = await submit({}, Math.min(timeoutMs, REQUEST_TIMEOUT_MS));
     } catch (error) {
@@ -145,23 +147,16 @@ export const scanViaApi = async (
       }
       throw error;
     }
-    if (submitted.response.status === 200) return fromResult(ScanResult.parse(submitted.body.data));
-    const accepted = Accepted.parse(submitted.body);
-    const location = new URL(submitted.response.headers.get("location") ?? `/api/v1/scan/${accepted.data.id}`, baseUrl);
-    throw new CliError(
-      `the API did not finish the scan within its wait; it goes on as ${accepted.data.id}.\n` +
-        `Following it needs an API key: set SCAN_API_KEY to have this client wait for it, or GET ${location} with one.`,
-    );
+  } else {
+    onProgress("submitting");
+    submitted = await submit({ prefer: "respond-async" });
   }
-
-  onProgress("submitting");
-  const submitted = await submit({ prefer: "respond-async" });
   if (submitted.response.status === 200) return fromResult(ScanResult.parse(submitted.body.data));
   const accepted = Accepted.parse(submitted.body);
+  // a key holder's scan is read with the key; an anonymous one with the access link in Location
   const location = new URL(submitted.response.headers.get("location") ?? `/api/v1/scan/${accepted.data.id}`, baseUrl);
   onProgress(accepted.data.status);
 
-  const deadline = Date.now() + timeoutMs;
   let pause = pollMs;
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, pause));

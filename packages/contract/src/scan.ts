@@ -114,6 +114,20 @@ export type StoredScan = z.infer<typeof StoredScan>;
 export const ScanIdParam = z.object({ id: z.uuid({ error: "id must be a UUID" }) });
 
 /**
+ * GET /api/v1/scan/:id's query: `access`, the token of an anonymous scan's access link (the
+ * `Location` its POST answered), 43 base64url characters; key holders need none for their own.
+ */
+export const ScanReadQuery = z.object({
+  access: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, "must be the token from the scan's access link")
+    .optional()
+    .describe(
+      "The token of an anonymous scan's access link, exactly as the `Location` of its `POST /api/v1/scan` gave it. Not needed for a key holder's own scans.",
+    ),
+});
+
+/**
  * The body POSTed to a scan's callback_url once the scan has finished: `data` is what
  * GET /api/v1/scan/:id answers (without `callback`). The same bytes on every attempt.
  */

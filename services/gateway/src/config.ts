@@ -73,7 +73,7 @@ export const Config = z
       "requests per window per client address without a key",
     ),
     RATE_LIMIT_FREE: intFrom(10, 1, 1_000_000_000).describe(
-      "requests per window per key, by the owner's plan (Agency's is the fair-use throttle)",
+      "requests per window per key, by the owner's plan (the Form A column; Agency's is the fair-use throttle)",
     ),
     RATE_LIMIT_STARTER: intFrom(100, 1, 1_000_000_000).describe(
       "requests per window per key, by the owner's plan (Agency's is the fair-use throttle)",
@@ -83,6 +83,12 @@ export const Config = z
     ),
     RATE_LIMIT_AGENCY: intFrom(10_000, 1, 1_000_000_000).describe(
       "requests per window per key, by the owner's plan (Agency's is the fair-use throttle)",
+    ),
+    RATE_LIMIT_PRO_FORM_B: intFrom(500, 1, 1_000_000_000).describe(
+      "requests per window of a Pro key whose default form is B (or of any Pro caller when `RESPONSE_FORM=B`), as the spec's Form B column; every other plan's Form B limit is its Form A one",
+    ),
+    RATE_LIMIT_ANONYMOUS_READS: intFrom(600, 1, 1_000_000_000).describe(
+      "reads of anonymous scans by their access links (`GET /api/v1/scan/:id?access=...`) per window per client address, counted apart from the anonymous scans themselves",
     ),
     RATE_LIMIT_WINDOW_S: intFrom(3_600, 1, 86_400).describe("the rate-limit window, in seconds"),
     RATE_LIMIT_PREFIX: z

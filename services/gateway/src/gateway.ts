@@ -21,7 +21,7 @@ import { createKeyService } from "./domain/key-service";
 import { createKeywordService } from "./domain/keyword-service";
 import { createMcpSessions } from "./domain/mcp-sessions";
 import { createPageTools } from "./domain/page-tools";
-import { createRateLimiter } from "./domain/rate-limiter";
+import { createRateLimiter, type RateLimitTable } from "./domain/rate-limiter";
 import { terminalScansAmong } from "./domain/scan-reader";
 import { createScanService } from "./domain/scan-service";
 import { ScanWaiter } from "./domain/scan-waiter";
@@ -148,13 +148,7 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     redis: limiterConnection,
     prefix: config.RATE_LIMIT_PREFIX,
     windowS: config.RATE_LIMIT_WINDOW_S,
-    limits: {
-      anonymous: config.RATE_LIMIT_ANONYMOUS,
-      free: config.RATE_LIMIT_FREE,
-      starter: config.RATE_LIMIT_STARTER,
-      pro: config.RATE_LIMIT_PRO,
-      agency: config.RATE_LIMIT_AGENCY,
-    },
+    limits: rateLimitTable(config),
   });
   const metrics = createGatewayMetrics({
     queues: [queue, webhooks],
@@ -252,4 +246,20 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     limiterConnection.disconnect();
   };
   return { server, url, metrics, keyCache, close };
+};
+
+/** The spec's two columns of limits (§8): Form B's differs only for Pro. */
+const rateLimitTable = (config: Config): RateLimitTable => {
+  const formA = {
+    free: config.RATE_LIMIT_FREE,
+    starter: config.RATE_LIMIT_STARTER,
+    pro: config.RATE_LIMIT_PRO,
+    agency: config.RATE_LIMIT_AGENCY,
+  };
+  return {
+    anonymous: config.RATE_LIMIT_ANONYMOUS,
+    anonymousReads: config.RATE_LIMIT_ANONYMOUS_READS,
+    byForm: { A: formA, B: { ...formA, pro: config.RATE_LIMIT_PRO_FORM_B } },
+    serviceForm: config.RESPONSE_FORM,
+  };
 };

@@ -79,7 +79,12 @@ export const AllowHeader = header("Allow", z.string(), "The methods the path ser
 export const LocationHeader = header(
   "Location",
   z.string(),
-  "Where to poll the scan: `/api/v1/scan/<id>` (any API key may read it).",
+  "Where to read the scan: `/api/v1/scan/<id>` for a key holder's scan (read with any of the user's keys); for an anonymous scan the same path with `?access=<token>`, the scan's access link, which reads it without a key and is given only to its maker.",
+);
+export const ContentLocationHeader = header(
+  "Content-Location",
+  z.string(),
+  "Where the stored scan is read again: as `Location` on a 202 (for an anonymous scan, its access link).",
 );
 export const PreferenceApplied = header(
   "Preference-Applied",
@@ -159,7 +164,7 @@ const requirement = (...schemes: Scheme[]) => schemes.map((scheme) => ({ [scheme
 
 export const security = {
   apiKey: requirement("apiKeyBearer", "apiKeyHeader"),
-  /** POST /api/v1/scan: also anonymous (10 an hour per address) */
+  /** POST /api/v1/scan: also anonymous (10 an hour per address); GET of an anonymous scan by its access link */
   apiKeyOrAnonymous: [{}, ...requirement("apiKeyBearer", "apiKeyHeader")],
   jwt: requirement("userJwt"),
   toolServer: requirement("apiKeyBearer", "apiKeyHeader", "apiKeyQuery"),

@@ -8,6 +8,7 @@ import {
   ScanAccepted,
   ScanIdParam,
   ScanListQuery,
+  ScanReadQuery,
   ScanRequest,
   ScanResult,
   ScanSummary,
@@ -19,6 +20,7 @@ import type { ZodOpenApiPathsObject } from "zod-openapi";
 import {
   apiErrors,
   apiHeaders,
+  ContentLocationHeader,
   commonHeaderParams,
   jsonBody,
   LocationHeader,
@@ -85,7 +87,10 @@ export const scanPaths: ZodOpenApiPathsObject = {
       requestParams: { header: z.object({ ...commonHeaderParams, Prefer }) },
       requestBody: jsonBody(ScanRequest),
       responses: {
-        "200": record("The scan result (Form A also carries `success: true`).", ScanResult, { scanEndpoint: true }),
+        "200": record("The scan result (Form A also carries `success: true`).", ScanResult, {
+          scanEndpoint: true,
+          headers: { "Content-Location": ContentLocationHeader },
+        }),
         "202": record(
           "Accepted and still running: asked for with `Prefer: respond-async`, or the wait ran out. The scan completes and is stored; poll `Location` or await the callback. A client that disconnects stops the wait, never the scan.",
           ScanAccepted,
@@ -105,9 +110,9 @@ export const scanPaths: ZodOpenApiPathsObject = {
       tags: ["Scans"],
       summary: "A stored scan",
       description:
-        "The scan by id: `status` moves `queued` → `running` → `completed` | `failed`; `scores`, `grade`, `checks` and `rendered` are null until it has completed, `error` says why a failed scan failed, and `callback` lists the delivery attempts of a scan with a `callback_url`. Another user's scan is 404 exactly as a missing one is; anonymous scans can be read by any key holder (their id is handed only to whoever made them).",
-      security: security.apiKey,
-      requestParams: { path: ScanIdParam, header: z.object(commonHeaderParams) },
+        "The scan by id: `status` moves `queued` → `running` → `completed` | `failed`; `scores`, `grade`, `checks` and `rendered` are null until it has completed, `error` says why a failed scan failed, and `callback` lists the delivery attempts of a scan with a `callback_url`. A key holder reads the scans of the key's user; another user's scan is 404 exactly as a missing one is. An anonymous scan is read only by its access link (`?access=<token>`, the `Location` its POST answered), with or without a key; without the token it is 404 to every key, and a request with neither a key nor a token is 401. Reads by an access link are counted per address in a window of their own (`RATE_LIMIT_ANONYMOUS_READS`, 600 an hour by default), not against the address's 10 anonymous scans.",
+      security: security.apiKeyOrAnonymous,
+      requestParams: { path: ScanIdParam, query: ScanReadQuery, header: z.object(commonHeaderParams) },
       responses: {
         "200": record("The stored scan.", StoredScan),
         ...apiErrors(400, 401, 404, 405, 429, 500, 503),

@@ -1,14 +1,30 @@
-import type { Plan } from "@scan/contract";
+import type { Plan, ResponseForm } from "@scan/contract";
 import type { Redis } from "ioredis";
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 
-/** Requests per window: anonymous callers per IP, everyone else by plan (docs/spec/public-scanning-api.md §8). */
-export type RateLimitTable = { anonymous: number } & Record<Plan, number>;
+/**
+ * Requests per window (docs/spec/public-scanning-api.md §8): anonymous callers per address;
+ * keys and users by plan, in the column of the envelope form the key answers in (the spec's
+ * table gives Pro 1,000 an hour in Form A and 500 in Form B); and the reads of anonymous scans
+ * by their access links, per address, in a window of their own.
+ */
+export type RateLimitTable = {
+  anonymous: number;
+  anonymousReads: number;
+  byForm: Record<ResponseForm, Record<Plan, number>>;
+  /** the service's form (RESPONSE_FORM): the column of users and of keys with no form of their own */
+  serviceForm: ResponseForm;
+};
 
-/** What is counted: an anonymous client's address bucket, an API key, or a signed-in user (key endpoints). */
+/**
+ * What is counted: an anonymous client's address bucket, the same address reading anonymous
+ * scans by their access links, an API key, or a signed-in user. A key is counted in the column
+ * of its own default form (`form`), a key without one and a user in the service's.
+ */
 export type RateSubject =
   | { kind: "ip"; bucket: string }
-  | { kind: "key"; keyId: string; plan: Plan }
+  | { kind: "ip-read"; bucket: string }
+  | { kind: "key"; keyId: string; plan: Plan; form: ResponseForm | null }
   | { kind: "user"; userId: string; plan: Plan };
 
 export type RateLimitState = {
@@ -40,24 +56,28 @@ export const createRateLimiter = ({ redis, prefix, windowS, limits }: RateLimite
       rejectIfRedisNotReady: true,
     });
   const anonymous = make(limits.anonymous, "ip");
-  const byPlan = (scope: string) =>
+  const anonymousReads = make(limits.anonymousReads, "ip-read");
+  const byPlan = (scope: string, table: Record<Plan, number>) =>
     ({
-      free: make(limits.free, scope),
-      starter: make(limits.starter, scope),
-      pro: make(limits.pro, scope),
-      agency: make(limits.agency, scope),
+      free: make(table.free, scope),
+      starter: make(table.starter, scope),
+      pro: make(table.pro, scope),
+      agency: make(table.agency, scope),
     }) satisfies Record<Plan, RateLimiterRedis>;
-  const keys = byPlan("key");
-  const users = byPlan("user");
+  // one counter per key or user whatever its column: only the number it is held to differs
+  const keys = { A: byPlan("key", limits.byForm.A), B: byPlan("key", limits.byForm.B) };
+  const users = { A: byPlan("user", limits.byForm.A), B: byPlan("user", limits.byForm.B) };
 
   const pick = (subject: RateSubject): [RateLimiterRedis, string] => {
     switch (subject.kind) {
       case "ip":
         return [anonymous, subject.bucket];
+      case "ip-read":
+        return [anonymousReads, subject.bucket];
       case "key":
-        return [keys[subject.plan], subject.keyId];
+        return [keys[subject.form ?? limits.serviceForm][subject.plan], subject.keyId];
       case "user":
-        return [users[subject.plan], subject.userId];
+        return [users[limits.serviceForm][subject.plan], subject.userId];
     }
   };
 

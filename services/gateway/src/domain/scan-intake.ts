@@ -23,7 +23,15 @@ export type ScanIntakeDeps = {
 export type PriorityWeights = Record<Plan | "anonymous", number>;
 
 /** `keepSnapshot` asks the worker to keep the captured page for the generators (fix, generate) */
-export type NewScan = { id: string; url: string; mode: ScanMode; requestId: string; keepSnapshot?: boolean };
+export type NewScan = {
+  id: string;
+  url: string;
+  mode: ScanMode;
+  requestId: string;
+  keepSnapshot?: boolean;
+  /** anonymous scans: the hash of the access link's token (scan-access.ts) */
+  accessTokenHash?: string;
+};
 
 /**
  * What every new scan goes through, alone or in a batch: its target and callback are vetted,

@@ -1,6 +1,7 @@
 import type { PageMeta, ScanListQuery } from "@scan/contract";
 import { AppError, offsetOf, pageMeta } from "@scan/contract";
 import type { Db, Scan, WebhookDelivery } from "@scan/db";
+import { grantsAccess } from "./scan-access";
 
 const TERMINAL = ["completed", "failed"] as const;
 
@@ -39,13 +40,25 @@ export const createScanReader = ({ db }: { db: Db }) => {
   };
 
   /**
-   * A scan the viewer may see: their own, or an anonymous one (owned by nobody; its v4 UUID is
-   * unguessable and was only ever given to whoever made it). Another user's scan is 404, the
-   * same answer as a missing one.
+   * A scan the viewer may see: their own (`viewerUserId`), or an anonymous one whose access
+   * link's token is `accessToken` (scan-access.ts). Anything else, another user's scan or an
+   * anonymous scan without its token, is 404, the same answer as a missing one.
    */
-  const get = async (id: string, viewerUserId: string): Promise<Scan> => {
-    const scan = await db.scan.findFirst({ where: { id, OR: [{ userId: viewerUserId }, { userId: null }] } });
-    if (!scan) throw new AppError("not_found", `No scan with id ${id}`, "Use the id returned by POST /api/v1/scan.");
+  const get = async (id: string, viewerUserId: string | null, accessToken?: string): Promise<Scan> => {
+    const scan = await db.scan.findUnique({ where: { id } });
+    const visible =
+      scan !== null &&
+      ((viewerUserId !== null && scan.userId === viewerUserId) ||
+        (scan.userId === null && grantsAccess(scan.accessTokenHash, accessToken)));
+    if (!visible) {
+      throw new AppError(
+        "not_found",
+        `No scan with id ${id}`,
+        accessToken === undefined
+          ? "Use the id returned by POST /api/v1/scan; an anonymous scan is read with the whole link from its Location header."
+          : "Use the whole link from the Location header of the POST /api/v1/scan that made the scan.",
+      );
+    }
     return scan;
   };
 

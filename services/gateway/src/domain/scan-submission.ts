@@ -3,6 +3,7 @@ import { AppError, type ScanMode } from "@scan/contract";
 import type { Db, Scan } from "@scan/db";
 import type { Admission } from "./admission";
 import type { KeyCaller } from "./authenticate";
+import { newScanAccess } from "./scan-access";
 import type { NewScan, ScanIntake } from "./scan-intake";
 import { isTerminal } from "./scan-reader";
 import type { ScanWaiter } from "./scan-waiter";
@@ -16,7 +17,8 @@ export type ScanSubmissionDeps = {
   admission: Admission | null;
 };
 
-export type SubmittedScan = { scan: Scan; finished: boolean };
+/** `accessToken`: the token of an anonymous scan's access link (scan-access.ts); null for a key holder's scan */
+export type SubmittedScan = { scan: Scan; finished: boolean; accessToken: string | null };
 
 export type ScanSubmission = {
   url: string;
@@ -51,12 +53,15 @@ export const createScanSubmit =
         );
       }
     }
+    // an anonymous maker reads its scan by a link only it was given
+    const access = owner ? null : newScanAccess();
     const scan: NewScan = {
       id: randomUUID(),
       url: input.url,
       mode: input.mode,
       requestId: input.requestId,
       ...(input.keepSnapshot ? { keepSnapshot: true } : {}),
+      ...(access ? { accessTokenHash: access.hash } : {}),
     };
     const priorities = await intake.storeWithPriorities([scan], owner, callbackUrl);
     const finished = input.respondAsync ? Promise.resolve(false) : waiter.wait(scan.id, budgetMs, signal);
@@ -67,5 +72,5 @@ export const createScanSubmit =
     if (stored.status === "completed" && stored.startedAt && stored.completedAt) {
       admission?.record(stored.mode, stored.completedAt.getTime() - stored.startedAt.getTime());
     }
-    return { scan: stored, finished: isTerminal(stored) };
+    return { scan: stored, finished: isTerminal(stored), accessToken: access?.token ?? null };
   };

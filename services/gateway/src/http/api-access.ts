@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import { ANONYMOUS, type Authenticator, type Caller } from "../domain/authenticate";
 import { clientBucket } from "../domain/client-ip";
 import { type RateLimiter, type RateSubject, rateLimitHeaders } from "../domain/rate-limiter";
+import { ACCESS_PARAM } from "../domain/scan-access";
 import type { Route } from "./route";
 import { pathTable } from "./route-paths";
 
@@ -25,18 +26,24 @@ export type ApiAccessDeps = {
   onRejected?: (plan: string) => void;
 };
 
-/** What a caller's requests are counted against: its key, its user (key endpoints), or its address. */
-export const subjectOf = (caller: Caller, req: Request): RateSubject => {
+/**
+ * What a caller's requests are counted against: its key, its user (key endpoints), or its
+ * address; an anonymous read by an access link (`byLink`) in the address's window of reads.
+ */
+export const subjectOf = (caller: Caller, req: Request, byLink = false): RateSubject => {
   switch (caller.kind) {
     case "key":
-      return { kind: "key", keyId: caller.keyId, plan: caller.plan };
+      return { kind: "key", keyId: caller.keyId, plan: caller.plan, form: caller.defaultForm };
     case "user":
       return { kind: "user", userId: caller.userId, plan: caller.plan };
     case "anonymous":
       // req.ip honours TRUST_PROXY hops; with none trusted it is the socket's address
-      return { kind: "ip", bucket: clientBucket(req.ip) };
+      return { kind: byLink ? "ip-read" : "ip", bucket: clientBucket(req.ip) };
   }
 };
+
+/** Whether the request presents an access link (the `access` query parameter, once). */
+const presentsLink = (req: Request): boolean => typeof req.query[ACCESS_PARAM] === "string";
 
 /**
  * Mounted on /api/v1 before everything else there: authenticates, counts the request against
@@ -53,6 +60,12 @@ export const apiAccess = ({ routes, auth, limiter, log, onRejected }: ApiAccessD
   const open = routes
     .filter((route) => route.authorization === "anyone")
     .map((route) => `${route.method.toUpperCase()} ${route.path}`);
+  /** an anonymous caller's access link opens this request's route */
+  const linkOpens = (path: string, req: Request): boolean =>
+    presentsLink(req) &&
+    table
+      .at(path)
+      .some((route) => route.authorization === "api-key-or-link" && route.method === req.method.toLowerCase());
   return async (req, res, next) => {
     const path = `${req.baseUrl}${req.path}`;
     const takesJwt = table.atOrUnder(path).some((route) => route.authorization === "user-jwt");
@@ -70,7 +83,7 @@ export const apiAccess = ({ routes, auth, limiter, log, onRejected }: ApiAccessD
 
     let state: Awaited<ReturnType<RateLimiter["consume"]>>;
     try {
-      state = await limiter.consume(subjectOf(caller, req));
+      state = await limiter.consume(subjectOf(caller, req, caller.kind === "anonymous" && linkOpens(path, req)));
     } catch (error) {
       log.warn({ err: error instanceof Error ? error.message : String(error) }, "rate limiter unavailable");
       throw new AppError("service_unavailable", "The rate limiter is unavailable", "Try again in a few seconds.", {
@@ -89,11 +102,16 @@ export const apiAccess = ({ routes, auth, limiter, log, onRejected }: ApiAccessD
       );
     }
     if (refusal) throw refusal;
-    if (caller.kind === "anonymous" && !table.at(path).some((route) => route.authorization === "anyone")) {
+    if (
+      caller.kind === "anonymous" &&
+      !table.at(path).some((route) => route.authorization === "anyone") &&
+      !linkOpens(path, req)
+    ) {
+      const byLink = table.at(path).some((route) => route.authorization === "api-key-or-link");
       throw new AppError(
         "unauthenticated",
         "This endpoint needs an API key",
-        `Send an API key in Authorization: Bearer <key> or X-API-Key: <key>; only ${open.join(", ")} ${open.length === 1 ? "is" : "are"} open without one.`,
+        `Send an API key in Authorization: Bearer <key> or X-API-Key: <key>; only ${open.join(", ")} ${open.length === 1 ? "is" : "are"} open without one${byLink ? ", and an anonymous scan is read with the whole link in the Location header its POST answered" : ""}.`,
       );
     }
     res.locals.caller = caller;

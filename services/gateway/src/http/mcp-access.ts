@@ -85,7 +85,7 @@ export const createMcpAccess = ({ auth, limiter, log }: McpAccessDeps) => {
    * batch is refused) and sets the X-RateLimit-* headers; with none, only sets the headers.
    */
   const count = async (res: Response, caller: KeyCaller, calls: number): Promise<void> => {
-    const subject: RateSubject = { kind: "key", keyId: caller.keyId, plan: caller.plan };
+    const subject: RateSubject = { kind: "key", keyId: caller.keyId, plan: caller.plan, form: caller.defaultForm };
     if (calls === 0) {
       show(res, { ...(await counters(() => limiter.peek(subject))), retryAfterS: null });
       return;

@@ -29,7 +29,7 @@ export const rateLimitShown =
       // a refused or foreign credential (a JWT, Basic): the address's counter, as the API counts it
     }
     const subject: RateSubject = caller
-      ? { kind: "key", keyId: caller.keyId, plan: caller.plan }
+      ? { kind: "key", keyId: caller.keyId, plan: caller.plan, form: caller.defaultForm }
       : { kind: "ip", bucket: clientBucket(req.ip) };
     let timer: NodeJS.Timeout | undefined;
     try {

@@ -24,15 +24,20 @@ export type Authorization =
   | "anyone"
   /** the holder of an API key */
   | "api-key"
+  /**
+   * the holder of an API key, or an anonymous caller presenting an access link (the `access`
+   * query parameter: reading an anonymous scan, counted per address in a window of its own)
+   */
+  | "api-key-or-link"
   /** a user signed in with a JWT: the key endpoints, and every path under theirs */
   | "user-jwt"
   /** outside /api/v1: no authentication, no rate limit (probes, the API reference) */
   | "public"
   | Guard;
 
-type CallerKind = "anyone" | "api-key" | "user-jwt";
+type CallerKind = "anyone" | "api-key" | "api-key-or-link" | "user-jwt";
 
-type CallerOf<A> = A extends "anyone"
+type CallerOf<A> = A extends "anyone" | "api-key-or-link"
   ? Caller
   : A extends "api-key"
     ? KeyCaller
@@ -80,7 +85,10 @@ const bodySent = (req: Request): BodySent => ({
 });
 
 const isCallerKind = (authorization: Authorization): authorization is CallerKind =>
-  authorization === "anyone" || authorization === "api-key" || authorization === "user-jwt";
+  authorization === "anyone" ||
+  authorization === "api-key" ||
+  authorization === "api-key-or-link" ||
+  authorization === "user-jwt";
 
 const isApiPath = (path: string): boolean => path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
 
@@ -91,7 +99,11 @@ const callerFor = (authorization: Authorization, res: Response): Caller | undefi
   if (authorization === "user-jwt" && caller?.kind !== "user") {
     throw new AppError("unauthenticated", "The key endpoints need a JWT");
   }
-  if (caller === undefined || (authorization === "api-key" && caller.kind !== "key")) {
+  if (
+    caller === undefined ||
+    (authorization === "api-key" && caller.kind !== "key") ||
+    (authorization === "api-key-or-link" && caller.kind === "anonymous" && typeof res.req.query.access !== "string")
+  ) {
     throw new AppError("unauthenticated", "This endpoint needs an API key");
   }
   return caller;

@@ -3,18 +3,22 @@ import {
   normaliseScanUrl,
   type ScanAccepted,
   ScanIdParam,
+  ScanReadQuery,
   ScanRequest,
   successBody,
   toCallbackDelivery,
   toScanResult,
   toStoredScan,
 } from "@scan/contract";
+import { scanLink } from "../domain/scan-access";
 import type { ScanService } from "../domain/scan-service";
 import { parsePrefer } from "../http/prefer";
 import { type Route, route } from "../http/route";
 
 const BODY_HINT =
   'Send {"url": "https://example.com", "mode": "quick" | "full", "callback_url": "https://..." (optional)} as JSON.';
+
+const ACCESS_HINT = "Send the link from the Location header of POST /api/v1/scan as it is, or an API key.";
 
 /** POST /api/v1/scan (docs/spec/public-scanning-api.md §4.1) and GET /api/v1/scan/:id (§4.3). */
 export const scanRoutes = (scans: ScanService): Route[] => [
@@ -33,7 +37,7 @@ export const scanRoutes = (scans: ScanService): Route[] => [
       // a client that goes away stops the wait, not the scan
       const gone = new AbortController();
       res.on("close", () => gone.abort());
-      const { scan, finished } = await scans.submit(
+      const { scan, finished, accessToken } = await scans.submit(
         {
           url: url.url,
           mode: input.mode,
@@ -47,9 +51,11 @@ export const scanRoutes = (scans: ScanService): Route[] => [
       );
       if (gone.signal.aborted && !finished) return;
       const meta = { requestId: res.locals.requestId };
+      // where the scan is read: an anonymous maker's link carries the token only it is given
+      const link = scanLink(scan.id, accessToken);
       if (respondAsync || !finished) {
         if (respondAsync) res.setHeader("Preference-Applied", "respond-async");
-        res.status(202).location(`/api/v1/scan/${scan.id}`);
+        res.status(202).location(link);
         res.json(
           successBody(
             form,
@@ -67,7 +73,8 @@ export const scanRoutes = (scans: ScanService): Route[] => [
           `Check that the site answers; the failed scan is stored as ${scan.id}.`,
         );
       }
-      res.status(200).json(successBody(form, toScanResult(scan), meta, { scanEndpoint: true }));
+      res.status(200).setHeader("Content-Location", link);
+      res.json(successBody(form, toScanResult(scan), meta, { scanEndpoint: true }));
     },
   ),
 
@@ -75,14 +82,16 @@ export const scanRoutes = (scans: ScanService): Route[] => [
     {
       method: "get",
       path: "/api/v1/scan/:id",
-      authorization: "api-key",
+      authorization: "api-key-or-link",
       params: { schema: ScanIdParam, hint: "Use the id returned by POST /api/v1/scan." },
+      query: { schema: ScanReadQuery, hint: ACCESS_HINT },
     },
-    async ({ caller, params, res }) => {
-      const scan = await scans.get(params.id, caller.userId);
+    async ({ caller, params, query, res }) => {
+      const viewer = caller.kind === "anonymous" ? null : caller.userId;
+      const scan = await scans.get(params.id, viewer, query.access);
       // a callback URL may carry the receiver's own token: only the scan's owner is shown it
       // (an anonymous scan has none, so its readers never see the callback)
-      const ownCallback = scan.callbackUrl && scan.userId === caller.userId;
+      const ownCallback = scan.callbackUrl && viewer !== null && scan.userId === viewer;
       const callback = ownCallback ? toCallbackDelivery(scan, await scans.deliveries(scan.id)) : undefined;
       res.json(successBody(res.locals.form, { ...toStoredScan(scan), callback }, { requestId: res.locals.requestId }));
     },

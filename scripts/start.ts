@@ -6,12 +6,13 @@
  *   pnpm start [--scan https://example.com] [--mode quick|full] [--port 3000] [--workers 1]
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createDb, migrateDeploy } from "@scan/db";
 import { createKeyService, createUserService } from "@scan/gateway";
+import { newSecretKey } from "@scan/platform";
 import { resolveChromiumPath } from "@scan/scanner";
 
 const ROOT = resolve(__dirname, "..");
@@ -192,13 +193,34 @@ const stop = async (code: number) => {
   process.exit(code);
 };
 
+/**
+ * The key that seals the credentials of sites behind a login: the configured one, else a
+ * development key kept in .data/site-secrets.key (made once, readable by this user only).
+ */
+const siteSecretsKey = (): string => {
+  if (process.env.SITE_SECRETS_KEY) return process.env.SITE_SECRETS_KEY;
+  const file = join(DATA, "site-secrets.key");
+  if (!existsSync(file)) {
+    mkdirSync(DATA, { recursive: true });
+    writeFileSync(file, `${newSecretKey()}\n`, { mode: 0o600 });
+    say("made a development SITE_SECRETS_KEY in .data/site-secrets.key");
+  }
+  return readFileSync(file, "utf8").trim();
+};
+
 const main = async () => {
   // the worker's own lookup, so a missing browser is reported before anything starts
   resolveChromiumPath(process.env.CHROMIUM_PATH);
   const [databaseUrl, redisUrl] = await Promise.all([postgres(), redis()]);
   say("applying migrations");
   await migrateDeploy(databaseUrl);
-  const env = { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, PORT: args.port };
+  const env = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl,
+    PORT: args.port,
+    SITE_SECRETS_KEY: siteSecretsKey(),
+  };
   service("gateway", env);
   // each worker serves /metrics, /healthz and /readyz on a port of its own
   const metricsBase = Number(process.env.METRICS_PORT ?? 9464);

@@ -12,6 +12,7 @@ export * from "./scan";
 export * from "./scan-presenter";
 export * from "./scorer";
 export * from "./site";
+export * from "./site-credentials";
 export * from "./snapshot";
 export * from "./snapshot-archive";
 export * from "./text";

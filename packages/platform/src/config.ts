@@ -58,6 +58,14 @@ export const OpsConfig = {
   WEBHOOK_SECRET: optionalSecret().describe(
     "signs callbacks (16+ characters, the same on both services); unset, `callback_url` is refused with 400",
   ),
+  SITE_SECRETS_KEY: z
+    .preprocess((value) => (value === "" ? undefined : value), z.string().optional())
+    .refine((value) => value === undefined || Buffer.from(value.trim(), "base64").length === 32, {
+      message: "must be 32 bytes in base64 (openssl rand -base64 32)",
+    })
+    .describe(
+      "seals the credentials of sites behind a login (AES-256-GCM; 32 bytes in base64, the same on both services); unset, the credentials endpoints answer 503 and a scan of a site that has credentials fails saying so",
+    ),
   READY_TIMEOUT_MS: intFrom(1_000, 50, 30_000).describe(
     "each dependency probe of `/readyz` (and the gateway's queue-depth read for `/metrics`) gives up after this",
   ),

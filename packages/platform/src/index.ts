@@ -6,6 +6,7 @@ export * from "./config";
 export * from "./log";
 export * from "./readiness";
 export * from "./redis-policy";
+export * from "./secret-box";
 export * from "./shutdown";
 export * from "./special-addresses";
 export * from "./webhook-signature";

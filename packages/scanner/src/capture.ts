@@ -4,7 +4,7 @@ import type { Page, Route } from "playwright-core";
 import type { ScanPage } from "./browser-pool";
 import { decodeBody } from "./decode";
 import { fetchDocument } from "./document-fetch";
-import { type FetchPolicy, TargetError } from "./http-fetch";
+import { accessHeadersFor, type FetchPolicy, fetchOnce, TargetError } from "./http-fetch";
 import { judgeServedHtml, type QuickRender } from "./render-policy";
 import { fetchAsBots, fetchLlmsTxt, fetchRobotsTxt, fetchSitemap } from "./site-files";
 
@@ -111,7 +111,11 @@ export const captureSnapshot = async (
         openPage,
         final,
         policy,
-        { settleMs: Math.min(limits.settleTimeoutMs[target.mode], deadline - Date.now()), deadline },
+        {
+          settleMs: Math.min(limits.settleTimeoutMs[target.mode], deadline - Date.now()),
+          deadline,
+          maxBytes: limits.maxHtmlBytes,
+        },
         full,
       )
     : { dom: null, subresources: [], unusable: null };
@@ -159,11 +163,34 @@ const serialise = (page: Page): Promise<{ html: string; parsed: boolean }> =>
     };
   });
 
+/**
+ * A subresource of a site behind a login, fetched as every fetch of the scan is (vetted, pinned,
+ * bounded, no redirect followed) with the site's credentials, then given to the page. A redirect
+ * goes back to the page as it came, so the browser asks for its target as a new request, which
+ * carries credentials only if it is of the site's origin again. A body over the cap or a
+ * failed fetch is blocked, as a subresource the policy refuses is.
+ */
+const fulfilWithAccess = async (
+  route: Route,
+  url: URL,
+  policy: FetchPolicy,
+  limits: { deadline: number; maxBytes: number },
+): Promise<void> => {
+  try {
+    const response = await fetchOnce(url, policy, limits);
+    if (response.truncated) return route.abort("blockedbyclient");
+    const headers = Object.fromEntries(Object.entries(response.headers).filter(([name]) => !HOP_BY_HOP.has(name)));
+    return route.fulfill({ status: response.status, headers, body: response.body });
+  } catch {
+    return route.abort("blockedbyclient");
+  }
+};
+
 const renderDocument = async (
   openPage: () => Promise<ScanPage>,
   document: { url: string; status: number; headers: Record<string, string>; body: Buffer },
   policy: FetchPolicy,
-  { settleMs, deadline }: { settleMs: number; deadline: number },
+  { settleMs, deadline, maxBytes }: { settleMs: number; deadline: number; maxBytes: number },
   full: boolean,
 ): Promise<Rendered> => {
   const { context, page, release } = await openPage();
@@ -192,7 +219,14 @@ const renderDocument = async (
         blocked = !(await allowed);
       }
       if (/^https?:/.test(url)) subresources.push({ url, resourceType: type, blocked });
-      return blocked ? route.abort("blockedbyclient") : route.continue();
+      if (blocked) return route.abort("blockedbyclient");
+      // a site behind a login: its own subresources are fetched here, with its credentials, and
+      // handed to the page; the browser is never given them (Chromium would carry headers set on
+      // a continued request across a redirect to another origin, and drops a Cookie header)
+      if (policy.access && request.method() === "GET" && Object.keys(accessHeadersFor(url, policy.access)).length > 0) {
+        return fulfilWithAccess(route, new URL(url), policy, { deadline, maxBytes });
+      }
+      return route.continue();
     });
     const settleBy = Date.now() + settleMs;
     await page.goto(document.url, { waitUntil: "commit", timeout: Math.max(settleMs, 1) });

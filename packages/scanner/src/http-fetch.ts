@@ -20,6 +20,22 @@ export type FetchPolicy = {
   /** ports a target may use unless allowlisted */
   ports: PortPolicy;
   userAgent: string;
+  /** a site behind a login: headers sent only to requests of its own origin (never logged) */
+  access?: SiteAccess | undefined;
+};
+
+/**
+ * What a scan of a site behind a login sends: the request headers that carry its credentials
+ * (its own headers, `Cookie`, `Authorization: Basic`), to `origin` only. A redirect to or a
+ * subresource from any other origin, `http://` against `https://` included, is sent none.
+ */
+export type SiteAccess = { origin: string; headers: Readonly<Record<string, string>> };
+
+/** The credential headers a request to `url` carries: the site's, when it is of the site's origin. */
+export const accessHeadersFor = (url: URL | string, access: SiteAccess | undefined): Record<string, string> => {
+  if (!access) return {};
+  const origin = typeof url === "string" ? URL.parse(url)?.origin : url.origin;
+  return origin === access.origin ? { ...access.headers } : {};
 };
 
 export type FetchedResponse = {
@@ -104,7 +120,11 @@ export const fetchOnce = async (url: URL, policy: FetchPolicy, limits: FetchLimi
         redirect: "manual",
         signal,
         dispatcher,
-        headers: { "user-agent": policy.userAgent, accept: "text/html,application/xhtml+xml,*/*;q=0.8" },
+        headers: {
+          ...accessHeadersFor(url, policy.access),
+          "user-agent": policy.userAgent,
+          accept: "text/html,application/xhtml+xml,*/*;q=0.8",
+        },
       });
     } catch (error) {
       throw new TargetError(describeFetchError(url, error));

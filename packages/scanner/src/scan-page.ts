@@ -3,9 +3,12 @@ import type { ScanMode, Snapshot } from "@scan/contract";
 import { ScanOutcome, scoreChecks } from "@scan/contract";
 import type { BrowserPool } from "./browser-pool";
 import { type CaptureLimits, captureSnapshot } from "./capture";
-import type { FetchPolicy } from "./http-fetch";
+import type { FetchPolicy, SiteAccess } from "./http-fetch";
 
 export type ScanPageDeps = { pool: BrowserPool; policy: FetchPolicy; limits: CaptureLimits };
+
+/** One page to scan; `access`: the credentials of a site behind a login, for its own origin only. */
+export type ScanRequest = { url: string; mode: ScanMode; access?: SiteAccess | undefined };
 
 export type ScannedPage = {
   outcome: ScanOutcome;
@@ -24,11 +27,13 @@ export type ScannedPage = {
  */
 export const scanPage = async (
   { pool, policy, limits }: ScanPageDeps,
-  { url, mode }: { url: string; mode: ScanMode },
+  { url, mode, access }: ScanRequest,
 ): Promise<ScannedPage> => {
   const startedAt = performance.now();
+  // a site behind a login: every fetch of this scan to its origin carries its credentials
+  const scanPolicy = access ? { ...policy, access } : policy;
   const snapshot = await pool.use((browser) =>
-    captureSnapshot(() => pool.openPage(browser), { url, mode }, policy, limits),
+    captureSnapshot(() => pool.openPage(browser), { url, mode }, scanPolicy, limits),
   );
   const scannedAt = new Date();
   const capturedAt = performance.now();

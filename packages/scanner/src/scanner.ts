@@ -1,5 +1,4 @@
 import { lookup } from "node:dns/promises";
-import type { ScanMode } from "@scan/contract";
 import { intFrom, type PortPolicy, parseAllowlist, parsePorts } from "@scan/platform";
 import type { Browser } from "playwright-core";
 import { z } from "zod";
@@ -8,7 +7,7 @@ import type { CaptureLimits } from "./capture";
 import { createCachingResolver } from "./dns-cache";
 import { type EgressProxy, startEgressProxy } from "./egress-proxy";
 import type { FetchPolicy } from "./http-fetch";
-import { type ScannedPage, scanPage } from "./scan-page";
+import { type ScannedPage, type ScanRequest, scanPage } from "./scan-page";
 
 /** The system resolver's every address for a host: what the address policy vets. */
 export const resolveAll = async (hostname: string): Promise<string[]> =>
@@ -89,7 +88,7 @@ export type Scanner = {
   allowlist: ReadonlySet<string>;
   ports: PortPolicy;
   /** one page captured and judged; a target that cannot be fetched throws TargetError */
-  scan: (request: { url: string; mode: ScanMode }) => Promise<ScannedPage>;
+  scan: (request: ScanRequest) => Promise<ScannedPage>;
   close: () => Promise<void>;
 };
 

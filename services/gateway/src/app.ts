@@ -10,6 +10,7 @@ import type { KeywordService } from "./domain/keyword-service";
 import type { McpSessions } from "./domain/mcp-sessions";
 import type { RateLimiter } from "./domain/rate-limiter";
 import type { ScanService } from "./domain/scan-service";
+import type { SiteCredentials } from "./domain/site-credentials";
 import type { SiteService } from "./domain/site-service";
 import { type Tools, toolCatalogue } from "./domain/tool-catalogue";
 import { createToolServerFactory } from "./domain/tool-server";
@@ -40,6 +41,8 @@ export type AppDeps = {
   scans: ScanService;
   keys: KeyService;
   sites: SiteService;
+  /** the credentials of sites behind a login */
+  siteCredentials: SiteCredentials;
   keywords: KeywordService;
   citations: CitationService;
   auth: Authenticator;
@@ -69,6 +72,7 @@ export const createApp = ({
   scans,
   keys,
   sites,
+  siteCredentials,
   keywords,
   citations,
   auth,
@@ -93,7 +97,7 @@ export const createApp = ({
     ...scanListRoutes({ scans, limiter, onRejected }),
     ...keyRoutes(keys),
     ...evaluateRoutes(),
-    ...siteRoutes({ sites, assertScannable: scans.assertScannable }),
+    ...siteRoutes({ sites, credentials: siteCredentials, assertScannable: scans.assertScannable }),
     ...keywordRoutes(keywords),
     ...citationRoutes(citations),
     ...generatorRoutes(tools.generators),

@@ -4,7 +4,14 @@ import type { AddressInfo } from "node:net";
 import { SCAN_QUEUE, WEBHOOK_QUEUE } from "@scan/contract";
 import type { Db } from "@scan/db";
 import type { LlmEndpoint } from "@scan/generators";
-import { parseAllowlist, parsePorts, probeAll, type Readiness, warnIfRedisEvicts } from "@scan/platform";
+import {
+  parseAllowlist,
+  parsePorts,
+  probeAll,
+  type Readiness,
+  siteSecretsBox,
+  warnIfRedisEvicts,
+} from "@scan/platform";
 import { Queue, QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
@@ -25,6 +32,7 @@ import { createRateLimiter, type RateLimitTable } from "./domain/rate-limiter";
 import { terminalScansAmong } from "./domain/scan-reader";
 import { createScanService } from "./domain/scan-service";
 import { ScanWaiter } from "./domain/scan-waiter";
+import { createSiteCredentials } from "./domain/site-credentials";
 import { createSiteService } from "./domain/site-service";
 import { answerClientError, answerConnect } from "./http/errors";
 import { createGatewayMetrics, type GatewayMetrics } from "./observability/metrics";
@@ -177,6 +185,7 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     // a key revoked here is dropped from this process's cache before the answer; other processes hear of it from Postgres
     keys: createKeyService({ db, maxKeysPerUser: config.MAX_KEYS_PER_USER, onRevoked: keyCache.invalidateKey }),
     sites,
+    siteCredentials: createSiteCredentials({ db, box: siteSecretsBox(config.SITE_SECRETS_KEY) }),
     keywords: createKeywordService({ db, sites }),
     citations: createCitationService({ db, sites }),
     auth: createAuthenticator({ db, verifyJwt, cache: keyCache }),

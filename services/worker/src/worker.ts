@@ -1,12 +1,13 @@
 import { SCAN_QUEUE, WEBHOOK_JOB, WEBHOOK_QUEUE, type WebhookJobPayload } from "@scan/contract";
 import type { Db } from "@scan/db";
-import { probeAll, type Readiness, warnIfRedisEvicts } from "@scan/platform";
+import { probeAll, type Readiness, siteSecretsBox, warnIfRedisEvicts } from "@scan/platform";
 import { captureLimitsOf, createScanner, resolveAll, type Scanner } from "@scan/scanner";
 import { Queue, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import type { Config } from "./config";
 import { createDatabaseWait } from "./domain/database-wait";
+import { createSiteAccessReader } from "./domain/site-access";
 import { createWorkerMetrics, type WorkerMetrics } from "./infra/metrics";
 import { startReaper } from "./jobs/reaper";
 import { createScanProcessor } from "./jobs/scan.job";
@@ -110,6 +111,7 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
     metrics,
     enqueueCallback,
     snapshots: { maxBytes: config.SNAPSHOT_MAX_BYTES, retentionS: config.SNAPSHOT_RETENTION_S },
+    siteAccess: createSiteAccessReader({ db, box: siteSecretsBox(config.SITE_SECRETS_KEY) }),
   });
   const worker = new Worker(SCAN_QUEUE, processor, {
     connection,

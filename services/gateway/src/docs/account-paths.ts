@@ -11,6 +11,9 @@ import {
   PageQuery,
   RecordCitationRequest,
   RecordKeywordRequest,
+  SiteCredentialsRequest,
+  SiteCredentialsView,
+  SiteIdParam,
   SiteListQuery,
   SiteView,
 } from "@scan/contract";
@@ -26,6 +29,7 @@ const LIST_RULES =
 const headers = z.object(commonHeaderParams);
 
 const CacheControl = z.literal("no-store").meta({ description: "The full key is in this response only." });
+const NoStore = z.literal("no-store").meta({ description: "No cache keeps what a site's credentials are." });
 
 export const accountPaths: ZodOpenApiPathsObject = {
   "/api/v1/sites": {
@@ -51,6 +55,47 @@ export const accountPaths: ZodOpenApiPathsObject = {
         "200": record("The caller already had this origin: the existing site.", SiteView),
         "201": record("The new site.", SiteView),
         ...apiErrors(400, 401, 405, 413, 429, 500, 503),
+      },
+    },
+  },
+  "/api/v1/sites/{id}/credentials": {
+    get: {
+      operationId: "getSiteCredentials",
+      tags: ["Sites"],
+      summary: "Which credentials a site behind a login sends",
+      description:
+        "The names of the headers and cookies, and whether HTTP Basic credentials are set: never a value. 404 when the site is not the caller's, or has no credentials; 503 when the service has no `SITE_SECRETS_KEY`.",
+      security: security.apiKey,
+      requestParams: { path: SiteIdParam, header: headers },
+      responses: {
+        "200": record("What is set, by name.", SiteCredentialsView, { headers: { "Cache-Control": NoStore } }),
+        ...apiErrors(400, 401, 404, 405, 429, 500, 503),
+      },
+    },
+    put: {
+      operationId: "setSiteCredentials",
+      tags: ["Sites"],
+      summary: "Set the credentials of a site behind a login",
+      description:
+        "Replaces the site's credentials whole: request headers, cookies and HTTP Basic credentials that the caller's scans of this origin send to it, and to no other origin (not a redirect's target, not another origin's subresource). Sealed with AES-256-GCM before they are stored, never logged, never returned: the answer names what is set. Headers that belong to the connection, `Host`, `User-Agent`, `Cookie` and `Authorization` are refused (cookies and Basic credentials have fields of their own). Anonymous scans and other users' scans of the same origin send none.",
+      security: security.apiKey,
+      requestParams: { path: SiteIdParam, header: headers },
+      requestBody: jsonBody(SiteCredentialsRequest),
+      responses: {
+        "200": record("What is now set, by name.", SiteCredentialsView, { headers: { "Cache-Control": NoStore } }),
+        ...apiErrors(400, 401, 404, 405, 413, 429, 500, 503),
+      },
+    },
+    delete: {
+      operationId: "deleteSiteCredentials",
+      tags: ["Sites"],
+      summary: "Remove the credentials of a site",
+      description: "Later scans of the site send none. 404 when the site is not the caller's or has none.",
+      security: security.apiKey,
+      requestParams: { path: SiteIdParam, header: headers },
+      responses: {
+        "200": record("Removed.", z.object({ id: z.uuid(), deleted: z.literal(true) })),
+        ...apiErrors(400, 401, 404, 405, 429, 500, 503),
       },
     },
   },

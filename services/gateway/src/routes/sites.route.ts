@@ -1,4 +1,14 @@
-import { AppError, CreateSiteRequest, normaliseScanUrl, pageBody, SiteListQuery, successBody } from "@scan/contract";
+import {
+  AppError,
+  CreateSiteRequest,
+  normaliseScanUrl,
+  pageBody,
+  SiteCredentialsRequest,
+  SiteIdParam,
+  SiteListQuery,
+  successBody,
+} from "@scan/contract";
+import type { SiteCredentials } from "../domain/site-credentials";
 import type { SiteService } from "../domain/site-service";
 import { type Route, route } from "../http/route";
 
@@ -9,9 +19,11 @@ const BODY_HINT = 'Send {"url": "https://example.com", "name": "Example"} as JSO
 /** GET /api/v1/sites (docs/spec/public-scanning-api.md §4.4) and POST /api/v1/sites, for the key holder's own sites. */
 export const siteRoutes = ({
   sites,
+  credentials,
   assertScannable,
 }: {
   sites: SiteService;
+  credentials: SiteCredentials;
   /** the scan address policy: a site is scanned later, so a private origin is refused now (SCAN_ALLOWLIST applies) */
   assertScannable: (url: string) => Promise<void>;
 }): Route[] => [
@@ -41,6 +53,61 @@ export const siteRoutes = ({
       await assertScannable(url.url);
       const { site, created } = await sites.create(caller.userId, { url: url.url, name: input.name });
       res.status(created ? 201 : 200).json(successBody(res.locals.form, site, { requestId: res.locals.requestId }));
+    },
+  ),
+
+  ...credentialRoutes(credentials),
+];
+
+const SITE_ID_HINT = "Use a site id from GET /api/v1/sites.";
+const CREDENTIALS_HINT =
+  'Send {"headers": {"X-Staging-Token": "..."}, "cookies": {"session": "..."}, "basic": {"username": "...", "password": "..."}} as JSON; any of the three, at least one.';
+
+/**
+ * GET/PUT/DELETE /api/v1/sites/:id/credentials: a site behind a login (docs/sites-and-lists.md).
+ * PUT replaces them whole; GET and PUT answer which names are set, never a value.
+ */
+const credentialRoutes = (credentials: SiteCredentials): Route[] => [
+  route(
+    {
+      method: "get",
+      path: "/api/v1/sites/:id/credentials",
+      authorization: "api-key",
+      params: { schema: SiteIdParam, hint: SITE_ID_HINT },
+    },
+    async ({ caller, params, res }) => {
+      const view = await credentials.show(caller.userId, params.id);
+      res.setHeader("Cache-Control", "no-store");
+      res.json(successBody(res.locals.form, view, { requestId: res.locals.requestId }));
+    },
+  ),
+  route(
+    {
+      method: "put",
+      path: "/api/v1/sites/:id/credentials",
+      authorization: "api-key",
+      params: { schema: SiteIdParam, hint: SITE_ID_HINT },
+      body: { schema: SiteCredentialsRequest, hint: CREDENTIALS_HINT, report: "names" },
+    },
+    async ({ caller, params, body: input, res }) => {
+      const view = await credentials.set(caller.userId, params.id, input);
+      res.setHeader("Cache-Control", "no-store");
+      res.json(successBody(res.locals.form, view, { requestId: res.locals.requestId }));
+    },
+  ),
+  route(
+    {
+      method: "delete",
+      path: "/api/v1/sites/:id/credentials",
+      authorization: "api-key",
+      params: { schema: SiteIdParam, hint: SITE_ID_HINT },
+    },
+    async ({ caller, params, res }) => {
+      res.json(
+        successBody(res.locals.form, await credentials.remove(caller.userId, params.id), {
+          requestId: res.locals.requestId,
+        }),
+      );
     },
   ),
 ];

@@ -4,6 +4,7 @@ import { type Scanner, TargetError } from "@scan/scanner";
 import { type Job, UnrecoverableError } from "bullmq";
 import type { Logger } from "pino";
 import type { DatabaseWait } from "../domain/database-wait";
+import { SiteAccessError, type SiteAccessReader } from "../domain/site-access";
 import { upsertSiteScores } from "../domain/site-scores";
 import { keepSnapshot, type SnapshotRetention } from "../domain/snapshot-keeper";
 import type { WorkerMetrics } from "../infra/metrics";
@@ -18,6 +19,8 @@ export type ScanJobDeps = {
   enqueueCallback: (payload: WebhookJobPayload) => Promise<void>;
   /** runs a database step, waiting out a Postgres outage instead of failing the scan */
   untilStored: DatabaseWait;
+  /** the credentials of the scanned site when it is behind a login */
+  siteAccess: SiteAccessReader;
 };
 
 const markFailed = (db: Db, scanId: string, errorCode: string, errorMessage: string) =>
@@ -37,7 +40,7 @@ const markFailed = (db: Db, scanId: string, errorCode: string, errorMessage: str
  * the reaper to queue again.
  */
 export const createScanProcessor =
-  ({ db, scanner, snapshots, log, metrics, enqueueCallback, untilStored }: ScanJobDeps) =>
+  ({ db, scanner, snapshots, log, metrics, enqueueCallback, untilStored, siteAccess }: ScanJobDeps) =>
   async (job: Job): Promise<ScanJobOutcome> => {
     // the worker's whole hold on the job, for the log: what a caller waits beyond it is the gateway's and the queue's
     const entered = performance.now();
@@ -74,7 +77,8 @@ export const createScanProcessor =
     const pickedUp = performance.now();
     let stored: { callbackUrl: string | null };
     try {
-      const { outcome, timings, renderReason, snapshot } = await scanner.scan({ url, mode });
+      const access = await untilStored("credentials", () => siteAccess(scanId));
+      const { outcome, timings, renderReason, snapshot } = await scanner.scan({ url, mode, access });
       const judgedAt = performance.now();
       if (keep) {
         const kept = await untilStored("snapshot", () => keepSnapshot(db, scanId, snapshot, snapshots));
@@ -142,6 +146,13 @@ export const createScanProcessor =
         "scan completed",
       );
     } catch (error) {
+      if (error instanceof SiteAccessError) {
+        stopTimer({ outcome: "error" });
+        const stored = await untilStored("fail", () => markFailed(db, scanId, "site_credentials", error.message));
+        jobLog.warn({ reason: error.message }, "scan failed: the site's credentials cannot be read");
+        await finished(stored);
+        throw new UnrecoverableError(error.message);
+      }
       if (error instanceof TargetError) {
         stopTimer({ outcome: "upstream_failure" });
         const stored = await untilStored("fail", () => markFailed(db, scanId, "upstream_failure", error.message));

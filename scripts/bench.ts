@@ -194,6 +194,20 @@ const main = async () => {
       result.modes.push(modeResult(mode, scans.results, scans.wallMs, usage, pool, connections));
     }
 
+    // what the scans just stored cost in Postgres (pg_column_size: as stored, compressed or not)
+    if (result.modes.length > 0) {
+      const rows = await db.$queryRaw<Array<{ mode: string; scans: bigint; checks: number; row: number }>>`
+        SELECT mode::text AS mode, count(*) AS scans, avg(pg_column_size(checks))::float8 AS checks,
+               avg(pg_column_size(s.*))::float8 AS row
+        FROM scans s WHERE status = 'completed' AND checks IS NOT NULL GROUP BY mode ORDER BY mode`;
+      result.storage = rows.map((row) => ({
+        mode: row.mode,
+        scans: Number(row.scans),
+        checksBytes: row.checks,
+        rowBytes: row.row,
+      }));
+    }
+
     const throughputScans = int("throughput");
     if (throughputScans > 0 || soakScans > 0 || int("overhead") > 0) {
       for (const worker of pool.slice(1)) await worker.stop();

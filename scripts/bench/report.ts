@@ -84,6 +84,8 @@ export type BenchResult = {
   /** quick scans one at a time on one worker: what the gateway and the queue add to a scan */
   overhead?: { scans: number; statuses: Record<string, number>; latencyMs: Latency; gatewayOverheadMs: Latency };
   soak?: SoakResult;
+  /** what a stored scan costs in Postgres, by mode: the check list and the whole row (pg_column_size) */
+  storage?: Array<{ mode: string; scans: number; checksBytes: number; rowBytes: number }>;
   targets: Target[];
 };
 
@@ -188,6 +190,18 @@ export const renderTable = (result: BenchResult): string => {
       const l = bare.latencyMs;
       lines.push(
         `| bare Playwright render | ${l.n} | ${f0(l.p50)} | ${f0(l.p95)} | ${f0(l.p99)} | ${f0((l.n / bare.wallMs) * 60_000)} | | | | |`,
+      );
+    }
+    lines.push("");
+  }
+  if (result.storage && result.storage.length > 0) {
+    lines.push(
+      "| stored scan | scans | check list bytes (mean) | whole row bytes (mean) | row after retention drops the list |",
+      "|---|---|---|---|---|",
+    );
+    for (const row of result.storage) {
+      lines.push(
+        `| ${row.mode} | ${row.scans} | ${f0(row.checksBytes)} | ${f0(row.rowBytes)} | ${f0(row.rowBytes - row.checksBytes)} |`,
       );
     }
     lines.push("");

@@ -23,6 +23,8 @@ export type ScanRecord = {
   issuesWarning: number;
   issuesInfo: number;
   checks: unknown;
+  /** when retention dropped the check list; absent or null while the scan keeps it */
+  checksPrunedAt?: Date | null;
   /** null until the scan has completed */
   rendered: boolean | null;
   durationMs: number | null;
@@ -95,6 +97,7 @@ export const toStoredScan = (scan: ScanRecord): StoredScan => ({
       ? { code: scan.errorCode ?? "internal_error", message: scan.errorMessage ?? "The scan failed" }
       : null,
   checks: checksOf(scan),
+  checks_pruned_at: scan.checksPrunedAt?.toISOString() ?? null,
   rendered: scan.rendered,
 });
 

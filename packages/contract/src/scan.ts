@@ -104,6 +104,11 @@ export const StoredScan = z.object({
   /** why a failed scan failed */
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
   checks: z.array(CheckResult).nullable(),
+  /**
+   * when retention dropped the check list (`checks` is null from then on; scores, grade and
+   * issue counts stay); null while the scan keeps it
+   */
+  checks_pruned_at: z.iso.datetime().nullable(),
   /** null until the scan has completed */
   rendered: z.boolean().nullable(),
   /** present when the scan was requested with a callback_url */

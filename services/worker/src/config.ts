@@ -49,6 +49,27 @@ export const Config = z.object({
   SNAPSHOT_RETENTION_S: intFrom(3_600, 60, 30 * 86_400).describe(
     "how long a kept snapshot may be read before it is deleted",
   ),
+  RETENTION_DAYS_ANONYMOUS: intFrom(7, 1, 36_500).describe(
+    "days an anonymous scan keeps its full check list; its scores and issue counts stay",
+  ),
+  RETENTION_DAYS_FREE: intFrom(30, 1, 36_500).describe(
+    "days a Free user's scan keeps its full check list; its scores and issue counts stay for the history",
+  ),
+  RETENTION_DAYS_STARTER: intFrom(90, 1, 36_500).describe(
+    "days a Starter user's scan keeps its full check list; its scores and issue counts stay for the history",
+  ),
+  RETENTION_DAYS_PRO: intFrom(365, 1, 36_500).describe(
+    "days a Pro user's scan keeps its full check list; its scores and issue counts stay for the history",
+  ),
+  RETENTION_DAYS_AGENCY: intFrom(730, 1, 36_500).describe(
+    "days an Agency user's scan keeps its full check list; its scores and issue counts stay for the history",
+  ),
+  RETENTION_INTERVAL_MS: intFrom(3_600_000, 100, 86_400_000).describe(
+    "how often old check lists are looked for (one worker prunes at a time)",
+  ),
+  RETENTION_BATCH: intFrom(500, 1, 10_000).describe(
+    "scans pruned per statement: each batch is one short transaction, 10,000 at most per sweep",
+  ),
 });
 export type Config = z.infer<typeof Config>;
 

@@ -5,4 +5,5 @@ export * from "./domain/site-access";
 export * from "./domain/site-scores";
 export * from "./infra/ops-server";
 export * from "./jobs/reaper";
+export * from "./jobs/retention";
 export * from "./worker";

@@ -10,6 +10,7 @@ import { createDatabaseWait } from "./domain/database-wait";
 import { createSiteAccessReader } from "./domain/site-access";
 import { createWorkerMetrics, type WorkerMetrics } from "./infra/metrics";
 import { startReaper } from "./jobs/reaper";
+import { startRetention } from "./jobs/retention";
 import { createScanProcessor } from "./jobs/scan.job";
 import { createWebhookProcessor } from "./jobs/webhook.job";
 
@@ -140,6 +141,26 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
     },
     config.REAPER_INTERVAL_MS,
   );
+  // old scans drop their full check lists (their scores stay): small batches, one worker at a time
+  const stopRetention = startRetention(
+    {
+      db,
+      redis: connection,
+      lockKey: queue.toKey("retention"),
+      days: {
+        anonymous: config.RETENTION_DAYS_ANONYMOUS,
+        free: config.RETENTION_DAYS_FREE,
+        starter: config.RETENTION_DAYS_STARTER,
+        pro: config.RETENTION_DAYS_PRO,
+        agency: config.RETENTION_DAYS_AGENCY,
+      },
+      batchSize: config.RETENTION_BATCH,
+      maxPerSweep: 10_000,
+      pauseMs: 50,
+      log,
+    },
+    config.RETENTION_INTERVAL_MS,
+  );
   void warnIfRedisEvicts(connection, log);
   worker.on("error", (error) => log.error({ err: error }, "worker error"));
 
@@ -191,6 +212,7 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
       await within(Promise.all([worker.close(true), webhookWorker.close(true)]), CLIENT_CLOSE_MS);
     }
     await stopReaper();
+    await stopRetention();
     await within(queue.close(), CLIENT_CLOSE_MS);
     await within(webhooks.close(), CLIENT_CLOSE_MS);
     await scanner.close();

@@ -19,7 +19,7 @@ export const siteRoutes = ({
     {
       method: "get",
       path: "/api/v1/sites",
-      authorization: "api-key",
+      authorization: "account",
       query: { schema: SiteListQuery, hint: QUERY_HINT, report: "names" },
     },
     async ({ caller, query, res }) => {
@@ -31,7 +31,7 @@ export const siteRoutes = ({
     {
       method: "post",
       path: "/api/v1/sites",
-      authorization: "api-key",
+      authorization: "account",
       body: { schema: CreateSiteRequest, hint: BODY_HINT, report: "names" },
     },
     async ({ caller, body: input, res }) => {

@@ -341,6 +341,18 @@ describe("dashboard sessions", () => {
       expect((await ctx.call("/api/v1/account", { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
     });
 
+    it("drops the user's sessions long over when a new one starts", async () => {
+      const { email } = await signedUp();
+      await browser().signIn(email, PASSWORD);
+      const userOf = "(SELECT id FROM users WHERE email = $1)";
+      await pg.query(`UPDATE sessions SET expires_at = now() - interval '1 second' WHERE user_id = ${userOf}`, [email]);
+      expect((await browser().signIn(email, PASSWORD)).status).toBe(200);
+      const { rows } = await pg.query(`SELECT expires_at > now() AS live FROM sessions WHERE user_id = ${userOf}`, [
+        email,
+      ]);
+      expect(rows).toEqual([{ live: true }]);
+    });
+
     it("records a session's use, so an active session lives on", async () => {
       const { user, email } = await signedUp();
       await pg.query(

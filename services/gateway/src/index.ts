@@ -4,6 +4,7 @@ export * from "./config";
 export * from "./domain/generator-schemas";
 export * from "./domain/jwt-issuer";
 export * from "./domain/key-service";
+export * from "./domain/one-time-links";
 export * from "./domain/user-service";
 export * from "./gateway";
 export * from "./seed/demo-seed";

@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import { SCAN_QUEUE, WEBHOOK_JOB, WEBHOOK_QUEUE, type WebhookJobPayload } from "@scan/contract";
 import type { Db } from "@scan/db";
 import { probeAll, type Readiness, siteSecretsBox, warnIfRedisEvicts } from "@scan/platform";
@@ -115,6 +116,8 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
     siteAccess: createSiteAccessReader({ db, box: siteSecretsBox(config.SITE_SECRETS_KEY) }),
   });
   const worker = new Worker(SCAN_QUEUE, processor, {
+    // how operators tell workers apart (GET /api/v1/operations lists the connected ones by it)
+    name: `${hostname()}:${process.pid}`,
     connection,
     prefix: config.QUEUE_PREFIX,
     concurrency: config.WORKER_CONCURRENCY,

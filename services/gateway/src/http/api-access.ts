@@ -3,7 +3,7 @@ import type { Request, RequestHandler } from "express";
 import type { Logger } from "pino";
 import { ANONYMOUS, type Authenticator, type Caller } from "../domain/authenticate";
 import { clientBucket } from "../domain/client-ip";
-import { type RateLimiter, type RateSubject, rateLimitHeaders } from "../domain/rate-limiter";
+import { type RateLimiter, type RateLimitState, type RateSubject, rateLimitHeaders } from "../domain/rate-limiter";
 import { ACCESS_PARAM } from "../domain/scan-access";
 import type { Route } from "./route";
 import { pathTable } from "./route-paths";
@@ -12,6 +12,8 @@ declare global {
   namespace Express {
     interface Locals {
       caller: Caller;
+      /** the caller's rate-limit window after this request was counted */
+      rateLimit: RateLimitState;
     }
   }
 }
@@ -50,8 +52,9 @@ const presentsLink = (req: Request): boolean => typeof req.query[ACCESS_PARAM] =
  * its rate limit, and sets the X-RateLimit-* headers, so every response under /api/v1 (errors
  * included) carries them. A request whose credentials are refused is counted as anonymous, per
  * client address, so guessing keys or tokens spends the anonymous allowance. The routes'
- * declarations say the rest: a path at or under a `user-jwt` route (the key endpoints) takes a
- * JWT instead of an API key, and anonymous callers reach only paths with an `anyone` route
+ * declarations say the rest: a path at or under a `user-jwt` route (the key endpoints), or at
+ * an `operator` route, takes a JWT instead of an API key; every other path takes an API key or
+ * a dashboard session's JWT; and anonymous callers reach only paths with an `anyone` route
  * (POST /api/v1/scan). This runs before express matches a route, so an unknown path is
  * refused like any other, and a refused caller's body is never read.
  */
@@ -65,16 +68,19 @@ export const apiAccess = ({ routes, auth, limiter, log, onRejected }: ApiAccessD
     presentsLink(req) &&
     table
       .at(path)
-      .some((route) => route.authorization === "api-key-or-link" && route.method === req.method.toLowerCase());
+      .some((route) => route.authorization === "account-or-link" && route.method === req.method.toLowerCase());
   return async (req, res, next) => {
     const path = `${req.baseUrl}${req.path}`;
-    const takesJwt = table.atOrUnder(path).some((route) => route.authorization === "user-jwt");
+    const takesJwt =
+      table.atOrUnder(path).some((route) => route.authorization === "user-jwt") ||
+      table.at(path).some((route) => route.authorization === "operator");
     let caller: Caller = ANONYMOUS;
     let refusal: AppError | null = null;
     try {
       caller = takesJwt
         ? await auth.byToken(req.get("authorization"))
-        : ((await auth.byKey({ authorization: req.get("authorization"), apiKey: req.get("x-api-key") })) ?? ANONYMOUS);
+        : ((await auth.byAccount({ authorization: req.get("authorization"), apiKey: req.get("x-api-key") })) ??
+          ANONYMOUS);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       refusal = error;
@@ -91,6 +97,7 @@ export const apiAccess = ({ routes, auth, limiter, log, onRejected }: ApiAccessD
       });
     }
     for (const [name, value] of Object.entries(rateLimitHeaders(state))) res.setHeader(name, value);
+    res.locals.rateLimit = state;
     if (!state.allowed) {
       onRejected?.(caller.kind === "anonymous" ? "anonymous" : caller.plan);
       const who = caller.kind === "anonymous" ? "this address" : caller.kind === "key" ? "this API key" : "this user";
@@ -107,7 +114,7 @@ export const apiAccess = ({ routes, auth, limiter, log, onRejected }: ApiAccessD
       !table.at(path).some((route) => route.authorization === "anyone") &&
       !linkOpens(path, req)
     ) {
-      const byLink = table.at(path).some((route) => route.authorization === "api-key-or-link");
+      const byLink = table.at(path).some((route) => route.authorization === "account-or-link");
       throw new AppError(
         "unauthenticated",
         "This endpoint needs an API key",

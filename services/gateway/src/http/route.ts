@@ -1,7 +1,7 @@
 import { AppError } from "@scan/contract";
 import { type Request, type RequestHandler, type Response, Router } from "express";
 import type { z } from "zod";
-import type { Caller, KeyCaller, UserCaller } from "../domain/authenticate";
+import type { AccountCaller, Caller, UserCaller } from "../domain/authenticate";
 import { methodNotAllowed } from "./errors";
 import { type BodySent, type BodySpec, type InputSpec, parseBody, parseInput } from "./route-input";
 
@@ -22,26 +22,29 @@ export type Guard = { guard: (req: Request, res: Response) => void };
 export type Authorization =
   /** anonymous callers (counted per address) as well as API key holders (counted per key) */
   | "anyone"
-  /** the holder of an API key */
-  | "api-key"
+  /** the holder of an API key, or a user signed in to the dashboard (a JWT of a session) */
+  | "account"
   /**
-   * the holder of an API key, or an anonymous caller presenting an access link (the `access`
-   * query parameter: reading an anonymous scan, counted per address in a window of its own)
+   * an account (an API key or a session's JWT), or an anonymous caller presenting an access
+   * link (the `access` query parameter: reading an anonymous scan, counted per address in a
+   * window of its own)
    */
-  | "api-key-or-link"
+  | "account-or-link"
   /** a user signed in with a JWT: the key endpoints, and every path under theirs */
   | "user-jwt"
+  /** a user with the operator role, signed in with a JWT; members are refused with 403 */
+  | "operator"
   /** outside /api/v1: no authentication, no rate limit (probes, the API reference) */
   | "public"
   | Guard;
 
-type CallerKind = "anyone" | "api-key" | "api-key-or-link" | "user-jwt";
+type CallerKind = "anyone" | "account" | "account-or-link" | "user-jwt" | "operator";
 
-type CallerOf<A> = A extends "anyone" | "api-key-or-link"
+type CallerOf<A> = A extends "anyone" | "account-or-link"
   ? Caller
-  : A extends "api-key"
-    ? KeyCaller
-    : A extends "user-jwt"
+  : A extends "account"
+    ? AccountCaller
+    : A extends "user-jwt" | "operator"
       ? UserCaller
       : undefined;
 
@@ -84,11 +87,10 @@ const bodySent = (req: Request): BodySent => ({
   hasBody: req.get("transfer-encoding") !== undefined || (req.get("content-length") ?? "0") !== "0",
 });
 
+const CALLER_KINDS: readonly Authorization[] = ["anyone", "account", "account-or-link", "user-jwt", "operator"];
+
 const isCallerKind = (authorization: Authorization): authorization is CallerKind =>
-  authorization === "anyone" ||
-  authorization === "api-key" ||
-  authorization === "api-key-or-link" ||
-  authorization === "user-jwt";
+  CALLER_KINDS.includes(authorization);
 
 const isApiPath = (path: string): boolean => path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
 
@@ -99,10 +101,20 @@ const callerFor = (authorization: Authorization, res: Response): Caller | undefi
   if (authorization === "user-jwt" && caller?.kind !== "user") {
     throw new AppError("unauthenticated", "The key endpoints need a JWT");
   }
+  if (authorization === "operator") {
+    if (caller?.kind !== "user") throw new AppError("unauthenticated", "This endpoint needs a signed-in user's JWT");
+    if (caller.role !== "operator") {
+      throw new AppError(
+        "forbidden",
+        "This endpoint is for operators",
+        "Ask an operator to give your account the operator role (pnpm accounts set-role).",
+      );
+    }
+  }
   if (
     caller === undefined ||
-    (authorization === "api-key" && caller.kind !== "key") ||
-    (authorization === "api-key-or-link" && caller.kind === "anonymous" && typeof res.req.query.access !== "string")
+    (authorization === "account" && caller.kind === "anonymous") ||
+    (authorization === "account-or-link" && caller.kind === "anonymous" && typeof res.req.query.access !== "string")
   ) {
     throw new AppError("unauthenticated", "This endpoint needs an API key");
   }

@@ -46,7 +46,7 @@ export const scanRoutes = (scans: ScanService): Route[] => [
           respondAsync,
           budgetMs: wait,
         },
-        caller.kind === "key" ? caller : null,
+        caller.kind === "anonymous" ? null : caller,
         gone.signal,
       );
       if (gone.signal.aborted && !finished) return;
@@ -82,7 +82,7 @@ export const scanRoutes = (scans: ScanService): Route[] => [
     {
       method: "get",
       path: "/api/v1/scan/:id",
-      authorization: "api-key-or-link",
+      authorization: "account-or-link",
       params: { schema: ScanIdParam, hint: "Use the id returned by POST /api/v1/scan." },
       query: { schema: ScanReadQuery, hint: ACCESS_HINT },
     },

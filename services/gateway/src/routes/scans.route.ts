@@ -29,7 +29,7 @@ export const scanListRoutes = ({ scans, limiter, onRejected }: ScanListDeps): Ro
     {
       method: "post",
       path: "/api/v1/scans/batch",
-      authorization: "api-key",
+      authorization: "account",
       body: { schema: BatchScanRequest, hint: BATCH_HINT, report: "names" },
     },
     async ({ caller: owner, body: input, req, res }) => {
@@ -80,7 +80,7 @@ export const scanListRoutes = ({ scans, limiter, onRejected }: ScanListDeps): Ro
     {
       method: "get",
       path: "/api/v1/scans",
-      authorization: "api-key",
+      authorization: "account",
       query: { schema: ScanListQuery, hint: LIST_HINT, report: "names" },
     },
     async ({ caller, query, res }) => {

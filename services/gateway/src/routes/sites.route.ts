@@ -31,7 +31,7 @@ export const siteRoutes = ({
     {
       method: "get",
       path: "/api/v1/sites",
-      authorization: "api-key",
+      authorization: "account",
       query: { schema: SiteListQuery, hint: QUERY_HINT, report: "names" },
     },
     async ({ caller, query, res }) => {
@@ -43,7 +43,7 @@ export const siteRoutes = ({
     {
       method: "post",
       path: "/api/v1/sites",
-      authorization: "api-key",
+      authorization: "account",
       body: { schema: CreateSiteRequest, hint: BODY_HINT, report: "names" },
     },
     async ({ caller, body: input, res }) => {
@@ -72,7 +72,7 @@ const credentialRoutes = (credentials: SiteCredentials): Route[] => [
     {
       method: "get",
       path: "/api/v1/sites/:id/credentials",
-      authorization: "api-key",
+      authorization: "account",
       params: { schema: SiteIdParam, hint: SITE_ID_HINT },
     },
     async ({ caller, params, res }) => {
@@ -85,7 +85,7 @@ const credentialRoutes = (credentials: SiteCredentials): Route[] => [
     {
       method: "put",
       path: "/api/v1/sites/:id/credentials",
-      authorization: "api-key",
+      authorization: "account",
       params: { schema: SiteIdParam, hint: SITE_ID_HINT },
       body: { schema: SiteCredentialsRequest, hint: CREDENTIALS_HINT, report: "names" },
     },
@@ -99,7 +99,7 @@ const credentialRoutes = (credentials: SiteCredentials): Route[] => [
     {
       method: "delete",
       path: "/api/v1/sites/:id/credentials",
-      authorization: "api-key",
+      authorization: "account",
       params: { schema: SiteIdParam, hint: SITE_ID_HINT },
     },
     async ({ caller, params, res }) => {

@@ -90,7 +90,7 @@ export const createApp = ({
   // the REST API, declared route by route: the access middleware and the body parser read the declarations
   const api = [
     ...scanRoutes(scans),
-    ...scanListRoutes({ scans, limiter, onRejected }),
+    ...scanListRoutes({ scans, sites, limiter, onRejected }),
     ...keyRoutes(keys),
     ...evaluateRoutes(),
     ...siteRoutes({ sites, assertScannable: scans.assertScannable }),

@@ -79,7 +79,7 @@ export interface paths {
         };
         /**
          * The caller's scans
-         * @description The key holder's scans, newest first, optionally of one status; each without its checks (read one scan for those).
+         * @description The key holder's scans, newest first, optionally of one status and of one of their sites (`site_id`: the scans of URLs of the site's origin; another user's or an unknown site is 404); each without its checks (read one scan for those).
          */
         get: operations["listScans"];
         put?: never;
@@ -176,6 +176,26 @@ export interface paths {
          * @description Records the site of the URL's origin (the URL follows the scan endpoint's rules, then is reduced to `scheme://host[:port]`). Safe to repeat: the caller's existing site for that origin is answered (and renamed when `name` is given). Keyed scans record their site by themselves.
          */
         post: operations["createSite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sites/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of the caller's sites
+         * @description The site by id, with its latest scores. Another user's or an unknown site is 404. Its scans are `GET /api/v1/scans?site_id=`, its keywords `GET /api/v1/keywords?site_id=`, its citation tracks `GET /api/v1/citations?site_id=`.
+         */
+        get: operations["getSite"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1462,6 +1482,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 status?: "queued" | "running" | "completed" | "failed";
+                site_id?: string;
             };
             header?: {
                 /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
@@ -1505,6 +1526,7 @@ export interface operations {
             };
             400: components["responses"]["ApiError400"];
             401: components["responses"]["ApiError401"];
+            404: components["responses"]["ApiError404"];
             405: components["responses"]["ApiError405"];
             429: components["responses"]["ApiError429"];
             500: components["responses"]["ApiError500"];
@@ -1968,6 +1990,55 @@ export interface operations {
             401: components["responses"]["ApiError401"];
             405: components["responses"]["ApiError405"];
             413: components["responses"]["ApiError413"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    getSite: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The site. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["SiteView"];
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["SiteView"];
+                    };
+                };
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
             429: components["responses"]["ApiError429"];
             500: components["responses"]["ApiError500"];
             503: components["responses"]["ApiError503"];

@@ -1,6 +1,7 @@
 import { lookup } from "node:dns/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { resolve as resolvePath } from "node:path";
 import { SCAN_QUEUE, WEBHOOK_QUEUE } from "@scan/contract";
 import type { Db } from "@scan/db";
 import type { LlmEndpoint } from "@scan/generators";
@@ -28,6 +29,9 @@ import { ScanWaiter } from "./domain/scan-waiter";
 import { createSiteService } from "./domain/site-service";
 import { answerClientError, answerConnect } from "./http/errors";
 import { createGatewayMetrics, type GatewayMetrics } from "./observability/metrics";
+
+/** The dashboard's build in this checkout (`pnpm --filter @scan/dashboard build` writes it). */
+const DASHBOARD_BUILD = resolvePath(__dirname, "../../dashboard/dist");
 
 /** how long the queue clients get to close cleanly at shutdown */
 const CLIENT_CLOSE_MS = 2_000;
@@ -197,6 +201,7 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     metricsToken: config.METRICS_TOKEN,
     adminToken: config.ADMIN_TOKEN,
     queues: [queue, webhooks],
+    dashboardDir: config.DASHBOARD_DIR ?? DASHBOARD_BUILD,
   });
 
   const server = createServer(

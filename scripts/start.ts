@@ -1,7 +1,8 @@
 /**
  * Brings the whole service up on this machine for a newcomer: Postgres and Redis (the ones
- * configured, else local ones, else ones it can start), migrations, the gateway and a worker,
- * then prints the URL and, with `--scan <url>`, scans it and prints the scores.
+ * configured, else local ones, else ones it can start), migrations, the dashboard's build (when
+ * missing or stale), the gateway and a worker, then prints the URLs and, with `--scan <url>`,
+ * scans it and prints the scores.
  *
  *   pnpm start [--scan https://example.com] [--mode quick|full] [--port 3000] [--workers 1]
  */
@@ -13,6 +14,7 @@ import { parseArgs } from "node:util";
 import { createDb, migrateDeploy } from "@scan/db";
 import { createKeyService, createUserService } from "@scan/gateway";
 import { resolveChromiumPath } from "@scan/scanner";
+import { dashboardStale, ensureDashboardBuilt } from "./dashboard-build";
 
 const ROOT = resolve(__dirname, "..");
 const DATA = join(ROOT, ".data");
@@ -198,6 +200,10 @@ const main = async () => {
   const [databaseUrl, redisUrl] = await Promise.all([postgres(), redis()]);
   say("applying migrations");
   await migrateDeploy(databaseUrl);
+  if (dashboardStale()) {
+    say("building the dashboard (services/dashboard)");
+    ensureDashboardBuilt();
+  }
   const env = { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, PORT: args.port };
   service("gateway", env);
   // each worker serves /metrics, /healthz and /readyz on a port of its own
@@ -209,6 +215,7 @@ const main = async () => {
   key?.catch(() => undefined);
   await waitForGateway(base);
   say(`the API is up at ${base} (POST ${base}/api/v1/scan); Ctrl-C stops everything`);
+  say(`dashboard: ${base}/app/`);
   say(`metrics: ${base}/metrics, and each worker's on 127.0.0.1:${metricsBase}+`);
   if (args.scan && key) await scan(base, args.scan, args.mode ?? "quick", await key);
 };

@@ -5,6 +5,10 @@ import { ResponseForm } from "./envelope";
 export const Plan = z.enum(["free", "starter", "pro", "agency"]);
 export type Plan = z.infer<typeof Plan>;
 
+/** What a user may do in the dashboard: an `operator` also reads the service's operations. */
+export const Role = z.enum(["member", "operator"]);
+export type Role = z.infer<typeof Role>;
+
 /**
  * Emails are compared and stored trimmed and lower-cased. Only the shape local@domain is
  * required: self-hosted operators use addresses such as admin@localhost that stricter

@@ -17,6 +17,7 @@ type Page = { pattern: string; page: (params: Record<string, string>) => ReactNo
 const PAGES: Page[] = [
   { pattern: "/sign-in", page: () => <SignIn />, public: true },
   { pattern: "/sign-up", page: () => <SignUpPage />, public: true },
+  { pattern: "/invitation", page: () => <AcceptInvitation />, public: true },
   { pattern: "/accept-invitation", page: () => <AcceptInvitation />, public: true },
   { pattern: "/reset-password", page: () => <ResetPassword />, public: true },
   { pattern: "/scans", page: () => <Scans /> },

@@ -1,33 +1,71 @@
 /**
- * Accounts for a self-hosted deployment, without a dashboard: create users with a plan, change
- * a plan, issue a JWT for the key endpoints, or create an API key directly.
+ * Accounts for a self-hosted deployment: create users with a plan and a role, change them,
+ * give a user a password or a reset link, invite someone to sign up, issue a JWT for the key
+ * endpoints, or create an API key directly.
  *
- *   pnpm -s accounts create-user --email a@example.com [--plan free|starter|pro|agency]
- *   pnpm -s accounts set-plan    --email a@example.com --plan pro
- *   pnpm -s accounts token       --email a@example.com [--ttl 1h]
- *   pnpm -s accounts create-key  --email a@example.com [--name ci] [--form A|B]
+ *   pnpm -s accounts create-user  --email a@example.com [--plan free|starter|pro|agency] [--role member|operator]
+ *   pnpm -s accounts set-plan     --email a@example.com --plan pro
+ *   pnpm -s accounts set-role     --email a@example.com --role operator
+ *   pnpm -s accounts set-password --email a@example.com      (the password is read from standard input)
+ *   pnpm -s accounts reset-link   --email a@example.com [--ttl 1h]
+ *   pnpm -s accounts invite       --email a@example.com [--plan ...] [--role ...] [--ttl 7d]
+ *   pnpm -s accounts token        --email a@example.com [--ttl 1h]
+ *   pnpm -s accounts create-key   --email a@example.com [--name ci] [--form A|B]
  *
- * Reads DATABASE_URL, and for `token` the gateway's JWT settings (JWT_ALGORITHM, JWT_SECRET,
- * JWT_ISSUER, JWT_AUDIENCE) plus JWT_PRIVATE_KEY (PEM) when the algorithm is RS256.
+ * Reads DATABASE_URL; PUBLIC_URL (where links point); for `token` the gateway's JWT settings
+ * (JWT_ALGORITHM, JWT_SECRET, JWT_ISSUER, JWT_AUDIENCE, or outside production the development
+ * key under DATA_DIR) plus JWT_PRIVATE_KEY (PEM) when the algorithm is RS256.
  */
 import { parseArgs } from "node:util";
-import { Plan, ResponseForm } from "@scan/contract";
+import { Plan, ResponseForm, Role } from "@scan/contract";
 import { createDb } from "@scan/db";
 import { parseConfig } from "@scan/platform";
 import { AccountsConfig as Config } from "./config";
+import { createAccountService } from "./domain/account-service";
 import { issueUserToken, ttlSeconds } from "./domain/jwt-issuer";
+import { jwtKeysFrom } from "./domain/jwt-keys";
 import { createKeyService } from "./domain/key-service";
+import { createOneTimeLinks } from "./domain/one-time-links";
+import { createPasswordCheck } from "./domain/passwords";
+import { createSessionService } from "./domain/session-service";
 import { createUserService } from "./domain/user-service";
 
+const COMMANDS = [
+  "create-user",
+  "set-plan",
+  "set-role",
+  "set-password",
+  "reset-link",
+  "invite",
+  "token",
+  "create-key",
+] as const;
+
 const USAGE = `usage:
-  accounts create-user --email <email> [--plan free|starter|pro|agency]
-  accounts set-plan    --email <email> --plan <plan>
-  accounts token       --email <email> [--ttl 1h]      (s, m, h or d)
-  accounts create-key  --email <email> [--name <name>] [--form A|B]`;
+  accounts create-user  --email <email> [--plan free|starter|pro|agency] [--role member|operator]
+  accounts set-plan     --email <email> --plan <plan>
+  accounts set-role     --email <email> --role <role>
+  accounts set-password --email <email>          (reads the password from standard input)
+  accounts reset-link   --email <email> [--ttl 1h]
+  accounts invite       --email <email> [--plan <plan>] [--role <role>] [--ttl 7d]
+  accounts token        --email <email> [--ttl 1h]      (s, m, h or d)
+  accounts create-key   --email <email> [--name <name>] [--form A|B]`;
 
 const fail = (message: string): never => {
   process.stderr.write(`${message}\n`);
   process.exit(2);
+};
+
+/** The first line of standard input: a password never goes on the command line, where `ps` shows it. */
+const readPassword = async (): Promise<string> => {
+  if (process.stdin.isTTY)
+    process.stderr.write("new password (the line is shown as you type it; pipe it in to avoid that): ");
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) {
+    chunks.push(chunk as Buffer);
+    if (Buffer.concat(chunks).includes(10)) break;
+  }
+  return (Buffer.concat(chunks).toString("utf8").split(/\r?\n/)[0] ?? "").trimEnd();
 };
 
 const main = async () => {
@@ -36,44 +74,83 @@ const main = async () => {
     options: {
       email: { type: "string" },
       plan: { type: "string" },
-      ttl: { type: "string", default: "1h" },
+      role: { type: "string" },
+      ttl: { type: "string" },
       name: { type: "string" },
       form: { type: "string" },
     },
   });
-  const [command] = positionals;
-  if (!command || !["create-user", "set-plan", "token", "create-key"].includes(command)) fail(USAGE);
+  const [given] = positionals;
+  const command = COMMANDS.find((name) => name === given) ?? fail(USAGE);
   const email = values.email ?? fail(`--email is required\n${USAGE}`);
   const plan = values.plan === undefined ? undefined : Plan.safeParse(values.plan);
   if (plan && !plan.success) fail(`--plan must be one of ${Plan.options.join(", ")}`);
+  const role = values.role === undefined ? undefined : Role.safeParse(values.role);
+  if (role && !role.success) fail(`--role must be one of ${Role.options.join(", ")}`);
+  const lifetime = (fallback: string) =>
+    ttlSeconds(values.ttl ?? fallback) ?? fail("--ttl must look like 90s, 30m, 1h or 7d");
 
   const config = parseConfig(Config, process.env, "accounts");
   const db = createDb(config.DATABASE_URL, { poolSize: 1 });
   try {
     const users = createUserService(db);
+    const links = createOneTimeLinks({ db, publicUrl: config.PUBLIC_URL });
     const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-    const shown = (user: { id: string; email: string; plan: string }) => ({
+    const shown = (user: { id: string; email: string; plan: string; role: string }) => ({
       id: user.id,
       email: user.email,
       plan: user.plan,
+      role: user.role,
     });
     switch (command) {
       case "create-user":
-        print(shown(await users.create(email, plan?.data ?? "free")));
+        print(shown(await users.create(email, plan?.data ?? "free", role?.data ?? "member")));
         break;
       case "set-plan":
         print(shown(await users.setPlan(email, plan?.data ?? fail("--plan is required"))));
         break;
-      case "token": {
-        const lifetime = ttlSeconds(values.ttl) ?? fail("--ttl must look like 90s, 30m, 1h or 7d");
+      case "set-role":
+        print(shown(await users.setRole(email, role?.data ?? fail("--role is required"))));
+        break;
+      case "set-password": {
         const user = await users.byEmail(email);
-        const shared = { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE };
-        const signer =
-          config.JWT_ALGORITHM === "RS256"
-            ? { algorithm: "RS256" as const, privateKey: config.JWT_PRIVATE_KEY ?? fail("JWT_PRIVATE_KEY is not set") }
-            : { algorithm: "HS256" as const, secret: config.JWT_SECRET ?? fail("JWT_SECRET is not set") };
+        const sessions = createSessionService({ db, lifetimes: { idleMs: 1, maxMs: 1 } });
+        const accounts = createAccountService({
+          db,
+          sessions,
+          signUpMode: "invite",
+          checkPassword: await createPasswordCheck(),
+        });
+        await accounts.setPassword(user.id, await readPassword());
+        process.stderr.write(`password set for ${user.email}; their sessions have ended\n`);
+        break;
+      }
+      case "reset-link": {
+        const user = await users.byEmail(email);
+        const link = await links.passwordReset(user, lifetime("1h"));
+        // the link alone on stdout, to hand on; mail it yourself or through a hook (docs/authentication.md)
+        process.stdout.write(`${link.url}\n`);
+        process.stderr.write(`a password reset link for ${user.email}, valid until ${link.expiresAt.toISOString()}\n`);
+        break;
+      }
+      case "invite": {
+        const invitation = await links.invite(email, {
+          plan: plan?.data ?? "free",
+          role: role?.data ?? "member",
+          lifetimeS: lifetime("7d"),
+        });
+        process.stdout.write(`${invitation.url}\n`);
+        process.stderr.write(
+          `an invitation for ${invitation.email}, valid until ${invitation.expiresAt.toISOString()}\n`,
+        );
+        break;
+      }
+      case "token": {
+        const seconds = lifetime("1h");
+        const user = await users.byEmail(email);
+        const signer = jwtKeysFrom(config).signer ?? fail("JWT_PRIVATE_KEY is not set");
         // the token alone on stdout, for TOKEN=$(pnpm -s accounts token --email ...)
-        process.stdout.write(`${issueUserToken({ ...signer, ...shared }, user, lifetime)}\n`);
+        process.stdout.write(`${issueUserToken(signer, user, seconds)}\n`);
         break;
       }
       case "create-key": {

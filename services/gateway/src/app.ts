@@ -8,6 +8,7 @@ import type { CitationService } from "./domain/citation-service";
 import type { KeyService } from "./domain/key-service";
 import type { KeywordService } from "./domain/keyword-service";
 import type { McpSessions } from "./domain/mcp-sessions";
+import type { Operations } from "./domain/operations";
 import type { RateLimiter } from "./domain/rate-limiter";
 import type { ScanService } from "./domain/scan-service";
 import type { SiteService } from "./domain/site-service";
@@ -23,7 +24,9 @@ import { observeRequests } from "./http/request-log";
 import { wellFormedRequest } from "./http/request-shape";
 import { API_PREFIX, routerOf } from "./http/route";
 import type { GatewayMetrics } from "./observability/metrics";
+import { accountRoutes } from "./routes/account.route";
 import { adminRoutes } from "./routes/admin.route";
+import { AUTH_PREFIX, type AuthRouteDeps, authRoutes, INVITATION_LOOKUP } from "./routes/auth.route";
 import { citationRoutes } from "./routes/citations.route";
 import { dashboardRoutes } from "./routes/dashboard.route";
 import { docsRoutes } from "./routes/docs.route";
@@ -32,6 +35,7 @@ import { generatorRoutes } from "./routes/generators.route";
 import { keyRoutes } from "./routes/keys.route";
 import { keywordRoutes } from "./routes/keywords.route";
 import { mcpRoutes } from "./routes/mcp.route";
+import { operationsRoutes } from "./routes/operations.route";
 import { opsRoutes } from "./routes/ops.route";
 import { scanRoutes } from "./routes/scan.route";
 import { scanListRoutes } from "./routes/scans.route";
@@ -44,6 +48,10 @@ export type AppDeps = {
   keywords: KeywordService;
   citations: CitationService;
   auth: Authenticator;
+  /** the dashboard's sign-in, sessions and their JWTs under /auth */
+  sessionAuth: AuthRouteDeps;
+  /** GET /api/v1/account's quota reading, and GET /api/v1/operations */
+  operations: Operations;
   limiter: RateLimiter;
   /** the page tools behind the MCP server and the fix and generate endpoints */
   tools: Tools;
@@ -75,6 +83,8 @@ export const createApp = ({
   keywords,
   citations,
   auth,
+  sessionAuth,
+  operations,
   limiter,
   tools,
   mcpSessions,
@@ -101,13 +111,24 @@ export const createApp = ({
     ...keywordRoutes(keywords),
     ...citationRoutes(citations),
     ...generatorRoutes(tools.generators),
+    ...accountRoutes(operations),
+    ...operationsRoutes(operations),
   ];
+  const sessionRoutes = authRoutes(sessionAuth);
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
   // a number trusts exactly that many hops from the socket; 0 (false) makes req.ip the socket's address
   app.set("trust proxy", trustProxy === 0 ? false : trustProxy);
   app.use(requestContext(defaultForm));
+  // the session endpoints answer in Form A, and nothing of theirs is kept by a cache
+  app.use(AUTH_PREFIX, (req, res, next) => {
+    res.locals.form = "A";
+    res.setHeader("Cache-Control", "no-store");
+    // an invitation's token is in its path: the logs get the pattern
+    if (req.path.startsWith(INVITATION_LOOKUP)) res.locals.loggedPath = `${AUTH_PREFIX}${INVITATION_LOOKUP}:token`;
+    next();
+  });
   app.use(observeRequests({ log, metrics }));
   // authentication and rate limits before bodies are read: a refused caller's body is never parsed
   app.use(API_PREFIX, apiAccess({ routes: api, auth, limiter, log, onRejected }));
@@ -131,8 +152,8 @@ export const createApp = ({
       log,
     }),
   );
-  app.use(jsonBodies({ routes: api, limitBytes: bodyLimitBytes }));
-  app.use(routerOf(api));
+  app.use(jsonBodies({ routes: [...api, ...sessionRoutes], limitBytes: bodyLimitBytes }));
+  app.use(routerOf([...api, ...sessionRoutes]));
   app.use(notFound);
   app.use(errorHandler(log));
   return app;

@@ -20,19 +20,65 @@ const quotaFrom = (fallback: number | "unlimited") =>
 
 /** JWT settings for the key endpoints; the accounts CLI reads the same ones to sign tokens. */
 export const JwtFields = {
+  NODE_ENV: optionalText.describe(
+    "`production`: a missing JWT key (JWT_SECRET, or JWT_PUBLIC_KEY with RS256) stops the program; otherwise a development key is made under DATA_DIR",
+  ),
+  DATA_DIR: z
+    .string()
+    .trim()
+    .min(1)
+    .default(".data")
+    .describe(
+      "where a development gateway keeps its JWT key (`jwt-dev-secret`, mode 0600) when none is configured; relative to the working directory. Never used with NODE_ENV=production",
+    ),
   JWT_ALGORITHM: z
     .enum(["HS256", "RS256"])
     .default("HS256")
     .describe("`HS256` (shared secret) or `RS256` (public key); the only algorithm accepted"),
   JWT_SECRET: optionalText
     .pipe(z.string().min(32, "must be at least 32 characters").optional())
-    .describe("HS256 secret, ≥ 32 characters; unset: the key endpoints answer 503"),
+    .describe(
+      "HS256 secret, ≥ 32 characters; unset: a development key under DATA_DIR, or, with NODE_ENV=production, the program stops",
+    ),
   JWT_PUBLIC_KEY: optionalText
     .transform((value) => value?.replaceAll("\\n", "\n"))
     .describe("RS256 public key, PEM (`\\n` escapes allowed); required with `RS256`"),
   JWT_ISSUER: optionalText.describe("when set, tokens must carry this `iss`"),
   JWT_AUDIENCE: optionalText.describe("when set, tokens must carry this `aud`"),
   JWT_CLOCK_TOLERANCE_S: intFrom(5, 0, 300).describe("clock skew allowed on `exp` and `nbf`"),
+  JWT_PRIVATE_KEY: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value.replaceAll("\\n", "\n") : undefined))
+    .describe(
+      "RS256 private key, PEM (`\\n` escapes allowed), with which the gateway signs the dashboard's JWTs (`POST /auth/token`) and `accounts token` signs; HS256 signs with `JWT_SECRET`. Unset under RS256: `POST /auth/token` answers 503",
+    ),
+};
+
+/** Dashboard accounts: sign-up, sessions, their JWTs and the sign-in throttle. */
+const SessionFields = {
+  SIGN_UP: z
+    .enum(["open", "invite"])
+    .default("invite")
+    .describe(
+      "`open`: anyone may create an account at `POST /auth/sign-up`; `invite`: only with an invitation from `pnpm accounts invite`",
+    ),
+  SESSION_IDLE_S: intFrom(86_400, 60, 30 * 86_400).describe(
+    "a dashboard session unused for this long ends (seconds; its use is recorded to the minute)",
+  ),
+  SESSION_MAX_S: intFrom(7 * 86_400, 60, 366 * 86_400).describe(
+    "a dashboard session ends this long after sign-in, however much it is used (seconds)",
+  ),
+  USER_TOKEN_TTL_S: intFrom(300, 30, 3_600).describe(
+    "lifetime of a JWT from `POST /auth/token` (seconds); it never outlives its session, and dies with it",
+  ),
+  SIGN_IN_LIMIT_ADDRESS: intFrom(30, 1, 1_000_000).describe(
+    "sign-in, sign-up and password-reset attempts per client address per SIGN_IN_WINDOW_S",
+  ),
+  SIGN_IN_LIMIT_ACCOUNT: intFrom(10, 1, 1_000_000).describe(
+    "sign-in and password-change attempts per account (email) per SIGN_IN_WINDOW_S; a successful sign-in clears the count",
+  ),
+  SIGN_IN_WINDOW_S: intFrom(900, 1, 86_400).describe("the sign-in throttle's window, in seconds"),
 };
 
 /** The gateway's whole configuration, from the environment, parsed once at start-up. */
@@ -129,8 +175,12 @@ export const Config = z
     ),
     LLM_MAX_INPUT_CHARS: intFrom(12_000, 500, 200_000).describe("characters of page text sent to the model"),
     ...JwtFields,
+    ...SessionFields,
   })
   .superRefine((config, ctx) => {
+    if (config.SESSION_IDLE_S > config.SESSION_MAX_S) {
+      ctx.addIssue({ code: "custom", path: ["SESSION_IDLE_S"], message: "must not be more than SESSION_MAX_S" });
+    }
     // Node refuses to start a server whose header limit outlasts its whole-request limit
     if (config.HEADERS_TIMEOUT_MS > config.REQUEST_TIMEOUT_MS) {
       ctx.addIssue({
@@ -163,15 +213,13 @@ export type Config = z.infer<typeof Config>;
 
 export const loadConfig = (env: NodeJS.ProcessEnv): Config => parseConfig(Config, env, "gateway");
 
-/** The accounts CLI's environment: the database and the JWT settings it signs tokens with. */
+/** The accounts CLI's environment: the database, the JWT settings it signs tokens with, and where links point. */
 export const AccountsConfig = z.object({
   DATABASE_URL: CommonConfig.DATABASE_URL,
   ...JwtFields,
-  JWT_PRIVATE_KEY: z
-    .string()
-    .optional()
-    .transform((value) => (value?.trim() ? value.replaceAll("\\n", "\n") : undefined))
-    .describe(
-      "RS256 private key, PEM (`\\n` escapes allowed), with which `accounts token` signs; HS256 signs with `JWT_SECRET`",
-    ),
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
+    .default("http://127.0.0.1:3000")
+    .transform((value) => value.replace(/\/+$/, ""))
+    .describe("the gateway's address as users' browsers reach it: invitation and password-reset links start with it"),
 });

@@ -11,24 +11,32 @@ import { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { createApp } from "./app";
 import type { Config } from "./config";
+import { createAccountService } from "./domain/account-service";
 import { createAdmission } from "./domain/admission";
 import { createAuthenticator } from "./domain/authenticate";
 import { createCitationService } from "./domain/citation-service";
 import { startCredentialFeed } from "./domain/credential-changes";
 import { createGeneratorTools } from "./domain/generator-tools";
-import { createJwtVerifier, type VerifyJwt } from "./domain/jwt-verifier";
+import { expiryOf, issueUserToken } from "./domain/jwt-issuer";
+import { jwtKeysFrom } from "./domain/jwt-keys";
+import { createJwtVerifier } from "./domain/jwt-verifier";
 import { createKeyCache, type KeyCache } from "./domain/key-cache";
 import { createKeyService } from "./domain/key-service";
 import { createKeywordService } from "./domain/keyword-service";
 import { createMcpSessions } from "./domain/mcp-sessions";
+import { createOperations } from "./domain/operations";
 import { createPageTools } from "./domain/page-tools";
+import { createPasswordCheck } from "./domain/passwords";
 import { createRateLimiter } from "./domain/rate-limiter";
 import { terminalScansAmong } from "./domain/scan-reader";
 import { createScanService } from "./domain/scan-service";
 import { ScanWaiter } from "./domain/scan-waiter";
+import { createSessionService } from "./domain/session-service";
 import { createSiteService } from "./domain/site-service";
 import { answerClientError, answerConnect } from "./http/errors";
+import { createSignInThrottle } from "./http/sign-in-throttle";
 import { createGatewayMetrics, type GatewayMetrics } from "./observability/metrics";
+import { DASHBOARD_PATH } from "./routes/admin.route";
 
 /** The dashboard's build in this checkout (`pnpm --filter @scan/dashboard build` writes it). */
 const DASHBOARD_BUILD = resolvePath(__dirname, "../../dashboard/dist");
@@ -43,22 +51,6 @@ export type Gateway = {
   /** API keys held in this process (see key-cache) */
   keyCache: KeyCache;
   close: () => Promise<void>;
-};
-
-/** The key endpoints' token check, or null when no JWT key is configured (they answer 503). */
-const jwtVerifier = (config: Config): VerifyJwt | null => {
-  const shared = {
-    issuer: config.JWT_ISSUER,
-    audience: config.JWT_AUDIENCE,
-    clockToleranceS: config.JWT_CLOCK_TOLERANCE_S,
-  };
-  if (config.JWT_ALGORITHM === "RS256" && config.JWT_PUBLIC_KEY) {
-    return createJwtVerifier({ algorithm: "RS256", publicKey: config.JWT_PUBLIC_KEY, ...shared });
-  }
-  if (config.JWT_ALGORITHM === "HS256" && config.JWT_SECRET) {
-    return createJwtVerifier({ algorithm: "HS256", secret: config.JWT_SECRET, ...shared });
-  }
-  return null;
 };
 
 /** The model generate drafts with, or null (extractive only) when LLM_BASE_URL is not set. */
@@ -84,6 +76,16 @@ const resolveAll = async (hostname: string): Promise<string[]> =>
  * them, the express app, and an ordered, bounded close.
  */
 export const startGateway = async ({ config, db, log }: { config: Config; db: Db; log: Logger }): Promise<Gateway> => {
+  // first: a production gateway without a JWT key stops here, before it connects to anything
+  const jwtKeys = jwtKeysFrom(config);
+  if (jwtKeys.development) {
+    log.warn(
+      { path: jwtKeys.development.path },
+      jwtKeys.development.created
+        ? "no JWT key is configured: made a development key (set JWT_SECRET for production)"
+        : "no JWT key is configured: using the development key made earlier (set JWT_SECRET for production)",
+    );
+  }
   const allowlist = parseAllowlist(config.SCAN_ALLOWLIST);
   if (allowlist.size > 0)
     log.warn({ allowlist: [...allowlist] }, "SCAN_ALLOWLIST is set: these private targets may be scanned");
@@ -146,8 +148,9 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     config.KEY_CACHE_TTL_MS > 0
       ? startCredentialFeed({ databaseUrl: config.DATABASE_URL, cache: keyCache, log })
       : null;
-  const verifyJwt = jwtVerifier(config);
-  if (!verifyJwt) log.warn("no JWT key is configured (JWT_SECRET): the key endpoints answer 503");
+  const verifyJwt = createJwtVerifier(jwtKeys.verifier);
+  if (!jwtKeys.signer) log.warn("JWT_PRIVATE_KEY is not set: POST /auth/token answers 503 (RS256)");
+  const signer = jwtKeys.signer;
   const limiter = createRateLimiter({
     redis: limiterConnection,
     prefix: config.RATE_LIMIT_PREFIX,
@@ -159,6 +162,15 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
       pro: config.RATE_LIMIT_PRO,
       agency: config.RATE_LIMIT_AGENCY,
     },
+    signIn: {
+      perAddress: config.SIGN_IN_LIMIT_ADDRESS,
+      perAccount: config.SIGN_IN_LIMIT_ACCOUNT,
+      windowS: config.SIGN_IN_WINDOW_S,
+    },
+  });
+  const sessions = createSessionService({
+    db,
+    lifetimes: { idleMs: config.SESSION_IDLE_S * 1000, maxMs: config.SESSION_MAX_S * 1000 },
   });
   const metrics = createGatewayMetrics({
     queues: [queue, webhooks],
@@ -189,7 +201,35 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     sites,
     keywords: createKeywordService({ db, sites }),
     citations: createCitationService({ db, sites }),
-    auth: createAuthenticator({ db, verifyJwt, cache: keyCache }),
+    auth: createAuthenticator({ db, verifyJwt, cache: keyCache, sessionIdleMs: sessions.idleMs }),
+    sessionAuth: {
+      accounts: createAccountService({
+        db,
+        sessions,
+        signUpMode: config.SIGN_UP,
+        checkPassword: await createPasswordCheck(),
+      }),
+      sessions,
+      throttle: createSignInThrottle({ limiter, log }),
+      signToken: signer
+        ? (user, sessionId, lifetimeS) => {
+            const token = issueUserToken(signer, user, lifetimeS, sessionId);
+            return { token, expiresAt: expiryOf(token) };
+          }
+        : null,
+      tokenLifetimeS: config.USER_TOKEN_TTL_S,
+    },
+    operations: createOperations({
+      db,
+      queue,
+      monthlyQuotas: {
+        free: config.SCAN_QUOTA_FREE,
+        starter: config.SCAN_QUOTA_STARTER,
+        pro: config.SCAN_QUOTA_PRO,
+        agency: config.SCAN_QUOTA_AGENCY,
+      },
+      queueDashboard: config.ADMIN_TOKEN ? DASHBOARD_PATH : null,
+    }),
     limiter,
     log,
     defaultForm: config.RESPONSE_FORM,

@@ -5,6 +5,7 @@ export { createApiDocument } from "./docs/openapi";
 export * from "./domain/generator-schemas";
 export * from "./domain/jwt-issuer";
 export * from "./domain/key-service";
+export * from "./domain/one-time-links";
 export * from "./domain/user-service";
 export * from "./gateway";
 export * from "./seed/demo-seed";

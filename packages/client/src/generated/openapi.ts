@@ -158,6 +158,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's plan and limits
+         * @description The plan, the rate-limit window this request was counted in (the API key's counter, or the signed-in user's; the same numbers as the X-RateLimit-* headers) and the user's monthly scan quota: `used` counts every scan stored this calendar month (UTC) from any of the user's keys or sessions, `limit` null is unlimited, `resetsAt` is the start of next month.
+         */
+        get: operations["getAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/operations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The service's queue, workers and last hour (operators)
+         * @description For a signed-in user with the operator role (a member is 403 `forbidden`; an API key is 401): the queue's jobs by state (BullMQ), the workers connected to it and when Redis last heard from each, the scans finished in each of the last 60 minutes with the median and 95th percentile scan time (queued to finished) of the completed ones, the 10 latest failed scans with their reasons, and the queue dashboard's path when the deployment has one.
+         */
+        get: operations["getOperations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sites": {
         parameters: {
             query?: never;
@@ -289,6 +329,166 @@ export interface paths {
          * @description The key authenticates nothing more and is no longer listed; the scans made with it stay the user's. Another user's, an unknown or an already revoked key is 404.
          */
         delete: operations["revokeKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sign-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make an account and sign in
+         * @description Open to anyone with `SIGN_UP=open`; by invitation only with `SIGN_UP=invite` (the default), where `invitation` is the token of a link from `pnpm accounts invite` and `email` must be the invited one. The password has 12 to 256 characters. An email that already has an account is 400 with a message that does not say so outright (see docs/authentication.md). Throttled per client address like sign-in. A session cookie the browser held is ended.
+         */
+        post: operations["signUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sign-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in
+         * @description A new session every time (the one the browser held, if any, is ended). A wrong password and an unknown email get the same 401. Throttled per client address and per account (`SIGN_IN_LIMIT_*`, with the API's X-RateLimit-* headers and `Retry-After` on 429); a successful sign-in clears the account's count.
+         */
+        post: operations["signIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sign-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out
+         * @description Ends the session (its JWTs are refused from then on) and clears the cookie. Without a live session it only clears the cookie.
+         */
+        post: operations["signOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user and the CSRF token
+         * @description Records the session's use (to the minute), which keeps it from its idle end.
+         */
+        get: operations["getSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A short-lived JWT for /api/v1
+         * @description Signed with the deployment's JWT key (issuer and audience as configured), `sub` the user's id and `sid` the session's; it lives `USER_TOKEN_TTL_S` (5 minutes by default), never past the session's absolute end, and is refused as soon as the session ends. Keep it in memory and ask again before `expiresAt`. 503 under RS256 without `JWT_PRIVATE_KEY`.
+         */
+        post: operations["issueSessionToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the password
+         * @description Checks the current password (throttled per account like sign-in), sets the new one, ends every other session of the user and rotates this one: the answer sets a new cookie, so read the new CSRF token from GET /auth/session.
+         */
+        post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a password with a reset link
+         * @description The token of a link from `pnpm accounts reset-link` (valid once, 1 hour by default). Every session of the user ends; sign in afterwards. Throttled per client address.
+         */
+        post: operations["resetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/invitations/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The email an invitation is for
+         * @description For the accept-invitation page. An unknown, used or expired invitation is 404.
+         */
+        get: operations["getInvitation"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -854,6 +1054,73 @@ export interface components {
             revoked_at: string | null;
             key: string;
         };
+        AccountView: {
+            /** @enum {string} */
+            plan: "free" | "starter" | "pro" | "agency";
+            rateLimit: {
+                limit: number;
+                remaining: number;
+                reset: number;
+            };
+            quota: {
+                used: number;
+                limit: number | null;
+                /** Format: date-time */
+                resetsAt: string;
+            };
+        };
+        OperationsView: {
+            queue: {
+                waiting: number;
+                active: number;
+                delayed: number;
+                prioritized: number;
+                failed: number;
+                completed: number;
+            };
+            workers: {
+                name: string;
+                /** Format: date-time */
+                lastSeen: string;
+            }[];
+            lastHour: {
+                done: number;
+                failed: number;
+                perMinute: {
+                    /** Format: date-time */
+                    at: string;
+                    done: number;
+                    failed: number;
+                }[];
+                p50Ms: number | null;
+                p95Ms: number | null;
+            };
+            failures: {
+                /** Format: uuid */
+                id: string;
+                url: string;
+                /** @enum {string} */
+                mode: "quick" | "full";
+                error: string;
+                code: string | null;
+                finishedAt: string | null;
+            }[];
+            queueDashboard: string | null;
+        };
+        SessionView: {
+            user: {
+                /** Format: uuid */
+                id: string;
+                email: string;
+                /** @enum {string} */
+                role: "member" | "operator";
+                /** @enum {string} */
+                plan: "free" | "starter" | "pro" | "agency";
+            };
+            csrfToken: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
         PageMeta: {
             page: number;
             limit: number;
@@ -912,7 +1179,7 @@ export interface components {
         /**
          * @description Unauthenticated, in the request's form (Form A or Form B):
          *
-         *     - `unauthenticated` / `INVALID_API_KEY`: missing, invalid or revoked API key; missing or invalid JWT on the key endpoints
+         *     - `unauthenticated` / `INVALID_API_KEY`: missing, invalid or revoked API key; missing or invalid JWT, or one whose dashboard session has ended
          */
         ApiError401: {
             headers: {
@@ -942,7 +1209,7 @@ export interface components {
         /**
          * @description Forbidden, in the request's form (Form A or Form B):
          *
-         *     - `forbidden` / `FORBIDDEN`: authenticated but not permitted (a key beyond MAX_KEYS_PER_USER)
+         *     - `forbidden` / `FORBIDDEN`: authenticated but not permitted (a key beyond MAX_KEYS_PER_USER; a member on an operator's endpoint; a session's change without its CSRF token or from another origin)
          *     - `forbidden` / `PLAN_LIMIT`: the plan's monthly scan quota is used up
          */
         ApiError403: {
@@ -1184,6 +1451,289 @@ export interface components {
             };
         };
         /**
+         * @description In Form A:
+         *
+         *     - `invalid_request`: a field or query parameter failed validation, or the body is not a JSON object
+         *     - `invalid_request`: the body is not valid JSON
+         */
+        SessionError400: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                /** @description Nothing of the session endpoints is cached. */
+                "Cache-Control": "no-store";
+                /** @description Attempts allowed in the throttle's window (the stricter of address and account). */
+                "X-RateLimit-Limit"?: number;
+                /** @description Attempts left in that window. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description When the window resets, in Unix epoch seconds. */
+                "X-RateLimit-Reset"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    ok: false;
+                    error: {
+                        /** @enum {string} */
+                        code: "invalid_request";
+                        message: string;
+                        hint: string;
+                    };
+                };
+            };
+        };
+        /**
+         * @description In Form A:
+         *
+         *     - `forbidden`: authenticated but not permitted (a key beyond MAX_KEYS_PER_USER; a member on an operator's endpoint; a session's change without its CSRF token or from another origin)
+         *     - `forbidden`: the plan's monthly scan quota is used up
+         */
+        SessionError403: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                /** @description Nothing of the session endpoints is cached. */
+                "Cache-Control": "no-store";
+                /** @description Attempts allowed in the throttle's window (the stricter of address and account). */
+                "X-RateLimit-Limit"?: number;
+                /** @description Attempts left in that window. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description When the window resets, in Unix epoch seconds. */
+                "X-RateLimit-Reset"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    ok: false;
+                    error: {
+                        /** @enum {string} */
+                        code: "forbidden";
+                        message: string;
+                        hint: string;
+                    };
+                };
+            };
+        };
+        /**
+         * @description In Form A:
+         *
+         *     - `method_not_allowed`: a known path with a method it does not serve; `Allow` lists the methods
+         */
+        SessionError405: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                /** @description Nothing of the session endpoints is cached. */
+                "Cache-Control": "no-store";
+                /** @description Attempts allowed in the throttle's window (the stricter of address and account). */
+                "X-RateLimit-Limit"?: number;
+                /** @description Attempts left in that window. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description When the window resets, in Unix epoch seconds. */
+                "X-RateLimit-Reset"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    ok: false;
+                    error: {
+                        /** @enum {string} */
+                        code: "method_not_allowed";
+                        message: string;
+                        hint: string;
+                    };
+                };
+            };
+        };
+        /**
+         * @description In Form A:
+         *
+         *     - `payload_too_large`: the body is over BODY_LIMIT_BYTES (100 KiB by default)
+         */
+        SessionError413: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                /** @description Nothing of the session endpoints is cached. */
+                "Cache-Control": "no-store";
+                /** @description Attempts allowed in the throttle's window (the stricter of address and account). */
+                "X-RateLimit-Limit"?: number;
+                /** @description Attempts left in that window. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description When the window resets, in Unix epoch seconds. */
+                "X-RateLimit-Reset"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    ok: false;
+                    error: {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                        message: string;
+                        hint: string;
+                    };
+                };
+            };
+        };
+        /**
+         * @description In Form A:
+         *
+         *     - `rate_limited`: too many requests in this window; `Retry-After` says how long to wait
+         */
+        SessionError429: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                /** @description Nothing of the session endpoints is cached. */
+                "Cache-Control": "no-store";
+                /** @description Attempts allowed in the throttle's window (the stricter of address and account). */
+                "X-RateLimit-Limit"?: number;
+                /** @description Attempts left in that window. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description When the window resets, in Unix epoch seconds. */
+                "X-RateLimit-Reset"?: number;
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    ok: false;
+                    error: {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                        message: string;
+                        hint: string;
+                    };
+                };
+            };
+        };
+        /**
+         * @description In Form A:
+         *
+         *     - `internal_error`: a bug: the message carries an error id that is in the logs; no cause is ever sent
+         */
+        SessionError500: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                /** @description Nothing of the session endpoints is cached. */
+                "Cache-Control": "no-store";
+                /** @description Attempts allowed in the throttle's window (the stricter of address and account). */
+                "X-RateLimit-Limit"?: number;
+                /** @description Attempts left in that window. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description When the window resets, in Unix epoch seconds. */
+                "X-RateLimit-Reset"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    ok: false;
+                    error: {
+                        /** @enum {string} */
+                        code: "internal_error";
+                        message: string;
+                        hint: string;
+                    };
+                };
+            };
+        };
+        /**
+         * @description In Form A:
+         *
+         *     - `service_unavailable`: a dependency (database, queue, rate counters) is down, or no JWT key is configured
+         */
+        SessionError503: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                /** @description Nothing of the session endpoints is cached. */
+                "Cache-Control": "no-store";
+                /** @description Attempts allowed in the throttle's window (the stricter of address and account). */
+                "X-RateLimit-Limit"?: number;
+                /** @description Attempts left in that window. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description When the window resets, in Unix epoch seconds. */
+                "X-RateLimit-Reset"?: number;
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    ok: false;
+                    error: {
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        message: string;
+                        hint: string;
+                    };
+                };
+            };
+        };
+        /**
+         * @description In Form A:
+         *
+         *     - `unauthenticated`: missing, invalid or revoked API key; missing or invalid JWT, or one whose dashboard session has ended
+         */
+        SessionError401: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                /** @description Nothing of the session endpoints is cached. */
+                "Cache-Control": "no-store";
+                /** @description Attempts allowed in the throttle's window (the stricter of address and account). */
+                "X-RateLimit-Limit"?: number;
+                /** @description Attempts left in that window. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description When the window resets, in Unix epoch seconds. */
+                "X-RateLimit-Reset"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    ok: false;
+                    error: {
+                        /** @enum {string} */
+                        code: "unauthenticated";
+                        message: string;
+                        hint: string;
+                    };
+                };
+            };
+        };
+        /**
+         * @description In Form A:
+         *
+         *     - `not_found`: unknown route, or a resource missing or not the caller's
+         */
+        SessionError404: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                /** @description Nothing of the session endpoints is cached. */
+                "Cache-Control": "no-store";
+                /** @description Attempts allowed in the throttle's window (the stricter of address and account). */
+                "X-RateLimit-Limit"?: number;
+                /** @description Attempts left in that window. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description When the window resets, in Unix epoch seconds. */
+                "X-RateLimit-Reset"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    ok: false;
+                    error: {
+                        /** @enum {string} */
+                        code: "not_found";
+                        message: string;
+                        hint: string;
+                    };
+                };
+            };
+        };
+        /**
          * @description Method not allowed, in the request's form (Form A or Form B):
          *
          *     - `method_not_allowed` / `METHOD_NOT_ALLOWED`: a known path with a method it does not serve; `Allow` lists the methods
@@ -1214,7 +1764,7 @@ export interface components {
         /**
          * @description Unauthenticated, in the request's form (Form A or Form B):
          *
-         *     - `unauthenticated` / `INVALID_API_KEY`: missing, invalid or revoked API key; missing or invalid JWT on the key endpoints
+         *     - `unauthenticated` / `INVALID_API_KEY`: missing, invalid or revoked API key; missing or invalid JWT, or one whose dashboard session has ended
          */
         ServiceError401: {
             headers: {
@@ -1244,6 +1794,10 @@ export interface components {
         "X-Response-Form": "A" | "B";
         /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
         "X-Request-Id": string;
+        /** @description Sent by browsers. With the session, it (or `Referer`) must be this gateway's own origin; without one, a foreign origin is refused. */
+        Origin: string;
+        /** @description The session's `csrfToken` (GET /auth/session): every change made with the session carries it. */
+        "X-CSRF-Token": string;
     };
     requestBodies: never;
     headers: {
@@ -1865,6 +2419,101 @@ export interface operations {
             503: components["responses"]["ApiError503"];
         };
     };
+    getAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's account. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description The answer is of this moment: not kept by a cache. */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["AccountView"];
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["AccountView"];
+                    };
+                };
+            };
+            401: components["responses"]["ApiError401"];
+            405: components["responses"]["ApiError405"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    getOperations: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The service's state now. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description The answer is of this moment: not kept by a cache. */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["OperationsView"];
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["OperationsView"];
+                    };
+                };
+            };
+            401: components["responses"]["ApiError401"];
+            403: components["responses"]["ApiError403"];
+            405: components["responses"]["ApiError405"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
     listSites: {
         parameters: {
             query?: {
@@ -2461,6 +3110,384 @@ export interface operations {
             429: components["responses"]["ApiError429"];
             500: components["responses"]["ApiError500"];
             503: components["responses"]["ApiError503"];
+        };
+    };
+    signUp: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Sent by browsers. With the session, it (or `Referer`) must be this gateway's own origin; without one, a foreign origin is refused. */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    password: string;
+                    invitation?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The account is made and signed in: the session, with its CSRF token. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Nothing of the session endpoints is cached. */
+                    "Cache-Control": "no-store";
+                    /** @description Attempts allowed in the throttle's window (the stricter of address and account). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Attempts left in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description `scan_session=<secret>; Path=/; HttpOnly; SameSite=Lax[; Secure]; Expires=<the session's absolute end>` (Secure unless the gateway is reached on loopback over HTTP); cleared with `Max-Age=0`. */
+                    "Set-Cookie": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["SessionView"];
+                        meta: {
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["SessionError400"];
+            403: components["responses"]["SessionError403"];
+            405: components["responses"]["SessionError405"];
+            413: components["responses"]["SessionError413"];
+            429: components["responses"]["SessionError429"];
+            500: components["responses"]["SessionError500"];
+            503: components["responses"]["SessionError503"];
+        };
+    };
+    signIn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Sent by browsers. With the session, it (or `Referer`) must be this gateway's own origin; without one, a foreign origin is refused. */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in: the session, with its CSRF token. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Nothing of the session endpoints is cached. */
+                    "Cache-Control": "no-store";
+                    /** @description Attempts allowed in the throttle's window (the stricter of address and account). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Attempts left in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description `scan_session=<secret>; Path=/; HttpOnly; SameSite=Lax[; Secure]; Expires=<the session's absolute end>` (Secure unless the gateway is reached on loopback over HTTP); cleared with `Max-Age=0`. */
+                    "Set-Cookie": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["SessionView"];
+                        meta: {
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["SessionError400"];
+            401: components["responses"]["SessionError401"];
+            403: components["responses"]["SessionError403"];
+            405: components["responses"]["SessionError405"];
+            413: components["responses"]["SessionError413"];
+            429: components["responses"]["SessionError429"];
+            500: components["responses"]["SessionError500"];
+            503: components["responses"]["SessionError503"];
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's `csrfToken` (GET /auth/session): every change made with the session carries it. */
+                "X-CSRF-Token": components["parameters"]["X-CSRF-Token"];
+                /** @description Sent by browsers. With the session, it (or `Referer`) must be this gateway's own origin; without one, a foreign origin is refused. */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Nothing of the session endpoints is cached. */
+                    "Cache-Control": "no-store";
+                    /** @description Attempts allowed in the throttle's window (the stricter of address and account). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Attempts left in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description `scan_session=<secret>; Path=/; HttpOnly; SameSite=Lax[; Secure]; Expires=<the session's absolute end>` (Secure unless the gateway is reached on loopback over HTTP); cleared with `Max-Age=0`. */
+                    "Set-Cookie": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["SessionError403"];
+            405: components["responses"]["SessionError405"];
+            500: components["responses"]["SessionError500"];
+            503: components["responses"]["SessionError503"];
+        };
+    };
+    getSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Nothing of the session endpoints is cached. */
+                    "Cache-Control": "no-store";
+                    /** @description Attempts allowed in the throttle's window (the stricter of address and account). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Attempts left in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["SessionView"];
+                        meta: {
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["SessionError401"];
+            405: components["responses"]["SessionError405"];
+            500: components["responses"]["SessionError500"];
+            503: components["responses"]["SessionError503"];
+        };
+    };
+    issueSessionToken: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's `csrfToken` (GET /auth/session): every change made with the session carries it. */
+                "X-CSRF-Token": components["parameters"]["X-CSRF-Token"];
+                /** @description Sent by browsers. With the session, it (or `Referer`) must be this gateway's own origin; without one, a foreign origin is refused. */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Nothing of the session endpoints is cached. */
+                    "Cache-Control": "no-store";
+                    /** @description Attempts allowed in the throttle's window (the stricter of address and account). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Attempts left in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            token: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["SessionError401"];
+            403: components["responses"]["SessionError403"];
+            405: components["responses"]["SessionError405"];
+            500: components["responses"]["SessionError500"];
+            503: components["responses"]["SessionError503"];
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's `csrfToken` (GET /auth/session): every change made with the session carries it. */
+                "X-CSRF-Token": components["parameters"]["X-CSRF-Token"];
+                /** @description Sent by browsers. With the session, it (or `Referer`) must be this gateway's own origin; without one, a foreign origin is refused. */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    currentPassword: string;
+                    newPassword: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Changed; this browser holds a new session. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Nothing of the session endpoints is cached. */
+                    "Cache-Control": "no-store";
+                    /** @description Attempts allowed in the throttle's window (the stricter of address and account). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Attempts left in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description `scan_session=<secret>; Path=/; HttpOnly; SameSite=Lax[; Secure]; Expires=<the session's absolute end>` (Secure unless the gateway is reached on loopback over HTTP); cleared with `Max-Age=0`. */
+                    "Set-Cookie": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["SessionError400"];
+            401: components["responses"]["SessionError401"];
+            403: components["responses"]["SessionError403"];
+            405: components["responses"]["SessionError405"];
+            413: components["responses"]["SessionError413"];
+            429: components["responses"]["SessionError429"];
+            500: components["responses"]["SessionError500"];
+            503: components["responses"]["SessionError503"];
+        };
+    };
+    resetPassword: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Sent by browsers. With the session, it (or `Referer`) must be this gateway's own origin; without one, a foreign origin is refused. */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The password is set. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Nothing of the session endpoints is cached. */
+                    "Cache-Control": "no-store";
+                    /** @description Attempts allowed in the throttle's window (the stricter of address and account). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Attempts left in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["SessionError400"];
+            403: components["responses"]["SessionError403"];
+            405: components["responses"]["SessionError405"];
+            413: components["responses"]["SessionError413"];
+            429: components["responses"]["SessionError429"];
+            500: components["responses"]["SessionError500"];
+            503: components["responses"]["SessionError503"];
+        };
+    };
+    getInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitation. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Nothing of the session endpoints is cached. */
+                    "Cache-Control": "no-store";
+                    /** @description Attempts allowed in the throttle's window (the stricter of address and account). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Attempts left in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            email: string;
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["SessionError400"];
+            404: components["responses"]["SessionError404"];
+            405: components["responses"]["SessionError405"];
+            500: components["responses"]["SessionError500"];
+            503: components["responses"]["SessionError503"];
         };
     };
     mcpSseOpen: {

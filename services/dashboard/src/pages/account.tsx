@@ -5,7 +5,7 @@ import { Shell } from "../components/layout";
 import { Field, Loading, Notice, PageTitle, Problem } from "../components/ui";
 import { formatDateTime, formatNumber, formatUntil } from "../format";
 import { useLoad } from "../load";
-import { useApi, useUser } from "../session";
+import { useApi, useSession, useUser } from "../session";
 
 const PLAN_NAME: Record<string, string> = { free: "Free", starter: "Starter", pro: "Pro", agency: "Agency" };
 
@@ -39,6 +39,7 @@ const Use = ({ label, used, limit, note }: { label: string; used: number; limit:
 );
 
 const ChangePassword = () => {
+  const { refresh } = useSession();
   const [current, setCurrent] = useState("");
   const [next, setNext] = useState("");
   const [busy, setBusy] = useState(false);
@@ -50,13 +51,15 @@ const ChangePassword = () => {
     const answer = await auth.changePassword(current, next);
     setBusy(false);
     if (answer.ok) {
+      // the change rotates this session (a new cookie and CSRF token) and ends the others
+      await refresh();
       setCurrent("");
       setNext("");
       setResult({ ok: true, text: "Your password is changed; your other sessions are signed out." });
     } else {
       setResult({
         ok: false,
-        text: answer.problem.status === 401 ? "The current password is wrong." : answer.problem.message,
+        text: answer.problem.message,
       });
     }
   };
@@ -76,14 +79,15 @@ const ChangePassword = () => {
             />
           )}
         </Field>
-        <Field label="New password" hint="At least 8 characters.">
+        <Field label="New password" hint="12 to 256 characters.">
           {(props) => (
             <input
               {...props}
               type="password"
               autoComplete="new-password"
               required
-              minLength={8}
+              minLength={12}
+              maxLength={256}
               value={next}
               onChange={(e) => setNext(e.target.value)}
             />

@@ -7,7 +7,9 @@ import { useSession } from "../session";
 
 /** Sign in, sign up, accept an invitation, reset a password: the pages before a session. */
 
-const MIN_PASSWORD = 8;
+/** The gateway accepts passwords of 12 to 256 characters. */
+const MIN_PASSWORD = 12;
+const MAX_PASSWORD = 256;
 
 const problemText = (problem: auth.AuthProblem, what: "sign-in" | "other"): string => {
   if (problem.status === 401 && what === "sign-in") return "Wrong email or password.";
@@ -117,7 +119,7 @@ const NewPassword = ({
   onChange: (v: string) => void;
   label?: string;
 }) => (
-  <Field label={label} hint={`At least ${MIN_PASSWORD} characters.`}>
+  <Field label={label} hint={`${MIN_PASSWORD} to ${MAX_PASSWORD} characters.`}>
     {(props) => (
       <input
         {...props}
@@ -125,6 +127,7 @@ const NewPassword = ({
         autoComplete="new-password"
         required
         minLength={MIN_PASSWORD}
+        maxLength={MAX_PASSWORD}
         value={value}
         onChange={(e) => onChange(e.target.value)}
       />

@@ -17,22 +17,36 @@ const STATE_NAME: Record<(typeof STATES)[number], string> = {
   completed: "Completed",
 };
 
-/** Scans finished per minute over the last hour, oldest on the left. */
-const Throughput = ({ perMinute }: { perMinute: number[] }) => {
-  const top = Math.max(1, ...perMinute);
+type Minute = { at: string; done: number; failed: number };
+
+/** Scans finished per minute over the last hour, oldest on the left: done in blue, failed in red on top. */
+const Throughput = ({ perMinute }: { perMinute: Minute[] }) => {
+  const top = Math.max(1, ...perMinute.map((minute) => minute.done + minute.failed));
   const width = 600;
   const height = 80;
   const bar = width / Math.max(1, perMinute.length);
+  const total = perMinute.reduce((sum, minute) => sum + minute.done + minute.failed, 0);
+  const scale = (count: number) => (count / top) * (height - 4);
   return (
     <svg className="bars" viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby="throughput-title">
       <title id="throughput-title">
-        Scans finished per minute over the last hour: at most {top},{" "}
-        {formatNumber(perMinute.reduce((a, b) => a + b, 0))} in all
+        Scans finished per minute over the last hour: {formatNumber(total)} in all, at most {top} in one minute
       </title>
-      {perMinute.map((count, i) => {
-        const h = (count / top) * (height - 4);
-        // biome-ignore lint/suspicious/noArrayIndexKey: a minute's place is its identity
-        return <rect key={i} x={i * bar + 1} y={height - h} width={Math.max(1, bar - 2)} height={h} />;
+      {perMinute.map((minute, i) => {
+        const done = scale(minute.done);
+        const failed = scale(minute.failed);
+        return (
+          <g key={minute.at}>
+            <rect x={i * bar + 1} y={height - done} width={Math.max(1, bar - 2)} height={done} />
+            <rect
+              className="failed"
+              x={i * bar + 1}
+              y={height - done - failed}
+              width={Math.max(1, bar - 2)}
+              height={failed}
+            />
+          </g>
+        );
       })}
     </svg>
   );
@@ -68,7 +82,7 @@ export const Operations = () => {
     <Shell>
       <PageTitle
         actions={
-          data ? (
+          data?.queueDashboard ? (
             <a className="button secondary" href={data.queueDashboard}>
               Queue dashboard
             </a>
@@ -77,7 +91,10 @@ export const Operations = () => {
       >
         Operations
       </PageTitle>
-      <p className="muted">Refreshed every {REFRESH_MS / 1_000} seconds.</p>
+      <p className="muted">
+        Refreshed every {REFRESH_MS / 1_000} seconds.
+        {data && !data.queueDashboard ? " The queue dashboard is off: the deployment sets no ADMIN_TOKEN." : ""}
+      </p>
       {overview.state === "error" ? <Problem problem={overview.problem} retry={() => void overview.reload()} /> : null}
       {!data && overview.state === "loading" ? <Loading what="the queue" /> : null}
       {data ? (
@@ -164,7 +181,10 @@ export const Operations = () => {
                       <tr key={failure.id}>
                         <td className="url">{failure.url}</td>
                         <td>{failure.mode}</td>
-                        <td>{failure.error}</td>
+                        <td>
+                          {failure.error}
+                          {failure.code ? <div className="muted small">{failure.code}</div> : null}
+                        </td>
                         <td>{formatDateTime(failure.finishedAt)}</td>
                       </tr>
                     ))}

@@ -1,4 +1,5 @@
 import {
+  AccountView,
   ApiKeyView,
   CitationListQuery,
   CitationView,
@@ -8,6 +9,7 @@ import {
   KeyIdParam,
   KeywordListQuery,
   KeywordView,
+  OperationsView,
   PageQuery,
   RecordCitationRequest,
   RecordKeywordRequest,
@@ -19,7 +21,7 @@ import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { apiErrors, commonHeaderParams, jsonBody, page, record, security } from "./common";
 
-/** The key holder's sites, keywords and citation tracks, and a user's API keys. */
+/** The caller's account, sites, keywords and citation tracks, a user's API keys, and the operators' view. */
 
 const LIST_RULES =
   "Newest first, with the id as tiebreaker, so paging never repeats or skips a record. `total` counts every match and `hasMore` is `page × limit < total`; a page past the end is an empty list. Integers are plain decimal digits; a parameter given twice, or one the endpoint does not know, is 400.";
@@ -27,8 +29,39 @@ const LIST_RULES =
 const headers = z.object(commonHeaderParams);
 
 const CacheControl = z.literal("no-store").meta({ description: "The full key is in this response only." });
+const NoStore = z.literal("no-store").meta({ description: "The answer is of this moment: not kept by a cache." });
 
 export const accountPaths: ZodOpenApiPathsObject = {
+  "/api/v1/account": {
+    get: {
+      operationId: "getAccount",
+      tags: ["Account"],
+      summary: "The caller's plan and limits",
+      description:
+        "The plan, the rate-limit window this request was counted in (the API key's counter, or the signed-in user's; the same numbers as the X-RateLimit-* headers) and the user's monthly scan quota: `used` counts every scan stored this calendar month (UTC) from any of the user's keys or sessions, `limit` null is unlimited, `resetsAt` is the start of next month.",
+      security: security.apiKey,
+      requestParams: { header: headers },
+      responses: {
+        "200": record("The caller's account.", AccountView, { headers: { "Cache-Control": NoStore } }),
+        ...apiErrors(401, 405, 429, 500, 503),
+      },
+    },
+  },
+  "/api/v1/operations": {
+    get: {
+      operationId: "getOperations",
+      tags: ["Account"],
+      summary: "The service's queue, workers and last hour (operators)",
+      description:
+        "For a signed-in user with the operator role (a member is 403 `forbidden`; an API key is 401): the queue's jobs by state (BullMQ), the workers connected to it and when Redis last heard from each, the scans finished in each of the last 60 minutes with the median and 95th percentile scan time (queued to finished) of the completed ones, the 10 latest failed scans with their reasons, and the queue dashboard's path when the deployment has one.",
+      security: security.operatorJwt,
+      requestParams: { header: headers },
+      responses: {
+        "200": record("The service's state now.", OperationsView, { headers: { "Cache-Control": NoStore } }),
+        ...apiErrors(401, 403, 405, 429, 500, 503),
+      },
+    },
+  },
   "/api/v1/sites": {
     get: {
       operationId: "listSites",

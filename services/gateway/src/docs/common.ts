@@ -22,8 +22,10 @@ import type { ZodOpenApiResponseObject } from "zod-openapi";
 export const ERROR_WHEN: Record<ErrorKind, string> = {
   invalid_request: "a field or query parameter failed validation, or the body is not a JSON object",
   invalid_json: "the body is not valid JSON",
-  unauthenticated: "missing, invalid or revoked API key; missing or invalid JWT on the key endpoints",
-  forbidden: "authenticated but not permitted (a key beyond MAX_KEYS_PER_USER)",
+  unauthenticated:
+    "missing, invalid or revoked API key; missing or invalid JWT, or one whose dashboard session has ended",
+  forbidden:
+    "authenticated but not permitted (a key beyond MAX_KEYS_PER_USER; a member on an operator's endpoint; a session's change without its CSRF token or from another origin)",
   plan_limit: "the plan's monthly scan quota is used up",
   not_found: "unknown route, or a resource missing or not the caller's",
   method_not_allowed: "a known path with a method it does not serve; `Allow` lists the methods",
@@ -145,7 +147,21 @@ export const securitySchemes = {
     scheme: "bearer",
     bearerFormat: "JWT",
     description:
-      "A user's JWT as `Authorization: Bearer <JWT>`: the key endpoints only (an API key there is refused). HS256 or RS256, as the deployment configures; `sub` is the user id, `exp` required.",
+      "A user's JWT as `Authorization: Bearer <JWT>`: on the key endpoints any of the service's JWTs (an API key there is refused): the accounts CLI's (`pnpm accounts token`) or a dashboard session's. HS256 or RS256, as the deployment configures; `sub` is the user id, `exp` required.",
+  },
+  sessionJwt: {
+    type: "http" as const,
+    scheme: "bearer",
+    bearerFormat: "JWT",
+    description:
+      "A signed-in dashboard session's JWT (`POST /auth/token`, carrying the session's id as `sid`) as `Authorization: Bearer <JWT>`: accepted on every `/api/v1` endpoint as the user, counted per user at the user's plan's limit, and refused once its session ends.",
+  },
+  sessionCookie: {
+    type: "apiKey" as const,
+    in: "cookie",
+    name: "scan_session",
+    description:
+      "The dashboard's session cookie (HttpOnly), set by `POST /auth/sign-in` and `/auth/sign-up`. A change made with it also needs `X-CSRF-Token` and this gateway's `Origin`.",
   },
   metricsToken: {
     type: "http" as const,
@@ -158,10 +174,14 @@ type Scheme = keyof typeof securitySchemes;
 const requirement = (...schemes: Scheme[]) => schemes.map((scheme) => ({ [scheme]: [] }));
 
 export const security = {
-  apiKey: requirement("apiKeyBearer", "apiKeyHeader"),
+  /** an API key, or a signed-in dashboard session's JWT */
+  apiKey: requirement("apiKeyBearer", "apiKeyHeader", "sessionJwt"),
   /** POST /api/v1/scan: also anonymous (10 an hour per address) */
-  apiKeyOrAnonymous: [{}, ...requirement("apiKeyBearer", "apiKeyHeader")],
+  apiKeyOrAnonymous: [{}, ...requirement("apiKeyBearer", "apiKeyHeader", "sessionJwt")],
   jwt: requirement("userJwt"),
+  /** a JWT of a user with the operator role */
+  operatorJwt: requirement("userJwt"),
+  session: requirement("sessionCookie"),
   toolServer: requirement("apiKeyBearer", "apiKeyHeader", "apiKeyQuery"),
   none: [],
   metrics: [{}, ...requirement("metricsToken")],

@@ -1,23 +1,27 @@
 import { EvaluateRequest, EvaluationOutput } from "@scan/citation-evaluator";
 import {
+  AccountView,
   ApiKeyView,
   BatchScanRequest,
   CitationView,
   CreatedApiKey,
   CreateSiteRequest,
   KeywordView,
+  OperationsView,
   PageMeta,
   ScanAccepted,
   ScanRequest,
   ScanResult,
   ScanSummary,
   ScanWebhook,
+  SessionView,
   SiteView,
   StoredScan,
 } from "@scan/contract";
 import { Readiness } from "@scan/platform";
 import { createDocument, type oas31 } from "zod-openapi";
 import { accountPaths } from "./account-paths";
+import { authPaths } from "./auth-paths";
 import { errorTable, securitySchemes } from "./common";
 import { generatorPaths } from "./generator-paths";
 import { mcpPaths } from "./mcp-paths";
@@ -49,6 +53,9 @@ const SCHEMAS = {
   CitationView,
   ApiKeyView,
   CreatedApiKey,
+  AccountView,
+  OperationsView,
+  SessionView,
   PageMeta,
   Readiness,
 };
@@ -66,7 +73,7 @@ Every \`/api/v1\` answer is in one of two envelopes, chosen per request by \`X-R
 
 ## Authentication
 
-An API key in \`Authorization: Bearer <key>\` or \`X-API-Key: <key>\` on every \`/api/v1\` endpoint; \`POST /api/v1/scan\` is also open to anonymous callers (10 an hour per address). The key endpoints take a user's JWT instead. The tool server also reads \`?key=\`.
+An API key in \`Authorization: Bearer <key>\` or \`X-API-Key: <key>\` on every \`/api/v1\` endpoint; \`POST /api/v1/scan\` is also open to anonymous callers (10 an hour per address). A signed-in dashboard session's JWT (\`POST /auth/token\`) is taken wherever a key is, as the user. The key endpoints take a user's JWT instead of a key, and \`/api/v1/operations\` an operator's. The tool server also reads \`?key=\`. The dashboard signs in under \`/auth\` (Form A only): an HttpOnly session cookie, and an \`X-CSRF-Token\` with this gateway's \`Origin\` on every change made with it.
 
 ## Rate limits
 
@@ -93,6 +100,11 @@ const TAGS = [
   { name: "Keywords", description: "Tracked search keywords and their positions." },
   { name: "Citations", description: "Observations of AI engines citing a site." },
   { name: "API keys", description: "A signed-in user's API keys (JWT)." },
+  { name: "Account", description: "The caller's plan and limits; the service's operations, for operators." },
+  {
+    name: "Dashboard sessions",
+    description: "Sign-up, sign-in and the session's JWTs for the dashboard, outside `/api/v1`, in Form A.",
+  },
   { name: "Tool server (MCP)", description: "The four tools over JSON-RPC 2.0: SSE, direct POST, Streamable HTTP." },
   { name: "Operations", description: "Probes and metrics, outside `/api/v1` and its rate limits." },
   { name: "Reference", description: "This document and its interactive page." },
@@ -108,7 +120,7 @@ export const createApiDocument = (): oas31.OpenAPIObject =>
         description: INTRODUCTION,
       },
       tags: TAGS,
-      paths: { ...scanPaths, ...generatorPaths, ...accountPaths, ...mcpPaths, ...servicePaths },
+      paths: { ...scanPaths, ...generatorPaths, ...accountPaths, ...authPaths, ...mcpPaths, ...servicePaths },
       components: { schemas: SCHEMAS, securitySchemes },
     },
     { outputIdSuffix: "Output" },

@@ -1,15 +1,31 @@
-import { AppError, Plan, ResponseForm } from "@scan/contract";
+import { AppError, Plan, ResponseForm, Role } from "@scan/contract";
 import type { Db } from "@scan/db";
 import { API_KEY_PREFIX, checkApiKey, hashApiKey } from "@scan/platform";
 import { z } from "zod";
 import type { JwtClaims, VerifyJwt } from "./jwt-verifier";
 import type { KeyCache, KnownKey } from "./key-cache";
 
-/** Who is calling: nobody, the holder of an API key, or a user signed in with a JWT (key endpoints). */
+/**
+ * Who is calling: nobody, the holder of an API key, or a user signed in with a JWT: one the
+ * accounts CLI made (the key endpoints only), or one of a dashboard session (every endpoint).
+ */
 export type AnonymousCaller = { kind: "anonymous" };
 export type KeyCaller = { kind: "key"; keyId: string; userId: string; plan: Plan; defaultForm: ResponseForm | null };
-export type UserCaller = { kind: "user"; userId: string; plan: Plan; claims: JwtClaims };
+export type UserCaller = {
+  kind: "user";
+  userId: string;
+  plan: Plan;
+  role: Role;
+  claims: JwtClaims;
+  /** the dashboard session the JWT was issued for; null for the accounts CLI's tokens */
+  sessionId: string | null;
+};
 export type Caller = AnonymousCaller | KeyCaller | UserCaller;
+/** A caller that is some user's: by an API key or by a signed-in session. */
+export type AccountCaller = KeyCaller | UserCaller;
+
+/** The key a caller's request was made with, when it was made with one (scans remember it). */
+export const keyIdOf = (caller: AccountCaller): string | null => (caller.kind === "key" ? caller.keyId : null);
 
 export const ANONYMOUS: AnonymousCaller = { kind: "anonymous" };
 
@@ -33,6 +49,12 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 const refused = (message: string, hint = KEY_HINT) => new AppError("unauthenticated", message, hint);
 
+const notAJwtEndpoint = () =>
+  refused(
+    "This endpoint takes an API key, not a JWT made outside a dashboard session",
+    "The accounts command's JWTs authenticate only the key endpoints (/api/v1/keys): create an API key there and send it here, or use the JWT of a signed-in session (POST /auth/token) in Authorization: Bearer.",
+  );
+
 /** A key's row with its owner's plan, as the lookup below selects it. */
 const StoredKey = z.object({
   id: z.string(),
@@ -43,14 +65,31 @@ const StoredKey = z.object({
   revoked_at: z.date().nullable(),
 });
 
+/** A user with a session, as the token check reads them in one query. */
+const StoredUser = z.object({
+  id: z.string(),
+  plan: Plan,
+  role: Role,
+  revoked_at: z.date().nullable().optional(),
+  last_seen_at: z.date().optional(),
+  expires_at: z.date().optional(),
+});
+
 export type AuthenticatorDeps = {
   db: Db;
   verifyJwt: VerifyJwt | null;
+  /** a session unused this long has ended, and so have its JWTs (SESSION_IDLE_S) */
+  sessionIdleMs?: number;
   /** keys already read, while their changes are heard (see key-cache); none reads Postgres every time */
   cache?: KeyCache;
 };
 
-export const createAuthenticator = ({ db, verifyJwt, cache }: AuthenticatorDeps) => {
+export const createAuthenticator = ({
+  db,
+  verifyJwt,
+  cache,
+  sessionIdleMs = Number.POSITIVE_INFINITY,
+}: AuthenticatorDeps) => {
   /** The stored key with this hash and its owner's plan, from the cache or Postgres; undefined when unknown. */
   const lookUp = async (hash: string): Promise<KnownKey | undefined> => {
     const cached = cache?.get(hash);
@@ -101,12 +140,7 @@ export const createAuthenticator = ({ db, verifyJwt, cache }: AuthenticatorDeps)
     const key = presented[0] as string;
 
     const check = checkApiKey(key);
-    if (!check.ok && LOOKS_LIKE_JWT.test(key)) {
-      throw refused(
-        "This endpoint takes an API key, not a JWT",
-        "JWTs authenticate only the key endpoints (/api/v1/keys); create an API key there and send it here.",
-      );
-    }
+    if (!check.ok && LOOKS_LIKE_JWT.test(key)) throw notAJwtEndpoint();
     if (!check.ok && check.reason === "format") {
       throw refused(
         "The API key is malformed",
@@ -134,7 +168,27 @@ export const createAuthenticator = ({ db, verifyJwt, cache }: AuthenticatorDeps)
     return { kind: "key", keyId: stored.id, userId: stored.userId, plan: stored.plan, defaultForm: stored.defaultForm };
   };
 
-  /** The user a JWT in `Authorization: Bearer <JWT>` identifies (the key endpoints, docs/spec/public-scanning-api.md §4.7). */
+  /**
+   * The user a token names, with its session when it carries one: one query either way (the
+   * session is joined to the user), so checking that the session lives costs no round trip
+   * more than finding the user did. Undefined when there is no such user, or no such session
+   * of theirs.
+   */
+  const userOf = async (userId: string, sessionId: string | undefined) => {
+    const rows = sessionId
+      ? await db.$queryRaw<unknown[]>`
+          SELECT u."id", u."plan", u."role", s."revoked_at", s."last_seen_at", s."expires_at"
+          FROM "users" u JOIN "sessions" s ON s."user_id" = u."id"
+          WHERE u."id" = ${userId}::uuid AND s."id" = ${sessionId}::uuid`
+      : await db.$queryRaw<unknown[]>`SELECT u."id", u."plan", u."role" FROM "users" u WHERE u."id" = ${userId}::uuid`;
+    return rows.length === 0 ? undefined : StoredUser.parse(rows[0]);
+  };
+
+  /**
+   * The user a JWT in `Authorization: Bearer <JWT>` identifies: the key endpoints
+   * (docs/spec/public-scanning-api.md §4.7) take any of this service's JWTs; a token of a
+   * dashboard session (`sid`) is refused once its session is revoked or has ended.
+   */
   const byToken = async (authorization: string | undefined): Promise<UserCaller> => {
     if (!verifyJwt) {
       throw new AppError(
@@ -152,12 +206,47 @@ export const createAuthenticator = ({ db, verifyJwt, cache }: AuthenticatorDeps)
     const claims = verifyJwt(token);
     const userId = UserId.safeParse(claims.sub);
     if (!userId.success) throw refused("The token's subject is not a user of this service", tokenHint);
-    const user = await db.user.findUnique({ where: { id: userId.data } });
-    if (!user) throw refused("The token's subject is not a user of this service", tokenHint);
-    return { kind: "user", userId: user.id, plan: user.plan, claims };
+    const sessionId = claims.sid === undefined ? undefined : UserId.safeParse(claims.sid);
+    if (sessionId && !sessionId.success) throw refused("The token's session is not valid", tokenHint);
+    const user = await userOf(userId.data, sessionId?.data);
+    if (!user) {
+      throw refused(
+        sessionId ? "The token's session is not valid" : "The token's subject is not a user of this service",
+        tokenHint,
+      );
+    }
+    if (sessionId) {
+      const ended =
+        user.revoked_at !== null ||
+        (user.expires_at?.getTime() ?? 0) <= Date.now() ||
+        (user.last_seen_at?.getTime() ?? 0) + sessionIdleMs <= Date.now();
+      if (ended) throw refused("The session this token was issued for has ended", "Sign in again.");
+    }
+    return {
+      kind: "user",
+      userId: user.id,
+      plan: user.plan,
+      role: user.role,
+      claims,
+      sessionId: sessionId?.data ?? null,
+    };
   };
 
-  return { byKey, byToken };
+  /**
+   * The caller of an endpoint that takes an API key or a dashboard session's JWT (every
+   * /api/v1 endpoint but the key endpoints): a JWT in `Authorization: Bearer` must carry a
+   * session; the accounts CLI's tokens stay for the key endpoints alone. Null with no credential.
+   */
+  const byAccount = async (carriers: KeyCarriers): Promise<AccountCaller | null> => {
+    const bearer = carriers.authorization === undefined ? undefined : BEARER.exec(carriers.authorization)?.[1];
+    const jwt = bearer !== undefined && LOOKS_LIKE_JWT.test(bearer) && !checkApiKey(bearer).ok;
+    if (!jwt || carriers.apiKey?.trim()) return byKey(carriers);
+    const caller = await byToken(carriers.authorization);
+    if (caller.sessionId === null) throw notAJwtEndpoint();
+    return caller;
+  };
+
+  return { byKey, byToken, byAccount };
 };
 
 export type Authenticator = ReturnType<typeof createAuthenticator>;

@@ -11,6 +11,8 @@ export const JwtClaims = z.looseObject({
   sub: z.string().min(1),
   exp: z.number(),
   iat: z.number().optional(),
+  /** the dashboard session the token was issued for (POST /auth/token); absent on the accounts CLI's tokens */
+  sid: z.string().optional(),
 });
 export type JwtClaims = z.infer<typeof JwtClaims>;
 

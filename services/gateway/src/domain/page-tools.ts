@@ -1,7 +1,7 @@
 import type { ResponseForm, ScanMode, ScanResult, ScanToolInput, ScoreSummary, ScoreToolInput } from "@scan/contract";
 import { AppError, normaliseScanUrl, topProblems, toScanResult } from "@scan/contract";
 import type { Scan } from "@scan/db";
-import type { KeyCaller } from "./authenticate";
+import type { AccountCaller } from "./authenticate";
 import type { ScanService } from "./scan-service";
 
 /**
@@ -9,7 +9,7 @@ import type { ScanService } from "./scan-service";
  * `urlForm` is how a URL is read: Form A wants it absolute; Form B (the default here) also
  * takes a bare host, since tool callers are often language models that drop the scheme.
  */
-export type ToolContext = { caller: KeyCaller; requestId: string; signal: AbortSignal; urlForm?: ResponseForm };
+export type ToolContext = { caller: AccountCaller; requestId: string; signal: AbortSignal; urlForm?: ResponseForm };
 
 /** A tool's answer: the data, and a few lines saying it in words (the MCP text content). */
 export type ToolAnswer<T> = { data: T; summary: string };

@@ -5,11 +5,20 @@ import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 /** Requests per window: anonymous callers per IP, everyone else by plan (docs/spec/public-scanning-api.md §8). */
 export type RateLimitTable = { anonymous: number } & Record<Plan, number>;
 
-/** What is counted: an anonymous client's address bucket, an API key, or a signed-in user (key endpoints). */
+/**
+ * What is counted: an anonymous client's address bucket, an API key, or a signed-in user; and
+ * apart from the API's counters, the sign-in throttle's attempts from an address and at an
+ * account (a digest of its email, whether or not the account exists).
+ */
 export type RateSubject =
   | { kind: "ip"; bucket: string }
   | { kind: "key"; keyId: string; plan: Plan }
-  | { kind: "user"; userId: string; plan: Plan };
+  | { kind: "user"; userId: string; plan: Plan }
+  | { kind: "sign-in-address"; bucket: string }
+  | { kind: "sign-in-account"; account: string };
+
+/** The sign-in throttle: attempts per address and per account in a window of its own. */
+export type SignInLimits = { perAddress: number; perAccount: number; windowS: number };
 
 export type RateLimitState = {
   allowed: boolean;
@@ -21,7 +30,13 @@ export type RateLimitState = {
   retryAfterS: number | null;
 };
 
-export type RateLimiterDeps = { redis: Redis; prefix: string; windowS: number; limits: RateLimitTable };
+export type RateLimiterDeps = {
+  redis: Redis;
+  prefix: string;
+  windowS: number;
+  limits: RateLimitTable;
+  signIn: SignInLimits;
+};
 
 /**
  * Fixed-window counters in Redis through rate-limiter-flexible: one Lua script increments and
@@ -29,12 +44,12 @@ export type RateLimiterDeps = { redis: Redis; prefix: string; windowS: number; l
  * together and exactly. A window starts with the subject's first counted request. The counter
  * of a key or user is one per subject whatever the plan, so a plan change takes effect at once.
  */
-export const createRateLimiter = ({ redis, prefix, windowS, limits }: RateLimiterDeps) => {
-  const make = (points: number, scope: string) =>
+export const createRateLimiter = ({ redis, prefix, windowS, limits, signIn }: RateLimiterDeps) => {
+  const make = (points: number, scope: string, duration = windowS) =>
     new RateLimiterRedis({
       storeClient: redis,
       points,
-      duration: windowS,
+      duration,
       keyPrefix: `${prefix}:${scope}`,
       // fail at once while Redis is away, rather than queueing behind a reconnect
       rejectIfRedisNotReady: true,
@@ -49,6 +64,8 @@ export const createRateLimiter = ({ redis, prefix, windowS, limits }: RateLimite
     }) satisfies Record<Plan, RateLimiterRedis>;
   const keys = byPlan("key");
   const users = byPlan("user");
+  const signInAddresses = make(signIn.perAddress, "sign-in:ip", signIn.windowS);
+  const signInAccounts = make(signIn.perAccount, "sign-in:account", signIn.windowS);
 
   const pick = (subject: RateSubject): [RateLimiterRedis, string] => {
     switch (subject.kind) {
@@ -58,6 +75,10 @@ export const createRateLimiter = ({ redis, prefix, windowS, limits }: RateLimite
         return [keys[subject.plan], subject.keyId];
       case "user":
         return [users[subject.plan], subject.userId];
+      case "sign-in-address":
+        return [signInAddresses, subject.bucket];
+      case "sign-in-account":
+        return [signInAccounts, subject.account];
     }
   };
 
@@ -96,7 +117,7 @@ export const createRateLimiter = ({ redis, prefix, windowS, limits }: RateLimite
     const [limiter, key] = pick(subject);
     const result = await limiter.get(key);
     // no window open: the next counted request opens one of the full length
-    const msLeft = result ? Math.max(result.msBeforeNext, 0) : windowS * 1000;
+    const msLeft = result ? Math.max(result.msBeforeNext, 0) : limiter.duration * 1000;
     const remaining = result ? result.remainingPoints : limiter.points;
     return {
       allowed: remaining > 0,
@@ -107,7 +128,13 @@ export const createRateLimiter = ({ redis, prefix, windowS, limits }: RateLimite
     };
   };
 
-  return { consume, peek, windowS };
+  /** Forgets the subject's count: a successful sign-in clears its account's failed attempts. Throws when Redis cannot be reached. */
+  const clear = async (subject: RateSubject): Promise<void> => {
+    const [limiter, key] = pick(subject);
+    await limiter.delete(key);
+  };
+
+  return { consume, peek, clear, windowS };
 };
 
 export type RateLimiter = ReturnType<typeof createRateLimiter>;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { AppError, type ScanMode } from "@scan/contract";
 import type { Db, Scan } from "@scan/db";
-import type { KeyCaller } from "./authenticate";
+import type { AccountCaller } from "./authenticate";
 import type { NewScan, ScanIntake } from "./scan-intake";
 
 export type BatchSubmission = { urls: readonly string[]; mode: ScanMode; requestId: string; callbackUrl?: string };
@@ -13,7 +13,7 @@ export type BatchSubmission = { urls: readonly string[]; mode: ScanMode; request
  */
 export const createBatchSubmit =
   ({ db, intake }: { db: Db; intake: ScanIntake }) =>
-  async (input: BatchSubmission, owner: KeyCaller): Promise<Scan[]> => {
+  async (input: BatchSubmission, owner: AccountCaller): Promise<Scan[]> => {
     const refusals = await Promise.all(
       input.urls.map((url, i) =>
         intake.assertScannable(url).then(

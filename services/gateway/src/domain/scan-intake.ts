@@ -3,7 +3,8 @@ import { AppError, MAX_SCAN_PRIORITY, normaliseScanUrl, type ScanMode, scanJob, 
 import type { Db } from "@scan/db";
 import { type PortPolicy, type Resolve, vetTarget } from "@scan/platform";
 import type { Queue } from "bullmq";
-import type { KeyCaller } from "./authenticate";
+import { type AccountCaller, keyIdOf } from "./authenticate";
+import { quotaMonth, scansThisMonth } from "./monthly-quota";
 import { withUserLock } from "./user-lock";
 
 export type ScanIntakeDeps = {
@@ -56,30 +57,22 @@ export const createScanIntake = ({
    * Stores scan rows, all or none; for a key holder, under a per-user lock that counts this
    * month's scans first, so concurrent requests cannot overrun the quota.
    */
-  const storeAll = async (scans: readonly NewScan[], owner: KeyCaller | null, callbackUrl: string | null) => {
+  const storeAll = async (scans: readonly NewScan[], owner: AccountCaller | null, callbackUrl: string | null) => {
     // keepSnapshot is stored too: a scan the queue lost is queued again from its row
     const rows = scans.map((scan) => ({
       ...scan,
       status: "queued" as const,
       callbackUrl,
       callbackState: callbackUrl ? ("pending" as const) : null,
-      ...(owner ? { userId: owner.userId, apiKeyId: owner.keyId } : {}),
+      ...(owner ? { userId: owner.userId, apiKeyId: keyIdOf(owner) } : {}),
     }));
     const quota = owner ? monthlyQuotas[owner.plan] : null;
     if (!owner || quota === null) return db.scan.createMany({ data: rows });
     return withUserLock(db, "scan-quota", owner.userId, async (tx) => {
       const now = new Date();
-      const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-      const used = await tx.scan.count({
-        where: {
-          userId: owner.userId,
-          createdAt: { gte: monthStart },
-          // a scan the service could not queue was never run: it does not count
-          OR: [{ errorCode: null }, { errorCode: { not: "service_unavailable" } }],
-        },
-      });
+      const used = await scansThisMonth(tx, owner.userId, now);
       if (used + rows.length > quota) {
-        const nextMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+        const nextMonth = quotaMonth(now).resetsAt;
         throw new AppError(
           "plan_limit",
           rows.length > 1
@@ -100,7 +93,7 @@ export const createScanIntake = ({
    * Free scan), so a flood from one caller or plan slows the others without starving them.
    * The scans being submitted are left out of the count, so it can run beside their insert.
    */
-  const prioritiesFor = async (owner: KeyCaller | null, scans: readonly NewScan[]): Promise<number[]> => {
+  const prioritiesFor = async (owner: AccountCaller | null, scans: readonly NewScan[]): Promise<number[]> => {
     const weight = priorityWeights[owner?.plan ?? "anonymous"];
     const waiting = await db.scan.count({
       where: { userId: owner?.userId ?? null, status: "queued", id: { notIn: scans.map((scan) => scan.id) } },
@@ -111,7 +104,7 @@ export const createScanIntake = ({
   /** Stores the scans and works out their queue priorities, the two queries side by side. */
   const storeWithPriorities = async (
     scans: readonly NewScan[],
-    owner: KeyCaller | null,
+    owner: AccountCaller | null,
     callbackUrl: string | null,
   ): Promise<number[]> => {
     const [priorities] = await Promise.all([prioritiesFor(owner, scans), storeAll(scans, owner, callbackUrl)]);

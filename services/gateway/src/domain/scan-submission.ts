@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { AppError, type ScanMode } from "@scan/contract";
 import type { Db, Scan } from "@scan/db";
 import type { Admission } from "./admission";
-import type { KeyCaller } from "./authenticate";
+import type { AccountCaller } from "./authenticate";
 import type { NewScan, ScanIntake } from "./scan-intake";
 import { isTerminal } from "./scan-reader";
 import type { ScanWaiter } from "./scan-waiter";
@@ -36,7 +36,7 @@ export type ScanSubmission = {
  */
 export const createScanSubmit =
   ({ db, intake, waiter, waitMs, admission }: ScanSubmissionDeps) =>
-  async (input: ScanSubmission, owner: KeyCaller | null, signal: AbortSignal): Promise<SubmittedScan> => {
+  async (input: ScanSubmission, owner: AccountCaller | null, signal: AbortSignal): Promise<SubmittedScan> => {
     await intake.assertScannable(input.url);
     const callbackUrl = input.callbackUrl === undefined ? null : await intake.vetCallback(input.callbackUrl);
     const budgetMs = Math.min(waitMs, input.budgetMs ?? waitMs);

@@ -1,7 +1,7 @@
-import { AppError, Email, type Plan } from "@scan/contract";
+import { AppError, Email, type Plan, type Role } from "@scan/contract";
 import type { Db, User } from "@scan/db";
 
-/** Users: created and re-planned by the operator (the accounts CLI); the API only reads them. */
+/** Users as the operator manages them (the accounts CLI): created, given a plan and a role. */
 export const createUserService = (db: Db) => {
   const normalise = (email: string): string => {
     const parsed = Email.safeParse(email);
@@ -9,12 +9,12 @@ export const createUserService = (db: Db) => {
     return parsed.data;
   };
 
-  const create = async (email: string, plan: Plan): Promise<User> => {
+  const create = async (email: string, plan: Plan, role: Role = "member"): Promise<User> => {
     const address = normalise(email);
     if (await db.user.findUnique({ where: { email: address } })) {
       throw new AppError("invalid_request", `A user with email ${address} already exists`);
     }
-    return db.user.create({ data: { email: address, plan } });
+    return db.user.create({ data: { email: address, plan, role } });
   };
 
   const byEmail = async (email: string): Promise<User> => {
@@ -35,7 +35,12 @@ export const createUserService = (db: Db) => {
     return db.user.update({ where: { id: user.id }, data: { plan } });
   };
 
-  return { create, byEmail, byEmailOrCreate, setPlan };
+  const setRole = async (email: string, role: Role): Promise<User> => {
+    const user = await byEmail(email);
+    return db.user.update({ where: { id: user.id }, data: { role } });
+  };
+
+  return { create, byEmail, byEmailOrCreate, setPlan, setRole };
 };
 
 export type UserService = ReturnType<typeof createUserService>;

@@ -3,7 +3,7 @@ import type { Request, RequestHandler } from "express";
 import type { Logger } from "pino";
 import { ANONYMOUS, type Authenticator, type Caller } from "../domain/authenticate";
 import { clientBucket } from "../domain/client-ip";
-import { type RateLimiter, type RateSubject, rateLimitHeaders } from "../domain/rate-limiter";
+import { type RateLimiter, type RateLimitState, type RateSubject, rateLimitHeaders } from "../domain/rate-limiter";
 import type { Route } from "./route";
 import { pathTable } from "./route-paths";
 
@@ -11,6 +11,8 @@ declare global {
   namespace Express {
     interface Locals {
       caller: Caller;
+      /** the caller's rate-limit window after this request was counted */
+      rateLimit: RateLimitState;
     }
   }
 }
@@ -43,8 +45,9 @@ export const subjectOf = (caller: Caller, req: Request): RateSubject => {
  * its rate limit, and sets the X-RateLimit-* headers, so every response under /api/v1 (errors
  * included) carries them. A request whose credentials are refused is counted as anonymous, per
  * client address, so guessing keys or tokens spends the anonymous allowance. The routes'
- * declarations say the rest: a path at or under a `user-jwt` route (the key endpoints) takes a
- * JWT instead of an API key, and anonymous callers reach only paths with an `anyone` route
+ * declarations say the rest: a path at or under a `user-jwt` route (the key endpoints), or at
+ * an `operator` route, takes a JWT instead of an API key; every other path takes an API key or
+ * a dashboard session's JWT; and anonymous callers reach only paths with an `anyone` route
  * (POST /api/v1/scan). This runs before express matches a route, so an unknown path is
  * refused like any other, and a refused caller's body is never read.
  */
@@ -55,13 +58,16 @@ export const apiAccess = ({ routes, auth, limiter, log, onRejected }: ApiAccessD
     .map((route) => `${route.method.toUpperCase()} ${route.path}`);
   return async (req, res, next) => {
     const path = `${req.baseUrl}${req.path}`;
-    const takesJwt = table.atOrUnder(path).some((route) => route.authorization === "user-jwt");
+    const takesJwt =
+      table.atOrUnder(path).some((route) => route.authorization === "user-jwt") ||
+      table.at(path).some((route) => route.authorization === "operator");
     let caller: Caller = ANONYMOUS;
     let refusal: AppError | null = null;
     try {
       caller = takesJwt
         ? await auth.byToken(req.get("authorization"))
-        : ((await auth.byKey({ authorization: req.get("authorization"), apiKey: req.get("x-api-key") })) ?? ANONYMOUS);
+        : ((await auth.byAccount({ authorization: req.get("authorization"), apiKey: req.get("x-api-key") })) ??
+          ANONYMOUS);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       refusal = error;
@@ -78,6 +84,7 @@ export const apiAccess = ({ routes, auth, limiter, log, onRejected }: ApiAccessD
       });
     }
     for (const [name, value] of Object.entries(rateLimitHeaders(state))) res.setHeader(name, value);
+    res.locals.rateLimit = state;
     if (!state.allowed) {
       onRejected?.(caller.kind === "anonymous" ? "anonymous" : caller.plan);
       const who = caller.kind === "anonymous" ? "this address" : caller.kind === "key" ? "this API key" : "this user";

@@ -36,7 +36,10 @@ export const errorHandler =
     if (known) return sendError(res, known);
     const outage = dependencyOutage(error);
     if (outage) {
-      log.warn({ requestId: res.locals.requestId, route: req.path, dependency: outage }, "dependency unavailable");
+      log.warn(
+        { requestId: res.locals.requestId, route: res.locals.loggedPath ?? req.path, dependency: outage },
+        "dependency unavailable",
+      );
       if (res.headersSent) return;
       return sendError(
         res,
@@ -49,7 +52,10 @@ export const errorHandler =
       );
     }
     const errorId = randomUUID();
-    log.error({ err: error, errorId, requestId: res.locals.requestId, route: req.path }, "unhandled error");
+    log.error(
+      { err: error, errorId, requestId: res.locals.requestId, route: res.locals.loggedPath ?? req.path },
+      "unhandled error",
+    );
     if (res.headersSent) return;
     sendError(
       res,

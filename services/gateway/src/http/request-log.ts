@@ -10,6 +10,8 @@ declare global {
       log: Logger;
       /** a route label set by handlers that are not express routes (the dashboard) */
       route?: string;
+      /** logged instead of the URL when the path itself holds a secret (an invitation's token) */
+      loggedPath?: string;
     }
   }
 }
@@ -60,7 +62,7 @@ export const observeRequests = ({ log, metrics }: { log: Logger; metrics: Gatewa
         requestId,
         method: req.method,
         route,
-        url: redactUrl(req.originalUrl),
+        url: res.locals.loggedPath ?? redactUrl(req.originalUrl),
         status,
         ms: Math.round(seconds * 1000),
       };

@@ -69,7 +69,7 @@ describe("declared routes", () => {
         res.json({ ok: true });
       },
     ),
-    route({ method: "get", path: "/api/v1/mine", authorization: "api-key" }, ({ caller, res }) => {
+    route({ method: "get", path: "/api/v1/mine", authorization: "account" }, ({ caller, res }) => {
       res.json({ user: caller.userId });
     }),
   ];
@@ -121,7 +121,7 @@ describe("declared routes", () => {
   });
 
   it("takes a caller only under /api/v1", () => {
-    expect(() => route({ method: "get", path: "/mine", authorization: "api-key" }, () => undefined)).toThrow(
+    expect(() => route({ method: "get", path: "/mine", authorization: "account" }, () => undefined)).toThrow(
       "only routes under /api/v1 take a caller",
     );
     expect(() => route({ method: "get", path: "/api/v1/open", authorization: "public" }, () => undefined)).toThrow();

@@ -1,7 +1,7 @@
 import { AppError } from "@scan/contract";
 import { type Request, type RequestHandler, type Response, Router } from "express";
 import type { z } from "zod";
-import type { Caller, KeyCaller, UserCaller } from "../domain/authenticate";
+import type { AccountCaller, Caller, UserCaller } from "../domain/authenticate";
 import { methodNotAllowed } from "./errors";
 import { type BodySent, type BodySpec, type InputSpec, parseBody, parseInput } from "./route-input";
 
@@ -22,21 +22,23 @@ export type Guard = { guard: (req: Request, res: Response) => void };
 export type Authorization =
   /** anonymous callers (counted per address) as well as API key holders (counted per key) */
   | "anyone"
-  /** the holder of an API key */
-  | "api-key"
+  /** the holder of an API key, or a user signed in to the dashboard (a JWT of a session) */
+  | "account"
   /** a user signed in with a JWT: the key endpoints, and every path under theirs */
   | "user-jwt"
+  /** a user with the operator role, signed in with a JWT; members are refused with 403 */
+  | "operator"
   /** outside /api/v1: no authentication, no rate limit (probes, the API reference) */
   | "public"
   | Guard;
 
-type CallerKind = "anyone" | "api-key" | "user-jwt";
+type CallerKind = "anyone" | "account" | "user-jwt" | "operator";
 
 type CallerOf<A> = A extends "anyone"
   ? Caller
-  : A extends "api-key"
-    ? KeyCaller
-    : A extends "user-jwt"
+  : A extends "account"
+    ? AccountCaller
+    : A extends "user-jwt" | "operator"
       ? UserCaller
       : undefined;
 
@@ -79,8 +81,10 @@ const bodySent = (req: Request): BodySent => ({
   hasBody: req.get("transfer-encoding") !== undefined || (req.get("content-length") ?? "0") !== "0",
 });
 
+const CALLER_KINDS: readonly Authorization[] = ["anyone", "account", "user-jwt", "operator"];
+
 const isCallerKind = (authorization: Authorization): authorization is CallerKind =>
-  authorization === "anyone" || authorization === "api-key" || authorization === "user-jwt";
+  CALLER_KINDS.includes(authorization);
 
 const isApiPath = (path: string): boolean => path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
 
@@ -91,7 +95,17 @@ const callerFor = (authorization: Authorization, res: Response): Caller | undefi
   if (authorization === "user-jwt" && caller?.kind !== "user") {
     throw new AppError("unauthenticated", "The key endpoints need a JWT");
   }
-  if (caller === undefined || (authorization === "api-key" && caller.kind !== "key")) {
+  if (authorization === "operator") {
+    if (caller?.kind !== "user") throw new AppError("unauthenticated", "This endpoint needs a signed-in user's JWT");
+    if (caller.role !== "operator") {
+      throw new AppError(
+        "forbidden",
+        "This endpoint is for operators",
+        "Ask an operator to give your account the operator role (pnpm accounts set-role).",
+      );
+    }
+  }
+  if (caller === undefined || (authorization === "account" && caller.kind === "anonymous")) {
     throw new AppError("unauthenticated", "This endpoint needs an API key");
   }
   return caller;

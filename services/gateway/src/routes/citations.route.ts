@@ -13,7 +13,7 @@ export const citationRoutes = (citations: CitationService): Route[] => [
     {
       method: "get",
       path: "/api/v1/citations",
-      authorization: "api-key",
+      authorization: "account",
       query: { schema: CitationListQuery, hint: QUERY_HINT, report: "names" },
     },
     async ({ caller, query, res }) => {
@@ -25,7 +25,7 @@ export const citationRoutes = (citations: CitationService): Route[] => [
     {
       method: "post",
       path: "/api/v1/citations",
-      authorization: "api-key",
+      authorization: "account",
       body: { schema: RecordCitationRequest, hint: BODY_HINT, report: "names" },
     },
     async ({ caller, body: input, res }) => {

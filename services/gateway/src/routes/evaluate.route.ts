@@ -16,7 +16,7 @@ export const evaluateRoutes = (): Route[] => [
     {
       method: "post",
       path: "/api/v1/aeo-2/evaluate",
-      authorization: "api-key",
+      authorization: "account",
       body: { schema: EvaluateRequest, hint: BODY_HINT },
     },
     ({ body: input, res }) => {

@@ -1,6 +1,6 @@
 import { successBody } from "@scan/contract";
 import type { Response } from "express";
-import type { KeyCaller } from "../domain/authenticate";
+import type { AccountCaller } from "../domain/authenticate";
 import { FixInput, GenerateInput } from "../domain/generator-schemas";
 import type { GeneratorTools } from "../domain/generator-tools";
 import type { ToolContext } from "../domain/page-tools";
@@ -12,7 +12,7 @@ const GENERATE_HINT =
   'Send {"url": "https://example.com", "content_type": "faq" | "blog" | "product", "topic": "..."} as JSON; topic is optional.';
 
 /** The key holder and request behind a call; a client that goes away stops the wait, not the scan. */
-const contextOf = (caller: KeyCaller, res: Response): ToolContext => {
+const contextOf = (caller: AccountCaller, res: Response): ToolContext => {
   const gone = new AbortController();
   res.on("close", () => gone.abort());
   return { caller, requestId: res.locals.requestId, signal: gone.signal, urlForm: res.locals.form };
@@ -26,7 +26,7 @@ const contextOf = (caller: KeyCaller, res: Response): ToolContext => {
  */
 export const generatorRoutes = (generators: GeneratorTools): Route[] => [
   route(
-    { method: "post", path: "/api/v1/fix", authorization: "api-key", body: { schema: FixInput, hint: FIX_HINT } },
+    { method: "post", path: "/api/v1/fix", authorization: "account", body: { schema: FixInput, hint: FIX_HINT } },
     async ({ caller, body: input, res }) => {
       const context = contextOf(caller, res);
       const { data } = await generators.fix(input, context);
@@ -39,7 +39,7 @@ export const generatorRoutes = (generators: GeneratorTools): Route[] => [
     {
       method: "post",
       path: "/api/v1/generate",
-      authorization: "api-key",
+      authorization: "account",
       body: { schema: GenerateInput, hint: GENERATE_HINT },
     },
     async ({ caller, body: input, res }) => {

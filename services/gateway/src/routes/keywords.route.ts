@@ -12,7 +12,7 @@ export const keywordRoutes = (keywords: KeywordService): Route[] => [
     {
       method: "get",
       path: "/api/v1/keywords",
-      authorization: "api-key",
+      authorization: "account",
       query: { schema: KeywordListQuery, hint: QUERY_HINT, report: "names" },
     },
     async ({ caller, query, res }) => {
@@ -24,7 +24,7 @@ export const keywordRoutes = (keywords: KeywordService): Route[] => [
     {
       method: "post",
       path: "/api/v1/keywords",
-      authorization: "api-key",
+      authorization: "account",
       body: { schema: RecordKeywordRequest, hint: BODY_HINT, report: "names" },
     },
     async ({ caller, body: input, res }) => {

@@ -42,7 +42,7 @@ export const scanRoutes = (scans: ScanService): Route[] => [
           respondAsync,
           budgetMs: wait,
         },
-        caller.kind === "key" ? caller : null,
+        caller.kind === "anonymous" ? null : caller,
         gone.signal,
       );
       if (gone.signal.aborted && !finished) return;
@@ -75,7 +75,7 @@ export const scanRoutes = (scans: ScanService): Route[] => [
     {
       method: "get",
       path: "/api/v1/scan/:id",
-      authorization: "api-key",
+      authorization: "account",
       params: { schema: ScanIdParam, hint: "Use the id returned by POST /api/v1/scan." },
     },
     async ({ caller, params, res }) => {

@@ -36,7 +36,7 @@ export const scanListRoutes = ({ scans, sites, limiter, onRejected }: ScanListDe
     {
       method: "post",
       path: "/api/v1/scans/batch",
-      authorization: "api-key",
+      authorization: "account",
       body: { schema: BatchScanRequest, hint: BATCH_HINT, report: "names" },
     },
     async ({ caller: owner, body: input, req, res }) => {
@@ -87,7 +87,7 @@ export const scanListRoutes = ({ scans, sites, limiter, onRejected }: ScanListDe
     {
       method: "get",
       path: "/api/v1/scans",
-      authorization: "api-key",
+      authorization: "account",
       query: { schema: ScanListQuery, hint: LIST_HINT, report: "names" },
     },
     async ({ caller, query, res }) => {

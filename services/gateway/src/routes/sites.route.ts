@@ -27,7 +27,7 @@ export const siteRoutes = ({
     {
       method: "get",
       path: "/api/v1/sites",
-      authorization: "api-key",
+      authorization: "account",
       query: { schema: SiteListQuery, hint: QUERY_HINT, report: "names" },
     },
     async ({ caller, query, res }) => {
@@ -39,7 +39,7 @@ export const siteRoutes = ({
     {
       method: "get",
       path: "/api/v1/sites/:id",
-      authorization: "api-key",
+      authorization: "account",
       params: { schema: SiteIdParam, hint: "Use a site id from GET /api/v1/sites." },
     },
     async ({ caller, params, res }) => {
@@ -52,7 +52,7 @@ export const siteRoutes = ({
     {
       method: "post",
       path: "/api/v1/sites",
-      authorization: "api-key",
+      authorization: "account",
       body: { schema: CreateSiteRequest, hint: BODY_HINT, report: "names" },
     },
     async ({ caller, body: input, res }) => {

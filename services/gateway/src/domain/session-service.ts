@@ -1,0 +1,98 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Plan, Role } from "@scan/contract";
+import type { Db } from "@scan/db";
+
+/** The user a live session belongs to, as the dashboard is shown them. */
+export type SessionUser = { id: string; email: string; role: Role; plan: Plan };
+
+/** A live session: its id (what its JWTs carry), its user and when it ends. */
+export type LiveSession = {
+  id: string;
+  user: SessionUser;
+  /** the absolute end, fixed at sign-in */
+  expiresAt: Date;
+  /** when it ends if it is not used before then: the earlier of the idle and the absolute end */
+  endsAt: Date;
+};
+
+/** A session just started: the secret goes into the cookie and nowhere else. */
+export type StartedSession = LiveSession & { secret: string };
+
+export type SessionLifetimes = { idleMs: number; maxMs: number };
+
+/** The use of a session is written at most this often (and at least four times per idle lifetime). */
+const SEEN_RESOLUTION_MS = 60_000;
+
+export const sha256Hex = (value: string): string => createHash("sha256").update(value).digest("hex");
+
+/** A token for a link or a cookie: 32 random bytes, base64url (43 characters). */
+export const newSecret = (): string => randomBytes(32).toString("base64url");
+
+/**
+ * The CSRF token of a session: an HMAC of a fixed label under the session's secret, so it is
+ * stored nowhere, changes with every new session, and tells nothing of the secret.
+ */
+export const csrfTokenOf = (secret: string): string => createHmac("sha256", secret).update("csrf").digest("base64url");
+
+export const csrfTokenMatches = (secret: string, presented: string | undefined): boolean => {
+  if (!presented) return false;
+  const expected = Buffer.from(csrfTokenOf(secret));
+  const given = Buffer.from(presented);
+  return expected.length === given.length && timingSafeEqual(expected, given);
+};
+
+/**
+ * Dashboard sessions, kept in Postgres beside the users they belong to: a row per session,
+ * found by the SHA-256 of the cookie's secret. A session ends when revoked, at its absolute
+ * end, or after the idle lifetime without use.
+ */
+export const createSessionService = ({ db, lifetimes }: { db: Db; lifetimes: SessionLifetimes }) => {
+  const seenResolutionMs = Math.min(SEEN_RESOLUTION_MS, Math.floor(lifetimes.idleMs / 4));
+
+  const endsAt = (lastSeenAt: Date, expiresAt: Date): Date =>
+    new Date(Math.min(expiresAt.getTime(), lastSeenAt.getTime() + lifetimes.idleMs));
+
+  const start = async (user: SessionUser): Promise<StartedSession> => {
+    const secret = newSecret();
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + lifetimes.maxMs);
+    const row = await db.session.create({
+      data: { userId: user.id, tokenHash: sha256Hex(secret), createdAt: now, lastSeenAt: now, expiresAt },
+    });
+    return { id: row.id, user, expiresAt, endsAt: endsAt(now, expiresAt), secret };
+  };
+
+  /** The live session a cookie's secret names, its use recorded; null when unknown, revoked or ended. */
+  const resume = async (secret: string): Promise<LiveSession | null> => {
+    const row = await db.session.findUnique({
+      where: { tokenHash: sha256Hex(secret) },
+      include: { user: { select: { id: true, email: true, role: true, plan: true } } },
+    });
+    if (!row || row.revokedAt) return null;
+    const now = Date.now();
+    if (endsAt(row.lastSeenAt, row.expiresAt).getTime() <= now) return null;
+    let lastSeenAt = row.lastSeenAt;
+    if (now - lastSeenAt.getTime() >= seenResolutionMs) {
+      lastSeenAt = new Date(now);
+      await db.session.updateMany({ where: { id: row.id, revokedAt: null }, data: { lastSeenAt } });
+    }
+    return { id: row.id, user: row.user, expiresAt: row.expiresAt, endsAt: endsAt(lastSeenAt, row.expiresAt) };
+  };
+
+  const revoke = async (sessionId: string): Promise<void> => {
+    await db.session.updateMany({ where: { id: sessionId, revokedAt: null }, data: { revokedAt: new Date() } });
+  };
+
+  /** Ends every live session of the user but `keep` (none: all of them); answers how many ended. */
+  const revokeAllOf = async (userId: string, keep?: string): Promise<number> => {
+    const { count } = await db.session.updateMany({
+      where: { userId, revokedAt: null, ...(keep ? { id: { not: keep } } : {}) },
+      data: { revokedAt: new Date() },
+    });
+    return count;
+  };
+
+  return { start, resume, revoke, revokeAllOf, idleMs: lifetimes.idleMs };
+};
+
+export type SessionService = ReturnType<typeof createSessionService>;

@@ -48,14 +48,14 @@ test("a new user signs up, makes a key, scans a page, reads the report, finds th
     await page.getByLabel("Default envelope").selectOption("B");
     await page.getByRole("button", { name: "Create key" }).click();
     await expect(page.getByText("It will not be shown again")).toBeVisible();
-    key = await page.getByLabel("API key").inputValue();
+    key = await page.getByRole("textbox", { name: "New API key" }).inputValue();
     expect(key).toMatch(/^aeo_/);
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);
     await page.getByRole("button", { name: "Copy" }).click();
     await expect(page.getByText("Copied to the clipboard.")).toBeVisible();
     await page.getByRole("button", { name: "I have copied it" }).click();
     // gone for good: the list shows the key's prefix only
-    await expect(page.getByLabel("API key")).toHaveCount(0);
+    await expect(page.getByRole("textbox", { name: "New API key" })).toHaveCount(0);
     await expect(page.getByText(key)).toHaveCount(0);
     const row = page.getByRole("row", { name: /reporting script/ });
     await expect(row).toContainText("Form B");

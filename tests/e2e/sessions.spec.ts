@@ -34,7 +34,7 @@ test("a request forged from another origin is refused and the session goes on", 
   // still signed in
   await page.goto("/app/settings/account");
   await expect(page.getByRole("heading", { level: 1, name: "Account" })).toBeVisible();
-  await expect(page.getByText(account.email)).toBeVisible();
+  await expect(page.getByText(`Signed in as ${account.email}`)).toBeVisible();
 });
 
 test("a member opening Operations is told it is for operators (403); an operator sees the queue", async ({

@@ -12,8 +12,13 @@ export const gatewayUrl = (): string => {
 };
 export const siteUrl = (): string => process.env.E2E_SITE_URL ?? "";
 
-export const test = base;
-test.use({ baseURL: process.env.E2E_GATEWAY_URL });
+/** Every page opens on the gateway of this run (known only once the global setup has started it). */
+export const test = base.extend({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
+  baseURL: async ({}, use) => {
+    await use(gatewayUrl());
+  },
+});
 
 export { expect };
 
@@ -74,7 +79,7 @@ export const expectAccessible = async (page: Page, name: string) => {
 export const scanFromDashboard = async (page: Page, url: string, mode: "Quick" | "Full" = "Quick") => {
   await page.goto("/app/scans");
   await page.getByLabel("Page URL").fill(url);
-  await page.getByLabel(new RegExp(`^${mode}`)).check();
+  await page.getByRole("radio", { name: new RegExp(`^${mode}`) }).check();
   await page.getByRole("button", { name: "Scan", exact: true }).click();
   const started = page.locator(".started").first();
   await expect(started.getByRole("status")).toContainText(/Queued|Running|Done/);

@@ -60,6 +60,8 @@ const main = async () => {
       RATE_LIMIT_FREE: "100000",
       RATE_LIMIT_ANONYMOUS: "100000",
       SIGN_UP: "open",
+      // the queue dashboard exists, so Operations links to it
+      ADMIN_TOKEN: "e2e-admin-token-0123456789",
     },
   });
   gatewayUrl = stack.gateway.url;

@@ -29,7 +29,7 @@ const NewKey = ({ created, onDone }: { created: CreatedApiKey; onDone: () => voi
       </Notice>
       <div className="key-row">
         <label className="visually-hidden" htmlFor="new-key-value">
-          API key
+          New API key
         </label>
         <input
           id="new-key-value"

@@ -32,6 +32,7 @@ const Throughput = ({ perMinute }: { perMinute: Minute[] }) => {
       <title id="throughput-title">
         Scans finished per minute over the last hour: {formatNumber(total)} in all, at most {top} in one minute
       </title>
+      <line className="baseline" x1={0} x2={width} y1={height - 0.5} y2={height - 0.5} />
       {perMinute.map((minute, i) => {
         const done = scale(minute.done);
         const failed = scale(minute.failed);
@@ -103,7 +104,7 @@ export const Operations = () => {
             <h2 id="queue-title">Queue</h2>
             <dl className="tiles">
               {STATES.map((state) => (
-                <div key={state} className={`tile tile-${state}`}>
+                <div key={state} className={`tile${state === "failed" && data.queue.failed > 0 ? " tile-failed" : ""}`}>
                   <dt>{STATE_NAME[state]}</dt>
                   <dd>{formatNumber(data.queue[state])}</dd>
                 </div>
@@ -130,7 +131,13 @@ export const Operations = () => {
                 <dd>{formatMs(data.lastHour.p95Ms)}</dd>
               </div>
             </dl>
-            <Throughput perMinute={data.lastHour.perMinute} />
+            <figure className="throughput">
+              <Throughput perMinute={data.lastHour.perMinute} />
+              <figcaption className="muted small">
+                Scans finished each minute of the last hour, now on the right: <span className="key-done">done</span>{" "}
+                and <span className="key-failed">failed</span>.
+              </figcaption>
+            </figure>
           </section>
           <section className="card" aria-labelledby="workers-title">
             <h2 id="workers-title">Workers</h2>

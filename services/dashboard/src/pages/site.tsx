@@ -80,12 +80,18 @@ const ScoreHistory = ({ scans }: { scans: ScanSummary[] }) => {
             )),
           )}
         </svg>
-        <figcaption className="legend">
-          {SERIES.map((series) => (
-            <span key={series.key} className={`legend-item ${series.className}`}>
-              {series.name}
-            </span>
-          ))}
+        <figcaption>
+          <span className="legend">
+            {SERIES.map((series) => (
+              <span key={series.key} className={`legend-item ${series.className}`}>
+                {series.name}
+              </span>
+            ))}
+          </span>
+          <span className="muted small">
+            {points.length} {points.length === 1 ? "scan" : "scans"}, {formatDate(points[0]?.completed_at)} (left) to{" "}
+            {formatDate(points.at(-1)?.completed_at)} (right)
+          </span>
         </figcaption>
       </figure>
       <details>

@@ -58,6 +58,10 @@ export const SignIn = () => {
   const [password, setPassword] = useState("");
   const { busy, error, run } = useSubmit();
   const reason = state.status === "signed-out" ? state.reason : null;
+  // the form is on screen and answers input (the benchmark reads this mark)
+  useEffect(() => {
+    performance.mark("sign-in:interactive");
+  }, []);
 
   const submit = (event: FormEvent) =>
     run(event, async () => {

@@ -204,7 +204,16 @@ const main = async () => {
     say("building the dashboard (services/dashboard)");
     ensureDashboardBuilt();
   }
-  const env = { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, PORT: args.port };
+  // without a JWT key the gateway makes a development one in .data (never with NODE_ENV=production),
+  // and this machine's own dashboard lets its first user sign up
+  const env = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl,
+    PORT: args.port,
+    DATA_DIR: process.env.DATA_DIR ?? DATA,
+    SIGN_UP: process.env.SIGN_UP ?? "open",
+  };
   service("gateway", env);
   // each worker serves /metrics, /healthz and /readyz on a port of its own
   const metricsBase = Number(process.env.METRICS_PORT ?? 9464);
@@ -217,6 +226,9 @@ const main = async () => {
   say(`the API is up at ${base} (POST ${base}/api/v1/scan); Ctrl-C stops everything`);
   say(`dashboard: ${base}/app/`);
   say(`metrics: ${base}/metrics, and each worker's on 127.0.0.1:${metricsBase}+`);
+  say(
+    `accounts: sign-up is ${env.SIGN_UP} (SIGN_UP); operators use pnpm accounts (invite, set-role, reset-link, token)`,
+  );
   if (args.scan && key) await scan(base, args.scan, args.mode ?? "quick", await key);
 };
 

@@ -9,6 +9,7 @@ import { createAccount, type TestAccount } from "./support/accounts";
 import { type FixtureServer, html, startFixtureServer, text } from "./support/fixture-server";
 import { gatewayRoutes, type RouteInfo } from "./support/routes";
 import { createTestDatabase, stopContainers, type TestDatabase, testRedisUrl } from "./support/services";
+import { Browser, invitationToken, PASSWORD } from "./support/sessions";
 import { type ApiResponse, api, type Stack, startStack } from "./support/stack";
 
 /**
@@ -84,7 +85,7 @@ describe("the API reference", () => {
       databaseUrl: database.url,
       redisUrl: await testRedisUrl(),
       allowlist: [site.hostPort, receiver.hostPort],
-      env: { WEBHOOK_SECRET, RATE_LIMIT_ANONYMOUS: "1000", RATE_LIMIT_AGENCY: "100000" },
+      env: { WEBHOOK_SECRET, RATE_LIMIT_ANONYMOUS: "1000", RATE_LIMIT_AGENCY: "100000", SIGN_UP: "open" },
     });
     base = stack.gateway.url;
     routes = gatewayRoutes(stack.gateway.server);
@@ -372,6 +373,78 @@ describe("the API reference", () => {
       }
     });
 
+    it.each(["A", "B"])("the caller's account and the operators' view (Form %s)", async (form) => {
+      const account = await api(base, "/api/v1/account", { headers: { ...key(), "x-response-form": form } });
+      expect(account.status).toBe(200);
+      expectDocumented("GET", "/api/v1/account", account);
+      const email = `operator-${form}-${randomUUID()}@example.com`;
+      const operator = new Browser(base);
+      expect((await operator.signUp(email, PASSWORD, await invitationToken(stack.db, email, "operator"))).status).toBe(
+        201,
+      );
+      const operations = await api(base, "/api/v1/operations", {
+        headers: { authorization: `Bearer ${await operator.token()}`, "x-response-form": form },
+      });
+      expect(operations.status).toBe(200);
+      expectDocumented("GET", "/api/v1/operations", operations);
+      const member = new Browser(base);
+      expect((await member.signUp(`member-${form}-${randomUUID()}@example.com`, PASSWORD)).status).toBe(201);
+      const refused = await api(base, "/api/v1/operations", {
+        headers: { authorization: `Bearer ${await member.token()}`, "x-response-form": form },
+      });
+      expect(refused.status).toBe(403);
+      expectDocumented("GET", "/api/v1/operations", refused);
+      const keyed = await api(base, "/api/v1/operations", { headers: { ...key(), "x-response-form": form } });
+      expect(keyed.status).toBe(401);
+      expectDocumented("GET", "/api/v1/operations", keyed);
+    });
+
+    it("the dashboard's session endpoints", async () => {
+      const email = `session-${randomUUID()}@example.com`;
+      const user = new Browser(base);
+      const cases: Array<[string, string, () => Promise<ApiResponse>, number]> = [
+        ["POST", "/auth/sign-up", () => user.signUp(email, PASSWORD), 201],
+        ["POST", "/auth/sign-up", () => new Browser(base).signUp(email, "short"), 400],
+        ["POST", "/auth/sign-in", () => new Browser(base).signIn(email, "not the password"), 401],
+        ["POST", "/auth/sign-in", () => user.signIn(email, PASSWORD), 200],
+        ["GET", "/auth/session", () => user.send("/auth/session"), 200],
+        ["GET", "/auth/session", () => new Browser(base).send("/auth/session"), 401],
+        ["POST", "/auth/token", () => user.send("/auth/token", { method: "POST" }), 200],
+        ["POST", "/auth/token", () => user.send("/auth/token", { method: "POST", csrf: false }), 403],
+        [
+          "POST",
+          "/auth/password",
+          () => user.send("/auth/password", { body: { currentPassword: "nope", newPassword: `${PASSWORD} 2` } }),
+          400,
+        ],
+        [
+          "POST",
+          "/auth/password",
+          () => user.send("/auth/password", { body: { currentPassword: PASSWORD, newPassword: `${PASSWORD} 2` } }),
+          204,
+        ],
+        ["GET", "/auth/session", () => user.send("/auth/session"), 200],
+        ["POST", "/auth/sign-out", () => user.send("/auth/sign-out", { method: "POST" }), 204],
+        ["GET", "/auth/invitations/{token}", () => api(base, `/auth/invitations/${"x".repeat(43)}`), 404],
+        [
+          "POST",
+          "/auth/password-reset",
+          () => new Browser(base).send("/auth/password-reset", { body: { token: "y".repeat(43), password: PASSWORD } }),
+          400,
+        ],
+        ["POST", "/auth/sign-out", () => api(base, "/auth/sign-out", { method: "DELETE" }), 405],
+      ];
+      for (const [method, path, send, status] of cases) {
+        const response = await send();
+        expect([method, path, response.status]).toEqual([method, path, status]);
+        expectDocumented(method, path, response);
+      }
+      const invited = `invited-${randomUUID()}@example.com`;
+      const invitation = await api(base, `/auth/invitations/${await invitationToken(stack.db, invited)}`);
+      expect(invitation.status).toBe(200);
+      expectDocumented("GET", "/auth/invitations/{token}", invitation);
+    });
+
     it("operations endpoints and the document itself", async () => {
       for (const path of ["/healthz", "/readyz", "/metrics", "/openapi.json"]) {
         const response = await api(base, path);
@@ -516,6 +589,8 @@ const responseCompiler = (document: Document) => {
     for (const [name, header] of Object.entries((documented.headers ?? {}) as Record<string, Json>)) {
       if (resolve(header).required && !response.headers.has(name)) problems.push(`header ${name} is missing`);
     }
+    // a response documented without content (204) has none
+    if (documented.content === undefined) return response.body === "" ? problems : [...problems, "a body was sent"];
     const contentType = (response.headers.get("content-type") ?? "").split(";")[0]?.trim() ?? "";
     const media = schemasOf(method, path, String(response.status)).find(
       ({ type }) => type.split(";")[0]?.trim() === contentType,

@@ -15,7 +15,14 @@ import type { ApiResponse } from "./support/stack";
 // containers (when testcontainers provides the services) outlive every describe of the file
 afterAll(() => stopContainers());
 
-const ENV = { SIGN_UP: "open", SESSION_IDLE_S: "3600", SESSION_MAX_S: "86400" };
+const ENV = {
+  SIGN_UP: "open",
+  SESSION_IDLE_S: "3600",
+  SESSION_MAX_S: "86400",
+  SIGN_IN_LIMIT_ACCOUNT: "3",
+  SIGN_IN_LIMIT_ADDRESS: "5",
+  SIGN_IN_WINDOW_S: "600",
+};
 
 const sessionCookie = (response: ApiResponse) => setCookies(response).find((cookie) => cookie.name === SESSION_COOKIE);
 
@@ -156,6 +163,52 @@ describe("dashboard sessions", () => {
       });
     });
 
+    it("is throttled per account, from any address, with the API's headers; a success clears the count", async () => {
+      const { email } = await signedUp();
+      const attempt = (password: string) => browser().signIn(email, password);
+      const first = await attempt("wrong password 1");
+      expect(first.status).toBe(401);
+      expect(first.headers.get("x-ratelimit-limit")).toBe("3");
+      expect(first.headers.get("x-ratelimit-remaining")).toBe("2");
+      // the right password clears the failures
+      expect((await attempt(PASSWORD)).status).toBe(200);
+      for (const n of [1, 2, 3]) expect([n, (await attempt(`wrong password ${n}`)).status]).toEqual([n, 401]);
+      const refused = await attempt(PASSWORD);
+      expect(refused.status).toBe(429);
+      expect(body(refused).error).toEqual({
+        code: "rate_limited",
+        message: "Too many sign-in attempts for this account",
+        hint: expect.stringMatching(/^Retry after \d+ seconds\.$/),
+      });
+      const retryAfter = Number(refused.headers.get("retry-after"));
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(600);
+      expect(refused.headers.get("x-ratelimit-limit")).toBe("3");
+      expect(refused.headers.get("x-ratelimit-remaining")).toBe("0");
+      expect(Number(refused.headers.get("x-ratelimit-reset"))).toBeGreaterThan(Date.now() / 1000);
+      expect(sessionCookie(refused)).toBeUndefined();
+      // another account is not held back
+      const other = await signedUp();
+      expect((await browser().signIn(other.email, PASSWORD)).status).toBe(200);
+    });
+
+    it("is throttled per address, whatever the accounts tried", async () => {
+      const from = browser();
+      for (let n = 1; n <= 5; n += 1) {
+        const response = await from.signIn(freshEmail("guess"), PASSWORD);
+        expect([n, response.status]).toEqual([n, 401]);
+        // the stricter of the two counters shows: each fresh account has 2 attempts left after this one
+        expect(response.headers.get("x-ratelimit-remaining")).toBe(String(Math.min(5 - n, 2)));
+      }
+      const refused = await from.signIn(freshEmail("guess"), PASSWORD);
+      expect(refused.status).toBe(429);
+      expect(body(refused).error.message).toBe("Too many attempts from this address");
+      expect(refused.headers.get("x-ratelimit-limit")).toBe("5");
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+      // sign-up and resets from that address wait too
+      expect((await from.signUp(freshEmail(), PASSWORD)).status).toBe(429);
+    });
+
     it("lets a user made by the accounts CLI in only once a password is set", async () => {
       const account = await createAccount(ctx.stack.db);
       const refused = await browser().signIn(account.user.email, PASSWORD);
@@ -286,6 +339,18 @@ describe("dashboard sessions", () => {
       );
       expect((await user.send("/auth/session")).status).toBe(401);
       expect((await ctx.call("/api/v1/account", { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+    });
+
+    it("drops the user's sessions long over when a new one starts", async () => {
+      const { email } = await signedUp();
+      await browser().signIn(email, PASSWORD);
+      const userOf = "(SELECT id FROM users WHERE email = $1)";
+      await pg.query(`UPDATE sessions SET expires_at = now() - interval '1 second' WHERE user_id = ${userOf}`, [email]);
+      expect((await browser().signIn(email, PASSWORD)).status).toBe(200);
+      const { rows } = await pg.query(`SELECT expires_at > now() AS live FROM sessions WHERE user_id = ${userOf}`, [
+        email,
+      ]);
+      expect(rows).toEqual([{ live: true }]);
     });
 
     it("records a session's use, so an active session lives on", async () => {

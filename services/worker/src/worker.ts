@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import { SCAN_QUEUE, WEBHOOK_JOB, WEBHOOK_QUEUE, type WebhookJobPayload } from "@scan/contract";
 import type { Db } from "@scan/db";
 import { probeAll, type Readiness, warnIfRedisEvicts } from "@scan/platform";
@@ -112,6 +113,8 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
     snapshots: { maxBytes: config.SNAPSHOT_MAX_BYTES, retentionS: config.SNAPSHOT_RETENTION_S },
   });
   const worker = new Worker(SCAN_QUEUE, processor, {
+    // how operators tell workers apart (GET /api/v1/operations lists the connected ones by it)
+    name: `${hostname()}:${process.pid}`,
     connection,
     prefix: config.QUEUE_PREFIX,
     concurrency: config.WORKER_CONCURRENCY,

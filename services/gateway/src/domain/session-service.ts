@@ -20,6 +20,9 @@ export type StartedSession = LiveSession & { secret: string };
 
 export type SessionLifetimes = { idleMs: number; maxMs: number };
 
+/** A revoked session's row is kept this long (it tells a refused JWT's session apart from an unknown one), then dropped at the user's next sign-in. */
+const KEPT_AFTER_REVOCATION_MS = 86_400_000;
+
 /** The use of a session is written at most this often (and at least four times per idle lifetime). */
 const SEEN_RESOLUTION_MS = 60_000;
 
@@ -56,6 +59,13 @@ export const createSessionService = ({ db, lifetimes }: { db: Db; lifetimes: Ses
     const secret = newSecret();
     const now = new Date();
     const expiresAt = new Date(now.getTime() + lifetimes.maxMs);
+    // the user's rows of sessions long over go as a new one starts: the table holds live sessions and recent ones
+    await db.session.deleteMany({
+      where: {
+        userId: user.id,
+        OR: [{ expiresAt: { lt: now } }, { revokedAt: { lt: new Date(now.getTime() - KEPT_AFTER_REVOCATION_MS) } }],
+      },
+    });
     const row = await db.session.create({
       data: { userId: user.id, tokenHash: sha256Hex(secret), createdAt: now, lastSeenAt: now, expiresAt },
     });

@@ -163,6 +163,7 @@ export const authRoutes = ({ accounts, sessions, throttle, signToken, tokenLifet
       assertSameSite(req, current.secret);
       await throttle.attempt(req, res, { email: current.session.user.email });
       const started = await accounts.changePassword(current.session, body);
+      await throttle.succeeded(current.session.user.email);
       setSessionCookie(req, res, started.secret, started.expiresAt);
       res.status(204).end();
     },

@@ -1,4 +1,14 @@
-import { expect, gatewayUrl, makeOperator, signIn, signUpByApi, siteUrl, sql, test } from "./support/fixtures";
+import {
+  expect,
+  expectAccessible,
+  gatewayUrl,
+  makeOperator,
+  signIn,
+  signUpByApi,
+  siteUrl,
+  sql,
+  test,
+} from "./support/fixtures";
 
 /** Signing in and being refused: wrong passwords, forged requests, roles, ended sessions. */
 
@@ -50,6 +60,7 @@ test("a member opening Operations is told it is for operators (403); an operator
   await memberPage.goto("/app/operations");
   await expect(memberPage.getByRole("alert")).toContainText("You are not allowed to see this page (403).");
   await expect(memberPage.getByRole("alert")).toContainText("operator");
+  await expectAccessible(memberPage, "operations, as a member");
 
   const operatorPage = await (await browser.newContext({ baseURL: gatewayUrl() })).newPage();
   await signIn(operatorPage, operator);

@@ -21,6 +21,10 @@ const ESM_ONLY = [
   "language-tags",
   "syllable",
   "@seriousme/openapi-schema-validator",
+  "change-case",
+  "supports-color",
+  "index-to-position",
+  "parse-json",
 ];
 const transformIgnorePatterns = [`/node_modules/(?!(\\.pnpm|${ESM_ONLY.join("|")})[/@])`];
 

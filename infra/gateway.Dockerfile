@@ -5,6 +5,8 @@ RUN npm install -g pnpm@12 && apt-get update && apt-get install -y --no-install-
 WORKDIR /app
 COPY . .
 RUN pnpm install --frozen-lockfile
+# the dashboard the gateway serves under /app/
+RUN pnpm --filter @scan/dashboard build
 ENV NODE_ENV=production PORT=3000
 EXPOSE 3000
 USER node

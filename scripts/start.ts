@@ -1,7 +1,8 @@
 /**
  * Brings the whole service up on this machine for a newcomer: Postgres and Redis (the ones
- * configured, else local ones, else ones it can start), migrations, the gateway and a worker,
- * then prints the URL and, with `--scan <url>`, scans it and prints the scores.
+ * configured, else local ones, else ones it can start), migrations, the dashboard's build (when
+ * missing or stale), the gateway and a worker, then prints the URLs and, with `--scan <url>`,
+ * scans it and prints the scores.
  *
  *   pnpm start [--scan https://example.com] [--mode quick|full] [--port 3000] [--workers 1]
  */
@@ -14,6 +15,7 @@ import { createDb, migrateDeploy } from "@scan/db";
 import { createKeyService, createUserService } from "@scan/gateway";
 import { newSecretKey } from "@scan/platform";
 import { resolveChromiumPath } from "@scan/scanner";
+import { dashboardStale, ensureDashboardBuilt } from "./dashboard-build";
 
 const ROOT = resolve(__dirname, "..");
 const DATA = join(ROOT, ".data");
@@ -214,6 +216,10 @@ const main = async () => {
   const [databaseUrl, redisUrl] = await Promise.all([postgres(), redis()]);
   say("applying migrations");
   await migrateDeploy(databaseUrl);
+  if (dashboardStale()) {
+    say("building the dashboard (services/dashboard)");
+    ensureDashboardBuilt();
+  }
   // without a JWT key the gateway makes a development one in .data (never with NODE_ENV=production),
   // and this machine's own dashboard lets its first user sign up
   const env = {
@@ -235,6 +241,7 @@ const main = async () => {
   key?.catch(() => undefined);
   await waitForGateway(base);
   say(`the API is up at ${base} (POST ${base}/api/v1/scan); Ctrl-C stops everything`);
+  say(`dashboard: ${base}/app/`);
   say(`metrics: ${base}/metrics, and each worker's on 127.0.0.1:${metricsBase}+`);
   say(
     `accounts: sign-up is ${env.SIGN_UP} (SIGN_UP); operators use pnpm accounts (invite, set-role, reset-link, token)`,

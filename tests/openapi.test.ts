@@ -25,8 +25,9 @@ jest.setTimeout(60_000);
  * Mounted routes the reference leaves out, each with its reason. Matched as path prefixes.
  * - /admin/queues: bull-board's dashboard and its own JSON API, an operator's tool rather than
  *   this API, mounted only when ADMIN_TOKEN is set (it is not here).
+ * - /app: the web dashboard's pages and files (docs/dashboard.md), not API operations.
  */
-const UNDOCUMENTED = ["/admin/queues"];
+const UNDOCUMENTED = ["/admin/queues", "/app"];
 
 /**
  * Documented operations whose routes are not mounted on this branch yet: the batch and list of

@@ -164,6 +164,34 @@ describe("sites from keyed scans, end to end", () => {
     expect(siteTwo?.latest_scores_scan.id).toBe(byTwo.id);
   }, 60_000);
 
+  it("answers one site by id, and the owner's scans of its origin only", async () => {
+    const account = await createAccount(stack.db);
+    const other = await createAccount(stack.db);
+    const ofFirst = await scan(account, first.url("/guides/cold-brew"), "quick");
+    const ofSecond = await scan(account, second.url("/"), "quick");
+    const [siteOfSecond, siteOfFirst] = await sitesOf(account);
+    expect(siteOfFirst?.url).toBe(first.origin);
+
+    const one = await call(`/api/v1/sites/${siteOfFirst?.id.toUpperCase()}`, account.key);
+    expect(one.status).toBe(200);
+    expect(body(one).data).toEqual(siteOfFirst);
+    const history = await call(`/api/v1/scans?site_id=${siteOfFirst?.id}`, account.key);
+    expect(history.status).toBe(200);
+    expect(body(history).data.map((row: { id: string }) => row.id)).toEqual([ofFirst.id]);
+    expect(body(history).meta).toMatchObject({ total: 1, hasMore: false });
+    const ofOther = await call(`/api/v1/scans?site_id=${siteOfSecond?.id}`, account.key);
+    expect(body(ofOther).data.map((row: { id: string }) => row.id)).toEqual([ofSecond.id]);
+
+    // another user's site is as missing as an unknown one
+    for (const path of [`/api/v1/sites/${siteOfFirst?.id}`, `/api/v1/scans?site_id=${siteOfFirst?.id}`]) {
+      const refused = await call(path, other.key);
+      expect(refused.status).toBe(404);
+      expect(body(refused).error.code).toBe("not_found");
+    }
+    expect((await call(`/api/v1/sites/${randomUUID()}`, account.key)).status).toBe(404);
+    expect((await call("/api/v1/sites/not-a-uuid", account.key)).status).toBe(400);
+  }, 60_000);
+
   it("leaves the owner without a site when the scan fails", async () => {
     const account = await createAccount(stack.db);
     const queued = await call("/api/v1/scan", account.key, { body: { url: first.url("/broken"), mode: "quick" } });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { CheckResult } from "./check-result";
 import { Grade } from "./grade";
 import { ScanMode } from "./jobs";
-import { pageParams, queryFilter } from "./list-query";
+import { pageParams, queryFilter, queryUuid } from "./list-query";
 
 /** POST /api/v1/scan body (docs/spec/public-scanning-api.md §4.1). `url` is normalised per form after this parse. */
 export const ScanRequest = z.strictObject({
@@ -175,8 +175,15 @@ export type BatchScanItem = z.infer<typeof BatchScanItem>;
 export const BatchScanAccepted = z.object({ scans: z.array(BatchScanItem) });
 export type BatchScanAccepted = z.infer<typeof BatchScanAccepted>;
 
-/** GET /api/v1/scans query: the key holder's scans, newest first; unknown parameters are refused. */
-export const ScanListQuery = z.strictObject({ ...pageParams, status: queryFilter(ScanStatus.options) });
+/**
+ * GET /api/v1/scans query: the key holder's scans, newest first, optionally of one status and of
+ * one of their sites (scans of a URL of the site's origin); unknown parameters are refused.
+ */
+export const ScanListQuery = z.strictObject({
+  ...pageParams,
+  status: queryFilter(ScanStatus.options),
+  site_id: queryUuid(),
+});
 export type ScanListQuery = z.infer<typeof ScanListQuery>;
 
 /** One scan in GET /api/v1/scans: the stored scan without its checks and callback deliveries. */

@@ -149,5 +149,3 @@ export const credentialHeaders = (credentials: SiteCredentialsRequest): Record<s
   }
   return headers;
 };
-
-export const SiteIdParam = z.object({ id: z.uuid({ error: "id must be a UUID" }) });

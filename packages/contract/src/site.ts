@@ -20,6 +20,9 @@ export const SiteListQuery = z.strictObject({
 });
 export type SiteListQuery = z.infer<typeof SiteListQuery>;
 
+/** GET /api/v1/sites/:id */
+export const SiteIdParam = z.object({ id: z.uuid({ error: "id must be a UUID" }).transform((id) => id.toLowerCase()) });
+
 /** POST /api/v1/sites body. `url` is normalised per form, then reduced to its origin. */
 export const CreateSiteRequest = z.strictObject({
   url: z.string({ error: "is required and must be a string" }),

@@ -29,6 +29,7 @@ import { accountRoutes } from "./routes/account.route";
 import { adminRoutes } from "./routes/admin.route";
 import { AUTH_PREFIX, type AuthRouteDeps, authRoutes, INVITATION_LOOKUP } from "./routes/auth.route";
 import { citationRoutes } from "./routes/citations.route";
+import { dashboardRoutes } from "./routes/dashboard.route";
 import { docsRoutes } from "./routes/docs.route";
 import { evaluateRoutes } from "./routes/evaluate.route";
 import { generatorRoutes } from "./routes/generators.route";
@@ -74,6 +75,8 @@ export type AppDeps = {
   adminToken?: string;
   /** the queues the dashboard shows */
   queues?: readonly Queue[];
+  /** the web dashboard's build (services/dashboard/dist), served under /app/ */
+  dashboardDir: string;
 };
 
 export const createApp = ({
@@ -99,12 +102,13 @@ export const createApp = ({
   metricsToken,
   adminToken,
   queues = [],
+  dashboardDir,
 }: AppDeps): Express => {
   const onRejected = (plan: string) => metrics.rateLimitRejections.inc({ plan });
   // the REST API, declared route by route: the access middleware and the body parser read the declarations
   const api = [
     ...scanRoutes(scans),
-    ...scanListRoutes({ scans, limiter, onRejected }),
+    ...scanListRoutes({ scans, sites, limiter, onRejected }),
     ...keyRoutes(keys),
     ...evaluateRoutes(),
     ...siteRoutes({ sites, credentials: siteCredentials, assertScannable: scans.assertScannable }),
@@ -140,6 +144,8 @@ export const createApp = ({
   // the API reference: public, outside /api/v1 and its rate limits
   app.use(docsRoutes());
   app.use(adminRoutes({ token: adminToken, queues }));
+  // the web dashboard: static files under a strict Content-Security-Policy
+  app.use(dashboardRoutes({ dir: dashboardDir }));
   // the MCP tool server (docs/spec/public-scanning-api.md §4.8): its own authentication, counting and JSON-RPC errors
   app.use(
     mcpRoutes({

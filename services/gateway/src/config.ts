@@ -90,6 +90,9 @@ export const Config = z
       "opens the queue dashboard at `/admin/queues` (16+ characters); unset, the dashboard does not exist (404)",
     ),
     PORT: intFrom(3000, 0, 65535).describe("the port the API listens on"),
+    DASHBOARD_DIR: optionalText.describe(
+      "the web dashboard's build, served under `/app/`; unset: `services/dashboard/dist` of this checkout",
+    ),
     HOST: z.string().default("0.0.0.0").describe("the address the API listens on"),
     SCAN_WAIT_MS: intFrom(30_000, 1, 34_000).describe("how long POST /scan waits before answering 202 (max 34,000)"),
     RESPONSE_FORM: ResponseForm.default("A").describe("envelope when a request has no `X-Response-Form`"),

@@ -1,6 +1,7 @@
 import { lookup } from "node:dns/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { resolve as resolvePath } from "node:path";
 import { SCAN_QUEUE, WEBHOOK_QUEUE } from "@scan/contract";
 import type { Db } from "@scan/db";
 import type { LlmEndpoint } from "@scan/generators";
@@ -44,6 +45,9 @@ import { answerClientError, answerConnect } from "./http/errors";
 import { createSignInThrottle } from "./http/sign-in-throttle";
 import { createGatewayMetrics, type GatewayMetrics } from "./observability/metrics";
 import { DASHBOARD_PATH } from "./routes/admin.route";
+
+/** The dashboard's build in this checkout (`pnpm --filter @scan/dashboard build` writes it). */
+const DASHBOARD_BUILD = resolvePath(__dirname, "../../dashboard/dist");
 
 /** how long the queue clients get to close cleanly at shutdown */
 const CLIENT_CLOSE_MS = 2_000;
@@ -240,6 +244,7 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     metricsToken: config.METRICS_TOKEN,
     adminToken: config.ADMIN_TOKEN,
     queues: [queue, webhooks],
+    dashboardDir: config.DASHBOARD_DIR ?? DASHBOARD_BUILD,
   });
 
   const server = createServer(

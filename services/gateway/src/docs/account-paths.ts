@@ -90,6 +90,18 @@ export const accountPaths: ZodOpenApiPathsObject = {
       },
     },
   },
+  "/api/v1/sites/{id}": {
+    get: {
+      operationId: "getSite",
+      tags: ["Sites"],
+      summary: "One of the caller's sites",
+      description:
+        "The site by id, with its latest scores. Another user's or an unknown site is 404. Its scans are `GET /api/v1/scans?site_id=`, its keywords `GET /api/v1/keywords?site_id=`, its citation tracks `GET /api/v1/citations?site_id=`.",
+      security: security.apiKey,
+      requestParams: { path: SiteIdParam, header: headers },
+      responses: { "200": record("The site.", SiteView), ...apiErrors(400, 401, 404, 405, 429, 500, 503) },
+    },
+  },
   "/api/v1/sites/{id}/credentials": {
     get: {
       operationId: "getSiteCredentials",

@@ -141,12 +141,12 @@ export const scanPaths: ZodOpenApiPathsObject = {
       tags: ["Scans"],
       summary: "The caller's scans",
       description:
-        "The key holder's scans, newest first, optionally of one status; each without its checks (read one scan for those).",
+        "The key holder's scans, newest first, optionally of one status and of one of their sites (`site_id`: the scans of URLs of the site's origin; another user's or an unknown site is 404); each without its checks (read one scan for those).",
       security: security.apiKey,
       requestParams: { query: ScanListQuery, header: z.object(commonHeaderParams) },
       responses: {
         "200": page("A page of scans.", ScanSummary),
-        ...apiErrors(400, 401, 405, 429, 500, 503),
+        ...apiErrors(400, 401, 404, 405, 429, 500, 503),
       },
     },
   },

@@ -1,5 +1,5 @@
 import type { PageMeta, ScanListQuery } from "@scan/contract";
-import { AppError, offsetOf, pageMeta } from "@scan/contract";
+import { AppError, likeLiteral, offsetOf, pageMeta } from "@scan/contract";
 import type { Db, Scan, WebhookDelivery } from "@scan/db";
 import { grantsAccess } from "./scan-access";
 
@@ -21,9 +21,21 @@ export const terminalScansAmong =
 
 /** Reads stored scans for their viewers: a key holder's list, one scan, its callback attempts. */
 export const createScanReader = ({ db }: { db: Db }) => {
-  /** The key holder's scans, newest first; the id breaks ties, so pages neither repeat nor skip. */
-  const list = async (userId: string, query: ScanListQuery): Promise<{ scans: Scan[]; meta: PageMeta }> => {
-    const where = { userId, ...(query.status === undefined ? {} : { status: query.status }) };
+  /**
+   * The key holder's scans, newest first; the id breaks ties, so pages neither repeat nor skip.
+   * `origin` (a site's `scheme://host[:port]`) keeps the scans of that origin's URLs: normalised
+   * scan URLs always carry a path, so the origin and a slash begin every one of them.
+   */
+  const list = async (
+    userId: string,
+    query: ScanListQuery,
+    origin?: string,
+  ): Promise<{ scans: Scan[]; meta: PageMeta }> => {
+    const where = {
+      userId,
+      ...(query.status === undefined ? {} : { status: query.status }),
+      ...(origin === undefined ? {} : { url: { startsWith: likeLiteral(`${origin}/`) } }),
+    };
     const [total, scans] = await db.$transaction(
       [
         db.scan.count({ where }),

@@ -84,7 +84,14 @@ export const createSiteService = ({ db }: { db: Db }) => {
     if (!site) throw siteNotFound(siteId);
   };
 
-  return { list, create, assertOwned };
+  /** One of the user's sites; another user's is as missing as an unknown one. */
+  const get = async (userId: string, siteId: string): Promise<SiteView> => {
+    const site = await db.site.findFirst({ where: { id: siteId, userId } });
+    if (!site) throw siteNotFound(siteId);
+    return toSiteView(site);
+  };
+
+  return { list, get, create, assertOwned };
 };
 
 export type SiteService = ReturnType<typeof createSiteService>;

@@ -11,20 +11,27 @@ import {
 } from "@scan/contract";
 import { type RateLimiter, rateLimitHeaders } from "../domain/rate-limiter";
 import type { ScanService } from "../domain/scan-service";
+import type { SiteService } from "../domain/site-service";
 import { subjectOf } from "../http/api-access";
 import { type Route, route } from "../http/route";
 
 const BATCH_HINT =
   'Send {"urls": ["https://example.com/", ...], "mode": "quick" | "full", "callback_url": "https://..."} with 1 to 100 URLs; mode and callback_url are optional.';
-const LIST_HINT = "page ≥ 1; limit from 1 to 100; status (optional): queued, running, completed or failed.";
+const LIST_HINT =
+  "page ≥ 1; limit from 1 to 100; status (optional): queued, running, completed or failed; site_id (optional): one of your sites' ids.";
 
-export type ScanListDeps = { scans: ScanService; limiter: RateLimiter; onRejected?: (plan: string) => void };
+export type ScanListDeps = {
+  scans: ScanService;
+  sites: SiteService;
+  limiter: RateLimiter;
+  onRejected?: (plan: string) => void;
+};
 
 /**
  * POST /api/v1/scans/batch (many scans, answered at once) and GET /api/v1/scans (the key
  * holder's scans). Beyond docs/spec/public-scanning-api.md, for agencies that send scans in bulk (docs/api.md, Bulk scans).
  */
-export const scanListRoutes = ({ scans, limiter, onRejected }: ScanListDeps): Route[] => [
+export const scanListRoutes = ({ scans, sites, limiter, onRejected }: ScanListDeps): Route[] => [
   route(
     {
       method: "post",
@@ -84,7 +91,9 @@ export const scanListRoutes = ({ scans, limiter, onRejected }: ScanListDeps): Ro
       query: { schema: ScanListQuery, hint: LIST_HINT, report: "names" },
     },
     async ({ caller, query, res }) => {
-      const { scans: rows, meta } = await scans.list(caller.userId, query);
+      // another user's or an unknown site is 404, as on the other lists
+      const site = query.site_id === undefined ? undefined : await sites.get(caller.userId, query.site_id);
+      const { scans: rows, meta } = await scans.list(caller.userId, query, site?.url);
       // a summary per scan: the checks of a hundred scans are fetched one scan at a time
       const items = rows.map((scan): ScanSummary => {
         const { checks: _checks, ...summary } = toStoredScan(scan);

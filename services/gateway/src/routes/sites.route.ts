@@ -16,7 +16,7 @@ const QUERY_HINT =
   "page ≥ 1; limit from 1 to 100; q: text to find in the domain, name or url (at most 200 characters).";
 const BODY_HINT = 'Send {"url": "https://example.com", "name": "Example"} as JSON; name is optional.';
 
-/** GET /api/v1/sites (docs/spec/public-scanning-api.md §4.4) and POST /api/v1/sites, for the key holder's own sites. */
+/** GET /api/v1/sites (docs/spec/public-scanning-api.md §4.4), GET /api/v1/sites/:id and POST /api/v1/sites, for the key holder's own sites. */
 export const siteRoutes = ({
   sites,
   credentials,
@@ -37,6 +37,19 @@ export const siteRoutes = ({
     async ({ caller, query, res }) => {
       const { sites: items, meta } = await sites.list(caller.userId, query);
       res.json(pageBody(res.locals.form, items, meta, res.locals.requestId));
+    },
+  ),
+  route(
+    {
+      method: "get",
+      path: "/api/v1/sites/:id",
+      authorization: "account",
+      params: { schema: SiteIdParam, hint: "Use a site id from GET /api/v1/sites." },
+    },
+    async ({ caller, params, res }) => {
+      res.json(
+        successBody(res.locals.form, await sites.get(caller.userId, params.id), { requestId: res.locals.requestId }),
+      );
     },
   ),
   route(

@@ -1,0 +1,235 @@
+/**
+ * `pnpm screenshots`: a PNG of every dashboard page into docs/screenshots/, taken in Debian's
+ * Chromium from a running stack (the browser tests' own: dashboard build, database, gateway,
+ * worker and a loopback site to scan) filled with a user, scans, a site, keywords, citation
+ * tracks and a key. Desktop (1280 px) and phone (375 px) widths. docs/dashboard.md shows them.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { Client } from "pg";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { startStackProcess } from "../tests/e2e/support/stack-process";
+
+const ROOT = resolve(__dirname, "..");
+const OUT = join(ROOT, "docs/screenshots");
+const CHROMIUM =
+  process.env.CHROMIUM_PATH ??
+  ["/usr/lib/chromium/chromium-headless-shell", "/usr/bin/chromium"].find((path) => existsSync(path)) ??
+  "/usr/bin/chromium";
+
+const say = (message: string) => process.stderr.write(`[screenshots] ${message}\n`);
+
+type Env = Record<string, string>;
+const USER = { email: "ana@agency.example", password: "correct-horse-battery" };
+const MEMBER = { email: "sam@agency.example", password: "correct-horse-battery" };
+
+const accountsCli = (env: Env, ...args: string[]): string =>
+  execFileSync(
+    process.execPath,
+    [join(ROOT, "node_modules/tsx/dist/cli.mjs"), join(ROOT, "services/gateway/src/accounts-cli.ts"), ...args],
+    {
+      env: { ...process.env, DATABASE_URL: env.E2E_DATABASE_URL, PUBLIC_URL: env.E2E_GATEWAY_URL },
+      stdio: ["ignore", "pipe", "ignore"],
+    },
+  )
+    .toString()
+    .trim();
+
+/** Signs up through the API and answers a signed-in browser context. */
+const signedIn = async (browser: Browser, env: Env, account: typeof USER, width: number): Promise<BrowserContext> => {
+  const context = await browser.newContext({
+    baseURL: env.E2E_GATEWAY_URL,
+    viewport: { width, height: width < 500 ? 800 : 900 },
+    deviceScaleFactor: width < 500 ? 2 : 1,
+  });
+  const page = await context.newPage();
+  await page.goto("/app/sign-in");
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByLabel("Password").fill(account.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL(/\/app\/scans$/);
+  await page.close();
+  return context;
+};
+
+/** A session JWT for API calls made to fill the account. */
+const tokenOf = async (context: BrowserContext, env: Env): Promise<string> => {
+  const session = await context.request.get("/auth/session");
+  const { csrfToken } = (await session.json()).data as { csrfToken: string };
+  const issued = await context.request.post("/auth/token", {
+    headers: { "X-CSRF-Token": csrfToken, Origin: env.E2E_GATEWAY_URL! },
+  });
+  return ((await issued.json()).data as { token: string }).token;
+};
+
+const fill = async (env: Env, token: string) => {
+  const call = async (path: string, body: unknown) => {
+    const response = await fetch(`${env.E2E_GATEWAY_URL}${path}`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
+    return (await response.json()).data;
+  };
+  const site = env.E2E_SITE_URL;
+  const scans = [];
+  for (const [path, mode] of [
+    ["/", "quick"],
+    ["/guides/cold-brew", "quick"],
+    ["/", "full"],
+    ["/guides/cold-brew", "full"],
+  ] as const) {
+    scans.push(await call("/api/v1/scan", { url: `${site}${path}`, mode }));
+  }
+  const [created] = await fetch(`${env.E2E_GATEWAY_URL}/api/v1/sites`, {
+    headers: { Authorization: `Bearer ${token}` },
+  }).then(async (r) => (await r.json()).data);
+  await call("/api/v1/sites", { url: `${site}/`, name: "Home barista guides" });
+  for (const [keyword, position] of [
+    ["cold brew ratio", 7],
+    ["espresso grind size", 12],
+    ["pour over recipe", 18],
+    ["cold brew ratio", 4],
+  ] as const) {
+    await call("/api/v1/keywords", {
+      site_id: created.id,
+      keyword,
+      position,
+      volume: 2400 + position * 90,
+      difficulty: 30 + position,
+    });
+  }
+  const engines = ["chatgpt", "claude", "perplexity", "gemini"];
+  for (let i = 0; i < 8; i++) {
+    const cited = i % 3 !== 1;
+    await call("/api/v1/citations", {
+      site_id: created.id,
+      platform: engines[i % 4],
+      query_text: ["best cold brew ratio", "how fine to grind espresso", "pour over vs french press"][i % 3],
+      cited,
+      ...(cited ? { citation_url: `${site}/guides/cold-brew` } : { citation_url: "https://other.example/brew" }),
+      checked_at: new Date(Date.now() - i * 2 * 86_400_000).toISOString(),
+    });
+  }
+  return { scans, siteId: created.id as string, fullScan: scans[3].id as string };
+};
+
+const shoot = async (
+  page: Page,
+  name: string,
+  path: string,
+  ready: (page: Page) => Promise<unknown>,
+  { fullPage = true }: { fullPage?: boolean } = {},
+) => {
+  await page.goto(path);
+  await ready(page);
+  // every part of the page has loaded
+  await page.waitForFunction(() => !document.querySelector(".state-loading"));
+  // the focus ring of the page's title is not part of the picture
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.screenshot({ path: join(OUT, `${name}.png`), fullPage });
+  say(`docs/screenshots/${name}.png`);
+};
+
+const h1 = (name: string | RegExp) => (page: Page) => page.getByRole("heading", { level: 1, name }).waitFor();
+
+const main = async () => {
+  mkdirSync(OUT, { recursive: true });
+  say("starting the stack");
+  const stack = await startStackProcess();
+  const env = stack.env;
+  const browser = await chromium.launch({ executablePath: CHROMIUM });
+  try {
+    for (const account of [USER, MEMBER]) {
+      const response = await fetch(`${env.E2E_GATEWAY_URL}/auth/sign-up`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Origin: env.E2E_GATEWAY_URL! },
+        body: JSON.stringify(account),
+      });
+      if (response.status !== 201) throw new Error(`sign-up answered ${response.status}`);
+    }
+    const db = new Client({ connectionString: env.E2E_DATABASE_URL });
+    await db.connect();
+    await db.query(`UPDATE users SET role = 'operator', plan = 'pro' WHERE email = $1`, [USER.email]);
+    await db.end();
+
+    const desktop = await signedIn(browser, env, USER, 1280);
+    say("scanning and recording keywords and citations");
+    const { siteId, fullScan } = await fill(env, await tokenOf(desktop, env));
+    const invitation = accountsCli(env, "invite", "--email", "lee@agency.example");
+    const reset = accountsCli(env, "reset-link", "--email", MEMBER.email);
+
+    const anonymous = await browser.newContext({
+      baseURL: env.E2E_GATEWAY_URL,
+      viewport: { width: 1280, height: 800 },
+    });
+    const out = await anonymous.newPage();
+    await shoot(out, "sign-in", "/app/sign-in", h1("Sign in"));
+    await shoot(out, "sign-up", "/app/sign-up", h1("Create an account"));
+    await shoot(out, "invitation", new URL(invitation).pathname + new URL(invitation).hash, (p) =>
+      p.getByText("Choose a password for").waitFor(),
+    );
+    await shoot(out, "reset-password", new URL(reset).pathname + new URL(reset).hash, h1("Reset your password"));
+    await anonymous.close();
+
+    const page = await desktop.newPage();
+    await shoot(page, "scans", "/app/scans", (p) => p.locator("table").first().waitFor());
+    await page.getByLabel("Page URL").fill(`${env.E2E_SITE_URL}/`);
+    await page.getByRole("button", { name: "Scan", exact: true }).click();
+    await page.locator(".started").getByRole("status").waitFor();
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.screenshot({ path: join(OUT, "scan-started.png") });
+    say("docs/screenshots/scan-started.png");
+    await shoot(page, "report", `/app/scans/${fullScan}`, (p) => p.locator(".grade-large").waitFor());
+    await shoot(page, "report-top", `/app/scans/${fullScan}`, (p) => p.locator(".grade-large").waitFor(), {
+      fullPage: false,
+    });
+    await shoot(page, "sites", "/app/sites", (p) => p.locator("table").waitFor());
+    await shoot(page, "site", `/app/sites/${siteId}?range=90d`, (p) => p.locator(".chart").waitFor());
+    await page.goto("/app/settings/keys");
+    await page.getByLabel("Name").fill("CI");
+    await page.getByRole("button", { name: "Create key" }).click();
+    await page.getByText("It will not be shown again").waitFor();
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.screenshot({ path: join(OUT, "key-created.png"), fullPage: true });
+    say("docs/screenshots/key-created.png");
+    await page.getByRole("button", { name: "I have copied it" }).click();
+    await page.getByRole("button", { name: "Delete the key CI" }).click();
+    await page.getByRole("dialog").waitFor();
+    await page.screenshot({ path: join(OUT, "key-delete.png") });
+    say("docs/screenshots/key-delete.png");
+    await page.keyboard.press("Escape");
+    await shoot(page, "keys", "/app/settings/keys", (p) => p.locator("table").waitFor());
+    await shoot(page, "account", "/app/settings/account", (p) => p.getByRole("heading", { name: /plan$/ }).waitFor());
+    await shoot(page, "operations", "/app/operations", (p) =>
+      p.getByRole("heading", { level: 2, name: "Queue" }).waitFor(),
+    );
+
+    const member = await signedIn(browser, env, MEMBER, 1280);
+    await shoot(await member.newPage(), "operations-member", "/app/operations", (p) => p.getByRole("alert").waitFor());
+    await member.close();
+
+    const phone = await signedIn(browser, env, USER, 375);
+    const small = await phone.newPage();
+    await shoot(small, "phone-scans", "/app/scans", (p) => p.locator("table").waitFor(), { fullPage: false });
+    await shoot(small, "phone-report", `/app/scans/${fullScan}`, (p) => p.locator(".grade-large").waitFor(), {
+      fullPage: false,
+    });
+    await shoot(small, "phone-site", `/app/sites/${siteId}?range=90d`, (p) => p.locator(".chart").waitFor(), {
+      fullPage: false,
+    });
+    await shoot(small, "phone-keys", "/app/settings/keys", (p) => p.locator("table").waitFor(), { fullPage: false });
+    await phone.close();
+    await desktop.close();
+  } finally {
+    await browser.close();
+    await stack.stop();
+  }
+};
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,252 @@
+import { type ApiKeyView, type CreatedApiKey, dataOf } from "@scan/client";
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import { Shell } from "../components/layout";
+import { Empty, Field, Loading, Notice, PageTitle, Problem, TableWrap } from "../components/ui";
+import { formatDateTime } from "../format";
+import { asProblem, useLoad } from "../load";
+import { useApi } from "../session";
+
+/** The new key, shown this once: the service keeps only its hash. */
+const NewKey = ({ created, onDone }: { created: CreatedApiKey; onDone: () => void }) => {
+  const [copied, setCopied] = useState<"no" | "yes" | "failed">("no");
+  const field = useRef<HTMLInputElement>(null);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(created.key);
+      setCopied("yes");
+    } catch {
+      // no clipboard (an insecure origin, a refusal): select the key for a manual copy
+      field.current?.select();
+      setCopied("failed");
+    }
+  };
+  return (
+    <section className="card new-key" aria-labelledby="new-key-title">
+      <h2 id="new-key-title">Your new key{created.name ? `: ${created.name}` : ""}</h2>
+      <Notice kind="warning">
+        Copy this key now. <strong>It will not be shown again</strong>: the service keeps only a fingerprint of it. If
+        you lose it, delete it and create another.
+      </Notice>
+      <div className="key-row">
+        <label className="visually-hidden" htmlFor="new-key-value">
+          New API key
+        </label>
+        <input
+          id="new-key-value"
+          ref={field}
+          className="key-value"
+          readOnly
+          value={created.key}
+          onFocus={(e) => e.target.select()}
+        />
+        <button type="button" className="button primary" onClick={() => void copy()}>
+          Copy
+        </button>
+      </div>
+      <p role="status" className="small">
+        {copied === "yes"
+          ? "Copied to the clipboard."
+          : copied === "failed"
+            ? "Copying is not allowed here: the key is selected, press Ctrl+C (⌘C)."
+            : ""}
+      </p>
+      <p className="small">
+        Send it as <code>Authorization: Bearer &lt;key&gt;</code> or <code>X-API-Key: &lt;key&gt;</code>.
+      </p>
+      <button type="button" className="button secondary" onClick={onDone}>
+        I have copied it
+      </button>
+    </section>
+  );
+};
+
+const CreateKey = ({ onCreated }: { onCreated: (key: CreatedApiKey) => void }) => {
+  const api = useApi();
+  const [name, setName] = useState("");
+  const [form, setForm] = useState<"" | "A" | "B">("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const created = dataOf(
+        await api.POST("/api/v1/keys", {
+          body: { ...(name.trim() ? { name: name.trim() } : {}), ...(form ? { default_form: form } : {}) },
+        }),
+      );
+      setName("");
+      setForm("");
+      onCreated(created);
+    } catch (failure) {
+      const problem = asProblem(failure);
+      setError(problem.hint ? `${problem.message} ${problem.hint}` : problem.message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="card" onSubmit={submit} aria-labelledby="create-key-title">
+      <h2 id="create-key-title">Create a key</h2>
+      <div className="form-row">
+        <Field label="Name" hint="What the key is for, e.g. “CI” or “reporting script”.">
+          {(props) => <input {...props} maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />}
+        </Field>
+        <Field label="Default envelope" hint="For requests that send no X-Response-Form.">
+          {(props) => (
+            <select {...props} value={form} onChange={(e) => setForm(e.target.value as "" | "A" | "B")}>
+              <option value="">The service's default</option>
+              <option value="A">Form A: {"{ok, data, meta}"}</option>
+              <option value="B">Form B: {"{success, data}"}</option>
+            </select>
+          )}
+        </Field>
+      </div>
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <button type="submit" className="button primary" disabled={busy}>
+        {busy ? "Creating…" : "Create key"}
+      </button>
+    </form>
+  );
+};
+
+/** Asks before a key is deleted: a modal dialog, keyboard-usable, Escape cancels. */
+const ConfirmDelete = ({ target, onClose }: { target: ApiKeyView | null; onClose: (deleted: boolean) => void }) => {
+  const api = useApi();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    if (target && !dialog.current?.open) {
+      setError(null);
+      dialog.current?.showModal();
+    }
+    if (!target && dialog.current?.open) dialog.current.close();
+  }, [target]);
+  const remove = async () => {
+    if (!target) return;
+    setBusy(true);
+    try {
+      dataOf(await api.DELETE("/api/v1/keys/{id}", { params: { path: { id: target.id } } }));
+      onClose(true);
+    } catch (failure) {
+      setError(asProblem(failure).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <dialog ref={dialog} className="dialog" aria-labelledby="delete-title" onClose={() => target && onClose(false)}>
+      <h2 id="delete-title">Delete the key {target?.name ? `“${target.name}”` : target?.prefix}?</h2>
+      <p>Requests made with it will be refused at once (401). Its scans stay yours. This cannot be undone.</p>
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <div className="dialog-actions">
+        <button type="button" className="button secondary" onClick={() => onClose(false)}>
+          Cancel
+        </button>
+        <button type="button" className="button danger" onClick={() => void remove()} disabled={busy}>
+          {busy ? "Deleting…" : "Delete key"}
+        </button>
+      </div>
+    </dialog>
+  );
+};
+
+export const Keys = () => {
+  const api = useApi();
+  const [created, setCreated] = useState<CreatedApiKey | null>(null);
+  const [deleting, setDeleting] = useState<ApiKeyView | null>(null);
+  const [deleted, setDeleted] = useState<string | null>(null);
+  const keys = useLoad(async () => dataOf(await api.GET("/api/v1/keys", { params: { query: { limit: 100 } } })), [api]);
+
+  return (
+    <Shell>
+      <PageTitle>API keys</PageTitle>
+      <p className="muted">
+        A key lets a program use the API as you: scans made with it are yours and count against your plan.
+      </p>
+      {created ? (
+        <NewKey created={created} onDone={() => setCreated(null)} />
+      ) : (
+        <CreateKey
+          onCreated={(key) => {
+            setDeleted(null);
+            setCreated(key);
+            void keys.reload();
+          }}
+        />
+      )}
+      {deleted ? <Notice kind="success">The key {deleted} is deleted.</Notice> : null}
+      <section aria-labelledby="keys-title">
+        <h2 id="keys-title">Your keys</h2>
+        {keys.state === "error" ? <Problem problem={keys.problem} retry={() => void keys.reload()} /> : null}
+        {keys.state === "loading" && !keys.data ? <Loading what="your keys" /> : null}
+        {keys.data && keys.data.length === 0 ? (
+          <Empty title="No keys yet.">
+            <p>Create one above to call the API from a script, CI or the command-line client.</p>
+          </Empty>
+        ) : null}
+        {keys.data && keys.data.length > 0 ? (
+          <TableWrap label="API keys">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Key</th>
+                  <th scope="col">Envelope</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {keys.data.map((key) => (
+                  <tr key={key.id}>
+                    <td>{key.name ?? <span className="muted">unnamed</span>}</td>
+                    <td>
+                      <code>{key.prefix}…</code>
+                    </td>
+                    <td>{key.default_form ? `Form ${key.default_form}` : "default"}</td>
+                    <td>{formatDateTime(key.created_at)}</td>
+                    <td>{formatDateTime(key.last_used_at)}</td>
+                    <td>
+                      <button
+                        type="button"
+                        className="button danger small"
+                        onClick={() => setDeleting(key)}
+                        aria-label={`Delete the key ${key.name ?? key.prefix}`}
+                      >
+                        Delete
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableWrap>
+        ) : null}
+      </section>
+      <ConfirmDelete
+        target={deleting}
+        onClose={(wasDeleted) => {
+          if (wasDeleted && deleting) {
+            setDeleted(deleting.name ? `“${deleting.name}”` : `${deleting.prefix}…`);
+            void keys.reload();
+          }
+          setDeleting(null);
+        }}
+      />
+    </Shell>
+  );
+};

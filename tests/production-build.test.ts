@@ -24,6 +24,8 @@ jest.setTimeout(120_000);
 
 const run = promisify(execFile);
 const ADMIN_TOKEN = "production-build-admin-token";
+/** what the Ingress adds to a request it received over HTTPS */
+const https = { "x-forwarded-proto": "https" };
 
 let layout: string;
 let database: TestDatabase;
@@ -66,6 +68,8 @@ const env = (): NodeJS.ProcessEnv => ({
   PATH: process.env.PATH,
   HOME: process.env.HOME,
   NODE_ENV: "production",
+  // behind the Ingress: its X-Forwarded-Proto says the request came over HTTPS
+  TRUST_PROXY: "1",
   DATABASE_URL: freshUrl.toString(),
   REDIS_URL: redisUrl,
   QUEUE_PREFIX: prefix,
@@ -118,13 +122,18 @@ describe("the compiled services, laid out as in their images", () => {
     );
     workerOps = (await worker.waitForLog((record) => record.msg === "worker started", 10_000)).ops as string;
 
+    // the probes as the kubelet sends them, over plain HTTP
     expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
     expect((await fetch(`${gateway.url}/readyz`)).status).toBe(200);
     expect((await fetch(`${workerOps}/readyz`)).status).toBe(200);
+    // in production the API wants HTTPS
+    expect((await fetch(`${gateway.url}/api/v1/scans`)).status).toBe(403);
     // the modules kept out of the bundle find their files
-    expect((await fetch(`${gateway.url}/docs`)).status).toBe(200);
+    const docs = await fetch(`${gateway.url}/docs`, { headers: https });
+    expect(docs.status).toBe(200);
+    expect(docs.headers.get("strict-transport-security")).toMatch(/^max-age=\d+$/);
     const dashboard = await fetch(`${gateway.url}/admin/queues`, {
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      headers: { ...https, authorization: `Bearer ${ADMIN_TOKEN}` },
     });
     expect(dashboard.status).toBe(200);
     expect(await dashboard.text()).toContain("<html");
@@ -132,7 +141,7 @@ describe("the compiled services, laid out as in their images", () => {
     const [page] = corpusPages();
     const response = await fetch(`${gateway.url}/api/v1/scan`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { ...https, "content-type": "application/json" },
       body: JSON.stringify({ url: site.url(`/${page}/`), mode: "quick" }),
     });
     const body = (await response.json()) as { data?: { scores?: { overall?: number } } };

@@ -9,7 +9,7 @@ import { Queue, QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { createApp } from "./app";
-import type { Config } from "./config";
+import { type Config, httpsRequired } from "./config";
 import { createAdmission } from "./domain/admission";
 import { createAuthenticator } from "./domain/authenticate";
 import { createCitationService } from "./domain/citation-service";
@@ -171,6 +171,12 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
       (name, cause) => log.warn({ dependency: name, err: (cause as Error).message }, "readiness probe failed"),
     );
   };
+  const requireHttps = httpsRequired(config);
+  if (requireHttps && config.TRUST_PROXY === 0) {
+    log.warn(
+      "HTTPS is required and TRUST_PROXY is 0: the gateway itself speaks plain HTTP, so every request but the probes and /metrics is refused; run it behind a TLS-terminating proxy and set TRUST_PROXY, or set REQUIRE_HTTPS=off",
+    );
+  }
   const sites = createSiteService({ db });
   const mcpSessions = createMcpSessions({ maxPerKey: config.MCP_SSE_SESSIONS_PER_KEY, keepAliveMs: 15_000 });
   const llm = llmEndpoint(config);
@@ -192,6 +198,7 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     maxUrlBytes: config.MAX_URL_BYTES,
     trustProxy: config.TRUST_PROXY,
+    httpsOnly: requireHttps ? { hstsMaxAgeS: config.HSTS_MAX_AGE_S } : null,
     metrics,
     readiness,
     metricsToken: config.METRICS_TOKEN,

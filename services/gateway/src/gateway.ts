@@ -156,20 +156,23 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
       agency: config.RATE_LIMIT_AGENCY,
     },
   });
+  const dependencies = () =>
+    probeAll(
+      { postgres: () => db.$queryRaw`SELECT 1`, redis: () => connection.ping() },
+      config.READY_TIMEOUT_MS,
+      (name, cause) => log.warn({ dependency: name, err: (cause as Error).message }, "readiness probe failed"),
+    );
   const metrics = createGatewayMetrics({
     queues: [queue, webhooks],
     timeoutMs: config.READY_TIMEOUT_MS,
+    dependencies,
     onError: (error) => log.warn({ err: (error as Error).message }, "queue depth unavailable for metrics"),
   });
   let draining = false;
   const readiness = async (): Promise<Readiness> => {
     // a gateway that is shutting down takes itself out of the load balancer first
     if (draining) return { ok: false, checks: { accepting: { ok: false, ms: 0, error: "not ready" } } };
-    return probeAll(
-      { postgres: () => db.$queryRaw`SELECT 1`, redis: () => connection.ping() },
-      config.READY_TIMEOUT_MS,
-      (name, cause) => log.warn({ dependency: name, err: (cause as Error).message }, "readiness probe failed"),
-    );
+    return dependencies();
   };
   const requireHttps = httpsRequired(config);
   if (requireHttps && config.TRUST_PROXY === 0) {

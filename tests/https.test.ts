@@ -1,3 +1,4 @@
+import { networkInterfaces } from "node:os";
 import { rawRequest, statusOf } from "./support/raw-http";
 import { createTestDatabase, stopContainers, type TestDatabase, testRedisUrl } from "./support/services";
 import { api, type Stack, startStack } from "./support/stack";
@@ -138,6 +139,39 @@ describe("behind one trusted TLS-terminating proxy", () => {
   it("keeps the probes on plain HTTP from inside the cluster", async () => {
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
+  });
+});
+
+describe("the queue dashboard in production", () => {
+  const ADMIN_TOKEN = "https-test-admin-token-0123456789";
+  const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
+  let base: string;
+  beforeAll(async () => {
+    // every address of the machine, so that one other than loopback can be tried
+    base = await gatewayWith({ NODE_ENV: "production", ADMIN_TOKEN, HOST: "0.0.0.0" });
+  });
+
+  it("is served over plain HTTP to a loopback peer, as kubectl port-forward connects", async () => {
+    const page = await fetch(`${base}/admin/queues`, { headers: auth, redirect: "manual" });
+    expect(page.status).toBe(200);
+    expect(page.headers.get("strict-transport-security")).toBeNull();
+    // the exception is the dashboard's alone
+    expect((await api(base, "/api/v1/scans")).status).toBe(403);
+    expect((await fetch(`${base}/docs`, { redirect: "manual" })).status).toBe(308);
+  });
+
+  it("is not served over plain HTTP to any other peer", async () => {
+    const external = Object.values(networkInterfaces())
+      .flat()
+      .find((address) => address && address.family === "IPv4" && !address.internal);
+    // a machine with no address but loopback has no other peer to try
+    if (!external) return;
+    const other = `http://${external.address}:${new URL(base).port}`;
+    const page = await fetch(`${other}/admin/queues`, { headers: auth, redirect: "manual" });
+    expect(page.status).toBe(308);
+    expect(page.headers.get("location")).toBe(`https://${external.address}/admin/queues`);
+    const call = await fetch(`${other}/admin/queues/api/queues`, { method: "PUT", headers: auth, redirect: "manual" });
+    expect(call.status).toBe(403);
   });
 });
 

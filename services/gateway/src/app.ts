@@ -24,7 +24,7 @@ import { observeRequests } from "./http/request-log";
 import { wellFormedRequest } from "./http/request-shape";
 import { API_PREFIX, routerOf } from "./http/route";
 import type { GatewayMetrics } from "./observability/metrics";
-import { adminRoutes } from "./routes/admin.route";
+import { adminRoutes, DASHBOARD_PATH } from "./routes/admin.route";
 import { citationRoutes } from "./routes/citations.route";
 import { docsRoutes } from "./routes/docs.route";
 import { evaluateRoutes } from "./routes/evaluate.route";
@@ -110,7 +110,9 @@ export const createApp = ({
   app.use(requestContext(defaultForm));
   app.use(observeRequests({ log, metrics }));
   // before authentication: a key sent over plain HTTP is never looked up nor counted
-  if (https) app.use(httpsOnly({ trustProxy, hstsMaxAgeS: https.hstsMaxAgeS }));
+  if (https) {
+    app.use(httpsOnly({ trustProxy, hstsMaxAgeS: https.hstsMaxAgeS, loopbackPaths: [DASHBOARD_PATH] }));
+  }
   // authentication and rate limits before bodies are read: a refused caller's body is never parsed
   app.use(API_PREFIX, apiAccess({ routes: api, auth, limiter, log, onRejected }));
   // every other response shows the caller's counter too, read without spending

@@ -41,9 +41,19 @@ const httpsOrigin = (host: string | undefined): string | null => {
   return `https://${host.replace(/:\d{1,5}$/, "")}`;
 };
 
+/** An address of the machine itself (the pod's own network namespace), IPv4, IPv6 or IPv4-mapped. */
+const isLoopback = (address: string | undefined): boolean =>
+  address !== undefined && (address === "::1" || /^(::ffff:)?127\./.test(address));
+
 export type HttpsOnlyOptions = {
   /** proxy hops whose X-Forwarded-Proto is believed (TRUST_PROXY) */
   trustProxy: number;
+  /**
+   * Path prefixes served over plain HTTP to a loopback peer only: the queue dashboard, which the
+   * Ingress does not route and operators reach with `kubectl port-forward`, whose connection
+   * arrives from inside the pod after crossing the API server's TLS.
+   */
+  loopbackPaths?: readonly string[];
   /** Strict-Transport-Security max-age on HTTPS responses */
   hstsMaxAgeS: number;
 };
@@ -54,16 +64,19 @@ export type HttpsOnlyOptions = {
  * in clear is never looked up and never counted: 403 in the request's envelope, saying to use
  * https. Reading a page (GET or HEAD outside the API and the tool server: the API reference,
  * the queue dashboard) is redirected instead, 308 to the same path on https. The probes and
- * /metrics stay reachable over plain HTTP. HTTPS responses carry Strict-Transport-Security.
+ * /metrics stay reachable over plain HTTP, and the `loopbackPaths` from the pod itself. HTTPS
+ * responses carry Strict-Transport-Security.
  */
 export const httpsOnly =
-  ({ trustProxy, hstsMaxAgeS }: HttpsOnlyOptions): RequestHandler =>
+  ({ trustProxy, hstsMaxAgeS, loopbackPaths = [] }: HttpsOnlyOptions): RequestHandler =>
   (req, res, next) => {
     if (clientScheme(req, trustProxy) === "https") {
       res.setHeader("Strict-Transport-Security", `max-age=${hstsMaxAgeS}`);
       return next();
     }
     if (PLAIN_HTTP_PATHS.has(req.path)) return next();
+    const local = loopbackPaths.some((prefix) => req.path === prefix || req.path.startsWith(`${prefix}/`));
+    if (local && isLoopback(req.socket.remoteAddress)) return next();
     const origin = httpsOrigin(req.headers.host);
     const isPage = !req.path.startsWith("/api/") && !req.path.startsWith("/mcp");
     if (origin && isPage && (req.method === "GET" || req.method === "HEAD")) {

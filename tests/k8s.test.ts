@@ -3,9 +3,11 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { SCAN_QUEUE } from "@scan/contract";
-import { Config as GatewayConfig } from "@scan/gateway";
+import { Config as GatewayConfig, httpsRequired } from "@scan/gateway";
 import { Config as WorkerConfig } from "@scan/worker";
-import { parseAllDocuments } from "yaml";
+import { parse, parseAllDocuments } from "yaml";
+import { SERVICE_BUILDS } from "../scripts/build";
+import { PRIVATE_PATHS } from "../scripts/k8s-policy";
 
 /**
  * The Kubernetes manifests: valid against the API's schemas (pnpm lint:k8s, offline, schemas
@@ -28,7 +30,13 @@ const lint = (...paths: string[]) =>
     },
   );
 
-type Doc = { apiVersion: string; kind: string; metadata: { name: string }; spec?: any; data?: Record<string, string> };
+type Doc = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; annotations?: Record<string, string> };
+  spec?: any;
+  data?: Record<string, string>;
+};
 
 const documents: Doc[] = readdirSync(K8S)
   .filter((name) => name.endsWith(".yaml") && name !== "kustomization.yaml")
@@ -69,6 +77,111 @@ describe("Kubernetes manifests", () => {
     expect(result.stderr).toContain("must have required property name");
     expect(result.stderr).toContain("must have required property scaleTargetRef");
     expect(result.stderr).toContain("no schema for example.com/v1 Widget");
+  });
+
+  it("the validator's policy refuses latest, replicas on a KEDA target, pods no NetworkPolicy covers, an Ingress without TLS or routing private paths", () => {
+    const dir = mkdtempSync(join(tmpdir(), "k8s-"));
+    const deployment = (name: string, image: string, replicas = "") =>
+      `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ${name}}\nspec:\n${replicas}  selector: {matchLabels: {app: ${name}}}\n  template:\n    metadata: {labels: {app: ${name}}}\n    spec:\n      containers: [{name: c, image: "${image}"}]`;
+    writeFileSync(
+      join(dir, "bad.yaml"),
+      [
+        deployment("web", "web:latest"),
+        deployment("jobs", "jobs", "  replicas: 1\n"),
+        "apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nmetadata: {name: jobs}\nspec:\n  scaleTargetRef: {name: jobs}\n  triggers: [{type: cpu, metadata: {value: '50'}}]",
+        "apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec:\n  selector: {app: web}\n  ports: [{name: http, port: 80}]",
+        "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: web}\nspec:\n  podSelector: {matchLabels: {app: web}}\n  policyTypes: [Ingress]",
+        "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: open}\nspec:\n  rules:\n    - host: a.example\n      http:\n        paths:\n          - {path: /, pathType: Prefix, backend: {service: {name: web, port: {name: http}}}}\n          - {path: /metrics, pathType: Exact, backend: {service: {name: gone, port: {name: http}}}}",
+      ].join("\n---\n"),
+    );
+    writeFileSync(
+      join(dir, "kustomization.yaml"),
+      "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [bad.yaml]\nimages:\n  - {name: jobs, newTag: latest}",
+    );
+    const result = lint(dir);
+    expect(result.status).toBe(1);
+    for (const message of [
+      "images: jobs is tagged latest",
+      "container c image web:latest is not pinned by version",
+      "container c image jobs is not pinned by version",
+      "Deployment jobs: sets replicas, but KEDA's ScaledObject jobs owns them",
+      "Deployment jobs: no NetworkPolicy selects its pods",
+      "Ingress open: has no tls",
+      "Ingress open: host a.example is not covered by tls",
+      "Ingress open: path / routes /metrics, /admin/queues, /healthz, /readyz",
+      "Ingress open: path /metrics routes /metrics",
+      "Ingress open: path /metrics goes to no Service of these manifests",
+    ]) {
+      expect(result.stderr).toContain(message);
+    }
+    expect(result.stderr).not.toContain("Deployment web: no NetworkPolicy");
+  });
+
+  it("pin both images to the release's version, and leave the KEDA-scaled worker's replicas to KEDA", () => {
+    const kustomization = parse(readFileSync(join(K8S, "kustomization.yaml"), "utf8"));
+    const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
+    expect(kustomization.images).toEqual([
+      expect.objectContaining({ name: "aeo-scan-gateway", newTag: version }),
+      expect.objectContaining({ name: "aeo-scan-worker", newTag: version }),
+    ]);
+    expect(deployment("aeo-scan-worker").spec.replicas).toBeUndefined();
+  });
+
+  it("route only the gateway's public paths through the Ingress, over TLS from cert-manager", () => {
+    const ingress = find("Ingress", "aeo-scan");
+    expect(ingress.metadata.annotations?.["cert-manager.io/cluster-issuer"]).toBeTruthy();
+    const [rule] = ingress.spec.rules;
+    expect(ingress.spec.tls).toEqual([{ hosts: [rule.host], secretName: expect.any(String) }]);
+    const paths = rule.http.paths.map((p: any) => `${p.pathType} ${p.path}`);
+    expect(paths.sort()).toEqual(
+      ["Prefix /api/v1", "Prefix /mcp", "Prefix /docs", "Exact /openapi.json", "Exact /favicon.ico"].sort(),
+    );
+    for (const path of rule.http.paths) {
+      expect(path.backend.service).toEqual({ name: "aeo-scan-gateway", port: { name: "http" } });
+    }
+    for (const hidden of PRIVATE_PATHS) expect(paths.some((p: string) => p.endsWith(` ${hidden}`))).toBe(false);
+  });
+
+  it("let only the Ingress controller and monitoring reach the gateway, and only monitoring the workers' metrics", () => {
+    const gateway = find("NetworkPolicy", "aeo-scan-gateway");
+    expect(gateway.spec.podSelector.matchLabels).toEqual(deployment("aeo-scan-gateway").spec.selector.matchLabels);
+    expect(gateway.spec.policyTypes).toEqual(["Ingress"]);
+    const namespaces = (rule: any) => rule.from.map((peer: any) => peer.namespaceSelector.matchLabels);
+    expect(gateway.spec.ingress.map(namespaces)).toEqual([
+      [{ "kubernetes.io/metadata.name": "ingress-nginx" }],
+      [{ "kubernetes.io/metadata.name": "monitoring" }],
+    ]);
+    for (const rule of gateway.spec.ingress) expect(rule.ports).toEqual([{ port: "http", protocol: "TCP" }]);
+    const worker = find("NetworkPolicy", "aeo-scan-worker");
+    expect(worker.spec.podSelector.matchLabels).toEqual(deployment("aeo-scan-worker").spec.selector.matchLabels);
+    expect(worker.spec.ingress).toEqual([
+      {
+        from: [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "monitoring" } } }],
+        ports: [{ port: "metrics", protocol: "TCP" }],
+      },
+    ]);
+    // the named ports are the containers'
+    expect(container("aeo-scan-gateway").ports.map((p: any) => p.name)).toContain("http");
+    expect(container("aeo-scan-worker").ports.map((p: any) => p.name)).toContain("metrics");
+  });
+
+  it("require HTTPS in the gateway, believing the Ingress controller's X-Forwarded-Proto", () => {
+    const image = readFileSync(join(ROOT, "infra/gateway.Dockerfile"), "utf8");
+    expect(image).toMatch(/ENV NODE_ENV=production/);
+    const config = GatewayConfig.parse({
+      ...find("ConfigMap", "aeo-scan-config").data,
+      NODE_ENV: "production",
+      DATABASE_URL: "postgresql://db/scan",
+    });
+    expect(httpsRequired(config)).toBe(true);
+    expect(config.TRUST_PROXY).toBe(1);
+  });
+
+  it("run the compiled programs: the migrations step runs a bundle the build makes", () => {
+    const migrate = deployment("aeo-scan-gateway").spec.template.spec.initContainers[0];
+    expect(migrate.command).toEqual(["node", "dist/migrate.js"]);
+    const gateway = SERVICE_BUILDS.find((build) => build.service === "gateway");
+    expect(Object.keys(gateway?.entries ?? {})).toContain("migrate");
   });
 
   it("probe the gateway on /healthz and /readyz at the port it listens on", () => {

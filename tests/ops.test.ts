@@ -81,6 +81,8 @@ describe("gateway: metrics, probes, dashboard (no worker running)", () => {
       expect(sampleValue(after, "scan_queue_jobs", { queue: "scans", state })).toBe(0);
     expect(sampleValue(after, "scan_queue_jobs", { queue: "webhooks", state: "waiting" })).toBe(0);
     expect(sampleValue(after, "scan_queue_up", { queue: "scans" })).toBe(1);
+    // no worker runs in this stack
+    expect(sampleValue(after, "scan_queue_workers", { queue: "scans" })).toBe(0);
     expect(new Set(ids).size).toBe(4);
   });
 
@@ -116,6 +118,12 @@ describe("gateway: metrics, probes, dashboard (no worker running)", () => {
   it("exposes the process metrics and answers /metrics without a token when none is configured", async () => {
     const metrics = await scrape(base);
     expect(sampleValue(metrics, "process_resident_memory_bytes")).toBeGreaterThan(0);
+  });
+
+  it("reports Postgres and Redis up, as /readyz probes them", async () => {
+    const metrics = await scrape(base);
+    expect(sampleValue(metrics, "dependency_up", { dependency: "postgres" })).toBe(1);
+    expect(sampleValue(metrics, "dependency_up", { dependency: "redis" })).toBe(1);
   });
 
   it("answers /healthz and /readyz with Postgres and Redis reachable", async () => {
@@ -322,6 +330,13 @@ describe("worker: its own metrics port, and logs that follow a request", () => {
     expect(sampleValue(metrics, "browser_restarts_total", { reason: "crash" })).toBe(0);
     expect(sampleValue(metrics, "browser_pool_browsers")).toBeGreaterThanOrEqual(1);
     expect(sampleValue(metrics, "browser_pool_contexts")).toBeGreaterThanOrEqual(0);
+    for (const dependency of ["browser", "redis", "postgres"]) {
+      expect([dependency, sampleValue(metrics, "dependency_up", { dependency })]).toEqual([dependency, 1]);
+    }
+    // the gateway sees this stack's worker on the scan queue and on the webhook queue
+    const gateway = await scrape(base);
+    expect(sampleValue(gateway, "scan_queue_workers", { queue: "scans" })).toBe(1);
+    expect(sampleValue(gateway, "scan_queue_workers", { queue: "webhooks" })).toBe(1);
   });
 
   it("counts a browser that died as a crash restart, and scans on", async () => {

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { connect, createServer } from "node:net";
 import { Redis } from "ioredis";
-import { eventually } from "./support/prometheus";
+import { eventually, sampleValue, scrape } from "./support/prometheus";
 import { createTestDatabase, stopContainers, type TestDatabase } from "./support/services";
 import { type Stack, startStack } from "./support/stack";
 
@@ -136,6 +136,14 @@ describe("readiness follows Redis", () => {
     );
     expect(workerDown.body.checks.redis).toMatchObject({ ok: false });
     expect(workerDown.body.checks.browser).toMatchObject({ ok: true });
+    // and the metrics the alerts read say the same
+    const gatewayMetrics = await scrape(gateway);
+    expect(sampleValue(gatewayMetrics, "dependency_up", { dependency: "redis" })).toBe(0);
+    expect(sampleValue(gatewayMetrics, "dependency_up", { dependency: "postgres" })).toBe(1);
+    expect(sampleValue(gatewayMetrics, "scan_queue_up", { queue: "scans" })).toBe(0);
+    const workerMetrics = await scrape(worker);
+    expect(sampleValue(workerMetrics, "dependency_up", { dependency: "redis" })).toBe(0);
+    expect(sampleValue(workerMetrics, "dependency_up", { dependency: "browser" })).toBe(1);
     // bounded: a dead dependency never makes the probe itself hang
     const started = Date.now();
     expect((await readyz(gateway)).status).toBe(503);
@@ -148,8 +156,45 @@ describe("readiness follows Redis", () => {
     redis = await startRedis(port);
     await eventually(async () => (await readyz(gateway)).status === 200, { what: "gateway ready again" });
     await eventually(async () => (await readyz(worker)).status === 200, { what: "worker ready again" });
+    expect(sampleValue(await scrape(gateway), "dependency_up", { dependency: "redis" })).toBe(1);
+    expect(sampleValue(await scrape(worker), "dependency_up", { dependency: "redis" })).toBe(1);
     // every queue client has reconnected, not only the ones /readyz asks (closing a client that
     // is between reconnect attempts leaves it retrying)
     await eventually(async () => (await connectedClients(port)) >= clients, { what: "all clients back" });
+  });
+});
+
+describe("readiness follows Postgres", () => {
+  let stack: Stack;
+  let redisPort: number;
+  let redis: ChildProcess;
+
+  beforeAll(async () => {
+    redisPort = await freePort();
+    redis = await startRedis(redisPort);
+    // nothing listens on this port: every connection to Postgres is refused
+    const closed = await freePort();
+    stack = await startStack({
+      databaseUrl: `postgresql://postgres@127.0.0.1:${closed}/unreachable`,
+      redisUrl: `redis://127.0.0.1:${redisPort}`,
+      allowlist: [],
+      worker: false,
+      // the key cache's change feed would hold a connection to Postgres
+      env: { READY_TIMEOUT_MS: "300", KEY_CACHE_TTL_MS: "0" },
+    });
+  });
+
+  afterAll(async () => {
+    await stack?.close();
+    await stopRedis(redis);
+  }, 30_000);
+
+  it("is unready with Postgres unreachable, and says so in dependency_up", async () => {
+    const state = await readyz(stack.gateway.url);
+    expect(state.status).toBe(503);
+    expect(state.body.checks.postgres).toMatchObject({ ok: false });
+    const metrics = await scrape(stack.gateway.url);
+    expect(sampleValue(metrics, "dependency_up", { dependency: "postgres" })).toBe(0);
+    expect(sampleValue(metrics, "dependency_up", { dependency: "redis" })).toBe(1);
   });
 });

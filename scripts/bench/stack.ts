@@ -1,7 +1,9 @@
 /**
  * The stack under test, as it runs in production: a database of its own, the gateway and the
- * workers each in a process of its own (`node --import tsx <main.ts>`, so the pid is the
- * service's own and not a launcher's), reading only their environment.
+ * workers each in a process of its own, reading only their environment. A service runs from its
+ * TypeScript sources (`node --import tsx <main.ts>`, so the pid is the service's own and not a
+ * launcher's) or compiled, from the layout its image holds (`node dist/main.js`; see
+ * scripts/assemble-service.ts).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -63,25 +65,30 @@ export type SpawnOptions = {
   reaper?: string;
   /** write V8 CPU profiles of the process (one per thread) to <dir>/<label>/ when it exits */
   cpuProfDir?: string;
+  /** run the compiled service in this directory (an assembled services/<name>/) instead of its sources */
+  compiledIn?: string;
 };
 
-/** Starts services/<name>/src/main.ts in a process of its own with this environment. */
+/** Starts the service (services/<name>/src/main.ts, or dist/main.js) in a process of its own with this environment. */
 export const spawnService = (
   name: "gateway" | "worker",
   label: string,
   env: NodeJS.ProcessEnv,
   options: SpawnOptions = {},
 ): Service => {
-  const nodeArgs = ["--import", "tsx"];
+  const nodeArgs = options.compiledIn ? [] : ["--import", "tsx"];
   if (options.cpuProfDir) {
     const dir = join(options.cpuProfDir, label);
     mkdirSync(dir, { recursive: true });
     nodeArgs.push("--cpu-prof", `--cpu-prof-dir=${dir}`);
   }
-  const command = [process.execPath, ...nodeArgs, join(ROOT, `services/${name}/src/main.ts`)];
+  const main = options.compiledIn
+    ? join(options.compiledIn, "dist/main.js")
+    : join(ROOT, `services/${name}/src/main.ts`);
+  const command = [process.execPath, ...nodeArgs, main];
   if (options.reaper) command.unshift(options.reaper, "-s", "--");
   const child = spawn(command[0] as string, command.slice(1), {
-    cwd: ROOT,
+    cwd: options.compiledIn ?? ROOT,
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -59,6 +59,7 @@ describe("errorBody", () => {
     unauthenticated: [401, "unauthenticated", "INVALID_API_KEY"],
     forbidden: [403, "forbidden", "FORBIDDEN"],
     plan_limit: [403, "forbidden", "PLAN_LIMIT"],
+    https_required: [403, "forbidden", "HTTPS_REQUIRED"],
     not_found: [404, "not_found", "NOT_FOUND"],
     method_not_allowed: [405, "method_not_allowed", "METHOD_NOT_ALLOWED"],
     request_timeout: [408, "request_timeout", "REQUEST_TIMEOUT"],

@@ -4,7 +4,7 @@ import { z } from "zod";
  * Every error the API can answer, with its HTTP status and its code in each envelope form.
  * Form A codes are docs/spec/public-scanning-api.md §7.1's, Form B codes §7.2's; the rows it does not list
  * (method_not_allowed, request_timeout, payload_too_large, uri_too_long, unsupported_media_type,
- * headers_too_large, service_unavailable, and Form B's NOT_FOUND, FORBIDDEN, UPSTREAM_FAILURE)
+ * headers_too_large, service_unavailable, and Form B's NOT_FOUND, FORBIDDEN, HTTPS_REQUIRED, UPSTREAM_FAILURE)
  * follow the same naming and are documented in docs/api.md (Errors).
  */
 export const ERROR_TABLE = {
@@ -13,6 +13,7 @@ export const ERROR_TABLE = {
   unauthenticated: { status: 401, a: "unauthenticated", b: "INVALID_API_KEY" },
   forbidden: { status: 403, a: "forbidden", b: "FORBIDDEN" },
   plan_limit: { status: 403, a: "forbidden", b: "PLAN_LIMIT" },
+  https_required: { status: 403, a: "forbidden", b: "HTTPS_REQUIRED" },
   not_found: { status: 404, a: "not_found", b: "NOT_FOUND" },
   method_not_allowed: { status: 405, a: "method_not_allowed", b: "METHOD_NOT_ALLOWED" },
   request_timeout: { status: 408, a: "request_timeout", b: "REQUEST_TIMEOUT" },

@@ -1,10 +1,24 @@
 import { createHash, randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { Client } from "pg";
 import { connectionFields } from "./connection";
 
-export const MIGRATIONS_DIR = resolve(__dirname, "../../../prisma/migrations");
+/**
+ * prisma/migrations in the nearest directory above this code that has one: the repository's
+ * from the sources, the image's from a bundle in services/<name>/dist/. The worker's image has
+ * none and never reads it: the path is then the one the repository layout would give.
+ */
+const findMigrationsDir = (from: string): string => {
+  for (let dir = from; dirname(dir) !== dir; dir = dirname(dir)) {
+    const candidate = join(dir, "prisma", "migrations");
+    if (existsSync(candidate)) return candidate;
+  }
+  return join(from, "../../../prisma/migrations");
+};
+
+export const MIGRATIONS_DIR = findMigrationsDir(__dirname);
 
 // Prisma's own lock key and history table: a database migrated here is one that
 // `prisma migrate deploy` (where its engine can be downloaded) regards as up to date, and back.

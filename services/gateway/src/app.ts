@@ -17,6 +17,7 @@ import { type Tools, toolCatalogue } from "./domain/tool-catalogue";
 import { createToolServerFactory } from "./domain/tool-server";
 import { apiAccess } from "./http/api-access";
 import { errorHandler, notFound } from "./http/errors";
+import { httpsOnly } from "./http/https-only";
 import { jsonBodies } from "./http/json-body";
 import { createMcpAccess } from "./http/mcp-access";
 import { rateLimitShown } from "./http/rate-limit-shown";
@@ -26,7 +27,7 @@ import { wellFormedRequest } from "./http/request-shape";
 import { API_PREFIX, routerOf } from "./http/route";
 import type { GatewayMetrics } from "./observability/metrics";
 import { accountRoutes } from "./routes/account.route";
-import { adminRoutes } from "./routes/admin.route";
+import { adminRoutes, DASHBOARD_PATH } from "./routes/admin.route";
 import { AUTH_PREFIX, type AuthRouteDeps, authRoutes, INVITATION_LOOKUP } from "./routes/auth.route";
 import { citationRoutes } from "./routes/citations.route";
 import { dashboardRoutes } from "./routes/dashboard.route";
@@ -65,8 +66,10 @@ export type AppDeps = {
   bodyLimitBytes: number;
   /** longest request URL (path and query) in bytes; longer is 414 */
   maxUrlBytes: number;
-  /** proxy hops whose X-Forwarded-For is believed for the client address; 0 trusts none */
+  /** proxy hops whose X-Forwarded-For and X-Forwarded-Proto are believed; 0 trusts none */
   trustProxy: number;
+  /** refuse plain-HTTP requests and send HSTS with this max-age; null serves both schemes alike */
+  httpsOnly: { hstsMaxAgeS: number } | null;
   metrics: GatewayMetrics;
   readiness: () => Promise<Readiness>;
   /** /metrics wants this Bearer token when set */
@@ -97,6 +100,7 @@ export const createApp = ({
   bodyLimitBytes,
   maxUrlBytes,
   trustProxy,
+  httpsOnly: https,
   metrics,
   readiness,
   metricsToken,
@@ -134,6 +138,10 @@ export const createApp = ({
     next();
   });
   app.use(observeRequests({ log, metrics }));
+  // before authentication: a key sent over plain HTTP is never looked up nor counted
+  if (https) {
+    app.use(httpsOnly({ trustProxy, hstsMaxAgeS: https.hstsMaxAgeS, loopbackPaths: [DASHBOARD_PATH] }));
+  }
   // authentication and rate limits before bodies are read: a refused caller's body is never parsed
   app.use(API_PREFIX, apiAccess({ routes: api, auth, limiter, log, onRejected }));
   // every other response shows the caller's counter too, read without spending

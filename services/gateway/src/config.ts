@@ -21,7 +21,7 @@ const quotaFrom = (fallback: number | "unlimited") =>
 /** JWT settings for the key endpoints; the accounts CLI reads the same ones to sign tokens. */
 export const JwtFields = {
   NODE_ENV: optionalText.describe(
-    "`production`: a missing JWT key (JWT_SECRET, or JWT_PUBLIC_KEY with RS256) stops the program; otherwise a development key is made under DATA_DIR",
+    "`production` (the images set it): a missing JWT key (JWT_SECRET, or JWT_PUBLIC_KEY with RS256) stops the program, otherwise a development key is made under DATA_DIR; and `REQUIRE_HTTPS=auto` is on",
   ),
   DATA_DIR: z
     .string()
@@ -116,7 +116,16 @@ export const Config = z
       "how long in-flight work may take at SIGTERM before it is handed back",
     ),
     TRUST_PROXY: intFrom(0, 0, 10).describe(
-      "proxies in front of the gateway whose `X-Forwarded-For` is believed (hops); `0`: the socket's address is the client",
+      "proxies in front of the gateway whose `X-Forwarded-For` and `X-Forwarded-Proto` are believed (hops); `0`: the socket's address is the client and its scheme the request's",
+    ),
+    REQUIRE_HTTPS: z
+      .enum(["auto", "on", "off"])
+      .default("auto")
+      .describe(
+        "refuse requests that did not arrive over HTTPS (403; pages are redirected with 308; `/healthz`, `/readyz` and `/metrics` are exempt) and send Strict-Transport-Security; `auto`: on when `NODE_ENV` is `production`. Behind a TLS-terminating proxy, set `TRUST_PROXY` so its `X-Forwarded-Proto` is believed",
+      ),
+    HSTS_MAX_AGE_S: intFrom(31_536_000, 0, 63_072_000).describe(
+      "`Strict-Transport-Security: max-age` on HTTPS responses while HTTPS is required, in seconds (`0` tells browsers to forget it)",
     ),
     RATE_LIMIT_ANONYMOUS: intFrom(10, 1, 1_000_000_000).describe(
       "requests per window per client address without a key",
@@ -218,6 +227,10 @@ export const Config = z
 export type Config = z.infer<typeof Config>;
 
 export const loadConfig = (env: NodeJS.ProcessEnv): Config => parseConfig(Config, env, "gateway");
+
+/** Whether plain-HTTP requests are refused: REQUIRE_HTTPS, or with `auto` whether this is production. */
+export const httpsRequired = (config: Pick<Config, "REQUIRE_HTTPS" | "NODE_ENV">): boolean =>
+  config.REQUIRE_HTTPS === "on" || (config.REQUIRE_HTTPS === "auto" && config.NODE_ENV === "production");
 
 /** The accounts CLI's environment: the database, the JWT settings it signs tokens with, and where links point. */
 export const AccountsConfig = z.object({

@@ -17,7 +17,7 @@ import { Queue, QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { createApp } from "./app";
-import type { Config } from "./config";
+import { type Config, httpsRequired } from "./config";
 import { createAccountService } from "./domain/account-service";
 import { createAdmission } from "./domain/admission";
 import { createAuthenticator } from "./domain/authenticate";
@@ -174,21 +174,30 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     db,
     lifetimes: { idleMs: config.SESSION_IDLE_S * 1000, maxMs: config.SESSION_MAX_S * 1000 },
   });
+  const dependencies = () =>
+    probeAll(
+      { postgres: () => db.$queryRaw`SELECT 1`, redis: () => connection.ping() },
+      config.READY_TIMEOUT_MS,
+      (name, cause) => log.warn({ dependency: name, err: (cause as Error).message }, "readiness probe failed"),
+    );
   const metrics = createGatewayMetrics({
     queues: [queue, webhooks],
     timeoutMs: config.READY_TIMEOUT_MS,
+    dependencies,
     onError: (error) => log.warn({ err: (error as Error).message }, "queue depth unavailable for metrics"),
   });
   let draining = false;
   const readiness = async (): Promise<Readiness> => {
     // a gateway that is shutting down takes itself out of the load balancer first
     if (draining) return { ok: false, checks: { accepting: { ok: false, ms: 0, error: "not ready" } } };
-    return probeAll(
-      { postgres: () => db.$queryRaw`SELECT 1`, redis: () => connection.ping() },
-      config.READY_TIMEOUT_MS,
-      (name, cause) => log.warn({ dependency: name, err: (cause as Error).message }, "readiness probe failed"),
-    );
+    return dependencies();
   };
+  const requireHttps = httpsRequired(config);
+  if (requireHttps && config.TRUST_PROXY === 0) {
+    log.warn(
+      "HTTPS is required and TRUST_PROXY is 0: the gateway itself speaks plain HTTP, so every request but the probes and /metrics is refused; run it behind a TLS-terminating proxy and set TRUST_PROXY, or set REQUIRE_HTTPS=off",
+    );
+  }
   const sites = createSiteService({ db });
   const mcpSessions = createMcpSessions({ maxPerKey: config.MCP_SSE_SESSIONS_PER_KEY, keepAliveMs: 15_000 });
   const llm = llmEndpoint(config);
@@ -239,6 +248,7 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     maxUrlBytes: config.MAX_URL_BYTES,
     trustProxy: config.TRUST_PROXY,
+    httpsOnly: requireHttps ? { hstsMaxAgeS: config.HSTS_MAX_AGE_S } : null,
     metrics,
     readiness,
     metricsToken: config.METRICS_TOKEN,

@@ -204,6 +204,7 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
       config.READY_TIMEOUT_MS,
       (name, cause) => log.warn({ dependency: name, err: (cause as Error).message }, "readiness probe failed"),
     );
+  metrics.watchDependencies(readiness);
 
   const close = async (timeoutMs: number) => {
     // stop taking jobs, let running scans and deliveries finish within the bound, then close what we own

@@ -1242,6 +1242,7 @@ export interface components {
          *
          *     - `forbidden` / `FORBIDDEN`: authenticated but not permitted (a key beyond MAX_KEYS_PER_USER; a member on an operator's endpoint; a session's change without its CSRF token or from another origin)
          *     - `forbidden` / `PLAN_LIMIT`: the plan's monthly scan quota is used up
+         *     - `forbidden` / `HTTPS_REQUIRED`: the request came over plain HTTP where HTTPS is required (production); checked before the key, which is neither looked up nor counted
          */
         ApiError403: {
             headers: {
@@ -1264,7 +1265,7 @@ export interface components {
                 } | {
                     error: string;
                     /** @enum {string} */
-                    code: "FORBIDDEN" | "PLAN_LIMIT";
+                    code: "FORBIDDEN" | "PLAN_LIMIT" | "HTTPS_REQUIRED";
                 };
             };
         };
@@ -1518,6 +1519,7 @@ export interface components {
          *
          *     - `forbidden`: authenticated but not permitted (a key beyond MAX_KEYS_PER_USER; a member on an operator's endpoint; a session's change without its CSRF token or from another origin)
          *     - `forbidden`: the plan's monthly scan quota is used up
+         *     - `forbidden`: the request came over plain HTTP where HTTPS is required (production); checked before the key, which is neither looked up nor counted
          */
         SessionError403: {
             headers: {

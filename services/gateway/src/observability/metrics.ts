@@ -1,3 +1,4 @@
+import type { Readiness } from "@scan/platform";
 import type { Queue } from "bullmq";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
@@ -21,12 +22,15 @@ export type GatewayMetricsOptions = {
   queues: readonly Queue[];
   /** a scrape never waits longer than this for Redis */
   timeoutMs: number;
+  /** the dependency probes of /readyz (each bounded by its own timeout), asked at every scrape */
+  dependencies: () => Promise<Readiness>;
   onError?: (error: unknown) => void;
   /** process and Node.js runtime metrics (process_*, nodejs_*) */
   defaults?: boolean;
 };
 
-type Sample = Map<string, Record<QueueState, number> | null>;
+type QueueSample = { counts: Record<QueueState, number>; workers: number | null };
+type Sample = Map<string, QueueSample | null>;
 
 const withTimeout = <T>(promise: Promise<T>, ms: number): Promise<T> => {
   let timer: NodeJS.Timeout | undefined;
@@ -46,6 +50,7 @@ const withTimeout = <T>(promise: Promise<T>, ms: number): Promise<T> => {
 export const createGatewayMetrics = ({
   queues,
   timeoutMs,
+  dependencies,
   onError = () => undefined,
   defaults = true,
 }: GatewayMetricsOptions): GatewayMetrics => {
@@ -66,17 +71,22 @@ export const createGatewayMetrics = ({
     registers: [registry],
   });
 
-  // one read of Redis per scrape, shared by the two gauges below
+  // one read of Redis per scrape, shared by the three queue gauges below
   let sampling: Promise<Sample> | null = null;
   const sample = (): Promise<Sample> => {
     sampling ??= (async () => {
       const entries = await Promise.all(
-        queues.map(async (queue): Promise<[string, Record<QueueState, number> | null]> => {
+        queues.map(async (queue): Promise<[string, QueueSample | null]> => {
           try {
+            // a Redis that refuses CLIENT LIST (some managed ones) loses the worker count only
+            const workers = withTimeout(queue.getWorkersCount(), timeoutMs).catch(() => null);
             const counts = await withTimeout(queue.getJobCounts(...QUEUE_STATES), timeoutMs);
             return [
               queue.name,
-              Object.fromEntries(QUEUE_STATES.map((s) => [s, counts[s] ?? 0])) as Record<QueueState, number>,
+              {
+                counts: Object.fromEntries(QUEUE_STATES.map((s) => [s, counts[s] ?? 0])) as Record<QueueState, number>,
+                workers: await workers,
+              },
             ];
           } catch (error) {
             onError(error);
@@ -99,10 +109,21 @@ export const createGatewayMetrics = ({
     async collect() {
       const counts = await sample();
       this.reset();
-      for (const [queue, states] of counts) {
-        if (!states) continue;
-        for (const state of QUEUE_STATES) this.set({ queue, state }, states[state]);
+      for (const [queue, sampled] of counts) {
+        if (!sampled) continue;
+        for (const state of QUEUE_STATES) this.set({ queue, state }, sampled.counts[state]);
       }
+    },
+  });
+  new Gauge({
+    name: "scan_queue_workers",
+    help: "BullMQ workers connected to the queue (Redis CLIENT LIST), read at scrape time; absent while Redis does not answer",
+    labelNames: ["queue"] as const,
+    registers: [registry],
+    async collect() {
+      const counts = await sample();
+      this.reset();
+      for (const [queue, sampled] of counts) if (sampled?.workers != null) this.set({ queue }, sampled.workers);
     },
   });
   new Gauge({
@@ -113,6 +134,17 @@ export const createGatewayMetrics = ({
     async collect() {
       const counts = await sample();
       for (const [queue, states] of counts) this.set({ queue }, states ? 1 : 0);
+    },
+  });
+
+  new Gauge({
+    name: "dependency_up",
+    help: "1 when the dependency answered this scrape's readiness probe within READY_TIMEOUT_MS, else 0",
+    labelNames: ["dependency"] as const,
+    registers: [registry],
+    async collect() {
+      const state = await dependencies();
+      for (const [dependency, check] of Object.entries(state.checks)) this.set({ dependency }, check.ok ? 1 : 0);
     },
   });
 

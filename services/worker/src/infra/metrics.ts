@@ -1,3 +1,4 @@
+import type { Readiness } from "@scan/platform";
 import type { BrowserPool } from "@scan/scanner";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
@@ -13,6 +14,8 @@ export type WorkerMetrics = {
   webhookAttempts: Counter<"result">;
   /** browser_pool_browsers and browser_pool_contexts, read from the pool at scrape time */
   watchPool: (pool: BrowserPool) => void;
+  /** dependency_up{dependency}: the readiness probes (browser, redis, postgres), asked at scrape time */
+  watchDependencies: (probe: () => Promise<Readiness>) => void;
 };
 
 /** The worker's metrics, in a registry of its own, served on its metrics port. */
@@ -67,5 +70,18 @@ export const createWorkerMetrics = ({ defaults = true }: { defaults?: boolean } 
     });
   };
 
-  return { registry, scanDuration, checksRun, browserRestarts, webhookAttempts, watchPool };
+  const watchDependencies = (probe: () => Promise<Readiness>) => {
+    new Gauge({
+      name: "dependency_up",
+      help: "1 when the dependency answered this scrape's readiness probe within READY_TIMEOUT_MS, else 0",
+      labelNames: ["dependency"] as const,
+      registers,
+      async collect() {
+        const state = await probe();
+        for (const [dependency, check] of Object.entries(state.checks)) this.set({ dependency }, check.ok ? 1 : 0);
+      },
+    });
+  };
+
+  return { registry, scanDuration, checksRun, browserRestarts, webhookAttempts, watchPool, watchDependencies };
 };

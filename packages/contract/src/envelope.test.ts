@@ -61,6 +61,8 @@ describe("errorBody", () => {
     plan_limit: [403, "forbidden", "PLAN_LIMIT"],
     not_found: [404, "not_found", "NOT_FOUND"],
     method_not_allowed: [405, "method_not_allowed", "METHOD_NOT_ALLOWED"],
+    not_acceptable: [406, "not_acceptable", "NOT_ACCEPTABLE"],
+    scan_not_finished: [409, "conflict", "SCAN_NOT_FINISHED"],
     request_timeout: [408, "request_timeout", "REQUEST_TIMEOUT"],
     payload_too_large: [413, "payload_too_large", "PAYLOAD_TOO_LARGE"],
     uri_too_long: [414, "uri_too_long", "URI_TOO_LONG"],

@@ -114,6 +114,19 @@ export type StoredScan = z.infer<typeof StoredScan>;
 export const ScanIdParam = z.object({ id: z.uuid({ error: "id must be a UUID" }) });
 
 /**
+ * What GET /api/v1/scan/:id answers in: the stored scan as JSON, or an export of a finished
+ * scan (docs/api.md, Exports). `?format=` names one outright; without it, `Accept` chooses.
+ */
+export const ScanFormat = z.enum(["json", "csv", "sarif", "junit"], {
+  error: "format must be json, csv, sarif or junit",
+});
+export type ScanFormat = z.infer<typeof ScanFormat>;
+
+/** GET /api/v1/scan/:id query; unknown parameters are refused. */
+export const ScanReadQuery = z.strictObject({ format: ScanFormat.optional() });
+export type ScanReadQuery = z.infer<typeof ScanReadQuery>;
+
+/**
  * The body POSTed to a scan's callback_url once the scan has finished: `data` is what
  * GET /api/v1/scan/:id answers (without `callback`). The same bytes on every attempt.
  */

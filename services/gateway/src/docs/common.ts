@@ -27,6 +27,10 @@ export const ERROR_WHEN: Record<ErrorKind, string> = {
   plan_limit: "the plan's monthly scan quota is used up",
   not_found: "unknown route, or a resource missing or not the caller's",
   method_not_allowed: "a known path with a method it does not serve; `Allow` lists the methods",
+  not_acceptable:
+    "`Accept` names no representation the endpoint serves (`GET /api/v1/scan/{id}`: JSON, CSV, SARIF or JUnit XML); the error itself is JSON",
+  scan_not_finished:
+    "an export (CSV, SARIF, JUnit) of a scan that is still `queued` or `running`; read it as JSON until it has finished",
   request_timeout:
     "the request's headers did not arrive within HEADERS_TIMEOUT_MS, or the whole request within REQUEST_TIMEOUT_MS; the connection is closed",
   payload_too_large: "the body is over BODY_LIMIT_BYTES (100 KiB by default)",
@@ -175,7 +179,9 @@ const STATUS_NAME: Record<number, string> = {
   403: "Forbidden",
   404: "Not found",
   405: "Method not allowed",
+  406: "Not acceptable",
   408: "Request timeout",
+  409: "Conflict",
   413: "Payload too large",
   414: "URI too long",
   415: "Unsupported media type",
@@ -186,7 +192,7 @@ const STATUS_NAME: Record<number, string> = {
   503: "Service unavailable",
 };
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 408 | 413 | 414 | 415 | 429 | 431 | 500 | 502 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 406 | 408 | 409 | 413 | 414 | 415 | 429 | 431 | 500 | 502 | 503;
 
 const codesOf = (kinds: readonly ErrorKind[], form: "a" | "b") =>
   [...new Set(kinds.map((kind) => ERROR_TABLE[kind][form]))] as [string, ...string[]];

@@ -3,6 +3,7 @@ import {
   normaliseScanUrl,
   type ScanAccepted,
   ScanIdParam,
+  ScanReadQuery,
   ScanRequest,
   successBody,
   toCallbackDelivery,
@@ -12,11 +13,15 @@ import {
 import type { ScanService } from "../domain/scan-service";
 import { parsePrefer } from "../http/prefer";
 import { type Route, route } from "../http/route";
+import { scanFormatFor, sendExport } from "../http/scan-representation";
 
 const BODY_HINT =
   'Send {"url": "https://example.com", "mode": "quick" | "full", "callback_url": "https://..." (optional)} as JSON.';
 
-/** POST /api/v1/scan (docs/spec/public-scanning-api.md §4.1) and GET /api/v1/scan/:id (§4.3). */
+/**
+ * POST /api/v1/scan (docs/spec/public-scanning-api.md §4.1) and GET /api/v1/scan/:id (§4.3),
+ * which also exports a finished scan as CSV, SARIF or JUnit XML (docs/api.md, Exports).
+ */
 export const scanRoutes = (scans: ScanService): Route[] => [
   route(
     { method: "post", path: "/api/v1/scan", authorization: "anyone", body: { schema: ScanRequest, hint: BODY_HINT } },
@@ -77,9 +82,14 @@ export const scanRoutes = (scans: ScanService): Route[] => [
       path: "/api/v1/scan/:id",
       authorization: "api-key",
       params: { schema: ScanIdParam, hint: "Use the id returned by POST /api/v1/scan." },
+      query: { schema: ScanReadQuery, hint: "The only parameter is format=json|csv|sarif|junit.", report: "names" },
     },
-    async ({ caller, params, res }) => {
+    async ({ caller, params, query, req, res }) => {
+      // one URL, several representations: a cache keys them on Accept
+      res.vary("Accept");
       const scan = await scans.get(params.id, caller.userId);
+      const format = scanFormatFor(query.format, req.get("accept"));
+      if (format !== "json") return sendExport(res, format, toStoredScan(scan));
       // a callback URL may carry the receiver's own token: only the scan's owner is shown it
       // (an anonymous scan has none, so its readers never see the callback)
       const ownCallback = scan.callbackUrl && scan.userId === caller.userId;

@@ -178,13 +178,26 @@ describe("scan as a CI gate", () => {
 
     it("writes each format to stdout, or to --output with the text report on stdout", async () => {
       const sarif = await run(
-        [site.url("/bad"), "--mode", "quick", "--format", "sarif", "--require-check", "title"],
+        [
+          site.url("/bad"),
+          "--mode",
+          "quick",
+          "--format",
+          "sarif",
+          "--sarif-locations",
+          "github",
+          "--require-check",
+          "title",
+        ],
         api,
       );
       expect(sarif.code).toBe(1);
       const log = JSON.parse(sarif.stdout);
       expect(sarifProblems(log)).toEqual([]);
-      expect(log.runs[0].results.map((result: { ruleId: string }) => result.ruleId)).toContain("title");
+      const title = log.runs[0].results.find((result: { ruleId: string }) => result.ruleId === "title");
+      // located as GitHub code scanning takes it: no scheme (and ./ before a host with a port)
+      expect(title.locations[0].physicalLocation.artifactLocation.uri).toBe(`./${site.hostPort}/bad`);
+      expect(log.runs[0].artifacts[0].properties.url).toBe(site.url("/bad"));
 
       const file = join(dir, "report.xml");
       const junit = await run([site.url("/bad"), "--mode", "quick", "--format", "junit", "--output", file], api);
@@ -224,6 +237,7 @@ describe("scan as a CI gate", () => {
         [["--min-grade", "E"], 'assertion "grade"'],
         [["--assert", "title"], "--assert title: write key=level"],
         [["--format", "pdf"], "--format must be one of text, json, csv, junit, sarif"],
+        [["--sarif-locations", "file"], "--sarif-locations must be url or github"],
         [["--json", "--format", "csv"], "contradict"],
         [["--config", join(dir, "missing.json")], "cannot read the config file"],
       ];

@@ -82,6 +82,13 @@ describe("SARIF 2.1.0", () => {
     expect(sarifProblems(log)).toEqual([]);
   });
 
+  it.each(PAGES)("is valid with locations for GitHub code scanning, none with a scheme: %s", (_name, pages) => {
+    const log = JSON.parse(renderSarif(pages, TOOL, { locations: "github" }));
+    expect(sarifProblems(log)).toEqual([]);
+    const uris = JSON.stringify(log).match(/"uri":"[^"]*"/g) ?? [];
+    for (const uri of uris) expect(uri).not.toMatch(/"uri":"[a-z][a-z0-9+.-]*:/i);
+  });
+
   it("the schema finds what is wrong with an invalid log", () => {
     const log = JSON.parse(renderSarif([pageReport()], TOOL));
     log.runs[0].results[0].level = "fatal";

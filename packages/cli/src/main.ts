@@ -20,6 +20,7 @@ import {
   renderJunit,
   renderSarif,
   renderText,
+  type SarifLocations,
   TOOL,
   useColour,
 } from "@scan/reports";
@@ -48,6 +49,8 @@ const USAGE = `usage: scan <url> [options]
   --json                    the same as --format json
   --output <file>           write the report to this file; the text report still goes to stdout
   --timeout <seconds>       give up waiting after this many seconds (default 120)
+  --sarif-locations <kind>  url (the default) or github: the page located without its scheme,
+                            which GitHub code scanning accepts
 
 Assertions (exit 1 when an error-level one fails; see docs/cli.md):
   --config <file>           read mode and assertions from this file (default: ./${DEFAULT_CONFIG_FILE} if present)
@@ -79,6 +82,7 @@ const parse = (argv: string[]) => {
         format: { type: "string" },
         output: { type: "string" },
         timeout: { type: "string", default: "120" },
+        "sarif-locations": { type: "string", default: "url" },
         config: { type: "string" },
         "min-score": { type: "string", multiple: true },
         "min-grade": { type: "string" },
@@ -122,7 +126,14 @@ const assertionsOf = (values: Options, fileAssertions: Record<string, unknown> |
   }
 };
 
-const render = (format: Format, page: PageReport, results: AssertionResult[], colour: boolean): string => {
+type RenderOptions = { colour: boolean; locations: SarifLocations };
+
+const render = (
+  format: Format,
+  page: PageReport,
+  results: AssertionResult[],
+  { colour, locations }: RenderOptions,
+): string => {
   switch (format) {
     case "text":
       return renderText([page], colour ? ANSI : PLAIN);
@@ -133,7 +144,7 @@ const render = (format: Format, page: PageReport, results: AssertionResult[], co
     case "junit":
       return renderJunit([page], TOOL);
     case "sarif":
-      return renderSarif([page], TOOL);
+      return renderSarif([page], TOOL, { locations });
   }
 };
 
@@ -145,6 +156,10 @@ const main = async (): Promise<number> => {
   }
   if (positionals.length !== 1) throw usageError("give one URL to scan");
   const format = formatOf(values);
+  const locations = values["sarif-locations"];
+  if (locations !== "url" && locations !== "github") {
+    throw usageError(`--sarif-locations must be url or github, not ${locations}`);
+  }
   const timeoutSeconds = Number(values.timeout);
   if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0)
     throw usageError("--timeout must be a number of seconds");
@@ -193,14 +208,14 @@ const main = async (): Promise<number> => {
   if (values.output !== undefined) {
     try {
       // a file never gets colours, whatever the terminal
-      writeFileSync(values.output, render(format, page, results, false));
+      writeFileSync(values.output, render(format, page, results, { colour: false, locations }));
     } catch (error) {
       throw new CliError(`cannot write ${values.output}: ${(error as Error).message}`, EXIT.usage);
     }
     process.stdout.write(renderText([page], stdoutColour ? ANSI : PLAIN));
     process.stderr.write(`scan: wrote the ${format} report to ${values.output}\n`);
   } else {
-    process.stdout.write(render(format, page, results, stdoutColour));
+    process.stdout.write(render(format, page, results, { colour: stdoutColour, locations }));
   }
   process.stderr.write(formatSummary(results, useColour(process.stderr.isTTY === true, process.env) ? ANSI : PLAIN));
 

@@ -70,4 +70,24 @@ describe("SARIF", () => {
       message: { text: "The scan of https://example.com/ failed: 503" },
     });
   });
+
+  it("points at the page without a scheme for GitHub code scanning, keeping the URL in the artifact", () => {
+    const pages = [
+      pageReport({ url: "https://example.com/a?b=1" }),
+      pageReport({ url: "http://127.0.0.1:3000/x" }),
+      pageReport({ url: "http://[::1]:8080/" }),
+    ];
+    const run = JSON.parse(renderSarif(pages, TOOL, { locations: "github" })).runs[0];
+    expect(run.artifacts.map((artifact: { location: { uri: string } }) => artifact.location.uri)).toEqual([
+      "example.com/a?b=1",
+      "./127.0.0.1:3000/x",
+      "./%5B::1%5D:8080/",
+    ]);
+    expect(run.artifacts[0].properties.url).toBe("https://example.com/a?b=1");
+    expect(run.results[0].locations[0].physicalLocation.artifactLocation.uri).toBe("example.com/a?b=1");
+    // the fingerprint is the page's, whichever way it is located
+    expect(run.results[0].partialFingerprints).toEqual(
+      JSON.parse(renderSarif([pages[0]!], TOOL)).runs[0].results[0].partialFingerprints,
+    );
+  });
 });

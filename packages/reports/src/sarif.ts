@@ -67,6 +67,24 @@ const ruleOf = (check: CheckResult) => {
   };
 };
 
+/**
+ * How results point at the scanned page. `url`: the page's absolute URL, as SARIF means an
+ * artifact location. `github`: the URL without its scheme (`example.com/page?q=1`), a relative
+ * reference: GitHub code scanning refuses a whole log whose locations use another scheme than
+ * its checkout's `file:` ("SARIF URI scheme "https" did not match the checkout URI scheme"),
+ * and shows a relative one as a path. The full URL stays in the artifact's properties.
+ */
+export type SarifLocations = "url" | "github";
+
+const locationUri = (url: string, locations: SarifLocations): string => {
+  if (locations === "url") return url;
+  const parsed = new URL(url);
+  // an IPv6 host's brackets may not stand in a path
+  const path = `${parsed.host.replace("[", "%5B").replace("]", "%5D")}${parsed.pathname}${parsed.search}`;
+  // a first segment with a colon (a port) would read as a scheme: ./ keeps it a path
+  return parsed.port ? `./${path}` : path;
+};
+
 const messageOf = (check: CheckResult): string =>
   check.fix ? `${check.description} Fix: ${check.fix}` : check.description;
 
@@ -77,7 +95,11 @@ const messageOf = (check: CheckResult): string =>
  * warned, located at the scanned URL. A page whose scan failed is an error notification of the
  * run's invocation, which is then not successful.
  */
-export const renderSarif = (pages: readonly PageReport[], tool: ToolInfo): string => {
+export const renderSarif = (
+  pages: readonly PageReport[],
+  tool: ToolInfo,
+  { locations = "url" }: { locations?: SarifLocations } = {},
+): string => {
   const rules: ReturnType<typeof ruleOf>[] = [];
   const ruleIndex = new Map<string, number>();
   for (const page of pages) {
@@ -89,9 +111,10 @@ export const renderSarif = (pages: readonly PageReport[], tool: ToolInfo): strin
   }
 
   const artifacts = pages.map((page) => ({
-    location: { uri: page.url },
+    location: { uri: locationUri(page.url, locations) },
     roles: ["analysisTarget"],
     properties: {
+      url: page.url,
       finalUrl: page.finalUrl,
       scanId: page.id,
       mode: page.mode,
@@ -103,7 +126,7 @@ export const renderSarif = (pages: readonly PageReport[], tool: ToolInfo): strin
   }));
 
   const locationOf = (page: PageReport, index: number) => ({
-    physicalLocation: { artifactLocation: { uri: page.url, index } },
+    physicalLocation: { artifactLocation: { uri: locationUri(page.url, locations), index } },
   });
 
   const results = pages.flatMap((page, index) =>

@@ -126,7 +126,7 @@ describe("scan <url> on the command line", () => {
 
     // a scan that fails is reported as the keyed client reports it
     const failed = await run([site.url("/broken"), "--mode", "quick"], anonymous);
-    expect(failed.code).toBe(1);
+    expect(failed.code).toBe(3);
     expect(failed.stdout).toMatch(/Failed: .*503.* \(upstream_failure\)/);
     expect(failed.stderr).not.toMatch(/\b401\b|API key/);
   });
@@ -140,21 +140,21 @@ describe("scan <url> on the command line", () => {
     expect(report.checks.find((c: { id: string }) => c.id === "title").status).toBe("fail");
   });
 
-  it("exits 1 with the reason when the scan fails or the API refuses it", async () => {
+  it("exits 3 with the reason when the scan fails or the API refuses it", async () => {
     const failed = await run([site.url("/broken"), "--mode", "quick"], api);
-    expect(failed.code).toBe(1);
+    expect(failed.code).toBe(3);
     expect(failed.stdout).toMatch(/Failed: .*503.* \(upstream_failure\)/);
 
     const refused = await run(["http://10.1.2.3/", "--mode", "quick"], api);
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(3);
     expect(refused.stderr).toMatch(/not scannable.*\(400 invalid_request\)/);
 
     const badKey = await run([site.url("/no-title"), "--mode", "quick"], { ...api, SCAN_API_KEY: "aeo_live_nope" });
-    expect(badKey.code).toBe(1);
+    expect(badKey.code).toBe(3);
     expect(badKey.stderr).toMatch(/\(401 unauthenticated\)/);
 
     const down = await run([site.url("/no-title")], { SCAN_API_URL: "http://127.0.0.1:9" });
-    expect(down.code).toBe(1);
+    expect(down.code).toBe(3);
     expect(down.stderr).toContain("could not reach the API at http://127.0.0.1:9");
   });
 
@@ -175,7 +175,7 @@ describe("scan <url> on the command line", () => {
     expect(result.stderr).toContain("starting Chromium");
     // the same rules as the service: a private target needs the allowlist
     const refused = await run([site.url("/no-title"), "--mode", "quick"], {});
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(3);
     expect(refused.stderr).toContain("is not scannable");
   });
 });
@@ -206,7 +206,7 @@ describe("scan <url> without SCAN_API_KEY when the API answers 202", () => {
     const result = await run(["http://127.0.0.1:9/page", "--mode", "quick", "--timeout", "3"], {
       SCAN_API_URL: stack.gateway.url,
     });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(3);
     const found = /no result within 3 s; the scan goes on as ([0-9a-f-]{36}): GET (\S+)/.exec(result.stderr);
     const id = found?.[1] as string;
     const link = found?.[2] as string;
@@ -230,7 +230,7 @@ describe("scan <url> without SCAN_API_KEY when the API answers 202", () => {
       SCAN_API_URL: stack.gateway.url,
       SCAN_API_KEY: key,
     });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(3);
     expect(result.stderr).toContain("(429 rate_limited)");
     const id = /goes on as ([0-9a-f-]{36}): GET /.exec(result.stderr)?.[1];
     expect(result.stderr).toContain(`GET ${stack.gateway.url}/api/v1/scan/${id}`);
@@ -243,7 +243,7 @@ describe("scan <url> without SCAN_API_KEY when the API answers 202", () => {
       SCAN_API_URL: stack.gateway.url,
       SCAN_API_KEY: key,
     });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/: queued/);
     const id = /no result within 2 s; the scan goes on as ([0-9a-f-]{36}): GET /.exec(result.stderr)?.[1];
     expect(result.stderr).toContain(`GET ${stack.gateway.url}/api/v1/scan/${id}`);

@@ -257,6 +257,34 @@ describe("the API reference", () => {
       expectDocumented("POST", "/api/v1/scan", anonymous);
     });
 
+    it.each(["A", "B"])("exports of a stored scan and their refusals (Form %s)", async (form) => {
+      const headers = { ...key(), "x-response-form": form };
+      const done = await api(base, "/api/v1/scan", { body: { url: site.url("/page"), mode: "quick" }, headers });
+      expect(done.status).toBe(200);
+      const path = `/api/v1/scan/${(done.body as Json).data.id}`;
+      for (const accept of ["text/csv", "application/sarif+json", "application/xml", "application/junit+xml"]) {
+        const exported = await api(base, path, { headers: { ...headers, accept } });
+        expect([accept, exported.status]).toEqual([accept, 200]);
+        expectDocumented("GET", "/api/v1/scan/{id}", exported);
+      }
+      for (const format of ["csv", "sarif", "junit", "json"]) {
+        expectDocumented("GET", "/api/v1/scan/{id}", await api(base, `${path}?format=${format}`, { headers }));
+      }
+      const refused = await api(base, path, { headers: { ...headers, accept: "text/html" } });
+      expect(refused.status).toBe(406);
+      expectDocumented("GET", "/api/v1/scan/{id}", refused);
+      const badFormat = await api(base, `${path}?format=pdf`, { headers });
+      expect(badFormat.status).toBe(400);
+      expectDocumented("GET", "/api/v1/scan/{id}", badFormat);
+      const queued = await stack.db.scan.create({
+        data: { url: site.url("/page"), mode: "quick", userId: account.user.id },
+      });
+      const unfinished = await api(base, `/api/v1/scan/${queued.id}?format=sarif`, { headers });
+      expect(unfinished.status).toBe(409);
+      expectDocumented("GET", "/api/v1/scan/{id}", unfinished);
+      await stack.db.scan.delete({ where: { id: queued.id } });
+    });
+
     it.each(["A", "B"])("bulk scans and the scan list (Form %s)", async (form) => {
       const headers = { ...key(), "x-response-form": form };
       const batch = await api(base, "/api/v1/scans/batch", {

@@ -1,13 +1,25 @@
 import type { ScanMode } from "@scan/contract";
 import { ScanResult, StoredScan } from "@scan/contract";
+import { failedPage, type PageReport, pageOfScanResult, pageOfStoredScan } from "@scan/reports";
 import { z } from "zod";
-import { failedReport, type Report } from "./report";
+
+/** The command's exit codes (docs/cli.md, Exit codes). */
+export const EXIT = {
+  /** the scan completed and no `error` assertion failed */
+  ok: 0,
+  /** an `error` assertion failed */
+  assertionFailed: 1,
+  /** bad flags, config file or environment */
+  usage: 2,
+  /** no result to judge: the scan failed, or could not be run or followed */
+  noResult: 3,
+} as const;
 
 /** A failure to tell the user about, with the process exit code it ends in. */
 export class CliError extends Error {
   constructor(
     message: string,
-    readonly exitCode = 1,
+    readonly exitCode: number = EXIT.noResult,
   ) {
     super(message);
     this.name = "CliError";
@@ -45,32 +57,6 @@ const ErrorBody = z.object({
 });
 const Accepted = z.object({ data: z.object({ id: z.uuid(), status: z.string() }) });
 
-const fromStored = (scan: StoredScan): Report => ({
-  id: scan.id,
-  url: scan.url,
-  finalUrl: scan.final_url,
-  mode: scan.mode,
-  status: scan.status === "failed" ? "failed" : "completed",
-  grade: scan.grade,
-  scores: scan.scores,
-  checks: scan.checks ?? [],
-  durationMs: scan.duration_ms,
-  error: scan.error,
-});
-
-const fromResult = (scan: ScanResult): Report => ({
-  id: scan.id,
-  url: scan.url,
-  finalUrl: scan.finalUrl,
-  mode: scan.mode,
-  status: "completed",
-  grade: scan.grade,
-  scores: scan.scores,
-  checks: scan.checks,
-  durationMs: scan.duration,
-  error: null,
-});
-
 /** The longest pause between two reads of a scan's status: each read counts against the key's rate limit. */
 const MAX_POLL_MS = 5_000;
 
@@ -85,7 +71,7 @@ const MAX_POLL_MS = 5_000;
 export const scanViaApi = async (
   { baseUrl, apiKey, timeoutMs, pollMs, onProgress }: ApiClientOptions,
   { url, mode }: { url: string; mode: ScanMode },
-): Promise<Report> => {
+): Promise<PageReport> => {
   const headers: Record<string, string> = { accept: "application/json", "x-response-form": "A" };
   if (apiKey) headers.authorization = `Bearer ${apiKey}`;
 
@@ -143,7 +129,7 @@ export const scanViaApi = async (
     } catch (error) {
       // the API stored the scan as failed and says why: a failed scan, as the keyed path reports it
       if (error instanceof ApiError && error.code === "upstream_failure") {
-        return failedReport(url, mode, { code: error.code, message: error.apiMessage });
+        return failedPage(url, mode, { code: error.code, message: error.apiMessage });
       }
       throw error;
     }
@@ -151,7 +137,7 @@ export const scanViaApi = async (
     onProgress("submitting");
     submitted = await submit({ prefer: "respond-async" });
   }
-  if (submitted.response.status === 200) return fromResult(ScanResult.parse(submitted.body.data));
+  if (submitted.response.status === 200) return pageOfScanResult(ScanResult.parse(submitted.body.data));
   const accepted = Accepted.parse(submitted.body);
   // a key holder's scan is read with the key; an anonymous one with the access link in Location
   const location = new URL(submitted.response.headers.get("location") ?? `/api/v1/scan/${accepted.data.id}`, baseUrl);
@@ -170,7 +156,7 @@ export const scanViaApi = async (
       throw error;
     }
     const scan = StoredScan.parse(body.data);
-    if (scan.status === "completed" || scan.status === "failed") return fromStored(scan);
+    if (scan.status === "completed" || scan.status === "failed") return pageOfStoredScan(scan);
     onProgress(scan.status);
     pause = Math.min(MAX_POLL_MS, Math.max(pollMs, Math.round(pause * 1.5)));
     if (Date.now() + pause > deadline) {

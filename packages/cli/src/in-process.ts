@@ -1,9 +1,9 @@
 import type { ScanMode } from "@scan/contract";
 import { vetTarget } from "@scan/platform";
+import { failedPage, type PageReport } from "@scan/reports";
 import { captureLimitsOf, createScanner, resolveAll, type Scanner, TargetError } from "@scan/scanner";
 import { CliError } from "./api-client";
 import type { CliConfig } from "./config";
-import { failedReport, type Report } from "./report";
 
 /**
  * Scans on this machine, with the service's own scanner and a Chromium of its own, when no
@@ -14,7 +14,7 @@ export const scanInProcess = async (
   config: CliConfig,
   { url, mode }: { url: string; mode: ScanMode },
   onProgress: (status: string) => void,
-): Promise<Report> => {
+): Promise<PageReport> => {
   const limits = captureLimitsOf(config);
   let scanner: Scanner;
   try {
@@ -51,17 +51,21 @@ export const scanInProcess = async (
       grade: outcome.grade,
       scores: outcome.scores,
       checks: outcome.checks,
+      scannedAt: new Date().toISOString(),
       durationMs: Math.round(performance.now() - started),
       error: null,
     };
   } catch (error) {
     if (error instanceof TargetError) {
-      return failedReport(
-        url,
-        mode,
-        { code: "upstream_failure", message: error.message },
-        Math.round(performance.now() - started),
-      );
+      return {
+        ...failedPage(
+          url,
+          mode,
+          { code: "upstream_failure", message: error.message },
+          Math.round(performance.now() - started),
+        ),
+        scannedAt: new Date().toISOString(),
+      };
     }
     throw error;
   } finally {

@@ -1,28 +1,75 @@
 /**
- * scan <url> [--mode quick|full] [--json] [--timeout <seconds>]
+ * scan <url> [--mode quick|full] [--format text|json|csv|junit|sarif] [--output <file>]
+ *            [--config <file>] [--min-score [area=]N] [--min-grade G] [--require-check id[,id]]
+ *            [--assert key=level[:value]] [--timeout <seconds>]
  *
  * Scans a page and prints its scores and failing checks: through the API at SCAN_API_URL
  * (with SCAN_API_KEY when set; reading a scan back needs one), or in this process when no
- * API is configured.
+ * API is configured. Assertions from a config file and flags gate a CI job (docs/cli.md).
  */
+import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { allChecks } from "@scan/checks";
 import { normaliseScanUrl, ScanMode } from "@scan/contract";
-import { CliError, scanViaApi } from "./api-client";
+import {
+  ANSI,
+  type PageReport,
+  PLAIN,
+  renderCsv,
+  renderJson,
+  renderJunit,
+  renderSarif,
+  renderText,
+  type SarifLocations,
+  TOOL,
+  useColour,
+} from "@scan/reports";
+import { CliError, EXIT, scanViaApi } from "./api-client";
+import {
+  type Assertion,
+  type AssertionResult,
+  evaluateAssertions,
+  mergeAssertions,
+  readAssertions,
+} from "./assertions";
 import { loadConfig } from "./config";
+import { DEFAULT_CONFIG_FILE, loadConfigFile } from "./config-file";
+import { assertionFlags, FlagError } from "./flags";
 import { scanInProcess } from "./in-process";
 import { createProgress } from "./progress";
-import { formatReport, type Report } from "./report";
+import { formatSummary } from "./summary";
 
-const USAGE = `usage: scan <url> [--mode quick|full] [--json] [--timeout <seconds>]
+const FORMATS = ["text", "json", "csv", "junit", "sarif"] as const;
+type Format = (typeof FORMATS)[number];
 
-  --mode      quick (the 20 core checks) or full (all 53; the default)
-  --json      print the report as JSON on stdout
-  --timeout   give up waiting after this many seconds (default 120)
+const USAGE = `usage: scan <url> [options]
+
+  --mode <quick|full>       quick (the 20 core checks) or full (all 53; the default)
+  --format <format>         text (the default), json, csv, junit or sarif
+  --json                    the same as --format json
+  --output <file>           write the report to this file; the text report still goes to stdout
+  --timeout <seconds>       give up waiting after this many seconds (default 120)
+  --sarif-locations <kind>  url (the default) or github: the page located without its scheme,
+                            which GitHub code scanning accepts
+
+Assertions (exit 1 when an error-level one fails; see docs/cli.md):
+  --config <file>           read mode and assertions from this file (default: ./${DEFAULT_CONFIG_FILE} if present)
+  --min-score [area=]N      the overall score, or an area's (seo, aeo, geo), is at least N (0-100)
+  --min-grade G             the grade is G or better (A+, A, B+, B, C, D, F)
+  --require-check id[,id]   these checks pass (or do not apply)
+  --assert key=level[:v]    any assertion at any level, e.g. categories:seo=warn:80,
+                            grade=error:B, title=error, llms-txt=warn:0.5, h1=off
+
+Exit codes: 0 passed, 1 an error-level assertion failed, 2 bad usage or config,
+            3 no result (the scan failed, or could not be run or followed)
 
 SCAN_API_URL   the API to use (e.g. http://127.0.0.1:3000); unset: scan in this process
 SCAN_API_KEY   sent as Authorization: Bearer <key>; with it the client follows the scan
                until it finishes, without it it takes the API's answer within its wait
+NO_COLOR, FORCE_COLOR   turn colours off, or on when not writing to a terminal
 `;
+
+const usageError = (message: string) => new CliError(`${message}\n\n${USAGE}`, EXIT.usage);
 
 const parse = (argv: string[]) => {
   try {
@@ -30,14 +77,74 @@ const parse = (argv: string[]) => {
       args: argv,
       allowPositionals: true,
       options: {
-        mode: { type: "string", default: "full" },
+        mode: { type: "string" },
         json: { type: "boolean", default: false },
+        format: { type: "string" },
+        output: { type: "string" },
         timeout: { type: "string", default: "120" },
+        "sarif-locations": { type: "string", default: "url" },
+        config: { type: "string" },
+        "min-score": { type: "string", multiple: true },
+        "min-grade": { type: "string" },
+        "require-check": { type: "string", multiple: true },
+        assert: { type: "string", multiple: true },
         help: { type: "boolean", short: "h", default: false },
       },
     });
   } catch (error) {
-    throw new CliError(`${(error as Error).message}\n\n${USAGE}`, 2);
+    throw usageError((error as Error).message);
+  }
+};
+
+type Options = ReturnType<typeof parse>["values"];
+
+const formatOf = (values: Options): Format => {
+  if (values.json && values.format !== undefined && values.format !== "json") {
+    throw usageError(`--json and --format ${values.format} contradict each other`);
+  }
+  const format = values.json ? "json" : (values.format ?? "text");
+  if (!(FORMATS as readonly string[]).includes(format)) {
+    throw usageError(`--format must be one of ${FORMATS.join(", ")}, not ${format}`);
+  }
+  return format as Format;
+};
+
+/** The assertions of the config file, then the flags' over them; a usage error names what is wrong. */
+const assertionsOf = (values: Options, fileAssertions: Record<string, unknown> | undefined, file: string) => {
+  const known = new Set(allChecks.map((check) => check.id));
+  try {
+    const flags = assertionFlags({
+      minScore: values["min-score"],
+      minGrade: values["min-grade"],
+      requireCheck: values["require-check"],
+      assert: values.assert,
+    });
+    return mergeAssertions(readAssertions(fileAssertions ?? {}, known, file), readAssertions(flags, known, "flags"));
+  } catch (error) {
+    if (error instanceof FlagError || error instanceof Error) throw usageError(error.message);
+    throw error;
+  }
+};
+
+type RenderOptions = { colour: boolean; locations: SarifLocations };
+
+const render = (
+  format: Format,
+  page: PageReport,
+  results: AssertionResult[],
+  { colour, locations }: RenderOptions,
+): string => {
+  switch (format) {
+    case "text":
+      return renderText([page], colour ? ANSI : PLAIN);
+    case "json":
+      return renderJson(page, { assertions: results });
+    case "csv":
+      return renderCsv([page]);
+    case "junit":
+      return renderJunit([page], TOOL);
+    case "sarif":
+      return renderSarif([page], TOOL, { locations });
   }
 };
 
@@ -45,29 +152,42 @@ const main = async (): Promise<number> => {
   const { values, positionals } = parse(process.argv.slice(2));
   if (values.help) {
     process.stdout.write(USAGE);
-    return 0;
+    return EXIT.ok;
   }
-  if (positionals.length !== 1) throw new CliError(`give one URL to scan\n\n${USAGE}`, 2);
-  const mode = ScanMode.safeParse(values.mode);
-  if (!mode.success) throw new CliError(`--mode must be quick or full, not ${values.mode}`, 2);
+  if (positionals.length !== 1) throw usageError("give one URL to scan");
+  const format = formatOf(values);
+  const locations = values["sarif-locations"];
+  if (locations !== "url" && locations !== "github") {
+    throw usageError(`--sarif-locations must be url or github, not ${locations}`);
+  }
   const timeoutSeconds = Number(values.timeout);
   if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0)
-    throw new CliError("--timeout must be a number of seconds", 2);
+    throw usageError("--timeout must be a number of seconds");
+
+  let file: ReturnType<typeof loadConfigFile>;
+  try {
+    file = loadConfigFile(values.config, process.cwd());
+  } catch (error) {
+    throw new CliError((error as Error).message, EXIT.usage);
+  }
+  const assertions: Assertion[] = assertionsOf(values, file.assertions, file.path ?? "config");
+  const mode = ScanMode.safeParse(values.mode ?? file.mode ?? "full");
+  if (!mode.success) throw usageError(`--mode must be quick or full, not ${values.mode}`);
   // like the API's Form B: a bare host or host/path means https
   const url = normaliseScanUrl(positionals[0] as string, "B");
-  if (!url.ok) throw new CliError(`${url.reason}`, 2);
+  if (!url.ok) throw usageError(`${url.reason}`);
 
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig(process.env);
   } catch (error) {
-    throw new CliError((error as Error).message, 2);
+    throw new CliError((error as Error).message, EXIT.usage);
   }
 
   const progress = createProgress(process.stderr, `scan ${url.url}`);
-  let report: Report;
+  let page: PageReport;
   try {
-    report = config.SCAN_API_URL
+    page = config.SCAN_API_URL
       ? await scanViaApi(
           {
             baseUrl: config.SCAN_API_URL,
@@ -82,8 +202,25 @@ const main = async (): Promise<number> => {
   } finally {
     progress.stop();
   }
-  process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
-  return report.status === "completed" ? 0 : 1;
+
+  const results = page.status === "completed" ? evaluateAssertions(assertions, page) : [];
+  const stdoutColour = useColour(process.stdout.isTTY === true, process.env);
+  if (values.output !== undefined) {
+    try {
+      // a file never gets colours, whatever the terminal
+      writeFileSync(values.output, render(format, page, results, { colour: false, locations }));
+    } catch (error) {
+      throw new CliError(`cannot write ${values.output}: ${(error as Error).message}`, EXIT.usage);
+    }
+    process.stdout.write(renderText([page], stdoutColour ? ANSI : PLAIN));
+    process.stderr.write(`scan: wrote the ${format} report to ${values.output}\n`);
+  } else {
+    process.stdout.write(render(format, page, results, { colour: stdoutColour, locations }));
+  }
+  process.stderr.write(formatSummary(results, useColour(process.stderr.isTTY === true, process.env) ? ANSI : PLAIN));
+
+  if (page.status !== "completed") return EXIT.noResult;
+  return results.some((result) => result.level === "error" && !result.passed) ? EXIT.assertionFailed : EXIT.ok;
 };
 
 main().then(
@@ -92,6 +229,6 @@ main().then(
   },
   (error: unknown) => {
     process.stderr.write(`scan: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = error instanceof CliError ? error.exitCode : 1;
+    process.exitCode = error instanceof CliError ? error.exitCode : EXIT.noResult;
   },
 );

@@ -116,17 +116,20 @@ export class ScanApiError extends Error {
   }
 }
 
+/** The envelope among a success's representations (`GET /api/v1/scan/{id}` may also be an export's text). */
+type EnvelopeOf<T> = Extract<T, { data?: unknown }>;
+
 /**
  * The `data` of a call's success envelope, or a `ScanApiError` with the error envelope read:
  *
  *     const sites = dataOf(await api.GET("/api/v1/sites", { params: { query: { q: "example" } } }));
+ *
+ * A call that asked for JSON (no `Accept`, no `format`) is answered with the envelope; an
+ * export (CSV, SARIF, JUnit) is text and is read from `response` instead.
  */
-export const dataOf = <T extends { data?: unknown }>(result: {
-  data?: T;
-  error?: unknown;
-  response: Response;
-}): T["data"] => {
-  if (result.data === undefined || !result.response.ok)
+export const dataOf = <T>(result: { data?: T; error?: unknown; response: Response }): EnvelopeOf<T>["data"] => {
+  const body = result.data as EnvelopeOf<T> | string | undefined;
+  if (body === undefined || typeof body !== "object" || body === null || !result.response.ok)
     throw new ScanApiError(problemOf(result.response, result.error));
-  return result.data.data;
+  return body.data;
 };

@@ -3,8 +3,9 @@ import { z } from "zod";
 /**
  * Every error the API can answer, with its HTTP status and its code in each envelope form.
  * Form A codes are docs/spec/public-scanning-api.md §7.1's, Form B codes §7.2's; the rows it does not list
- * (method_not_allowed, request_timeout, payload_too_large, uri_too_long, unsupported_media_type,
- * headers_too_large, service_unavailable, and Form B's NOT_FOUND, FORBIDDEN, HTTPS_REQUIRED, UPSTREAM_FAILURE)
+ * (method_not_allowed, not_acceptable, scan_not_finished, checks_pruned, request_timeout, payload_too_large,
+ * uri_too_long, unsupported_media_type, headers_too_large, service_unavailable, and Form B's
+ * NOT_FOUND, FORBIDDEN, HTTPS_REQUIRED, UPSTREAM_FAILURE)
  * follow the same naming and are documented in docs/api.md (Errors).
  */
 export const ERROR_TABLE = {
@@ -16,7 +17,10 @@ export const ERROR_TABLE = {
   https_required: { status: 403, a: "forbidden", b: "HTTPS_REQUIRED" },
   not_found: { status: 404, a: "not_found", b: "NOT_FOUND" },
   method_not_allowed: { status: 405, a: "method_not_allowed", b: "METHOD_NOT_ALLOWED" },
+  not_acceptable: { status: 406, a: "not_acceptable", b: "NOT_ACCEPTABLE" },
   request_timeout: { status: 408, a: "request_timeout", b: "REQUEST_TIMEOUT" },
+  scan_not_finished: { status: 409, a: "conflict", b: "SCAN_NOT_FINISHED" },
+  checks_pruned: { status: 410, a: "gone", b: "CHECKS_PRUNED" },
   payload_too_large: { status: 413, a: "payload_too_large", b: "PAYLOAD_TOO_LARGE" },
   uri_too_long: { status: 414, a: "uri_too_long", b: "URI_TOO_LONG" },
   unsupported_media_type: { status: 415, a: "unsupported_media_type", b: "UNSUPPORTED_MEDIA_TYPE" },

@@ -119,10 +119,21 @@ export type StoredScan = z.infer<typeof StoredScan>;
 export const ScanIdParam = z.object({ id: z.uuid({ error: "id must be a UUID" }) });
 
 /**
- * GET /api/v1/scan/:id's query: `access`, the token of an anonymous scan's access link (the
- * `Location` its POST answered), 43 base64url characters; key holders need none for their own.
+ * What GET /api/v1/scan/:id answers in: the stored scan as JSON, or an export of a finished
+ * scan (docs/api.md, Exports). `?format=` names one outright; without it, `Accept` chooses.
  */
-export const ScanReadQuery = z.object({
+export const ScanFormat = z.enum(["json", "csv", "sarif", "junit"], {
+  error: "format must be json, csv, sarif or junit",
+});
+export type ScanFormat = z.infer<typeof ScanFormat>;
+
+/**
+ * GET /api/v1/scan/:id query; unknown parameters are refused. `access`: the token of an
+ * anonymous scan's access link (the `Location` its POST answered), 43 base64url characters; key
+ * holders need none for their own.
+ */
+export const ScanReadQuery = z.strictObject({
+  format: ScanFormat.optional(),
   access: z
     .string()
     .regex(/^[A-Za-z0-9_-]{43}$/, "must be the token from the scan's access link")
@@ -131,6 +142,7 @@ export const ScanReadQuery = z.object({
       "The token of an anonymous scan's access link, exactly as the `Location` of its `POST /api/v1/scan` gave it. Not needed for a key holder's own scans.",
     ),
 });
+export type ScanReadQuery = z.infer<typeof ScanReadQuery>;
 
 /**
  * The body POSTed to a scan's callback_url once the scan has finished: `data` is what

@@ -40,6 +40,17 @@ export interface paths {
         /**
          * A stored scan
          * @description The scan by id: `status` moves `queued` → `running` → `completed` | `failed`; `scores`, `grade`, `checks` and `rendered` are null until it has completed, `error` says why a failed scan failed, and `callback` lists the delivery attempts of a scan with a `callback_url`. A key holder reads the scans of the key's user; another user's scan is 404 exactly as a missing one is. An anonymous scan is read only by its access link (`?access=<token>`, the `Location` its POST answered), with or without a key; without the token it is 404 to every key, and a request with neither a key nor a token is 401. Reads by an access link are counted per address in a window of their own (`RATE_LIMIT_ANONYMOUS_READS`, 600 an hour by default), not against the address's 10 anonymous scans.
+         *
+         *     **Exports.** A finished scan is also served as a file, chosen by `?format=` or, without it, by `Accept` (q-values honoured; none, `*\/*` or `application/*` mean JSON):
+         *
+         *     | format | `Accept` | answered as | file |
+         *     |---|---|---|---|
+         *     | `json` | `application/json` | the stored scan in the request's envelope | |
+         *     | `csv` | `text/csv` | `text/csv; charset=utf-8; header=present`, one row per check | `scan-<id>.csv` |
+         *     | `sarif` | `application/sarif+json` | a SARIF 2.1.0 log | `scan-<id>.sarif` |
+         *     | `junit` | `application/xml`, `application/junit+xml`, `text/xml` | `application/xml`, JUnit XML, one test case per check | `scan-<id>.xml` |
+         *
+         *     `?format=` wins over `Accept`. An `Accept` that names none of these is 406; an export of a scan still queued or running is 409 (its JSON answers the status); an export of a scan whose check list retention dropped is 410. Errors are JSON in the request's envelope.
          */
         get: operations["getScan"];
         put?: never;
@@ -800,6 +811,52 @@ export interface components {
             url: string;
             name?: string;
         };
+        /** @description A SARIF 2.1.0 log (OASIS Standard): one run; `tool.driver.rules` are the checks the scan ran (rule id = check id); one result per check that failed or warned, located at the scanned URL, with a stable `partialFingerprints.aeoScanFinding/v1`. */
+        SarifLog: {
+            $schema: string;
+            /** @constant */
+            version: "2.1.0";
+            runs: ({
+                tool: {
+                    driver: {
+                        /** @constant */
+                        name: "aeo-scan";
+                        version: string;
+                        rules: ({
+                            id: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+                artifacts: ({
+                    location: {
+                        uri: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                })[];
+                results: ({
+                    ruleId: string;
+                    /** @enum {string} */
+                    level: "error" | "warning" | "note";
+                    message: {
+                        text: string;
+                    };
+                    partialFingerprints: {
+                        "aeoScanFinding/v1": string;
+                    };
+                } & {
+                    [key: string]: unknown;
+                })[];
+            } & {
+                [key: string]: unknown;
+            })[];
+        };
         /** @description A JSON-RPC 2.0 answer: `result`, or `error`. */
         JsonRpcResponse: {
             /** @constant */
@@ -1483,6 +1540,96 @@ export interface components {
             };
         };
         /**
+         * @description Not acceptable, in the request's form (Form A or Form B):
+         *
+         *     - `not_acceptable` / `NOT_ACCEPTABLE`: `Accept` names no representation the endpoint serves (`GET /api/v1/scan/{id}`: JSON, CSV, SARIF or JUnit XML); the error itself is JSON
+         */
+        ApiError406: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    ok: false;
+                    error: {
+                        /** @enum {string} */
+                        code: "not_acceptable";
+                        message: string;
+                        hint: string;
+                    };
+                } | {
+                    error: string;
+                    /** @enum {string} */
+                    code: "NOT_ACCEPTABLE";
+                };
+            };
+        };
+        /**
+         * @description Conflict, in the request's form (Form A or Form B):
+         *
+         *     - `conflict` / `SCAN_NOT_FINISHED`: an export (CSV, SARIF, JUnit) of a scan that is still `queued` or `running`; read it as JSON until it has finished
+         */
+        ApiError409: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    ok: false;
+                    error: {
+                        /** @enum {string} */
+                        code: "conflict";
+                        message: string;
+                        hint: string;
+                    };
+                } | {
+                    error: string;
+                    /** @enum {string} */
+                    code: "SCAN_NOT_FINISHED";
+                };
+            };
+        };
+        /**
+         * @description 410, in the request's form (Form A or Form B):
+         *
+         *     - `gone` / `CHECKS_PRUNED`: an export (CSV, SARIF, JUnit) of a scan whose check list retention dropped; its scores are still in its JSON
+         */
+        ApiError410: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    ok: false;
+                    error: {
+                        /** @enum {string} */
+                        code: "gone";
+                        message: string;
+                        hint: string;
+                    };
+                } | {
+                    error: string;
+                    /** @enum {string} */
+                    code: "CHECKS_PRUNED";
+                };
+            };
+        };
+        /**
          * @description In Form A:
          *
          *     - `invalid_request`: a field or query parameter failed validation, or the body is not a JSON object
@@ -1852,6 +1999,10 @@ export interface components {
         Allow: string;
         /** @description Seconds to wait before trying again. */
         "Retry-After": number;
+        /** @description Names `Accept`: the representation depends on it. */
+        Vary: string;
+        /** @description On an export: `attachment; filename="scan-<id>.csv"` (`.sarif`, `.xml`). */
+        "Content-Disposition": string;
     };
     pathItems: never;
 }
@@ -1946,6 +2097,7 @@ export interface operations {
     getScan: {
         parameters: {
             query?: {
+                format?: "json" | "csv" | "sarif" | "junit";
                 /** @description The token of an anonymous scan's access link, exactly as the `Location` of its `POST /api/v1/scan` gave it. Not needed for a key holder's own scans. */
                 access?: string;
             };
@@ -1962,13 +2114,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The stored scan. */
+            /** @description The stored scan, or its export. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1984,12 +2138,18 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["StoredScan"];
                     };
+                    "text/csv": string;
+                    "application/sarif+json": components["schemas"]["SarifLog"];
+                    "application/xml": string;
                 };
             };
             400: components["responses"]["ApiError400"];
             401: components["responses"]["ApiError401"];
             404: components["responses"]["ApiError404"];
             405: components["responses"]["ApiError405"];
+            406: components["responses"]["ApiError406"];
+            409: components["responses"]["ApiError409"];
+            410: components["responses"]["ApiError410"];
             429: components["responses"]["ApiError429"];
             500: components["responses"]["ApiError500"];
             503: components["responses"]["ApiError503"];

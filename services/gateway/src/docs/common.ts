@@ -31,6 +31,12 @@ export const ERROR_WHEN: Record<ErrorKind, string> = {
     "the request came over plain HTTP where HTTPS is required (production); checked before the key, which is neither looked up nor counted",
   not_found: "unknown route, or a resource missing or not the caller's",
   method_not_allowed: "a known path with a method it does not serve; `Allow` lists the methods",
+  not_acceptable:
+    "`Accept` names no representation the endpoint serves (`GET /api/v1/scan/{id}`: JSON, CSV, SARIF or JUnit XML); the error itself is JSON",
+  scan_not_finished:
+    "an export (CSV, SARIF, JUnit) of a scan that is still `queued` or `running`; read it as JSON until it has finished",
+  checks_pruned:
+    "an export (CSV, SARIF, JUnit) of a scan whose check list retention dropped; its scores are still in its JSON",
   request_timeout:
     "the request's headers did not arrive within HEADERS_TIMEOUT_MS, or the whole request within REQUEST_TIMEOUT_MS; the connection is closed",
   payload_too_large: "the body is over BODY_LIMIT_BYTES (100 KiB by default)",
@@ -202,7 +208,9 @@ const STATUS_NAME: Record<number, string> = {
   403: "Forbidden",
   404: "Not found",
   405: "Method not allowed",
+  406: "Not acceptable",
   408: "Request timeout",
+  409: "Conflict",
   413: "Payload too large",
   414: "URI too long",
   415: "Unsupported media type",
@@ -213,7 +221,24 @@ const STATUS_NAME: Record<number, string> = {
   503: "Service unavailable",
 };
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 408 | 413 | 414 | 415 | 429 | 431 | 500 | 502 | 503;
+export type ErrorStatus =
+  | 400
+  | 401
+  | 403
+  | 404
+  | 405
+  | 406
+  | 408
+  | 409
+  | 410
+  | 413
+  | 414
+  | 415
+  | 429
+  | 431
+  | 500
+  | 502
+  | 503;
 
 const codesOf = (kinds: readonly ErrorKind[], form: "a" | "b") =>
   [...new Set(kinds.map((kind) => ERROR_TABLE[kind][form]))] as [string, ...string[]];

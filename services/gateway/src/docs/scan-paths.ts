@@ -38,6 +38,63 @@ const Prefer = z.string().optional().meta({
   example: "respond-async",
 });
 
+/** The columns of a scan's CSV export, as its header row names them. */
+const CSV_HEADER =
+  "url,final_url,scan_id,mode,scanned_at,area,check_id,title,status,severity,score,max_score,finding,fix";
+
+/**
+ * The outline of a scan's SARIF export: the log the tests validate against the OASIS SARIF 2.1.0
+ * schema; here only its frame, open to every member that schema allows.
+ */
+const SarifLog = z
+  .object({
+    $schema: z.string(),
+    version: z.literal("2.1.0"),
+    runs: z.array(
+      z
+        .object({
+          tool: z.object({
+            driver: z
+              .object({
+                name: z.literal("aeo-scan"),
+                version: z.string(),
+                rules: z.array(z.object({ id: z.string() }).loose()),
+              })
+              .loose(),
+          }),
+          artifacts: z.array(z.object({ location: z.object({ uri: z.string() }).loose() }).loose()),
+          results: z.array(
+            z
+              .object({
+                ruleId: z.string(),
+                level: z.enum(["error", "warning", "note"]),
+                message: z.object({ text: z.string() }),
+                partialFingerprints: z.object({ "aeoScanFinding/v1": z.string() }),
+              })
+              .loose(),
+          ),
+        })
+        .loose(),
+    ),
+  })
+  .meta({
+    id: "SarifLog",
+    description:
+      "A SARIF 2.1.0 log (OASIS Standard): one run; `tool.driver.rules` are the checks the scan ran (rule id = check id); one result per check that failed or warned, located at the scanned URL, with a stable `partialFingerprints.aeoScanFinding/v1`.",
+  });
+
+const ContentDisposition = z
+  .string()
+  .optional()
+  .meta({
+    description: 'On an export: `attachment; filename="scan-<id>.csv"` (`.sarif`, `.xml`).',
+    header: { id: "Content-Disposition" },
+  });
+const VaryHeader = z.string().meta({
+  description: "Names `Accept`: the representation depends on it.",
+  header: { id: "Vary" },
+});
+
 /** The signed POST a scan's callback_url receives when the scan has completed or failed. */
 const scanCallback = {
   "{$request.body#/callback_url}": {
@@ -109,13 +166,44 @@ export const scanPaths: ZodOpenApiPathsObject = {
       operationId: "getScan",
       tags: ["Scans"],
       summary: "A stored scan",
-      description:
+      description: [
         "The scan by id: `status` moves `queued` → `running` → `completed` | `failed`; `scores`, `grade`, `checks` and `rendered` are null until it has completed, `error` says why a failed scan failed, and `callback` lists the delivery attempts of a scan with a `callback_url`. A key holder reads the scans of the key's user; another user's scan is 404 exactly as a missing one is. An anonymous scan is read only by its access link (`?access=<token>`, the `Location` its POST answered), with or without a key; without the token it is 404 to every key, and a request with neither a key nor a token is 401. Reads by an access link are counted per address in a window of their own (`RATE_LIMIT_ANONYMOUS_READS`, 600 an hour by default), not against the address's 10 anonymous scans.",
+        "",
+        "**Exports.** A finished scan is also served as a file, chosen by `?format=` or, without it, by `Accept` (q-values honoured; none, `*/*` or `application/*` mean JSON):",
+        "",
+        "| format | `Accept` | answered as | file |",
+        "|---|---|---|---|",
+        "| `json` | `application/json` | the stored scan in the request's envelope | |",
+        "| `csv` | `text/csv` | `text/csv; charset=utf-8; header=present`, one row per check | `scan-<id>.csv` |",
+        "| `sarif` | `application/sarif+json` | a SARIF 2.1.0 log | `scan-<id>.sarif` |",
+        "| `junit` | `application/xml`, `application/junit+xml`, `text/xml` | `application/xml`, JUnit XML, one test case per check | `scan-<id>.xml` |",
+        "",
+        "`?format=` wins over `Accept`. An `Accept` that names none of these is 406; an export of a scan still queued or running is 409 (its JSON answers the status); an export of a scan whose check list retention dropped is 410. Errors are JSON in the request's envelope.",
+      ].join("\n"),
       security: security.apiKeyOrAnonymous,
       requestParams: { path: ScanIdParam, query: ScanReadQuery, header: z.object(commonHeaderParams) },
       responses: {
-        "200": record("The stored scan.", StoredScan),
-        ...apiErrors(400, 401, 404, 405, 429, 500, 503),
+        "200": {
+          ...record("The stored scan, or its export.", StoredScan),
+          headers: z.object({ ...apiHeaders, Vary: VaryHeader, "Content-Disposition": ContentDisposition }),
+          content: {
+            ...record("", StoredScan).content,
+            "text/csv": {
+              schema: z.string().meta({
+                description: `RFC 4180 CSV with a header row (\`${CSV_HEADER}\`), CRLF line ends, one row per check; a failed scan is one row with status \`error\`. A cell a spreadsheet would run as a formula (starting with \`=\`, \`+\`, \`-\`, \`@\`, tab or CR) is prefixed with \`'\`.`,
+                example: `${CSV_HEADER}\r\nhttps://example.com/,https://example.com/,…,full,2025-03-01T10:20:30.456Z,seo,title,Page has a title,fail,critical,0,6,The page has no <title>.,Add a <title>.\r\n`,
+              }),
+            },
+            "application/sarif+json": { schema: SarifLog },
+            "application/xml": {
+              schema: z.string().meta({
+                description:
+                  "JUnit XML (`testsuites`): one `testsuite` per area (`SEO checks of <url>`), one `testcase` per check; `failure` (type `fail` or `warn`) for a check that did not pass, `skipped` for one that did not apply; valid against the Ant JUnit XSD and the Jenkins xUnit junit-10.xsd. A failed scan is one test case in `error`.",
+              }),
+            },
+          },
+        },
+        ...apiErrors(400, 401, 404, 405, 406, 409, 410, 429, 500, 503),
       },
     },
   },

@@ -14,13 +14,18 @@ import { scanLink } from "../domain/scan-access";
 import type { ScanService } from "../domain/scan-service";
 import { parsePrefer } from "../http/prefer";
 import { type Route, route } from "../http/route";
+import { scanFormatFor, sendExport } from "../http/scan-representation";
 
 const BODY_HINT =
   'Send {"url": "https://example.com", "mode": "quick" | "full", "callback_url": "https://..." (optional)} as JSON.';
 
-const ACCESS_HINT = "Send the link from the Location header of POST /api/v1/scan as it is, or an API key.";
+const ACCESS_HINT =
+  "The parameters are format=json|csv|sarif|junit and, for an anonymous scan, access=<token> from the Location header of POST /api/v1/scan.";
 
-/** POST /api/v1/scan (docs/spec/public-scanning-api.md §4.1) and GET /api/v1/scan/:id (§4.3). */
+/**
+ * POST /api/v1/scan (docs/spec/public-scanning-api.md §4.1) and GET /api/v1/scan/:id (§4.3),
+ * which also exports a finished scan as CSV, SARIF or JUnit XML (docs/api.md, Exports).
+ */
 export const scanRoutes = (scans: ScanService): Route[] => [
   route(
     { method: "post", path: "/api/v1/scan", authorization: "anyone", body: { schema: ScanRequest, hint: BODY_HINT } },
@@ -84,11 +89,15 @@ export const scanRoutes = (scans: ScanService): Route[] => [
       path: "/api/v1/scan/:id",
       authorization: "account-or-link",
       params: { schema: ScanIdParam, hint: "Use the id returned by POST /api/v1/scan." },
-      query: { schema: ScanReadQuery, hint: ACCESS_HINT },
+      query: { schema: ScanReadQuery, hint: ACCESS_HINT, report: "names" },
     },
-    async ({ caller, params, query, res }) => {
+    async ({ caller, params, query, req, res }) => {
+      // one URL, several representations: a cache keys them on Accept
+      res.vary("Accept");
       const viewer = caller.kind === "anonymous" ? null : caller.userId;
       const scan = await scans.get(params.id, viewer, query.access);
+      const format = scanFormatFor(query.format, req.get("accept"));
+      if (format !== "json") return sendExport(res, format, toStoredScan(scan));
       // a callback URL may carry the receiver's own token: only the scan's owner is shown it
       // (an anonymous scan has none, so its readers never see the callback)
       const ownCallback = scan.callbackUrl && viewer !== null && scan.userId === viewer;

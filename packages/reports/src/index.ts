@@ -1,0 +1,14 @@
+/** Renderers of scan results: text for people; JSON, CSV, SARIF 2.1.0 and JUnit XML for programs and CI systems. */
+import manifest from "../package.json";
+import type { ToolInfo } from "./page-report";
+
+export * from "./csv";
+export * from "./formats";
+export * from "./json";
+export * from "./junit";
+export * from "./page-report";
+export * from "./sarif";
+export * from "./text";
+
+/** The product as reports name it (SARIF's tool.driver, JUnit's properties). */
+export const TOOL: ToolInfo = { name: "aeo-scan", version: manifest.version };

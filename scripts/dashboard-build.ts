@@ -45,3 +45,8 @@ export const ensureDashboardBuilt = (): boolean => {
   buildDashboard();
   return true;
 };
+
+// `pnpm dashboard:build` (and `pnpm test`, whose API tests serve /app/ too): build it if it is stale
+if (require.main === module) {
+  process.stdout.write(ensureDashboardBuilt() ? "built the dashboard\n" : "the dashboard's build is up to date\n");
+}

@@ -402,6 +402,28 @@ describe("the API reference", () => {
       }
     });
 
+    it("links the service's icon, served at /favicon.ico, cached and revalidated by its ETag", async () => {
+      const page = await (await fetch(`${base}/docs`)).text();
+      expect(page).toContain('<link rel="icon" href="/favicon.ico"');
+      const icon = await fetch(`${base}/favicon.ico`);
+      expect(icon.status).toBe(200);
+      expect(icon.headers.get("content-type")).toBe("image/x-icon");
+      expect(icon.headers.get("cache-control")).toBe("public, max-age=86400");
+      const bytes = Buffer.from(await icon.arrayBuffer());
+      // an ICO: reserved 0, type 1 (icon), then its images; the first is a PNG
+      expect([bytes.readUInt16LE(0), bytes.readUInt16LE(2), bytes.readUInt16LE(4)]).toEqual([0, 1, 3]);
+      const first = bytes.readUInt32LE(6 + 12);
+      expect(bytes.subarray(first, first + 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+      const etag = icon.headers.get("etag") ?? "";
+      expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+      const again = await fetch(`${base}/favicon.ico`, { headers: { "if-none-match": etag } });
+      expect(again.status).toBe(304);
+      expect(again.headers.get("etag")).toBe(etag);
+      expect((await again.arrayBuffer()).byteLength).toBe(0);
+      const stale = await fetch(`${base}/favicon.ico`, { headers: { "if-none-match": '"old"' } });
+      expect(stale.status).toBe(200);
+    });
+
     it("renders every operation in a browser, asks nothing of another origin, and tries a request", async () => {
       const args = process.getuid?.() === 0 ? ["--no-sandbox"] : [];
       const browser = await chromium.launch({ executablePath: resolveChromiumPath(undefined), args });
@@ -427,6 +449,14 @@ describe("the API reference", () => {
         expect(
           (await healthz.locator(".live-responses-table tbody .response-col_status").first().textContent())?.trim(),
         ).toBe("200");
+
+        // "Try it out" on POST /api/v1/scan starts synchronous: nothing pre-fills Prefer: respond-async
+        const scan = page.locator("#operations-Scans-createScan");
+        await scan.locator(".opblock-summary").click();
+        await scan.locator(".try-out__btn").click();
+        const prefer = scan.locator('tr[data-param-name="Prefer"][data-param-in="header"] input');
+        await prefer.waitFor({ timeout: 10_000 });
+        expect(await prefer.inputValue()).toBe("");
 
         const elsewhere = requests.filter((url) => !url.startsWith(`${base}/`) && !url.startsWith("data:"));
         expect(elsewhere).toEqual([]);

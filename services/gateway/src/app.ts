@@ -30,7 +30,7 @@ import { evaluateRoutes } from "./routes/evaluate.route";
 import { generatorRoutes } from "./routes/generators.route";
 import { keyRoutes } from "./routes/keys.route";
 import { keywordRoutes } from "./routes/keywords.route";
-import { mcpRoutes } from "./routes/mcp.route";
+import { MCP_PATHS, mcpRoutes } from "./routes/mcp.route";
 import { opsRoutes } from "./routes/ops.route";
 import { scanRoutes } from "./routes/scan.route";
 import { scanListRoutes } from "./routes/scans.route";
@@ -98,22 +98,25 @@ export const createApp = ({
     ...citationRoutes(citations),
     ...generatorRoutes(tools.generators),
   ];
+  const ops = opsRoutes({ metrics, readiness, metricsToken });
+  const docs = docsRoutes();
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
   // a number trusts exactly that many hops from the socket; 0 (false) makes req.ip the socket's address
   app.set("trust proxy", trustProxy === 0 ? false : trustProxy);
   app.use(requestContext(defaultForm));
-  app.use(observeRequests({ log, metrics }));
+  // every declared path is a label of the request metrics
+  app.use(observeRequests({ log, metrics, paths: [...api, ...ops, ...docs].map((r) => r.path).concat(MCP_PATHS) }));
   // authentication and rate limits before bodies are read: a refused caller's body is never parsed
   app.use(API_PREFIX, apiAccess({ routes: api, auth, limiter, log, onRejected }));
   // every other response shows the caller's counter too, read without spending
   app.use(rateLimitShown({ auth, limiter, log }));
   app.use(wellFormedRequest({ maxUrlBytes }));
   // probes and metrics come before body parsing and any API authentication
-  app.use(opsRoutes({ metrics, readiness, metricsToken }));
-  // the API reference: public, outside /api/v1 and its rate limits
-  app.use(docsRoutes());
+  app.use(routerOf(ops));
+  // the API reference and the icon: public, outside /api/v1 and its rate limits
+  app.use(routerOf(docs));
   app.use(adminRoutes({ token: adminToken, queues }));
   // the MCP tool server (docs/spec/public-scanning-api.md §4.8): its own authentication, counting and JSON-RPC errors
   app.use(

@@ -30,10 +30,10 @@ import {
 
 /** POST /api/v1/scan, GET /api/v1/scan/{id}, the batch and list of scans, and the evaluator. */
 
+// no example: the interactive reference fills parameters from examples, and a first try should wait for the score
 const Prefer = z.string().optional().meta({
   description:
-    "`respond-async` (RFC 7240; any case, among other preferences) answers 202 as soon as the scan is stored and queued.",
-  example: "respond-async",
+    "`respond-async` (RFC 7240; any case, among other preferences) answers 202 as soon as the scan is stored and queued; `wait=<seconds>` waits less than `SCAN_WAIT_MS`. Without it the request waits for the result.",
 });
 
 /** The signed POST a scan's callback_url receives when the scan has completed or failed. */

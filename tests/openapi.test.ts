@@ -238,6 +238,11 @@ describe("the API reference", () => {
       const stored = await api(base, `/api/v1/scan/${(done.body as Json).data.id}`, { headers });
       expect(stored.status).toBe(200);
       expectDocumented("GET", "/api/v1/scan/{id}", stored);
+      const unchanged = await api(base, `/api/v1/scan/${(done.body as Json).data.id}`, {
+        headers: { ...headers, "if-none-match": stored.headers.get("etag") ?? "" },
+      });
+      expect(unchanged.status).toBe(304);
+      expectDocumented("GET", "/api/v1/scan/{id}", unchanged);
 
       // the callback, as the receiver got it: the operation's callback describes it
       const callback = await until(() => callbacks.find((c) => (c.body as Json).scan_id === id));
@@ -324,6 +329,11 @@ describe("the API reference", () => {
         const list = await api(base, `${path}?limit=5`, { headers });
         expect(list.status).toBe(200);
         expectDocumented("GET", path, list);
+        const unchanged = await api(base, `${path}?limit=5`, {
+          headers: { ...headers, "if-none-match": list.headers.get("etag") ?? "" },
+        });
+        expect(unchanged.status).toBe(304);
+        expectDocumented("GET", path, unchanged);
       }
       const unknownSite = await api(base, `/api/v1/keywords?site_id=${randomUUID()}`, { headers });
       expect(unknownSite.status).toBe(404);
@@ -545,6 +555,10 @@ const responseCompiler = (document: Document) => {
     const problems: string[] = [];
     for (const [name, header] of Object.entries((documented.headers ?? {}) as Record<string, Json>)) {
       if (resolve(header).required && !response.headers.has(name)) problems.push(`header ${name} is missing`);
+    }
+    if (documented.content === undefined) {
+      // a response documented without a body (304) has none
+      return response.body === "" ? problems : [...problems, "a body where the document names none"];
     }
     const contentType = (response.headers.get("content-type") ?? "").split(";")[0]?.trim() ?? "";
     const media = schemasOf(method, path, String(response.status)).find(

@@ -16,7 +16,16 @@ import {
 } from "@scan/contract";
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
-import { apiErrors, commonHeaderParams, jsonBody, page, record, security } from "./common";
+import {
+  apiErrors,
+  commonHeaderParams,
+  conditionalHeaderParams,
+  jsonBody,
+  page,
+  pageNotModified,
+  record,
+  security,
+} from "./common";
 
 /** The key holder's sites, keywords and citation tracks, and a user's API keys. */
 
@@ -24,6 +33,7 @@ const LIST_RULES =
   "Newest first, with the id as tiebreaker, so paging never repeats or skips a record. `total` counts every match and `hasMore` is `page × limit < total`; a page past the end is an empty list. Integers are plain decimal digits; a parameter given twice, or one the endpoint does not know, is 400.";
 
 const headers = z.object(commonHeaderParams);
+const conditional = z.object(conditionalHeaderParams);
 
 const CacheControl = z.literal("no-store").meta({ description: "The full key is in this response only." });
 
@@ -35,8 +45,12 @@ export const accountPaths: ZodOpenApiPathsObject = {
       summary: "The caller's sites",
       description: `\`q\` is a case-insensitive substring of the domain, name or url, matched literally (\`%\` and \`_\` match themselves). ${LIST_RULES}`,
       security: security.apiKey,
-      requestParams: { query: SiteListQuery, header: headers },
-      responses: { "200": page("A page of sites.", SiteView), ...apiErrors(400, 401, 405, 429, 500, 503) },
+      requestParams: { query: SiteListQuery, header: conditional },
+      responses: {
+        "200": page("A page of sites.", SiteView),
+        "304": pageNotModified(),
+        ...apiErrors(400, 401, 405, 429, 500, 503),
+      },
     },
     post: {
       operationId: "createSite",
@@ -61,9 +75,10 @@ export const accountPaths: ZodOpenApiPathsObject = {
       summary: "The caller's tracked keywords",
       description: `Of every site, or of one (\`site_id\`; another user's or an unknown site is 404). ${LIST_RULES}`,
       security: security.apiKey,
-      requestParams: { query: KeywordListQuery, header: headers },
+      requestParams: { query: KeywordListQuery, header: conditional },
       responses: {
         "200": page("A page of keywords.", KeywordView),
+        "304": pageNotModified(),
         ...apiErrors(400, 401, 404, 405, 429, 500, 503),
       },
     },
@@ -90,9 +105,10 @@ export const accountPaths: ZodOpenApiPathsObject = {
       summary: "The caller's citation tracks",
       description: `Observations of whether an AI engine's answer cited the site, \`checked_at\` within the \`date_range\` (last 30 days by default). ${LIST_RULES}`,
       security: security.apiKey,
-      requestParams: { query: CitationListQuery, header: headers },
+      requestParams: { query: CitationListQuery, header: conditional },
       responses: {
         "200": page("A page of citation tracks.", CitationView),
+        "304": pageNotModified(),
         ...apiErrors(400, 401, 404, 405, 429, 500, 503),
       },
     },
@@ -118,8 +134,12 @@ export const accountPaths: ZodOpenApiPathsObject = {
       summary: "The user's active API keys",
       description: "Newest first. Never the keys themselves: their `prefix` tells them apart.",
       security: security.jwt,
-      requestParams: { query: PageQuery, header: headers },
-      responses: { "200": page("A page of keys.", ApiKeyView), ...apiErrors(400, 401, 405, 429, 500, 503) },
+      requestParams: { query: PageQuery, header: conditional },
+      responses: {
+        "200": page("A page of keys.", ApiKeyView),
+        "304": pageNotModified(),
+        ...apiErrors(400, 401, 405, 429, 500, 503),
+      },
     },
     post: {
       operationId: "createKey",

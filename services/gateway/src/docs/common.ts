@@ -87,6 +87,34 @@ export const PreferenceApplied = header(
   "Sent when the request's `Prefer: respond-async` was honoured (RFC 7240).",
 );
 
+export const ETagHeader = header(
+  "ETag",
+  z.string().regex(/^W\/"[A-Za-z0-9_-]+"$/),
+  "A weak entity tag of what the answer says (Form A's `meta.requestId` aside, which differs on every request): send it back in `If-None-Match` to be answered 304 while nothing changed. A scan's tag moves with its state.",
+);
+const CacheControlRevalidate = header(
+  "Cache-Control",
+  z.literal("private, no-cache"),
+  "A client may keep the answer but must revalidate it (`If-None-Match`) before reusing it; no shared cache may keep it.",
+);
+const VaryHeader = header(
+  "Vary",
+  z.string(),
+  "`Authorization, X-API-Key, X-Response-Form` (and `Origin` where browsers may call the API): what the answer depends on besides its URL.",
+);
+const LinkHeader = header(
+  "Link",
+  z.string(),
+  'RFC 8288 links to other pages of the list: `<url>; rel="first"` and `rel="last"` always, `rel="prev"` past the first page, `rel="next"` while `hasMore`. Absolute URLs: the request\'s scheme and host (a trusted proxy\'s `X-Forwarded-Proto` and `X-Forwarded-Host`), its path, its query with `page` set.',
+);
+
+/** On an answer a client may revalidate with If-None-Match. */
+export const revalidationHeaders = {
+  ETag: ETagHeader,
+  "Cache-Control": CacheControlRevalidate,
+  Vary: VaryHeader,
+};
+
 /** On every response outside /api/v1. */
 export const serviceHeaders = { "X-Request-Id": RequestIdHeader };
 
@@ -117,6 +145,18 @@ const RequestIdParam = z
 
 /** The headers every operation reads (the JSON-RPC endpoints aside). */
 export const commonHeaderParams = { "X-Response-Form": ResponseFormParam, "X-Request-Id": RequestIdParam };
+
+const IfNoneMatchParam = z
+  .string()
+  .optional()
+  .meta({
+    description:
+      "The `ETag` of an answer held (or several, comma-separated, or `*`): 304 with no body when the answer would carry the same tag (weak comparison). A 304 does not count against the rate limit; once the window is spent the request is 429 like any other.",
+    param: { id: "If-None-Match" },
+  });
+
+/** The headers a revalidatable GET reads. */
+export const conditionalHeaderParams = { ...commonHeaderParams, "If-None-Match": IfNoneMatchParam };
 
 // security ---------------------------------------------------------------------------------
 
@@ -262,10 +302,19 @@ export const record = (
   },
 });
 
+/** The 304 of a revalidatable GET: no body, the tag and caching headers of its 200. */
+export const notModified = (extra: Record<string, z.ZodType> = {}): ZodOpenApiResponseObject => ({
+  description:
+    "Not modified: `If-None-Match` names the current `ETag`. No body; the tag, caching headers and rate-limit headers are sent, and the request is not counted against the limit.",
+  headers: z.object({ ...apiHeaders, ...revalidationHeaders, ...extra }),
+});
+
+export const pageNotModified = () => notModified({ Link: LinkHeader });
+
 /** A page of a list in both forms: `meta: {page, limit, total, hasMore}` in each, and Form A's `requestId`. */
 export const page = (description: string, item: z.ZodType): ZodOpenApiResponseObject => ({
   description,
-  headers: z.object(apiHeaders),
+  headers: z.object({ ...apiHeaders, ...revalidationHeaders, Link: LinkHeader }),
   content: {
     "application/json": {
       schema: z.xor([formASuccess(z.array(item), PageMetaA), formBSuccess(z.array(item), PageMeta)]),

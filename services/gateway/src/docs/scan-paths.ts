@@ -20,11 +20,15 @@ import {
   apiErrors,
   apiHeaders,
   commonHeaderParams,
+  conditionalHeaderParams,
   jsonBody,
   LocationHeader,
+  notModified,
   PreferenceApplied,
   page,
+  pageNotModified,
   record,
+  revalidationHeaders,
   security,
 } from "./common";
 
@@ -107,9 +111,10 @@ export const scanPaths: ZodOpenApiPathsObject = {
       description:
         "The scan by id: `status` moves `queued` → `running` → `completed` | `failed`; `scores`, `grade`, `checks` and `rendered` are null until it has completed, `error` says why a failed scan failed, and `callback` lists the delivery attempts of a scan with a `callback_url`. Another user's scan is 404 exactly as a missing one is; anonymous scans can be read by any key holder (their id is handed only to whoever made them).",
       security: security.apiKey,
-      requestParams: { path: ScanIdParam, header: z.object(commonHeaderParams) },
+      requestParams: { path: ScanIdParam, header: z.object(conditionalHeaderParams) },
       responses: {
-        "200": record("The stored scan.", StoredScan),
+        "200": record("The stored scan.", StoredScan, { headers: revalidationHeaders }),
+        "304": notModified(),
         ...apiErrors(400, 401, 404, 405, 429, 500, 503),
       },
     },
@@ -138,9 +143,10 @@ export const scanPaths: ZodOpenApiPathsObject = {
       description:
         "The key holder's scans, newest first, optionally of one status; each without its checks (read one scan for those).",
       security: security.apiKey,
-      requestParams: { query: ScanListQuery, header: z.object(commonHeaderParams) },
+      requestParams: { query: ScanListQuery, header: z.object(conditionalHeaderParams) },
       responses: {
         "200": page("A page of scans.", ScanSummary),
+        "304": pageNotModified(),
         ...apiErrors(400, 401, 405, 429, 500, 503),
       },
     },

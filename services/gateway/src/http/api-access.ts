@@ -1,9 +1,9 @@
 import { AppError } from "@scan/contract";
-import type { Request, RequestHandler } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
 import { ANONYMOUS, type Authenticator, type Caller } from "../domain/authenticate";
 import { clientBucket } from "../domain/client-ip";
-import { type RateLimiter, type RateSubject, rateLimitHeaders } from "../domain/rate-limiter";
+import { type RateLimiter, type RateLimitState, type RateSubject, rateLimitHeaders } from "../domain/rate-limiter";
 import type { Route } from "./route";
 import { pathTable } from "./route-paths";
 
@@ -11,6 +11,11 @@ declare global {
   namespace Express {
     interface Locals {
       caller: Caller;
+      /**
+       * Gives back the point this request spent of the rate limit, for an answer that costs
+       * nothing (a 304, an idempotent replay); at most once, never failing the request.
+       */
+      giveBack?: () => Promise<void>;
     }
   }
 }
@@ -36,6 +41,30 @@ export const subjectOf = (caller: Caller, req: Request): RateSubject => {
       // req.ip honours TRUST_PROXY hops; with none trusted it is the socket's address
       return { kind: "ip", bucket: clientBucket(req.ip) };
   }
+};
+
+/** The request's point of the rate limit, handed back once; the headers then show the count after it. */
+const givingBack = (
+  limiter: RateLimiter,
+  subject: RateSubject,
+  spent: RateLimitState,
+  res: Response,
+  log: Logger,
+): (() => Promise<void>) => {
+  let given = false;
+  return async () => {
+    if (given) return;
+    given = true;
+    try {
+      const state = await limiter.refund(subject, 1, spent);
+      if (state && !res.headersSent) {
+        for (const [name, value] of Object.entries(rateLimitHeaders(state))) res.setHeader(name, value);
+      }
+    } catch (error) {
+      // the counters went away meanwhile: the request stays counted, the answer is still given
+      log.warn({ err: error instanceof Error ? error.message : String(error) }, "rate-limit refund failed");
+    }
+  };
 };
 
 /**
@@ -78,6 +107,7 @@ export const apiAccess = ({ routes, auth, limiter, log, onRejected }: ApiAccessD
       });
     }
     for (const [name, value] of Object.entries(rateLimitHeaders(state))) res.setHeader(name, value);
+    if (state.allowed) res.locals.giveBack = givingBack(limiter, subjectOf(caller, req), state, res, log);
     if (!state.allowed) {
       onRejected?.(caller.kind === "anonymous" ? "anonymous" : caller.plan);
       const who = caller.kind === "anonymous" ? "this address" : caller.kind === "key" ? "this API key" : "this user";

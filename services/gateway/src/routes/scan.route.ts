@@ -10,6 +10,7 @@ import {
   toStoredScan,
 } from "@scan/contract";
 import type { ScanService } from "../domain/scan-service";
+import { sendRevalidatable } from "../http/conditional";
 import { parsePrefer } from "../http/prefer";
 import { type Route, route } from "../http/route";
 
@@ -78,13 +79,18 @@ export const scanRoutes = (scans: ScanService): Route[] => [
       authorization: "api-key",
       params: { schema: ScanIdParam, hint: "Use the id returned by POST /api/v1/scan." },
     },
-    async ({ caller, params, res }) => {
+    async ({ caller, params, req, res }) => {
       const scan = await scans.get(params.id, caller.userId);
       // a callback URL may carry the receiver's own token: only the scan's owner is shown it
       // (an anonymous scan has none, so its readers never see the callback)
       const ownCallback = scan.callbackUrl && scan.userId === caller.userId;
       const callback = ownCallback ? toCallbackDelivery(scan, await scans.deliveries(scan.id)) : undefined;
-      res.json(successBody(res.locals.form, { ...toStoredScan(scan), callback }, { requestId: res.locals.requestId }));
+      // the tag follows the scan's state (and its callback's): a poll of a running scan is a 304 until it moves
+      await sendRevalidatable(
+        req,
+        res,
+        successBody(res.locals.form, { ...toStoredScan(scan), callback }, { requestId: res.locals.requestId }),
+      );
     },
   ),
 ];

@@ -3,7 +3,6 @@ import {
   type BatchScanAccepted,
   BatchScanRequest,
   normaliseScanUrl,
-  pageBody,
   ScanListQuery,
   type ScanSummary,
   successBody,
@@ -12,6 +11,7 @@ import {
 import { type RateLimiter, rateLimitHeaders } from "../domain/rate-limiter";
 import type { ScanService } from "../domain/scan-service";
 import { subjectOf } from "../http/api-access";
+import { sendPage } from "../http/pagination";
 import { type Route, route } from "../http/route";
 
 const BATCH_HINT =
@@ -83,14 +83,14 @@ export const scanListRoutes = ({ scans, limiter, onRejected }: ScanListDeps): Ro
       authorization: "api-key",
       query: { schema: ScanListQuery, hint: LIST_HINT, report: "names" },
     },
-    async ({ caller, query, res }) => {
+    async ({ caller, query, req, res }) => {
       const { scans: rows, meta } = await scans.list(caller.userId, query);
       // a summary per scan: the checks of a hundred scans are fetched one scan at a time
       const items = rows.map((scan): ScanSummary => {
         const { checks: _checks, ...summary } = toStoredScan(scan);
         return summary;
       });
-      res.json(pageBody(res.locals.form, items, meta, res.locals.requestId));
+      await sendPage(req, res, items, meta);
     },
   ),
 ];

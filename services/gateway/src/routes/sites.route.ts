@@ -1,5 +1,6 @@
-import { AppError, CreateSiteRequest, normaliseScanUrl, pageBody, SiteListQuery, successBody } from "@scan/contract";
+import { AppError, CreateSiteRequest, normaliseScanUrl, SiteListQuery, successBody } from "@scan/contract";
 import type { SiteService } from "../domain/site-service";
+import { sendPage } from "../http/pagination";
 import { type Route, route } from "../http/route";
 
 const QUERY_HINT =
@@ -22,9 +23,9 @@ export const siteRoutes = ({
       authorization: "api-key",
       query: { schema: SiteListQuery, hint: QUERY_HINT, report: "names" },
     },
-    async ({ caller, query, res }) => {
+    async ({ caller, query, req, res }) => {
       const { sites: items, meta } = await sites.list(caller.userId, query);
-      res.json(pageBody(res.locals.form, items, meta, res.locals.requestId));
+      await sendPage(req, res, items, meta);
     },
   ),
   route(

@@ -14,6 +14,7 @@ import type { SiteService } from "./domain/site-service";
 import { type Tools, toolCatalogue } from "./domain/tool-catalogue";
 import { createToolServerFactory } from "./domain/tool-server";
 import { apiAccess } from "./http/api-access";
+import { createCors } from "./http/cors";
 import { errorHandler, notFound } from "./http/errors";
 import { jsonBodies } from "./http/json-body";
 import { createMcpAccess } from "./http/mcp-access";
@@ -63,6 +64,8 @@ export type AppDeps = {
   adminToken?: string;
   /** the queues the dashboard shows */
   queues?: readonly Queue[];
+  /** origins whose web pages may call the API and the tool server (CORS); `*` any; none by default */
+  corsOrigins?: readonly string[];
 };
 
 export const createApp = ({
@@ -85,6 +88,7 @@ export const createApp = ({
   metricsToken,
   adminToken,
   queues = [],
+  corsOrigins = [],
 }: AppDeps): Express => {
   const onRejected = (plan: string) => metrics.rateLimitRejections.inc({ plan });
   // the REST API, declared route by route: the access middleware and the body parser read the declarations
@@ -100,6 +104,7 @@ export const createApp = ({
   ];
   const ops = opsRoutes({ metrics, readiness, metricsToken });
   const docs = docsRoutes();
+  const cors = createCors({ origins: corsOrigins });
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
@@ -108,11 +113,15 @@ export const createApp = ({
   app.use(requestContext(defaultForm));
   // every declared path is a label of the request metrics
   app.use(observeRequests({ log, metrics, paths: [...api, ...ops, ...docs].map((r) => r.path).concat(MCP_PATHS) }));
+  // CORS headers on every answer of the API and the tool server, errors included; preflights are marked
+  app.use(cors.corsHeaders);
   // authentication and rate limits before bodies are read: a refused caller's body is never parsed
   app.use(API_PREFIX, apiAccess({ routes: api, auth, limiter, log, onRejected }));
   // every other response shows the caller's counter too, read without spending
   app.use(rateLimitShown({ auth, limiter, log }));
   app.use(wellFormedRequest({ maxUrlBytes }));
+  // preflights carry no credentials and do no work: answered here, never counted
+  app.use(cors.answerPreflights);
   // probes and metrics come before body parsing and any API authentication
   app.use(routerOf(ops));
   // the API reference and the icon: public, outside /api/v1 and its rate limits

@@ -197,6 +197,7 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     metricsToken: config.METRICS_TOKEN,
     adminToken: config.ADMIN_TOKEN,
     queues: [queue, webhooks],
+    corsOrigins: config.CORS_ORIGINS,
   });
 
   const server = createServer(

@@ -118,12 +118,25 @@ export const revalidationHeaders = {
 /** On every response outside /api/v1. */
 export const serviceHeaders = { "X-Request-Id": RequestIdHeader };
 
+const AllowOrigin = header(
+  "Access-Control-Allow-Origin",
+  z.string().optional(),
+  "The request's `Origin`, when it is one of the deployment's `CORS_ORIGINS` (none by default): a page of that origin may read the answer.",
+);
+const ExposeHeaders = header(
+  "Access-Control-Expose-Headers",
+  z.string().optional(),
+  "With `Access-Control-Allow-Origin`: the headers such a page may read (the rate-limit headers, `Retry-After`, `ETag`, `Link`, `Location`, `X-Request-Id`, `Idempotent-Replayed`, ...).",
+);
+
 /** On every /api/v1 response, errors included. */
 export const apiHeaders = {
   "X-Request-Id": RequestIdHeader,
   "X-RateLimit-Limit": RateLimitLimit,
   "X-RateLimit-Remaining": RateLimitRemaining,
   "X-RateLimit-Reset": RateLimitReset,
+  "Access-Control-Allow-Origin": AllowOrigin,
+  "Access-Control-Expose-Headers": ExposeHeaders,
 };
 
 // request parameters -----------------------------------------------------------------------

@@ -78,6 +78,10 @@ ${errorTable()}
 
 Requests whose head Node's HTTP parser refuses are answered 400 (431 for heads over \`MAX_HEADER_BYTES\`) with \`invalid_request\` / \`VALIDATION_ERROR\` in the deployment's default form.
 
+## CORS
+
+Browsers may call \`/api/v1\` and the tool server from the origins the deployment lists in \`CORS_ORIGINS\`, none by default. A preflight (\`OPTIONS\` with \`Origin\` and \`Access-Control-Request-Method\`) from an allowed origin is answered 204 with the methods and headers the API reads; from any other origin, 403 \`forbidden\` / \`FORBIDDEN\` without CORS headers. Preflights are never counted. Answers to an allowed origin carry \`Access-Control-Allow-Origin\` and \`Access-Control-Expose-Headers\`. An API key in a public web page is readable by everyone who loads it: call the API from a server, or give a page a key of its own that can do little.
+
 ## Asynchronous scans
 
 \`Prefer: respond-async\` on \`POST /api/v1/scan\` answers 202 with \`Location\` at once; a \`callback_url\` receives the finished scan by a POST signed with HMAC-SHA256 (see the callback of that operation). The queue dashboard (\`/admin/queues\`) exists only when the deployment sets \`ADMIN_TOKEN\` and is not part of this API.`;

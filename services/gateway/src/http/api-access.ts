@@ -83,6 +83,8 @@ export const apiAccess = ({ routes, auth, limiter, log, onRejected }: ApiAccessD
     .filter((route) => route.authorization === "anyone")
     .map((route) => `${route.method.toUpperCase()} ${route.path}`);
   return async (req, res, next) => {
+    // a CORS preflight carries no credentials and does no work: neither authenticated nor counted
+    if (res.locals.preflight) return next();
     const path = `${req.baseUrl}${req.path}`;
     const takesJwt = table.atOrUnder(path).some((route) => route.authorization === "user-jwt");
     let caller: Caller = ANONYMOUS;

@@ -305,6 +305,34 @@ describe("the API reference", () => {
       const again = await api(base, "/api/v1/sites", { headers, body: { url: `https://${form}.example.com/y` } });
       expect(again.status).toBe(200);
       expectDocumented("POST", "/api/v1/sites", again);
+      // a retry with an Idempotency-Key, the same key with another body, and a malformed key
+      const keyed = { ...headers, "idempotency-key": `reference-${form}` };
+      const keyedFirst = await api(base, "/api/v1/sites", {
+        headers: keyed,
+        body: { url: `https://${form}.keyed.example` },
+      });
+      const replayed = await api(base, "/api/v1/sites", {
+        headers: keyed,
+        body: { url: `https://${form}.keyed.example` },
+      });
+      expect([keyedFirst.status, replayed.status, replayed.headers.get("idempotent-replayed")]).toEqual([
+        201,
+        201,
+        "true",
+      ]);
+      expectDocumented("POST", "/api/v1/sites", replayed);
+      const reused = await api(base, "/api/v1/sites", {
+        headers: keyed,
+        body: { url: `https://${form}.other.example` },
+      });
+      expect(reused.status).toBe(422);
+      expectDocumented("POST", "/api/v1/sites", reused);
+      const malformed = await api(base, "/api/v1/sites", {
+        headers: { ...headers, "idempotency-key": "x".repeat(300) },
+        body: { url: `https://${form}.keyed.example` },
+      });
+      expect(malformed.status).toBe(400);
+      expectDocumented("POST", "/api/v1/sites", malformed);
       const siteId = (created.body as Json).data.id as string;
 
       const keyword = { site_id: siteId, keyword: "best crm", position: 4, volume: 1900, difficulty: 42 };

@@ -5,6 +5,7 @@ import express, { type Express } from "express";
 import type { Logger } from "pino";
 import type { Authenticator } from "./domain/authenticate";
 import type { CitationService } from "./domain/citation-service";
+import type { IdempotencyStore } from "./domain/idempotency-store";
 import type { KeyService } from "./domain/key-service";
 import type { KeywordService } from "./domain/keyword-service";
 import type { McpSessions } from "./domain/mcp-sessions";
@@ -16,6 +17,7 @@ import { createToolServerFactory } from "./domain/tool-server";
 import { apiAccess } from "./http/api-access";
 import { createCors } from "./http/cors";
 import { errorHandler, notFound } from "./http/errors";
+import { idempotentRequests } from "./http/idempotency";
 import { jsonBodies } from "./http/json-body";
 import { createMcpAccess } from "./http/mcp-access";
 import { rateLimitShown } from "./http/rate-limit-shown";
@@ -66,6 +68,8 @@ export type AppDeps = {
   queues?: readonly Queue[];
   /** origins whose web pages may call the API and the tool server (CORS); `*` any; none by default */
   corsOrigins?: readonly string[];
+  /** the Idempotency-Keys of the creating POSTs and their answers */
+  idempotency: IdempotencyStore;
 };
 
 export const createApp = ({
@@ -89,6 +93,7 @@ export const createApp = ({
   adminToken,
   queues = [],
   corsOrigins = [],
+  idempotency,
 }: AppDeps): Express => {
   const onRejected = (plan: string) => metrics.rateLimitRejections.inc({ plan });
   // the REST API, declared route by route: the access middleware and the body parser read the declarations
@@ -138,7 +143,7 @@ export const createApp = ({
     }),
   );
   app.use(jsonBodies({ routes: api, limitBytes: bodyLimitBytes }));
-  app.use(routerOf(api));
+  app.use(routerOf(api, { around: idempotentRequests({ store: idempotency }) }));
   app.use(notFound);
   app.use(errorHandler(log));
   return app;

@@ -86,6 +86,9 @@ export const Config = z
     HOST: z.string().default("0.0.0.0").describe("the address the API listens on"),
     SCAN_WAIT_MS: intFrom(30_000, 1, 34_000).describe("how long POST /scan waits before answering 202 (max 34,000)"),
     RESPONSE_FORM: ResponseForm.default("A").describe("envelope when a request has no `X-Response-Form`"),
+    IDEMPOTENCY_TTL_S: intFrom(86_400, 60, 604_800).describe(
+      "how long an `Idempotency-Key` and the answer it got are kept: a retry within it is answered that answer again, a later one is a new request",
+    ),
     CORS_ORIGINS: corsOrigins.describe(
       "origins whose web pages may call `/api/v1` and the tool server from a browser (CORS), comma-separated `scheme://host[:port]` exactly as browsers send `Origin`, or `*` for any; empty: none (preflights are 403). Keys in a public web page are readable by anyone: see the API reference, CORS",
     ),

@@ -20,6 +20,8 @@ import {
   apiErrors,
   commonHeaderParams,
   conditionalHeaderParams,
+  created,
+  creatingHeaderParams,
   jsonBody,
   page,
   pageNotModified,
@@ -34,8 +36,11 @@ const LIST_RULES =
 
 const headers = z.object(commonHeaderParams);
 const conditional = z.object(conditionalHeaderParams);
+const creating = z.object(creatingHeaderParams);
 
-const CacheControl = z.literal("no-store").meta({ description: "The full key is in this response only." });
+const CacheControl = z.literal("no-store").meta({
+  description: "The full key is in this response only (and its replay to a retry with the same `Idempotency-Key`).",
+});
 
 export const accountPaths: ZodOpenApiPathsObject = {
   "/api/v1/sites": {
@@ -59,12 +64,12 @@ export const accountPaths: ZodOpenApiPathsObject = {
       description:
         "Records the site of the URL's origin (the URL follows the scan endpoint's rules, then is reduced to `scheme://host[:port]`). Safe to repeat: the caller's existing site for that origin is answered (and renamed when `name` is given). Keyed scans record their site by themselves.",
       security: security.apiKey,
-      requestParams: { header: headers },
+      requestParams: { header: creating },
       requestBody: jsonBody(CreateSiteRequest),
       responses: {
-        "200": record("The caller already had this origin: the existing site.", SiteView),
-        "201": record("The new site.", SiteView),
-        ...apiErrors(400, 401, 405, 413, 429, 500, 503),
+        "200": created("The caller already had this origin: the existing site.", SiteView),
+        "201": created("The new site.", SiteView),
+        ...apiErrors(400, 401, 405, 409, 413, 422, 429, 500, 503),
       },
     },
   },
@@ -89,12 +94,12 @@ export const accountPaths: ZodOpenApiPathsObject = {
       description:
         "The keyword is trimmed, whitespace-collapsed and lower-cased. Its first record for a site is 201 with `trend: new`; a later one updates it in place (200): the stored position moves to `previous_position` and the trend is computed from the two.",
       security: security.apiKey,
-      requestParams: { header: headers },
+      requestParams: { header: creating },
       requestBody: jsonBody(RecordKeywordRequest),
       responses: {
-        "200": record("The keyword, updated.", KeywordView),
-        "201": record("The keyword, first recorded.", KeywordView),
-        ...apiErrors(400, 401, 404, 405, 413, 429, 500, 503),
+        "200": created("The keyword, updated.", KeywordView),
+        "201": created("The keyword, first recorded.", KeywordView),
+        ...apiErrors(400, 401, 404, 405, 409, 413, 422, 429, 500, 503),
       },
     },
   },
@@ -119,11 +124,11 @@ export const accountPaths: ZodOpenApiPathsObject = {
       description:
         "`citation_url` is required when `cited` is true. `checked_at` (ISO 8601 with `Z` or an offset) defaults to now and may be at most 5 minutes ahead of the server's clock. Each call stores one more track.",
       security: security.apiKey,
-      requestParams: { header: headers },
+      requestParams: { header: creating },
       requestBody: jsonBody(RecordCitationRequest),
       responses: {
-        "201": record("The stored track.", CitationView),
-        ...apiErrors(400, 401, 404, 405, 413, 429, 500, 503),
+        "201": created("The stored track.", CitationView),
+        ...apiErrors(400, 401, 404, 405, 409, 413, 422, 429, 500, 503),
       },
     },
   },
@@ -148,13 +153,17 @@ export const accountPaths: ZodOpenApiPathsObject = {
       description:
         "No body is fine. `default_form` is the envelope for requests made with the key that send no `X-Response-Form`. A user holds at most `MAX_KEYS_PER_USER` active keys (403 beyond). Without a JWT key configured the key endpoints answer 503.",
       security: security.jwt,
-      requestParams: { header: headers },
+      requestParams: { header: creating },
       requestBody: jsonBody(CreateKeyRequest, false),
       responses: {
-        "201": record("The key record and, this once, the key itself.", CreatedApiKey, {
-          headers: { "Cache-Control": CacheControl },
-        }),
-        ...apiErrors(400, 401, 403, 405, 413, 429, 500, 503),
+        "201": created(
+          "The key record and, this once, the key itself (again to a retry with its `Idempotency-Key`).",
+          CreatedApiKey,
+          {
+            headers: { "Cache-Control": CacheControl },
+          },
+        ),
+        ...apiErrors(400, 401, 403, 405, 409, 413, 422, 429, 500, 503),
       },
     },
   },

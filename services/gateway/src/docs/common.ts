@@ -20,13 +20,18 @@ import type { ZodOpenApiResponseObject } from "zod-openapi";
 
 /** When each error is answered: the error table of docs/api.md, beside the codes of ERROR_TABLE. */
 export const ERROR_WHEN: Record<ErrorKind, string> = {
-  invalid_request: "a field or query parameter failed validation, or the body is not a JSON object",
+  invalid_request:
+    "a field or query parameter failed validation, the body is not a JSON object, or an `Idempotency-Key` is empty, longer than 255 characters or not printable ASCII",
   invalid_json: "the body is not valid JSON",
   unauthenticated: "missing, invalid or revoked API key; missing or invalid JWT on the key endpoints",
   forbidden: "authenticated but not permitted (a key beyond MAX_KEYS_PER_USER)",
   plan_limit: "the plan's monthly scan quota is used up",
   not_found: "unknown route, or a resource missing or not the caller's",
   method_not_allowed: "a known path with a method it does not serve; `Allow` lists the methods",
+  idempotency_key_in_use:
+    "a request with this `Idempotency-Key` is still being answered; retry after `Retry-After` to receive its answer",
+  idempotency_key_reused:
+    "this `Idempotency-Key` was first sent with another request (another method, path or body); a key names one request",
   request_timeout:
     "the request's headers did not arrive within HEADERS_TIMEOUT_MS, or the whole request within REQUEST_TIMEOUT_MS; the connection is closed",
   payload_too_large: "the body is over BODY_LIMIT_BYTES (100 KiB by default)",
@@ -168,6 +173,26 @@ const IfNoneMatchParam = z
     param: { id: "If-None-Match" },
   });
 
+const IdempotencyKeyParam = z
+  .string()
+  .min(1)
+  .max(257)
+  .optional()
+  .meta({
+    description:
+      'Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1 to 255 printable ASCII characters, bare or as a quoted string (`"..."`); a UUID v4 is a good key. Keys are the caller\'s own (its API key, user or address). The first request with a key does the work; a retry with the same key, method, path and body (key order and spacing aside) within `IDEMPOTENCY_TTL_S` (24 h) is answered the first answer again, status, body and headers, with `Idempotent-Replayed: true`, nothing done twice and nothing counted against the rate limit or the quota. While the first is still running a retry is 409 (`Retry-After`), with another request 422; a malformed key is 400. A 5xx or a 408, 409 or 429 is not kept: its retry runs again.',
+    param: { id: "Idempotency-Key" },
+  });
+
+/** The headers a POST that creates something reads. */
+export const creatingHeaderParams = { ...commonHeaderParams, "Idempotency-Key": IdempotencyKeyParam };
+
+export const IdempotentReplayed = header(
+  "Idempotent-Replayed",
+  z.literal("true").optional(),
+  "Sent on the answer to a retry with an `Idempotency-Key`: this is the first request's answer again (its body byte for byte, Form A's `meta.requestId` included); nothing was done this time.",
+);
+
 /** The headers a revalidatable GET reads. */
 export const conditionalHeaderParams = { ...commonHeaderParams, "If-None-Match": IfNoneMatchParam };
 
@@ -229,9 +254,11 @@ const STATUS_NAME: Record<number, string> = {
   404: "Not found",
   405: "Method not allowed",
   408: "Request timeout",
+  409: "Conflict",
   413: "Payload too large",
   414: "URI too long",
   415: "Unsupported media type",
+  422: "Unprocessable content",
   431: "Request header fields too large",
   429: "Rate limited",
   500: "Internal error",
@@ -239,7 +266,7 @@ const STATUS_NAME: Record<number, string> = {
   503: "Service unavailable",
 };
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 408 | 413 | 414 | 415 | 429 | 431 | 500 | 502 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 408 | 409 | 413 | 414 | 415 | 422 | 429 | 431 | 500 | 502 | 503;
 
 const codesOf = (kinds: readonly ErrorKind[], form: "a" | "b") =>
   [...new Set(kinds.map((kind) => ERROR_TABLE[kind][form]))] as [string, ...string[]];
@@ -260,7 +287,7 @@ const errorResponse = (status: ErrorStatus, scope: "Api" | "Service"): ZodOpenAp
           "X-RateLimit-Reset": RateLimitReset.optional(),
         }
       : {}),
-    ...(status === 429 || status === 503 ? { "Retry-After": RetryAfter } : {}),
+    ...(status === 409 || status === 429 || status === 503 ? { "Retry-After": RetryAfter } : {}),
     ...(status === 405 ? { Allow: AllowHeader } : {}),
   });
   return {
@@ -299,6 +326,10 @@ type SuccessOptions = {
   /** Form A carries `success: true` as well (the scan endpoint, docs/spec/public-scanning-api.md §2.1) */
   scanEndpoint?: boolean;
 };
+
+/** A created record's answer: the API's headers, and Idempotent-Replayed on a retry's. */
+export const created = (description: string, data: z.ZodType, options: SuccessOptions = {}) =>
+  record(description, data, { ...options, headers: { ...options.headers, "Idempotent-Replayed": IdempotentReplayed } });
 
 /** A single record in both forms: Form A `{ok, data, meta: {requestId}}`, Form B `{success, data}`. */
 export const record = (

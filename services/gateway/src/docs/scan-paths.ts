@@ -21,6 +21,8 @@ import {
   apiHeaders,
   commonHeaderParams,
   conditionalHeaderParams,
+  created,
+  creatingHeaderParams,
   jsonBody,
   LocationHeader,
   notModified,
@@ -86,11 +88,11 @@ export const scanPaths: ZodOpenApiPathsObject = {
         "Anonymous callers may scan too (10 an hour per address). Scans made with a key belong to the key's user and count against the plan's monthly quota (403 `PLAN_LIMIT` when used up).",
       ].join("\n"),
       security: security.apiKeyOrAnonymous,
-      requestParams: { header: z.object({ ...commonHeaderParams, Prefer }) },
+      requestParams: { header: z.object({ ...creatingHeaderParams, Prefer }) },
       requestBody: jsonBody(ScanRequest),
       responses: {
-        "200": record("The scan result (Form A also carries `success: true`).", ScanResult, { scanEndpoint: true }),
-        "202": record(
+        "200": created("The scan result (Form A also carries `success: true`).", ScanResult, { scanEndpoint: true }),
+        "202": created(
           "Accepted and still running: asked for with `Prefer: respond-async`, or the wait ran out. The scan completes and is stored; poll `Location` or await the callback. A client that disconnects stops the wait, never the scan.",
           ScanAccepted,
           {
@@ -98,7 +100,7 @@ export const scanPaths: ZodOpenApiPathsObject = {
             headers: { Location: LocationHeader, "Preference-Applied": PreferenceApplied },
           },
         ),
-        ...apiErrors(400, 401, 403, 405, 413, 429, 500, 502, 503),
+        ...apiErrors(400, 401, 403, 405, 409, 413, 422, 429, 500, 502, 503),
       },
       callbacks: { scanFinished: scanCallback },
     },
@@ -127,11 +129,11 @@ export const scanPaths: ZodOpenApiPathsObject = {
       description:
         "Queues one scan per URL and answers at once. Each URL follows `POST /api/v1/scan`'s rules and counts against the rate limit; `mode` and `callback_url` apply to every scan. Poll each scan at `/api/v1/scan/{id}`, or list them with `GET /api/v1/scans`.",
       security: security.apiKey,
-      requestParams: { header: z.object(commonHeaderParams) },
+      requestParams: { header: z.object(creatingHeaderParams) },
       requestBody: jsonBody(BatchScanRequest),
       responses: {
-        "202": record("The queued scans, in the order of `urls`.", BatchScanAccepted),
-        ...apiErrors(400, 401, 403, 405, 413, 429, 500, 503),
+        "202": created("The queued scans, in the order of `urls`.", BatchScanAccepted),
+        ...apiErrors(400, 401, 403, 405, 409, 413, 422, 429, 500, 503),
       },
     },
   },

@@ -28,6 +28,7 @@ export const citationRoutes = (citations: CitationService): Route[] => [
       path: "/api/v1/citations",
       authorization: "api-key",
       body: { schema: RecordCitationRequest, hint: BODY_HINT, report: "names" },
+      idempotent: true,
     },
     async ({ caller, body: input, res }) => {
       const track = await citations.record(caller.userId, input);

@@ -25,6 +25,7 @@ export const keyRoutes = (keys: KeyService): Route[] => [
       path: "/api/v1/keys",
       authorization: "user-jwt",
       body: { schema: CreateKeyRequest, hint: BODY_HINT, optional: true },
+      idempotent: true,
     },
     async ({ caller: user, body: input, res }) => {
       const created = await keys.create({ id: user.userId, plan: user.plan }, input);

@@ -27,6 +27,7 @@ export const keywordRoutes = (keywords: KeywordService): Route[] => [
       path: "/api/v1/keywords",
       authorization: "api-key",
       body: { schema: RecordKeywordRequest, hint: BODY_HINT, report: "names" },
+      idempotent: true,
     },
     async ({ caller, body: input, res }) => {
       const { keyword, created } = await keywords.record(caller.userId, input);

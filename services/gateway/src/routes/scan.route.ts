@@ -20,7 +20,13 @@ const BODY_HINT =
 /** POST /api/v1/scan (docs/spec/public-scanning-api.md §4.1) and GET /api/v1/scan/:id (§4.3). */
 export const scanRoutes = (scans: ScanService): Route[] => [
   route(
-    { method: "post", path: "/api/v1/scan", authorization: "anyone", body: { schema: ScanRequest, hint: BODY_HINT } },
+    {
+      method: "post",
+      path: "/api/v1/scan",
+      authorization: "anyone",
+      body: { schema: ScanRequest, hint: BODY_HINT },
+      idempotent: true,
+    },
     async ({ caller, body: input, req, res }) => {
       const form = res.locals.form;
       const url = normaliseScanUrl(input.url, form);
@@ -46,7 +52,7 @@ export const scanRoutes = (scans: ScanService): Route[] => [
         caller.kind === "key" ? caller : null,
         gone.signal,
       );
-      if (gone.signal.aborted && !finished) return;
+      // a client that went away is answered all the same: the answer is what its retry (with an Idempotency-Key) receives
       const meta = { requestId: res.locals.requestId };
       if (respondAsync || !finished) {
         if (respondAsync) res.setHeader("Preference-Applied", "respond-async");

@@ -31,6 +31,7 @@ export const scanListRoutes = ({ scans, limiter, onRejected }: ScanListDeps): Ro
       path: "/api/v1/scans/batch",
       authorization: "api-key",
       body: { schema: BatchScanRequest, hint: BATCH_HINT, report: "names" },
+      idempotent: true,
     },
     async ({ caller: owner, body: input, req, res }) => {
       const form = res.locals.form;

@@ -34,6 +34,7 @@ export const siteRoutes = ({
       path: "/api/v1/sites",
       authorization: "api-key",
       body: { schema: CreateSiteRequest, hint: BODY_HINT, report: "names" },
+      idempotent: true,
     },
     async ({ caller, body: input, res }) => {
       // the same URL rules as a scan's, so a scan of any page of the site finds it

@@ -99,9 +99,10 @@ export const apiAccess = ({ routes, auth, limiter, log, onRejected }: ApiAccessD
     }
     if (caller.kind === "key" && !res.locals.formExplicit && caller.defaultForm) res.locals.form = caller.defaultForm;
 
-    let state: Awaited<ReturnType<RateLimiter["consume"]>>;
+    const subject = subjectOf(caller, req);
+    let state: RateLimitState;
     try {
-      state = await limiter.consume(subjectOf(caller, req));
+      state = await limiter.consume(subject);
     } catch (error) {
       log.warn({ err: error instanceof Error ? error.message : String(error) }, "rate limiter unavailable");
       throw new AppError("service_unavailable", "The rate limiter is unavailable", "Try again in a few seconds.", {
@@ -109,7 +110,7 @@ export const apiAccess = ({ routes, auth, limiter, log, onRejected }: ApiAccessD
       });
     }
     for (const [name, value] of Object.entries(rateLimitHeaders(state))) res.setHeader(name, value);
-    if (state.allowed) res.locals.giveBack = givingBack(limiter, subjectOf(caller, req), state, res, log);
+    if (state.allowed) res.locals.giveBack = givingBack(limiter, subject, state, res, log);
     if (!state.allowed) {
       onRejected?.(caller.kind === "anonymous" ? "anonymous" : caller.plan);
       const who = caller.kind === "anonymous" ? "this address" : caller.kind === "key" ? "this API key" : "this user";

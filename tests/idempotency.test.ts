@@ -311,7 +311,7 @@ describe("Idempotency-Key", () => {
     try {
       const swept = async () =>
         (await ctx.stack.db.idempotencyKey.count({ where: { scope: `key:${other.keyId}` } })) === 0;
-      for (let i = 0; i < 100 && !(await swept()); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      for (let i = 0; i < 500 && !(await swept()); i++) await new Promise((resolve) => setTimeout(resolve, 20));
       expect(await swept()).toBe(true);
       // the unexpired ones stay
       expect(await ctx.stack.db.idempotencyKey.count({ where: { scope: `key:${account.keyId}` } })).toBe(1);
@@ -329,11 +329,14 @@ describe("Idempotency-Key while the first request runs, and on a server error", 
 
   beforeAll(async () => {
     site = await startFixtureServer({
-      "/page": html("<!doctype html><title>Waiting</title><h1>Waiting</h1>"),
+      // a page that takes 3 s: its scan outlasts the first request's wait
+      "/slow": (req, res) => {
+        setTimeout(() => html("<!doctype html><title>Slow</title><h1>Slow</h1>")(req, res), 3_000);
+      },
       "/broken": html("<!doctype html><title>Down</title>", 503),
     });
     database = await createTestDatabase();
-    // a worker for the 502; the first request waits for its scan up to 2.5 s
+    // a worker for the scans; a request waits for its scan up to 2.5 s
     stack = await startStack({
       databaseUrl: database.url,
       redisUrl: await testRedisUrl(),
@@ -358,39 +361,41 @@ describe("Idempotency-Key while the first request runs, and on a server error", 
     });
 
   it("answers 409 to a retry while the first runs, uncounted, and the first answer once it is done, even to a client that left", async () => {
-    // no scan can finish: the worker is paused, so the first request waits its whole budget
-    await stack.worker?.worker.pause(true);
-    try {
-      const payload = { url: site.url("/page"), mode: "quick" };
-      const gone = new AbortController();
-      const first = post("/api/v1/scan", payload, { "idempotency-key": "slow" }, gone.signal).catch(() => null);
-      // the first has claimed the key once its scan row exists
-      for (let i = 0; i < 200 && (await stack.db.scan.count({ where: { userId: account.user.id } })) === 0; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      const busy = await post("/api/v1/scan", payload, { "idempotency-key": "slow", "x-response-form": "B" });
-      expect(busy.status).toBe(409);
-      expect(busy.headers.get("retry-after")).toBe("1");
-      expect(await busy.json()).toEqual({
-        error: expect.stringContaining("still being answered"),
-        code: "IDEMPOTENCY_KEY_IN_USE",
-      });
-      expect(Number(busy.headers.get("x-ratelimit-remaining"))).toBe(PRO_LIMIT - 1);
-      // the client times out and leaves; the gateway still answers (202 when the budget runs out) and keeps it
-      gone.abort();
-      await first;
-      let replay: Response | null = null;
-      for (let i = 0; i < 100; i++) {
-        replay = await post("/api/v1/scan", payload, { "idempotency-key": "slow" });
-        if (replay.status !== 409) break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      expect(replay?.status).toBe(202);
-      expect(replay?.headers.get("idempotent-replayed")).toBe("true");
-      expect(await stack.db.scan.count({ where: { userId: account.user.id } })).toBe(1);
-    } finally {
-      stack.worker?.worker.resume();
+    const payload = { url: site.url("/slow"), mode: "quick" };
+    const gone = new AbortController();
+    const first = post("/api/v1/scan", payload, { "idempotency-key": "slow" }, gone.signal).catch(() => null);
+    // the first has claimed the key once its scan row exists
+    for (let i = 0; i < 200 && (await stack.db.scan.count({ where: { userId: account.user.id } })) === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
     }
+    const busy = await post("/api/v1/scan", payload, { "idempotency-key": "slow", "x-response-form": "B" });
+    expect(busy.status).toBe(409);
+    expect(busy.headers.get("retry-after")).toBe("1");
+    expect(await busy.json()).toEqual({
+      error: expect.stringContaining("still being answered"),
+      code: "IDEMPOTENCY_KEY_IN_USE",
+    });
+    expect(Number(busy.headers.get("x-ratelimit-remaining"))).toBe(PRO_LIMIT - 1);
+    // the client times out and leaves while the scan runs; the gateway still answers (202) and keeps it
+    gone.abort();
+    await first;
+    let replay: Response | null = null;
+    for (let i = 0; i < 100; i++) {
+      replay = await post("/api/v1/scan", payload, { "idempotency-key": "slow" });
+      if (replay.status !== 409) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(replay?.status).toBe(202);
+    expect(replay?.headers.get("idempotent-replayed")).toBe("true");
+    expect(await stack.db.scan.count({ where: { userId: account.user.id } })).toBe(1);
+    // the scan itself runs on and completes; the key still answers what the first request was answered
+    for (let i = 0; i < 300; i++) {
+      const scan = await stack.db.scan.findFirst({ where: { userId: account.user.id } });
+      if (scan?.status === "completed" || scan?.status === "failed") break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const later = await post("/api/v1/scan", payload, { "idempotency-key": "slow" });
+    expect([later.status, later.headers.get("idempotent-replayed")]).toEqual([202, "true"]);
   });
 
   it("keeps no 5xx: a retry after a 502 runs again", async () => {

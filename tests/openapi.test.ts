@@ -240,6 +240,11 @@ describe("the API reference", () => {
       const stored = await api(base, `/api/v1/scan/${(done.body as Json).data.id}`, { headers });
       expect(stored.status).toBe(200);
       expectDocumented("GET", "/api/v1/scan/{id}", stored);
+      const unchanged = await api(base, `/api/v1/scan/${(done.body as Json).data.id}`, {
+        headers: { ...headers, "if-none-match": stored.headers.get("etag") ?? "" },
+      });
+      expect(unchanged.status).toBe(304);
+      expectDocumented("GET", "/api/v1/scan/{id}", unchanged);
 
       // the callback, as the receiver got it: the operation's callback describes it
       const callback = await until(() => callbacks.find((c) => (c.body as Json).scan_id === id));
@@ -330,6 +335,34 @@ describe("the API reference", () => {
       const again = await api(base, "/api/v1/sites", { headers, body: { url: `https://${form}.example.com/y` } });
       expect(again.status).toBe(200);
       expectDocumented("POST", "/api/v1/sites", again);
+      // a retry with an Idempotency-Key, the same key with another body, and a malformed key
+      const keyed = { ...headers, "idempotency-key": `reference-${form}` };
+      const keyedFirst = await api(base, "/api/v1/sites", {
+        headers: keyed,
+        body: { url: `https://${form}.keyed.example` },
+      });
+      const replayed = await api(base, "/api/v1/sites", {
+        headers: keyed,
+        body: { url: `https://${form}.keyed.example` },
+      });
+      expect([keyedFirst.status, replayed.status, replayed.headers.get("idempotent-replayed")]).toEqual([
+        201,
+        201,
+        "true",
+      ]);
+      expectDocumented("POST", "/api/v1/sites", replayed);
+      const reused = await api(base, "/api/v1/sites", {
+        headers: keyed,
+        body: { url: `https://${form}.other.example` },
+      });
+      expect(reused.status).toBe(422);
+      expectDocumented("POST", "/api/v1/sites", reused);
+      const malformed = await api(base, "/api/v1/sites", {
+        headers: { ...headers, "idempotency-key": "x".repeat(300) },
+        body: { url: `https://${form}.keyed.example` },
+      });
+      expect(malformed.status).toBe(400);
+      expectDocumented("POST", "/api/v1/sites", malformed);
       const siteId = (created.body as Json).data.id as string;
 
       const keyword = { site_id: siteId, keyword: "best crm", position: 4, volume: 1900, difficulty: 42 };
@@ -354,6 +387,11 @@ describe("the API reference", () => {
         const list = await api(base, `${path}?limit=5`, { headers });
         expect(list.status).toBe(200);
         expectDocumented("GET", path, list);
+        const unchanged = await api(base, `${path}?limit=5`, {
+          headers: { ...headers, "if-none-match": list.headers.get("etag") ?? "" },
+        });
+        expect(unchanged.status).toBe(304);
+        expectDocumented("GET", path, unchanged);
       }
       const unknownSite = await api(base, `/api/v1/keywords?site_id=${randomUUID()}`, { headers });
       expect(unknownSite.status).toBe(404);
@@ -504,6 +542,28 @@ describe("the API reference", () => {
       }
     });
 
+    it("links the service's icon, served at /favicon.ico, cached and revalidated by its ETag", async () => {
+      const page = await (await fetch(`${base}/docs`)).text();
+      expect(page).toContain('<link rel="icon" href="/favicon.ico"');
+      const icon = await fetch(`${base}/favicon.ico`);
+      expect(icon.status).toBe(200);
+      expect(icon.headers.get("content-type")).toBe("image/x-icon");
+      expect(icon.headers.get("cache-control")).toBe("public, max-age=86400");
+      const bytes = Buffer.from(await icon.arrayBuffer());
+      // an ICO: reserved 0, type 1 (icon), then its images; the first is a PNG
+      expect([bytes.readUInt16LE(0), bytes.readUInt16LE(2), bytes.readUInt16LE(4)]).toEqual([0, 1, 3]);
+      const first = bytes.readUInt32LE(6 + 12);
+      expect(bytes.subarray(first, first + 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+      const etag = icon.headers.get("etag") ?? "";
+      expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+      const again = await fetch(`${base}/favicon.ico`, { headers: { "if-none-match": etag } });
+      expect(again.status).toBe(304);
+      expect(again.headers.get("etag")).toBe(etag);
+      expect((await again.arrayBuffer()).byteLength).toBe(0);
+      const stale = await fetch(`${base}/favicon.ico`, { headers: { "if-none-match": '"old"' } });
+      expect(stale.status).toBe(200);
+    });
+
     it("renders every operation in a browser, asks nothing of another origin, and tries a request", async () => {
       const args = process.getuid?.() === 0 ? ["--no-sandbox"] : [];
       const browser = await chromium.launch({ executablePath: resolveChromiumPath(undefined), args });
@@ -529,6 +589,14 @@ describe("the API reference", () => {
         expect(
           (await healthz.locator(".live-responses-table tbody .response-col_status").first().textContent())?.trim(),
         ).toBe("200");
+
+        // "Try it out" on POST /api/v1/scan starts synchronous: nothing pre-fills Prefer: respond-async
+        const scan = page.locator("#operations-Scans-createScan");
+        await scan.locator(".opblock-summary").click();
+        await scan.locator(".try-out__btn").click();
+        const prefer = scan.locator('tr[data-param-name="Prefer"][data-param-in="header"] input');
+        await prefer.waitFor({ timeout: 10_000 });
+        expect(await prefer.inputValue()).toBe("");
 
         const elsewhere = requests.filter((url) => !url.startsWith(`${base}/`) && !url.startsWith("data:"));
         expect(elsewhere).toEqual([]);
@@ -618,8 +686,10 @@ const responseCompiler = (document: Document) => {
     for (const [name, header] of Object.entries((documented.headers ?? {}) as Record<string, Json>)) {
       if (resolve(header).required && !response.headers.has(name)) problems.push(`header ${name} is missing`);
     }
-    // a response documented without content (204) has none
-    if (documented.content === undefined) return response.body === "" ? problems : [...problems, "a body was sent"];
+    if (documented.content === undefined) {
+      // a response documented without a body (304) has none
+      return response.body === "" ? problems : [...problems, "a body where the document names none"];
+    }
     const contentType = (response.headers.get("content-type") ?? "").split(";")[0]?.trim() ?? "";
     const media = schemasOf(method, path, String(response.status)).find(
       ({ type }) => type.split(";")[0]?.trim() === contentType,

@@ -93,7 +93,7 @@ describe("gateway: metrics, probes, dashboard (no worker running)", () => {
     expect((await api(base, `/api/v1/scan/${id}`, keyed)).status).toBe(404);
     expect((await api(base, "/api/v1/scan/not-a-uuid", keyed)).status).toBe(400);
     expect((await api(base, "/no/such/route")).status).toBe(404);
-    // refused before any route matched: still no raw path in a label
+    // refused before any route ran: labelled with the path the route is declared on, not the raw one
     expect((await api(base, `/api/v1/scan/${id}`)).status).toBe(401);
     const metrics = await scrape(base);
     expect(metrics).not.toContain(id);
@@ -104,7 +104,7 @@ describe("gateway: metrics, probes, dashboard (no worker running)", () => {
     expect(count("/api/v1/scan/:id", "404")).toBe(1);
     expect(count("/api/v1/scan/:id", "400")).toBe(1);
     expect(count("unmatched", "404")).toBeGreaterThanOrEqual(1);
-    expect(count("unmatched", "401")).toBe(1);
+    expect(count("/api/v1/scan/:id", "401")).toBe(1);
     expect(count("/api/v1/scan", "202", "POST")).toBe(4);
   });
 
@@ -298,7 +298,7 @@ describe("worker: its own metrics port, and logs that follow a request", () => {
     const scanId = envelope(response).data.id;
     const parsed = lines.map((line) => JSON.parse(line));
     expect(parsed.find((l) => l.msg === "request" && l.requestId === "trace-ops-41")).toMatchObject({
-      route: "unmatched",
+      route: "/api/v1/scan",
       status: 401,
       url: "/api/v1/scan?key=[REDACTED]",
     });

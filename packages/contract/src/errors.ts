@@ -4,8 +4,8 @@ import { z } from "zod";
  * Every error the API can answer, with its HTTP status and its code in each envelope form.
  * Form A codes are docs/spec/public-scanning-api.md §7.1's, Form B codes §7.2's; the rows it does not list
  * (method_not_allowed, not_acceptable, scan_not_finished, checks_pruned, request_timeout, payload_too_large,
- * uri_too_long, unsupported_media_type, headers_too_large, service_unavailable, and Form B's
- * NOT_FOUND, FORBIDDEN, HTTPS_REQUIRED, UPSTREAM_FAILURE)
+ * uri_too_long, unsupported_media_type, headers_too_large, service_unavailable, the Idempotency-Key
+ * refusals, and Form B's NOT_FOUND, FORBIDDEN, HTTPS_REQUIRED, UPSTREAM_FAILURE)
  * follow the same naming and are documented in docs/api.md (Errors).
  */
 export const ERROR_TABLE = {
@@ -21,9 +21,11 @@ export const ERROR_TABLE = {
   request_timeout: { status: 408, a: "request_timeout", b: "REQUEST_TIMEOUT" },
   scan_not_finished: { status: 409, a: "conflict", b: "SCAN_NOT_FINISHED" },
   checks_pruned: { status: 410, a: "gone", b: "CHECKS_PRUNED" },
+  idempotency_key_in_use: { status: 409, a: "idempotency_key_in_use", b: "IDEMPOTENCY_KEY_IN_USE" },
   payload_too_large: { status: 413, a: "payload_too_large", b: "PAYLOAD_TOO_LARGE" },
   uri_too_long: { status: 414, a: "uri_too_long", b: "URI_TOO_LONG" },
   unsupported_media_type: { status: 415, a: "unsupported_media_type", b: "UNSUPPORTED_MEDIA_TYPE" },
+  idempotency_key_reused: { status: 422, a: "idempotency_key_reused", b: "IDEMPOTENCY_KEY_REUSED" },
   rate_limited: { status: 429, a: "rate_limited", b: "RATE_LIMITED" },
   headers_too_large: { status: 431, a: "headers_too_large", b: "HEADERS_TOO_LARGE" },
   internal_error: { status: 500, a: "internal_error", b: "INTERNAL_ERROR" },

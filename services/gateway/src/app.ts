@@ -5,6 +5,7 @@ import express, { type Express } from "express";
 import type { Logger } from "pino";
 import type { Authenticator } from "./domain/authenticate";
 import type { CitationService } from "./domain/citation-service";
+import type { IdempotencyStore } from "./domain/idempotency-store";
 import type { KeyService } from "./domain/key-service";
 import type { KeywordService } from "./domain/keyword-service";
 import type { McpSessions } from "./domain/mcp-sessions";
@@ -16,8 +17,10 @@ import type { SiteService } from "./domain/site-service";
 import { type Tools, toolCatalogue } from "./domain/tool-catalogue";
 import { createToolServerFactory } from "./domain/tool-server";
 import { apiAccess } from "./http/api-access";
+import { createCors } from "./http/cors";
 import { errorHandler, notFound } from "./http/errors";
 import { httpsOnly } from "./http/https-only";
+import { idempotentRequests } from "./http/idempotency";
 import { jsonBodies } from "./http/json-body";
 import { createMcpAccess } from "./http/mcp-access";
 import { rateLimitShown } from "./http/rate-limit-shown";
@@ -36,7 +39,7 @@ import { evaluateRoutes } from "./routes/evaluate.route";
 import { generatorRoutes } from "./routes/generators.route";
 import { keyRoutes } from "./routes/keys.route";
 import { keywordRoutes } from "./routes/keywords.route";
-import { mcpRoutes } from "./routes/mcp.route";
+import { MCP_PATHS, mcpRoutes } from "./routes/mcp.route";
 import { operationsRoutes } from "./routes/operations.route";
 import { opsRoutes } from "./routes/ops.route";
 import { scanRoutes } from "./routes/scan.route";
@@ -80,6 +83,10 @@ export type AppDeps = {
   queues?: readonly Queue[];
   /** the web dashboard's build (services/dashboard/dist), served under /app/ */
   dashboardDir: string;
+  /** origins whose web pages may call the API and the tool server (CORS); `*` any; none by default */
+  corsOrigins?: readonly string[];
+  /** the Idempotency-Keys of the creating POSTs and their answers */
+  idempotency: IdempotencyStore;
 };
 
 export const createApp = ({
@@ -107,6 +114,8 @@ export const createApp = ({
   adminToken,
   queues = [],
   dashboardDir,
+  corsOrigins = [],
+  idempotency,
 }: AppDeps): Express => {
   const onRejected = (plan: string) => metrics.rateLimitRejections.inc({ plan });
   // the REST API, declared route by route: the access middleware and the body parser read the declarations
@@ -123,6 +132,9 @@ export const createApp = ({
     ...operationsRoutes(operations),
   ];
   const sessionRoutes = authRoutes(sessionAuth);
+  const ops = opsRoutes({ metrics, readiness, metricsToken });
+  const docs = docsRoutes();
+  const cors = createCors({ origins: corsOrigins });
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
@@ -137,20 +149,31 @@ export const createApp = ({
     if (req.path.startsWith(INVITATION_LOOKUP)) res.locals.loggedPath = `${AUTH_PREFIX}${INVITATION_LOOKUP}:token`;
     next();
   });
-  app.use(observeRequests({ log, metrics }));
+  // every declared path is a label of the request metrics
+  app.use(
+    observeRequests({
+      log,
+      metrics,
+      paths: [...api, ...sessionRoutes, ...ops, ...docs].map((r) => r.path).concat(MCP_PATHS),
+    }),
+  );
   // before authentication: a key sent over plain HTTP is never looked up nor counted
   if (https) {
     app.use(httpsOnly({ trustProxy, hstsMaxAgeS: https.hstsMaxAgeS, loopbackPaths: [DASHBOARD_PATH] }));
   }
+  // CORS headers on every answer of the API and the tool server, errors included; preflights are marked
+  app.use(cors.corsHeaders);
   // authentication and rate limits before bodies are read: a refused caller's body is never parsed
   app.use(API_PREFIX, apiAccess({ routes: api, auth, limiter, log, onRejected }));
   // every other response shows the caller's counter too, read without spending
   app.use(rateLimitShown({ auth, limiter, log }));
   app.use(wellFormedRequest({ maxUrlBytes }));
+  // preflights carry no credentials and do no work: answered here, never counted
+  app.use(cors.answerPreflights);
   // probes and metrics come before body parsing and any API authentication
-  app.use(opsRoutes({ metrics, readiness, metricsToken }));
-  // the API reference: public, outside /api/v1 and its rate limits
-  app.use(docsRoutes());
+  app.use(routerOf(ops));
+  // the API reference and the icon: public, outside /api/v1 and its rate limits
+  app.use(routerOf(docs));
   app.use(adminRoutes({ token: adminToken, queues }));
   // the web dashboard: static files under a strict Content-Security-Policy
   app.use(dashboardRoutes({ dir: dashboardDir }));
@@ -165,7 +188,9 @@ export const createApp = ({
     }),
   );
   app.use(jsonBodies({ routes: [...api, ...sessionRoutes], limitBytes: bodyLimitBytes }));
-  app.use(routerOf([...api, ...sessionRoutes]));
+  app.use(routerOf(api, { around: idempotentRequests({ store: idempotency }) }));
+  // the dashboard's session endpoints: cookies and CSRF tokens, no Idempotency-Key
+  app.use(routerOf(sessionRoutes));
   app.use(notFound);
   app.use(errorHandler(log));
   return app;

@@ -18,6 +18,45 @@ const quotaFrom = (fallback: number | "unlimited") =>
     .pipe(z.string().regex(/^(unlimited|\d{1,9})$/, 'must be a whole number or "unlimited"'))
     .transform((value) => (value === "unlimited" ? null : Number(value)));
 
+/**
+ * The origins whose web pages may call the API from a browser (CORS): `*`, or exact origins
+ * (`scheme://host[:port]`, as a browser sends them in `Origin`), comma-separated.
+ */
+const corsOrigins = z
+  .string()
+  .default("")
+  .transform((value, ctx) => {
+    const entries = value
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== "");
+    if (entries.includes("*")) {
+      if (entries.length > 1) ctx.addIssue({ code: "custom", message: "`*` allows every origin: give it alone" });
+      return ["*"];
+    }
+    const origins: string[] = [];
+    for (const entry of entries) {
+      let url: URL | null = null;
+      try {
+        url = new URL(entry);
+      } catch {
+        // reported below
+      }
+      const origin = url && /^https?:$/.test(url.protocol) ? url.origin : null;
+      if (origin === null || origin !== entry.replace(/\/$/, "")) {
+        ctx.addIssue({
+          code: "custom",
+          message: origin
+            ? `${entry} is not an origin: write it as ${origin} (scheme, host and a non-default port, nothing else)`
+            : `${entry} is not an http(s) origin such as https://app.example.com`,
+        });
+        continue;
+      }
+      origins.push(origin);
+    }
+    return origins;
+  });
+
 /** JWT settings for the key endpoints; the accounts CLI reads the same ones to sign tokens. */
 export const JwtFields = {
   NODE_ENV: optionalText.describe(
@@ -96,6 +135,12 @@ export const Config = z
     HOST: z.string().default("0.0.0.0").describe("the address the API listens on"),
     SCAN_WAIT_MS: intFrom(30_000, 1, 34_000).describe("how long POST /scan waits before answering 202 (max 34,000)"),
     RESPONSE_FORM: ResponseForm.default("A").describe("envelope when a request has no `X-Response-Form`"),
+    IDEMPOTENCY_TTL_S: intFrom(86_400, 60, 604_800).describe(
+      "how long an `Idempotency-Key` and the answer it got are kept: a retry within it is answered that answer again, a later one is a new request",
+    ),
+    CORS_ORIGINS: corsOrigins.describe(
+      "origins whose web pages may call `/api/v1` and the tool server from a browser (CORS), comma-separated `scheme://host[:port]` exactly as browsers send `Origin`, or `*` for any; empty: none (preflights are 403). Keys in a public web page are readable by anyone: see the API reference, CORS",
+    ),
     BODY_LIMIT_BYTES: intFrom(100 * 1024, 1024, 10 * 1024 * 1024).describe("largest JSON body"),
     MAX_HEADER_BYTES: intFrom(16 * 1024, 1024, 1024 * 1024).describe(
       "largest request head (request line and headers); larger is 431",

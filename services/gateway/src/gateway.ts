@@ -24,6 +24,7 @@ import { createAuthenticator } from "./domain/authenticate";
 import { createCitationService } from "./domain/citation-service";
 import { startCredentialFeed } from "./domain/credential-changes";
 import { createGeneratorTools } from "./domain/generator-tools";
+import { createIdempotencyStore } from "./domain/idempotency-store";
 import { expiryOf, issueUserToken } from "./domain/jwt-issuer";
 import { jwtKeysFrom } from "./domain/jwt-keys";
 import { createJwtVerifier } from "./domain/jwt-verifier";
@@ -48,6 +49,9 @@ import { DASHBOARD_PATH } from "./routes/admin.route";
 
 /** The dashboard's build in this checkout (`pnpm --filter @scan/dashboard build` writes it). */
 const DASHBOARD_BUILD = resolvePath(__dirname, "../../dashboard/dist");
+
+/** how often expired idempotency keys are deleted */
+const IDEMPOTENCY_SWEEP_MS = 10 * 60_000;
 
 /** how long the queue clients get to close cleanly at shutdown */
 const CLIENT_CLOSE_MS = 2_000;
@@ -203,6 +207,21 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
   const llm = llmEndpoint(config);
   if (llm) log.info({ model: llm.model, host: new URL(llm.baseUrl).host }, "content generation drafts with a model");
   const pages = createPageTools({ scans });
+  const idempotency = createIdempotencyStore({
+    db,
+    ttlMs: config.IDEMPOTENCY_TTL_S * 1000,
+    // a claim outlives the longest request (a generate: the scan's wait, then the model), so
+    // only a claim whose gateway died is ever taken over
+    leaseMs: config.SCAN_WAIT_MS + config.LLM_TIMEOUT_MS + 60_000,
+  });
+  // expired keys are deleted in the background, a batch at a time; every gateway may do it
+  const sweepKeys = () =>
+    void idempotency.sweep().catch((error: unknown) => {
+      log.warn({ err: error instanceof Error ? error.message : String(error) }, "expired idempotency keys not swept");
+    });
+  const sweeper = setInterval(sweepKeys, IDEMPOTENCY_SWEEP_MS);
+  sweeper.unref();
+  sweepKeys();
   const app = createApp({
     scans,
     tools: { pages, generators: createGeneratorTools({ pages, db, llm }) },
@@ -255,6 +274,8 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     adminToken: config.ADMIN_TOKEN,
     queues: [queue, webhooks],
     dashboardDir: config.DASHBOARD_DIR ?? DASHBOARD_BUILD,
+    corsOrigins: config.CORS_ORIGINS,
+    idempotency,
   });
 
   const server = createServer(
@@ -284,6 +305,7 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
 
   const close = async () => {
     draining = true;
+    clearInterval(sweeper);
     // stop intake; requests in flight get until the deadline, then their waits end as 202s;
     // idle SSE sessions end now, busy ones after their last tool call
     mcpSessions.drain();

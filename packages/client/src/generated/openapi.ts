@@ -685,6 +685,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/docs/assets/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A file of the interactive reference
+         * @description Swagger UI's script and style sheet (from the `swagger-ui-dist` package) and the script that starts it: a fixed list of files, each linked from `/docs` with the package's version in its query, so they are cached for a day. Any other name is 404.
+         */
+        get: operations["referenceAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/favicon.ico": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The service's icon
+         * @description The icon browsers ask for, also linked from `/docs`: an ICO holding 16, 32 and 48 pixel PNGs. Cached for a day (`Cache-Control: public, max-age=86400`), then revalidated with its `ETag` (`If-None-Match` answers 304).
+         */
+        get: operations["favicon"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1236,7 +1276,7 @@ export interface components {
         /**
          * @description Bad request, in the request's form (Form A or Form B):
          *
-         *     - `invalid_request` / `VALIDATION_ERROR`: a field or query parameter failed validation, or the body is not a JSON object
+         *     - `invalid_request` / `VALIDATION_ERROR`: a field or query parameter failed validation, the body is not a JSON object, or an `Idempotency-Key` is empty, longer than 255 characters or not printable ASCII
          *     - `invalid_request` / `INVALID_JSON`: the body is not valid JSON
          */
         ApiError400: {
@@ -1245,6 +1285,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                 [name: string]: unknown;
             };
             content: {
@@ -1275,6 +1317,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                 [name: string]: unknown;
             };
             content: {
@@ -1307,6 +1351,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                 [name: string]: unknown;
             };
             content: {
@@ -1337,6 +1383,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                 Allow: components["headers"]["Allow"];
                 [name: string]: unknown;
             };
@@ -1358,6 +1406,40 @@ export interface components {
             };
         };
         /**
+         * @description Conflict, in the request's form (Form A or Form B):
+         *
+         *     - `conflict` / `SCAN_NOT_FINISHED`: an export (CSV, SARIF, JUnit) of a scan that is still `queued` or `running`; read it as JSON until it has finished
+         *     - `idempotency_key_in_use` / `IDEMPOTENCY_KEY_IN_USE`: a request with this `Idempotency-Key` is still being answered; retry after `Retry-After` to receive its answer
+         */
+        ApiError409: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    ok: false;
+                    error: {
+                        /** @enum {string} */
+                        code: "conflict" | "idempotency_key_in_use";
+                        message: string;
+                        hint: string;
+                    };
+                } | {
+                    error: string;
+                    /** @enum {string} */
+                    code: "SCAN_NOT_FINISHED" | "IDEMPOTENCY_KEY_IN_USE";
+                };
+            };
+        };
+        /**
          * @description Payload too large, in the request's form (Form A or Form B):
          *
          *     - `payload_too_large` / `PAYLOAD_TOO_LARGE`: the body is over BODY_LIMIT_BYTES (100 KiB by default)
@@ -1368,6 +1450,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                 [name: string]: unknown;
             };
             content: {
@@ -1388,6 +1472,38 @@ export interface components {
             };
         };
         /**
+         * @description Unprocessable content, in the request's form (Form A or Form B):
+         *
+         *     - `idempotency_key_reused` / `IDEMPOTENCY_KEY_REUSED`: this `Idempotency-Key` was first sent with another request (another method, path or body); a key names one request
+         */
+        ApiError422: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    ok: false;
+                    error: {
+                        /** @enum {string} */
+                        code: "idempotency_key_reused";
+                        message: string;
+                        hint: string;
+                    };
+                } | {
+                    error: string;
+                    /** @enum {string} */
+                    code: "IDEMPOTENCY_KEY_REUSED";
+                };
+            };
+        };
+        /**
          * @description Rate limited, in the request's form (Form A or Form B):
          *
          *     - `rate_limited` / `RATE_LIMITED`: too many requests in this window; `Retry-After` says how long to wait
@@ -1398,6 +1514,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                 "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
@@ -1429,6 +1547,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                 [name: string]: unknown;
             };
             content: {
@@ -1459,6 +1579,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                 [name: string]: unknown;
             };
             content: {
@@ -1489,6 +1611,8 @@ export interface components {
                 "X-RateLimit-Limit"?: number;
                 "X-RateLimit-Remaining"?: number;
                 "X-RateLimit-Reset"?: number;
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                 "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
@@ -1520,6 +1644,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                 [name: string]: unknown;
             };
             content: {
@@ -1550,6 +1676,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                 [name: string]: unknown;
             };
             content: {
@@ -1570,36 +1698,6 @@ export interface components {
             };
         };
         /**
-         * @description Conflict, in the request's form (Form A or Form B):
-         *
-         *     - `conflict` / `SCAN_NOT_FINISHED`: an export (CSV, SARIF, JUnit) of a scan that is still `queued` or `running`; read it as JSON until it has finished
-         */
-        ApiError409: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": {
-                    /** @constant */
-                    ok: false;
-                    error: {
-                        /** @enum {string} */
-                        code: "conflict";
-                        message: string;
-                        hint: string;
-                    };
-                } | {
-                    error: string;
-                    /** @enum {string} */
-                    code: "SCAN_NOT_FINISHED";
-                };
-            };
-        };
-        /**
          * @description 410, in the request's form (Form A or Form B):
          *
          *     - `gone` / `CHECKS_PRUNED`: an export (CSV, SARIF, JUnit) of a scan whose check list retention dropped; its scores are still in its JSON
@@ -1610,6 +1708,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                 [name: string]: unknown;
             };
             content: {
@@ -1632,7 +1732,7 @@ export interface components {
         /**
          * @description In Form A:
          *
-         *     - `invalid_request`: a field or query parameter failed validation, or the body is not a JSON object
+         *     - `invalid_request`: a field or query parameter failed validation, the body is not a JSON object, or an `Idempotency-Key` is empty, longer than 255 characters or not printable ASCII
          *     - `invalid_request`: the body is not valid JSON
          */
         SessionError400: {
@@ -1968,12 +2068,43 @@ export interface components {
                 };
             };
         };
+        /**
+         * @description Not found, in the request's form (Form A or Form B):
+         *
+         *     - `not_found` / `NOT_FOUND`: unknown route, or a resource missing or not the caller's
+         */
+        ServiceError404: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    ok: false;
+                    error: {
+                        /** @enum {string} */
+                        code: "not_found";
+                        message: string;
+                        hint: string;
+                    };
+                } | {
+                    error: string;
+                    /** @enum {string} */
+                    code: "NOT_FOUND";
+                };
+            };
+        };
     };
     parameters: {
         /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
         "X-Response-Form": "A" | "B";
         /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
         "X-Request-Id": string;
+        /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1 to 255 printable ASCII characters, bare or as a quoted string (`"..."`); a UUID v4 is a good key. Keys are the caller's own (its API key, user or address). The first request with a key does the work; a retry with the same key, method, path and body (key order and spacing aside) within `IDEMPOTENCY_TTL_S` (24 h) is answered the first answer again, status, body and headers, with `Idempotent-Replayed: true`, nothing done twice and nothing counted against the rate limit or the quota. While the first is still running a retry is 409 (`Retry-After`), with another request 422; a malformed key is 400. A 5xx or a 408, 409 or 429 is not kept: its retry runs again. */
+        "Idempotency-Key": string;
+        /** @description The `ETag` of an answer held (or several, comma-separated, or `*`): 304 with no body when the answer would carry the same tag (weak comparison). A 304 does not count against the rate limit; once the window is spent the request is 429 like any other. */
+        "If-None-Match": string;
         /** @description Sent by browsers. With the session, it (or `Referer`) must be this gateway's own origin; without one, a foreign origin is refused. */
         Origin: string;
         /** @description The session's `csrfToken` (GET /auth/session): every change made with the session carries it. */
@@ -1989,8 +2120,14 @@ export interface components {
         "X-RateLimit-Remaining": number;
         /** @description When the window resets, in Unix epoch seconds. */
         "X-RateLimit-Reset": number;
+        /** @description The request's `Origin`, when it is one of the deployment's `CORS_ORIGINS` (none by default): a page of that origin may read the answer. */
+        "Access-Control-Allow-Origin": string;
+        /** @description With `Access-Control-Allow-Origin`: the headers such a page may read (the rate-limit headers, `Retry-After`, `ETag`, `Link`, `Location`, `X-Request-Id`, `Idempotent-Replayed`, ...). */
+        "Access-Control-Expose-Headers": string;
         /** @description Where the stored scan is read again: as `Location` on a 202 (for an anonymous scan, its access link). */
         "Content-Location": string;
+        /** @description Sent on the answer to a retry with an `Idempotency-Key`: this is the first request's answer again (its body byte for byte, Form A's `meta.requestId` included); nothing was done this time. */
+        "Idempotent-Replayed": "true";
         /** @description Where to read the scan: `/api/v1/scan/<id>` for a key holder's scan (read with any of the user's keys); for an anonymous scan the same path with `?access=<token>`, the scan's access link, which reads it without a key and is given only to its maker. */
         Location: string;
         /** @description Sent when the request's `Prefer: respond-async` was honoured (RFC 7240). */
@@ -1999,10 +2136,16 @@ export interface components {
         Allow: string;
         /** @description Seconds to wait before trying again. */
         "Retry-After": number;
-        /** @description Names `Accept`: the representation depends on it. */
+        /** @description `Authorization, X-API-Key, X-Response-Form` (and `Origin` where browsers may call the API): what the answer depends on besides its URL. */
         Vary: string;
         /** @description On an export: `attachment; filename="scan-<id>.csv"` (`.sarif`, `.xml`). */
         "Content-Disposition": string;
+        /** @description A weak entity tag of what the answer says (Form A's `meta.requestId` aside, which differs on every request): send it back in `If-None-Match` to be answered 304 while nothing changed. A scan's tag moves with its state. */
+        ETag: string;
+        /** @description A client may keep the answer but must revalidate it (`If-None-Match`) before reusing it; no shared cache may keep it. */
+        "Cache-Control": "private, no-cache";
+        /** @description RFC 8288 links to other pages of the list: `<url>; rel="first"` and `rel="last"` always, `rel="prev"` past the first page, `rel="next"` while `hasMore`. Absolute URLs: the request's scheme and host (a trusted proxy's `X-Forwarded-Proto` and `X-Forwarded-Host`), its path, its query with `page` set. */
+        Link: string;
     };
     pathItems: never;
 }
@@ -2016,7 +2159,9 @@ export interface operations {
                 "X-Response-Form"?: components["parameters"]["X-Response-Form"];
                 /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
                 "X-Request-Id"?: components["parameters"]["X-Request-Id"];
-                /** @description `respond-async` (RFC 7240; any case, among other preferences) answers 202 as soon as the scan is stored and queued. */
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1 to 255 printable ASCII characters, bare or as a quoted string (`"..."`); a UUID v4 is a good key. Keys are the caller's own (its API key, user or address). The first request with a key does the work; a retry with the same key, method, path and body (key order and spacing aside) within `IDEMPOTENCY_TTL_S` (24 h) is answered the first answer again, status, body and headers, with `Idempotent-Replayed: true`, nothing done twice and nothing counted against the rate limit or the quota. While the first is still running a retry is 409 (`Retry-After`), with another request 422; a malformed key is 400. A 5xx or a 408, 409 or 429 is not kept: its retry runs again. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+                /** @description `respond-async` (RFC 7240; any case, among other preferences) answers 202 as soon as the scan is stored and queued; `wait=<seconds>` waits less than `SCAN_WAIT_MS`. Without it the request waits for the result. */
                 Prefer?: string;
             };
             path?: never;
@@ -2035,7 +2180,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     "Content-Location": components["headers"]["Content-Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2062,8 +2210,11 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     Location: components["headers"]["Location"];
                     "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2087,7 +2238,9 @@ export interface operations {
             401: components["responses"]["ApiError401"];
             403: components["responses"]["ApiError403"];
             405: components["responses"]["ApiError405"];
+            409: components["responses"]["ApiError409"];
             413: components["responses"]["ApiError413"];
+            422: components["responses"]["ApiError422"];
             429: components["responses"]["ApiError429"];
             500: components["responses"]["ApiError500"];
             502: components["responses"]["ApiError502"];
@@ -2106,6 +2259,8 @@ export interface operations {
                 "X-Response-Form"?: components["parameters"]["X-Response-Form"];
                 /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
                 "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The `ETag` of an answer held (or several, comma-separated, or `*`): 304 with no body when the answer would carry the same tag (weak comparison). A 304 does not count against the rate limit; once the window is spent the request is 429 like any other. */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
             };
             path: {
                 id: string;
@@ -2121,6 +2276,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    ETag?: string;
+                    "Cache-Control"?: "private, no-cache";
                     Vary: components["headers"]["Vary"];
                     "Content-Disposition": components["headers"]["Content-Disposition"];
                     [name: string]: unknown;
@@ -2143,6 +2302,22 @@ export interface operations {
                     "application/xml": string;
                 };
             };
+            /** @description Not modified: `If-None-Match` names the current `ETag`. No body; the tag, caching headers and rate-limit headers are sent, and the request is not counted against the limit. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["ApiError400"];
             401: components["responses"]["ApiError401"];
             404: components["responses"]["ApiError404"];
@@ -2163,6 +2338,8 @@ export interface operations {
                 "X-Response-Form"?: components["parameters"]["X-Response-Form"];
                 /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
                 "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1 to 255 printable ASCII characters, bare or as a quoted string (`"..."`); a UUID v4 is a good key. Keys are the caller's own (its API key, user or address). The first request with a key does the work; a retry with the same key, method, path and body (key order and spacing aside) within `IDEMPOTENCY_TTL_S` (24 h) is answered the first answer again, status, body and headers, with `Idempotent-Replayed: true`, nothing done twice and nothing counted against the rate limit or the quota. While the first is still running a retry is 409 (`Retry-After`), with another request 422; a malformed key is 400. A 5xx or a 408, 409 or 429 is not kept: its retry runs again. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -2180,6 +2357,9 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2223,7 +2403,9 @@ export interface operations {
             401: components["responses"]["ApiError401"];
             403: components["responses"]["ApiError403"];
             405: components["responses"]["ApiError405"];
+            409: components["responses"]["ApiError409"];
             413: components["responses"]["ApiError413"];
+            422: components["responses"]["ApiError422"];
             429: components["responses"]["ApiError429"];
             500: components["responses"]["ApiError500"];
             503: components["responses"]["ApiError503"];
@@ -2242,6 +2424,8 @@ export interface operations {
                 "X-Response-Form"?: components["parameters"]["X-Response-Form"];
                 /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
                 "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The `ETag` of an answer held (or several, comma-separated, or `*`): 304 with no body when the answer would carry the same tag (weak comparison). A 304 does not count against the rate limit; once the window is spent the request is 429 like any other. */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
             };
             path?: never;
             cookie?: never;
@@ -2255,6 +2439,12 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2276,6 +2466,23 @@ export interface operations {
                         meta: components["schemas"]["PageMeta"];
                     };
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current `ETag`. No body; the tag, caching headers and rate-limit headers are sent, and the request is not counted against the limit. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["ApiError400"];
             401: components["responses"]["ApiError401"];
@@ -2311,6 +2518,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2355,6 +2564,8 @@ export interface operations {
                 "X-Response-Form"?: components["parameters"]["X-Response-Form"];
                 /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
                 "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1 to 255 printable ASCII characters, bare or as a quoted string (`"..."`); a UUID v4 is a good key. Keys are the caller's own (its API key, user or address). The first request with a key does the work; a retry with the same key, method, path and body (key order and spacing aside) within `IDEMPOTENCY_TTL_S` (24 h) is answered the first answer again, status, body and headers, with `Idempotent-Replayed: true`, nothing done twice and nothing counted against the rate limit or the quota. While the first is still running a retry is 409 (`Retry-After`), with another request 422; a malformed key is 400. A 5xx or a 408, 409 or 429 is not kept: its retry runs again. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -2377,6 +2588,9 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2512,7 +2726,9 @@ export interface operations {
             401: components["responses"]["ApiError401"];
             403: components["responses"]["ApiError403"];
             405: components["responses"]["ApiError405"];
+            409: components["responses"]["ApiError409"];
             413: components["responses"]["ApiError413"];
+            422: components["responses"]["ApiError422"];
             429: components["responses"]["ApiError429"];
             500: components["responses"]["ApiError500"];
             502: components["responses"]["ApiError502"];
@@ -2527,6 +2743,8 @@ export interface operations {
                 "X-Response-Form"?: components["parameters"]["X-Response-Form"];
                 /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
                 "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1 to 255 printable ASCII characters, bare or as a quoted string (`"..."`); a UUID v4 is a good key. Keys are the caller's own (its API key, user or address). The first request with a key does the work; a retry with the same key, method, path and body (key order and spacing aside) within `IDEMPOTENCY_TTL_S` (24 h) is answered the first answer again, status, body and headers, with `Idempotent-Replayed: true`, nothing done twice and nothing counted against the rate limit or the quota. While the first is still running a retry is 409 (`Retry-After`), with another request 422; a malformed key is 400. A 5xx or a 408, 409 or 429 is not kept: its retry runs again. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -2554,6 +2772,9 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2611,7 +2832,9 @@ export interface operations {
             401: components["responses"]["ApiError401"];
             403: components["responses"]["ApiError403"];
             405: components["responses"]["ApiError405"];
+            409: components["responses"]["ApiError409"];
             413: components["responses"]["ApiError413"];
+            422: components["responses"]["ApiError422"];
             429: components["responses"]["ApiError429"];
             500: components["responses"]["ApiError500"];
             502: components["responses"]["ApiError502"];
@@ -2639,6 +2862,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description The answer is of this moment: not kept by a cache. */
                     "Cache-Control": "no-store";
                     [name: string]: unknown;
@@ -2686,6 +2911,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description The answer is of this moment: not kept by a cache. */
                     "Cache-Control": "no-store";
                     [name: string]: unknown;
@@ -2725,6 +2952,8 @@ export interface operations {
                 "X-Response-Form"?: components["parameters"]["X-Response-Form"];
                 /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
                 "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The `ETag` of an answer held (or several, comma-separated, or `*`): 304 with no body when the answer would carry the same tag (weak comparison). A 304 does not count against the rate limit; once the window is spent the request is 429 like any other. */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
             };
             path?: never;
             cookie?: never;
@@ -2738,6 +2967,12 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2760,6 +2995,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: `If-None-Match` names the current `ETag`. No body; the tag, caching headers and rate-limit headers are sent, and the request is not counted against the limit. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["ApiError400"];
             401: components["responses"]["ApiError401"];
             405: components["responses"]["ApiError405"];
@@ -2776,6 +3028,8 @@ export interface operations {
                 "X-Response-Form"?: components["parameters"]["X-Response-Form"];
                 /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
                 "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1 to 255 printable ASCII characters, bare or as a quoted string (`"..."`); a UUID v4 is a good key. Keys are the caller's own (its API key, user or address). The first request with a key does the work; a retry with the same key, method, path and body (key order and spacing aside) within `IDEMPOTENCY_TTL_S` (24 h) is answered the first answer again, status, body and headers, with `Idempotent-Replayed: true`, nothing done twice and nothing counted against the rate limit or the quota. While the first is still running a retry is 409 (`Retry-After`), with another request 422; a malformed key is 400. A 5xx or a 408, 409 or 429 is not kept: its retry runs again. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -2793,6 +3047,9 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2817,6 +3074,9 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2837,7 +3097,9 @@ export interface operations {
             400: components["responses"]["ApiError400"];
             401: components["responses"]["ApiError401"];
             405: components["responses"]["ApiError405"];
+            409: components["responses"]["ApiError409"];
             413: components["responses"]["ApiError413"];
+            422: components["responses"]["ApiError422"];
             429: components["responses"]["ApiError429"];
             500: components["responses"]["ApiError500"];
             503: components["responses"]["ApiError503"];
@@ -2866,6 +3128,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2915,6 +3179,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description The answer is of this moment: not kept by a cache. */
                     "Cache-Control": "no-store";
                     [name: string]: unknown;
@@ -2999,6 +3265,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description The answer is of this moment: not kept by a cache. */
                     "Cache-Control": "no-store";
                     [name: string]: unknown;
@@ -3069,6 +3337,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3117,6 +3387,8 @@ export interface operations {
                 "X-Response-Form"?: components["parameters"]["X-Response-Form"];
                 /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
                 "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The `ETag` of an answer held (or several, comma-separated, or `*`): 304 with no body when the answer would carry the same tag (weak comparison). A 304 does not count against the rate limit; once the window is spent the request is 429 like any other. */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
             };
             path?: never;
             cookie?: never;
@@ -3130,6 +3402,12 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3152,6 +3430,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: `If-None-Match` names the current `ETag`. No body; the tag, caching headers and rate-limit headers are sent, and the request is not counted against the limit. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["ApiError400"];
             401: components["responses"]["ApiError401"];
             404: components["responses"]["ApiError404"];
@@ -3169,6 +3464,8 @@ export interface operations {
                 "X-Response-Form"?: components["parameters"]["X-Response-Form"];
                 /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
                 "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1 to 255 printable ASCII characters, bare or as a quoted string (`"..."`); a UUID v4 is a good key. Keys are the caller's own (its API key, user or address). The first request with a key does the work; a retry with the same key, method, path and body (key order and spacing aside) within `IDEMPOTENCY_TTL_S` (24 h) is answered the first answer again, status, body and headers, with `Idempotent-Replayed: true`, nothing done twice and nothing counted against the rate limit or the quota. While the first is still running a retry is 409 (`Retry-After`), with another request 422; a malformed key is 400. A 5xx or a 408, 409 or 429 is not kept: its retry runs again. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -3193,6 +3490,9 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3217,6 +3517,9 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3238,7 +3541,9 @@ export interface operations {
             401: components["responses"]["ApiError401"];
             404: components["responses"]["ApiError404"];
             405: components["responses"]["ApiError405"];
+            409: components["responses"]["ApiError409"];
             413: components["responses"]["ApiError413"];
+            422: components["responses"]["ApiError422"];
             429: components["responses"]["ApiError429"];
             500: components["responses"]["ApiError500"];
             503: components["responses"]["ApiError503"];
@@ -3258,6 +3563,8 @@ export interface operations {
                 "X-Response-Form"?: components["parameters"]["X-Response-Form"];
                 /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
                 "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The `ETag` of an answer held (or several, comma-separated, or `*`): 304 with no body when the answer would carry the same tag (weak comparison). A 304 does not count against the rate limit; once the window is spent the request is 429 like any other. */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
             };
             path?: never;
             cookie?: never;
@@ -3271,6 +3578,12 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3293,6 +3606,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: `If-None-Match` names the current `ETag`. No body; the tag, caching headers and rate-limit headers are sent, and the request is not counted against the limit. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["ApiError400"];
             401: components["responses"]["ApiError401"];
             404: components["responses"]["ApiError404"];
@@ -3310,6 +3640,8 @@ export interface operations {
                 "X-Response-Form"?: components["parameters"]["X-Response-Form"];
                 /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
                 "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1 to 255 printable ASCII characters, bare or as a quoted string (`"..."`); a UUID v4 is a good key. Keys are the caller's own (its API key, user or address). The first request with a key does the work; a retry with the same key, method, path and body (key order and spacing aside) within `IDEMPOTENCY_TTL_S` (24 h) is answered the first answer again, status, body and headers, with `Idempotent-Replayed: true`, nothing done twice and nothing counted against the rate limit or the quota. While the first is still running a retry is 409 (`Retry-After`), with another request 422; a malformed key is 400. A 5xx or a 408, 409 or 429 is not kept: its retry runs again. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -3337,6 +3669,9 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3358,7 +3693,9 @@ export interface operations {
             401: components["responses"]["ApiError401"];
             404: components["responses"]["ApiError404"];
             405: components["responses"]["ApiError405"];
+            409: components["responses"]["ApiError409"];
             413: components["responses"]["ApiError413"];
+            422: components["responses"]["ApiError422"];
             429: components["responses"]["ApiError429"];
             500: components["responses"]["ApiError500"];
             503: components["responses"]["ApiError503"];
@@ -3375,6 +3712,8 @@ export interface operations {
                 "X-Response-Form"?: components["parameters"]["X-Response-Form"];
                 /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
                 "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The `ETag` of an answer held (or several, comma-separated, or `*`): 304 with no body when the answer would carry the same tag (weak comparison). A 304 does not count against the rate limit; once the window is spent the request is 429 like any other. */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
             };
             path?: never;
             cookie?: never;
@@ -3388,6 +3727,12 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3410,6 +3755,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: `If-None-Match` names the current `ETag`. No body; the tag, caching headers and rate-limit headers are sent, and the request is not counted against the limit. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["ApiError400"];
             401: components["responses"]["ApiError401"];
             405: components["responses"]["ApiError405"];
@@ -3426,6 +3788,8 @@ export interface operations {
                 "X-Response-Form"?: components["parameters"]["X-Response-Form"];
                 /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
                 "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1 to 255 printable ASCII characters, bare or as a quoted string (`"..."`); a UUID v4 is a good key. Keys are the caller's own (its API key, user or address). The first request with a key does the work; a retry with the same key, method, path and body (key order and spacing aside) within `IDEMPOTENCY_TTL_S` (24 h) is answered the first answer again, status, body and headers, with `Idempotent-Replayed: true`, nothing done twice and nothing counted against the rate limit or the quota. While the first is still running a retry is 409 (`Retry-After`), with another request 422; a malformed key is 400. A 5xx or a 408, 409 or 429 is not kept: its retry runs again. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
             path?: never;
             cookie?: never;
@@ -3439,15 +3803,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The key record and, this once, the key itself. */
+            /** @description The key record and, this once, the key itself (again to a retry with its `Idempotency-Key`). */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    /** @description The full key is in this response only. */
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    /** @description The full key is in this response only (and its replay to a retry with the same `Idempotency-Key`). */
                     "Cache-Control": "no-store";
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3469,7 +3836,9 @@ export interface operations {
             401: components["responses"]["ApiError401"];
             403: components["responses"]["ApiError403"];
             405: components["responses"]["ApiError405"];
+            409: components["responses"]["ApiError409"];
             413: components["responses"]["ApiError413"];
+            422: components["responses"]["ApiError422"];
             429: components["responses"]["ApiError429"];
             500: components["responses"]["ApiError500"];
             503: components["responses"]["ApiError503"];
@@ -3498,6 +3867,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4352,6 +4723,79 @@ export interface operations {
                 content: {
                     "text/html; charset=utf-8": string;
                 };
+            };
+            405: components["responses"]["ServiceError405"];
+        };
+    };
+    referenceAsset: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                /** @description `swagger-ui-bundle.js`, `swagger-ui.css` or `start.js`. */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": "public, max-age=86400";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript; charset=utf-8": string;
+                    "text/css; charset=utf-8": string;
+                };
+            };
+            404: components["responses"]["ServiceError404"];
+            405: components["responses"]["ServiceError405"];
+        };
+    };
+    favicon: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The `ETag` of a copy held: 304 when it is current. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The icon. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: string;
+                    "Cache-Control": "public, max-age=86400";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/x-icon": string;
+                };
+            };
+            /** @description The copy held is current: no body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             405: components["responses"]["ServiceError405"];
         };

@@ -21,7 +21,18 @@ import {
 } from "@scan/contract";
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
-import { apiErrors, commonHeaderParams, jsonBody, page, record, security } from "./common";
+import {
+  apiErrors,
+  commonHeaderParams,
+  conditionalHeaderParams,
+  created,
+  creatingHeaderParams,
+  jsonBody,
+  page,
+  pageNotModified,
+  record,
+  security,
+} from "./common";
 
 /** The caller's account, sites, keywords and citation tracks, a user's API keys, and the operators' view. */
 
@@ -29,8 +40,12 @@ const LIST_RULES =
   "Newest first, with the id as tiebreaker, so paging never repeats or skips a record. `total` counts every match and `hasMore` is `page × limit < total`; a page past the end is an empty list. Integers are plain decimal digits; a parameter given twice, or one the endpoint does not know, is 400.";
 
 const headers = z.object(commonHeaderParams);
+const conditional = z.object(conditionalHeaderParams);
+const creating = z.object(creatingHeaderParams);
 
-const CacheControl = z.literal("no-store").meta({ description: "The full key is in this response only." });
+const CacheControl = z.literal("no-store").meta({
+  description: "The full key is in this response only (and its replay to a retry with the same `Idempotency-Key`).",
+});
 const NoStore = z.literal("no-store").meta({ description: "The answer is of this moment: not kept by a cache." });
 
 export const accountPaths: ZodOpenApiPathsObject = {
@@ -71,8 +86,12 @@ export const accountPaths: ZodOpenApiPathsObject = {
       summary: "The caller's sites",
       description: `\`q\` is a case-insensitive substring of the domain, name or url, matched literally (\`%\` and \`_\` match themselves). ${LIST_RULES}`,
       security: security.apiKey,
-      requestParams: { query: SiteListQuery, header: headers },
-      responses: { "200": page("A page of sites.", SiteView), ...apiErrors(400, 401, 405, 429, 500, 503) },
+      requestParams: { query: SiteListQuery, header: conditional },
+      responses: {
+        "200": page("A page of sites.", SiteView),
+        "304": pageNotModified(),
+        ...apiErrors(400, 401, 405, 429, 500, 503),
+      },
     },
     post: {
       operationId: "createSite",
@@ -81,12 +100,12 @@ export const accountPaths: ZodOpenApiPathsObject = {
       description:
         "Records the site of the URL's origin (the URL follows the scan endpoint's rules, then is reduced to `scheme://host[:port]`). Safe to repeat: the caller's existing site for that origin is answered (and renamed when `name` is given). Keyed scans record their site by themselves.",
       security: security.apiKey,
-      requestParams: { header: headers },
+      requestParams: { header: creating },
       requestBody: jsonBody(CreateSiteRequest),
       responses: {
-        "200": record("The caller already had this origin: the existing site.", SiteView),
-        "201": record("The new site.", SiteView),
-        ...apiErrors(400, 401, 405, 413, 429, 500, 503),
+        "200": created("The caller already had this origin: the existing site.", SiteView),
+        "201": created("The new site.", SiteView),
+        ...apiErrors(400, 401, 405, 409, 413, 422, 429, 500, 503),
       },
     },
   },
@@ -150,9 +169,10 @@ export const accountPaths: ZodOpenApiPathsObject = {
       summary: "The caller's tracked keywords",
       description: `Of every site, or of one (\`site_id\`; another user's or an unknown site is 404). ${LIST_RULES}`,
       security: security.apiKey,
-      requestParams: { query: KeywordListQuery, header: headers },
+      requestParams: { query: KeywordListQuery, header: conditional },
       responses: {
         "200": page("A page of keywords.", KeywordView),
+        "304": pageNotModified(),
         ...apiErrors(400, 401, 404, 405, 429, 500, 503),
       },
     },
@@ -163,12 +183,12 @@ export const accountPaths: ZodOpenApiPathsObject = {
       description:
         "The keyword is trimmed, whitespace-collapsed and lower-cased. Its first record for a site is 201 with `trend: new`; a later one updates it in place (200): the stored position moves to `previous_position` and the trend is computed from the two.",
       security: security.apiKey,
-      requestParams: { header: headers },
+      requestParams: { header: creating },
       requestBody: jsonBody(RecordKeywordRequest),
       responses: {
-        "200": record("The keyword, updated.", KeywordView),
-        "201": record("The keyword, first recorded.", KeywordView),
-        ...apiErrors(400, 401, 404, 405, 413, 429, 500, 503),
+        "200": created("The keyword, updated.", KeywordView),
+        "201": created("The keyword, first recorded.", KeywordView),
+        ...apiErrors(400, 401, 404, 405, 409, 413, 422, 429, 500, 503),
       },
     },
   },
@@ -179,9 +199,10 @@ export const accountPaths: ZodOpenApiPathsObject = {
       summary: "The caller's citation tracks",
       description: `Observations of whether an AI engine's answer cited the site, \`checked_at\` within the \`date_range\` (last 30 days by default). ${LIST_RULES}`,
       security: security.apiKey,
-      requestParams: { query: CitationListQuery, header: headers },
+      requestParams: { query: CitationListQuery, header: conditional },
       responses: {
         "200": page("A page of citation tracks.", CitationView),
+        "304": pageNotModified(),
         ...apiErrors(400, 401, 404, 405, 429, 500, 503),
       },
     },
@@ -192,11 +213,11 @@ export const accountPaths: ZodOpenApiPathsObject = {
       description:
         "`citation_url` is required when `cited` is true. `checked_at` (ISO 8601 with `Z` or an offset) defaults to now and may be at most 5 minutes ahead of the server's clock. Each call stores one more track.",
       security: security.apiKey,
-      requestParams: { header: headers },
+      requestParams: { header: creating },
       requestBody: jsonBody(RecordCitationRequest),
       responses: {
-        "201": record("The stored track.", CitationView),
-        ...apiErrors(400, 401, 404, 405, 413, 429, 500, 503),
+        "201": created("The stored track.", CitationView),
+        ...apiErrors(400, 401, 404, 405, 409, 413, 422, 429, 500, 503),
       },
     },
   },
@@ -207,8 +228,12 @@ export const accountPaths: ZodOpenApiPathsObject = {
       summary: "The user's active API keys",
       description: "Newest first. Never the keys themselves: their `prefix` tells them apart.",
       security: security.jwt,
-      requestParams: { query: PageQuery, header: headers },
-      responses: { "200": page("A page of keys.", ApiKeyView), ...apiErrors(400, 401, 405, 429, 500, 503) },
+      requestParams: { query: PageQuery, header: conditional },
+      responses: {
+        "200": page("A page of keys.", ApiKeyView),
+        "304": pageNotModified(),
+        ...apiErrors(400, 401, 405, 429, 500, 503),
+      },
     },
     post: {
       operationId: "createKey",
@@ -217,13 +242,17 @@ export const accountPaths: ZodOpenApiPathsObject = {
       description:
         "No body is fine. `default_form` is the envelope for requests made with the key that send no `X-Response-Form`. A user holds at most `MAX_KEYS_PER_USER` active keys (403 beyond). Without a JWT key configured the key endpoints answer 503.",
       security: security.jwt,
-      requestParams: { header: headers },
+      requestParams: { header: creating },
       requestBody: jsonBody(CreateKeyRequest, false),
       responses: {
-        "201": record("The key record and, this once, the key itself.", CreatedApiKey, {
-          headers: { "Cache-Control": CacheControl },
-        }),
-        ...apiErrors(400, 401, 403, 405, 413, 429, 500, 503),
+        "201": created(
+          "The key record and, this once, the key itself (again to a retry with its `Idempotency-Key`).",
+          CreatedApiKey,
+          {
+            headers: { "Cache-Control": CacheControl },
+          },
+        ),
+        ...apiErrors(400, 401, 403, 405, 409, 413, 422, 429, 500, 503),
       },
     },
   },

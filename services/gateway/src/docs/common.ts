@@ -20,7 +20,8 @@ import type { ZodOpenApiResponseObject } from "zod-openapi";
 
 /** When each error is answered: the error table of docs/api.md, beside the codes of ERROR_TABLE. */
 export const ERROR_WHEN: Record<ErrorKind, string> = {
-  invalid_request: "a field or query parameter failed validation, or the body is not a JSON object",
+  invalid_request:
+    "a field or query parameter failed validation, the body is not a JSON object, or an `Idempotency-Key` is empty, longer than 255 characters or not printable ASCII",
   invalid_json: "the body is not valid JSON",
   unauthenticated:
     "missing, invalid or revoked API key; missing or invalid JWT, or one whose dashboard session has ended",
@@ -37,6 +38,10 @@ export const ERROR_WHEN: Record<ErrorKind, string> = {
     "an export (CSV, SARIF, JUnit) of a scan that is still `queued` or `running`; read it as JSON until it has finished",
   checks_pruned:
     "an export (CSV, SARIF, JUnit) of a scan whose check list retention dropped; its scores are still in its JSON",
+  idempotency_key_in_use:
+    "a request with this `Idempotency-Key` is still being answered; retry after `Retry-After` to receive its answer",
+  idempotency_key_reused:
+    "this `Idempotency-Key` was first sent with another request (another method, path or body); a key names one request",
   request_timeout:
     "the request's headers did not arrive within HEADERS_TIMEOUT_MS, or the whole request within REQUEST_TIMEOUT_MS; the connection is closed",
   payload_too_large: "the body is over BODY_LIMIT_BYTES (100 KiB by default)",
@@ -102,8 +107,47 @@ export const PreferenceApplied = header(
   "Sent when the request's `Prefer: respond-async` was honoured (RFC 7240).",
 );
 
+export const ETagHeader = header(
+  "ETag",
+  z.string().regex(/^W\/"[A-Za-z0-9_-]+"$/),
+  "A weak entity tag of what the answer says (Form A's `meta.requestId` aside, which differs on every request): send it back in `If-None-Match` to be answered 304 while nothing changed. A scan's tag moves with its state.",
+);
+const CacheControlRevalidate = header(
+  "Cache-Control",
+  z.literal("private, no-cache"),
+  "A client may keep the answer but must revalidate it (`If-None-Match`) before reusing it; no shared cache may keep it.",
+);
+const VaryHeader = header(
+  "Vary",
+  z.string(),
+  "`Authorization, X-API-Key, X-Response-Form` (and `Origin` where browsers may call the API): what the answer depends on besides its URL.",
+);
+const LinkHeader = header(
+  "Link",
+  z.string(),
+  'RFC 8288 links to other pages of the list: `<url>; rel="first"` and `rel="last"` always, `rel="prev"` past the first page, `rel="next"` while `hasMore`. Absolute URLs: the request\'s scheme and host (a trusted proxy\'s `X-Forwarded-Proto` and `X-Forwarded-Host`), its path, its query with `page` set.',
+);
+
+/** On an answer a client may revalidate with If-None-Match. */
+export const revalidationHeaders = {
+  ETag: ETagHeader,
+  "Cache-Control": CacheControlRevalidate,
+  Vary: VaryHeader,
+};
+
 /** On every response outside /api/v1. */
 export const serviceHeaders = { "X-Request-Id": RequestIdHeader };
+
+const AllowOrigin = header(
+  "Access-Control-Allow-Origin",
+  z.string().optional(),
+  "The request's `Origin`, when it is one of the deployment's `CORS_ORIGINS` (none by default): a page of that origin may read the answer.",
+);
+const ExposeHeaders = header(
+  "Access-Control-Expose-Headers",
+  z.string().optional(),
+  "With `Access-Control-Allow-Origin`: the headers such a page may read (the rate-limit headers, `Retry-After`, `ETag`, `Link`, `Location`, `X-Request-Id`, `Idempotent-Replayed`, ...).",
+);
 
 /** On every /api/v1 response, errors included. */
 export const apiHeaders = {
@@ -111,6 +155,8 @@ export const apiHeaders = {
   "X-RateLimit-Limit": RateLimitLimit,
   "X-RateLimit-Remaining": RateLimitRemaining,
   "X-RateLimit-Reset": RateLimitReset,
+  "Access-Control-Allow-Origin": AllowOrigin,
+  "Access-Control-Expose-Headers": ExposeHeaders,
 };
 
 // request parameters -----------------------------------------------------------------------
@@ -132,6 +178,38 @@ const RequestIdParam = z
 
 /** The headers every operation reads (the JSON-RPC endpoints aside). */
 export const commonHeaderParams = { "X-Response-Form": ResponseFormParam, "X-Request-Id": RequestIdParam };
+
+const IfNoneMatchParam = z
+  .string()
+  .optional()
+  .meta({
+    description:
+      "The `ETag` of an answer held (or several, comma-separated, or `*`): 304 with no body when the answer would carry the same tag (weak comparison). A 304 does not count against the rate limit; once the window is spent the request is 429 like any other.",
+    param: { id: "If-None-Match" },
+  });
+
+const IdempotencyKeyParam = z
+  .string()
+  .min(1)
+  .max(257)
+  .optional()
+  .meta({
+    description:
+      'Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1 to 255 printable ASCII characters, bare or as a quoted string (`"..."`); a UUID v4 is a good key. Keys are the caller\'s own (its API key, user or address). The first request with a key does the work; a retry with the same key, method, path and body (key order and spacing aside) within `IDEMPOTENCY_TTL_S` (24 h) is answered the first answer again, status, body and headers, with `Idempotent-Replayed: true`, nothing done twice and nothing counted against the rate limit or the quota. While the first is still running a retry is 409 (`Retry-After`), with another request 422; a malformed key is 400. A 5xx or a 408, 409 or 429 is not kept: its retry runs again.',
+    param: { id: "Idempotency-Key" },
+  });
+
+/** The headers a POST that creates something reads. */
+export const creatingHeaderParams = { ...commonHeaderParams, "Idempotency-Key": IdempotencyKeyParam };
+
+export const IdempotentReplayed = header(
+  "Idempotent-Replayed",
+  z.literal("true").optional(),
+  "Sent on the answer to a retry with an `Idempotency-Key`: this is the first request's answer again (its body byte for byte, Form A's `meta.requestId` included); nothing was done this time.",
+);
+
+/** The headers a revalidatable GET reads. */
+export const conditionalHeaderParams = { ...commonHeaderParams, "If-None-Match": IfNoneMatchParam };
 
 // security ---------------------------------------------------------------------------------
 
@@ -214,6 +292,7 @@ const STATUS_NAME: Record<number, string> = {
   413: "Payload too large",
   414: "URI too long",
   415: "Unsupported media type",
+  422: "Unprocessable content",
   431: "Request header fields too large",
   429: "Rate limited",
   500: "Internal error",
@@ -234,6 +313,7 @@ export type ErrorStatus =
   | 413
   | 414
   | 415
+  | 422
   | 429
   | 431
   | 500
@@ -259,7 +339,7 @@ const errorResponse = (status: ErrorStatus, scope: "Api" | "Service"): ZodOpenAp
           "X-RateLimit-Reset": RateLimitReset.optional(),
         }
       : {}),
-    ...(status === 429 || status === 503 ? { "Retry-After": RetryAfter } : {}),
+    ...(status === 409 || status === 429 || status === 503 ? { "Retry-After": RetryAfter } : {}),
     ...(status === 405 ? { Allow: AllowHeader } : {}),
   });
   return {
@@ -299,6 +379,10 @@ type SuccessOptions = {
   scanEndpoint?: boolean;
 };
 
+/** A created record's answer: the API's headers, and Idempotent-Replayed on a retry's. */
+export const created = (description: string, data: z.ZodType, options: SuccessOptions = {}) =>
+  record(description, data, { ...options, headers: { ...options.headers, "Idempotent-Replayed": IdempotentReplayed } });
+
 /** A single record in both forms: Form A `{ok, data, meta: {requestId}}`, Form B `{success, data}`. */
 export const record = (
   description: string,
@@ -314,10 +398,19 @@ export const record = (
   },
 });
 
+/** The 304 of a revalidatable GET: no body, the tag and caching headers of its 200. */
+export const notModified = (extra: Record<string, z.ZodType> = {}): ZodOpenApiResponseObject => ({
+  description:
+    "Not modified: `If-None-Match` names the current `ETag`. No body; the tag, caching headers and rate-limit headers are sent, and the request is not counted against the limit.",
+  headers: z.object({ ...apiHeaders, ...revalidationHeaders, ...extra }),
+});
+
+export const pageNotModified = () => notModified({ Link: LinkHeader });
+
 /** A page of a list in both forms: `meta: {page, limit, total, hasMore}` in each, and Form A's `requestId`. */
 export const page = (description: string, item: z.ZodType): ZodOpenApiResponseObject => ({
   description,
-  headers: z.object(apiHeaders),
+  headers: z.object({ ...apiHeaders, ...revalidationHeaders, Link: LinkHeader }),
   content: {
     "application/json": {
       schema: z.xor([formASuccess(z.array(item), PageMetaA), formBSuccess(z.array(item), PageMeta)]),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { FixInput, FixResult, GenerateInput, GenerateResult } from "../domain/generator-schemas";
-import { apiErrors, commonHeaderParams, jsonBody, record, security } from "./common";
+import { apiErrors, created, creatingHeaderParams, jsonBody, security } from "./common";
 
 /** POST /api/v1/fix and POST /api/v1/generate: the aeo_fix and aeo_generate tools over REST. */
 export const generatorPaths: ZodOpenApiPathsObject = {
@@ -16,11 +16,11 @@ export const generatorPaths: ZodOpenApiPathsObject = {
         "`issues` restricts the files to those that address the given check ids. Each file says which checks it addresses and the verdicts the scanner gives it. Same input and output as the MCP tool `aeo_fix`.",
       ].join("\n"),
       security: security.apiKey,
-      requestParams: { header: z.object(commonHeaderParams) },
+      requestParams: { header: z.object(creatingHeaderParams) },
       requestBody: jsonBody(FixInput),
       responses: {
-        "200": record("The generated files and the scan they come from.", FixResult),
-        ...apiErrors(400, 401, 403, 405, 413, 429, 500, 502, 503),
+        "200": created("The generated files and the scan they come from.", FixResult),
+        ...apiErrors(400, 401, 403, 405, 409, 413, 422, 429, 500, 502, 503),
       },
     },
   },
@@ -35,11 +35,11 @@ export const generatorPaths: ZodOpenApiPathsObject = {
         "Without a language model configured the draft is extractive and deterministic; with an OpenAI-compatible endpoint configured (`LLM_BASE_URL`, `LLM_API_KEY`, `LLM_MODEL`) the model writes it, grounded on the page's text. `method` says which way was used. Same input and output as the MCP tool `aeo_generate`.",
       ].join("\n"),
       security: security.apiKey,
-      requestParams: { header: z.object(commonHeaderParams) },
+      requestParams: { header: z.object(creatingHeaderParams) },
       requestBody: jsonBody(GenerateInput),
       responses: {
-        "200": record("The drafted content and the scan it comes from.", GenerateResult),
-        ...apiErrors(400, 401, 403, 405, 413, 429, 500, 502, 503),
+        "200": created("The drafted content and the scan it comes from.", GenerateResult),
+        ...apiErrors(400, 401, 403, 405, 409, 413, 422, 429, 500, 502, 503),
       },
     },
   },

@@ -77,13 +77,25 @@ An API key in \`Authorization: Bearer <key>\` or \`X-API-Key: <key>\` on every \
 
 ## Rate limits
 
-Counted per API key per hour (anonymous: per address), by plan: Free 10, Starter 100, Pro 1,000, Agency 10,000 (a fair-use throttle). Every \`/api/v1\` response, errors included, carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (Unix epoch seconds); a refused request is 429 with \`Retry-After\` in seconds.
+Counted per API key per hour (anonymous: per address), by plan: Free 10, Starter 100, Pro 1,000, Agency 10,000 (a fair-use throttle). Every \`/api/v1\` response, errors included, carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (Unix epoch seconds); a refused request is 429 with \`Retry-After\` in seconds. A 304 to a conditional request, the replay of an idempotent request and its 409 are not counted.
+
+## Idempotent requests
+
+Every \`POST\` that creates something takes an \`Idempotency-Key\` (the IETF httpapi draft, Stripe's practice): a retry with the same key, method, path and body within 24 hours is answered the first answer again, with \`Idempotent-Replayed: true\`, and nothing is done or counted twice. While the first request runs a retry is 409 (\`Retry-After\`); the key with another request is 422; a malformed key 400.
+
+## Conditional requests and paging
+
+A stored scan and every list carry a weak \`ETag\` and \`Cache-Control: private, no-cache\`; \`If-None-Match\` with the tag is answered 304 without a body while nothing changed (a scan's tag moves with its state). Lists carry RFC 8288 \`Link\` headers (\`first\`, \`last\`, \`prev\`, \`next\`) with absolute URLs.
 
 ## Errors
 
 ${errorTable()}
 
 Requests whose head Node's HTTP parser refuses are answered 400 (431 for heads over \`MAX_HEADER_BYTES\`) with \`invalid_request\` / \`VALIDATION_ERROR\` in the deployment's default form.
+
+## CORS
+
+Browsers may call \`/api/v1\` and the tool server from the origins the deployment lists in \`CORS_ORIGINS\`, none by default. A preflight (\`OPTIONS\` with \`Origin\` and \`Access-Control-Request-Method\`) from an allowed origin is answered 204 with the methods and headers the API reads; from any other origin, 403 \`forbidden\` / \`FORBIDDEN\` without CORS headers. Preflights are never counted. Answers to an allowed origin carry \`Access-Control-Allow-Origin\` and \`Access-Control-Expose-Headers\`. An API key in a public web page is readable by everyone who loads it: call the API from a server, or give a page a key of its own that can do little.
 
 ## Asynchronous scans
 

@@ -22,20 +22,26 @@ import {
   apiHeaders,
   ContentLocationHeader,
   commonHeaderParams,
+  conditionalHeaderParams,
+  created,
+  creatingHeaderParams,
   jsonBody,
   LocationHeader,
+  notModified,
   PreferenceApplied,
   page,
+  pageNotModified,
   record,
+  revalidationHeaders,
   security,
 } from "./common";
 
 /** POST /api/v1/scan, GET /api/v1/scan/{id}, the batch and list of scans, and the evaluator. */
 
+// no example: the interactive reference fills parameters from examples, and a first try should wait for the score
 const Prefer = z.string().optional().meta({
   description:
-    "`respond-async` (RFC 7240; any case, among other preferences) answers 202 as soon as the scan is stored and queued.",
-  example: "respond-async",
+    "`respond-async` (RFC 7240; any case, among other preferences) answers 202 as soon as the scan is stored and queued; `wait=<seconds>` waits less than `SCAN_WAIT_MS`. Without it the request waits for the result.",
 });
 
 /** The columns of a scan's CSV export, as its header row names them. */
@@ -90,10 +96,6 @@ const ContentDisposition = z
     description: 'On an export: `attachment; filename="scan-<id>.csv"` (`.sarif`, `.xml`).',
     header: { id: "Content-Disposition" },
   });
-const VaryHeader = z.string().meta({
-  description: "Names `Accept`: the representation depends on it.",
-  header: { id: "Vary" },
-});
 
 /** The signed POST a scan's callback_url receives when the scan has completed or failed. */
 const scanCallback = {
@@ -141,14 +143,14 @@ export const scanPaths: ZodOpenApiPathsObject = {
         "Anonymous callers may scan too (10 an hour per address). Scans made with a key belong to the key's user and count against the plan's monthly quota (403 `PLAN_LIMIT` when used up).",
       ].join("\n"),
       security: security.apiKeyOrAnonymous,
-      requestParams: { header: z.object({ ...commonHeaderParams, Prefer }) },
+      requestParams: { header: z.object({ ...creatingHeaderParams, Prefer }) },
       requestBody: jsonBody(ScanRequest),
       responses: {
-        "200": record("The scan result (Form A also carries `success: true`).", ScanResult, {
+        "200": created("The scan result (Form A also carries `success: true`).", ScanResult, {
           scanEndpoint: true,
           headers: { "Content-Location": ContentLocationHeader },
         }),
-        "202": record(
+        "202": created(
           "Accepted and still running: asked for with `Prefer: respond-async`, or the wait ran out. The scan completes and is stored; poll `Location` or await the callback. A client that disconnects stops the wait, never the scan.",
           ScanAccepted,
           {
@@ -156,7 +158,7 @@ export const scanPaths: ZodOpenApiPathsObject = {
             headers: { Location: LocationHeader, "Preference-Applied": PreferenceApplied },
           },
         ),
-        ...apiErrors(400, 401, 403, 405, 413, 429, 500, 502, 503),
+        ...apiErrors(400, 401, 403, 405, 409, 413, 422, 429, 500, 502, 503),
       },
       callbacks: { scanFinished: scanCallback },
     },
@@ -181,11 +183,18 @@ export const scanPaths: ZodOpenApiPathsObject = {
         "`?format=` wins over `Accept`. An `Accept` that names none of these is 406; an export of a scan still queued or running is 409 (its JSON answers the status); an export of a scan whose check list retention dropped is 410. Errors are JSON in the request's envelope.",
       ].join("\n"),
       security: security.apiKeyOrAnonymous,
-      requestParams: { path: ScanIdParam, query: ScanReadQuery, header: z.object(commonHeaderParams) },
+      requestParams: { path: ScanIdParam, query: ScanReadQuery, header: z.object(conditionalHeaderParams) },
       responses: {
         "200": {
           ...record("The stored scan, or its export.", StoredScan),
-          headers: z.object({ ...apiHeaders, Vary: VaryHeader, "Content-Disposition": ContentDisposition }),
+          // the JSON carries the revalidation headers; an export is a download (Content-Disposition)
+          headers: z.object({
+            ...apiHeaders,
+            ETag: revalidationHeaders.ETag.optional(),
+            "Cache-Control": revalidationHeaders["Cache-Control"].optional(),
+            Vary: revalidationHeaders.Vary,
+            "Content-Disposition": ContentDisposition,
+          }),
           content: {
             ...record("", StoredScan).content,
             "text/csv": {
@@ -203,6 +212,7 @@ export const scanPaths: ZodOpenApiPathsObject = {
             },
           },
         },
+        "304": notModified(),
         ...apiErrors(400, 401, 404, 405, 406, 409, 410, 429, 500, 503),
       },
     },
@@ -215,11 +225,11 @@ export const scanPaths: ZodOpenApiPathsObject = {
       description:
         "Queues one scan per URL and answers at once. Each URL follows `POST /api/v1/scan`'s rules and counts against the rate limit; `mode` and `callback_url` apply to every scan. Poll each scan at `/api/v1/scan/{id}`, or list them with `GET /api/v1/scans`.",
       security: security.apiKey,
-      requestParams: { header: z.object(commonHeaderParams) },
+      requestParams: { header: z.object(creatingHeaderParams) },
       requestBody: jsonBody(BatchScanRequest),
       responses: {
-        "202": record("The queued scans, in the order of `urls`.", BatchScanAccepted),
-        ...apiErrors(400, 401, 403, 405, 413, 429, 500, 503),
+        "202": created("The queued scans, in the order of `urls`.", BatchScanAccepted),
+        ...apiErrors(400, 401, 403, 405, 409, 413, 422, 429, 500, 503),
       },
     },
   },
@@ -231,9 +241,10 @@ export const scanPaths: ZodOpenApiPathsObject = {
       description:
         "The key holder's scans, newest first, optionally of one status and of one of their sites (`site_id`: the scans of URLs of the site's origin; another user's or an unknown site is 404); each without its checks (read one scan for those).",
       security: security.apiKey,
-      requestParams: { query: ScanListQuery, header: z.object(commonHeaderParams) },
+      requestParams: { query: ScanListQuery, header: z.object(conditionalHeaderParams) },
       responses: {
         "200": page("A page of scans.", ScanSummary),
+        "304": pageNotModified(),
         ...apiErrors(400, 401, 404, 405, 429, 500, 503),
       },
     },

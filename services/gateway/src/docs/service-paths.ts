@@ -110,4 +110,65 @@ export const servicePaths: ZodOpenApiPathsObject = {
       },
     },
   },
+  "/docs/assets/{file}": {
+    get: {
+      operationId: "referenceAsset",
+      tags: ["Reference"],
+      summary: "A file of the interactive reference",
+      description:
+        "Swagger UI's script and style sheet (from the `swagger-ui-dist` package) and the script that starts it: a fixed list of files, each linked from `/docs` with the package's version in its query, so they are cached for a day. Any other name is 404.",
+      security: security.none,
+      requestParams: {
+        path: z.object({
+          file: z.string().meta({ description: "`swagger-ui-bundle.js`, `swagger-ui.css` or `start.js`." }),
+        }),
+        header: headers,
+      },
+      responses: {
+        "200": {
+          description: "The file.",
+          headers: z.object({ ...serviceHeaders, "Cache-Control": z.literal("public, max-age=86400") }),
+          content: {
+            "text/javascript; charset=utf-8": { schema: z.string() },
+            "text/css; charset=utf-8": { schema: z.string() },
+          },
+        },
+        ...serviceErrors(404, 405),
+      },
+    },
+  },
+  "/favicon.ico": {
+    get: {
+      operationId: "favicon",
+      tags: ["Reference"],
+      summary: "The service's icon",
+      description:
+        "The icon browsers ask for, also linked from `/docs`: an ICO holding 16, 32 and 48 pixel PNGs. Cached for a day (`Cache-Control: public, max-age=86400`), then revalidated with its `ETag` (`If-None-Match` answers 304).",
+      security: security.none,
+      requestParams: {
+        header: headers.extend({
+          "If-None-Match": z
+            .string()
+            .optional()
+            .meta({ description: "The `ETag` of a copy held: 304 when it is current." }),
+        }),
+      },
+      responses: {
+        "200": {
+          description: "The icon.",
+          headers: z.object({
+            ...serviceHeaders,
+            ETag: z.string(),
+            "Cache-Control": z.literal("public, max-age=86400"),
+          }),
+          content: { "image/x-icon": { schema: z.string().meta({ description: "The ICO file's bytes." }) } },
+        },
+        "304": {
+          description: "The copy held is current: no body.",
+          headers: z.object({ ...serviceHeaders, ETag: z.string() }),
+        },
+        ...serviceErrors(405),
+      },
+    },
+  },
 };

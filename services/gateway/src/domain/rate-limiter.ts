@@ -152,7 +152,31 @@ export const createRateLimiter = ({ redis, prefix, windowS, limits, signIn }: Ra
     await limiter.delete(key);
   };
 
-  return { consume, peek, clear, windowS };
+  /**
+   * Gives back `points` the subject spent in the window `spent` describes (a request that turns
+   * out to cost nothing: a 304, an idempotent replay), and answers the state after it. A window
+   * that has ended (or ends within a second) is left alone: a reward there would open the next
+   * window with points to spare. Throws when Redis cannot be reached.
+   */
+  const refund = async (
+    subject: RateSubject,
+    points: number,
+    spent: RateLimitState,
+  ): Promise<RateLimitState | null> => {
+    if (Date.now() >= (spent.resetAt - 1) * 1000) return null;
+    const [limiter, key] = pick(subject);
+    const result = await limiter.reward(key, points);
+    const msLeft = Math.max(result.msBeforeNext, 0);
+    return {
+      allowed: true,
+      limit: limiter.points,
+      remaining: Math.min(limiter.points, Math.max(0, result.remainingPoints)),
+      resetAt: Math.ceil((Date.now() + msLeft) / 1000),
+      retryAfterS: null,
+    };
+  };
+
+  return { consume, peek, clear, refund, windowS };
 };
 
 export type RateLimiter = ReturnType<typeof createRateLimiter>;

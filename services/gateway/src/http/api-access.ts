@@ -1,5 +1,5 @@
 import { AppError } from "@scan/contract";
-import type { Request, RequestHandler } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
 import { ANONYMOUS, type Authenticator, type Caller } from "../domain/authenticate";
 import { clientBucket } from "../domain/client-ip";
@@ -14,6 +14,11 @@ declare global {
       caller: Caller;
       /** the caller's rate-limit window after this request was counted */
       rateLimit: RateLimitState;
+      /**
+       * Gives back the point this request spent of the rate limit, for an answer that costs
+       * nothing (a 304, an idempotent replay); at most once, never failing the request.
+       */
+      giveBack?: () => Promise<void>;
     }
   }
 }
@@ -46,6 +51,29 @@ export const subjectOf = (caller: Caller, req: Request, byLink = false): RateSub
 
 /** Whether the request presents an access link (the `access` query parameter, once). */
 const presentsLink = (req: Request): boolean => typeof req.query[ACCESS_PARAM] === "string";
+/** The request's point of the rate limit, handed back once; the headers then show the count after it. */
+const givingBack = (
+  limiter: RateLimiter,
+  subject: RateSubject,
+  spent: RateLimitState,
+  res: Response,
+  log: Logger,
+): (() => Promise<void>) => {
+  let given = false;
+  return async () => {
+    if (given) return;
+    given = true;
+    try {
+      const state = await limiter.refund(subject, 1, spent);
+      if (state && !res.headersSent) {
+        for (const [name, value] of Object.entries(rateLimitHeaders(state))) res.setHeader(name, value);
+      }
+    } catch (error) {
+      // the counters went away meanwhile: the request stays counted, the answer is still given
+      log.warn({ err: error instanceof Error ? error.message : String(error) }, "rate-limit refund failed");
+    }
+  };
+};
 
 /**
  * Mounted on /api/v1 before everything else there: authenticates, counts the request against
@@ -70,6 +98,8 @@ export const apiAccess = ({ routes, auth, limiter, log, onRejected }: ApiAccessD
       .at(path)
       .some((route) => route.authorization === "account-or-link" && route.method === req.method.toLowerCase());
   return async (req, res, next) => {
+    // a CORS preflight carries no credentials and does no work: neither authenticated nor counted
+    if (res.locals.preflight) return next();
     const path = `${req.baseUrl}${req.path}`;
     const takesJwt =
       table.atOrUnder(path).some((route) => route.authorization === "user-jwt") ||
@@ -87,9 +117,10 @@ export const apiAccess = ({ routes, auth, limiter, log, onRejected }: ApiAccessD
     }
     if (caller.kind === "key" && !res.locals.formExplicit && caller.defaultForm) res.locals.form = caller.defaultForm;
 
-    let state: Awaited<ReturnType<RateLimiter["consume"]>>;
+    const subject = subjectOf(caller, req, caller.kind === "anonymous" && linkOpens(path, req));
+    let state: RateLimitState;
     try {
-      state = await limiter.consume(subjectOf(caller, req, caller.kind === "anonymous" && linkOpens(path, req)));
+      state = await limiter.consume(subject);
     } catch (error) {
       log.warn({ err: error instanceof Error ? error.message : String(error) }, "rate limiter unavailable");
       throw new AppError("service_unavailable", "The rate limiter is unavailable", "Try again in a few seconds.", {
@@ -98,6 +129,7 @@ export const apiAccess = ({ routes, auth, limiter, log, onRejected }: ApiAccessD
     }
     for (const [name, value] of Object.entries(rateLimitHeaders(state))) res.setHeader(name, value);
     res.locals.rateLimit = state;
+    if (state.allowed) res.locals.giveBack = givingBack(limiter, subject, state, res, log);
     if (!state.allowed) {
       onRejected?.(caller.kind === "anonymous" ? "anonymous" : caller.plan);
       const who = caller.kind === "anonymous" ? "this address" : caller.kind === "key" ? "this API key" : "this user";

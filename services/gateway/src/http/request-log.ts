@@ -2,6 +2,7 @@ import { redactUrl, uncensored } from "@scan/platform";
 import type { Request, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
 import type { GatewayMetrics } from "../observability/metrics";
+import { pathTable } from "./route-paths";
 
 declare global {
   namespace Express {
@@ -19,14 +20,25 @@ declare global {
 /** Paths an orchestrator or Prometheus calls every few seconds: logged at debug, still measured. */
 const QUIET = new Set(["/healthz", "/readyz", "/metrics"]);
 
+const paramsOf = (path: string): number => path.split("/").filter((part) => part.startsWith(":")).length;
+
 /**
- * The route pattern (`/api/v1/scan/:id`), never the raw path, so labels stay few. Requests
- * refused before a route matched (unknown paths, unparsable or oversized bodies) are `unmatched`.
+ * The route label of a request: the declared path (`/api/v1/scan/:id`) its URL falls on,
+ * never the raw path, so labels stay few. It is read from the declarations rather than from
+ * the route express matched, so a request refused before any route ran (401, 429, a body
+ * refused by the parser, a preflight) and an error handled under a mount point (the tool
+ * server's) carry the same label as the route's own answers. A path no route declares is
+ * `unmatched`; where two declarations fit (`/a/b` and `/a/:id`), the more specific one, with
+ * fewer parameters, is the label.
  */
-export const routeOf = (req: Request, res: Response): string => {
-  if (res.locals.route) return res.locals.route;
-  const path = (req.route as { path?: unknown } | undefined)?.path;
-  return typeof path === "string" ? `${req.baseUrl}${path}` : "unmatched";
+export const routeLabeller = (paths: readonly string[]) => {
+  const table = pathTable([...new Set(paths)].map((path) => ({ path, value: path })));
+  return (req: Request, res: Response): string => {
+    if (res.locals.route) return res.locals.route;
+    const path = (req.originalUrl.split("?")[0] ?? "").split("#")[0] ?? "";
+    const [best] = table.at(path).sort((a, b) => paramsOf(a) - paramsOf(b) || a.localeCompare(b));
+    return best ?? "unmatched";
+  };
 };
 
 /**
@@ -39,8 +51,18 @@ export const routeOf = (req: Request, res: Response): string => {
  * so it goes through a logger without the censoring pass; handlers log through
  * `res.locals.log`, which keeps it, and is made only when a handler first uses it.
  */
-export const observeRequests = ({ log, metrics }: { log: Logger; metrics: GatewayMetrics }): RequestHandler => {
+export const observeRequests = ({
+  log,
+  metrics,
+  paths,
+}: {
+  log: Logger;
+  metrics: GatewayMetrics;
+  /** every path a route is declared on: the labels */
+  paths: readonly string[];
+}): RequestHandler => {
   const lines = uncensored(log);
+  const routeOf = routeLabeller(paths);
   return (req, res, next) => {
     const started = performance.now();
     const requestId: string = res.locals.requestId;

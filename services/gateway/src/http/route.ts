@@ -70,7 +70,15 @@ export type RouteDeclaration<A extends Authorization, P extends z.ZodType, Q ext
   body?: BodySpec<B>;
   /** the largest JSON body in bytes, when it is not the server's BODY_LIMIT_BYTES */
   maxContentLength?: number;
+  /** a POST that creates something: a retry with the same Idempotency-Key answers the first answer again */
+  idempotent?: boolean;
 };
+
+/**
+ * What runs around a route's handler once its inputs are parsed and before any work: the
+ * idempotency layer, which may answer instead (`proceed` not called) or watch the answer.
+ */
+export type Around = (route: Route, req: Request, res: Response, proceed: () => Promise<void>) => Promise<void>;
 
 /** A declared route, ready to mount; the access middleware and the body parser read its declaration. */
 export type Route = {
@@ -78,7 +86,9 @@ export type Route = {
   path: string;
   authorization: Authorization;
   maxContentLength?: number;
-  handlers: RequestHandler[];
+  idempotent: boolean;
+  /** the express handlers to mount: the guard, if any, then the work, with `around` inside it */
+  handlers: (around?: Around) => RequestHandler[];
 };
 
 /** Whether the request carried a body, and as what: for the 400 of a body the JSON parser left unread. */
@@ -143,34 +153,50 @@ export const route = <
   declaration: RouteDeclaration<A, P, Q, B>,
   handler: (input: RouteInput<A, P, Q, B>) => unknown,
 ): Route => {
-  const { method, path, authorization, params, query, body, maxContentLength } = declaration;
+  const { method, path, authorization, params, query, body, maxContentLength, idempotent = false } = declaration;
   // the access middleware that authenticates callers runs under /api/v1 alone
   if (isCallerKind(authorization) !== isApiPath(path)) {
     throw new Error(`${method.toUpperCase()} ${path}: only routes under ${API_PREFIX} take a caller`);
   }
-  const work: RequestHandler = async (req, res) => {
-    const input = {
-      caller: callerFor(authorization, res),
-      params: params ? parseInput(params, req.params, "path parameter") : undefined,
-      query: query ? parseInput(query, req.query, "query parameter") : undefined,
-      body: body ? parseBody(body, req.body, bodySent(req)) : undefined,
-      req,
-      res,
-    } as RouteInput<A, P, Q, B>;
-    await handler(input);
+  if (idempotent && method !== "post")
+    throw new Error(`${method.toUpperCase()} ${path}: only a POST is idempotent by key`);
+  const declared: Route = {
+    method,
+    path,
+    authorization,
+    maxContentLength,
+    idempotent,
+    handlers: (around) => {
+      const work: RequestHandler = async (req, res) => {
+        const input = {
+          caller: callerFor(authorization, res),
+          params: params ? parseInput(params, req.params, "path parameter") : undefined,
+          query: query ? parseInput(query, req.query, "query parameter") : undefined,
+          body: body ? parseBody(body, req.body, bodySent(req)) : undefined,
+          req,
+          res,
+        } as RouteInput<A, P, Q, B>;
+        // inputs the route refuses are refused before anything around it runs: a 400 is never remembered
+        if (around) await around(declared, req, res, async () => void (await handler(input)));
+        else await handler(input);
+      };
+      return typeof authorization === "object" ? [guarded(authorization), work] : [work];
+    },
   };
-  const handlers = typeof authorization === "object" ? [guarded(authorization), work] : [work];
-  return { method, path, authorization, maxContentLength, handlers };
+  return declared;
 };
 
-/** Serves the routes; a path answers 405, with Allow, to the methods no route declares on it. */
-export const routerOf = (routes: readonly Route[]): Router => {
+/**
+ * Serves the routes; a path answers 405, with Allow, to the methods no route declares on it.
+ * `around` runs inside the work of the routes declared idempotent.
+ */
+export const routerOf = (routes: readonly Route[], { around }: { around?: Around } = {}): Router => {
   const router = Router();
   const byPath = new Map<string, Route[]>();
   for (const declared of routes) byPath.set(declared.path, [...(byPath.get(declared.path) ?? []), declared]);
   for (const [path, declared] of byPath) {
     const served = router.route(path);
-    for (const { method, handlers } of declared) served[method](...handlers);
+    for (const one of declared) served[one.method](...one.handlers(one.idempotent ? around : undefined));
     served.all(methodNotAllowed(declared.map(({ method }) => method.toUpperCase())));
   }
   return router;

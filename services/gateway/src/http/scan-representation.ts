@@ -45,6 +45,7 @@ export const sendExport = (res: Response, format: ExportFormat, scan: StoredScan
       "scan_not_finished",
       `Scan ${scan.id} is ${scan.status}: it has no ${format} export until it has finished`,
       `Read GET /api/v1/scan/${scan.id} as JSON until its status is completed or failed, then ask again.`,
+      { "Retry-After": "2" },
     );
   }
   // retention dropped its check list: an export of no checks would read as a clean page

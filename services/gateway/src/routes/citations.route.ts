@@ -1,5 +1,6 @@
-import { CitationListQuery, pageBody, RecordCitationRequest, successBody } from "@scan/contract";
+import { CitationListQuery, RecordCitationRequest, successBody } from "@scan/contract";
 import type { CitationService } from "../domain/citation-service";
+import { sendPage } from "../http/pagination";
 import { type Route, route } from "../http/route";
 
 const QUERY_HINT =
@@ -16,9 +17,9 @@ export const citationRoutes = (citations: CitationService): Route[] => [
       authorization: "account",
       query: { schema: CitationListQuery, hint: QUERY_HINT, report: "names" },
     },
-    async ({ caller, query, res }) => {
+    async ({ caller, query, req, res }) => {
       const { citations: items, meta } = await citations.list(caller.userId, query);
-      res.json(pageBody(res.locals.form, items, meta, res.locals.requestId));
+      await sendPage(req, res, items, meta);
     },
   ),
   route(
@@ -27,6 +28,7 @@ export const citationRoutes = (citations: CitationService): Route[] => [
       path: "/api/v1/citations",
       authorization: "account",
       body: { schema: RecordCitationRequest, hint: BODY_HINT, report: "names" },
+      idempotent: true,
     },
     async ({ caller, body: input, res }) => {
       const track = await citations.record(caller.userId, input);

@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { RequestHandler, Router } from "express";
+import { AppError } from "@scan/contract";
 import { createApiDocument } from "../docs/openapi";
-import { route, routerOf } from "../http/route";
+import { noneMatchHits, strongTagOf } from "../http/conditional";
+import { type Route, route } from "../http/route";
 
 /** Swagger UI's prebuilt files, from the npm package: the page loads nothing from elsewhere. */
 const UI_DIR = dirname(require.resolve("swagger-ui-dist/package.json"));
@@ -28,7 +29,7 @@ const PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>aeo-scan API reference</title>
-<link rel="icon" type="image/png" sizes="32x32" href="${ASSETS_PATH}/favicon-32x32.png?v=${UI_VERSION}">
+<link rel="icon" href="/favicon.ico" sizes="16x16 32x32 48x48">
 <link rel="stylesheet" href="${ASSETS_PATH}/swagger-ui.css?v=${UI_VERSION}">
 </head>
 <body>
@@ -61,36 +62,21 @@ type Asset = { file: string } | { body: string; type: string };
 const ASSETS = new Map<string, Asset>([
   ["/swagger-ui.css", { file: "swagger-ui.css" }],
   ["/swagger-ui-bundle.js", { file: "swagger-ui-bundle.js" }],
-  ["/favicon-32x32.png", { file: "favicon-32x32.png" }],
   ["/start.js", { body: START_SCRIPT, type: "text/javascript" }],
 ]);
 
-/** The page's files, a fixed list (never a directory); anything else falls through to the API's 404. */
-const assets: RequestHandler = (req, res, next) => {
-  const asset = ASSETS.get(req.path);
-  if (!asset || (req.method !== "GET" && req.method !== "HEAD")) return next();
-  res.locals.route = ASSETS_PATH;
-  res.setHeader("X-Content-Type-Options", "nosniff");
-  // the page names each file with the package's version, so a new version is a new URL
-  res.setHeader("Cache-Control", "public, max-age=86400");
-  if ("body" in asset) {
-    res.type(asset.type).send(asset.body);
-    return;
-  }
-  // relative to the package's directory: pnpm keeps packages under node_modules/.pnpm, a
-  // dot-directory that sendFile refuses to serve from when it is part of the file's name
-  res.sendFile(asset.file, { root: UI_DIR, cacheControl: false }, (error) => {
-    if (error && !res.headersSent) next(error);
-  });
-};
+/** The service's icon (services/gateway/assets, drawn as favicon.svg; scripts/favicon.ts renders the ICO). */
+const FAVICON = readFileSync(join(__dirname, "..", "..", "assets", "favicon.ico"));
+const FAVICON_TAG = strongTagOf(FAVICON);
 
 /**
- * GET /openapi.json (the API reference, OpenAPI 3.1) and GET /docs (Swagger UI over it), outside
- * /api/v1: no key, no rate limit. The document is generated once, when the routes are built.
+ * GET /openapi.json (the API reference, OpenAPI 3.1), GET /docs (Swagger UI over it) with its
+ * files, and the service's icon, outside /api/v1: no key, no rate limit. The document is
+ * generated once, when the routes are built.
  */
-export const docsRoutes = (): Router => {
+export const docsRoutes = (): Route[] => {
   const document = JSON.stringify(createApiDocument());
-  const router = routerOf([
+  return [
     route({ method: "get", path: "/openapi.json", authorization: "public" }, ({ res }) => {
       res.setHeader("Cache-Control", "no-cache");
       // a public description: tools in other origins (editors, client generators) may read it
@@ -104,7 +90,44 @@ export const docsRoutes = (): Router => {
       res.setHeader("Cache-Control", "no-cache");
       res.type("html").send(PAGE);
     }),
-  ]);
-  router.use(ASSETS_PATH, assets);
-  return router;
+
+    // the page's files, a fixed list (never a directory)
+    route({ method: "get", path: `${ASSETS_PATH}/:file`, authorization: "public" }, ({ req, res }) => {
+      const name = String(req.params.file);
+      const asset = ASSETS.get(`/${name}`);
+      if (!asset) {
+        throw new AppError(
+          "not_found",
+          `No file ${name.slice(0, 100)} among the reference page's files`,
+          "Load the page at /docs.",
+        );
+      }
+      res.setHeader("X-Content-Type-Options", "nosniff");
+      // the page names each file with the package's version, so a new version is a new URL
+      res.setHeader("Cache-Control", "public, max-age=86400");
+      if ("body" in asset) {
+        res.type(asset.type).send(asset.body);
+        return;
+      }
+      // relative to the package's directory: pnpm keeps packages under node_modules/.pnpm, a
+      // dot-directory that sendFile refuses to serve from when it is part of the file's name
+      return new Promise<void>((resolve, reject) =>
+        res.sendFile(asset.file, { root: UI_DIR, cacheControl: false }, (error) =>
+          error && !res.headersSent ? reject(error) : resolve(),
+        ),
+      );
+    }),
+
+    // browsers ask for it by this name; kept a day, then revalidated by its entity tag
+    route({ method: "get", path: "/favicon.ico", authorization: "public" }, ({ req, res }) => {
+      res.setHeader("Cache-Control", "public, max-age=86400");
+      res.setHeader("ETag", FAVICON_TAG);
+      res.setHeader("X-Content-Type-Options", "nosniff");
+      if (noneMatchHits(req.get("if-none-match"), FAVICON_TAG)) {
+        res.status(304).end();
+        return;
+      }
+      res.type("image/x-icon").send(FAVICON);
+    }),
+  ];
 };

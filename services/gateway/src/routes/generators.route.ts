@@ -11,7 +11,10 @@ const FIX_HINT =
 const GENERATE_HINT =
   'Send {"url": "https://example.com", "content_type": "faq" | "blog" | "product", "topic": "..."} as JSON; topic is optional.';
 
-/** The key holder and request behind a call; a client that goes away stops the wait, not the scan. */
+/**
+ * The key holder and request behind a call; a client that goes away stops the wait, not the
+ * scan, and is answered all the same (what its retry with an Idempotency-Key receives).
+ */
 const contextOf = (caller: AccountCaller, res: Response): ToolContext => {
   const gone = new AbortController();
   res.on("close", () => gone.abort());
@@ -26,11 +29,16 @@ const contextOf = (caller: AccountCaller, res: Response): ToolContext => {
  */
 export const generatorRoutes = (generators: GeneratorTools): Route[] => [
   route(
-    { method: "post", path: "/api/v1/fix", authorization: "account", body: { schema: FixInput, hint: FIX_HINT } },
+    {
+      method: "post",
+      path: "/api/v1/fix",
+      authorization: "account",
+      body: { schema: FixInput, hint: FIX_HINT },
+      idempotent: true,
+    },
     async ({ caller, body: input, res }) => {
       const context = contextOf(caller, res);
       const { data } = await generators.fix(input, context);
-      if (context.signal.aborted) return;
       res.status(200).json(successBody(res.locals.form, data, { requestId: res.locals.requestId }));
     },
   ),
@@ -41,11 +49,11 @@ export const generatorRoutes = (generators: GeneratorTools): Route[] => [
       path: "/api/v1/generate",
       authorization: "account",
       body: { schema: GenerateInput, hint: GENERATE_HINT },
+      idempotent: true,
     },
     async ({ caller, body: input, res }) => {
       const context = contextOf(caller, res);
       const { data } = await generators.generate(input, context);
-      if (context.signal.aborted) return;
       res.status(200).json(successBody(res.locals.form, data, { requestId: res.locals.requestId }));
     },
   ),

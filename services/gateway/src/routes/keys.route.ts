@@ -1,5 +1,6 @@
-import { CreateKeyRequest, KeyIdParam, PageQuery, pageBody, successBody } from "@scan/contract";
+import { CreateKeyRequest, KeyIdParam, PageQuery, successBody } from "@scan/contract";
 import type { KeyService } from "../domain/key-service";
+import { sendPage } from "../http/pagination";
 import { type Route, route } from "../http/route";
 
 const BODY_HINT = 'Send {"name": "ci", "default_form": "A" | "B" | null} as JSON; both fields are optional.';
@@ -13,9 +14,9 @@ export const keyRoutes = (keys: KeyService): Route[] => [
       authorization: "user-jwt",
       query: { schema: PageQuery, hint: "page ≥ 1; limit from 1 to 100." },
     },
-    async ({ caller: user, query, res }) => {
+    async ({ caller: user, query, req, res }) => {
       const { keys: items, meta } = await keys.list({ id: user.userId, plan: user.plan }, query);
-      res.json(pageBody(res.locals.form, items, { ...meta }, res.locals.requestId));
+      await sendPage(req, res, items, meta);
     },
   ),
   route(
@@ -24,6 +25,7 @@ export const keyRoutes = (keys: KeyService): Route[] => [
       path: "/api/v1/keys",
       authorization: "user-jwt",
       body: { schema: CreateKeyRequest, hint: BODY_HINT, optional: true },
+      idempotent: true,
     },
     async ({ caller: user, body: input, res }) => {
       const created = await keys.create({ id: user.userId, plan: user.plan }, input);

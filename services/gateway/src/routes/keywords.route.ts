@@ -1,5 +1,6 @@
-import { KeywordListQuery, pageBody, RecordKeywordRequest, successBody } from "@scan/contract";
+import { KeywordListQuery, RecordKeywordRequest, successBody } from "@scan/contract";
 import type { KeywordService } from "../domain/keyword-service";
+import { sendPage } from "../http/pagination";
 import { type Route, route } from "../http/route";
 
 const QUERY_HINT = "page ≥ 1; limit from 1 to 100; site_id: a site id from GET /api/v1/sites.";
@@ -15,9 +16,9 @@ export const keywordRoutes = (keywords: KeywordService): Route[] => [
       authorization: "account",
       query: { schema: KeywordListQuery, hint: QUERY_HINT, report: "names" },
     },
-    async ({ caller, query, res }) => {
+    async ({ caller, query, req, res }) => {
       const { keywords: items, meta } = await keywords.list(caller.userId, query);
-      res.json(pageBody(res.locals.form, items, meta, res.locals.requestId));
+      await sendPage(req, res, items, meta);
     },
   ),
   route(
@@ -26,6 +27,7 @@ export const keywordRoutes = (keywords: KeywordService): Route[] => [
       path: "/api/v1/keywords",
       authorization: "account",
       body: { schema: RecordKeywordRequest, hint: BODY_HINT, report: "names" },
+      idempotent: true,
     },
     async ({ caller, body: input, res }) => {
       const { keyword, created } = await keywords.record(caller.userId, input);

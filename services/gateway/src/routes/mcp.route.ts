@@ -21,6 +21,9 @@ export type McpRouteDeps = {
   log: Logger;
 };
 
+/** The tool server's paths: Streamable HTTP, and the legacy SSE transport with its direct POST. */
+export const MCP_PATHS = ["/mcp", "/mcp/sse"] as const;
+
 /** JSON-RPC's code for refusals made before a message reaches the server (auth, limits, transport). */
 const REFUSED = -32000;
 
@@ -130,7 +133,7 @@ export const mcpRoutes = ({ access, newServer, sessions, bodyLimitBytes, log }: 
   };
 
   router
-    .route("/mcp/sse")
+    .route(MCP_PATHS[1])
     // HEAD would open a session whose stream can carry nothing: the headers of GET, and no session
     .head(async (req, res) => {
       const caller = await access.authenticate(req, res, access.carriersOf(req));
@@ -180,7 +183,7 @@ export const mcpRoutes = ({ access, newServer, sessions, bodyLimitBytes, log }: 
     .all((req, _res, next) => next(methodNotAllowed(req, "GET, POST")));
 
   router
-    .route("/mcp")
+    .route(MCP_PATHS[0])
     .post(async (req, res) => {
       const caller = await access.authenticate(req, res, access.carriersOf(req));
       const body = await admit(req, res, caller);

@@ -1,7 +1,6 @@
 import type { Liveness, Readiness } from "@scan/platform";
-import type { Router } from "express";
 import { metricsReader } from "../http/operator-access";
-import { route, routerOf } from "../http/route";
+import { type Route, route } from "../http/route";
 import type { GatewayMetrics } from "../observability/metrics";
 
 export type OpsRouteDeps = {
@@ -16,21 +15,20 @@ export type OpsRouteDeps = {
  * process is alive, /readyz that Postgres and Redis answer (503 with the failing one named
  * otherwise), /metrics the Prometheus text.
  */
-export const opsRoutes = ({ metrics, readiness, metricsToken }: OpsRouteDeps): Router =>
-  routerOf([
-    route({ method: "get", path: "/healthz", authorization: "public" }, ({ res }) => {
-      res.json({ ok: true } satisfies Liveness);
-    }),
+export const opsRoutes = ({ metrics, readiness, metricsToken }: OpsRouteDeps): Route[] => [
+  route({ method: "get", path: "/healthz", authorization: "public" }, ({ res }) => {
+    res.json({ ok: true } satisfies Liveness);
+  }),
 
-    route({ method: "get", path: "/readyz", authorization: "public" }, async ({ res }) => {
-      const state = await readiness();
-      res.setHeader("Cache-Control", "no-store");
-      res.status(state.ok ? 200 : 503).json(state);
-    }),
+  route({ method: "get", path: "/readyz", authorization: "public" }, async ({ res }) => {
+    const state = await readiness();
+    res.setHeader("Cache-Control", "no-store");
+    res.status(state.ok ? 200 : 503).json(state);
+  }),
 
-    route({ method: "get", path: "/metrics", authorization: metricsReader(metricsToken) }, async ({ res }) => {
-      res.setHeader("Content-Type", metrics.registry.contentType);
-      res.setHeader("Cache-Control", "no-store");
-      res.send(await metrics.registry.metrics());
-    }),
-  ]);
+  route({ method: "get", path: "/metrics", authorization: metricsReader(metricsToken) }, async ({ res }) => {
+    res.setHeader("Content-Type", metrics.registry.contentType);
+    res.setHeader("Cache-Control", "no-store");
+    res.send(await metrics.registry.metrics());
+  }),
+];

@@ -12,6 +12,7 @@ import {
 } from "@scan/contract";
 import { scanLink } from "../domain/scan-access";
 import type { ScanService } from "../domain/scan-service";
+import { sendRevalidatable } from "../http/conditional";
 import { parsePrefer } from "../http/prefer";
 import { type Route, route } from "../http/route";
 import { scanFormatFor, sendExport } from "../http/scan-representation";
@@ -28,7 +29,13 @@ const ACCESS_HINT =
  */
 export const scanRoutes = (scans: ScanService): Route[] => [
   route(
-    { method: "post", path: "/api/v1/scan", authorization: "anyone", body: { schema: ScanRequest, hint: BODY_HINT } },
+    {
+      method: "post",
+      path: "/api/v1/scan",
+      authorization: "anyone",
+      body: { schema: ScanRequest, hint: BODY_HINT },
+      idempotent: true,
+    },
     async ({ caller, body: input, req, res }) => {
       const form = res.locals.form;
       const url = normaliseScanUrl(input.url, form);
@@ -54,7 +61,7 @@ export const scanRoutes = (scans: ScanService): Route[] => [
         caller.kind === "anonymous" ? null : caller,
         gone.signal,
       );
-      if (gone.signal.aborted && !finished) return;
+      // a client that went away is answered all the same: the answer is what its retry (with an Idempotency-Key) receives
       const meta = { requestId: res.locals.requestId };
       // where the scan is read: an anonymous maker's link carries the token only it is given
       const link = scanLink(scan.id, accessToken);
@@ -102,7 +109,12 @@ export const scanRoutes = (scans: ScanService): Route[] => [
       // (an anonymous scan has none, so its readers never see the callback)
       const ownCallback = scan.callbackUrl && viewer !== null && scan.userId === viewer;
       const callback = ownCallback ? toCallbackDelivery(scan, await scans.deliveries(scan.id)) : undefined;
-      res.json(successBody(res.locals.form, { ...toStoredScan(scan), callback }, { requestId: res.locals.requestId }));
+      // the tag follows the scan's state (and its callback's): a poll of a running scan is a 304 until it moves
+      await sendRevalidatable(
+        req,
+        res,
+        successBody(res.locals.form, { ...toStoredScan(scan), callback }, { requestId: res.locals.requestId }),
+      );
     },
   ),
 ];

@@ -3,7 +3,6 @@ import {
   type BatchScanAccepted,
   BatchScanRequest,
   normaliseScanUrl,
-  pageBody,
   ScanListQuery,
   type ScanSummary,
   successBody,
@@ -13,6 +12,7 @@ import { type RateLimiter, rateLimitHeaders } from "../domain/rate-limiter";
 import type { ScanService } from "../domain/scan-service";
 import type { SiteService } from "../domain/site-service";
 import { subjectOf } from "../http/api-access";
+import { sendPage } from "../http/pagination";
 import { type Route, route } from "../http/route";
 
 const BATCH_HINT =
@@ -38,6 +38,7 @@ export const scanListRoutes = ({ scans, sites, limiter, onRejected }: ScanListDe
       path: "/api/v1/scans/batch",
       authorization: "account",
       body: { schema: BatchScanRequest, hint: BATCH_HINT, report: "names" },
+      idempotent: true,
     },
     async ({ caller: owner, body: input, req, res }) => {
       const form = res.locals.form;
@@ -90,7 +91,7 @@ export const scanListRoutes = ({ scans, sites, limiter, onRejected }: ScanListDe
       authorization: "account",
       query: { schema: ScanListQuery, hint: LIST_HINT, report: "names" },
     },
-    async ({ caller, query, res }) => {
+    async ({ caller, query, req, res }) => {
       // another user's or an unknown site is 404, as on the other lists
       const site = query.site_id === undefined ? undefined : await sites.get(caller.userId, query.site_id);
       const { scans: rows, meta } = await scans.list(caller.userId, query, site?.url);
@@ -99,7 +100,7 @@ export const scanListRoutes = ({ scans, sites, limiter, onRejected }: ScanListDe
         const { checks: _checks, ...summary } = toStoredScan(scan);
         return summary;
       });
-      res.json(pageBody(res.locals.form, items, meta, res.locals.requestId));
+      await sendPage(req, res, items, meta);
     },
   ),
 ];

@@ -2,7 +2,6 @@ import {
   AppError,
   CreateSiteRequest,
   normaliseScanUrl,
-  pageBody,
   SiteCredentialsRequest,
   SiteIdParam,
   SiteListQuery,
@@ -10,6 +9,7 @@ import {
 } from "@scan/contract";
 import type { SiteCredentials } from "../domain/site-credentials";
 import type { SiteService } from "../domain/site-service";
+import { sendPage } from "../http/pagination";
 import { type Route, route } from "../http/route";
 
 const QUERY_HINT =
@@ -34,9 +34,9 @@ export const siteRoutes = ({
       authorization: "account",
       query: { schema: SiteListQuery, hint: QUERY_HINT, report: "names" },
     },
-    async ({ caller, query, res }) => {
+    async ({ caller, query, req, res }) => {
       const { sites: items, meta } = await sites.list(caller.userId, query);
-      res.json(pageBody(res.locals.form, items, meta, res.locals.requestId));
+      await sendPage(req, res, items, meta);
     },
   ),
   route(
@@ -58,6 +58,7 @@ export const siteRoutes = ({
       path: "/api/v1/sites",
       authorization: "account",
       body: { schema: CreateSiteRequest, hint: BODY_HINT, report: "names" },
+      idempotent: true,
     },
     async ({ caller, body: input, res }) => {
       // the same URL rules as a scan's, so a scan of any page of the site finds it

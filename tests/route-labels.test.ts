@@ -1,0 +1,411 @@
+import { randomUUID } from "node:crypto";
+import { createAccount, type TestAccount } from "./support/accounts";
+import { type FixtureServer, html, startFixtureServer, text } from "./support/fixture-server";
+import { eventually, parseMetrics } from "./support/prometheus";
+import { gatewayRoutes, type RouteInfo } from "./support/routes";
+import { createTestDatabase, stopContainers, type TestDatabase, testRedisUrl } from "./support/services";
+import { type ApiResponse, api, type Stack, startStack } from "./support/stack";
+
+/**
+ * The request metrics label every request with the path its route is declared on: for every
+ * route the gateway mounts (read from its router, so a new one cannot be missed), a success,
+ * a refused caller (401), a missing resource (404) and a method the path does not serve (405)
+ * are each counted under that path, never under a mount point's doubled path (`/mcp/mcp`),
+ * never under `unmatched`.
+ */
+
+jest.setTimeout(120_000);
+
+const METRICS_TOKEN = "metrics-token-0123456789abcdef";
+const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Widgets for every gap</title>
+<meta name="description" content="Widgets in every size, and how to choose the one for your gap."></head>
+<body><main><h1>Widgets</h1><h2>What size do I need?</h2><p>One size above the gap.</p></main></body></html>`;
+
+type Probe = {
+  /** the status the gateway must answer */
+  status: number;
+  /** the method the request is sent with, when it is not the route's own (405) */
+  method?: string;
+  send: () => Promise<ApiResponse>;
+};
+
+afterAll(() => stopContainers());
+
+describe("route labels of the request metrics", () => {
+  let site: FixtureServer;
+  let database: TestDatabase;
+  let stack: Stack;
+  let base: string;
+  let account: TestAccount;
+  let routes: RouteInfo[];
+
+  beforeAll(async () => {
+    site = await startFixtureServer({ "/page": html(PAGE), "/robots.txt": text("User-agent: *\nAllow: /\n") });
+    database = await createTestDatabase();
+    stack = await startStack({
+      databaseUrl: database.url,
+      redisUrl: await testRedisUrl(),
+      allowlist: [site.hostPort],
+      env: {
+        METRICS_TOKEN,
+        RATE_LIMIT_AGENCY: "100000",
+        RATE_LIMIT_ANONYMOUS: "1000",
+        SITE_SECRETS_KEY: Buffer.alloc(32, 7).toString("base64"),
+      },
+    });
+    base = stack.gateway.url;
+    account = await createAccount(stack.db, "agency");
+    // the dashboard's pages and files (GET /app, /app/{*page}) are labelled `/app` as a whole by
+    // their own middleware; tests/dashboard-serving.test.ts holds them to it
+    routes = gatewayRoutes(stack.gateway.server).filter((route) => !route.path.startsWith("/app"));
+  }, 60_000);
+
+  afterAll(async () => {
+    await stack?.close();
+    await site?.close();
+    await database?.drop();
+  });
+
+  const key = () => ({ "x-api-key": account.key });
+  const jwt = () => ({ authorization: `Bearer ${account.token}` });
+  const bogus = { authorization: "Bearer aeo_live_notAKeyAtAll" };
+  const call = (path: string, init: Parameters<typeof api>[2] = {}) => api(base, path, init);
+  const rpcBody = { jsonrpc: "2.0", id: 1, method: "tools/list" };
+
+  /** The probes of each route, keyed `METHOD path` as the router declares it. */
+  const probesOf = async (): Promise<Record<string, Probe[]>> => {
+    const scan = await call("/api/v1/scan", {
+      body: { url: site.url("/page"), mode: "quick" },
+      headers: { ...key(), prefer: "respond-async" },
+    });
+    const scanId = (scan.body as any).data.id as string;
+    const created = await call("/api/v1/sites", { headers: key(), body: { url: site.url("/") } });
+    const siteId = (created.body as any).data.id as string;
+    // two sites behind a login: one whose credentials are read and set, one whose are removed
+    const other = await call("/api/v1/sites", { headers: key(), body: { url: "https://other.labels.example" } });
+    const otherSiteId = (other.body as any).data.id as string;
+    for (const id of [siteId, otherSiteId]) {
+      await call(`/api/v1/sites/${id}/credentials`, {
+        method: "PUT",
+        headers: key(),
+        body: { headers: { "X-Staging": "label" } },
+      });
+    }
+    const spare = await call("/api/v1/keys", { headers: jwt(), body: { name: "spare" } });
+    const spareId = (spare.body as any).data.id as string;
+    const keyword = { site_id: siteId, keyword: "widgets", position: 3, volume: 10, difficulty: 5 };
+    const track = { site_id: siteId, platform: "claude", query_text: "widgets", cited: false };
+    return {
+      "POST /api/v1/scan": [
+        {
+          status: 202,
+          send: () =>
+            call("/api/v1/scan", {
+              body: { url: site.url("/page"), mode: "quick" },
+              headers: { prefer: "respond-async" },
+            }),
+        },
+        { status: 401, send: () => call("/api/v1/scan", { body: { url: site.url("/page") }, headers: bogus }) },
+        { status: 405, method: "PUT", send: () => call("/api/v1/scan", { method: "PUT" }) },
+      ],
+      "GET /api/v1/scan/:id": [
+        { status: 200, send: () => call(`/api/v1/scan/${scanId}`, { headers: key() }) },
+        { status: 401, send: () => call(`/api/v1/scan/${scanId}`) },
+        { status: 404, send: () => call(`/api/v1/scan/${randomUUID()}`, { headers: key() }) },
+        { status: 405, method: "POST", send: () => call(`/api/v1/scan/${scanId}`, { method: "POST", headers: key() }) },
+      ],
+      "POST /api/v1/scans/batch": [
+        {
+          status: 202,
+          send: () =>
+            call("/api/v1/scans/batch", { headers: key(), body: { urls: [site.url("/page")], mode: "quick" } }),
+        },
+        { status: 401, send: () => call("/api/v1/scans/batch", { body: { urls: [site.url("/page")] } }) },
+        { status: 405, method: "GET", send: () => call("/api/v1/scans/batch", { headers: key() }) },
+      ],
+      "GET /api/v1/scans": [
+        { status: 200, send: () => call("/api/v1/scans", { headers: key() }) },
+        { status: 401, send: () => call("/api/v1/scans") },
+        { status: 405, method: "POST", send: () => call("/api/v1/scans", { method: "POST", headers: key() }) },
+      ],
+      "GET /api/v1/keys": [
+        { status: 200, send: () => call("/api/v1/keys", { headers: jwt() }) },
+        { status: 401, send: () => call("/api/v1/keys") },
+        { status: 405, method: "PUT", send: () => call("/api/v1/keys", { method: "PUT", headers: jwt() }) },
+      ],
+      "POST /api/v1/keys": [
+        { status: 201, send: () => call("/api/v1/keys", { headers: jwt(), body: { name: "labels" } }) },
+        { status: 401, send: () => call("/api/v1/keys", { headers: key(), body: {} }) },
+      ],
+      "DELETE /api/v1/keys/:id": [
+        { status: 200, send: () => call(`/api/v1/keys/${spareId}`, { method: "DELETE", headers: jwt() }) },
+        { status: 401, send: () => call(`/api/v1/keys/${spareId}`, { method: "DELETE" }) },
+        { status: 404, send: () => call(`/api/v1/keys/${randomUUID()}`, { method: "DELETE", headers: jwt() }) },
+        { status: 405, method: "GET", send: () => call(`/api/v1/keys/${spareId}`, { headers: jwt() }) },
+      ],
+      "POST /api/v1/aeo-2/evaluate": [
+        { status: 200, send: () => call("/api/v1/aeo-2/evaluate", { headers: key(), body: {} }) },
+        { status: 401, send: () => call("/api/v1/aeo-2/evaluate", { body: {} }) },
+        { status: 405, method: "GET", send: () => call("/api/v1/aeo-2/evaluate", { headers: key() }) },
+      ],
+      "GET /api/v1/sites": [
+        { status: 200, send: () => call("/api/v1/sites", { headers: key() }) },
+        { status: 401, send: () => call("/api/v1/sites") },
+        { status: 405, method: "PUT", send: () => call("/api/v1/sites", { method: "PUT", headers: key() }) },
+      ],
+      "POST /api/v1/sites": [
+        { status: 201, send: () => call("/api/v1/sites", { headers: key(), body: { url: "https://labels.example" } }) },
+        { status: 401, send: () => call("/api/v1/sites", { body: { url: "https://labels.example" } }) },
+      ],
+      "GET /api/v1/keywords": [
+        { status: 200, send: () => call("/api/v1/keywords", { headers: key() }) },
+        { status: 401, send: () => call("/api/v1/keywords") },
+        { status: 404, send: () => call(`/api/v1/keywords?site_id=${randomUUID()}`, { headers: key() }) },
+        { status: 405, method: "DELETE", send: () => call("/api/v1/keywords", { method: "DELETE", headers: key() }) },
+      ],
+      "POST /api/v1/keywords": [
+        { status: 201, send: () => call("/api/v1/keywords", { headers: key(), body: keyword }) },
+        { status: 401, send: () => call("/api/v1/keywords", { body: keyword }) },
+      ],
+      "GET /api/v1/citations": [
+        { status: 200, send: () => call("/api/v1/citations", { headers: key() }) },
+        { status: 401, send: () => call("/api/v1/citations") },
+        { status: 404, send: () => call(`/api/v1/citations?site_id=${randomUUID()}`, { headers: key() }) },
+        { status: 405, method: "DELETE", send: () => call("/api/v1/citations", { method: "DELETE", headers: key() }) },
+      ],
+      "POST /api/v1/citations": [
+        { status: 201, send: () => call("/api/v1/citations", { headers: key(), body: track }) },
+        { status: 401, send: () => call("/api/v1/citations", { body: track }) },
+      ],
+      "POST /api/v1/fix": [
+        {
+          status: 200,
+          send: () => call("/api/v1/fix", { headers: key(), body: { url: site.url("/page"), issues: ["llms-txt"] } }),
+        },
+        { status: 401, send: () => call("/api/v1/fix", { body: { url: site.url("/page") } }) },
+        { status: 405, method: "GET", send: () => call("/api/v1/fix", { headers: key() }) },
+      ],
+      "POST /api/v1/generate": [
+        {
+          status: 200,
+          send: () =>
+            call("/api/v1/generate", { headers: key(), body: { url: site.url("/page"), content_type: "faq" } }),
+        },
+        {
+          status: 401,
+          send: () => call("/api/v1/generate", { body: { url: site.url("/page"), content_type: "faq" } }),
+        },
+        { status: 405, method: "GET", send: () => call("/api/v1/generate", { headers: key() }) },
+      ],
+      "GET /api/v1/sites/:id": [
+        { status: 200, send: () => call(`/api/v1/sites/${siteId}`, { headers: key() }) },
+        { status: 401, send: () => call(`/api/v1/sites/${siteId}`) },
+        { status: 404, send: () => call(`/api/v1/sites/${randomUUID()}`, { headers: key() }) },
+        {
+          status: 405,
+          method: "POST",
+          send: () => call(`/api/v1/sites/${siteId}`, { method: "POST", headers: key() }),
+        },
+      ],
+      "PUT /api/v1/sites/:id/credentials": [
+        {
+          status: 200,
+          send: () =>
+            call(`/api/v1/sites/${siteId}/credentials`, {
+              method: "PUT",
+              headers: key(),
+              body: { headers: { "X-Staging": "label" } },
+            }),
+        },
+        { status: 401, send: () => call(`/api/v1/sites/${siteId}/credentials`, { method: "PUT", body: {} }) },
+        {
+          status: 405,
+          method: "POST",
+          send: () => call(`/api/v1/sites/${siteId}/credentials`, { method: "POST", headers: key() }),
+        },
+      ],
+      "GET /api/v1/sites/:id/credentials": [
+        { status: 200, send: () => call(`/api/v1/sites/${siteId}/credentials`, { headers: key() }) },
+        { status: 404, send: () => call(`/api/v1/sites/${randomUUID()}/credentials`, { headers: key() }) },
+      ],
+      "DELETE /api/v1/sites/:id/credentials": [
+        {
+          status: 200,
+          send: () => call(`/api/v1/sites/${otherSiteId}/credentials`, { method: "DELETE", headers: key() }),
+        },
+      ],
+      "GET /api/v1/account": [
+        { status: 200, send: () => call("/api/v1/account", { headers: key() }) },
+        { status: 401, send: () => call("/api/v1/account") },
+        { status: 405, method: "POST", send: () => call("/api/v1/account", { method: "POST", headers: key() }) },
+      ],
+      "GET /api/v1/operations": [
+        { status: 401, send: () => call("/api/v1/operations") },
+        { status: 405, method: "POST", send: () => call("/api/v1/operations", { method: "POST", headers: jwt() }) },
+      ],
+      "POST /auth/sign-up": [
+        {
+          status: 403,
+          send: () => call("/auth/sign-up", { body: { email: "x@example.com", password: "a".repeat(16) } }),
+        },
+        { status: 405, method: "GET", send: () => call("/auth/sign-up") },
+      ],
+      "POST /auth/sign-in": [
+        {
+          status: 401,
+          send: () => call("/auth/sign-in", { body: { email: "x@example.com", password: "a".repeat(16) } }),
+        },
+        { status: 405, method: "GET", send: () => call("/auth/sign-in") },
+      ],
+      "POST /auth/sign-out": [
+        { status: 204, send: () => call("/auth/sign-out", { method: "POST" }) },
+        { status: 405, method: "GET", send: () => call("/auth/sign-out") },
+      ],
+      "GET /auth/session": [
+        { status: 401, send: () => call("/auth/session") },
+        { status: 405, method: "POST", send: () => call("/auth/session", { method: "POST" }) },
+      ],
+      "POST /auth/token": [
+        { status: 401, send: () => call("/auth/token", { method: "POST" }) },
+        { status: 405, method: "GET", send: () => call("/auth/token") },
+      ],
+      "POST /auth/password": [
+        { status: 401, send: () => call("/auth/password", { body: { currentPassword: "x", newPassword: "y" } }) },
+        { status: 405, method: "GET", send: () => call("/auth/password") },
+      ],
+      "POST /auth/password-reset": [
+        { status: 400, send: () => call("/auth/password-reset", { body: { token: "x", password: "a".repeat(16) } }) },
+        { status: 405, method: "GET", send: () => call("/auth/password-reset") },
+      ],
+      "GET /auth/invitations/:token": [
+        { status: 404, send: () => call(`/auth/invitations/${"a".repeat(43)}`) },
+        { status: 405, method: "POST", send: () => call(`/auth/invitations/${"a".repeat(43)}`, { method: "POST" }) },
+      ],
+      "GET /healthz": [
+        { status: 200, send: () => call("/healthz") },
+        { status: 405, method: "POST", send: () => call("/healthz", { method: "POST" }) },
+      ],
+      "GET /readyz": [
+        { status: 200, send: () => call("/readyz") },
+        { status: 405, method: "DELETE", send: () => call("/readyz", { method: "DELETE" }) },
+      ],
+      "GET /metrics": [
+        { status: 401, send: () => call("/metrics") },
+        { status: 405, method: "POST", send: () => call("/metrics", { method: "POST" }) },
+      ],
+      "GET /openapi.json": [
+        { status: 200, send: () => call("/openapi.json") },
+        { status: 405, method: "POST", send: () => call("/openapi.json", { method: "POST" }) },
+      ],
+      "GET /docs": [
+        { status: 200, send: () => call("/docs") },
+        { status: 405, method: "DELETE", send: () => call("/docs", { method: "DELETE" }) },
+      ],
+      "GET /docs/assets/:file": [
+        { status: 200, send: () => call("/docs/assets/start.js") },
+        { status: 404, send: () => call("/docs/assets/swagger-initializer.js") },
+        { status: 405, method: "POST", send: () => call("/docs/assets/start.js", { method: "POST" }) },
+      ],
+      "GET /favicon.ico": [
+        { status: 200, send: () => call("/favicon.ico") },
+        { status: 405, method: "POST", send: () => call("/favicon.ico", { method: "POST" }) },
+      ],
+      "POST /mcp": [
+        {
+          status: 200,
+          send: () =>
+            call("/mcp", { headers: { ...key(), accept: "application/json, text/event-stream" }, body: rpcBody }),
+        },
+        { status: 401, send: () => call("/mcp", { body: rpcBody }) },
+        { status: 405, method: "GET", send: () => call("/mcp", { headers: key() }) },
+      ],
+      "GET /mcp/sse": [{ status: 401, send: () => call("/mcp/sse") }],
+      "HEAD /mcp/sse": [{ status: 200, send: () => call("/mcp/sse", { method: "HEAD", headers: key() }) }],
+      "POST /mcp/sse": [
+        { status: 200, send: () => call("/mcp/sse", { headers: key(), body: rpcBody }) },
+        { status: 401, send: () => call("/mcp/sse", { body: rpcBody }) },
+        { status: 404, send: () => call(`/mcp/sse?sessionId=${randomUUID()}`, { headers: key(), body: rpcBody }) },
+        { status: 405, method: "DELETE", send: () => call("/mcp/sse", { method: "DELETE", headers: key() }) },
+      ],
+    };
+  };
+
+  it("labels a success, a 401, a 404 and a 405 of every route with its declared path", async () => {
+    const probes = await probesOf();
+    // every mounted route has its probes, and every probed route is mounted
+    expect(Object.keys(probes).sort()).toEqual(routes.map((route) => `${route.method} ${route.path}`).sort());
+    // each path is probed with a method it does not serve
+    const paths = [...new Set(routes.map((route) => route.path))];
+    for (const path of paths) {
+      const probed = routes
+        .filter((route) => route.path === path)
+        .flatMap((r) => probes[`${r.method} ${r.path}`] ?? []);
+      expect([path, probed.some((probe) => probe.status === 405)]).toEqual([path, true]);
+    }
+
+    // the setup's own requests are counted too: compare what the probes add
+    const scrape = async () =>
+      parseMetrics(
+        await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text(),
+      )
+        .filter((sample) => sample.name === "http_request_duration_seconds_count")
+        .filter((sample) => !(sample.labels.route === "/metrics" && sample.labels.status === "200"));
+    const countsOf = (samples: Awaited<ReturnType<typeof scrape>>) =>
+      new Map(samples.map((s) => [`${s.labels.method} ${s.labels.route} ${s.labels.status}`, s.value]));
+    const before = countsOf(await scrape());
+
+    const expected = new Map<string, number>();
+    for (const route of routes) {
+      for (const probe of probes[`${route.method} ${route.path}`] ?? []) {
+        const response = await probe.send();
+        expect([route.method, route.path, probe.method, response.status]).toEqual([
+          route.method,
+          route.path,
+          probe.method,
+          probe.status,
+        ]);
+        const label = `${probe.method ?? route.method} ${route.path} ${probe.status}`;
+        expected.set(label, (expected.get(label) ?? 0) + 1);
+      }
+    }
+    // the SSE stream: answered 200, then closed by the client (a 499 in the metrics)
+    const stream = await fetch(`${base}/mcp/sse`, { headers: key() });
+    expect(stream.status).toBe(200);
+    await stream.body?.cancel();
+    expected.set("GET /mcp/sse 499", 1);
+
+    const deltaNow = async () => {
+      const delta = new Map<string, number>();
+      for (const [label, value] of countsOf(await scrape())) {
+        const more = value - (before.get(label) ?? 0);
+        if (more > 0) delta.set(label, more);
+      }
+      return delta;
+    };
+    // a request is counted when its response has closed, a moment after the client has it
+    await eventually(
+      async () => {
+        const delta = await deltaNow();
+        return [...expected].every(([label, count]) => delta.get(label) === count);
+      },
+      { what: "every probe counted" },
+    ).catch(() => undefined);
+    const delta = await deltaNow();
+    // nothing else was counted: no doubled mount path, no unmatched label for a declared route
+    expect(Object.fromEntries([...delta].sort())).toEqual(Object.fromEntries([...expected].sort()));
+    const declared = new Set(routes.map((route) => route.path));
+    const labels = [...countsOf(await scrape()).keys()].map((label) => label.split(" ")[1] ?? "");
+    expect(labels.filter((route) => !declared.has(route) && route !== "unmatched")).toEqual([]);
+  });
+
+  it("labels a path no route declares `unmatched`, with or without a key", async () => {
+    expect((await call("/api/v1/nothing-here")).status).toBe(401);
+    expect((await call("/nothing-here")).status).toBe(404);
+    const metrics = await (
+      await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+    ).text();
+    expect(metrics).not.toContain("nothing-here");
+    expect(metrics).toContain('route="unmatched",status="401"');
+    expect(metrics).toContain('route="unmatched",status="404"');
+  });
+});

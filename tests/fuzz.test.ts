@@ -245,8 +245,11 @@ describe("fuzz: malformed input to every route", () => {
               failures.push(`not JSON (${response.status}) ${where}: ${text.slice(0, 200)}`);
               return;
             }
+            // the dashboard's session endpoints (/auth) answer in Form A whatever is asked
             const form =
-              input.form !== undefined && ["A", "B"].includes(input.form.trim().toUpperCase())
+              input.form !== undefined &&
+              ["A", "B"].includes(input.form.trim().toUpperCase()) &&
+              !new URL(url).pathname.startsWith("/auth")
                 ? formOf(input.form)
                 : "A";
             // the tool server speaks JSON-RPC 2.0: its refusals are JSON-RPC error objects

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { AppError } from "@scan/contract";
 import { createApiDocument } from "../docs/openapi";
@@ -66,7 +66,12 @@ const ASSETS = new Map<string, Asset>([
 ]);
 
 /** The service's icon (services/gateway/assets, drawn as favicon.svg; scripts/favicon.ts renders the ICO). */
-const FAVICON = readFileSync(join(__dirname, "..", "..", "assets", "favicon.ico"));
+const FAVICON = readFileSync(
+  // from the sources (src/routes/) or from the bundle (dist/), which sits one level higher
+  [join(__dirname, "..", "..", "assets"), join(__dirname, "..", "assets")]
+    .map((dir) => join(dir, "favicon.ico"))
+    .find((file) => existsSync(file)) ?? join(__dirname, "..", "..", "assets", "favicon.ico"),
+);
 const FAVICON_TAG = strongTagOf(FAVICON);
 
 /**

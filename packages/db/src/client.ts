@@ -2,7 +2,17 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { connectionFields } from "./connection";
 import { PrismaClient } from "./generated/prisma/client";
 
-export type { ApiKey, CitationTrack, Keyword, Scan, Site, User, WebhookDelivery } from "./generated/prisma/client";
+export type {
+  ApiKey,
+  Audit,
+  AuditPage,
+  CitationTrack,
+  Keyword,
+  Scan,
+  Site,
+  User,
+  WebhookDelivery,
+} from "./generated/prisma/client";
 export type Db = PrismaClient;
 
 export type DbOptions = { poolSize?: number };

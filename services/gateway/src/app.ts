@@ -3,6 +3,7 @@ import type { Readiness } from "@scan/platform";
 import type { Queue } from "bullmq";
 import express, { type Express } from "express";
 import type { Logger } from "pino";
+import type { AuditService } from "./domain/audit-service";
 import type { Authenticator } from "./domain/authenticate";
 import type { CitationService } from "./domain/citation-service";
 import type { KeyService } from "./domain/key-service";
@@ -24,6 +25,7 @@ import { wellFormedRequest } from "./http/request-shape";
 import { API_PREFIX, routerOf } from "./http/route";
 import type { GatewayMetrics } from "./observability/metrics";
 import { adminRoutes } from "./routes/admin.route";
+import { auditRoutes } from "./routes/audits.route";
 import { citationRoutes } from "./routes/citations.route";
 import { docsRoutes } from "./routes/docs.route";
 import { evaluateRoutes } from "./routes/evaluate.route";
@@ -40,6 +42,7 @@ export type AppDeps = {
   scans: ScanService;
   keys: KeyService;
   sites: SiteService;
+  audits: AuditService;
   keywords: KeywordService;
   citations: CitationService;
   auth: Authenticator;
@@ -69,6 +72,7 @@ export const createApp = ({
   scans,
   keys,
   sites,
+  audits,
   keywords,
   citations,
   auth,
@@ -94,6 +98,7 @@ export const createApp = ({
     ...keyRoutes(keys),
     ...evaluateRoutes(),
     ...siteRoutes({ sites, assertScannable: scans.assertScannable }),
+    ...auditRoutes(audits),
     ...keywordRoutes(keywords),
     ...citationRoutes(citations),
     ...generatorRoutes(tools.generators),

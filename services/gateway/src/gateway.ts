@@ -1,7 +1,7 @@
 import { lookup } from "node:dns/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { SCAN_QUEUE, WEBHOOK_QUEUE } from "@scan/contract";
+import { AUDIT_PAGE_PRIORITY, SCAN_QUEUE, WEBHOOK_QUEUE } from "@scan/contract";
 import type { Db } from "@scan/db";
 import type { LlmEndpoint } from "@scan/generators";
 import { parseAllowlist, parsePorts, probeAll, type Readiness, warnIfRedisEvicts } from "@scan/platform";
@@ -11,6 +11,7 @@ import type { Logger } from "pino";
 import { createApp } from "./app";
 import type { Config } from "./config";
 import { createAdmission } from "./domain/admission";
+import { createAuditService } from "./domain/audit-service";
 import { createAuthenticator } from "./domain/authenticate";
 import { createCitationService } from "./domain/citation-service";
 import { startCredentialFeed } from "./domain/credential-changes";
@@ -129,8 +130,13 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
       config.ADMISSION_CONTROL === "on"
         ? createAdmission({
             load: async () => {
-              const counts = await queue.getJobCounts("waiting", "prioritized", "active");
-              const ahead = (counts.waiting ?? 0) + (counts.prioritized ?? 0) + (counts.active ?? 0);
+              // audit pages wait below every interactive scan: only those already running are ahead of one
+              const [counts, audits] = await Promise.all([
+                queue.getJobCounts("waiting", "prioritized", "active"),
+                queue.getCountsPerPriority([AUDIT_PAGE_PRIORITY]),
+              ]);
+              const behind = audits[AUDIT_PAGE_PRIORITY] ?? 0;
+              const ahead = (counts.waiting ?? 0) + (counts.prioritized ?? 0) + (counts.active ?? 0) - behind;
               return { ahead, workers: await queue.getWorkersCount() };
             },
             concurrencyPerWorker: config.SCAN_SLOTS_PER_WORKER,
@@ -183,6 +189,18 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     // a key revoked here is dropped from this process's cache before the answer; other processes hear of it from Postgres
     keys: createKeyService({ db, maxKeysPerUser: config.MAX_KEYS_PER_USER, onRevoked: keyCache.invalidateKey }),
     sites,
+    audits: createAuditService({
+      db,
+      queue,
+      pagesByPlan: {
+        free: config.AUDIT_PAGES_FREE,
+        starter: config.AUDIT_PAGES_STARTER,
+        pro: config.AUDIT_PAGES_PRO,
+        agency: config.AUDIT_PAGES_AGENCY,
+      },
+      activePerUser: config.AUDITS_ACTIVE_PER_USER,
+      assertScannable: scans.assertScannable,
+    }),
     keywords: createKeywordService({ db, sites }),
     citations: createCitationService({ db, sites }),
     auth: createAuthenticator({ db, verifyJwt, cache: keyCache }),

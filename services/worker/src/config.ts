@@ -32,6 +32,12 @@ export const Config = z.object({
   PLAN_PRIORITY_WEIGHTS: PlanPriorityWeights.describe(
     "the gateway's queue order by plan, for the scans queued again from their rows: set it the same on both services",
   ),
+  AUDIT_HOST_CONCURRENCY: intFrom(2, 1, 16).describe(
+    "pages of one audited host fetched at once across every worker (a site's Crawl-delay also spaces their starts)",
+  ),
+  AUDIT_DISCOVERY_TIMEOUT_MS: intFrom(60_000, 1_000, 600_000).describe(
+    "how long an audit's discovery (robots.txt, llms.txt, sitemaps) may take, and its report's checks of llms.txt links",
+  ),
   ...OpsConfig,
   METRICS_PORT: intFrom(9464, 0, 65535).describe(
     "the worker's port for `/metrics`, `/healthz`, `/readyz` (`0`: any free port)",

@@ -1,13 +1,16 @@
-import { SCAN_QUEUE, WEBHOOK_JOB, WEBHOOK_QUEUE, type WebhookJobPayload } from "@scan/contract";
+import { AUDIT_JOBS, SCAN_QUEUE, WEBHOOK_JOB, WEBHOOK_QUEUE, type WebhookJobPayload } from "@scan/contract";
 import type { Db } from "@scan/db";
 import { probeAll, type Readiness, warnIfRedisEvicts } from "@scan/platform";
 import { captureLimitsOf, createScanner, resolveAll, type Scanner } from "@scan/scanner";
-import { Queue, Worker } from "bullmq";
+import { type Job, Queue, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import type { Config } from "./config";
 import { createDatabaseWait } from "./domain/database-wait";
+import { createHostSlots } from "./domain/host-slots";
 import { createWorkerMetrics, type WorkerMetrics } from "./infra/metrics";
+import { createAuditProcessor } from "./jobs/audit.job";
+import { createAuditReaper } from "./jobs/audit-reaper";
 import { startReaper } from "./jobs/reaper";
 import { createScanProcessor } from "./jobs/scan.job";
 import { createWebhookProcessor } from "./jobs/webhook.job";
@@ -111,7 +114,29 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
     enqueueCallback,
     snapshots: { maxBytes: config.SNAPSHOT_MAX_BYTES, retentionS: config.SNAPSHOT_RETENTION_S },
   });
-  const worker = new Worker(SCAN_QUEUE, processor, {
+  // the queue the scans' and audits' jobs are added to (the reaper reads job states on it too);
+  // a Queue on the worker's connection (the Worker blocks on its own)
+  const queue = new Queue(SCAN_QUEUE, { connection, prefix: config.QUEUE_PREFIX });
+  queue.on("error", (error) => log.warn({ err: error.message }, "queue error"));
+  const auditProcessor = createAuditProcessor({
+    db,
+    scanner,
+    queue,
+    hostSlots: createHostSlots({
+      redis: connection,
+      prefix: config.QUEUE_PREFIX,
+      limit: config.AUDIT_HOST_CONCURRENCY,
+      leaseMs: config.SCAN_TIMEOUT_MS + 30_000,
+    }),
+    discoveryTimeoutMs: config.AUDIT_DISCOVERY_TIMEOUT_MS,
+    reportFetchTimeoutMs: config.AUDIT_DISCOVERY_TIMEOUT_MS,
+    log,
+  });
+  const auditJobNames = new Set<string>(Object.values(AUDIT_JOBS));
+  // one queue, one set of workers: an audit's pages run on the scan workers, below interactive scans in priority
+  const dispatch = (job: Job, token?: string) =>
+    auditJobNames.has(job.name) ? auditProcessor(job, token) : processor(job);
+  const worker = new Worker(SCAN_QUEUE, dispatch, {
     connection,
     prefix: config.QUEUE_PREFIX,
     concurrency: config.WORKER_CONCURRENCY,
@@ -119,9 +144,6 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
     stalledInterval: STALLED_INTERVAL_MS,
     maxStalledCount: MAX_STALLED_COUNT,
   });
-  // the reaper reads job states; a Queue on the worker's connection (the Worker blocks on its own)
-  const queue = new Queue(SCAN_QUEUE, { connection, prefix: config.QUEUE_PREFIX });
-  queue.on("error", (error) => log.warn({ err: error.message }, "queue error"));
   // Redis restarted empty with scans queued: they are queued again at the first sweep after it
   // is back (REAPER_INTERVAL_MS, 5 s) once their rows are ORPHAN_AFTER_MS (10 s) old, so within
   // about 5 to 15 s; a running one whose worker lived stores itself, one whose worker died too
@@ -137,6 +159,15 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
       log,
     },
     config.REAPER_INTERVAL_MS,
+    [
+      createAuditReaper({
+        db,
+        queue,
+        orphanAfterMs: config.ORPHAN_AFTER_MS,
+        runningAfterMs: config.SCAN_TIMEOUT_MS + RUNNING_GRACE_MS,
+        log,
+      }).sweep,
+    ],
   );
   void warnIfRedisEvicts(connection, log);
   worker.on("error", (error) => log.error({ err: error }, "worker error"));

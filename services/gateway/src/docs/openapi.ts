@@ -18,6 +18,7 @@ import {
 import { Readiness } from "@scan/platform";
 import { createDocument, type oas31 } from "zod-openapi";
 import { accountPaths } from "./account-paths";
+import { auditPaths } from "./audit-paths";
 import { errorTable, securitySchemes } from "./common";
 import { generatorPaths } from "./generator-paths";
 import { mcpPaths } from "./mcp-paths";
@@ -90,6 +91,10 @@ const TAGS = [
     description: "Files and content drafted from a scanned page (aeo_fix, aeo_generate over REST).",
   },
   { name: "Sites", description: "The key holder's sites, one per origin." },
+  {
+    name: "Audits",
+    description: "Whole-site audits: discovery, a crawl on the scan workers, site checks, the site report, exports.",
+  },
   { name: "Keywords", description: "Tracked search keywords and their positions." },
   { name: "Citations", description: "Observations of AI engines citing a site." },
   { name: "API keys", description: "A signed-in user's API keys (JWT)." },
@@ -108,7 +113,7 @@ export const createApiDocument = (): oas31.OpenAPIObject =>
         description: INTRODUCTION,
       },
       tags: TAGS,
-      paths: { ...scanPaths, ...generatorPaths, ...accountPaths, ...mcpPaths, ...servicePaths },
+      paths: { ...scanPaths, ...generatorPaths, ...accountPaths, ...auditPaths, ...mcpPaths, ...servicePaths },
       components: { schemas: SCHEMAS, securitySchemes },
     },
     { outputIdSuffix: "Output" },

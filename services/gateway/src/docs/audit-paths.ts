@@ -1,0 +1,130 @@
+import {
+  AuditIdParam,
+  AuditPageListQuery,
+  AuditPageView,
+  AuditReportQuery,
+  AuditView,
+  CreateAuditRequest,
+  pageParams,
+  SiteIdParam,
+  SiteReport,
+} from "@scan/contract";
+import { z } from "zod";
+import type { ZodOpenApiPathsObject, ZodOpenApiResponseObject } from "zod-openapi";
+import { apiErrors, apiHeaders, commonHeaderParams, jsonBody, page, record, security } from "./common";
+
+/** Whole-site audits: start, follow, page through, export, cancel (docs/audits.md). */
+
+const headers = z.object(commonHeaderParams);
+
+const AuditLocation = z.string().meta({
+  description: "Where to follow the audit: `/api/v1/audits/<id>`.",
+  header: { id: "AuditLocation" },
+});
+
+/** A CSV file, with the JSON envelope as the alternative the `format` parameter picks. */
+const withCsv = (json: ZodOpenApiResponseObject, what: string): ZodOpenApiResponseObject => ({
+  ...json,
+  description: `${json.description} With \`format=csv\`: ${what} as \`text/csv\` (RFC 4180, UTF-8 with a byte-order mark, CRLF), sent as an attachment; a text cell that a spreadsheet would read as a formula (starting with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return) is prefixed with \`'\`.`,
+  headers: z.object({
+    ...apiHeaders,
+    "Content-Disposition": z
+      .string()
+      .optional()
+      .meta({ description: 'With `format=csv`: `attachment; filename="audit-<id>-….csv"`.' }),
+  }),
+  content: {
+    ...json.content,
+    "text/csv": { schema: z.string().meta({ description: "The CSV file." }) },
+  },
+});
+
+export const auditPaths: ZodOpenApiPathsObject = {
+  "/api/v1/sites/{id}/audits": {
+    post: {
+      operationId: "createAudit",
+      tags: ["Audits"],
+      summary: "Audit a whole site",
+      description: [
+        "Starts an audit of the site (one of the caller's, from `GET /api/v1/sites`) and answers 202 at once; follow it at `Location`.",
+        "",
+        "The audit reads robots.txt (its `Sitemap:` lines, its rules for the `AEOScan` crawler and its `Crawl-delay`), the sitemaps (or `/sitemap.xml`; indexes and gzip, bounded), then scans the start page and the sitemaps' pages and follows each scanned page's same-origin links breadth-first, every URL once, until no page is left or `max_pages` are admitted. Pages run on the scan workers below every interactive scan.",
+        "",
+        "- `mode`: each page's scan, `quick` (20 checks) or `full` (53, the default); only a full audit sets the site's `latest_scores`.",
+        "- `max_pages`: 1 to 10,000, at most the plan's ceiling (default: the ceiling; above it 403 `PLAN_LIMIT`).",
+        "- `include`, `exclude`: up to 20 path patterns each, robots.txt style (`/blog/*`, `*.php$`), matched against path and query; exclude wins; the start page is always audited.",
+        "",
+        "A body is optional (no body: every default). A user may have `AUDITS_ACTIVE_PER_USER` audits under way (403 `PLAN_LIMIT` beyond).",
+      ].join("\n"),
+      security: security.apiKey,
+      requestParams: { path: SiteIdParam, header: headers },
+      requestBody: jsonBody(CreateAuditRequest, false),
+      responses: {
+        "202": record("The audit, `discovering`.", AuditView, { headers: { Location: AuditLocation } }),
+        ...apiErrors(400, 401, 403, 404, 405, 413, 429, 500, 503),
+      },
+    },
+    get: {
+      operationId: "listSiteAudits",
+      tags: ["Audits"],
+      summary: "A site's audits",
+      description:
+        "The site's audits, newest first, each with its progress and scores (`report` is null here: read one audit for it).",
+      security: security.apiKey,
+      requestParams: { path: SiteIdParam, query: z.strictObject(pageParams), header: headers },
+      responses: { "200": page("A page of audits.", AuditView), ...apiErrors(400, 401, 404, 405, 429, 500, 503) },
+    },
+  },
+  "/api/v1/audits/{id}": {
+    get: {
+      operationId: "getAudit",
+      tags: ["Audits"],
+      summary: "An audit: progress, and the site report when done",
+      description:
+        "`status` moves `discovering` → `running` → `finalizing` → `completed` (or `failed`, or `cancelled`). `progress` counts the pages from their rows: `discovered` (admitted), `queued`, `running`, `scanned`, `failed` (no answer or 5xx), `blocked` (robots.txt disallows the crawler), `cancelled`. Once completed, `scores`, `grade` and `report` (site checks with their findings, each page check's pass rate, the worst pages, what discovery read) are set.",
+      security: security.apiKey,
+      requestParams: { path: AuditIdParam, header: headers },
+      responses: { "200": record("The audit.", AuditView), ...apiErrors(400, 401, 404, 405, 429, 500, 503) },
+    },
+    delete: {
+      operationId: "cancelAudit",
+      tags: ["Audits"],
+      summary: "Cancel an audit",
+      description:
+        "Cancels an audit under way: pages not yet started are cancelled, pages being scanned finish and are kept, nothing more is queued. A finished audit is left as it is. Either way the answer is the audit as it now stands.",
+      security: security.apiKey,
+      requestParams: { path: AuditIdParam, header: headers },
+      responses: { "200": record("The audit.", AuditView), ...apiErrors(400, 401, 404, 405, 429, 500, 503) },
+    },
+  },
+  "/api/v1/audits/{id}/pages": {
+    get: {
+      operationId: "listAuditPages",
+      tags: ["Audits"],
+      summary: "An audit's pages",
+      description:
+        "Every page of the audit in the order it was admitted (breadth-first), with its status, HTTP status, scores and checks.",
+      security: security.apiKey,
+      requestParams: { path: AuditIdParam, query: AuditPageListQuery, header: headers },
+      responses: {
+        "200": withCsv(page("A page of the audit's pages.", AuditPageView), "every page of the audit, one row each"),
+        ...apiErrors(400, 401, 404, 405, 429, 500, 503),
+      },
+    },
+  },
+  "/api/v1/audits/{id}/report": {
+    get: {
+      operationId: "getAuditReport",
+      tags: ["Audits"],
+      summary: "A completed audit's site report",
+      description:
+        "The site report alone, as JSON or CSV (a row per site-check finding, per passing or skipped site check, and per page check with its pass rate). 404 until the audit is completed.",
+      security: security.apiKey,
+      requestParams: { path: AuditIdParam, query: AuditReportQuery, header: headers },
+      responses: {
+        "200": withCsv(record("The site report.", SiteReport), "the report"),
+        ...apiErrors(400, 401, 404, 405, 429, 500, 503),
+      },
+    },
+  },
+};

@@ -366,6 +366,16 @@ describe("the API reference", () => {
       const refused = await api(base, `/api/v1/sites/${siteId}/audits`, { headers, body: { mode: "deep" } });
       expect(refused.status).toBe(400);
       expectDocumented("POST", "/api/v1/sites/{id}/audits", refused);
+      const scheduled = await api(base, `/api/v1/sites/${siteId}/schedule`, { headers, body: { frequency: "daily" } });
+      expect(scheduled.status).toBe(201);
+      expectDocumented("POST", "/api/v1/sites/{id}/schedule", scheduled);
+      const schedule = await api(base, `/api/v1/sites/${siteId}/schedule`, { headers });
+      expectDocumented("GET", "/api/v1/sites/{id}/schedule", schedule);
+      const unscheduled = await api(base, `/api/v1/sites/${siteId}/schedule`, { method: "DELETE", headers });
+      expectDocumented("DELETE", "/api/v1/sites/{id}/schedule", unscheduled);
+      const noSchedule = await api(base, `/api/v1/sites/${siteId}/schedule`, { headers });
+      expect(noSchedule.status).toBe(404);
+      expectDocumented("GET", "/api/v1/sites/{id}/schedule", noSchedule);
     });
 
     it.each(["A", "B"])("API keys (Form %s)", async (form) => {

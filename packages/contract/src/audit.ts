@@ -229,6 +229,8 @@ export const AuditReportQuery = z.strictObject({
 
 /** The jobs of an audit, on the scan queue (so they share its workers and its priorities). */
 export const AUDIT_JOBS = {
+  /** a site's schedule came due: start an audit */
+  scheduled: "audit-scheduled",
   /** robots.txt, sitemaps and llms.txt read; the first pages admitted */
   discover: "audit-discover",
   /** one page scanned and its links admitted */
@@ -276,4 +278,71 @@ export const auditPageJob = (payload: AuditPageJobPayload) => ({
   name: AUDIT_JOBS.page,
   data: payload,
   opts: auditJobOptions(payload.pageId, AUDIT_PAGE_PRIORITY),
+});
+
+// schedules ------------------------------------------------------------------------------------
+
+export const AuditFrequency = z.enum(["daily", "weekly"]);
+export type AuditFrequency = z.infer<typeof AuditFrequency>;
+
+/** POST /api/v1/sites/:id/schedule: the audit to run, and how often */
+export const AuditScheduleRequest = CreateAuditRequest.extend({
+  frequency: AuditFrequency.meta({ description: "`daily` or `weekly`" }),
+});
+export type AuditScheduleRequest = z.infer<typeof AuditScheduleRequest>;
+
+export const AuditScheduleView = z.object({
+  id: z.uuid(),
+  site_id: z.uuid(),
+  frequency: AuditFrequency,
+  mode: ScanMode,
+  max_pages: z.int().positive(),
+  include: z.array(z.string()),
+  exclude: z.array(z.string()),
+  /** the cron pattern (UTC) the queue runs it on: a time of day, and for weekly a weekday, fixed per site */
+  pattern: z.string(),
+  /** when it runs next, as the queue has it; null when the queue does not have it at this moment */
+  next_run_at: z.iso.datetime().nullable(),
+  last_audit_id: z.uuid().nullable(),
+  last_run_at: z.iso.datetime().nullable(),
+  created_at: z.iso.datetime(),
+  updated_at: z.iso.datetime(),
+});
+export type AuditScheduleView = z.infer<typeof AuditScheduleView>;
+
+export const AuditScheduledPayload = z.object({ siteId: z.uuid() });
+export type AuditScheduledPayload = z.infer<typeof AuditScheduledPayload>;
+
+/** The job scheduler of a site's schedule: one per site, so upserting it again replaces it. */
+export const auditSchedulerId = (siteId: string) => `audit-schedule-${siteId}`;
+
+/**
+ * The cron pattern of a schedule: its minute, hour (and weekday) come from the site's id, so a
+ * site keeps its time from one run to the next and many sites' audits spread over the day
+ * rather than all starting at midnight.
+ */
+export const schedulePattern = (siteId: string, frequency: AuditFrequency): string => {
+  let hash = 0;
+  for (const char of siteId) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  const minute = hash % 60;
+  const hour = Math.floor(hash / 60) % 24;
+  const weekday = Math.floor(hash / 1440) % 7;
+  return frequency === "daily" ? `${minute} ${hour} * * *` : `${minute} ${hour} * * ${weekday}`;
+};
+
+/** What the queue is given for a schedule: the scheduler id, its repeat rule and the job it makes. */
+export const auditScheduler = (schedule: { siteId: string; frequency: AuditFrequency }) => ({
+  id: auditSchedulerId(schedule.siteId),
+  repeat: { pattern: schedulePattern(schedule.siteId, schedule.frequency), tz: "UTC" },
+  template: {
+    name: AUDIT_JOBS.scheduled,
+    data: { siteId: schedule.siteId } satisfies AuditScheduledPayload,
+    opts: {
+      priority: INTERACTIVE_PRIORITY_CEILING,
+      attempts: AUDIT_JOB.attempts,
+      backoff: { type: "fixed", delay: AUDIT_JOB.backoffMs },
+      removeOnComplete: AUDIT_JOB.keepCompleted,
+      removeOnFail: AUDIT_JOB.keepFailed,
+    },
+  },
 });

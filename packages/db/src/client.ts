@@ -6,6 +6,7 @@ export type {
   ApiKey,
   Audit,
   AuditPage,
+  AuditSchedule,
   CitationTrack,
   Keyword,
   Scan,

@@ -4,8 +4,29 @@ CREATE TYPE "AuditStatus" AS ENUM ('discovering', 'running', 'finalizing', 'comp
 -- CreateEnum
 CREATE TYPE "AuditPageStatus" AS ENUM ('queued', 'running', 'scanned', 'failed', 'blocked', 'cancelled');
 
+-- CreateEnum
+CREATE TYPE "AuditFrequency" AS ENUM ('daily', 'weekly');
+
 -- AlterTable
 ALTER TABLE "sites" ADD COLUMN "latest_audit_id" UUID;
+
+-- CreateTable
+CREATE TABLE "audit_schedules" (
+    "id" UUID NOT NULL,
+    "user_id" UUID NOT NULL,
+    "site_id" UUID NOT NULL,
+    "frequency" "AuditFrequency" NOT NULL,
+    "mode" "ScanMode" NOT NULL,
+    "max_pages" INTEGER NOT NULL,
+    "include" JSONB NOT NULL,
+    "exclude" JSONB NOT NULL,
+    "last_audit_id" UUID,
+    "last_run_at" TIMESTAMPTZ(3),
+    "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updated_at" TIMESTAMPTZ(3) NOT NULL,
+
+    CONSTRAINT "audit_schedules_pkey" PRIMARY KEY ("id")
+);
 
 -- CreateTable
 CREATE TABLE "audits" (
@@ -101,3 +122,15 @@ ALTER TABLE "audits" ADD CONSTRAINT "audits_site_id_user_id_fkey" FOREIGN KEY ("
 
 -- AddForeignKey
 ALTER TABLE "audit_pages" ADD CONSTRAINT "audit_pages_audit_id_fkey" FOREIGN KEY ("audit_id") REFERENCES "audits"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- CreateIndex
+CREATE UNIQUE INDEX "audit_schedules_site_id_key" ON "audit_schedules"("site_id");
+
+-- CreateIndex
+CREATE INDEX "audit_schedules_user_id_idx" ON "audit_schedules"("user_id");
+
+-- AddForeignKey
+ALTER TABLE "audit_schedules" ADD CONSTRAINT "audit_schedules_user_id_fkey" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "audit_schedules" ADD CONSTRAINT "audit_schedules_site_id_user_id_fkey" FOREIGN KEY ("site_id", "user_id") REFERENCES "sites"("id", "user_id") ON DELETE CASCADE ON UPDATE CASCADE;

@@ -10,6 +10,7 @@ import type { KeyService } from "./domain/key-service";
 import type { KeywordService } from "./domain/keyword-service";
 import type { McpSessions } from "./domain/mcp-sessions";
 import type { RateLimiter } from "./domain/rate-limiter";
+import type { ScheduleService } from "./domain/schedule-service";
 import type { ScanService } from "./domain/scan-service";
 import type { SiteService } from "./domain/site-service";
 import { type Tools, toolCatalogue } from "./domain/tool-catalogue";
@@ -43,6 +44,7 @@ export type AppDeps = {
   keys: KeyService;
   sites: SiteService;
   audits: AuditService;
+  schedules: ScheduleService;
   keywords: KeywordService;
   citations: CitationService;
   auth: Authenticator;
@@ -73,6 +75,7 @@ export const createApp = ({
   keys,
   sites,
   audits,
+  schedules,
   keywords,
   citations,
   auth,
@@ -98,7 +101,7 @@ export const createApp = ({
     ...keyRoutes(keys),
     ...evaluateRoutes(),
     ...siteRoutes({ sites, assertScannable: scans.assertScannable }),
-    ...auditRoutes(audits),
+    ...auditRoutes({ audits, schedules }),
     ...keywordRoutes(keywords),
     ...citationRoutes(citations),
     ...generatorRoutes(tools.generators),

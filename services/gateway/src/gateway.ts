@@ -25,6 +25,7 @@ import { createPageTools } from "./domain/page-tools";
 import { createRateLimiter } from "./domain/rate-limiter";
 import { terminalScansAmong } from "./domain/scan-reader";
 import { createScanService } from "./domain/scan-service";
+import { createScheduleService } from "./domain/schedule-service";
 import { ScanWaiter } from "./domain/scan-waiter";
 import { createSiteService } from "./domain/site-service";
 import { answerClientError, answerConnect } from "./http/errors";
@@ -178,6 +179,12 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     );
   };
   const sites = createSiteService({ db });
+  const pagesByPlan = {
+    free: config.AUDIT_PAGES_FREE,
+    starter: config.AUDIT_PAGES_STARTER,
+    pro: config.AUDIT_PAGES_PRO,
+    agency: config.AUDIT_PAGES_AGENCY,
+  };
   const mcpSessions = createMcpSessions({ maxPerKey: config.MCP_SSE_SESSIONS_PER_KEY, keepAliveMs: 15_000 });
   const llm = llmEndpoint(config);
   if (llm) log.info({ model: llm.model, host: new URL(llm.baseUrl).host }, "content generation drafts with a model");
@@ -192,14 +199,20 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     audits: createAuditService({
       db,
       queue,
-      pagesByPlan: {
-        free: config.AUDIT_PAGES_FREE,
-        starter: config.AUDIT_PAGES_STARTER,
-        pro: config.AUDIT_PAGES_PRO,
-        agency: config.AUDIT_PAGES_AGENCY,
-      },
+      pagesByPlan,
       activePerUser: config.AUDITS_ACTIVE_PER_USER,
       assertScannable: scans.assertScannable,
+    }),
+    schedules: createScheduleService({
+      db,
+      queue,
+      pagesByPlan,
+      schedulesByPlan: {
+        free: config.AUDIT_SCHEDULES_FREE,
+        starter: config.AUDIT_SCHEDULES_STARTER,
+        pro: config.AUDIT_SCHEDULES_PRO,
+        agency: config.AUDIT_SCHEDULES_AGENCY,
+      },
     }),
     keywords: createKeywordService({ db, sites }),
     citations: createCitationService({ db, sites }),

@@ -11,6 +11,7 @@ import { createHostSlots } from "./domain/host-slots";
 import { createWorkerMetrics, type WorkerMetrics } from "./infra/metrics";
 import { createAuditProcessor } from "./jobs/audit.job";
 import { createAuditReaper } from "./jobs/audit-reaper";
+import { createScheduleSync } from "./jobs/schedule-sync";
 import { startReaper } from "./jobs/reaper";
 import { createScanProcessor } from "./jobs/scan.job";
 import { createWebhookProcessor } from "./jobs/webhook.job";
@@ -167,6 +168,7 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
         runningAfterMs: config.SCAN_TIMEOUT_MS + RUNNING_GRACE_MS,
         log,
       }).sweep,
+      createScheduleSync({ db, queue, redis: connection, log }).sweep,
     ],
   );
   void warnIfRedisEvicts(connection, log);

@@ -3,6 +3,8 @@ import {
   AuditPageListQuery,
   AuditPageView,
   AuditReportQuery,
+  AuditScheduleRequest,
+  AuditScheduleView,
   AuditView,
   CreateAuditRequest,
   pageParams,
@@ -40,6 +42,47 @@ const withCsv = (json: ZodOpenApiResponseObject, what: string): ZodOpenApiRespon
 });
 
 export const auditPaths: ZodOpenApiPathsObject = {
+  "/api/v1/sites/{id}/schedule": {
+    post: {
+      operationId: "putAuditSchedule",
+      tags: ["Audits"],
+      summary: "Audit a site daily or weekly",
+      description: [
+        "Creates the site's schedule (201) or replaces it (200): one per site. `frequency` is `daily` or `weekly`; the other fields are `POST /api/v1/sites/{id}/audits`'s, checked the same way.",
+        "",
+        "The queue runs it by a cron pattern in UTC (`pattern`) whose time of day (and weekday) is fixed per site, so many sites spread over the day. When it comes due while an audit of the site is under way, that run is skipped. A plan schedules at most `AUDIT_SCHEDULES_<PLAN>` sites (403 `PLAN_LIMIT` beyond). Schedules survive restarts: the worker makes the queue's scheduler again from the stored schedule when Redis lost it.",
+      ].join("\n"),
+      security: security.apiKey,
+      requestParams: { path: SiteIdParam, header: headers },
+      requestBody: jsonBody(AuditScheduleRequest),
+      responses: {
+        "200": record("The schedule, replaced.", AuditScheduleView),
+        "201": record("The schedule, new.", AuditScheduleView),
+        ...apiErrors(400, 401, 403, 404, 405, 413, 429, 500, 503),
+      },
+    },
+    get: {
+      operationId: "getAuditSchedule",
+      tags: ["Audits"],
+      summary: "A site's audit schedule",
+      description: "The schedule with `next_run_at` as the queue has it; 404 when the site has none.",
+      security: security.apiKey,
+      requestParams: { path: SiteIdParam, header: headers },
+      responses: { "200": record("The schedule.", AuditScheduleView), ...apiErrors(400, 401, 404, 405, 429, 500, 503) },
+    },
+    delete: {
+      operationId: "deleteAuditSchedule",
+      tags: ["Audits"],
+      summary: "Stop a site's audit schedule",
+      description: "Deletes the schedule and its scheduler; audits it started stay. 404 when the site has none.",
+      security: security.apiKey,
+      requestParams: { path: SiteIdParam, header: headers },
+      responses: {
+        "200": record("The schedule as it was, `next_run_at` null.", AuditScheduleView),
+        ...apiErrors(400, 401, 404, 405, 429, 500, 503),
+      },
+    },
+  },
   "/api/v1/sites/{id}/audits": {
     post: {
       operationId: "createAudit",

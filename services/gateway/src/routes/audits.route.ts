@@ -1,5 +1,6 @@
 import {
   AuditIdParam,
+  AuditScheduleRequest,
   AuditPageListQuery,
   AuditReportQuery,
   CreateAuditRequest,
@@ -11,6 +12,7 @@ import {
 import type { Response } from "express";
 import { z } from "zod";
 import type { AuditService } from "../domain/audit-service";
+import type { ScheduleService } from "../domain/schedule-service";
 import { type Route, route } from "../http/route";
 
 const BODY_HINT =
@@ -32,7 +34,47 @@ const sendCsv = (res: Response, name: string, csv: string) => {
 };
 
 /** Whole-site audits (docs/audits.md): start one for a site, follow it, page through it, export it, cancel it. */
-export const auditRoutes = (audits: AuditService): Route[] => [
+const SCHEDULE_HINT =
+  'Send {"frequency": "daily" | "weekly", "mode": "quick" | "full", "max_pages": 100, "include": [...], "exclude": [...]}; frequency is required.';
+
+export const auditRoutes = ({ audits, schedules }: { audits: AuditService; schedules: ScheduleService }): Route[] => [
+  route(
+    {
+      method: "post",
+      path: "/api/v1/sites/:id/schedule",
+      authorization: "api-key",
+      params: { schema: SiteIdParam, hint: ID_HINT },
+      body: { schema: AuditScheduleRequest, hint: SCHEDULE_HINT, report: "names" },
+    },
+    async ({ caller, params, body, res }) => {
+      const { schedule, created } = await schedules.put(caller, params.id.toLowerCase(), body);
+      res.status(created ? 201 : 200).json(successBody(res.locals.form, schedule, { requestId: res.locals.requestId }));
+    },
+  ),
+  route(
+    {
+      method: "get",
+      path: "/api/v1/sites/:id/schedule",
+      authorization: "api-key",
+      params: { schema: SiteIdParam, hint: ID_HINT },
+    },
+    async ({ caller, params, res }) => {
+      const schedule = await schedules.get(caller.userId, params.id.toLowerCase());
+      res.json(successBody(res.locals.form, schedule, { requestId: res.locals.requestId }));
+    },
+  ),
+  route(
+    {
+      method: "delete",
+      path: "/api/v1/sites/:id/schedule",
+      authorization: "api-key",
+      params: { schema: SiteIdParam, hint: ID_HINT },
+    },
+    async ({ caller, params, res }) => {
+      const schedule = await schedules.remove(caller.userId, params.id.toLowerCase());
+      res.json(successBody(res.locals.form, schedule, { requestId: res.locals.requestId }));
+    },
+  ),
   route(
     {
       method: "post",

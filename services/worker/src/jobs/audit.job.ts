@@ -7,7 +7,15 @@ import {
   type SitemapBounds,
   type UrlRules,
 } from "@scan/audit";
-import { AUDIT_JOBS, AuditJobPayload, AuditPageJobPayload, auditPageJob, auditStepJob } from "@scan/contract";
+import {
+  AUDIT_JOBS,
+  AuditJobPayload,
+  AuditPageJobPayload,
+  AuditScheduledPayload,
+  auditPageJob,
+  auditSchedulerId,
+  auditStepJob,
+} from "@scan/contract";
 import type { Db } from "@scan/db";
 import { vetTarget } from "@scan/platform";
 import { type Scanner, TargetError } from "@scan/scanner";
@@ -23,7 +31,7 @@ export type AuditJobDeps = {
   db: Db;
   scanner: Pick<Scanner, "scan" | "policy">;
   /** the scan queue: pages and the report are queued on it */
-  queue: Pick<Queue, "add" | "addBulk">;
+  queue: Pick<Queue, "add" | "addBulk" | "removeJobScheduler">;
   hostSlots: HostSlots;
   sitemapBounds?: SitemapBounds;
   /** how long discovery (robots.txt, llms.txt, the sitemaps) may take */
@@ -247,8 +255,59 @@ export const createAuditProcessor = (deps: AuditJobDeps) => {
 
   const report = createAuditReport(deps);
 
+  /**
+   * A schedule came due: an audit of the site as the schedule says, unless one of the site's
+   * audits is still under way (it is skipped, not queued behind it) or this very firing already
+   * started one (a job run twice). A schedule deleted meanwhile removes its scheduler.
+   */
+  const scheduled = async (job: Job) => {
+    const parsed = AuditScheduledPayload.safeParse(job.data);
+    if (!parsed.success) throw new UnrecoverableError(`bad schedule payload: ${parsed.error.message}`);
+    const { siteId } = parsed.data;
+    const schedule = await db.auditSchedule.findUnique({
+      where: { siteId },
+      include: { site: { select: { url: true } } },
+    });
+    if (!schedule) {
+      await queue.removeJobScheduler(auditSchedulerId(siteId));
+      return;
+    }
+    const firing = `schedule-${job.id ?? job.timestamp}`;
+    const audit = await db.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`audit-schedule:${siteId}`}, 0))`;
+      const started = await tx.audit.findFirst({ where: { siteId, requestId: firing }, select: { id: true } });
+      if (started) return null;
+      const active = await tx.audit.count({
+        where: { siteId, status: { in: ["discovering", "running", "finalizing"] } },
+      });
+      if (active > 0) {
+        log.info({ siteId }, "scheduled audit skipped: an audit of the site is under way");
+        return null;
+      }
+      const created = await tx.audit.create({
+        data: {
+          userId: schedule.userId,
+          siteId,
+          startUrl: `${schedule.site.url}/`,
+          mode: schedule.mode,
+          maxPages: schedule.maxPages,
+          include: stringList.parse(schedule.include),
+          exclude: stringList.parse(schedule.exclude),
+          requestId: firing,
+        },
+      });
+      await tx.auditSchedule.update({ where: { siteId }, data: { lastAuditId: created.id, lastRunAt: new Date() } });
+      return created;
+    });
+    if (!audit) return;
+    const step = auditStepJob("discover", { auditId: audit.id });
+    await queue.add(step.name, step.data, step.opts);
+    log.info({ siteId, auditId: audit.id }, "scheduled audit started");
+  };
+
   return async (job: Job, token?: string): Promise<void> => {
     if (job.name === AUDIT_JOBS.discover) return discover(job);
+    if (job.name === AUDIT_JOBS.scheduled) return scheduled(job);
     if (job.name === AUDIT_JOBS.page) return page(job, token);
     if (job.name === AUDIT_JOBS.report) {
       const parsed = AuditJobPayload.safeParse(job.data);

@@ -2,7 +2,7 @@ import { AUDIT_JOBS, auditSchedulerId, SCAN_QUEUE } from "@scan/contract";
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { createAccount } from "./support/accounts";
-import { html, startFixtureServer, text, type FixtureServer } from "./support/fixture-server";
+import { type FixtureServer, html, startFixtureServer, text } from "./support/fixture-server";
 import { eventually, type RedisServer, startRedisServer } from "./support/outages";
 import { createTestDatabase, stopContainers, type TestDatabase } from "./support/services";
 import { api, type Stack, startStack } from "./support/stack";

@@ -11,9 +11,9 @@ import { createHostSlots } from "./domain/host-slots";
 import { createWorkerMetrics, type WorkerMetrics } from "./infra/metrics";
 import { createAuditProcessor } from "./jobs/audit.job";
 import { createAuditReaper } from "./jobs/audit-reaper";
-import { createScheduleSync } from "./jobs/schedule-sync";
 import { startReaper } from "./jobs/reaper";
 import { createScanProcessor } from "./jobs/scan.job";
+import { createScheduleSync } from "./jobs/schedule-sync";
 import { createWebhookProcessor } from "./jobs/webhook.job";
 
 export type ScanWorkerDeps = { config: Config; db: Db; connection: Redis; log: Logger };

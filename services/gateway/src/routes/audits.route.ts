@@ -1,8 +1,8 @@
 import {
   AuditIdParam,
-  AuditScheduleRequest,
   AuditPageListQuery,
   AuditReportQuery,
+  AuditScheduleRequest,
   CreateAuditRequest,
   pageBody,
   pageParams,

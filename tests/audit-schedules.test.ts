@@ -89,7 +89,7 @@ describe("audit schedules", () => {
     expect(invalid.status).toBe(400);
     // replacing it keeps one schedule and one scheduler
     const weekly = await call(`/api/v1/sites/${siteId}/schedule`, key, {
-      body: { frequency: "weekly", mode: "quick" },
+      body: { frequency: "weekly", mode: "full" },
     });
     expect(weekly.status).toBe(200);
     expect(weekly.body.data.pattern).toMatch(/^\d{1,2} \d{1,2} \* \* [0-6]$/);
@@ -105,7 +105,14 @@ describe("audit schedules", () => {
       "the scheduled audit to complete",
     );
     const audit = await stack.db.audit.findFirstOrThrow({ where: { siteId } });
-    expect(audit).toMatchObject({ mode: "quick", status: "completed", discovered: 2 });
+    expect(audit).toMatchObject({ mode: "full", status: "completed", discovered: 2 });
+    // a full audit's site scores become the site's latest scores
+    const shown = (await call("/api/v1/sites", key)).body.data.find((entry: Json) => entry.id === siteId);
+    expect(shown).toMatchObject({
+      latest_scores: { seo: audit.seo, aeo: audit.aeo, geo: audit.geo },
+      latest_scores_scan: { id: null, mode: "full", partial: false },
+      latest_scores_audit: { id: audit.id, completed_at: audit.completedAt?.toISOString() },
+    });
     const read = await call(`/api/v1/sites/${siteId}/schedule`, key);
     expect(read.body.data).toMatchObject({ last_audit_id: audit.id, frequency: "weekly" });
 

@@ -188,6 +188,27 @@ describe("a whole-site audit of the corpus site", () => {
     const list = await call(`/api/v1/sites/${siteId}/audits`, owner.key);
     expect(list.body.data.map((entry: Json) => entry.id)).toEqual([audit.id]);
     expect(list.body.data[0].report).toBeNull();
+    // the site's history shows the audit with its scores; a quick audit's are partial
+    const history = await call(`/api/v1/sites/${siteId}/history?kind=audit`, owner.key);
+    expect(history.body.data).toEqual([
+      {
+        kind: "audit",
+        id: audit.id,
+        url: site.url("/"),
+        mode: "quick",
+        partial: true,
+        scores: audit.scores,
+        grade: audit.grade,
+        issues: audit.report.issues,
+        pages: audit.report.pages_judged,
+        completed_at: audit.completed_at,
+      },
+    ]);
+    const scans = await call(`/api/v1/sites/${siteId}/history?kind=scan`, owner.key);
+    expect(scans.body.meta.total).toBe(0);
+    // a quick audit leaves the site's latest scores alone
+    const shown = await call("/api/v1/sites", owner.key);
+    expect(shown.body.data[0].latest_scores_audit).toBeNull();
     const stranger = await createAccount(stack.db, "agency");
     for (const path of [
       `/api/v1/audits/${audit.id}`,

@@ -358,6 +358,10 @@ describe("the API reference", () => {
       }
       const list = await api(base, `/api/v1/sites/${siteId}/audits`, { headers });
       expectDocumented("GET", "/api/v1/sites/{id}/audits", list);
+      const history = await api(base, `/api/v1/sites/${siteId}/history`, { headers });
+      expect(history.status).toBe(200);
+      expect((history.body as Json).data.length).toBeGreaterThanOrEqual(2);
+      expectDocumented("GET", "/api/v1/sites/{id}/history", history);
       const cancelled = await api(base, `/api/v1/audits/${id}`, { method: "DELETE", headers });
       expectDocumented("DELETE", "/api/v1/audits/{id}", cancelled);
       const missing = await api(base, `/api/v1/audits/${randomUUID()}`, { headers });

@@ -15,6 +15,8 @@ export type {
   WebhookDelivery,
 } from "./generated/prisma/client";
 export type Db = PrismaClient;
+/** Prisma's namespace: `Prisma.sql` builds parameterised SQL fragments for raw queries */
+export { Prisma } from "./generated/prisma/client";
 
 export type DbOptions = { poolSize?: number };
 

@@ -6,6 +6,7 @@ import type { Logger } from "pino";
 import type { AuditService } from "./domain/audit-service";
 import type { Authenticator } from "./domain/authenticate";
 import type { CitationService } from "./domain/citation-service";
+import type { HistoryService } from "./domain/history-service";
 import type { KeyService } from "./domain/key-service";
 import type { KeywordService } from "./domain/keyword-service";
 import type { McpSessions } from "./domain/mcp-sessions";
@@ -45,6 +46,7 @@ export type AppDeps = {
   sites: SiteService;
   audits: AuditService;
   schedules: ScheduleService;
+  history: HistoryService;
   keywords: KeywordService;
   citations: CitationService;
   auth: Authenticator;
@@ -76,6 +78,7 @@ export const createApp = ({
   sites,
   audits,
   schedules,
+  history,
   keywords,
   citations,
   auth,
@@ -101,7 +104,7 @@ export const createApp = ({
     ...keyRoutes(keys),
     ...evaluateRoutes(),
     ...siteRoutes({ sites, assertScannable: scans.assertScannable }),
-    ...auditRoutes({ audits, schedules }),
+    ...auditRoutes({ audits, schedules, history }),
     ...keywordRoutes(keywords),
     ...citationRoutes(citations),
     ...generatorRoutes(tools.generators),

@@ -16,6 +16,7 @@ import { createAuthenticator } from "./domain/authenticate";
 import { createCitationService } from "./domain/citation-service";
 import { startCredentialFeed } from "./domain/credential-changes";
 import { createGeneratorTools } from "./domain/generator-tools";
+import { createHistoryService } from "./domain/history-service";
 import { createJwtVerifier, type VerifyJwt } from "./domain/jwt-verifier";
 import { createKeyCache, type KeyCache } from "./domain/key-cache";
 import { createKeyService } from "./domain/key-service";
@@ -203,6 +204,7 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
       activePerUser: config.AUDITS_ACTIVE_PER_USER,
       assertScannable: scans.assertScannable,
     }),
+    history: createHistoryService({ db }),
     schedules: createScheduleService({
       db,
       queue,

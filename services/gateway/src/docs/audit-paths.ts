@@ -8,6 +8,8 @@ import {
   AuditView,
   CreateAuditRequest,
   pageParams,
+  SiteHistoryEntry,
+  SiteHistoryQuery,
   SiteIdParam,
   SiteReport,
 } from "@scan/contract";
@@ -42,6 +44,21 @@ const withCsv = (json: ZodOpenApiResponseObject, what: string): ZodOpenApiRespon
 });
 
 export const auditPaths: ZodOpenApiPathsObject = {
+  "/api/v1/sites/{id}/history": {
+    get: {
+      operationId: "getSiteHistory",
+      tags: ["Audits"],
+      summary: "A site's scores and issue counts over time",
+      description:
+        "The caller's completed scans of the site's pages (keyed scans whose URL is on the site's origin) and the site's completed audits, newest first, each with its mode, scores, grade and issue counts. `partial` marks quick scans and quick audits, whose scores are not comparable with full ones'. `kind` keeps one of the two.",
+      security: security.apiKey,
+      requestParams: { path: SiteIdParam, query: SiteHistoryQuery, header: headers },
+      responses: {
+        "200": page("A page of the site's history.", SiteHistoryEntry),
+        ...apiErrors(400, 401, 404, 405, 429, 500, 503),
+      },
+    },
+  },
   "/api/v1/sites/{id}/schedule": {
     post: {
       operationId: "putAuditSchedule",

@@ -6,12 +6,14 @@ import {
   CreateAuditRequest,
   pageBody,
   pageParams,
+  SiteHistoryQuery,
   SiteIdParam,
   successBody,
 } from "@scan/contract";
 import type { Response } from "express";
 import { z } from "zod";
 import type { AuditService } from "../domain/audit-service";
+import type { HistoryService } from "../domain/history-service";
 import type { ScheduleService } from "../domain/schedule-service";
 import { type Route, route } from "../http/route";
 
@@ -37,7 +39,32 @@ const sendCsv = (res: Response, name: string, csv: string) => {
 const SCHEDULE_HINT =
   'Send {"frequency": "daily" | "weekly", "mode": "quick" | "full", "max_pages": 100, "include": [...], "exclude": [...]}; frequency is required.';
 
-export const auditRoutes = ({ audits, schedules }: { audits: AuditService; schedules: ScheduleService }): Route[] => [
+export const auditRoutes = ({
+  audits,
+  schedules,
+  history,
+}: {
+  audits: AuditService;
+  schedules: ScheduleService;
+  history: HistoryService;
+}): Route[] => [
+  route(
+    {
+      method: "get",
+      path: "/api/v1/sites/:id/history",
+      authorization: "api-key",
+      params: { schema: SiteIdParam, hint: ID_HINT },
+      query: {
+        schema: SiteHistoryQuery,
+        hint: "page ≥ 1; limit from 1 to 100; kind: all, scan or audit.",
+        report: "names",
+      },
+    },
+    async ({ caller, params, query, res }) => {
+      const { entries, meta } = await history.list(caller.userId, params.id.toLowerCase(), query);
+      res.json(pageBody(res.locals.form, entries, meta, res.locals.requestId));
+    },
+  ),
   route(
     {
       method: "post",

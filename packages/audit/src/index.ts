@@ -3,6 +3,7 @@ export * from "./crawler-robots";
 export * from "./csv";
 export * from "./exports";
 export * from "./page-facts";
+export * from "./regression";
 export * from "./site-checks";
 export * from "./site-report";
 export * from "./sitemaps";

@@ -288,6 +288,14 @@ export type AuditFrequency = z.infer<typeof AuditFrequency>;
 /** POST /api/v1/sites/:id/schedule: the audit to run, and how often */
 export const AuditScheduleRequest = CreateAuditRequest.extend({
   frequency: AuditFrequency.meta({ description: "`daily` or `weekly`" }),
+  /** receives a signed POST when an audit of the site is worse than the one before (vetted like a callback_url) */
+  alert_url: z.string({ error: "must be a string" }).max(2048, "must be at most 2,048 characters").optional(),
+  /** the overall score's fall, in points, that counts as a regression */
+  alert_drop: z
+    .int({ error: "must be an integer from 1 to 100" })
+    .min(1, "must be an integer from 1 to 100")
+    .max(100, "must be an integer from 1 to 100")
+    .default(5),
 });
 export type AuditScheduleRequest = z.infer<typeof AuditScheduleRequest>;
 
@@ -299,6 +307,8 @@ export const AuditScheduleView = z.object({
   max_pages: z.int().positive(),
   include: z.array(z.string()),
   exclude: z.array(z.string()),
+  alert_url: z.string().nullable(),
+  alert_drop: z.int(),
   /** the cron pattern (UTC) the queue runs it on: a time of day, and for weekly a weekday, fixed per site */
   pattern: z.string(),
   /** when it runs next, as the queue has it; null when the queue does not have it at this moment */
@@ -374,3 +384,43 @@ export const SiteHistoryEntry = z.object({
   completed_at: z.iso.datetime(),
 });
 export type SiteHistoryEntry = z.infer<typeof SiteHistoryEntry>;
+
+// regression alerts --------------------------------------------------------------------------------
+
+/** Why an audit counts as a regression against the site's previous audit of the same mode. */
+export const RegressionReason = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("score_drop"), points: z.int().positive(), before: z.int(), after: z.int() }),
+  z.object({ kind: z.literal("grade_lower"), before: Grade, after: Grade }),
+  z.object({
+    kind: z.literal("check_failing"),
+    /** a site check, or a page check that passed on every page before */
+    scope: z.enum(["site", "page"]),
+    check: z.string(),
+    title: z.string(),
+    /** the pages it fails on now (at most 50) */
+    pages: z.array(z.string()),
+  }),
+]);
+export type RegressionReason = z.infer<typeof RegressionReason>;
+
+/** The body POSTed to a schedule's alert_url: the same bytes on every attempt. */
+export const RegressionAlert = z.object({
+  event: z.literal("site.regressed"),
+  alert_id: z.uuid(),
+  site_id: z.uuid(),
+  site_url: z.string(),
+  audit_id: z.uuid(),
+  previous_audit_id: z.uuid(),
+  mode: ScanMode,
+  scores: z.object({ before: AuditScores, after: AuditScores }),
+  grade: z.object({ before: Grade, after: Grade }),
+  reasons: z.array(RegressionReason).min(1),
+  detected_at: z.iso.datetime(),
+});
+export type RegressionAlert = z.infer<typeof RegressionAlert>;
+
+/** The delivery job of an alert, on the webhook queue: its id is the alert's, so it is queued once. */
+export const ALERT_JOB = { name: "deliver-alert" } as const;
+export const AlertJobPayload = z.object({ alertId: z.uuid() });
+export type AlertJobPayload = z.infer<typeof AlertJobPayload>;
+export const alertJobId = (alertId: string) => `alert-${alertId}`;

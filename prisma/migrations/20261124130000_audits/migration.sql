@@ -20,6 +20,8 @@ CREATE TABLE "audit_schedules" (
     "max_pages" INTEGER NOT NULL,
     "include" JSONB NOT NULL,
     "exclude" JSONB NOT NULL,
+    "alert_url" TEXT,
+    "alert_drop" INTEGER NOT NULL DEFAULT 5,
     "last_audit_id" UUID,
     "last_run_at" TIMESTAMPTZ(3),
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
@@ -134,3 +136,30 @@ ALTER TABLE "audit_schedules" ADD CONSTRAINT "audit_schedules_user_id_fkey" FORE
 
 -- AddForeignKey
 ALTER TABLE "audit_schedules" ADD CONSTRAINT "audit_schedules_site_id_user_id_fkey" FOREIGN KEY ("site_id", "user_id") REFERENCES "sites"("id", "user_id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- CreateEnum
+CREATE TYPE "AlertState" AS ENUM ('pending', 'delivered', 'failed');
+
+-- CreateTable
+CREATE TABLE "audit_alerts" (
+    "id" UUID NOT NULL,
+    "audit_id" UUID NOT NULL,
+    "previous_audit_id" UUID NOT NULL,
+    "site_id" UUID NOT NULL,
+    "user_id" UUID NOT NULL,
+    "url" TEXT NOT NULL,
+    "body" JSONB NOT NULL,
+    "state" "AlertState" NOT NULL DEFAULT 'pending',
+    "attempts" INTEGER NOT NULL DEFAULT 0,
+    "last_error" TEXT,
+    "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "delivered_at" TIMESTAMPTZ(3),
+
+    CONSTRAINT "audit_alerts_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateIndex
+CREATE UNIQUE INDEX "audit_alerts_audit_id_key" ON "audit_alerts"("audit_id");
+
+-- CreateIndex
+CREATE INDEX "audit_alerts_site_id_created_at_idx" ON "audit_alerts"("site_id", "created_at");

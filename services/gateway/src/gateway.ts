@@ -209,6 +209,7 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
       db,
       queue,
       pagesByPlan,
+      vetCallback: scans.vetCallback,
       schedulesByPlan: {
         free: config.AUDIT_SCHEDULES_FREE,
         starter: config.AUDIT_SCHEDULES_STARTER,

@@ -1,4 +1,13 @@
-import { AUDIT_JOBS, SCAN_QUEUE, WEBHOOK_JOB, WEBHOOK_QUEUE, type WebhookJobPayload } from "@scan/contract";
+import {
+  ALERT_JOB,
+  type AlertJobPayload,
+  AUDIT_JOBS,
+  alertJobId,
+  SCAN_QUEUE,
+  WEBHOOK_JOB,
+  WEBHOOK_QUEUE,
+  type WebhookJobPayload,
+} from "@scan/contract";
 import type { Db } from "@scan/db";
 import { probeAll, type Readiness, warnIfRedisEvicts } from "@scan/platform";
 import { captureLimitsOf, createScanner, resolveAll, type Scanner } from "@scan/scanner";
@@ -9,6 +18,7 @@ import type { Config } from "./config";
 import { createDatabaseWait } from "./domain/database-wait";
 import { createHostSlots } from "./domain/host-slots";
 import { createWorkerMetrics, type WorkerMetrics } from "./infra/metrics";
+import { createAlertProcessor } from "./jobs/alert.job";
 import { createAuditProcessor } from "./jobs/audit.job";
 import { createAuditReaper } from "./jobs/audit-reaper";
 import { startReaper } from "./jobs/reaper";
@@ -104,6 +114,16 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
     });
   };
 
+  const enqueueAlert = async (payload: AlertJobPayload) => {
+    await webhooks.add(ALERT_JOB.name, payload, {
+      jobId: alertJobId(payload.alertId),
+      attempts: config.WEBHOOK_ATTEMPTS,
+      backoff: { type: "exponential", delay: config.WEBHOOK_BACKOFF_MS },
+      removeOnComplete: WEBHOOK_JOB.keepCompleted,
+      removeOnFail: WEBHOOK_JOB.keepFailed,
+    });
+  };
+
   // aborted when the worker gives up on its in-flight scans: a scan waiting for Postgres stops waiting
   const stopping = new AbortController();
   const processor = createScanProcessor({
@@ -131,6 +151,7 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
     }),
     discoveryTimeoutMs: config.AUDIT_DISCOVERY_TIMEOUT_MS,
     reportFetchTimeoutMs: config.AUDIT_DISCOVERY_TIMEOUT_MS,
+    enqueueAlert,
     log,
   });
   const auditJobNames = new Set<string>(Object.values(AUDIT_JOBS));
@@ -166,6 +187,7 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
         queue,
         orphanAfterMs: config.ORPHAN_AFTER_MS,
         runningAfterMs: config.SCAN_TIMEOUT_MS + RUNNING_GRACE_MS,
+        alerts: { queue: webhooks, enqueue: enqueueAlert },
         log,
       }).sweep,
       createScheduleSync({ db, queue, redis: connection, log }).sweep,
@@ -174,17 +196,27 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
   void warnIfRedisEvicts(connection, log);
   worker.on("error", (error) => log.error({ err: error }, "worker error"));
 
+  const deliveryPolicy = { allowlist, resolve: resolveAll, userAgent: WEBHOOK_USER_AGENT };
+  const deliverCallback = createWebhookProcessor({
+    db,
+    secret: config.WEBHOOK_SECRET,
+    policy: deliveryPolicy,
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    backoffMs: config.WEBHOOK_BACKOFF_MS,
+    log,
+    metrics,
+  });
+  const deliverAlert = createAlertProcessor({
+    db,
+    secret: config.WEBHOOK_SECRET,
+    policy: deliveryPolicy,
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    log,
+    metrics,
+  });
   const webhookWorker = new Worker(
     WEBHOOK_QUEUE,
-    createWebhookProcessor({
-      db,
-      secret: config.WEBHOOK_SECRET,
-      policy: { allowlist, resolve: resolveAll, userAgent: WEBHOOK_USER_AGENT },
-      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-      backoffMs: config.WEBHOOK_BACKOFF_MS,
-      log,
-      metrics,
-    }),
+    (job: Job) => (job.name === ALERT_JOB.name ? deliverAlert(job) : deliverCallback(job)),
     {
       connection,
       prefix: config.QUEUE_PREFIX,

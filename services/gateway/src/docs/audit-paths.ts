@@ -8,6 +8,7 @@ import {
   AuditView,
   CreateAuditRequest,
   pageParams,
+  RegressionAlert,
   SiteHistoryEntry,
   SiteHistoryQuery,
   SiteIdParam,
@@ -20,6 +21,32 @@ import { apiErrors, apiHeaders, commonHeaderParams, jsonBody, page, record, secu
 /** Whole-site audits: start, follow, page through, export, cancel (docs/audits.md). */
 
 const headers = z.object(commonHeaderParams);
+
+/** The signed POST a schedule's alert_url receives when an audit of the site regressed. */
+const regressionCallback = {
+  "{$request.body#/alert_url}": {
+    post: {
+      summary: "A regression, POSTed to alert_url",
+      description: [
+        "Sent once per regressed audit: when a completed audit of the site (scheduled or not) has an overall score `alert_drop` or more points below the site's previous completed audit of the same mode, a lower grade, or a check failing that passed before (a site check, or a page check that passed on every page), each named with its pages.",
+        "",
+        "Signed as scan callbacks are: `X-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of <t>.<raw body> keyed with WEBHOOK_SECRET>`. `X-Webhook-Id` is the alert's id, the same on every attempt: deduplicate on it. Retried with backoff up to `WEBHOOK_ATTEMPTS` until a 2xx.",
+      ].join("\n"),
+      requestParams: {
+        header: z.object({
+          "X-Signature": z.string().meta({ description: "`t=<unix seconds>,v1=<hex HMAC-SHA256>`" }),
+          "X-Webhook-Id": z.uuid().meta({ description: "The alert id, the same on every attempt." }),
+          "X-Webhook-Attempt": z.int().positive().meta({ description: "1 for the first attempt." }),
+        }),
+      },
+      requestBody: jsonBody(RegressionAlert),
+      responses: {
+        "2XX": { description: "Delivered." },
+        default: { description: "Not delivered: retried with backoff." },
+      },
+    },
+  },
+};
 
 const AuditLocation = z.string().meta({
   description: "Where to follow the audit: `/api/v1/audits/<id>`.",
@@ -67,6 +94,8 @@ export const auditPaths: ZodOpenApiPathsObject = {
       description: [
         "Creates the site's schedule (201) or replaces it (200): one per site. `frequency` is `daily` or `weekly`; the other fields are `POST /api/v1/sites/{id}/audits`'s, checked the same way.",
         "",
+        "`alert_url` (optional, vetted like a scan's `callback_url`, and refused without a `WEBHOOK_SECRET`) receives a signed POST when an audit of the site regressed (see the callback); `alert_drop` (1 to 100, default 5) is the fall of the overall score, in points, that counts.",
+        "",
         "The queue runs it by a cron pattern in UTC (`pattern`) whose time of day (and weekday) is fixed per site, so many sites spread over the day. When it comes due while an audit of the site is under way, that run is skipped. A plan schedules at most `AUDIT_SCHEDULES_<PLAN>` sites (403 `PLAN_LIMIT` beyond). Schedules survive restarts: the worker makes the queue's scheduler again from the stored schedule when Redis lost it.",
       ].join("\n"),
       security: security.apiKey,
@@ -77,6 +106,7 @@ export const auditPaths: ZodOpenApiPathsObject = {
         "201": record("The schedule, new.", AuditScheduleView),
         ...apiErrors(400, 401, 403, 404, 405, 413, 429, 500, 503),
       },
+      callbacks: { siteRegressed: regressionCallback },
     },
     get: {
       operationId: "getAuditSchedule",

@@ -21,6 +21,8 @@ export type ScheduleServiceDeps = {
   pagesByPlan: Record<Plan, number>;
   /** sites with a schedule, by plan */
   schedulesByPlan: Record<Plan, number>;
+  /** vets an alert URL as a callback URL is vetted */
+  vetCallback: (url: string) => Promise<string>;
 };
 
 const stringList = z.array(z.string());
@@ -36,7 +38,13 @@ const noSchedule = (siteId: string) =>
  * A site's recurring audit: stored as a row (one per site), run by a BullMQ job scheduler made
  * from it. The worker makes the scheduler again from the row when Redis lost it.
  */
-export const createScheduleService = ({ db, queue, pagesByPlan, schedulesByPlan }: ScheduleServiceDeps) => {
+export const createScheduleService = ({
+  db,
+  queue,
+  pagesByPlan,
+  schedulesByPlan,
+  vetCallback,
+}: ScheduleServiceDeps) => {
   const viewOf = async (schedule: AuditSchedule): Promise<AuditScheduleView> => {
     const scheduler = await queue.getJobScheduler(auditSchedulerId(schedule.siteId)).catch(() => undefined);
     return {
@@ -47,6 +55,8 @@ export const createScheduleService = ({ db, queue, pagesByPlan, schedulesByPlan 
       max_pages: schedule.maxPages,
       include: stringList.parse(schedule.include),
       exclude: stringList.parse(schedule.exclude),
+      alert_url: schedule.alertUrl,
+      alert_drop: schedule.alertDrop,
       pattern: schedulePattern(schedule.siteId, schedule.frequency),
       next_run_at: scheduler?.next ? new Date(scheduler.next).toISOString() : null,
       last_audit_id: schedule.lastAuditId,
@@ -72,7 +82,18 @@ export const createScheduleService = ({ db, queue, pagesByPlan, schedulesByPlan 
         `The ${owner.plan} plan audits at most ${ceiling} pages; max_pages was ${input.max_pages}`,
         `Ask for ${ceiling} pages or fewer, or leave max_pages out.`,
       );
+    // the same rules as a callback_url: public, resolvable, and a WEBHOOK_SECRET to sign with
+    const alertUrl =
+      input.alert_url === undefined
+        ? null
+        : await vetCallback(input.alert_url).catch((error: unknown) => {
+            if (error instanceof AppError)
+              throw new AppError(error.kind, error.message.replace(/^callback_url/, "alert_url"), error.hint);
+            throw error;
+          });
     const data = {
+      alertUrl,
+      alertDrop: input.alert_drop,
       frequency: input.frequency,
       mode: input.mode,
       maxPages: input.max_pages ?? ceiling,

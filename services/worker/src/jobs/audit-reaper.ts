@@ -1,4 +1,11 @@
-import { AUDIT_JOB, auditPageJob, auditStepJob, auditStepJobId } from "@scan/contract";
+import {
+  type AlertJobPayload,
+  AUDIT_JOB,
+  alertJobId,
+  auditPageJob,
+  auditStepJob,
+  auditStepJobId,
+} from "@scan/contract";
 import type { Db } from "@scan/db";
 import type { Queue } from "bullmq";
 import type { Logger } from "pino";
@@ -8,7 +15,13 @@ import { finishIfDone } from "../domain/audit-store";
 const ALIVE = new Set(["waiting", "active", "delayed", "prioritized", "waiting-children"]);
 const PAGE = 200;
 
-export type AuditSweep = { pagesRequeued: number; pagesFailed: number; stepsRequeued: number; finished: number };
+export type AuditSweep = {
+  pagesRequeued: number;
+  pagesFailed: number;
+  stepsRequeued: number;
+  finished: number;
+  alertsRequeued: number;
+};
 
 /**
  * Audits survive a Redis that restarted empty the way scans do: from their rows. A sweep finds
@@ -22,10 +35,13 @@ export const createAuditReaper = ({
   queue,
   orphanAfterMs,
   runningAfterMs,
+  alerts,
   log,
 }: {
   db: Db;
   queue: Queue;
+  /** the webhook queue and how an alert is queued on it: undelivered alerts whose job was lost are queued again */
+  alerts: { queue: Pick<Queue, "getJob">; enqueue: (payload: AlertJobPayload) => Promise<void> };
   orphanAfterMs: number;
   runningAfterMs: number;
   log: Logger;
@@ -138,11 +154,26 @@ export const createAuditReaper = ({
     }
   };
 
+  const sweepAlerts = async (result: AuditSweep, now: number) => {
+    const pending = await db.auditAlert.findMany({
+      where: { state: "pending", createdAt: { lt: new Date(now - orphanAfterMs) } },
+      select: { id: true },
+      take: PAGE,
+    });
+    for (const alert of pending) {
+      if (await alerts.queue.getJob(alertJobId(alert.id))) continue;
+      await alerts.enqueue({ alertId: alert.id });
+      result.alertsRequeued += 1;
+      log.warn({ alertId: alert.id }, "regression alert queued again from its row");
+    }
+  };
+
   const sweep = async (): Promise<AuditSweep> => {
-    const result: AuditSweep = { pagesRequeued: 0, pagesFailed: 0, stepsRequeued: 0, finished: 0 };
+    const result: AuditSweep = { pagesRequeued: 0, pagesFailed: 0, stepsRequeued: 0, finished: 0, alertsRequeued: 0 };
     const now = Date.now();
     await sweepPages(result, now);
     await sweepAudits(result, now);
+    await sweepAlerts(result, now);
     return result;
   };
   return { sweep };

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import {
   type Answer,
   type AuditedPage,
@@ -6,9 +7,15 @@ import {
   type JudgedPage,
   llmsTxtLinks,
   PageFacts,
+  regressionOf,
   runSiteChecks,
 } from "@scan/audit";
-import { CheckResult } from "@scan/contract";
+import {
+  CheckResult,
+  type RegressionAlert,
+  SiteReport,
+  type SiteReport as SiteReportType,
+} from "@scan/contract";
 import { fetchDocument, TargetError } from "@scan/scanner";
 import { z } from "zod";
 import { StoredDiscovery, setSiteScoresFromAudit } from "../domain/audit-store";
@@ -27,7 +34,71 @@ const Checks = z.array(CheckResult);
  * become the site's latest. Runs once per audit (its job id is the audit's); run again after it
  * stored, it does nothing.
  */
-export const createAuditReport = ({ db, scanner, log, reportFetchTimeoutMs }: AuditJobDeps) => {
+export const createAuditReport = ({ db, scanner, log, reportFetchTimeoutMs, enqueueAlert }: AuditJobDeps) => {
+  /**
+   * The regression alert of a completed audit, when the site's schedule has an alert URL and
+   * the audit is worse than the site's previous completed audit of the same mode. Returned as
+   * the row to store in the transaction that completes the audit: one alert per audit.
+   */
+  const alertFor = async (
+    audit: { id: string; siteId: string; userId: string; mode: "quick" | "full"; startUrl: string },
+    report: SiteReportType,
+    detectedAt: Date,
+  ) => {
+    const schedule = await db.auditSchedule.findUnique({
+      where: { siteId: audit.siteId },
+      select: { alertUrl: true, alertDrop: true },
+    });
+    if (!schedule?.alertUrl) return null;
+    const previous = await db.audit.findFirst({
+      where: { siteId: audit.siteId, mode: audit.mode, status: "completed", id: { not: audit.id } },
+      orderBy: [{ completedAt: "desc" }, { id: "desc" }],
+      select: { id: true, report: true },
+    });
+    if (!previous?.report) return null;
+    const before = SiteReport.parse(previous.report);
+    const { reasons, pageChecksFailing } = regressionOf(before, report, schedule.alertDrop);
+    if (reasons.length === 0) return null;
+    for (const reason of reasons) {
+      if (reason.kind !== "check_failing" || reason.scope !== "page" || !pageChecksFailing.includes(reason.check))
+        continue;
+      const failing = JSON.stringify([{ id: reason.check, status: "fail" }]);
+      const rows = await db.$queryRaw<Array<{ url: string }>>`
+        SELECT "url" FROM "audit_pages" WHERE "audit_id" = ${audit.id}::uuid AND "checks" @> ${failing}::jsonb
+        ORDER BY "position" LIMIT 50`;
+      reason.pages = rows.map((row) => row.url);
+    }
+    const id = randomUUID();
+    const body: RegressionAlert = {
+      event: "site.regressed",
+      alert_id: id,
+      site_id: audit.siteId,
+      site_url: new URL(audit.startUrl).origin,
+      audit_id: audit.id,
+      previous_audit_id: previous.id,
+      mode: audit.mode,
+      scores: { before: before.scores, after: report.scores },
+      grade: { before: before.grade, after: report.grade },
+      reasons,
+      detected_at: detectedAt.toISOString(),
+    };
+    return {
+      id,
+      auditId: audit.id,
+      previousAuditId: previous.id,
+      siteId: audit.siteId,
+      userId: audit.userId,
+      url: schedule.alertUrl,
+      body,
+    };
+  };
+
+  /** hands a stored, undelivered alert of the audit to the webhook queue (its job id is the alert's) */
+  const queueAlert = async (auditId: string) => {
+    const alert = await db.auditAlert.findUnique({ where: { auditId }, select: { id: true, state: true } });
+    if (alert?.state === "pending") await enqueueAlert({ alertId: alert.id });
+  };
+
   /** answers to llms.txt links the audit did not scan: fetched hop by hop under the address policy */
   const answersOf = async (urls: readonly string[]): Promise<Map<string, Answer>> => {
     const answers = new Map<string, Answer>();
@@ -57,8 +128,10 @@ export const createAuditReport = ({ db, scanner, log, reportFetchTimeoutMs }: Au
   return async (auditId: string): Promise<void> => {
     const audit = await db.audit.findUnique({
       where: { id: auditId },
-      select: { id: true, status: true, mode: true, siteId: true, startUrl: true, discovery: true },
+      select: { id: true, status: true, mode: true, siteId: true, userId: true, startUrl: true, discovery: true },
     });
+    // completed by an earlier run that may have stopped before handing its alert over
+    if (audit?.status === "completed") await queueAlert(auditId);
     if (audit?.status !== "finalizing" || !audit) return;
     const origin = new URL(audit.startUrl).origin;
     const discovery: StoredDiscovery | null = audit.discovery ? StoredDiscovery.parse(audit.discovery) : null;
@@ -118,7 +191,8 @@ export const createAuditReport = ({ db, scanner, log, reportFetchTimeoutMs }: Au
       discovery: discovery?.summary ?? null,
     });
     const completedAt = new Date();
-    const { count } = await db.audit.updateMany({
+    const alert = await alertFor(audit, report, completedAt);
+    const complete = db.audit.updateMany({
       where: { id: auditId, status: "finalizing" },
       data: {
         status: "completed",
@@ -134,6 +208,12 @@ export const createAuditReport = ({ db, scanner, log, reportFetchTimeoutMs }: Au
         completedAt,
       },
     });
+    // the audit completes and its alert is stored together: an audit alerts once or not at all
+    const [{ count }] = await db.$transaction([
+      complete,
+      ...(alert ? [db.auditAlert.createMany({ data: [alert], skipDuplicates: true })] : []),
+    ]);
+    if (count > 0 && alert) await queueAlert(auditId);
     // only a full audit that judged pages speaks for the site (docs/spec/checks.md: quick scores are partial)
     if (count > 0 && audit.mode === "full" && judged.length > 0)
       await setSiteScoresFromAudit(db, { id: auditId, siteId: audit.siteId, scores: report.scores, completedAt });

@@ -8,6 +8,7 @@ import {
   type UrlRules,
 } from "@scan/audit";
 import {
+  type AlertJobPayload,
   AUDIT_JOBS,
   AuditJobPayload,
   AuditPageJobPayload,
@@ -38,6 +39,8 @@ export type AuditJobDeps = {
   discoveryTimeoutMs: number;
   /** how long the report's fetches of llms.txt links may take */
   reportFetchTimeoutMs: number;
+  /** queues the delivery of a regression alert (its job id is the alert's: queued once) */
+  enqueueAlert: (payload: AlertJobPayload) => Promise<void>;
   log: Logger;
 };
 

@@ -10,12 +10,7 @@ import {
   regressionOf,
   runSiteChecks,
 } from "@scan/audit";
-import {
-  CheckResult,
-  type RegressionAlert,
-  SiteReport,
-  type SiteReport as SiteReportType,
-} from "@scan/contract";
+import { CheckResult, type RegressionAlert, SiteReport, type SiteReport as SiteReportType } from "@scan/contract";
 import { fetchDocument, TargetError } from "@scan/scanner";
 import { z } from "zod";
 import { StoredDiscovery, setSiteScoresFromAudit } from "../domain/audit-store";

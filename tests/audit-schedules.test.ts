@@ -105,6 +105,10 @@ describe("audit schedules", () => {
       "the scheduled audit to complete",
     );
     const audit = await stack.db.audit.findFirstOrThrow({ where: { siteId } });
+    const [size] = await stack.db.$queryRaw<Array<{ row: number; checks: number; facts: number }>>`
+      SELECT avg(pg_column_size(p.*))::int AS row, avg(pg_column_size(p."checks"))::int AS checks,
+        avg(pg_column_size(p."facts"))::int AS facts FROM "audit_pages" p WHERE p."status" = 'scanned'`;
+    process.stdout.write(`full audit page bytes: ${JSON.stringify(size)}\n`);
     expect(audit).toMatchObject({ mode: "full", status: "completed", discovered: 2 });
     // a full audit's site scores become the site's latest scores
     const shown = (await call("/api/v1/sites", key)).body.data.find((entry: Json) => entry.id === siteId);

@@ -111,6 +111,11 @@ describe("a whole-site audit of the corpus site", () => {
     expect(requests.get("/private/report")).toBeUndefined();
     expect(rows.find((row) => row.url === site.url("/private/report"))?.status).toBe("blocked");
     expect(rows.find((row) => row.url === site.url("/server-error"))?.status).toBe("failed");
+    // what a page costs in Postgres (docs/audits.md, Retention)
+    const [size] = await stack.db.$queryRaw<Array<{ row: number; checks: number; facts: number }>>`
+      SELECT avg(pg_column_size(p.*))::int AS row, avg(pg_column_size(p."checks"))::int AS checks,
+        avg(pg_column_size(p."facts"))::int AS facts FROM "audit_pages" p WHERE p."status" = 'scanned'`;
+    process.stdout.write(`quick audit page bytes: ${JSON.stringify(size)}\n`);
   }, 300_000);
 
   it("finds every planted defect and nothing that was not planted", () => {

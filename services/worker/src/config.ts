@@ -38,6 +38,15 @@ export const Config = z.object({
   AUDIT_DISCOVERY_TIMEOUT_MS: intFrom(60_000, 1_000, 600_000).describe(
     "how long an audit's discovery (robots.txt, llms.txt, sitemaps) may take, and its report's checks of llms.txt links",
   ),
+  RETENTION_DAYS_FREE: intFrom(30, 1, 3650).describe(
+    "days a Free user's (and an anonymous) scan and audit pages keep their full check lists; scores and issue counts are kept",
+  ),
+  RETENTION_DAYS_STARTER: intFrom(90, 1, 3650).describe("the same for a Starter user"),
+  RETENTION_DAYS_PRO: intFrom(180, 1, 3650).describe("the same for a Pro user"),
+  RETENTION_DAYS_AGENCY: intFrom(365, 1, 3650).describe("the same for an Agency user"),
+  RETENTION_INTERVAL_MS: intFrom(600_000, 1_000, 86_400_000).describe(
+    "how often old check lists are pruned (one worker at a time, in batches of 500, at most 20 batches a run)",
+  ),
   ...OpsConfig,
   METRICS_PORT: intFrom(9464, 0, 65535).describe(
     "the worker's port for `/metrics`, `/healthz`, `/readyz` (`0`: any free port)",

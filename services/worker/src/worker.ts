@@ -22,6 +22,7 @@ import { createAlertProcessor } from "./jobs/alert.job";
 import { createAuditProcessor } from "./jobs/audit.job";
 import { createAuditReaper } from "./jobs/audit-reaper";
 import { startReaper } from "./jobs/reaper";
+import { createPruner, pruneEvery } from "./jobs/retention";
 import { createScanProcessor } from "./jobs/scan.job";
 import { createScheduleSync } from "./jobs/schedule-sync";
 import { createWebhookProcessor } from "./jobs/webhook.job";
@@ -191,6 +192,21 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
         log,
       }).sweep,
       createScheduleSync({ db, queue, redis: connection, log }).sweep,
+      pruneEvery(
+        createPruner({
+          db,
+          days: {
+            free: config.RETENTION_DAYS_FREE,
+            starter: config.RETENTION_DAYS_STARTER,
+            pro: config.RETENTION_DAYS_PRO,
+            agency: config.RETENTION_DAYS_AGENCY,
+          },
+          batchSize: 500,
+          maxBatches: 20,
+          log,
+        }),
+        { redis: connection, key: queue.toKey("retention"), intervalMs: config.RETENTION_INTERVAL_MS },
+      ),
     ],
   );
   void warnIfRedisEvicts(connection, log);

@@ -424,3 +424,27 @@ export const ALERT_JOB = { name: "deliver-alert" } as const;
 export const AlertJobPayload = z.object({ alertId: z.uuid() });
 export type AlertJobPayload = z.infer<typeof AlertJobPayload>;
 export const alertJobId = (alertId: string) => `alert-${alertId}`;
+
+// the tool server ------------------------------------------------------------------------------------
+
+/** aeo_audit_site: start an audit of a site (`url`), or read one (`audit_id`) */
+export const AuditToolInput = z.strictObject({
+  url: z
+    .string({ error: "must be a string" })
+    .optional()
+    .describe(
+      "Starts an audit of this URL's site (its origin): an absolute http(s) URL, or a host (read as https://).",
+    ),
+  audit_id: z
+    .uuid({ error: "must be a UUID" })
+    .optional()
+    .describe("Reads this audit: its progress, and its report once done."),
+  mode: ScanMode.optional().describe('With url: "quick" (20 checks a page) or "full" (53, the default).'),
+  max_pages: z
+    .int({ error: `must be an integer from 1 to ${MAX_AUDIT_PAGES}` })
+    .min(1, `must be an integer from 1 to ${MAX_AUDIT_PAGES}`)
+    .max(MAX_AUDIT_PAGES, `must be an integer from 1 to ${MAX_AUDIT_PAGES}`)
+    .optional()
+    .describe("With url: at most this many pages (default and ceiling: the plan's)."),
+});
+export type AuditToolInput = z.infer<typeof AuditToolInput>;

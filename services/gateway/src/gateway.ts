@@ -12,6 +12,7 @@ import { createApp } from "./app";
 import type { Config } from "./config";
 import { createAdmission } from "./domain/admission";
 import { createAuditService } from "./domain/audit-service";
+import { createAuditTools } from "./domain/audit-tools";
 import { createAuthenticator } from "./domain/authenticate";
 import { createCitationService } from "./domain/citation-service";
 import { startCredentialFeed } from "./domain/credential-changes";
@@ -190,20 +191,25 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
   const llm = llmEndpoint(config);
   if (llm) log.info({ model: llm.model, host: new URL(llm.baseUrl).host }, "content generation drafts with a model");
   const pages = createPageTools({ scans });
+  const audits = createAuditService({
+    db,
+    queue,
+    pagesByPlan,
+    activePerUser: config.AUDITS_ACTIVE_PER_USER,
+    assertScannable: scans.assertScannable,
+  });
   const app = createApp({
     scans,
-    tools: { pages, generators: createGeneratorTools({ pages, db, llm }) },
+    tools: {
+      pages,
+      generators: createGeneratorTools({ pages, db, llm }),
+      audits: createAuditTools({ audits, sites, assertScannable: scans.assertScannable }),
+    },
     mcpSessions,
     // a key revoked here is dropped from this process's cache before the answer; other processes hear of it from Postgres
     keys: createKeyService({ db, maxKeysPerUser: config.MAX_KEYS_PER_USER, onRevoked: keyCache.invalidateKey }),
     sites,
-    audits: createAuditService({
-      db,
-      queue,
-      pagesByPlan,
-      activePerUser: config.AUDITS_ACTIVE_PER_USER,
-      assertScannable: scans.assertScannable,
-    }),
+    audits,
     history: createHistoryService({ db }),
     schedules: createScheduleService({
       db,

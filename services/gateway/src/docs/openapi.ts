@@ -98,7 +98,7 @@ const TAGS = [
   { name: "Keywords", description: "Tracked search keywords and their positions." },
   { name: "Citations", description: "Observations of AI engines citing a site." },
   { name: "API keys", description: "A signed-in user's API keys (JWT)." },
-  { name: "Tool server (MCP)", description: "The four tools over JSON-RPC 2.0: SSE, direct POST, Streamable HTTP." },
+  { name: "Tool server (MCP)", description: "The tools over JSON-RPC 2.0: SSE, direct POST, Streamable HTTP." },
   { name: "Operations", description: "Probes and metrics, outside `/api/v1` and its rate limits." },
   { name: "Reference", description: "This document and its interactive page." },
 ];

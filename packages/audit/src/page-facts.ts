@@ -5,6 +5,7 @@ import {
   foldWhitespace,
   linkRefs,
   metaNamed,
+  type Page,
   preparePage,
   resolveHref,
 } from "@scan/checks";
@@ -37,8 +38,12 @@ export type PageFacts = z.infer<typeof PageFacts>;
 const clip = (text: string | null): string | null => (text === null ? null : text.slice(0, MAX_TEXT));
 
 /** The page's facts, read from its snapshot with the same readings the page checks use. */
-export const factsOf = (snapshot: Snapshot, scannedAt: Date): PageFacts => {
-  const page = preparePage(snapshot, scannedAt);
+export const factsOf = (snapshot: Snapshot, scannedAt: Date): PageFacts =>
+  factsOfPage(preparePage(snapshot, scannedAt));
+
+/** The same, from a snapshot the checks already prepared (parsed once for both). */
+export const factsOfPage = (page: Page): PageFacts => {
+  const { snapshot } = page;
   const origin = page.finalUrl.origin;
   const titleText = foldWhitespace(documentTitle(page)?.textContent ?? "");
   const descriptionText = foldWhitespace(metaNamed(page, "description")?.getAttribute("content") ?? "");

@@ -127,7 +127,7 @@ export const createAuditReport = ({ db, scanner, log, reportFetchTimeoutMs, enqu
     });
     // completed by an earlier run that may have stopped before handing its alert over
     if (audit?.status === "completed") await queueAlert(auditId);
-    if (audit?.status !== "finalizing" || !audit) return;
+    if (audit?.status !== "finalizing") return;
     const origin = new URL(audit.startUrl).origin;
     const discovery: StoredDiscovery | null = audit.discovery ? StoredDiscovery.parse(audit.discovery) : null;
     const pages: AuditedPage[] = [];

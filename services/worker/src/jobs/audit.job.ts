@@ -1,6 +1,6 @@
 import {
   crawlerRobots,
-  factsOf,
+  factsOfPage,
   normaliseAuditUrl,
   PageFacts,
   refusalOf,
@@ -215,8 +215,8 @@ export const createAuditProcessor = (deps: AuditJobDeps) => {
         });
         return;
       }
-      const { outcome, snapshot, scannedAt } = scanned;
-      const facts = factsOf(snapshot, scannedAt);
+      const { outcome, snapshot } = scanned;
+      const facts = factsOfPage(scanned.page);
       // what the page leads to: its links, its canonical and hreflang alternates (the site checks
       // need their answers), and where it redirected to
       const found = [

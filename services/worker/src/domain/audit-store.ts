@@ -34,6 +34,15 @@ export const admitPages = async (
     if (!known) distinct.set(candidate.url, { ...candidate });
     else known.inSitemap ||= candidate.inSitemap;
   }
+  // most links of a page lead to pages the audit has: found without the transaction and its lock
+  const known = await db.auditPage.findMany({
+    where: { auditId, url: { in: [...distinct.keys()] } },
+    select: { url: true, inSitemap: true },
+  });
+  for (const page of known) {
+    if (page.inSitemap || !distinct.get(page.url)?.inSitemap) distinct.delete(page.url);
+  }
+  if (distinct.size === 0) return [];
   const list = [...distinct.values()];
   const urls = list.map((c) => c.url);
   const depths = list.map((c) => c.depth);

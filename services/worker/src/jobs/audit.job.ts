@@ -127,7 +127,13 @@ export const createAuditProcessor = (deps: AuditJobDeps) => {
     if (await finishIfDone(db, auditId)) await queueReport(auditId);
   };
 
-  const rulesOf = (audit: { id: string; startUrl: string; include: unknown; exclude: unknown; discovery: unknown }) => {
+  const rulesOf = (audit: {
+    id: string;
+    startUrl: string;
+    include: unknown;
+    exclude: unknown;
+    discovery?: unknown;
+  }) => {
     const cached = rulesCache.get(audit.id);
     if (cached) return cached;
     const origin = new URL(audit.startUrl).origin;
@@ -155,9 +161,17 @@ export const createAuditProcessor = (deps: AuditJobDeps) => {
     if (!parsed.success) throw new UnrecoverableError(`bad audit page payload: ${parsed.error.message}`);
     const { auditId, pageId, url, mode } = parsed.data;
     const [audit, row] = await Promise.all([
+      // the stored discovery (robots.txt and llms.txt bodies) is read once per audit and process
       db.audit.findUnique({
         where: { id: auditId },
-        select: { id: true, status: true, startUrl: true, include: true, exclude: true, discovery: true },
+        select: {
+          id: true,
+          status: true,
+          startUrl: true,
+          include: true,
+          exclude: true,
+          discovery: !rulesCache.has(auditId),
+        },
       }),
       db.auditPage.findUnique({ where: { id: pageId }, select: { status: true, depth: true } }),
     ]);

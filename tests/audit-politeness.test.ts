@@ -91,8 +91,12 @@ describe("a polite audit", () => {
     expect(fetched.filter((path) => path.startsWith("/secret/"))).toEqual([]);
     expect(fetched).toHaveLength(PAGES + 1);
     expect(mostInFlight).toBe(1);
+    // Crawl-delay spaces the pages' slots: over the audit the requests come no faster than one a
+    // delay; one gap may come out shorter by the work another job did on the worker's event loop
+    // between a slot's taking and its request
+    const span = (starts.at(-1) as number) - (starts[0] as number);
+    expect(span).toBeGreaterThanOrEqual((starts.length - 1) * CRAWL_DELAY_S * 1000 - 50);
     const gaps = starts.slice(1).map((at, i) => at - (starts[i] as number));
-    // Crawl-delay spaces the starts (less the spread of the work between taking a slot and fetching)
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(CRAWL_DELAY_S * 1000 - 100);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(CRAWL_DELAY_S * 1000 - 250);
   }, 90_000);
 });

@@ -88,6 +88,23 @@ describe("scan <url> on the command line", () => {
     expect(stored.userId).not.toBeNull();
   });
 
+  it("audits a whole site through the API with a progress bar, and prints the site report", async () => {
+    const result = await run(["audit", site.url("/no-title"), "--mode", "quick", "--max-pages", "5"], api);
+    expect([result.code, result.stderr]).toEqual([0, expect.stringContaining(`audit ${site.origin}: `)]);
+    // one progress line per change, with a bar of the pages done
+    expect(result.stderr).toMatch(
+      /audit http:\/\/127\.0\.0\.1:\d+: (running|finalizing|completed) \[[#-]{20}\] \d+\/\d+ pages/,
+    );
+    expect(result.stdout).toMatch(/^audit [0-9a-f-]{36} of http:\/\/127\.0\.0\.1:\d+\/ \(quick\): completed/);
+    expect(result.stdout).toMatch(/grade (A\+|A|B\+|B|C|D|F)\s+overall \d+/);
+    const id = /^audit ([0-9a-f-]{36})/.exec(result.stdout)?.[1];
+    const stored = await stack.db.audit.findUniqueOrThrow({ where: { id: id! } });
+    expect(stored).toMatchObject({ status: "completed", maxPages: 5, mode: "quick" });
+    const refused = await run(["audit", site.url("/")], anonymous);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("SCAN_API_KEY");
+  });
+
   it("without SCAN_API_KEY, takes the API's synchronous answer and never reads the scan back", async () => {
     const requests = async () => {
       const metrics = await scrape(stack.gateway.url);

@@ -108,11 +108,42 @@ describe("aeo_fix and aeo_generate", () => {
 
   const verdicts = (scan: ScanResult) => Object.fromEntries(scan.checks.map((check) => [check.id, check.status]));
 
-  it("lists all four tools with their input schemas", async () => {
+  it("aeo_audit_site starts an audit of the URL's site, then answers its progress and report", async () => {
+    const client = await streamableClient(base, account.key);
+    clients.push(client);
+    const started = await client.callTool({
+      name: "aeo_audit_site",
+      arguments: { url: site.url("/guide"), mode: "quick", max_pages: 3 },
+    });
+    expect(started.isError).toBeFalsy();
+    const audit = started.structuredContent as { id: string; url: string; status: string; max_pages: number };
+    expect(audit).toMatchObject({ url: site.url("/"), status: "discovering", max_pages: 3 });
+    expect(text$(started)).toContain(`{"audit_id": "${audit.id}"}`);
+    let read: Awaited<ReturnType<Client["callTool"]>> | null = null;
+    for (let tries = 0; tries < 120; tries++) {
+      read = await client.callTool({ name: "aeo_audit_site", arguments: { audit_id: audit.id } });
+      if ((read.structuredContent as { status: string }).status === "completed") break;
+      await new Promise((done) => setTimeout(done, 250));
+    }
+    expect(read?.structuredContent).toMatchObject({ id: audit.id, status: "completed", report: { partial: true } });
+    expect(text$(read ?? {})).toMatch(/Site grade [A-F]/);
+    // both, or neither: refused as invalid arguments
+    await expect(
+      client.callTool({ name: "aeo_audit_site", arguments: { url: site.url("/"), audit_id: audit.id } }),
+    ).rejects.toThrow(/either url .* or audit_id/);
+  }, 60_000);
+
+  it("lists all five tools with their input schemas", async () => {
     const client = await streamableClient(base, account.key);
     clients.push(client);
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(["aeo_scan", "aeo_score", "aeo_fix", "aeo_generate"]);
+    expect(tools.map((tool) => tool.name)).toEqual([
+      "aeo_scan",
+      "aeo_score",
+      "aeo_fix",
+      "aeo_generate",
+      "aeo_audit_site",
+    ]);
     const fix = tools.find((tool) => tool.name === "aeo_fix");
     expect(fix?.inputSchema).toMatchObject({
       required: ["url"],

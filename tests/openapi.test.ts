@@ -398,6 +398,58 @@ describe("the API reference", () => {
       expectDocumented("GET", "/api/v1/keywords", unknownSite);
     });
 
+    it.each(["A", "B"])("audits (Form %s)", async (form) => {
+      const headers = { ...key(), "x-response-form": form };
+      const created = await api(base, "/api/v1/sites", { headers, body: { url: site.url("/page") } });
+      const siteId = (created.body as Json).data.id as string;
+      const started = await api(base, `/api/v1/sites/${siteId}/audits`, {
+        headers,
+        body: { mode: "quick", max_pages: 3 },
+      });
+      expect(started.status).toBe(202);
+      expectDocumented("POST", "/api/v1/sites/{id}/audits", started);
+      const id = (started.body as Json).data.id as string;
+      const done = await until(async () => {
+        const answer = await api(base, `/api/v1/audits/${id}`, { headers });
+        return (answer.body as Json).data?.status === "completed" ? answer : undefined;
+      });
+      expectDocumented("GET", "/api/v1/audits/{id}", done);
+      for (const path of [`/api/v1/audits/${id}/pages`, `/api/v1/audits/${id}/pages?format=csv`]) {
+        const answer = await api(base, path, { headers });
+        expect(answer.status).toBe(200);
+        expectDocumented("GET", "/api/v1/audits/{id}/pages", answer);
+      }
+      for (const path of [`/api/v1/audits/${id}/report`, `/api/v1/audits/${id}/report?format=csv`]) {
+        const answer = await api(base, path, { headers });
+        expect(answer.status).toBe(200);
+        expectDocumented("GET", "/api/v1/audits/{id}/report", answer);
+      }
+      const list = await api(base, `/api/v1/sites/${siteId}/audits`, { headers });
+      expectDocumented("GET", "/api/v1/sites/{id}/audits", list);
+      const history = await api(base, `/api/v1/sites/${siteId}/history`, { headers });
+      expect(history.status).toBe(200);
+      expect((history.body as Json).data.length).toBeGreaterThanOrEqual(2);
+      expectDocumented("GET", "/api/v1/sites/{id}/history", history);
+      const cancelled = await api(base, `/api/v1/audits/${id}`, { method: "DELETE", headers });
+      expectDocumented("DELETE", "/api/v1/audits/{id}", cancelled);
+      const missing = await api(base, `/api/v1/audits/${randomUUID()}`, { headers });
+      expect(missing.status).toBe(404);
+      expectDocumented("GET", "/api/v1/audits/{id}", missing);
+      const refused = await api(base, `/api/v1/sites/${siteId}/audits`, { headers, body: { mode: "deep" } });
+      expect(refused.status).toBe(400);
+      expectDocumented("POST", "/api/v1/sites/{id}/audits", refused);
+      const scheduled = await api(base, `/api/v1/sites/${siteId}/schedule`, { headers, body: { frequency: "daily" } });
+      expect(scheduled.status).toBe(201);
+      expectDocumented("POST", "/api/v1/sites/{id}/schedule", scheduled);
+      const schedule = await api(base, `/api/v1/sites/${siteId}/schedule`, { headers });
+      expectDocumented("GET", "/api/v1/sites/{id}/schedule", schedule);
+      const unscheduled = await api(base, `/api/v1/sites/${siteId}/schedule`, { method: "DELETE", headers });
+      expectDocumented("DELETE", "/api/v1/sites/{id}/schedule", unscheduled);
+      const noSchedule = await api(base, `/api/v1/sites/${siteId}/schedule`, { headers });
+      expect(noSchedule.status).toBe(404);
+      expectDocumented("GET", "/api/v1/sites/{id}/schedule", noSchedule);
+    });
+
     it.each(["A", "B"])("API keys (Form %s)", async (form) => {
       const headers = { ...jwt(), "x-response-form": form };
       const created = await api(base, "/api/v1/keys", { headers, body: { name: `reference ${form}` } });

@@ -1,194 +1,122 @@
 import { randomUUID } from "node:crypto";
-import type { Plan } from "@scan/contract";
+import { createDb, type Db } from "@scan/db";
 import { createLogger } from "@scan/platform";
-import { createRetention, startRetention } from "@scan/worker";
-import { Redis } from "ioredis";
-import { Client } from "pg";
+import { createPruner } from "@scan/worker";
 import { createAccount } from "./support/accounts";
-import { createTestDatabase, stopContainers, type TestDatabase, testRedisUrl, uniquePrefix } from "./support/services";
-import { api, type Stack, startStack } from "./support/stack";
+import { createTestDatabase, stopContainers, type TestDatabase } from "./support/services";
 
 /**
- * Retention (docs/operations.md, "Retention"): a completed scan's full check list is dropped
- * once its owner's plan's retention has passed, in small batches that skip rows being written;
- * the row keeps its scores, grade and issue counts, and the API says the list was pruned.
+ * Retention: full check lists of scans and audit pages older than the owner's plan keeps them
+ * are pruned in small batches; scores, grades, issue counts and audit reports are kept.
  */
 
-const log = createLogger({ service: "test", level: "silent" });
-const DAY = 86_400_000;
-const DAYS = { anonymous: 7, free: 30, starter: 90, pro: 365, agency: 730 };
-const NOW = new Date("2026-11-24T12:00:00Z");
-const CHECKS = [
-  {
-    id: "title",
-    category: "seo",
-    status: "pass",
-    score: 5,
-    maxScore: 5,
-    severity: "critical",
-    title: "Title",
-    description: "The page has a title.",
-    fix: null,
-  },
-];
+const DAY = 24 * 3600 * 1000;
+const CHECKS = [{ id: "title", status: "pass" }];
 
-afterAll(() => stopContainers());
-
-describe("retention of check lists", () => {
+describe("retention", () => {
   let database: TestDatabase;
-  let stack: Stack;
+  let db: Db;
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    stack = await startStack({
-      databaseUrl: database.url,
-      redisUrl: await testRedisUrl(),
-      allowlist: [],
-      worker: false,
-    });
+    db = createDb(database.url);
   }, 60_000);
 
   afterAll(async () => {
-    await stack?.close();
+    await db?.$disconnect();
     await database?.drop();
+    await stopContainers();
   });
 
-  /** A completed scan of `ageDays` before NOW, of a user of `plan` (or anonymous). */
-  const scanOf = async (owner: { userId: string } | null, ageDays: number, extra: Record<string, unknown> = {}) => {
-    const completedAt = new Date(NOW.getTime() - ageDays * DAY);
-    const row = await stack.db.scan.create({
+  it("prunes check lists past each plan's days, in batches, and keeps what history needs", async () => {
+    const free = await createAccount(db, "free");
+    const agency = await createAccount(db, "agency");
+    const scanOf = (userId: string | null, ageDays: number) =>
+      db.scan.create({
+        data: {
+          id: randomUUID(),
+          userId,
+          url: "https://kept.example/page",
+          mode: "full",
+          status: "completed",
+          seo: 80,
+          aeo: 70,
+          geo: 60,
+          overall: 71,
+          grade: "B",
+          issuesWarning: 2,
+          checks: CHECKS,
+          createdAt: new Date(Date.now() - ageDays * DAY),
+          completedAt: new Date(Date.now() - ageDays * DAY),
+        },
+      });
+    // free keeps 30 days, anonymous 7, agency 365: five old free scans, one recent, one old
+    // anonymous, one recent anonymous still past the free plan's days' start, one old agency
+    const oldFree = await Promise.all([40, 41, 42, 43, 44].map((age) => scanOf(free.user.id, age)));
+    const recentFree = await scanOf(free.user.id, 3);
+    const anonymous = await scanOf(null, 8);
+    const recentAnonymous = await scanOf(null, 6);
+    const agencyOld = await scanOf(agency.user.id, 100);
+    const site = await db.site.create({
+      data: { userId: free.user.id, url: "https://kept.example", domain: "kept.example", name: "kept" },
+    });
+    const audit = await db.audit.create({
       data: {
-        id: randomUUID(),
-        url: "https://example.com/",
+        userId: free.user.id,
+        siteId: site.id,
+        startUrl: "https://kept.example/",
         mode: "full",
         status: "completed",
-        seo: 80,
-        aeo: 70,
-        geo: 60,
-        overall: 72,
-        grade: "C",
-        issuesCritical: 1,
-        issuesWarning: 2,
-        issuesInfo: 3,
-        checks: CHECKS,
-        createdAt: new Date(completedAt.getTime() - 20_000),
-        completedAt,
-        userId: owner?.userId ?? null,
-        ...extra,
+        maxPages: 10,
+        include: [],
+        exclude: [],
+        report: { kept: true },
+        overall: 70,
+        createdAt: new Date(Date.now() - 60 * DAY),
       },
     });
-    return row.id;
-  };
-
-  const userOf = async (plan: Plan) => ({ userId: (await createAccount(stack.db, plan)).user.id });
-
-  it("drops each plan's check lists past its retention, and keeps every score and count", async () => {
-    const expected = new Map<string, boolean>();
-    for (const plan of ["free", "starter", "pro", "agency"] as const) {
-      const owner = await userOf(plan);
-      expected.set(await scanOf(owner, DAYS[plan] + 1), true);
-      expected.set(await scanOf(owner, DAYS[plan] - 1), false);
-    }
-    expected.set(await scanOf(null, DAYS.anonymous + 1), true);
-    expected.set(await scanOf(null, DAYS.anonymous - 1), false);
-    // not finished, or failed without checks: nothing to drop
-    expected.set(await scanOf(null, 900, { status: "running", completedAt: null }), false);
-    expected.set(await scanOf(null, 900, { status: "failed", checks: undefined }), false);
-
-    const result = await createRetention({
-      db: stack.db,
-      days: DAYS,
-      batchSize: 2,
-      maxPerSweep: 1_000,
-      pauseMs: 0,
-      log,
-    }).sweep(NOW);
-    expect(result).toEqual({ pruned: 5, batches: 3 });
-    for (const [id, pruned] of expected) {
-      const row = await stack.db.scan.findUniqueOrThrow({ where: { id } });
-      expect([id, row.checksPrunedAt?.toISOString() ?? null]).toEqual([id, pruned ? NOW.toISOString() : null]);
-      if (pruned) expect(row.checks).toBeNull();
-      if (!pruned && row.status === "completed") expect(row.checks).toEqual(CHECKS);
-      expect(row).toMatchObject({ seo: 80, aeo: 70, geo: 60, overall: 72, grade: "C", issuesCritical: 1 });
-    }
-    // a second sweep finds nothing left
-    expect(
-      await createRetention({ db: stack.db, days: DAYS, batchSize: 2, maxPerSweep: 1_000, pauseMs: 0, log }).sweep(NOW),
-    ).toEqual({ pruned: 0, batches: 1 });
-  });
-
-  it("works off a backlog oldest first, at most maxPerSweep a sweep", async () => {
-    const owner = await userOf("free");
-    const ids = [];
-    for (const age of [400, 300, 200, 100]) ids.push(await scanOf(owner, age));
-    const retention = createRetention({ db: stack.db, days: DAYS, batchSize: 10, maxPerSweep: 2, pauseMs: 0, log });
-    expect((await retention.sweep(NOW)).pruned).toBe(2);
-    const pruned = await stack.db.scan.findMany({ where: { id: { in: ids }, checksPrunedAt: { not: null } } });
-    expect(pruned.map((row) => row.id).sort()).toEqual(ids.slice(0, 2).sort());
-    expect((await retention.sweep(NOW)).pruned).toBe(2);
-  });
-
-  it("skips a row another transaction holds, rather than wait for it", async () => {
-    const owner = await userOf("free");
-    const held = await scanOf(owner, 100);
-    const free = await scanOf(owner, 100);
-    const client = new Client({ connectionString: database.url });
-    await client.connect();
-    try {
-      await client.query("BEGIN");
-      await client.query("SELECT id FROM scans WHERE id = $1 FOR UPDATE", [held]);
-      const started = Date.now();
-      const result = await createRetention({
-        db: stack.db,
-        days: DAYS,
-        batchSize: 50,
-        maxPerSweep: 50,
-        pauseMs: 0,
-        log,
-      }).sweep(NOW);
-      expect(Date.now() - started).toBeLessThan(5_000);
-      expect(result.pruned).toBeGreaterThanOrEqual(1);
-      expect((await stack.db.scan.findUniqueOrThrow({ where: { id: free } })).checks).toBeNull();
-      expect((await stack.db.scan.findUniqueOrThrow({ where: { id: held } })).checks).not.toBeNull();
-    } finally {
-      await client.query("ROLLBACK");
-      await client.end();
-    }
-  });
-
-  it("answers a pruned scan with its scores, no checks, and when they were dropped", async () => {
-    const account = await createAccount(stack.db, "free");
-    const id = await scanOf({ userId: account.user.id }, 1, { checksPrunedAt: NOW, checks: undefined });
-    const a = await api(stack.gateway.url, `/api/v1/scan/${id}`, { headers: { "x-api-key": account.key } });
-    expect(a.status).toBe(200);
-    expect((a.body as { data: unknown }).data).toMatchObject({
-      id,
-      status: "completed",
-      scores: { seo: 80, aeo: 70, geo: 60, overall: 72 },
-      grade: "C",
-      issues: { critical: 1, warning: 2, info: 3 },
-      checks: null,
-      checks_pruned_at: NOW.toISOString(),
+    await db.auditPage.createMany({
+      data: [1, 2, 3].map((position) => ({
+        auditId: audit.id,
+        url: `https://kept.example/${position}`,
+        position,
+        depth: 1,
+        status: "scanned" as const,
+        overall: 70,
+        checks: CHECKS,
+        facts: { links: [] },
+      })),
     });
-  });
 
-  it("sweeps on one worker at a time, on its interval, and stops cleanly", async () => {
-    const owner = await userOf("free");
-    const id = await scanOf(owner, 1_000);
-    const redis = new Redis(await testRedisUrl());
-    const lockKey = `${uniquePrefix()}:retention`;
-    const deps = { db: stack.db, days: DAYS, batchSize: 100, maxPerSweep: 1_000, pauseMs: 0, log, redis, lockKey };
-    const stops = [startRetention(deps, 200), startRetention(deps, 200)];
-    try {
-      for (let i = 0; i < 100 && (await stack.db.scan.findUniqueOrThrow({ where: { id } })).checks !== null; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      expect((await stack.db.scan.findUniqueOrThrow({ where: { id } })).checks).toBeNull();
-      // the lock is one key with the interval as its lifetime
-      expect(Number(await redis.pttl(lockKey))).toBeLessThanOrEqual(200);
-    } finally {
-      await Promise.all(stops.map((stop) => stop()));
-      await redis.quit();
+    const pruner = createPruner({
+      db,
+      days: { anonymous: 7, free: 30, starter: 90, pro: 180, agency: 365 },
+      batchSize: 2,
+      maxBatches: 100,
+      log: createLogger({ service: "test", level: "silent" }),
+    });
+    const result = await pruner.prune();
+    expect(result).toMatchObject({ scans: 6, auditPages: 3 });
+    // batches of two: 6 scans take 4 statements (2, 2, 2, 0), 3 pages take 2 (2, 1)
+    expect(result.batches).toBe(6);
+
+    const scans = await db.scan.findMany({
+      select: { id: true, checks: true, checksPrunedAt: true, overall: true, grade: true, issuesWarning: true },
+    });
+    const pruned = new Set([...oldFree, anonymous].map((scan) => scan.id));
+    for (const scan of scans) {
+      expect([scan.id, scan.checks === null]).toEqual([scan.id, pruned.has(scan.id)]);
+      // the API says when a scan's list was dropped (checks_pruned_at); a kept one has none
+      expect([scan.id, scan.checksPrunedAt !== null]).toEqual([scan.id, pruned.has(scan.id)]);
+      expect(scan).toMatchObject({ overall: 71, grade: "B", issuesWarning: 2 });
     }
+    expect(scans.find((scan) => scan.id === recentFree.id)?.checks).toEqual(CHECKS);
+    expect(scans.find((scan) => scan.id === recentAnonymous.id)?.checks).toEqual(CHECKS);
+    expect(scans.find((scan) => scan.id === agencyOld.id)?.checks).toEqual(CHECKS);
+    const pages = await db.auditPage.findMany({ where: { auditId: audit.id } });
+    for (const page of pages) expect(page).toMatchObject({ checks: null, facts: null, overall: 70 });
+    expect((await db.audit.findUniqueOrThrow({ where: { id: audit.id } })).report).toEqual({ kept: true });
+    // a second run finds nothing left
+    expect(await pruner.prune()).toMatchObject({ scans: 0, auditPages: 0 });
   });
 });

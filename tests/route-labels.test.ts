@@ -234,6 +234,80 @@ describe("route labels of the request metrics", () => {
           send: () => call(`/api/v1/sites/${otherSiteId}/credentials`, { method: "DELETE", headers: key() }),
         },
       ],
+      "GET /api/v1/sites/:id/history": [
+        { status: 200, send: () => call(`/api/v1/sites/${siteId}/history`, { headers: key() }) },
+        { status: 401, send: () => call(`/api/v1/sites/${siteId}/history`) },
+        { status: 404, send: () => call(`/api/v1/sites/${randomUUID()}/history`, { headers: key() }) },
+        {
+          status: 405,
+          method: "POST",
+          send: () => call(`/api/v1/sites/${siteId}/history`, { method: "POST", headers: key() }),
+        },
+      ],
+      "GET /api/v1/sites/:id/schedule": [
+        { status: 404, send: () => call(`/api/v1/sites/${randomUUID()}/schedule`, { headers: key() }) },
+        { status: 401, send: () => call(`/api/v1/sites/${siteId}/schedule`) },
+        {
+          status: 405,
+          method: "PATCH",
+          send: () => call(`/api/v1/sites/${siteId}/schedule`, { method: "PATCH", headers: key() }),
+        },
+      ],
+      "POST /api/v1/sites/:id/schedule": [
+        {
+          status: 404,
+          send: () => call(`/api/v1/sites/${randomUUID()}/schedule`, { headers: key(), body: { frequency: "weekly" } }),
+        },
+      ],
+      "DELETE /api/v1/sites/:id/schedule": [
+        {
+          status: 404,
+          send: () => call(`/api/v1/sites/${randomUUID()}/schedule`, { method: "DELETE", headers: key() }),
+        },
+      ],
+      "POST /api/v1/sites/:id/audits": [
+        {
+          status: 404,
+          send: () => call(`/api/v1/sites/${randomUUID()}/audits`, { headers: key(), body: { mode: "quick" } }),
+        },
+        { status: 401, send: () => call(`/api/v1/sites/${siteId}/audits`, { body: { mode: "quick" } }) },
+      ],
+      "GET /api/v1/sites/:id/audits": [
+        { status: 200, send: () => call(`/api/v1/sites/${siteId}/audits`, { headers: key() }) },
+        {
+          status: 405,
+          method: "PUT",
+          send: () => call(`/api/v1/sites/${siteId}/audits`, { method: "PUT", headers: key() }),
+        },
+      ],
+      "GET /api/v1/audits/:id": [
+        { status: 404, send: () => call(`/api/v1/audits/${randomUUID()}`, { headers: key() }) },
+        { status: 401, send: () => call(`/api/v1/audits/${randomUUID()}`) },
+        {
+          status: 405,
+          method: "POST",
+          send: () => call(`/api/v1/audits/${randomUUID()}`, { method: "POST", headers: key() }),
+        },
+      ],
+      "DELETE /api/v1/audits/:id": [
+        { status: 404, send: () => call(`/api/v1/audits/${randomUUID()}`, { method: "DELETE", headers: key() }) },
+      ],
+      "GET /api/v1/audits/:id/pages": [
+        { status: 404, send: () => call(`/api/v1/audits/${randomUUID()}/pages`, { headers: key() }) },
+        {
+          status: 405,
+          method: "POST",
+          send: () => call(`/api/v1/audits/${randomUUID()}/pages`, { method: "POST", headers: key() }),
+        },
+      ],
+      "GET /api/v1/audits/:id/report": [
+        { status: 404, send: () => call(`/api/v1/audits/${randomUUID()}/report`, { headers: key() }) },
+        {
+          status: 405,
+          method: "POST",
+          send: () => call(`/api/v1/audits/${randomUUID()}/report`, { method: "POST", headers: key() }),
+        },
+      ],
       "GET /api/v1/account": [
         { status: 200, send: () => call("/api/v1/account", { headers: key() }) },
         { status: 401, send: () => call("/api/v1/account") },

@@ -216,7 +216,7 @@ describe("sites behind a login", () => {
       headers: { prefer: "respond-async" },
     });
     const id = body(made).data.id;
-    const reader = createSiteAccessReader({ db: stack.db, box: null });
+    const reader = createSiteAccessReader({ db: stack.db, box: null }).forScan;
     await expect(reader(id)).rejects.toThrow(SiteAccessError);
     await expect(reader(id)).rejects.toThrow(/cannot read them \(SITE_SECRETS_KEY is not set on the worker\)/);
     // this worker has the key: the scan completes, before the next test counts requests

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { upsertSiteScores } from "@scan/worker";
+import { setSiteScoresFromAudit, upsertSiteScores } from "@scan/worker";
 import { createAccount, type TestAccount } from "./support/accounts";
 import { body, UUID } from "./support/accounts-api";
 import { type FixtureServer, html, startFixtureServer, text } from "./support/fixture-server";
@@ -109,6 +109,7 @@ describe("sites from keyed scans, end to end", () => {
         is_verified: false,
         latest_scores: { seo: stored.scores.seo, aeo: stored.scores.aeo, geo: stored.scores.geo },
         latest_scores_scan: { id: stored.id, mode: "quick", partial: true, scanned_at: stored.completed_at },
+        latest_scores_audit: null,
         last_scan_at: stored.completed_at,
         created_at: expect.any(String),
       },
@@ -304,6 +305,45 @@ describe("upsertSiteScores", () => {
       }),
     );
     expect(await stack.db.site.count({ where: { userId: user.id } })).toBe(1);
+  });
+
+  it("keeps a full audit's site scores over later scans, until a later full audit", async () => {
+    const { user } = await createAccount(stack.db);
+    await upsertSiteScores(stack.db, await completed(user.id, "full", 0, 50));
+    const site = await siteOf(user.id);
+    const audit = randomUUID();
+    await setSiteScoresFromAudit(stack.db, {
+      id: audit,
+      siteId: site.id,
+      scores: { seo: 61, aeo: 62, geo: 63 },
+      completedAt: at(10),
+    });
+    expect(await siteOf(user.id)).toEqual(
+      expect.objectContaining({ latestSeo: 61, latestMode: "full", latestScanId: null, latestAuditId: audit }),
+    );
+    // a later full scan of one page moves last_scan_at, not the site-wide scores
+    await upsertSiteScores(stack.db, await completed(user.id, "full", 20, 90));
+    expect(await siteOf(user.id)).toEqual(
+      expect.objectContaining({ latestSeo: 61, latestAuditId: audit, lastScanAt: at(20) }),
+    );
+    // an audit that completed earlier, stored later, changes nothing; a later one replaces them
+    await setSiteScoresFromAudit(stack.db, {
+      id: randomUUID(),
+      siteId: site.id,
+      scores: { seo: 1, aeo: 1, geo: 1 },
+      completedAt: at(5),
+    });
+    expect(await siteOf(user.id)).toEqual(expect.objectContaining({ latestSeo: 61, latestAuditId: audit }));
+    const later = randomUUID();
+    await setSiteScoresFromAudit(stack.db, {
+      id: later,
+      siteId: site.id,
+      scores: { seo: 71, aeo: 72, geo: 73 },
+      completedAt: at(30),
+    });
+    expect(await siteOf(user.id)).toEqual(
+      expect.objectContaining({ latestSeo: 71, latestAuditId: later, latestScoresAt: at(30), lastScanAt: at(30) }),
+    );
   });
 
   it("keeps a site's name and verification, and scores a site that had none", async () => {

@@ -76,6 +76,7 @@ describe("sites", () => {
         is_verified: false,
         latest_scores: null,
         latest_scores_scan: null,
+        latest_scores_audit: null,
         last_scan_at: null,
         created_at: expect.any(String),
       });

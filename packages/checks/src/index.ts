@@ -17,6 +17,7 @@ export * from "./geo/words";
 export * from "./lib/ai-crawlers";
 export * from "./lib/jsonld";
 export * from "./lib/memo";
+export * from "./lib/meta-robots";
 export * from "./lib/robots";
 export {
   type Group,

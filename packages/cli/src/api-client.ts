@@ -57,25 +57,13 @@ const ErrorBody = z.object({
 });
 const Accepted = z.object({ data: z.object({ id: z.uuid(), status: z.string() }) });
 
-/** The longest pause between two reads of a scan's status: each read counts against the key's rate limit. */
-const MAX_POLL_MS = 5_000;
-
 /**
- * Scans through the HTTP API. With an API key: POST with `Prefer: respond-async`, then read
- * the scan at its Location until it has finished, reporting each status it sees (a server
- * that answers the POST with the result at once is fine too). Without one, reading a scan is
- * not open to the caller, so it POSTs without the preference and takes the answer the API
- * gives within its own wait; if that is a 202 after all, it names the scan and says that
- * following it needs SCAN_API_KEY.
+ * One JSON request to the API with the client's headers: the body on 2xx, else the API's own
+ * error (its message, code and hint) or what went wrong on the way, as a CliError.
  */
-export const scanViaApi = async (
-  { baseUrl, apiKey, timeoutMs, pollMs, onProgress }: ApiClientOptions,
-  { url, mode }: { url: string; mode: ScanMode },
-): Promise<PageReport> => {
-  const headers: Record<string, string> = { accept: "application/json", "x-response-form": "A" };
-  if (apiKey) headers.authorization = `Bearer ${apiKey}`;
-
-  const call = async (path: string, init: RequestInit = {}, requestTimeoutMs = REQUEST_TIMEOUT_MS) => {
+export const apiCaller =
+  (baseUrl: string, headers: Record<string, string>) =>
+  async (path: string, init: RequestInit = {}, requestTimeoutMs = REQUEST_TIMEOUT_MS) => {
     const target = new URL(path, baseUrl);
     let response: Response;
     let text: string;
@@ -107,6 +95,25 @@ export const scanViaApi = async (
     }
     return { response, body: body as { data?: unknown } };
   };
+
+/** The longest pause between two reads of a scan's status: each read counts against the key's rate limit. */
+const MAX_POLL_MS = 5_000;
+
+/**
+ * Scans through the HTTP API. With an API key: POST with `Prefer: respond-async`, then read
+ * the scan at its Location until it has finished, reporting each status it sees (a server
+ * that answers the POST with the result at once is fine too). Without one, it POSTs without
+ * the preference and takes the answer the API gives within its own wait; if that is a 202
+ * after all, it follows the scan by the access link in its Location.
+ */
+export const scanViaApi = async (
+  { baseUrl, apiKey, timeoutMs, pollMs, onProgress }: ApiClientOptions,
+  { url, mode }: { url: string; mode: ScanMode },
+): Promise<PageReport> => {
+  const headers: Record<string, string> = { accept: "application/json", "x-response-form": "A" };
+  if (apiKey) headers.authorization = `Bearer ${apiKey}`;
+
+  const call = apiCaller(baseUrl, headers);
 
   const submit = (prefer: Record<string, string>, requestTimeoutMs?: number) =>
     call(

@@ -2,6 +2,7 @@
  * scan <url> [--mode quick|full] [--format text|json|csv|junit|sarif] [--output <file>]
  *            [--config <file>] [--min-score [area=]N] [--min-grade G] [--require-check id[,id]]
  *            [--assert key=level[:value]] [--timeout <seconds>]
+ * scan audit <url> [--mode quick|full] [--max-pages <n>] [--json] [--timeout <seconds>]
  *
  * Scans a page and prints its scores and failing checks: through the API at SCAN_API_URL
  * (with SCAN_API_KEY when set; reading a scan back needs one), or in this process when no
@@ -32,6 +33,7 @@ import {
   mergeAssertions,
   readAssertions,
 } from "./assertions";
+import { auditViaApi, formatAudit } from "./audit-client";
 import { loadConfig } from "./config";
 import { DEFAULT_CONFIG_FILE, loadConfigFile } from "./config-file";
 import { assertionFlags, FlagError } from "./flags";
@@ -43,12 +45,15 @@ const FORMATS = ["text", "json", "csv", "junit", "sarif"] as const;
 type Format = (typeof FORMATS)[number];
 
 const USAGE = `usage: scan <url> [options]
+       scan audit <url> [--mode quick|full] [--max-pages <n>] [--json] [--timeout <seconds>]
 
+  audit                     audit the URL's whole site through the API (needs SCAN_API_URL and SCAN_API_KEY)
   --mode <quick|full>       quick (the 20 core checks) or full (all 53; the default)
+  --max-pages <n>           an audit's most pages (default: the plan's ceiling)
   --format <format>         text (the default), json, csv, junit or sarif
   --json                    the same as --format json
   --output <file>           write the report to this file; the text report still goes to stdout
-  --timeout <seconds>       give up waiting after this many seconds (default 120)
+  --timeout <seconds>       give up waiting after this many seconds (default 120; an audit: 3600)
   --sarif-locations <kind>  url (the default) or github: the page located without its scheme,
                             which GitHub code scanning accepts
 
@@ -81,7 +86,8 @@ const parse = (argv: string[]) => {
         json: { type: "boolean", default: false },
         format: { type: "string" },
         output: { type: "string" },
-        timeout: { type: "string", default: "120" },
+        timeout: { type: "string" },
+        "max-pages": { type: "string" },
         "sarif-locations": { type: "string", default: "url" },
         config: { type: "string" },
         "min-score": { type: "string", multiple: true },
@@ -154,13 +160,15 @@ const main = async (): Promise<number> => {
     process.stdout.write(USAGE);
     return EXIT.ok;
   }
-  if (positionals.length !== 1) throw usageError("give one URL to scan");
   const format = formatOf(values);
   const locations = values["sarif-locations"];
   if (locations !== "url" && locations !== "github") {
     throw usageError(`--sarif-locations must be url or github, not ${locations}`);
   }
-  const timeoutSeconds = Number(values.timeout);
+  const auditing = positionals[0] === "audit";
+  if (auditing) positionals.shift();
+  if (positionals.length !== 1) throw usageError(`give one URL to ${auditing ? "audit" : "scan"}`);
+  const timeoutSeconds = Number(values.timeout ?? (auditing ? 3600 : 120));
   if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0)
     throw usageError("--timeout must be a number of seconds");
 
@@ -183,6 +191,15 @@ const main = async (): Promise<number> => {
   } catch (error) {
     throw new CliError((error as Error).message, EXIT.usage);
   }
+
+  if (auditing)
+    return audit(config, {
+      url: url.url,
+      mode: mode.data,
+      timeoutSeconds,
+      json: values.json,
+      maxPages: values["max-pages"],
+    });
 
   const progress = createProgress(process.stderr, `scan ${url.url}`);
   let page: PageReport;
@@ -221,6 +238,35 @@ const main = async (): Promise<number> => {
 
   if (page.status !== "completed") return EXIT.noResult;
   return results.some((result) => result.level === "error" && !result.passed) ? EXIT.assertionFailed : EXIT.ok;
+};
+
+const audit = async (
+  config: ReturnType<typeof loadConfig>,
+  input: { url: string; mode: "quick" | "full"; timeoutSeconds: number; json: boolean; maxPages: string | undefined },
+): Promise<number> => {
+  if (!config.SCAN_API_URL || !config.SCAN_API_KEY)
+    throw new CliError("an audit runs on the service: set SCAN_API_URL and SCAN_API_KEY", 2);
+  const maxPages = input.maxPages === undefined ? undefined : Number(input.maxPages);
+  if (maxPages !== undefined && (!Number.isInteger(maxPages) || maxPages < 1))
+    throw new CliError("--max-pages must be a whole number from 1", 2);
+  const progress = createProgress(process.stderr, `audit ${new URL(input.url).origin}`);
+  let audited: Awaited<ReturnType<typeof auditViaApi>>;
+  try {
+    audited = await auditViaApi(
+      {
+        baseUrl: config.SCAN_API_URL,
+        apiKey: config.SCAN_API_KEY,
+        timeoutMs: input.timeoutSeconds * 1000,
+        pollMs: 1000,
+        onProgress: progress.update,
+      },
+      { url: input.url, mode: input.mode, ...(maxPages ? { maxPages } : {}) },
+    );
+  } finally {
+    progress.stop();
+  }
+  process.stdout.write(input.json ? `${JSON.stringify(audited, null, 2)}\n` : formatAudit(audited));
+  return audited.status === "completed" ? EXIT.ok : EXIT.noResult;
 };
 
 main().then(

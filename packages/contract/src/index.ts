@@ -1,5 +1,6 @@
 /** The API contract: what crosses the wire, the queue and the table of stored scans. */
 export * from "./account";
+export * from "./audit";
 export * from "./check-result";
 export * from "./citation";
 export * from "./envelope";

@@ -38,8 +38,18 @@ export const SCAN_JOB = {
   maxRequeues: 3,
 } as const;
 
-/** BullMQ's largest priority (lowest urgency) */
-export const MAX_SCAN_PRIORITY = 2_097_152;
+/** BullMQ's largest priority (lowest urgency): 2^21 - 1, the largest its `add` accepts */
+export const MAX_SCAN_PRIORITY = 2_097_151;
+
+/**
+ * The priority of every audit page: below every interactive scan, which is capped one above it,
+ * so a caller waiting for a scan never waits behind an audit's backlog (only behind the pages
+ * already running). Among audit pages BullMQ keeps the order they were queued in, which is
+ * breadth-first: the start page and the sitemaps' pages, then the links of each page scanned.
+ */
+export const AUDIT_PAGE_PRIORITY = MAX_SCAN_PRIORITY;
+/** the lowest urgency an interactive scan gets: always ahead of audit pages */
+export const INTERACTIVE_PRIORITY_CEILING = MAX_SCAN_PRIORITY - 1;
 
 /** Who a scan is queued for, for its priority: a plan, or nobody (no key). */
 export type PriorityClass = Plan | "anonymous";
@@ -75,7 +85,7 @@ export const PlanPriorityWeights = z
  * priority 1 + n × weight(plan), BullMQ running lower numbers first.
  */
 export const scanPriority = (waitingAhead: number, weight: number): number =>
-  Math.min(MAX_SCAN_PRIORITY, 1 + waitingAhead * weight);
+  Math.min(INTERACTIVE_PRIORITY_CEILING, 1 + waitingAhead * weight);
 
 /** What a scan job is made from: the scan row's fields, or the gateway's new scan. */
 export type QueuedScan = {
@@ -102,7 +112,7 @@ export const scanJob = (scan: QueuedScan, priority: number) => ({
   } satisfies ScanJobPayload,
   opts: {
     jobId: scan.id,
-    priority: Math.min(MAX_SCAN_PRIORITY, Math.max(1, priority)),
+    priority: Math.min(INTERACTIVE_PRIORITY_CEILING, Math.max(1, priority)),
     attempts: SCAN_JOB.attempts,
     backoff: { type: "fixed", delay: SCAN_JOB.backoffMs },
     removeOnComplete: SCAN_JOB.keepCompleted,

@@ -77,6 +77,8 @@ export const SiteView = z.object({
   /** null until a scan of the site made with one of the owner's keys has completed */
   latest_scores: SiteScores.nullable(),
   latest_scores_scan: SiteScoresScan.nullable(),
+  /** when the latest scores are a full audit's site scores: which audit; else null */
+  latest_scores_audit: z.object({ id: z.uuid(), completed_at: z.iso.datetime() }).nullable(),
   /** when the latest completed scan of either mode finished; null before the first */
   last_scan_at: z.iso.datetime().nullable(),
   created_at: z.iso.datetime(),

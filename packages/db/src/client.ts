@@ -2,8 +2,21 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { connectionFields } from "./connection";
 import { PrismaClient } from "./generated/prisma/client";
 
-export type { ApiKey, CitationTrack, Keyword, Scan, Site, User, WebhookDelivery } from "./generated/prisma/client";
+export type {
+  ApiKey,
+  Audit,
+  AuditPage,
+  AuditSchedule,
+  CitationTrack,
+  Keyword,
+  Scan,
+  Site,
+  User,
+  WebhookDelivery,
+} from "./generated/prisma/client";
 export type Db = PrismaClient;
+/** Prisma's namespace: `Prisma.sql` builds parameterised SQL fragments for raw queries */
+export { Prisma } from "./generated/prisma/client";
 
 export type DbOptions = { poolSize?: number };
 

@@ -87,7 +87,7 @@ export const captureSnapshot = async (
     maxRedirects: limits.maxRedirects,
   });
   const { final } = document;
-  if (isServerError(final.status)) throw new TargetError(`${final.url} answered ${final.status}`);
+  if (isServerError(final.status)) throw new TargetError(`${final.url} answered ${final.status}`, final.status);
   const finalUrl = new URL(final.url);
   // the final origin's files are the ones that govern the page
   const sameOrigin = finalUrl.origin === requested.origin;

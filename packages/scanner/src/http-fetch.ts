@@ -5,9 +5,12 @@ import { Agent, fetch, type Response } from "undici";
 
 /** Why a target could not be fetched at all; the scan fails with upstream_failure. */
 export class TargetError extends Error {
-  constructor(message: string) {
+  /** the target's HTTP status when it answered (a 5xx), else undefined (no answer, refused) */
+  readonly status: number | undefined;
+  constructor(message: string, status?: number) {
     super(message);
     this.name = "TargetError";
+    this.status = status;
   }
 }
 

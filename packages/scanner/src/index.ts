@@ -2,6 +2,7 @@
 
 export * from "./browser-pool";
 export * from "./capture";
+export * from "./document-fetch";
 export * from "./egress-proxy";
 export * from "./http-fetch";
 export * from "./scan-page";

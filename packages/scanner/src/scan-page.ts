@@ -1,4 +1,4 @@
-import { runChecks } from "@scan/checks";
+import { type Page, preparePage, runChecks } from "@scan/checks";
 import type { ScanMode, Snapshot } from "@scan/contract";
 import { ScanOutcome, scoreChecks } from "@scan/contract";
 import type { BrowserPool } from "./browser-pool";
@@ -18,6 +18,8 @@ export type ScannedPage = {
   timings: { captureMs: number; checksMs: number };
   /** what was captured and judged; kept for the generators when a scan asks for it */
   snapshot: Snapshot;
+  /** the snapshot as the checks read it (parsed once), for callers that read more of it (audits) */
+  page: Page;
 };
 
 /**
@@ -37,7 +39,8 @@ export const scanPage = async (
   );
   const scannedAt = new Date();
   const capturedAt = performance.now();
-  const checks = runChecks(snapshot, { mode, scannedAt });
+  const page = preparePage(snapshot, scannedAt);
+  const checks = runChecks(snapshot, { mode, scannedAt, page });
   const checksMs = Math.round(performance.now() - capturedAt);
   const outcome = ScanOutcome.parse({
     finalUrl: snapshot.finalUrl,
@@ -51,5 +54,6 @@ export const scanPage = async (
     renderReason: snapshot.renderReason,
     timings: { captureMs: Math.round(capturedAt - startedAt), checksMs },
     snapshot,
+    page,
   };
 };

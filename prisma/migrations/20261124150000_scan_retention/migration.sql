@@ -2,4 +2,4 @@
 -- scores and issue counts stay for the history. The partial index holds only the scans that
 -- still carry a check list, oldest first, so a pruning batch reads just the rows it changes.
 ALTER TABLE "scans" ADD COLUMN "checks_pruned_at" TIMESTAMPTZ(3);
-CREATE INDEX "scans_completed_at_with_checks_idx" ON "scans" ("completed_at") WHERE "checks" IS NOT NULL;
+CREATE INDEX "scans_created_at_with_checks_idx" ON "scans" ("created_at") WHERE "checks" IS NOT NULL;

@@ -3,8 +3,10 @@ import type { Readiness } from "@scan/platform";
 import type { Queue } from "bullmq";
 import express, { type Express } from "express";
 import type { Logger } from "pino";
+import type { AuditService } from "./domain/audit-service";
 import type { Authenticator } from "./domain/authenticate";
 import type { CitationService } from "./domain/citation-service";
+import type { HistoryService } from "./domain/history-service";
 import type { IdempotencyStore } from "./domain/idempotency-store";
 import type { KeyService } from "./domain/key-service";
 import type { KeywordService } from "./domain/keyword-service";
@@ -12,6 +14,7 @@ import type { McpSessions } from "./domain/mcp-sessions";
 import type { Operations } from "./domain/operations";
 import type { RateLimiter } from "./domain/rate-limiter";
 import type { ScanService } from "./domain/scan-service";
+import type { ScheduleService } from "./domain/schedule-service";
 import type { SiteCredentials } from "./domain/site-credentials";
 import type { SiteService } from "./domain/site-service";
 import { type Tools, toolCatalogue } from "./domain/tool-catalogue";
@@ -31,6 +34,7 @@ import { API_PREFIX, routerOf } from "./http/route";
 import type { GatewayMetrics } from "./observability/metrics";
 import { accountRoutes } from "./routes/account.route";
 import { adminRoutes, DASHBOARD_PATH } from "./routes/admin.route";
+import { auditRoutes } from "./routes/audits.route";
 import { AUTH_PREFIX, type AuthRouteDeps, authRoutes, INVITATION_LOOKUP } from "./routes/auth.route";
 import { citationRoutes } from "./routes/citations.route";
 import { dashboardRoutes } from "./routes/dashboard.route";
@@ -52,6 +56,9 @@ export type AppDeps = {
   sites: SiteService;
   /** the credentials of sites behind a login */
   siteCredentials: SiteCredentials;
+  audits: AuditService;
+  schedules: ScheduleService;
+  history: HistoryService;
   keywords: KeywordService;
   citations: CitationService;
   auth: Authenticator;
@@ -94,6 +101,9 @@ export const createApp = ({
   keys,
   sites,
   siteCredentials,
+  audits,
+  schedules,
+  history,
   keywords,
   citations,
   auth,
@@ -125,6 +135,7 @@ export const createApp = ({
     ...keyRoutes(keys),
     ...evaluateRoutes(),
     ...siteRoutes({ sites, credentials: siteCredentials, assertScannable: scans.assertScannable }),
+    ...auditRoutes({ audits, schedules, history }),
     ...keywordRoutes(keywords),
     ...citationRoutes(citations),
     ...generatorRoutes(tools.generators),

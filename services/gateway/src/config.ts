@@ -215,6 +215,19 @@ export const Config = z
     SCAN_SLOTS_PER_WORKER: intFrom(1, 1, 32).describe(
       "scans one worker runs at once (its `WORKER_CONCURRENCY`), for admission control",
     ),
+    AUDIT_PAGES_FREE: intFrom(50, 1, 10_000).describe(
+      "the most pages one audit of a Free user may scan (its `max_pages` default and ceiling)",
+    ),
+    AUDIT_PAGES_STARTER: intFrom(500, 1, 10_000).describe("the most pages one audit of a Starter user may scan"),
+    AUDIT_PAGES_PRO: intFrom(2_000, 1, 10_000).describe("the most pages one audit of a Pro user may scan"),
+    AUDIT_PAGES_AGENCY: intFrom(10_000, 1, 10_000).describe("the most pages one audit of an Agency user may scan"),
+    AUDIT_SCHEDULES_FREE: intFrom(1, 0, 100_000).describe("sites a Free user may have audited on a schedule"),
+    AUDIT_SCHEDULES_STARTER: intFrom(5, 0, 100_000).describe("sites a Starter user may have audited on a schedule"),
+    AUDIT_SCHEDULES_PRO: intFrom(25, 0, 100_000).describe("sites a Pro user may have audited on a schedule"),
+    AUDIT_SCHEDULES_AGENCY: intFrom(250, 0, 100_000).describe("sites an Agency user may have audited on a schedule"),
+    AUDITS_ACTIVE_PER_USER: intFrom(3, 1, 1_000).describe(
+      "audits one user may have under way at once (not yet completed, failed or cancelled)",
+    ),
     KEY_CACHE_TTL_MS: intFrom(30_000, 0, 3_600_000).describe(
       "how long an API key read from Postgres is held in memory at most; changes reach the cache at once through Postgres NOTIFY, this only bounds a missed one; `0`: no cache",
     ),

@@ -2,7 +2,7 @@ import { lookup } from "node:dns/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve as resolvePath } from "node:path";
-import { SCAN_QUEUE, WEBHOOK_QUEUE } from "@scan/contract";
+import { AUDIT_PAGE_PRIORITY, SCAN_QUEUE, WEBHOOK_QUEUE } from "@scan/contract";
 import type { Db } from "@scan/db";
 import type { LlmEndpoint } from "@scan/generators";
 import {
@@ -20,10 +20,13 @@ import { createApp } from "./app";
 import { type Config, httpsRequired } from "./config";
 import { createAccountService } from "./domain/account-service";
 import { createAdmission } from "./domain/admission";
+import { createAuditService } from "./domain/audit-service";
+import { createAuditTools } from "./domain/audit-tools";
 import { createAuthenticator } from "./domain/authenticate";
 import { createCitationService } from "./domain/citation-service";
 import { startCredentialFeed } from "./domain/credential-changes";
 import { createGeneratorTools } from "./domain/generator-tools";
+import { createHistoryService } from "./domain/history-service";
 import { createIdempotencyStore } from "./domain/idempotency-store";
 import { expiryOf, issueUserToken } from "./domain/jwt-issuer";
 import { jwtKeysFrom } from "./domain/jwt-keys";
@@ -39,6 +42,7 @@ import { createRateLimiter, type RateLimitTable } from "./domain/rate-limiter";
 import { terminalScansAmong } from "./domain/scan-reader";
 import { createScanService } from "./domain/scan-service";
 import { ScanWaiter } from "./domain/scan-waiter";
+import { createScheduleService } from "./domain/schedule-service";
 import { createSessionService } from "./domain/session-service";
 import { createSiteCredentials } from "./domain/site-credentials";
 import { createSiteService } from "./domain/site-service";
@@ -147,8 +151,13 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
       config.ADMISSION_CONTROL === "on"
         ? createAdmission({
             load: async () => {
-              const counts = await queue.getJobCounts("waiting", "prioritized", "active");
-              const ahead = (counts.waiting ?? 0) + (counts.prioritized ?? 0) + (counts.active ?? 0);
+              // audit pages wait below every interactive scan: only those already running are ahead of one
+              const [counts, audits] = await Promise.all([
+                queue.getJobCounts("waiting", "prioritized", "active"),
+                queue.getCountsPerPriority([AUDIT_PAGE_PRIORITY]),
+              ]);
+              const behind = audits[AUDIT_PAGE_PRIORITY] ?? 0;
+              const ahead = (counts.waiting ?? 0) + (counts.prioritized ?? 0) + (counts.active ?? 0) - behind;
               return { ahead, workers: await queue.getWorkersCount() };
             },
             concurrencyPerWorker: config.SCAN_SLOTS_PER_WORKER,
@@ -203,6 +212,12 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     );
   }
   const sites = createSiteService({ db });
+  const pagesByPlan = {
+    free: config.AUDIT_PAGES_FREE,
+    starter: config.AUDIT_PAGES_STARTER,
+    pro: config.AUDIT_PAGES_PRO,
+    agency: config.AUDIT_PAGES_AGENCY,
+  };
   const mcpSessions = createMcpSessions({ maxPerKey: config.MCP_SSE_SESSIONS_PER_KEY, keepAliveMs: 15_000 });
   const llm = llmEndpoint(config);
   if (llm) log.info({ model: llm.model, host: new URL(llm.baseUrl).host }, "content generation drafts with a model");
@@ -222,14 +237,39 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
   const sweeper = setInterval(sweepKeys, IDEMPOTENCY_SWEEP_MS);
   sweeper.unref();
   sweepKeys();
+  const audits = createAuditService({
+    db,
+    queue,
+    pagesByPlan,
+    activePerUser: config.AUDITS_ACTIVE_PER_USER,
+    assertScannable: scans.assertScannable,
+  });
   const app = createApp({
     scans,
-    tools: { pages, generators: createGeneratorTools({ pages, db, llm }) },
+    tools: {
+      pages,
+      generators: createGeneratorTools({ pages, db, llm }),
+      audits: createAuditTools({ audits, sites, assertScannable: scans.assertScannable }),
+    },
     mcpSessions,
     // a key revoked here is dropped from this process's cache before the answer; other processes hear of it from Postgres
     keys: createKeyService({ db, maxKeysPerUser: config.MAX_KEYS_PER_USER, onRevoked: keyCache.invalidateKey }),
     sites,
     siteCredentials: createSiteCredentials({ db, box: siteSecretsBox(config.SITE_SECRETS_KEY) }),
+    audits,
+    history: createHistoryService({ db }),
+    schedules: createScheduleService({
+      db,
+      queue,
+      pagesByPlan,
+      vetCallback: scans.vetCallback,
+      schedulesByPlan: {
+        free: config.AUDIT_SCHEDULES_FREE,
+        starter: config.AUDIT_SCHEDULES_STARTER,
+        pro: config.AUDIT_SCHEDULES_PRO,
+        agency: config.AUDIT_SCHEDULES_AGENCY,
+      },
+    }),
     keywords: createKeywordService({ db, sites }),
     citations: createCitationService({ db, sites }),
     auth: createAuthenticator({ db, verifyJwt, cache: keyCache, sessionIdleMs: sessions.idleMs }),

@@ -32,6 +32,24 @@ export const Config = z.object({
   PLAN_PRIORITY_WEIGHTS: PlanPriorityWeights.describe(
     "the gateway's queue order by plan, for the scans queued again from their rows: set it the same on both services",
   ),
+  AUDIT_HOST_CONCURRENCY: intFrom(2, 1, 16).describe(
+    "pages of one audited host fetched at once across every worker (a site's Crawl-delay also spaces their starts)",
+  ),
+  AUDIT_DISCOVERY_TIMEOUT_MS: intFrom(60_000, 1_000, 600_000).describe(
+    "how long an audit's discovery (robots.txt, llms.txt, sitemaps) may take, and its report's checks of llms.txt links",
+  ),
+  RETENTION_DAYS_ANONYMOUS: intFrom(7, 1, 3650).describe(
+    "days an anonymous scan keeps its full check list; its scores and issue counts stay",
+  ),
+  RETENTION_DAYS_FREE: intFrom(30, 1, 3650).describe(
+    "days a Free user's (and an anonymous) scan and audit pages keep their full check lists; scores and issue counts are kept",
+  ),
+  RETENTION_DAYS_STARTER: intFrom(90, 1, 3650).describe("the same for a Starter user"),
+  RETENTION_DAYS_PRO: intFrom(180, 1, 3650).describe("the same for a Pro user"),
+  RETENTION_DAYS_AGENCY: intFrom(365, 1, 3650).describe("the same for an Agency user"),
+  RETENTION_INTERVAL_MS: intFrom(600_000, 1_000, 86_400_000).describe(
+    "how often old check lists are pruned (one worker at a time, in batches of 500, at most 20 batches a run)",
+  ),
   ...OpsConfig,
   METRICS_PORT: intFrom(9464, 0, 65535).describe(
     "the worker's port for `/metrics`, `/healthz`, `/readyz` (`0`: any free port)",
@@ -48,27 +66,6 @@ export const Config = z.object({
   ),
   SNAPSHOT_RETENTION_S: intFrom(3_600, 60, 30 * 86_400).describe(
     "how long a kept snapshot may be read before it is deleted",
-  ),
-  RETENTION_DAYS_ANONYMOUS: intFrom(7, 1, 36_500).describe(
-    "days an anonymous scan keeps its full check list; its scores and issue counts stay",
-  ),
-  RETENTION_DAYS_FREE: intFrom(30, 1, 36_500).describe(
-    "days a Free user's scan keeps its full check list; its scores and issue counts stay for the history",
-  ),
-  RETENTION_DAYS_STARTER: intFrom(90, 1, 36_500).describe(
-    "days a Starter user's scan keeps its full check list; its scores and issue counts stay for the history",
-  ),
-  RETENTION_DAYS_PRO: intFrom(365, 1, 36_500).describe(
-    "days a Pro user's scan keeps its full check list; its scores and issue counts stay for the history",
-  ),
-  RETENTION_DAYS_AGENCY: intFrom(730, 1, 36_500).describe(
-    "days an Agency user's scan keeps its full check list; its scores and issue counts stay for the history",
-  ),
-  RETENTION_INTERVAL_MS: intFrom(3_600_000, 100, 86_400_000).describe(
-    "how often old check lists are looked for (one worker prunes at a time)",
-  ),
-  RETENTION_BATCH: intFrom(500, 1, 10_000).describe(
-    "scans pruned per statement: each batch is one short transaction, 10,000 at most per sweep",
   ),
 });
 export type Config = z.infer<typeof Config>;

@@ -1,18 +1,32 @@
 import { hostname } from "node:os";
-import { SCAN_QUEUE, WEBHOOK_JOB, WEBHOOK_QUEUE, type WebhookJobPayload } from "@scan/contract";
+import {
+  ALERT_JOB,
+  type AlertJobPayload,
+  AUDIT_JOBS,
+  alertJobId,
+  SCAN_QUEUE,
+  WEBHOOK_JOB,
+  WEBHOOK_QUEUE,
+  type WebhookJobPayload,
+} from "@scan/contract";
 import type { Db } from "@scan/db";
 import { probeAll, type Readiness, siteSecretsBox, warnIfRedisEvicts } from "@scan/platform";
 import { captureLimitsOf, createScanner, resolveAll, type Scanner } from "@scan/scanner";
-import { Queue, Worker } from "bullmq";
+import { type Job, Queue, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import type { Config } from "./config";
 import { createDatabaseWait } from "./domain/database-wait";
+import { createHostSlots } from "./domain/host-slots";
 import { createSiteAccessReader } from "./domain/site-access";
 import { createWorkerMetrics, type WorkerMetrics } from "./infra/metrics";
+import { createAlertProcessor } from "./jobs/alert.job";
+import { createAuditProcessor } from "./jobs/audit.job";
+import { createAuditReaper } from "./jobs/audit-reaper";
 import { startReaper } from "./jobs/reaper";
-import { startRetention } from "./jobs/retention";
+import { createPruner, pruneEvery } from "./jobs/retention";
 import { createScanProcessor } from "./jobs/scan.job";
+import { createScheduleSync } from "./jobs/schedule-sync";
 import { createWebhookProcessor } from "./jobs/webhook.job";
 
 export type ScanWorkerDeps = { config: Config; db: Db; connection: Redis; log: Logger };
@@ -103,6 +117,17 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
     });
   };
 
+  const enqueueAlert = async (payload: AlertJobPayload) => {
+    await webhooks.add(ALERT_JOB.name, payload, {
+      jobId: alertJobId(payload.alertId),
+      attempts: config.WEBHOOK_ATTEMPTS,
+      backoff: { type: "exponential", delay: config.WEBHOOK_BACKOFF_MS },
+      removeOnComplete: WEBHOOK_JOB.keepCompleted,
+      removeOnFail: WEBHOOK_JOB.keepFailed,
+    });
+  };
+
+  const siteAccess = createSiteAccessReader({ db, box: siteSecretsBox(config.SITE_SECRETS_KEY) });
   // aborted when the worker gives up on its in-flight scans: a scan waiting for Postgres stops waiting
   const stopping = new AbortController();
   const processor = createScanProcessor({
@@ -113,9 +138,33 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
     metrics,
     enqueueCallback,
     snapshots: { maxBytes: config.SNAPSHOT_MAX_BYTES, retentionS: config.SNAPSHOT_RETENTION_S },
-    siteAccess: createSiteAccessReader({ db, box: siteSecretsBox(config.SITE_SECRETS_KEY) }),
+    siteAccess: siteAccess.forScan,
   });
-  const worker = new Worker(SCAN_QUEUE, processor, {
+  // the queue the scans' and audits' jobs are added to (the reaper reads job states on it too);
+  // a Queue on the worker's connection (the Worker blocks on its own)
+  const queue = new Queue(SCAN_QUEUE, { connection, prefix: config.QUEUE_PREFIX });
+  queue.on("error", (error) => log.warn({ err: error.message }, "queue error"));
+  const auditProcessor = createAuditProcessor({
+    db,
+    scanner,
+    queue,
+    hostSlots: createHostSlots({
+      redis: connection,
+      prefix: config.QUEUE_PREFIX,
+      limit: config.AUDIT_HOST_CONCURRENCY,
+      leaseMs: config.SCAN_TIMEOUT_MS + 30_000,
+    }),
+    discoveryTimeoutMs: config.AUDIT_DISCOVERY_TIMEOUT_MS,
+    reportFetchTimeoutMs: config.AUDIT_DISCOVERY_TIMEOUT_MS,
+    enqueueAlert,
+    siteAccess: siteAccess.forAudit,
+    log,
+  });
+  const auditJobNames = new Set<string>(Object.values(AUDIT_JOBS));
+  // one queue, one set of workers: an audit's pages run on the scan workers, below interactive scans in priority
+  const dispatch = (job: Job, token?: string) =>
+    auditJobNames.has(job.name) ? auditProcessor(job, token) : processor(job);
+  const worker = new Worker(SCAN_QUEUE, dispatch, {
     // how operators tell workers apart (GET /api/v1/operations lists the connected ones by it)
     name: `${hostname()}:${process.pid}`,
     connection,
@@ -125,9 +174,6 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
     stalledInterval: STALLED_INTERVAL_MS,
     maxStalledCount: MAX_STALLED_COUNT,
   });
-  // the reaper reads job states; a Queue on the worker's connection (the Worker blocks on its own)
-  const queue = new Queue(SCAN_QUEUE, { connection, prefix: config.QUEUE_PREFIX });
-  queue.on("error", (error) => log.warn({ err: error.message }, "queue error"));
   // Redis restarted empty with scans queued: they are queued again at the first sweep after it
   // is back (REAPER_INTERVAL_MS, 5 s) once their rows are ORPHAN_AFTER_MS (10 s) old, so within
   // about 5 to 15 s; a running one whose worker lived stores itself, one whose worker died too
@@ -143,41 +189,58 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
       log,
     },
     config.REAPER_INTERVAL_MS,
-  );
-  // old scans drop their full check lists (their scores stay): small batches, one worker at a time
-  const stopRetention = startRetention(
-    {
-      db,
-      redis: connection,
-      lockKey: queue.toKey("retention"),
-      days: {
-        anonymous: config.RETENTION_DAYS_ANONYMOUS,
-        free: config.RETENTION_DAYS_FREE,
-        starter: config.RETENTION_DAYS_STARTER,
-        pro: config.RETENTION_DAYS_PRO,
-        agency: config.RETENTION_DAYS_AGENCY,
-      },
-      batchSize: config.RETENTION_BATCH,
-      maxPerSweep: 10_000,
-      pauseMs: 50,
-      log,
-    },
-    config.RETENTION_INTERVAL_MS,
+    [
+      createAuditReaper({
+        db,
+        queue,
+        orphanAfterMs: config.ORPHAN_AFTER_MS,
+        runningAfterMs: config.SCAN_TIMEOUT_MS + RUNNING_GRACE_MS,
+        alerts: { queue: webhooks, enqueue: enqueueAlert },
+        log,
+      }).sweep,
+      createScheduleSync({ db, queue, redis: connection, log }).sweep,
+      pruneEvery(
+        createPruner({
+          db,
+          days: {
+            anonymous: config.RETENTION_DAYS_ANONYMOUS,
+            free: config.RETENTION_DAYS_FREE,
+            starter: config.RETENTION_DAYS_STARTER,
+            pro: config.RETENTION_DAYS_PRO,
+            agency: config.RETENTION_DAYS_AGENCY,
+          },
+          batchSize: 500,
+          maxBatches: 20,
+          log,
+        }),
+        { redis: connection, key: queue.toKey("retention"), intervalMs: config.RETENTION_INTERVAL_MS },
+      ),
+    ],
   );
   void warnIfRedisEvicts(connection, log);
   worker.on("error", (error) => log.error({ err: error }, "worker error"));
 
+  const deliveryPolicy = { allowlist, resolve: resolveAll, userAgent: WEBHOOK_USER_AGENT };
+  const deliverCallback = createWebhookProcessor({
+    db,
+    secret: config.WEBHOOK_SECRET,
+    policy: deliveryPolicy,
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    backoffMs: config.WEBHOOK_BACKOFF_MS,
+    log,
+    metrics,
+  });
+  const deliverAlert = createAlertProcessor({
+    db,
+    secret: config.WEBHOOK_SECRET,
+    policy: deliveryPolicy,
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    log,
+    metrics,
+  });
   const webhookWorker = new Worker(
     WEBHOOK_QUEUE,
-    createWebhookProcessor({
-      db,
-      secret: config.WEBHOOK_SECRET,
-      policy: { allowlist, resolve: resolveAll, userAgent: WEBHOOK_USER_AGENT },
-      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-      backoffMs: config.WEBHOOK_BACKOFF_MS,
-      log,
-      metrics,
-    }),
+    (job: Job) => (job.name === ALERT_JOB.name ? deliverAlert(job) : deliverCallback(job)),
     {
       connection,
       prefix: config.QUEUE_PREFIX,
@@ -216,7 +279,6 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
       await within(Promise.all([worker.close(true), webhookWorker.close(true)]), CLIENT_CLOSE_MS);
     }
     await stopReaper();
-    await stopRetention();
     await within(queue.close(), CLIENT_CLOSE_MS);
     await within(webhooks.close(), CLIENT_CLOSE_MS);
     await scanner.close();

@@ -533,6 +533,154 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sites/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A site's scores and issue counts over time
+         * @description The caller's completed scans of the site's pages (keyed scans whose URL is on the site's origin) and the site's completed audits, newest first, each with its mode, scores, grade and issue counts. `partial` marks quick scans and quick audits, whose scores are not comparable with full ones'. `kind` keeps one of the two.
+         */
+        get: operations["getSiteHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sites/{id}/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A site's audit schedule
+         * @description The schedule with `next_run_at` as the queue has it; 404 when the site has none.
+         */
+        get: operations["getAuditSchedule"];
+        put?: never;
+        /**
+         * Audit a site daily or weekly
+         * @description Creates the site's schedule (201) or replaces it (200): one per site. `frequency` is `daily` or `weekly`; the other fields are `POST /api/v1/sites/{id}/audits`'s, checked the same way.
+         *
+         *     `alert_url` (optional, vetted like a scan's `callback_url`, and refused without a `WEBHOOK_SECRET`) receives a signed POST when an audit of the site regressed (see the callback); `alert_drop` (1 to 100, default 5) is the fall of the overall score, in points, that counts.
+         *
+         *     The queue runs it by a cron pattern in UTC (`pattern`) whose time of day (and weekday) is fixed per site, so many sites spread over the day. When it comes due while an audit of the site is under way, that run is skipped. A plan schedules at most `AUDIT_SCHEDULES_<PLAN>` sites (403 `PLAN_LIMIT` beyond). Schedules survive restarts: the worker makes the queue's scheduler again from the stored schedule when Redis lost it.
+         */
+        post: operations["putAuditSchedule"];
+        /**
+         * Stop a site's audit schedule
+         * @description Deletes the schedule and its scheduler; audits it started stay. 404 when the site has none.
+         */
+        delete: operations["deleteAuditSchedule"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sites/{id}/audits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A site's audits
+         * @description The site's audits, newest first, each with its progress and scores (`report` is null here: read one audit for it).
+         */
+        get: operations["listSiteAudits"];
+        put?: never;
+        /**
+         * Audit a whole site
+         * @description Starts an audit of the site (one of the caller's, from `GET /api/v1/sites`) and answers 202 at once; follow it at `Location`.
+         *
+         *     The audit reads robots.txt (its `Sitemap:` lines, its rules for the `AEOScan` crawler and its `Crawl-delay`), the sitemaps (or `/sitemap.xml`; indexes and gzip, bounded), then scans the start page and the sitemaps' pages and follows each scanned page's same-origin links breadth-first, every URL once, until no page is left or `max_pages` are admitted. Pages run on the scan workers below every interactive scan.
+         *
+         *     - `mode`: each page's scan, `quick` (20 checks) or `full` (53, the default); only a full audit sets the site's `latest_scores`.
+         *     - `max_pages`: 1 to 10,000, at most the plan's ceiling (default: the ceiling; above it 403 `PLAN_LIMIT`).
+         *     - `include`, `exclude`: up to 20 path patterns each, robots.txt style (`/blog/*`, `*.php$`), matched against path and query; exclude wins; the start page is always audited.
+         *
+         *     A body is optional (no body: every default). A user may have `AUDITS_ACTIVE_PER_USER` audits under way (403 `PLAN_LIMIT` beyond).
+         */
+        post: operations["createAudit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audits/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An audit: progress, and the site report when done
+         * @description `status` moves `discovering` → `running` → `finalizing` → `completed` (or `failed`, or `cancelled`). `progress` counts the pages from their rows: `discovered` (admitted), `queued`, `running`, `scanned`, `failed` (no answer or 5xx), `blocked` (robots.txt disallows the crawler), `cancelled`. Once completed, `scores`, `grade` and `report` (site checks with their findings, each page check's pass rate, the worst pages, what discovery read) are set.
+         */
+        get: operations["getAudit"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel an audit
+         * @description Cancels an audit under way: pages not yet started are cancelled, pages being scanned finish and are kept, nothing more is queued. A finished audit is left as it is. Either way the answer is the audit as it now stands.
+         */
+        delete: operations["cancelAudit"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audits/{id}/pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An audit's pages
+         * @description Every page of the audit in the order it was admitted (breadth-first), with its status, HTTP status, scores and checks.
+         */
+        get: operations["listAuditPages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audits/{id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A completed audit's site report
+         * @description The site report alone, as JSON or CSV (a row per site-check finding, per passing or skipped site check, and per page check with its pass rate). 404 until the audit is completed.
+         */
+        get: operations["getAuditReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mcp/sse": {
         parameters: {
             query?: never;
@@ -738,6 +886,7 @@ export interface components {
          *     | `aeo_score` | `url` | a quick score summary with the top problems |
          *     | `aeo_fix` | `url`, `issues` (check ids, optional) | generated llms.txt, JSON-LD and robots.txt |
          *     | `aeo_generate` | `url`, `content_type` (`faq` \| `blog` \| `product`), `topic` (optional) | generated FAQ, blog outline or product description |
+         *     | `aeo_audit_site` | `url` (starts an audit of its site; `mode`, `max_pages` optional) or `audit_id` (reads one) | the audit: progress, and the site report once completed |
          */
         JsonRpcMessage: {
             /** @constant */
@@ -1120,6 +1269,12 @@ export interface components {
                 partial: boolean;
                 /** Format: date-time */
                 scanned_at: string;
+            } | null;
+            latest_scores_audit: {
+                /** Format: uuid */
+                id: string;
+                /** Format: date-time */
+                completed_at: string;
             } | null;
             last_scan_at: string | null;
             /** Format: date-time */
@@ -2146,6 +2301,8 @@ export interface components {
         "Cache-Control": "private, no-cache";
         /** @description RFC 8288 links to other pages of the list: `<url>; rel="first"` and `rel="last"` always, `rel="prev"` past the first page, `rel="next"` while `hasMore`. Absolute URLs: the request's scheme and host (a trusted proxy's `X-Forwarded-Proto` and `X-Forwarded-Host`), its path, its query with `page` set. */
         Link: string;
+        /** @description Where to follow the audit: `/api/v1/audits/<id>`. */
+        AuditLocation: string;
     };
     pathItems: never;
 }
@@ -4271,6 +4428,2158 @@ export interface operations {
             405: components["responses"]["SessionError405"];
             500: components["responses"]["SessionError500"];
             503: components["responses"]["SessionError503"];
+        };
+    };
+    getSiteHistory: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                kind?: "all" | "scan" | "audit";
+            };
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the site's history. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            /** @enum {string} */
+                            kind: "scan" | "audit";
+                            /** Format: uuid */
+                            id: string;
+                            url: string;
+                            /** @enum {string} */
+                            mode: "quick" | "full";
+                            partial: boolean;
+                            scores: {
+                                seo: number;
+                                aeo: number;
+                                geo: number;
+                                overall: number;
+                                total: number;
+                            };
+                            /** @enum {string} */
+                            grade: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                            issues: {
+                                critical: number;
+                                warning: number;
+                                info: number;
+                            };
+                            pages: number;
+                            /** Format: date-time */
+                            completed_at: string;
+                        }[];
+                        meta: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            hasMore: boolean;
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @enum {string} */
+                            kind: "scan" | "audit";
+                            /** Format: uuid */
+                            id: string;
+                            url: string;
+                            /** @enum {string} */
+                            mode: "quick" | "full";
+                            partial: boolean;
+                            scores: {
+                                seo: number;
+                                aeo: number;
+                                geo: number;
+                                overall: number;
+                                total: number;
+                            };
+                            /** @enum {string} */
+                            grade: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                            issues: {
+                                critical: number;
+                                warning: number;
+                                info: number;
+                            };
+                            pages: number;
+                            /** Format: date-time */
+                            completed_at: string;
+                        }[];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            /** @description Not modified: `If-None-Match` names the current `ETag`. No body; the tag, caching headers and rate-limit headers are sent, and the request is not counted against the limit. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    getAuditSchedule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly";
+                            /** @enum {string} */
+                            mode: "quick" | "full";
+                            max_pages: number;
+                            include: string[];
+                            exclude: string[];
+                            alert_url: string | null;
+                            alert_drop: number;
+                            pattern: string;
+                            next_run_at: string | null;
+                            last_audit_id: string | null;
+                            last_run_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly";
+                            /** @enum {string} */
+                            mode: "quick" | "full";
+                            max_pages: number;
+                            include: string[];
+                            exclude: string[];
+                            alert_url: string | null;
+                            alert_drop: number;
+                            pattern: string;
+                            next_run_at: string | null;
+                            last_audit_id: string | null;
+                            last_run_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    putAuditSchedule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description `quick` or `full` (default)
+                     * @default full
+                     * @enum {string}
+                     */
+                    mode?: "quick" | "full";
+                    max_pages?: number;
+                    /** @default [] */
+                    include?: string[];
+                    /** @default [] */
+                    exclude?: string[];
+                    /**
+                     * @description `daily` or `weekly`
+                     * @enum {string}
+                     */
+                    frequency: "daily" | "weekly";
+                    alert_url?: string;
+                    /** @default 5 */
+                    alert_drop?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The schedule, replaced. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly";
+                            /** @enum {string} */
+                            mode: "quick" | "full";
+                            max_pages: number;
+                            include: string[];
+                            exclude: string[];
+                            alert_url: string | null;
+                            alert_drop: number;
+                            pattern: string;
+                            next_run_at: string | null;
+                            last_audit_id: string | null;
+                            last_run_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly";
+                            /** @enum {string} */
+                            mode: "quick" | "full";
+                            max_pages: number;
+                            include: string[];
+                            exclude: string[];
+                            alert_url: string | null;
+                            alert_drop: number;
+                            pattern: string;
+                            next_run_at: string | null;
+                            last_audit_id: string | null;
+                            last_run_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description The schedule, new. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly";
+                            /** @enum {string} */
+                            mode: "quick" | "full";
+                            max_pages: number;
+                            include: string[];
+                            exclude: string[];
+                            alert_url: string | null;
+                            alert_drop: number;
+                            pattern: string;
+                            next_run_at: string | null;
+                            last_audit_id: string | null;
+                            last_run_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly";
+                            /** @enum {string} */
+                            mode: "quick" | "full";
+                            max_pages: number;
+                            include: string[];
+                            exclude: string[];
+                            alert_url: string | null;
+                            alert_drop: number;
+                            pattern: string;
+                            next_run_at: string | null;
+                            last_audit_id: string | null;
+                            last_run_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            403: components["responses"]["ApiError403"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            413: components["responses"]["ApiError413"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    deleteAuditSchedule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule as it was, `next_run_at` null. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly";
+                            /** @enum {string} */
+                            mode: "quick" | "full";
+                            max_pages: number;
+                            include: string[];
+                            exclude: string[];
+                            alert_url: string | null;
+                            alert_drop: number;
+                            pattern: string;
+                            next_run_at: string | null;
+                            last_audit_id: string | null;
+                            last_run_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly";
+                            /** @enum {string} */
+                            mode: "quick" | "full";
+                            max_pages: number;
+                            include: string[];
+                            exclude: string[];
+                            alert_url: string | null;
+                            alert_drop: number;
+                            pattern: string;
+                            next_run_at: string | null;
+                            last_audit_id: string | null;
+                            last_run_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    listSiteAudits: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of audits. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            url: string;
+                            /** @enum {string} */
+                            mode: "quick" | "full";
+                            /** @enum {string} */
+                            status: "discovering" | "running" | "finalizing" | "completed" | "failed" | "cancelled";
+                            max_pages: number;
+                            include: string[];
+                            exclude: string[];
+                            progress: {
+                                discovered: number;
+                                queued: number;
+                                running: number;
+                                scanned: number;
+                                failed: number;
+                                blocked: number;
+                                cancelled: number;
+                            };
+                            scores: {
+                                seo: number;
+                                aeo: number;
+                                geo: number;
+                                overall: number;
+                                total: number;
+                            } | null;
+                            grade: ("A+" | "A" | "B+" | "B" | "C" | "D" | "F") | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            started_at: string | null;
+                            completed_at: string | null;
+                            report: {
+                                partial: boolean;
+                                scores: {
+                                    seo: number;
+                                    aeo: number;
+                                    geo: number;
+                                    overall: number;
+                                    total: number;
+                                };
+                                /** @enum {string} */
+                                grade: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                                issues: {
+                                    critical: number;
+                                    warning: number;
+                                    info: number;
+                                };
+                                pages_judged: number;
+                                site_checks: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    category: "seo" | "aeo" | "geo";
+                                    /** @enum {string} */
+                                    status: "pass" | "warn" | "fail" | "skip";
+                                    score: number;
+                                    maxScore: number;
+                                    /** @enum {string} */
+                                    severity: "critical" | "warning" | "info";
+                                    title: string;
+                                    description: string;
+                                    fix: string;
+                                    findings: {
+                                        url: string;
+                                        detail: string;
+                                        pages: string[];
+                                    }[];
+                                    findings_total: number;
+                                }[];
+                                page_checks: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    category: "seo" | "aeo" | "geo";
+                                    /** @enum {string} */
+                                    severity: "critical" | "warning" | "info";
+                                    title: string;
+                                    pages: number;
+                                    pass: number;
+                                    warn: number;
+                                    fail: number;
+                                    skip: number;
+                                    pass_rate: number | null;
+                                }[];
+                                worst_pages: {
+                                    url: string;
+                                    overall: number;
+                                    /** @enum {string} */
+                                    grade: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                                    issues: {
+                                        critical: number;
+                                        warning: number;
+                                        info: number;
+                                    };
+                                    failing: string[];
+                                }[];
+                                discovery: {
+                                    robots_txt: {
+                                        url: string;
+                                        status: number;
+                                        crawl_delay_s: number | null;
+                                    };
+                                    sitemaps: {
+                                        url: string;
+                                        status: number;
+                                        /** @enum {string} */
+                                        kind: "urlset" | "sitemapindex" | "invalid" | "unreachable";
+                                        urls: number;
+                                        gzip: boolean;
+                                        error: string | null;
+                                    }[];
+                                    sitemap_urls: number;
+                                    sitemap_urls_elsewhere: number;
+                                    truncated: boolean;
+                                    llms_txt: {
+                                        url: string;
+                                        status: number;
+                                    } | null;
+                                } | null;
+                            } | null;
+                        }[];
+                        meta: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            hasMore: boolean;
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            url: string;
+                            /** @enum {string} */
+                            mode: "quick" | "full";
+                            /** @enum {string} */
+                            status: "discovering" | "running" | "finalizing" | "completed" | "failed" | "cancelled";
+                            max_pages: number;
+                            include: string[];
+                            exclude: string[];
+                            progress: {
+                                discovered: number;
+                                queued: number;
+                                running: number;
+                                scanned: number;
+                                failed: number;
+                                blocked: number;
+                                cancelled: number;
+                            };
+                            scores: {
+                                seo: number;
+                                aeo: number;
+                                geo: number;
+                                overall: number;
+                                total: number;
+                            } | null;
+                            grade: ("A+" | "A" | "B+" | "B" | "C" | "D" | "F") | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            started_at: string | null;
+                            completed_at: string | null;
+                            report: {
+                                partial: boolean;
+                                scores: {
+                                    seo: number;
+                                    aeo: number;
+                                    geo: number;
+                                    overall: number;
+                                    total: number;
+                                };
+                                /** @enum {string} */
+                                grade: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                                issues: {
+                                    critical: number;
+                                    warning: number;
+                                    info: number;
+                                };
+                                pages_judged: number;
+                                site_checks: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    category: "seo" | "aeo" | "geo";
+                                    /** @enum {string} */
+                                    status: "pass" | "warn" | "fail" | "skip";
+                                    score: number;
+                                    maxScore: number;
+                                    /** @enum {string} */
+                                    severity: "critical" | "warning" | "info";
+                                    title: string;
+                                    description: string;
+                                    fix: string;
+                                    findings: {
+                                        url: string;
+                                        detail: string;
+                                        pages: string[];
+                                    }[];
+                                    findings_total: number;
+                                }[];
+                                page_checks: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    category: "seo" | "aeo" | "geo";
+                                    /** @enum {string} */
+                                    severity: "critical" | "warning" | "info";
+                                    title: string;
+                                    pages: number;
+                                    pass: number;
+                                    warn: number;
+                                    fail: number;
+                                    skip: number;
+                                    pass_rate: number | null;
+                                }[];
+                                worst_pages: {
+                                    url: string;
+                                    overall: number;
+                                    /** @enum {string} */
+                                    grade: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                                    issues: {
+                                        critical: number;
+                                        warning: number;
+                                        info: number;
+                                    };
+                                    failing: string[];
+                                }[];
+                                discovery: {
+                                    robots_txt: {
+                                        url: string;
+                                        status: number;
+                                        crawl_delay_s: number | null;
+                                    };
+                                    sitemaps: {
+                                        url: string;
+                                        status: number;
+                                        /** @enum {string} */
+                                        kind: "urlset" | "sitemapindex" | "invalid" | "unreachable";
+                                        urls: number;
+                                        gzip: boolean;
+                                        error: string | null;
+                                    }[];
+                                    sitemap_urls: number;
+                                    sitemap_urls_elsewhere: number;
+                                    truncated: boolean;
+                                    llms_txt: {
+                                        url: string;
+                                        status: number;
+                                    } | null;
+                                } | null;
+                            } | null;
+                        }[];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            /** @description Not modified: `If-None-Match` names the current `ETag`. No body; the tag, caching headers and rate-limit headers are sent, and the request is not counted against the limit. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    createAudit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description `quick` or `full` (default)
+                     * @default full
+                     * @enum {string}
+                     */
+                    mode?: "quick" | "full";
+                    max_pages?: number;
+                    /** @default [] */
+                    include?: string[];
+                    /** @default [] */
+                    exclude?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The audit, `discovering`. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Location: components["headers"]["AuditLocation"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            url: string;
+                            /** @enum {string} */
+                            mode: "quick" | "full";
+                            /** @enum {string} */
+                            status: "discovering" | "running" | "finalizing" | "completed" | "failed" | "cancelled";
+                            max_pages: number;
+                            include: string[];
+                            exclude: string[];
+                            progress: {
+                                discovered: number;
+                                queued: number;
+                                running: number;
+                                scanned: number;
+                                failed: number;
+                                blocked: number;
+                                cancelled: number;
+                            };
+                            scores: {
+                                seo: number;
+                                aeo: number;
+                                geo: number;
+                                overall: number;
+                                total: number;
+                            } | null;
+                            grade: ("A+" | "A" | "B+" | "B" | "C" | "D" | "F") | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            started_at: string | null;
+                            completed_at: string | null;
+                            report: {
+                                partial: boolean;
+                                scores: {
+                                    seo: number;
+                                    aeo: number;
+                                    geo: number;
+                                    overall: number;
+                                    total: number;
+                                };
+                                /** @enum {string} */
+                                grade: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                                issues: {
+                                    critical: number;
+                                    warning: number;
+                                    info: number;
+                                };
+                                pages_judged: number;
+                                site_checks: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    category: "seo" | "aeo" | "geo";
+                                    /** @enum {string} */
+                                    status: "pass" | "warn" | "fail" | "skip";
+                                    score: number;
+                                    maxScore: number;
+                                    /** @enum {string} */
+                                    severity: "critical" | "warning" | "info";
+                                    title: string;
+                                    description: string;
+                                    fix: string;
+                                    findings: {
+                                        url: string;
+                                        detail: string;
+                                        pages: string[];
+                                    }[];
+                                    findings_total: number;
+                                }[];
+                                page_checks: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    category: "seo" | "aeo" | "geo";
+                                    /** @enum {string} */
+                                    severity: "critical" | "warning" | "info";
+                                    title: string;
+                                    pages: number;
+                                    pass: number;
+                                    warn: number;
+                                    fail: number;
+                                    skip: number;
+                                    pass_rate: number | null;
+                                }[];
+                                worst_pages: {
+                                    url: string;
+                                    overall: number;
+                                    /** @enum {string} */
+                                    grade: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                                    issues: {
+                                        critical: number;
+                                        warning: number;
+                                        info: number;
+                                    };
+                                    failing: string[];
+                                }[];
+                                discovery: {
+                                    robots_txt: {
+                                        url: string;
+                                        status: number;
+                                        crawl_delay_s: number | null;
+                                    };
+                                    sitemaps: {
+                                        url: string;
+                                        status: number;
+                                        /** @enum {string} */
+                                        kind: "urlset" | "sitemapindex" | "invalid" | "unreachable";
+                                        urls: number;
+                                        gzip: boolean;
+                                        error: string | null;
+                                    }[];
+                                    sitemap_urls: number;
+                                    sitemap_urls_elsewhere: number;
+                                    truncated: boolean;
+                                    llms_txt: {
+                                        url: string;
+                                        status: number;
+                                    } | null;
+                                } | null;
+                            } | null;
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            url: string;
+                            /** @enum {string} */
+                            mode: "quick" | "full";
+                            /** @enum {string} */
+                            status: "discovering" | "running" | "finalizing" | "completed" | "failed" | "cancelled";
+                            max_pages: number;
+                            include: string[];
+                            exclude: string[];
+                            progress: {
+                                discovered: number;
+                                queued: number;
+                                running: number;
+                                scanned: number;
+                                failed: number;
+                                blocked: number;
+                                cancelled: number;
+                            };
+                            scores: {
+                                seo: number;
+                                aeo: number;
+                                geo: number;
+                                overall: number;
+                                total: number;
+                            } | null;
+                            grade: ("A+" | "A" | "B+" | "B" | "C" | "D" | "F") | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            started_at: string | null;
+                            completed_at: string | null;
+                            report: {
+                                partial: boolean;
+                                scores: {
+                                    seo: number;
+                                    aeo: number;
+                                    geo: number;
+                                    overall: number;
+                                    total: number;
+                                };
+                                /** @enum {string} */
+                                grade: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                                issues: {
+                                    critical: number;
+                                    warning: number;
+                                    info: number;
+                                };
+                                pages_judged: number;
+                                site_checks: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    category: "seo" | "aeo" | "geo";
+                                    /** @enum {string} */
+                                    status: "pass" | "warn" | "fail" | "skip";
+                                    score: number;
+                                    maxScore: number;
+                                    /** @enum {string} */
+                                    severity: "critical" | "warning" | "info";
+                                    title: string;
+                                    description: string;
+                                    fix: string;
+                                    findings: {
+                                        url: string;
+                                        detail: string;
+                                        pages: string[];
+                                    }[];
+                                    findings_total: number;
+                                }[];
+                                page_checks: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    category: "seo" | "aeo" | "geo";
+                                    /** @enum {string} */
+                                    severity: "critical" | "warning" | "info";
+                                    title: string;
+                                    pages: number;
+                                    pass: number;
+                                    warn: number;
+                                    fail: number;
+                                    skip: number;
+                                    pass_rate: number | null;
+                                }[];
+                                worst_pages: {
+                                    url: string;
+                                    overall: number;
+                                    /** @enum {string} */
+                                    grade: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                                    issues: {
+                                        critical: number;
+                                        warning: number;
+                                        info: number;
+                                    };
+                                    failing: string[];
+                                }[];
+                                discovery: {
+                                    robots_txt: {
+                                        url: string;
+                                        status: number;
+                                        crawl_delay_s: number | null;
+                                    };
+                                    sitemaps: {
+                                        url: string;
+                                        status: number;
+                                        /** @enum {string} */
+                                        kind: "urlset" | "sitemapindex" | "invalid" | "unreachable";
+                                        urls: number;
+                                        gzip: boolean;
+                                        error: string | null;
+                                    }[];
+                                    sitemap_urls: number;
+                                    sitemap_urls_elsewhere: number;
+                                    truncated: boolean;
+                                    llms_txt: {
+                                        url: string;
+                                        status: number;
+                                    } | null;
+                                } | null;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            403: components["responses"]["ApiError403"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            413: components["responses"]["ApiError413"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    getAudit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The audit. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            url: string;
+                            /** @enum {string} */
+                            mode: "quick" | "full";
+                            /** @enum {string} */
+                            status: "discovering" | "running" | "finalizing" | "completed" | "failed" | "cancelled";
+                            max_pages: number;
+                            include: string[];
+                            exclude: string[];
+                            progress: {
+                                discovered: number;
+                                queued: number;
+                                running: number;
+                                scanned: number;
+                                failed: number;
+                                blocked: number;
+                                cancelled: number;
+                            };
+                            scores: {
+                                seo: number;
+                                aeo: number;
+                                geo: number;
+                                overall: number;
+                                total: number;
+                            } | null;
+                            grade: ("A+" | "A" | "B+" | "B" | "C" | "D" | "F") | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            started_at: string | null;
+                            completed_at: string | null;
+                            report: {
+                                partial: boolean;
+                                scores: {
+                                    seo: number;
+                                    aeo: number;
+                                    geo: number;
+                                    overall: number;
+                                    total: number;
+                                };
+                                /** @enum {string} */
+                                grade: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                                issues: {
+                                    critical: number;
+                                    warning: number;
+                                    info: number;
+                                };
+                                pages_judged: number;
+                                site_checks: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    category: "seo" | "aeo" | "geo";
+                                    /** @enum {string} */
+                                    status: "pass" | "warn" | "fail" | "skip";
+                                    score: number;
+                                    maxScore: number;
+                                    /** @enum {string} */
+                                    severity: "critical" | "warning" | "info";
+                                    title: string;
+                                    description: string;
+                                    fix: string;
+                                    findings: {
+                                        url: string;
+                                        detail: string;
+                                        pages: string[];
+                                    }[];
+                                    findings_total: number;
+                                }[];
+                                page_checks: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    category: "seo" | "aeo" | "geo";
+                                    /** @enum {string} */
+                                    severity: "critical" | "warning" | "info";
+                                    title: string;
+                                    pages: number;
+                                    pass: number;
+                                    warn: number;
+                                    fail: number;
+                                    skip: number;
+                                    pass_rate: number | null;
+                                }[];
+                                worst_pages: {
+                                    url: string;
+                                    overall: number;
+                                    /** @enum {string} */
+                                    grade: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                                    issues: {
+                                        critical: number;
+                                        warning: number;
+                                        info: number;
+                                    };
+                                    failing: string[];
+                                }[];
+                                discovery: {
+                                    robots_txt: {
+                                        url: string;
+                                        status: number;
+                                        crawl_delay_s: number | null;
+                                    };
+                                    sitemaps: {
+                                        url: string;
+                                        status: number;
+                                        /** @enum {string} */
+                                        kind: "urlset" | "sitemapindex" | "invalid" | "unreachable";
+                                        urls: number;
+                                        gzip: boolean;
+                                        error: string | null;
+                                    }[];
+                                    sitemap_urls: number;
+                                    sitemap_urls_elsewhere: number;
+                                    truncated: boolean;
+                                    llms_txt: {
+                                        url: string;
+                                        status: number;
+                                    } | null;
+                                } | null;
+                            } | null;
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            url: string;
+                            /** @enum {string} */
+                            mode: "quick" | "full";
+                            /** @enum {string} */
+                            status: "discovering" | "running" | "finalizing" | "completed" | "failed" | "cancelled";
+                            max_pages: number;
+                            include: string[];
+                            exclude: string[];
+                            progress: {
+                                discovered: number;
+                                queued: number;
+                                running: number;
+                                scanned: number;
+                                failed: number;
+                                blocked: number;
+                                cancelled: number;
+                            };
+                            scores: {
+                                seo: number;
+                                aeo: number;
+                                geo: number;
+                                overall: number;
+                                total: number;
+                            } | null;
+                            grade: ("A+" | "A" | "B+" | "B" | "C" | "D" | "F") | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            started_at: string | null;
+                            completed_at: string | null;
+                            report: {
+                                partial: boolean;
+                                scores: {
+                                    seo: number;
+                                    aeo: number;
+                                    geo: number;
+                                    overall: number;
+                                    total: number;
+                                };
+                                /** @enum {string} */
+                                grade: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                                issues: {
+                                    critical: number;
+                                    warning: number;
+                                    info: number;
+                                };
+                                pages_judged: number;
+                                site_checks: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    category: "seo" | "aeo" | "geo";
+                                    /** @enum {string} */
+                                    status: "pass" | "warn" | "fail" | "skip";
+                                    score: number;
+                                    maxScore: number;
+                                    /** @enum {string} */
+                                    severity: "critical" | "warning" | "info";
+                                    title: string;
+                                    description: string;
+                                    fix: string;
+                                    findings: {
+                                        url: string;
+                                        detail: string;
+                                        pages: string[];
+                                    }[];
+                                    findings_total: number;
+                                }[];
+                                page_checks: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    category: "seo" | "aeo" | "geo";
+                                    /** @enum {string} */
+                                    severity: "critical" | "warning" | "info";
+                                    title: string;
+                                    pages: number;
+                                    pass: number;
+                                    warn: number;
+                                    fail: number;
+                                    skip: number;
+                                    pass_rate: number | null;
+                                }[];
+                                worst_pages: {
+                                    url: string;
+                                    overall: number;
+                                    /** @enum {string} */
+                                    grade: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                                    issues: {
+                                        critical: number;
+                                        warning: number;
+                                        info: number;
+                                    };
+                                    failing: string[];
+                                }[];
+                                discovery: {
+                                    robots_txt: {
+                                        url: string;
+                                        status: number;
+                                        crawl_delay_s: number | null;
+                                    };
+                                    sitemaps: {
+                                        url: string;
+                                        status: number;
+                                        /** @enum {string} */
+                                        kind: "urlset" | "sitemapindex" | "invalid" | "unreachable";
+                                        urls: number;
+                                        gzip: boolean;
+                                        error: string | null;
+                                    }[];
+                                    sitemap_urls: number;
+                                    sitemap_urls_elsewhere: number;
+                                    truncated: boolean;
+                                    llms_txt: {
+                                        url: string;
+                                        status: number;
+                                    } | null;
+                                } | null;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    cancelAudit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The audit. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            url: string;
+                            /** @enum {string} */
+                            mode: "quick" | "full";
+                            /** @enum {string} */
+                            status: "discovering" | "running" | "finalizing" | "completed" | "failed" | "cancelled";
+                            max_pages: number;
+                            include: string[];
+                            exclude: string[];
+                            progress: {
+                                discovered: number;
+                                queued: number;
+                                running: number;
+                                scanned: number;
+                                failed: number;
+                                blocked: number;
+                                cancelled: number;
+                            };
+                            scores: {
+                                seo: number;
+                                aeo: number;
+                                geo: number;
+                                overall: number;
+                                total: number;
+                            } | null;
+                            grade: ("A+" | "A" | "B+" | "B" | "C" | "D" | "F") | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            started_at: string | null;
+                            completed_at: string | null;
+                            report: {
+                                partial: boolean;
+                                scores: {
+                                    seo: number;
+                                    aeo: number;
+                                    geo: number;
+                                    overall: number;
+                                    total: number;
+                                };
+                                /** @enum {string} */
+                                grade: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                                issues: {
+                                    critical: number;
+                                    warning: number;
+                                    info: number;
+                                };
+                                pages_judged: number;
+                                site_checks: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    category: "seo" | "aeo" | "geo";
+                                    /** @enum {string} */
+                                    status: "pass" | "warn" | "fail" | "skip";
+                                    score: number;
+                                    maxScore: number;
+                                    /** @enum {string} */
+                                    severity: "critical" | "warning" | "info";
+                                    title: string;
+                                    description: string;
+                                    fix: string;
+                                    findings: {
+                                        url: string;
+                                        detail: string;
+                                        pages: string[];
+                                    }[];
+                                    findings_total: number;
+                                }[];
+                                page_checks: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    category: "seo" | "aeo" | "geo";
+                                    /** @enum {string} */
+                                    severity: "critical" | "warning" | "info";
+                                    title: string;
+                                    pages: number;
+                                    pass: number;
+                                    warn: number;
+                                    fail: number;
+                                    skip: number;
+                                    pass_rate: number | null;
+                                }[];
+                                worst_pages: {
+                                    url: string;
+                                    overall: number;
+                                    /** @enum {string} */
+                                    grade: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                                    issues: {
+                                        critical: number;
+                                        warning: number;
+                                        info: number;
+                                    };
+                                    failing: string[];
+                                }[];
+                                discovery: {
+                                    robots_txt: {
+                                        url: string;
+                                        status: number;
+                                        crawl_delay_s: number | null;
+                                    };
+                                    sitemaps: {
+                                        url: string;
+                                        status: number;
+                                        /** @enum {string} */
+                                        kind: "urlset" | "sitemapindex" | "invalid" | "unreachable";
+                                        urls: number;
+                                        gzip: boolean;
+                                        error: string | null;
+                                    }[];
+                                    sitemap_urls: number;
+                                    sitemap_urls_elsewhere: number;
+                                    truncated: boolean;
+                                    llms_txt: {
+                                        url: string;
+                                        status: number;
+                                    } | null;
+                                } | null;
+                            } | null;
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            url: string;
+                            /** @enum {string} */
+                            mode: "quick" | "full";
+                            /** @enum {string} */
+                            status: "discovering" | "running" | "finalizing" | "completed" | "failed" | "cancelled";
+                            max_pages: number;
+                            include: string[];
+                            exclude: string[];
+                            progress: {
+                                discovered: number;
+                                queued: number;
+                                running: number;
+                                scanned: number;
+                                failed: number;
+                                blocked: number;
+                                cancelled: number;
+                            };
+                            scores: {
+                                seo: number;
+                                aeo: number;
+                                geo: number;
+                                overall: number;
+                                total: number;
+                            } | null;
+                            grade: ("A+" | "A" | "B+" | "B" | "C" | "D" | "F") | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            started_at: string | null;
+                            completed_at: string | null;
+                            report: {
+                                partial: boolean;
+                                scores: {
+                                    seo: number;
+                                    aeo: number;
+                                    geo: number;
+                                    overall: number;
+                                    total: number;
+                                };
+                                /** @enum {string} */
+                                grade: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                                issues: {
+                                    critical: number;
+                                    warning: number;
+                                    info: number;
+                                };
+                                pages_judged: number;
+                                site_checks: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    category: "seo" | "aeo" | "geo";
+                                    /** @enum {string} */
+                                    status: "pass" | "warn" | "fail" | "skip";
+                                    score: number;
+                                    maxScore: number;
+                                    /** @enum {string} */
+                                    severity: "critical" | "warning" | "info";
+                                    title: string;
+                                    description: string;
+                                    fix: string;
+                                    findings: {
+                                        url: string;
+                                        detail: string;
+                                        pages: string[];
+                                    }[];
+                                    findings_total: number;
+                                }[];
+                                page_checks: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    category: "seo" | "aeo" | "geo";
+                                    /** @enum {string} */
+                                    severity: "critical" | "warning" | "info";
+                                    title: string;
+                                    pages: number;
+                                    pass: number;
+                                    warn: number;
+                                    fail: number;
+                                    skip: number;
+                                    pass_rate: number | null;
+                                }[];
+                                worst_pages: {
+                                    url: string;
+                                    overall: number;
+                                    /** @enum {string} */
+                                    grade: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                                    issues: {
+                                        critical: number;
+                                        warning: number;
+                                        info: number;
+                                    };
+                                    failing: string[];
+                                }[];
+                                discovery: {
+                                    robots_txt: {
+                                        url: string;
+                                        status: number;
+                                        crawl_delay_s: number | null;
+                                    };
+                                    sitemaps: {
+                                        url: string;
+                                        status: number;
+                                        /** @enum {string} */
+                                        kind: "urlset" | "sitemapindex" | "invalid" | "unreachable";
+                                        urls: number;
+                                        gzip: boolean;
+                                        error: string | null;
+                                    }[];
+                                    sitemap_urls: number;
+                                    sitemap_urls_elsewhere: number;
+                                    truncated: boolean;
+                                    llms_txt: {
+                                        url: string;
+                                        status: number;
+                                    } | null;
+                                } | null;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    listAuditPages: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                format?: "json" | "csv";
+            };
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the audit's pages. With `format=csv`: every page of the audit, one row each as `text/csv` (RFC 4180, UTF-8 with a byte-order mark, CRLF), sent as an attachment; a text cell that a spreadsheet would read as a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) is prefixed with `'`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    /** @description With `format=csv`: `attachment; filename="audit-<id>-….csv"`. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            url: string;
+                            depth: number;
+                            in_sitemap: boolean;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "scanned" | "failed" | "blocked" | "cancelled";
+                            http_status: number | null;
+                            final_url: string | null;
+                            scores: {
+                                seo: number;
+                                aeo: number;
+                                geo: number;
+                                overall: number;
+                                total: number;
+                            } | null;
+                            grade: ("A+" | "A" | "B+" | "B" | "C" | "D" | "F") | null;
+                            issues: {
+                                critical: number;
+                                warning: number;
+                                info: number;
+                            };
+                            checks: {
+                                id: string;
+                                /** @enum {string} */
+                                category: "seo" | "aeo" | "geo";
+                                /** @enum {string} */
+                                status: "pass" | "warn" | "fail" | "skip";
+                                score: number;
+                                maxScore: number;
+                                /** @enum {string} */
+                                severity: "critical" | "warning" | "info";
+                                title: string;
+                                description: string;
+                                fix: string;
+                            }[] | null;
+                            error: string | null;
+                            scanned_at: string | null;
+                        }[];
+                        meta: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            hasMore: boolean;
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            url: string;
+                            depth: number;
+                            in_sitemap: boolean;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "scanned" | "failed" | "blocked" | "cancelled";
+                            http_status: number | null;
+                            final_url: string | null;
+                            scores: {
+                                seo: number;
+                                aeo: number;
+                                geo: number;
+                                overall: number;
+                                total: number;
+                            } | null;
+                            grade: ("A+" | "A" | "B+" | "B" | "C" | "D" | "F") | null;
+                            issues: {
+                                critical: number;
+                                warning: number;
+                                info: number;
+                            };
+                            checks: {
+                                id: string;
+                                /** @enum {string} */
+                                category: "seo" | "aeo" | "geo";
+                                /** @enum {string} */
+                                status: "pass" | "warn" | "fail" | "skip";
+                                score: number;
+                                maxScore: number;
+                                /** @enum {string} */
+                                severity: "critical" | "warning" | "info";
+                                title: string;
+                                description: string;
+                                fix: string;
+                            }[] | null;
+                            error: string | null;
+                            scanned_at: string | null;
+                        }[];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Not modified: `If-None-Match` names the current `ETag`. No body; the tag, caching headers and rate-limit headers are sent, and the request is not counted against the limit. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    getAuditReport: {
+        parameters: {
+            query?: {
+                format?: "json" | "csv";
+            };
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The site report. With `format=csv`: the report as `text/csv` (RFC 4180, UTF-8 with a byte-order mark, CRLF), sent as an attachment; a text cell that a spreadsheet would read as a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) is prefixed with `'`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    /** @description With `format=csv`: `attachment; filename="audit-<id>-….csv"`. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            partial: boolean;
+                            scores: {
+                                seo: number;
+                                aeo: number;
+                                geo: number;
+                                overall: number;
+                                total: number;
+                            };
+                            /** @enum {string} */
+                            grade: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                            issues: {
+                                critical: number;
+                                warning: number;
+                                info: number;
+                            };
+                            pages_judged: number;
+                            site_checks: {
+                                id: string;
+                                /** @enum {string} */
+                                category: "seo" | "aeo" | "geo";
+                                /** @enum {string} */
+                                status: "pass" | "warn" | "fail" | "skip";
+                                score: number;
+                                maxScore: number;
+                                /** @enum {string} */
+                                severity: "critical" | "warning" | "info";
+                                title: string;
+                                description: string;
+                                fix: string;
+                                findings: {
+                                    url: string;
+                                    detail: string;
+                                    pages: string[];
+                                }[];
+                                findings_total: number;
+                            }[];
+                            page_checks: {
+                                id: string;
+                                /** @enum {string} */
+                                category: "seo" | "aeo" | "geo";
+                                /** @enum {string} */
+                                severity: "critical" | "warning" | "info";
+                                title: string;
+                                pages: number;
+                                pass: number;
+                                warn: number;
+                                fail: number;
+                                skip: number;
+                                pass_rate: number | null;
+                            }[];
+                            worst_pages: {
+                                url: string;
+                                overall: number;
+                                /** @enum {string} */
+                                grade: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                                issues: {
+                                    critical: number;
+                                    warning: number;
+                                    info: number;
+                                };
+                                failing: string[];
+                            }[];
+                            discovery: {
+                                robots_txt: {
+                                    url: string;
+                                    status: number;
+                                    crawl_delay_s: number | null;
+                                };
+                                sitemaps: {
+                                    url: string;
+                                    status: number;
+                                    /** @enum {string} */
+                                    kind: "urlset" | "sitemapindex" | "invalid" | "unreachable";
+                                    urls: number;
+                                    gzip: boolean;
+                                    error: string | null;
+                                }[];
+                                sitemap_urls: number;
+                                sitemap_urls_elsewhere: number;
+                                truncated: boolean;
+                                llms_txt: {
+                                    url: string;
+                                    status: number;
+                                } | null;
+                            } | null;
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            partial: boolean;
+                            scores: {
+                                seo: number;
+                                aeo: number;
+                                geo: number;
+                                overall: number;
+                                total: number;
+                            };
+                            /** @enum {string} */
+                            grade: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                            issues: {
+                                critical: number;
+                                warning: number;
+                                info: number;
+                            };
+                            pages_judged: number;
+                            site_checks: {
+                                id: string;
+                                /** @enum {string} */
+                                category: "seo" | "aeo" | "geo";
+                                /** @enum {string} */
+                                status: "pass" | "warn" | "fail" | "skip";
+                                score: number;
+                                maxScore: number;
+                                /** @enum {string} */
+                                severity: "critical" | "warning" | "info";
+                                title: string;
+                                description: string;
+                                fix: string;
+                                findings: {
+                                    url: string;
+                                    detail: string;
+                                    pages: string[];
+                                }[];
+                                findings_total: number;
+                            }[];
+                            page_checks: {
+                                id: string;
+                                /** @enum {string} */
+                                category: "seo" | "aeo" | "geo";
+                                /** @enum {string} */
+                                severity: "critical" | "warning" | "info";
+                                title: string;
+                                pages: number;
+                                pass: number;
+                                warn: number;
+                                fail: number;
+                                skip: number;
+                                pass_rate: number | null;
+                            }[];
+                            worst_pages: {
+                                url: string;
+                                overall: number;
+                                /** @enum {string} */
+                                grade: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                                issues: {
+                                    critical: number;
+                                    warning: number;
+                                    info: number;
+                                };
+                                failing: string[];
+                            }[];
+                            discovery: {
+                                robots_txt: {
+                                    url: string;
+                                    status: number;
+                                    crawl_delay_s: number | null;
+                                };
+                                sitemaps: {
+                                    url: string;
+                                    status: number;
+                                    /** @enum {string} */
+                                    kind: "urlset" | "sitemapindex" | "invalid" | "unreachable";
+                                    urls: number;
+                                    gzip: boolean;
+                                    error: string | null;
+                                }[];
+                                sitemap_urls: number;
+                                sitemap_urls_elsewhere: number;
+                                truncated: boolean;
+                                llms_txt: {
+                                    url: string;
+                                    status: number;
+                                } | null;
+                            } | null;
+                        };
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
         };
     };
     mcpSseOpen: {

@@ -8,7 +8,7 @@ import { AllowHeader, RetryAfter, security } from "./common";
  * answers each tool's input and output JSON Schema, so the shapes below stop at the envelope.
  */
 
-const TOOLS = ["aeo_scan", "aeo_score", "aeo_fix", "aeo_generate"] as const;
+const TOOLS = ["aeo_scan", "aeo_score", "aeo_fix", "aeo_generate", "aeo_audit_site"] as const;
 
 const JsonRpcId = z.union([z.string(), z.int()]);
 
@@ -31,6 +31,7 @@ const JsonRpcMessage = z
       "| `aeo_score` | `url` | a quick score summary with the top problems |",
       "| `aeo_fix` | `url`, `issues` (check ids, optional) | generated llms.txt, JSON-LD and robots.txt |",
       "| `aeo_generate` | `url`, `content_type` (`faq` \\| `blog` \\| `product`), `topic` (optional) | generated FAQ, blog outline or product description |",
+      "| `aeo_audit_site` | `url` (starts an audit of its site; `mode`, `max_pages` optional) or `audit_id` (reads one) | the audit: progress, and the site report once completed |",
     ].join("\n"),
   });
 

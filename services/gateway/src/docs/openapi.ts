@@ -21,6 +21,7 @@ import {
 import { Readiness } from "@scan/platform";
 import { createDocument, type oas31 } from "zod-openapi";
 import { accountPaths } from "./account-paths";
+import { auditPaths } from "./audit-paths";
 import { authPaths } from "./auth-paths";
 import { errorTable, securitySchemes } from "./common";
 import { generatorPaths } from "./generator-paths";
@@ -109,6 +110,10 @@ const TAGS = [
     description: "Files and content drafted from a scanned page (aeo_fix, aeo_generate over REST).",
   },
   { name: "Sites", description: "The key holder's sites, one per origin." },
+  {
+    name: "Audits",
+    description: "Whole-site audits: discovery, a crawl on the scan workers, site checks, the site report, exports.",
+  },
   { name: "Keywords", description: "Tracked search keywords and their positions." },
   { name: "Citations", description: "Observations of AI engines citing a site." },
   { name: "API keys", description: "A signed-in user's API keys (JWT)." },
@@ -117,7 +122,7 @@ const TAGS = [
     name: "Dashboard sessions",
     description: "Sign-up, sign-in and the session's JWTs for the dashboard, outside `/api/v1`, in Form A.",
   },
-  { name: "Tool server (MCP)", description: "The four tools over JSON-RPC 2.0: SSE, direct POST, Streamable HTTP." },
+  { name: "Tool server (MCP)", description: "The tools over JSON-RPC 2.0: SSE, direct POST, Streamable HTTP." },
   { name: "Operations", description: "Probes and metrics, outside `/api/v1` and its rate limits." },
   { name: "Reference", description: "This document and its interactive page." },
 ];
@@ -132,7 +137,15 @@ export const createApiDocument = (): oas31.OpenAPIObject =>
         description: INTRODUCTION,
       },
       tags: TAGS,
-      paths: { ...scanPaths, ...generatorPaths, ...accountPaths, ...authPaths, ...mcpPaths, ...servicePaths },
+      paths: {
+        ...scanPaths,
+        ...generatorPaths,
+        ...accountPaths,
+        ...authPaths,
+        ...auditPaths,
+        ...mcpPaths,
+        ...servicePaths,
+      },
       components: { schemas: SCHEMAS, securitySchemes },
     },
     { outputIdSuffix: "Output" },

@@ -26,6 +26,8 @@ export const createScanService = ({ db, waiter, waitMs, admission, ...intakeDeps
     submitBatch: createBatchSubmit({ db, intake }),
     /** the address policy every URL the service will fetch passes: a site's too, as its pages are scanned */
     assertScannable: intake.assertScannable,
+    /** a URL the service will POST to (callbacks, alerts): public, resolvable, and signable (WEBHOOK_SECRET set) */
+    vetCallback: intake.vetCallback,
     ...createScanReader({ db }),
   };
 };

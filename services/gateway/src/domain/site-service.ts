@@ -23,6 +23,8 @@ export const toSiteView = (site: Site): SiteView => {
     latest_scores_scan: scored
       ? { id: site.latestScanId, mode, partial: mode === "quick", scanned_at: scannedAt.toISOString() }
       : null,
+    latest_scores_audit:
+      scored && site.latestAuditId ? { id: site.latestAuditId, completed_at: scannedAt.toISOString() } : null,
     last_scan_at: site.lastScanAt?.toISOString() ?? null,
     created_at: site.createdAt.toISOString(),
   };

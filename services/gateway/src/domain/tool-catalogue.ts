@@ -1,13 +1,14 @@
-import { ScanResult, ScanToolInput, ScoreSummary, ScoreToolInput } from "@scan/contract";
+import { AuditToolInput, AuditView, ScanResult, ScanToolInput, ScoreSummary, ScoreToolInput } from "@scan/contract";
+import type { AuditTools } from "./audit-tools";
 import { FixInput, FixResult, GenerateInput, GenerateResult } from "./generator-schemas";
 import type { GeneratorTools } from "./generator-tools";
 import type { PageTools } from "./page-tools";
 import { defineTool, type ToolDefinition } from "./tool-server";
 
-export type Tools = { pages: PageTools; generators: GeneratorTools };
+export type Tools = { pages: PageTools; generators: GeneratorTools; audits: AuditTools };
 
 /** The tools the MCP server lists, in the order docs/spec/public-scanning-api.md §4.8 names them. */
-export const toolCatalogue = ({ pages, generators }: Tools): ToolDefinition[] => [
+export const toolCatalogue = ({ pages, generators, audits }: Tools): ToolDefinition[] => [
   defineTool({
     name: "aeo_scan",
     title: "Scan a page for SEO, AEO and GEO",
@@ -51,5 +52,18 @@ export const toolCatalogue = ({ pages, generators }: Tools): ToolDefinition[] =>
     input: GenerateInput,
     output: GenerateResult,
     run: (args, context) => generators.generate(args, context),
+  }),
+  defineTool({
+    name: "aeo_audit_site",
+    title: "Audit a whole site",
+    description:
+      "Starts an audit of a whole site with `url` (its sitemaps and links crawled, every page scanned, then site " +
+      "checks: duplicate titles, broken links, bad canonicals, sitemap problems, redirect chains, hreflang and " +
+      "llms.txt) and answers at once with the audit's id. Call again with `audit_id` to follow its progress; once " +
+      "completed the answer holds the site report: site grade and scores, failing site checks with their pages, " +
+      "each page check's pass rate, the worst pages.",
+    input: AuditToolInput,
+    output: AuditView,
+    run: (args, context) => audits.auditSite(args, context),
   }),
 ];

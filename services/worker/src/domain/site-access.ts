@@ -17,14 +17,12 @@ export class SiteAccessError extends Error {
  * credentials, send none. Opened here, in the worker, and handed to the scanner alone: they
  * are never logged and never stored anywhere but sealed on the site.
  */
-export const createSiteAccessReader =
-  ({ db, box }: { db: Db; box: SecretBox | null }) =>
-  async (scanId: string): Promise<SiteAccess | undefined> => {
-    const scan = await db.scan.findUnique({ where: { id: scanId }, select: { userId: true, url: true } });
-    if (!scan?.userId) return undefined;
-    const origin = new URL(scan.url).origin;
+export const createSiteAccessReader = ({ db, box }: { db: Db; box: SecretBox | null }) => {
+  /** The credentials of `userId`'s site of `url`'s origin, if it has any. */
+  const forOwner = async (userId: string, url: string): Promise<SiteAccess | undefined> => {
+    const origin = new URL(url).origin;
     const site = await db.site.findUnique({
-      where: { userId_url: { userId: scan.userId, url: origin } },
+      where: { userId_url: { userId, url: origin } },
       select: { credentialsSealed: true },
     });
     if (!site?.credentialsSealed) return undefined;
@@ -43,4 +41,23 @@ export const createSiteAccessReader =
     }
   };
 
-export type SiteAccessReader = ReturnType<typeof createSiteAccessReader>;
+  /** A scan's: its owner's site of the scanned origin; anonymous scans send none. */
+  const forScan = async (scanId: string): Promise<SiteAccess | undefined> => {
+    const scan = await db.scan.findUnique({ where: { id: scanId }, select: { userId: true, url: true } });
+    return scan?.userId ? forOwner(scan.userId, scan.url) : undefined;
+  };
+
+  /** An audit's pages': the audited site's, for the pages of its origin (the scanner sends them nowhere else). */
+  const forAudit = async (auditId: string): Promise<SiteAccess | undefined> => {
+    const audit = await db.audit.findUnique({
+      where: { id: auditId },
+      select: { userId: true, site: { select: { url: true } } },
+    });
+    return audit ? forOwner(audit.userId, audit.site.url) : undefined;
+  };
+
+  return { forScan, forAudit, forOwner };
+};
+
+/** Where a job's credentials come from: its scan's or its audit's id. */
+export type SiteAccessReader = (id: string) => Promise<SiteAccess | undefined>;

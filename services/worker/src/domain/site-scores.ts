@@ -23,6 +23,9 @@ export type CompletedScan = {
  *   stand only until the first full scan completes, and never replace a full scan's, so sites'
  *   latest scores are compared as equals only when they come from the same kind of scan.
  *
+ * - Once a full audit has scored the site (`latest_audit_id`), its site-wide scores stand until the
+ *   next full audit: one page's scan does not replace them (services/worker/src/domain/audit-store.ts).
+ *
  * Idempotent (running it again for the same scan changes nothing) and safe against scans of one
  * origin completing concurrently or out of order: the comparison is made by the database on the
  * row it locks.
@@ -40,12 +43,13 @@ export const upsertSiteScores = (db: Db, scan: CompletedScan) => {
       ("latest_seo", "latest_aeo", "latest_geo", "latest_mode", "latest_scores_at", "latest_scan_id") = (
         SELECT s.seo, s.aeo, s.geo, s.mode, s.scores_at, s.scan_id FROM (VALUES
           (0, EXCLUDED."latest_seo", EXCLUDED."latest_aeo", EXCLUDED."latest_geo", EXCLUDED."latest_mode",
-            EXCLUDED."latest_scores_at", EXCLUDED."latest_scan_id"),
+            EXCLUDED."latest_scores_at", EXCLUDED."latest_scan_id", false),
           (1, "sites"."latest_seo", "sites"."latest_aeo", "sites"."latest_geo", "sites"."latest_mode",
-            "sites"."latest_scores_at", "sites"."latest_scan_id")
-        ) AS s(rank, seo, aeo, geo, mode, scores_at, scan_id)
-        -- full before quick, then the later, then this scan on a tie; a site never scored sorts last
-        ORDER BY (s.mode = 'full') DESC NULLS LAST, s.scores_at DESC NULLS LAST, s.rank
+            "sites"."latest_scores_at", "sites"."latest_scan_id", "sites"."latest_audit_id" IS NOT NULL)
+        ) AS s(rank, seo, aeo, geo, mode, scores_at, scan_id, audited)
+        -- a full audit's site scores before any page's; then full before quick, then the later,
+        -- then this scan on a tie; a site never scored sorts last
+        ORDER BY s.audited DESC, (s.mode = 'full') DESC NULLS LAST, s.scores_at DESC NULLS LAST, s.rank
         LIMIT 1
       ),
       "updated_at" = now()`;

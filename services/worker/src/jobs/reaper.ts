@@ -191,13 +191,19 @@ export type Reaper = ReturnType<typeof createReaper>;
  * interval); a sweep that fails (database or Redis away) is tried at the next tick, and a
  * sweep still running when the next tick comes is not doubled.
  */
-export const startReaper = (deps: ReaperDeps, intervalMs: number): (() => Promise<void>) => {
+export const startReaper = (
+  deps: ReaperDeps,
+  intervalMs: number,
+  /** further sweeps of rows whose jobs the queue lost (the audits'), run after the scans' in the same turn */
+  more: ReadonlyArray<() => Promise<unknown>> = [],
+): (() => Promise<void>) => {
   const reaper = createReaper(deps);
   let running: Promise<unknown> | null = null;
   const tick = async () => {
     const mine = await deps.redis.set(deps.queue.toKey("reaper"), "1", "PX", intervalMs, "NX");
     if (mine !== "OK") return;
     await reaper.sweep();
+    for (const sweep of more) await sweep();
   };
   const timer = setInterval(() => {
     if (running) return;

@@ -1,101 +1,80 @@
-import type { Plan } from "@scan/contract";
-import type { Db } from "@scan/db";
+import { type Db, Prisma } from "@scan/db";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 
-/** Days a completed scan keeps its full check list, by its owner's plan; anonymous scans too. */
-export type RetentionDays = Record<Plan | "anonymous", number>;
+/** Days each plan keeps full check lists; scores, grades and issue counts are kept for good. */
+export type RetentionDays = { anonymous: number; free: number; starter: number; pro: number; agency: number };
 
-export type RetentionDeps = {
+export type PruneResult = { scans: number; auditPages: number; batches: number };
+
+/**
+ * Prunes what grows without end once audits run on schedules: the full check lists of scans
+ * (`scans.checks`) and of audit pages (`audit_pages.checks` and `facts`) older than the owner's
+ * plan keeps them. Scores, grades, issue counts and audit reports stay, so history and the
+ * site report are whole. Each batch is one short statement that skips rows another transaction
+ * holds, so pruning never takes a long lock and never waits on a scan being stored; a run does
+ * at most `maxBatches` batches and the next run goes on.
+ */
+export const createPruner = ({
+  db,
+  days,
+  batchSize,
+  maxBatches,
+  log,
+}: {
   db: Db;
   days: RetentionDays;
-  /** rows changed per statement: each batch is one short transaction */
   batchSize: number;
-  /** rows changed per sweep at most; a longer backlog is worked off over several sweeps */
-  maxPerSweep: number;
-  /** rest between batches, so pruning never crowds out the scans' own writes */
-  pauseMs: number;
+  maxBatches: number;
   log: Logger;
-};
+}) => {
+  // anonymous scans (no user) keep theirs for RETENTION_DAYS_ANONYMOUS
+  const cutoff = Prisma.sql`now() - (CASE WHEN u."id" IS NULL THEN ${days.anonymous}::int
+    WHEN u."plan" = 'starter' THEN ${days.starter}::int WHEN u."plan" = 'pro' THEN ${days.pro}::int
+    WHEN u."plan" = 'agency' THEN ${days.agency}::int ELSE ${days.free}::int END) * interval '1 day'`;
 
-export type RetentionResult = { pruned: number; batches: number };
+  const pruneScans = () =>
+    db.$executeRaw`UPDATE "scans" SET "checks" = NULL, "checks_pruned_at" = now() WHERE "id" IN (
+      SELECT s."id" FROM "scans" s LEFT JOIN "users" u ON u."id" = s."user_id"
+      WHERE s."checks" IS NOT NULL AND s."status" IN ('completed', 'failed') AND s."created_at" < ${cutoff}
+      LIMIT ${batchSize} FOR UPDATE OF s SKIP LOCKED)`;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const pruneAuditPages = () =>
+    db.$executeRaw`UPDATE "audit_pages" SET "checks" = NULL, "facts" = NULL WHERE "id" IN (
+      SELECT p."id" FROM "audit_pages" p JOIN "audits" a ON a."id" = p."audit_id" JOIN "users" u ON u."id" = a."user_id"
+      WHERE (p."checks" IS NOT NULL OR p."facts" IS NOT NULL) AND a."status" IN ('completed', 'failed', 'cancelled')
+        AND a."created_at" < ${cutoff}
+      LIMIT ${batchSize} FOR UPDATE OF p SKIP LOCKED)`;
 
-/**
- * Drops the full check list of scans older than their plan's retention, keeping the row with
- * its scores, grade and issue counts for the site's history. Works in small batches, each one
- * statement that locks only the rows it changes (`FOR UPDATE SKIP LOCKED`: a row a scan is
- * writing is skipped, not waited for) and reads them from a partial index of the scans that
- * still carry a check list, so no batch holds a lock for long or scans the table.
- */
-export const createRetention = ({ db, days, batchSize, maxPerSweep, pauseMs, log }: RetentionDeps) => {
-  const sweep = async (now: Date = new Date()): Promise<RetentionResult> => {
-    let pruned = 0;
-    let batches = 0;
-    while (pruned < maxPerSweep) {
-      const limit = Math.min(batchSize, maxPerSweep - pruned);
-      const changed = await db.$executeRaw`
-        WITH doomed AS (
-          SELECT s.id
-          FROM scans s
-          LEFT JOIN users u ON u.id = s.user_id
-          WHERE s.checks IS NOT NULL
-            AND s.completed_at IS NOT NULL
-            AND s.completed_at < ${now}::timestamptz - make_interval(days => CASE u.plan::text
-              WHEN 'free' THEN ${days.free}::int
-              WHEN 'starter' THEN ${days.starter}::int
-              WHEN 'pro' THEN ${days.pro}::int
-              WHEN 'agency' THEN ${days.agency}::int
-              ELSE ${days.anonymous}::int
-            END)
-          ORDER BY s.completed_at
-          LIMIT ${limit}
-          FOR UPDATE OF s SKIP LOCKED
-        )
-        UPDATE scans SET checks = NULL, checks_pruned_at = ${now}
-        FROM doomed WHERE scans.id = doomed.id`;
-      batches += 1;
-      pruned += changed;
-      if (changed < limit) break;
-      await sleep(pauseMs);
+  const prune = async (): Promise<PruneResult> => {
+    const result: PruneResult = { scans: 0, auditPages: 0, batches: 0 };
+    for (const [step, key] of [
+      [pruneScans, "scans"],
+      [pruneAuditPages, "auditPages"],
+    ] as const) {
+      while (result.batches < maxBatches) {
+        const count = await step();
+        result.batches += 1;
+        result[key] += count;
+        if (count < batchSize) break;
+      }
     }
-    if (pruned > 0) log.info({ pruned, batches }, "retention dropped the check lists of old scans");
-    return { pruned, batches };
+    if (result.scans + result.auditPages > 0) log.info(result, "old check lists pruned");
+    return result;
   };
-  return { sweep };
+  return { prune };
 };
 
-/** How long stopping waits for a sweep under way: a batch is one short statement. */
-const STOP_WAIT_MS = 2_000;
-
 /**
- * Runs a sweep every `intervalMs` on one worker at a time (a Redis key taken for the interval
- * decides which), for as long as the worker runs. Answers the stop function.
+ * Runs the pruner at most every intervalMs, one worker at a time (a Redis key held for the
+ * interval), as one of the reaper's sweeps.
  */
-export const startRetention = (
-  deps: RetentionDeps & { redis: Pick<Redis, "set">; lockKey: string },
-  intervalMs: number,
-): (() => Promise<void>) => {
-  const retention = createRetention(deps);
-  let running: Promise<unknown> | null = null;
-  const tick = async () => {
-    if ((await deps.redis.set(deps.lockKey, "1", "PX", intervalMs, "NX")) !== "OK") return;
-    await retention.sweep();
-  };
-  const timer = setInterval(() => {
-    if (running) return;
-    running = tick()
-      .catch((error: unknown) =>
-        deps.log.warn({ err: error instanceof Error ? error.message : String(error) }, "retention sweep failed"),
-      )
-      .finally(() => {
-        running = null;
-      });
-  }, intervalMs);
-  timer.unref();
+export const pruneEvery = (
+  pruner: ReturnType<typeof createPruner>,
+  { redis, key, intervalMs }: { redis: Pick<Redis, "set">; key: string; intervalMs: number },
+) => {
   return async () => {
-    clearInterval(timer);
-    await Promise.race([running, new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref())]);
+    const mine = await redis.set(key, "1", "PX", intervalMs, "NX");
+    if (mine === "OK") await pruner.prune();
   };
 };

@@ -1,0 +1,189 @@
+import type { CheckResult } from "@scan/contract";
+import type { PageFacts } from "./page-facts";
+import { type AuditedPage, runSiteChecks, type SiteCheckInput } from "./site-checks";
+import { buildSiteReport } from "./site-report";
+
+const O = "https://site.example";
+
+const facts = (change: Partial<PageFacts> = {}): PageFacts => ({
+  title: null,
+  description: null,
+  canonical: null,
+  hreflang: [],
+  links: [],
+  noindex: false,
+  redirects: [],
+  redirectLoop: false,
+  ...change,
+});
+
+const page = (path: string, change: Partial<PageFacts> = {}, row: Partial<AuditedPage> = {}): AuditedPage => ({
+  url: `${O}${path}`,
+  status: "scanned",
+  httpStatus: 200,
+  inSitemap: false,
+  facts: facts({ title: `Title of ${path}`, description: `About ${path}`, canonical: `${O}${path}`, ...change }),
+  ...row,
+});
+
+const input = (pages: AuditedPage[], more: Partial<SiteCheckInput> = {}): SiteCheckInput => ({
+  origin: O,
+  pages,
+  robots: { allowsGooglebot: (url) => !url.includes("/private/") },
+  llmsTxt: null,
+  extraAnswers: new Map(),
+  ...more,
+});
+
+const findings = (pages: AuditedPage[], more: Partial<SiteCheckInput> = {}) =>
+  Object.fromEntries(
+    runSiteChecks(input(pages, more)).map((check) => [check.id, check.findings.map((finding) => finding.url)]),
+  );
+
+describe("site checks", () => {
+  it("pass on a clean site, and skip what does not apply", () => {
+    const results = runSiteChecks(input([page("/", { links: [`${O}/a`] }), page("/a", { links: [`${O}/`] })]));
+    const statuses = Object.fromEntries(results.map((check) => [check.id, check.status]));
+    expect(statuses).toEqual({
+      "duplicate-titles": "pass",
+      "duplicate-descriptions": "pass",
+      "broken-internal-links": "pass",
+      "canonical-targets": "pass",
+      "sitemap-noindex": "skip",
+      "sitemap-redirects": "skip",
+      "sitemap-blocked": "skip",
+      "sitemap-missing": "skip",
+      "redirect-chains": "pass",
+      "hreflang-return-links": "skip",
+      "llms-txt-links": "skip",
+    });
+    for (const check of results) expect(check.score).toBe(check.status === "pass" ? check.maxScore : 0);
+  });
+
+  it("find duplicates once per canonical URL, leaving out noindex and redirected pages", () => {
+    const found = findings([
+      page("/a", { title: "Same" }),
+      page("/b", { title: "same" }),
+      // /a?ref=x names /a canonical: the same page, not a duplicate
+      page("/a?ref=x", { title: "Same", canonical: `${O}/a` }),
+      page("/c", { title: "Other", noindex: true }),
+      page("/d", { title: "Other" }),
+      page("/old", { title: "Other", redirects: [{ url: `${O}/old`, status: 301 }] }),
+    ]);
+    expect(found["duplicate-titles"]).toEqual([`${O}/a`]);
+  });
+
+  it("find broken links with the pages linking to them, and canonicals that do not answer 200", () => {
+    const results = runSiteChecks(
+      input([
+        page("/", { links: [`${O}/gone`, `${O}/down`, `${O}/fine`] }),
+        page("/x", { links: [`${O}/gone`], canonical: `${O}/moved` }),
+        page("/fine"),
+        page("/gone", {}, { httpStatus: 404 }),
+        page("/down", {}, { status: "failed", httpStatus: 500, facts: null }),
+        page("/moved", { redirects: [{ url: `${O}/moved`, status: 301 }] }),
+      ]),
+    );
+    const broken = results.find((check) => check.id === "broken-internal-links");
+    expect(broken?.findings).toEqual([
+      { url: `${O}/gone`, detail: "linked from 2 page(s) and answers 404", pages: [`${O}/`, `${O}/x`] },
+      { url: `${O}/down`, detail: "linked from 1 page(s) and answers 500", pages: [`${O}/`] },
+    ]);
+    expect(broken?.description).toBe(`2 broken internal link targets: ${O}/gone, ${O}/down.`);
+    expect(results.find((check) => check.id === "canonical-targets")?.findings.map((f) => f.url)).toEqual([
+      `${O}/moved`,
+    ]);
+  });
+
+  it("judge sitemap URLs, redirect chains, hreflang return links and llms.txt links", () => {
+    const found = findings(
+      [
+        page(
+          "/",
+          {
+            hreflang: [
+              { lang: "de", href: `${O}/de` },
+              { lang: "fr", href: `${O}/fr` },
+            ],
+          },
+          { inSitemap: true },
+        ),
+        page("/de", { hreflang: [{ lang: "en", href: `${O}/` }] }),
+        page("/fr"),
+        page("/hidden", { noindex: true }, { inSitemap: true }),
+        page("/old", { redirects: [{ url: `${O}/old`, status: 301 }] }, { inSitemap: true }),
+        page("/private/x", {}, { status: "blocked", httpStatus: null, facts: null, inSitemap: true }),
+        page("/deleted", {}, { httpStatus: 410, inSitemap: true }),
+        page("/hop", {
+          redirects: [
+            { url: `${O}/hop`, status: 301 },
+            { url: `${O}/hop2`, status: 302 },
+          ],
+        }),
+      ],
+      {
+        llmsTxt: { url: `${O}/llms.txt`, status: 200, body: `# Site\n- [Home](/)\n- [Gone](${O}/nope): old\n` },
+        extraAnswers: new Map([[`${O}/nope`, { status: 404, redirected: false, finalUrl: null }]]),
+      },
+    );
+    expect(found["sitemap-noindex"]).toEqual([`${O}/hidden`]);
+    expect(found["sitemap-redirects"]).toEqual([`${O}/old`]);
+    expect(found["sitemap-blocked"]).toEqual([`${O}/private/x`]);
+    expect(found["sitemap-missing"]).toEqual([`${O}/deleted`]);
+    expect(found["redirect-chains"]).toEqual([`${O}/hop`]);
+    expect(found["hreflang-return-links"]).toEqual([`${O}/`]);
+    expect(found["llms-txt-links"]).toEqual([`${O}/nope`]);
+  });
+});
+
+describe("site report", () => {
+  const check = (
+    id: string,
+    status: CheckResult["status"],
+    category: CheckResult["category"] = "seo",
+  ): CheckResult => ({
+    id,
+    category,
+    status,
+    score: status === "pass" ? 10 : status === "warn" ? 5 : 0,
+    maxScore: 10,
+    severity: "critical",
+    title: id,
+    description: "",
+    fix: "",
+  });
+
+  it("averages each page check over the pages and scores the site by the catalogue's rules", () => {
+    const report = buildSiteReport({
+      mode: "full",
+      pages: [
+        { url: `${O}/a`, overall: 90, checks: [check("indexable", "pass"), check("faq", "pass", "aeo")] },
+        { url: `${O}/b`, overall: 40, checks: [check("indexable", "fail"), check("faq", "skip", "aeo")] },
+      ],
+      siteChecks: [],
+      discovery: null,
+    });
+    expect(report.page_checks.find((c) => c.id === "indexable")).toMatchObject({
+      pages: 2,
+      pass: 1,
+      fail: 1,
+      pass_rate: 0.5,
+    });
+    expect(report.page_checks.find((c) => c.id === "faq")).toMatchObject({ pages: 1, skip: 1, pass_rate: 1 });
+    // seo: indexable earns 5 of 10 on average; aeo: 10 of 10; geo: nothing ran
+    expect(report.scores).toEqual({ seo: 50, aeo: 100, geo: 100, overall: 80, total: 80 });
+    expect(report.worst_pages.map((p) => p.url)).toEqual([`${O}/b`, `${O}/a`]);
+    expect(report.partial).toBe(false);
+  });
+
+  it("caps the overall at 39 when no page may be indexed", () => {
+    const report = buildSiteReport({
+      mode: "quick",
+      pages: [{ url: `${O}/a`, overall: 39, checks: [check("indexable", "fail"), check("faq", "pass", "aeo")] }],
+      siteChecks: [],
+      discovery: null,
+    });
+    expect(report.scores.overall).toBe(39);
+    expect(report.grade).toBe("F");
+  });
+});

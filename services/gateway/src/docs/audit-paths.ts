@@ -1,0 +1,226 @@
+import {
+  AuditIdParam,
+  AuditPageListQuery,
+  AuditPageView,
+  AuditReportQuery,
+  AuditScheduleRequest,
+  AuditScheduleView,
+  AuditView,
+  CreateAuditRequest,
+  pageParams,
+  RegressionAlert,
+  SiteHistoryEntry,
+  SiteHistoryQuery,
+  SiteIdParam,
+  SiteReport,
+} from "@scan/contract";
+import { z } from "zod";
+import type { ZodOpenApiPathsObject, ZodOpenApiResponseObject } from "zod-openapi";
+import { apiErrors, apiHeaders, commonHeaderParams, jsonBody, page, pageNotModified, record, security } from "./common";
+
+/** Whole-site audits: start, follow, page through, export, cancel (docs/audits.md). */
+
+const headers = z.object(commonHeaderParams);
+
+/** The signed POST a schedule's alert_url receives when an audit of the site regressed. */
+const regressionCallback = {
+  "{$request.body#/alert_url}": {
+    post: {
+      summary: "A regression, POSTed to alert_url",
+      description: [
+        "Sent once per regressed audit: when a completed audit of the site (scheduled or not) has an overall score `alert_drop` or more points below the site's previous completed audit of the same mode, a lower grade, or a check failing that passed before (a site check, or a page check that passed on every page), each named with its pages.",
+        "",
+        "Signed as scan callbacks are: `X-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of <t>.<raw body> keyed with WEBHOOK_SECRET>`. `X-Webhook-Id` is the alert's id, the same on every attempt: deduplicate on it. Retried with backoff up to `WEBHOOK_ATTEMPTS` until a 2xx.",
+      ].join("\n"),
+      requestParams: {
+        header: z.object({
+          "X-Signature": z.string().meta({ description: "`t=<unix seconds>,v1=<hex HMAC-SHA256>`" }),
+          "X-Webhook-Id": z.uuid().meta({ description: "The alert id, the same on every attempt." }),
+          "X-Webhook-Attempt": z.int().positive().meta({ description: "1 for the first attempt." }),
+        }),
+      },
+      requestBody: jsonBody(RegressionAlert),
+      responses: {
+        "2XX": { description: "Delivered." },
+        default: { description: "Not delivered: retried with backoff." },
+      },
+    },
+  },
+};
+
+const AuditLocation = z.string().meta({
+  description: "Where to follow the audit: `/api/v1/audits/<id>`.",
+  header: { id: "AuditLocation" },
+});
+
+/** A CSV file, with the JSON envelope as the alternative the `format` parameter picks. */
+const withCsv = (json: ZodOpenApiResponseObject, what: string): ZodOpenApiResponseObject => ({
+  ...json,
+  description: `${json.description} With \`format=csv\`: ${what} as \`text/csv\` (RFC 4180, UTF-8 with a byte-order mark, CRLF), sent as an attachment; a text cell that a spreadsheet would read as a formula (starting with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return) is prefixed with \`'\`.`,
+  headers: z.object({
+    ...apiHeaders,
+    "Content-Disposition": z
+      .string()
+      .optional()
+      .meta({ description: 'With `format=csv`: `attachment; filename="audit-<id>-….csv"`.' }),
+  }),
+  content: {
+    ...json.content,
+    "text/csv": { schema: z.string().meta({ description: "The CSV file." }) },
+  },
+});
+
+export const auditPaths: ZodOpenApiPathsObject = {
+  "/api/v1/sites/{id}/history": {
+    get: {
+      operationId: "getSiteHistory",
+      tags: ["Audits"],
+      summary: "A site's scores and issue counts over time",
+      description:
+        "The caller's completed scans of the site's pages (keyed scans whose URL is on the site's origin) and the site's completed audits, newest first, each with its mode, scores, grade and issue counts. `partial` marks quick scans and quick audits, whose scores are not comparable with full ones'. `kind` keeps one of the two.",
+      security: security.apiKey,
+      requestParams: { path: SiteIdParam, query: SiteHistoryQuery, header: headers },
+      responses: {
+        "200": page("A page of the site's history.", SiteHistoryEntry),
+        "304": pageNotModified(),
+        ...apiErrors(400, 401, 404, 405, 429, 500, 503),
+      },
+    },
+  },
+  "/api/v1/sites/{id}/schedule": {
+    post: {
+      operationId: "putAuditSchedule",
+      tags: ["Audits"],
+      summary: "Audit a site daily or weekly",
+      description: [
+        "Creates the site's schedule (201) or replaces it (200): one per site. `frequency` is `daily` or `weekly`; the other fields are `POST /api/v1/sites/{id}/audits`'s, checked the same way.",
+        "",
+        "`alert_url` (optional, vetted like a scan's `callback_url`, and refused without a `WEBHOOK_SECRET`) receives a signed POST when an audit of the site regressed (see the callback); `alert_drop` (1 to 100, default 5) is the fall of the overall score, in points, that counts.",
+        "",
+        "The queue runs it by a cron pattern in UTC (`pattern`) whose time of day (and weekday) is fixed per site, so many sites spread over the day. When it comes due while an audit of the site is under way, that run is skipped. A plan schedules at most `AUDIT_SCHEDULES_<PLAN>` sites (403 `PLAN_LIMIT` beyond). Schedules survive restarts: the worker makes the queue's scheduler again from the stored schedule when Redis lost it.",
+      ].join("\n"),
+      security: security.apiKey,
+      requestParams: { path: SiteIdParam, header: headers },
+      requestBody: jsonBody(AuditScheduleRequest),
+      responses: {
+        "200": record("The schedule, replaced.", AuditScheduleView),
+        "201": record("The schedule, new.", AuditScheduleView),
+        ...apiErrors(400, 401, 403, 404, 405, 413, 429, 500, 503),
+      },
+      callbacks: { siteRegressed: regressionCallback },
+    },
+    get: {
+      operationId: "getAuditSchedule",
+      tags: ["Audits"],
+      summary: "A site's audit schedule",
+      description: "The schedule with `next_run_at` as the queue has it; 404 when the site has none.",
+      security: security.apiKey,
+      requestParams: { path: SiteIdParam, header: headers },
+      responses: { "200": record("The schedule.", AuditScheduleView), ...apiErrors(400, 401, 404, 405, 429, 500, 503) },
+    },
+    delete: {
+      operationId: "deleteAuditSchedule",
+      tags: ["Audits"],
+      summary: "Stop a site's audit schedule",
+      description: "Deletes the schedule and its scheduler; audits it started stay. 404 when the site has none.",
+      security: security.apiKey,
+      requestParams: { path: SiteIdParam, header: headers },
+      responses: {
+        "200": record("The schedule as it was, `next_run_at` null.", AuditScheduleView),
+        ...apiErrors(400, 401, 404, 405, 429, 500, 503),
+      },
+    },
+  },
+  "/api/v1/sites/{id}/audits": {
+    post: {
+      operationId: "createAudit",
+      tags: ["Audits"],
+      summary: "Audit a whole site",
+      description: [
+        "Starts an audit of the site (one of the caller's, from `GET /api/v1/sites`) and answers 202 at once; follow it at `Location`.",
+        "",
+        "The audit reads robots.txt (its `Sitemap:` lines, its rules for the `AEOScan` crawler and its `Crawl-delay`), the sitemaps (or `/sitemap.xml`; indexes and gzip, bounded), then scans the start page and the sitemaps' pages and follows each scanned page's same-origin links breadth-first, every URL once, until no page is left or `max_pages` are admitted. Pages run on the scan workers below every interactive scan.",
+        "",
+        "- `mode`: each page's scan, `quick` (20 checks) or `full` (53, the default); only a full audit sets the site's `latest_scores`.",
+        "- `max_pages`: 1 to 10,000, at most the plan's ceiling (default: the ceiling; above it 403 `PLAN_LIMIT`).",
+        "- `include`, `exclude`: up to 20 path patterns each, robots.txt style (`/blog/*`, `*.php$`), matched against path and query; exclude wins; the start page is always audited.",
+        "",
+        "A body is optional (no body: every default). A user may have `AUDITS_ACTIVE_PER_USER` audits under way (403 `PLAN_LIMIT` beyond).",
+      ].join("\n"),
+      security: security.apiKey,
+      requestParams: { path: SiteIdParam, header: headers },
+      requestBody: jsonBody(CreateAuditRequest, false),
+      responses: {
+        "202": record("The audit, `discovering`.", AuditView, { headers: { Location: AuditLocation } }),
+        ...apiErrors(400, 401, 403, 404, 405, 413, 429, 500, 503),
+      },
+    },
+    get: {
+      operationId: "listSiteAudits",
+      tags: ["Audits"],
+      summary: "A site's audits",
+      description:
+        "The site's audits, newest first, each with its progress and scores (`report` is null here: read one audit for it).",
+      security: security.apiKey,
+      requestParams: { path: SiteIdParam, query: z.strictObject(pageParams), header: headers },
+      responses: {
+        "200": page("A page of audits.", AuditView),
+        "304": pageNotModified(),
+        ...apiErrors(400, 401, 404, 405, 429, 500, 503),
+      },
+    },
+  },
+  "/api/v1/audits/{id}": {
+    get: {
+      operationId: "getAudit",
+      tags: ["Audits"],
+      summary: "An audit: progress, and the site report when done",
+      description:
+        "`status` moves `discovering` → `running` → `finalizing` → `completed` (or `failed`, or `cancelled`). `progress` counts the pages from their rows: `discovered` (admitted), `queued`, `running`, `scanned`, `failed` (no answer or 5xx), `blocked` (robots.txt disallows the crawler), `cancelled`. Once completed, `scores`, `grade` and `report` (site checks with their findings, each page check's pass rate, the worst pages, what discovery read) are set.",
+      security: security.apiKey,
+      requestParams: { path: AuditIdParam, header: headers },
+      responses: { "200": record("The audit.", AuditView), ...apiErrors(400, 401, 404, 405, 429, 500, 503) },
+    },
+    delete: {
+      operationId: "cancelAudit",
+      tags: ["Audits"],
+      summary: "Cancel an audit",
+      description:
+        "Cancels an audit under way: pages not yet started are cancelled, pages being scanned finish and are kept, nothing more is queued. A finished audit is left as it is. Either way the answer is the audit as it now stands.",
+      security: security.apiKey,
+      requestParams: { path: AuditIdParam, header: headers },
+      responses: { "200": record("The audit.", AuditView), ...apiErrors(400, 401, 404, 405, 429, 500, 503) },
+    },
+  },
+  "/api/v1/audits/{id}/pages": {
+    get: {
+      operationId: "listAuditPages",
+      tags: ["Audits"],
+      summary: "An audit's pages",
+      description:
+        "Every page of the audit in the order it was admitted (breadth-first), with its status, HTTP status, scores and checks.",
+      security: security.apiKey,
+      requestParams: { path: AuditIdParam, query: AuditPageListQuery, header: headers },
+      responses: {
+        "200": withCsv(page("A page of the audit's pages.", AuditPageView), "every page of the audit, one row each"),
+        "304": pageNotModified(),
+        ...apiErrors(400, 401, 404, 405, 429, 500, 503),
+      },
+    },
+  },
+  "/api/v1/audits/{id}/report": {
+    get: {
+      operationId: "getAuditReport",
+      tags: ["Audits"],
+      summary: "A completed audit's site report",
+      description:
+        "The site report alone, as JSON or CSV (a row per site-check finding, per passing or skipped site check, and per page check with its pass rate). 404 until the audit is completed.",
+      security: security.apiKey,
+      requestParams: { path: AuditIdParam, query: AuditReportQuery, header: headers },
+      responses: {
+        "200": withCsv(record("The site report.", SiteReport), "the report"),
+        ...apiErrors(400, 401, 404, 405, 429, 500, 503),
+      },
+    },
+  },
+};

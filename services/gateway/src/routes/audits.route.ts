@@ -1,0 +1,189 @@
+import {
+  AuditIdParam,
+  AuditPageListQuery,
+  AuditReportQuery,
+  AuditScheduleRequest,
+  CreateAuditRequest,
+  pageParams,
+  SiteHistoryQuery,
+  SiteIdParam,
+  successBody,
+} from "@scan/contract";
+import type { Response } from "express";
+import { z } from "zod";
+import type { AuditService } from "../domain/audit-service";
+import type { HistoryService } from "../domain/history-service";
+import type { ScheduleService } from "../domain/schedule-service";
+import { sendPage } from "../http/pagination";
+import { type Route, route } from "../http/route";
+
+const BODY_HINT =
+  'Send {"mode": "quick" | "full", "max_pages": 100, "include": ["/blog/*"], "exclude": ["/tag/*"]}; every field is optional.';
+const ID_HINT = "Use a UUID from the API.";
+const PAGES_HINT = "page ≥ 1; limit from 1 to 100; format: json or csv.";
+const REPORT_HINT = "format: json or csv.";
+const LIST_HINT = "page ≥ 1; limit from 1 to 100.";
+
+const AuditListQuery = z.strictObject(pageParams);
+
+/** A CSV file, named for the audit: not an envelope, so a spreadsheet opens it as it is. */
+const sendCsv = (res: Response, name: string, csv: string) => {
+  res
+    .status(200)
+    .setHeader("content-type", "text/csv; charset=utf-8")
+    .setHeader("content-disposition", `attachment; filename="${name}.csv"`)
+    .send(csv);
+};
+
+/** Whole-site audits (docs/audits.md): start one for a site, follow it, page through it, export it, cancel it. */
+const SCHEDULE_HINT =
+  'Send {"frequency": "daily" | "weekly", "mode": "quick" | "full", "max_pages": 100, "include": [...], "exclude": [...]}; frequency is required.';
+
+export const auditRoutes = ({
+  audits,
+  schedules,
+  history,
+}: {
+  audits: AuditService;
+  schedules: ScheduleService;
+  history: HistoryService;
+}): Route[] => [
+  route(
+    {
+      method: "get",
+      path: "/api/v1/sites/:id/history",
+      authorization: "account",
+      params: { schema: SiteIdParam, hint: ID_HINT },
+      query: {
+        schema: SiteHistoryQuery,
+        hint: "page ≥ 1; limit from 1 to 100; kind: all, scan or audit.",
+        report: "names",
+      },
+    },
+    async ({ caller, params, query, req, res }) => {
+      const { entries, meta } = await history.list(caller.userId, params.id.toLowerCase(), query);
+      await sendPage(req, res, entries, meta);
+    },
+  ),
+  route(
+    {
+      method: "post",
+      path: "/api/v1/sites/:id/schedule",
+      authorization: "account",
+      params: { schema: SiteIdParam, hint: ID_HINT },
+      body: { schema: AuditScheduleRequest, hint: SCHEDULE_HINT, report: "names" },
+    },
+    async ({ caller, params, body, res }) => {
+      const { schedule, created } = await schedules.put(caller, params.id.toLowerCase(), body);
+      res.status(created ? 201 : 200).json(successBody(res.locals.form, schedule, { requestId: res.locals.requestId }));
+    },
+  ),
+  route(
+    {
+      method: "get",
+      path: "/api/v1/sites/:id/schedule",
+      authorization: "account",
+      params: { schema: SiteIdParam, hint: ID_HINT },
+    },
+    async ({ caller, params, res }) => {
+      const schedule = await schedules.get(caller.userId, params.id.toLowerCase());
+      res.json(successBody(res.locals.form, schedule, { requestId: res.locals.requestId }));
+    },
+  ),
+  route(
+    {
+      method: "delete",
+      path: "/api/v1/sites/:id/schedule",
+      authorization: "account",
+      params: { schema: SiteIdParam, hint: ID_HINT },
+    },
+    async ({ caller, params, res }) => {
+      const schedule = await schedules.remove(caller.userId, params.id.toLowerCase());
+      res.json(successBody(res.locals.form, schedule, { requestId: res.locals.requestId }));
+    },
+  ),
+  route(
+    {
+      method: "post",
+      path: "/api/v1/sites/:id/audits",
+      authorization: "account",
+      params: { schema: SiteIdParam, hint: ID_HINT },
+      body: { schema: CreateAuditRequest, hint: BODY_HINT, report: "names", optional: true },
+    },
+    async ({ caller, params, body, res }) => {
+      const audit = await audits.create(caller, params.id.toLowerCase(), body, res.locals.requestId);
+      res
+        .status(202)
+        .setHeader("location", `/api/v1/audits/${audit.id}`)
+        .json(successBody(res.locals.form, audit, { requestId: res.locals.requestId }));
+    },
+  ),
+  route(
+    {
+      method: "get",
+      path: "/api/v1/sites/:id/audits",
+      authorization: "account",
+      params: { schema: SiteIdParam, hint: ID_HINT },
+      query: { schema: AuditListQuery, hint: LIST_HINT, report: "names" },
+    },
+    async ({ caller, params, query, req, res }) => {
+      const { audits: items, meta } = await audits.listForSite(caller.userId, params.id.toLowerCase(), query);
+      await sendPage(req, res, items, meta);
+    },
+  ),
+  route(
+    {
+      method: "get",
+      path: "/api/v1/audits/:id",
+      authorization: "account",
+      params: { schema: AuditIdParam, hint: ID_HINT },
+    },
+    async ({ caller, params, res }) => {
+      const audit = await audits.get(caller.userId, params.id.toLowerCase());
+      res.json(successBody(res.locals.form, audit, { requestId: res.locals.requestId }));
+    },
+  ),
+  route(
+    {
+      method: "delete",
+      path: "/api/v1/audits/:id",
+      authorization: "account",
+      params: { schema: AuditIdParam, hint: ID_HINT },
+    },
+    async ({ caller, params, res }) => {
+      const audit = await audits.cancel(caller.userId, params.id.toLowerCase());
+      res.json(successBody(res.locals.form, audit, { requestId: res.locals.requestId }));
+    },
+  ),
+  route(
+    {
+      method: "get",
+      path: "/api/v1/audits/:id/pages",
+      authorization: "account",
+      params: { schema: AuditIdParam, hint: ID_HINT },
+      query: { schema: AuditPageListQuery, hint: PAGES_HINT, report: "names" },
+    },
+    async ({ caller, params, query, req, res }) => {
+      const id = params.id.toLowerCase();
+      if (query.format === "csv") return sendCsv(res, `audit-${id}-pages`, await audits.pagesAsCsv(caller.userId, id));
+      const { pages, meta } = await audits.pages(caller.userId, id, query);
+      await sendPage(req, res, pages, meta);
+    },
+  ),
+  route(
+    {
+      method: "get",
+      path: "/api/v1/audits/:id/report",
+      authorization: "account",
+      params: { schema: AuditIdParam, hint: ID_HINT },
+      query: { schema: AuditReportQuery, hint: REPORT_HINT, report: "names" },
+    },
+    async ({ caller, params, query, res }) => {
+      const id = params.id.toLowerCase();
+      if (query.format === "csv")
+        return sendCsv(res, `audit-${id}-report`, await audits.reportAsCsv(caller.userId, id));
+      const report = await audits.report(caller.userId, id);
+      res.json(successBody(res.locals.form, report, { requestId: res.locals.requestId }));
+    },
+  ),
+];

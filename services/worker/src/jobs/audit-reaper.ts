@@ -1,0 +1,180 @@
+import {
+  type AlertJobPayload,
+  AUDIT_JOB,
+  alertJobId,
+  auditPageJob,
+  auditStepJob,
+  auditStepJobId,
+} from "@scan/contract";
+import type { Db } from "@scan/db";
+import type { Queue } from "bullmq";
+import type { Logger } from "pino";
+import { finishIfDone } from "../domain/audit-store";
+
+/** Job states in which a page or step is still on its way. */
+const ALIVE = new Set(["waiting", "active", "delayed", "prioritized", "waiting-children"]);
+const PAGE = 200;
+
+export type AuditSweep = {
+  pagesRequeued: number;
+  pagesFailed: number;
+  stepsRequeued: number;
+  finished: number;
+  alertsRequeued: number;
+};
+
+/**
+ * Audits survive a Redis that restarted empty the way scans do: from their rows. A sweep finds
+ * audit pages `queued` or `running` whose job is gone or dead and queues them again (same job
+ * id, the page's), or fails them after `maxRequeues`; audits `discovering` or `finalizing`
+ * whose step job is gone get it again; and an audit `running` with no page left (its last
+ * worker died between storing its page and moving the audit on) moves on to its report.
+ */
+export const createAuditReaper = ({
+  db,
+  queue,
+  orphanAfterMs,
+  runningAfterMs,
+  alerts,
+  log,
+}: {
+  db: Db;
+  queue: Queue;
+  /** the webhook queue and how an alert is queued on it: undelivered alerts whose job was lost are queued again */
+  alerts: { queue: Pick<Queue, "getJob">; enqueue: (payload: AlertJobPayload) => Promise<void> };
+  orphanAfterMs: number;
+  runningAfterMs: number;
+  log: Logger;
+}) => {
+  const stateOf = async (jobId: string): Promise<string> => {
+    const job = await queue.getJob(jobId);
+    return job ? await job.getState() : "missing";
+  };
+
+  const sweepPages = async (result: AuditSweep, now: number) => {
+    const rows = await db.auditPage.findMany({
+      where: { status: { in: ["queued", "running"] }, updatedAt: { lt: new Date(now - orphanAfterMs) } },
+      select: {
+        id: true,
+        auditId: true,
+        url: true,
+        status: true,
+        requeues: true,
+        updatedAt: true,
+        audit: { select: { mode: true, status: true } },
+      },
+      orderBy: [{ updatedAt: "asc" }, { id: "asc" }],
+      take: PAGE,
+    });
+    await Promise.all(
+      rows.map(async (row) => {
+        const state = await stateOf(row.id);
+        if (ALIVE.has(state)) return;
+        // its worker may still be at it, and stores it without the job
+        if (state === "missing" && row.status === "running" && now - row.updatedAt.getTime() < runningAfterMs) return;
+        const unchanged = { id: row.id, updatedAt: row.updatedAt, requeues: row.requeues };
+        if (
+          row.requeues >= AUDIT_JOB.maxRequeues ||
+          (row.audit.status !== "running" && row.audit.status !== "discovering")
+        ) {
+          const { count } = await db.auditPage.updateMany({
+            where: unchanged,
+            data:
+              row.audit.status === "running" || row.audit.status === "discovering"
+                ? {
+                    status: "failed",
+                    errorMessage: "The page lost its place in the queue too often",
+                    completedAt: new Date(),
+                  }
+                : { status: "cancelled", completedAt: new Date() },
+          });
+          result.pagesFailed += count;
+          if (count > 0 && (await finishIfDone(db, row.auditId))) await queueStep("report", row.auditId);
+          return;
+        }
+        const claimed = await db.auditPage.updateMany({
+          where: unchanged,
+          data: { status: "queued", startedAt: null, requeues: row.requeues + 1 },
+        });
+        if (claimed.count === 0) return;
+        if (state !== "missing") await (await queue.getJob(row.id))?.remove();
+        const job = auditPageJob({ auditId: row.auditId, pageId: row.id, url: row.url, mode: row.audit.mode });
+        await queue.add(job.name, job.data, job.opts);
+        result.pagesRequeued += 1;
+        log.warn({ auditId: row.auditId, pageId: row.id, jobState: state }, "audit page queued again from its row");
+      }),
+    );
+  };
+
+  const queueStep = async (step: "discover" | "report", auditId: string) => {
+    const job = auditStepJob(step, { auditId });
+    await queue.add(job.name, job.data, job.opts);
+  };
+
+  const sweepAudits = async (result: AuditSweep, now: number) => {
+    const audits = await db.audit.findMany({
+      where: {
+        status: { in: ["discovering", "running", "finalizing"] },
+        updatedAt: { lt: new Date(now - orphanAfterMs) },
+      },
+      select: { id: true, status: true, requeues: true, updatedAt: true },
+      orderBy: [{ updatedAt: "asc" }, { id: "asc" }],
+      take: PAGE,
+    });
+    for (const audit of audits) {
+      if (audit.status === "running") {
+        if (await finishIfDone(db, audit.id)) {
+          await queueStep("report", audit.id);
+          result.finished += 1;
+        }
+        continue;
+      }
+      const step = audit.status === "discovering" ? "discover" : "report";
+      const state = await stateOf(auditStepJobId(step, audit.id));
+      if (ALIVE.has(state)) continue;
+      const unchanged = { id: audit.id, updatedAt: audit.updatedAt, requeues: audit.requeues };
+      if (audit.requeues >= AUDIT_JOB.maxRequeues) {
+        await db.audit.updateMany({
+          where: unchanged,
+          data: {
+            status: "failed",
+            errorCode: "internal_error",
+            errorMessage: `The audit's ${step} step could not be completed`,
+            completedAt: new Date(),
+          },
+        });
+        continue;
+      }
+      const claimed = await db.audit.updateMany({ where: unchanged, data: { requeues: audit.requeues + 1 } });
+      if (claimed.count === 0) continue;
+      if (state !== "missing") await (await queue.getJob(auditStepJobId(step, audit.id)))?.remove();
+      await queueStep(step, audit.id);
+      result.stepsRequeued += 1;
+      log.warn({ auditId: audit.id, step, jobState: state }, "audit step queued again from its row");
+    }
+  };
+
+  const sweepAlerts = async (result: AuditSweep, now: number) => {
+    const pending = await db.auditAlert.findMany({
+      where: { state: "pending", createdAt: { lt: new Date(now - orphanAfterMs) } },
+      select: { id: true },
+      take: PAGE,
+    });
+    for (const alert of pending) {
+      if (await alerts.queue.getJob(alertJobId(alert.id))) continue;
+      await alerts.enqueue({ alertId: alert.id });
+      result.alertsRequeued += 1;
+      log.warn({ alertId: alert.id }, "regression alert queued again from its row");
+    }
+  };
+
+  const sweep = async (): Promise<AuditSweep> => {
+    const result: AuditSweep = { pagesRequeued: 0, pagesFailed: 0, stepsRequeued: 0, finished: 0, alertsRequeued: 0 };
+    const now = Date.now();
+    await sweepPages(result, now);
+    await sweepAudits(result, now);
+    await sweepAlerts(result, now);
+    return result;
+  };
+  return { sweep };
+};

@@ -1,0 +1,226 @@
+import { randomUUID } from "node:crypto";
+import {
+  type Answer,
+  type AuditedPage,
+  buildSiteReport,
+  crawlerRobots,
+  type JudgedPage,
+  llmsTxtLinks,
+  PageFacts,
+  regressionOf,
+  runSiteChecks,
+} from "@scan/audit";
+import { CheckResult, type RegressionAlert, SiteReport, type SiteReport as SiteReportType } from "@scan/contract";
+import { fetchDocument, TargetError } from "@scan/scanner";
+import { z } from "zod";
+import { StoredDiscovery, setSiteScoresFromAudit } from "../domain/audit-store";
+import type { AuditJobDeps } from "./audit.job";
+
+/** page rows read per query while the report is built */
+const BATCH = 500;
+/** llms.txt links fetched at once */
+const LINK_FETCHES = 4;
+
+const Checks = z.array(CheckResult);
+
+/**
+ * The report step: the site checks over every page's facts, each page check's pass rate, the
+ * worst pages and the site scores, stored on the audit, which completes. A full audit's scores
+ * become the site's latest. Runs once per audit (its job id is the audit's); run again after it
+ * stored, it does nothing.
+ */
+export const createAuditReport = ({ db, scanner, log, reportFetchTimeoutMs, enqueueAlert }: AuditJobDeps) => {
+  /**
+   * The regression alert of a completed audit, when the site's schedule has an alert URL and
+   * the audit is worse than the site's previous completed audit of the same mode. Returned as
+   * the row to store in the transaction that completes the audit: one alert per audit.
+   */
+  const alertFor = async (
+    audit: { id: string; siteId: string; userId: string; mode: "quick" | "full"; startUrl: string },
+    report: SiteReportType,
+    detectedAt: Date,
+  ) => {
+    const schedule = await db.auditSchedule.findUnique({
+      where: { siteId: audit.siteId },
+      select: { alertUrl: true, alertDrop: true },
+    });
+    if (!schedule?.alertUrl) return null;
+    const previous = await db.audit.findFirst({
+      where: { siteId: audit.siteId, mode: audit.mode, status: "completed", id: { not: audit.id } },
+      orderBy: [{ completedAt: "desc" }, { id: "desc" }],
+      select: { id: true, report: true },
+    });
+    if (!previous?.report) return null;
+    const before = SiteReport.parse(previous.report);
+    const { reasons, pageChecksFailing } = regressionOf(before, report, schedule.alertDrop);
+    if (reasons.length === 0) return null;
+    for (const reason of reasons) {
+      if (reason.kind !== "check_failing" || reason.scope !== "page" || !pageChecksFailing.includes(reason.check))
+        continue;
+      const failing = JSON.stringify([{ id: reason.check, status: "fail" }]);
+      const rows = await db.$queryRaw<Array<{ url: string }>>`
+        SELECT "url" FROM "audit_pages" WHERE "audit_id" = ${audit.id}::uuid AND "checks" @> ${failing}::jsonb
+        ORDER BY "position" LIMIT 50`;
+      reason.pages = rows.map((row) => row.url);
+    }
+    const id = randomUUID();
+    const body: RegressionAlert = {
+      event: "site.regressed",
+      alert_id: id,
+      site_id: audit.siteId,
+      site_url: new URL(audit.startUrl).origin,
+      audit_id: audit.id,
+      previous_audit_id: previous.id,
+      mode: audit.mode,
+      scores: { before: before.scores, after: report.scores },
+      grade: { before: before.grade, after: report.grade },
+      reasons,
+      detected_at: detectedAt.toISOString(),
+    };
+    return {
+      id,
+      auditId: audit.id,
+      previousAuditId: previous.id,
+      siteId: audit.siteId,
+      userId: audit.userId,
+      url: schedule.alertUrl,
+      body,
+    };
+  };
+
+  /** hands a stored, undelivered alert of the audit to the webhook queue (its job id is the alert's) */
+  const queueAlert = async (auditId: string) => {
+    const alert = await db.auditAlert.findUnique({ where: { auditId }, select: { id: true, state: true } });
+    if (alert?.state === "pending") await enqueueAlert({ alertId: alert.id });
+  };
+
+  /** answers to llms.txt links the audit did not scan: fetched hop by hop under the address policy */
+  const answersOf = async (urls: readonly string[]): Promise<Map<string, Answer>> => {
+    const answers = new Map<string, Answer>();
+    const deadline = Date.now() + reportFetchTimeoutMs;
+    const queue = [...urls];
+    const fetchOne = async (url: string) => {
+      try {
+        const { final, redirects } = await fetchDocument(new URL(url), scanner.policy, {
+          deadline,
+          maxBytes: 64 * 1024,
+          maxRedirects: 5,
+        });
+        answers.set(url, { status: final.status, redirected: redirects.length > 0, finalUrl: final.url });
+      } catch (error) {
+        if (!(error instanceof TargetError)) throw error;
+        answers.set(url, { status: 0, redirected: false, finalUrl: null });
+      }
+    };
+    await Promise.all(
+      Array.from({ length: LINK_FETCHES }, async () => {
+        for (let url = queue.shift(); url !== undefined; url = queue.shift()) await fetchOne(url);
+      }),
+    );
+    return answers;
+  };
+
+  return async (auditId: string): Promise<void> => {
+    const audit = await db.audit.findUnique({
+      where: { id: auditId },
+      select: { id: true, status: true, mode: true, siteId: true, userId: true, startUrl: true, discovery: true },
+    });
+    // completed by an earlier run that may have stopped before handing its alert over
+    if (audit?.status === "completed") await queueAlert(auditId);
+    if (audit?.status !== "finalizing") return;
+    const origin = new URL(audit.startUrl).origin;
+    const discovery: StoredDiscovery | null = audit.discovery ? StoredDiscovery.parse(audit.discovery) : null;
+    const pages: AuditedPage[] = [];
+    const judged: JudgedPage[] = [];
+    let after = 0;
+    for (;;) {
+      const rows = await db.auditPage.findMany({
+        where: { auditId, position: { gt: after } },
+        select: {
+          position: true,
+          url: true,
+          status: true,
+          httpStatus: true,
+          inSitemap: true,
+          facts: true,
+          overall: true,
+          checks: true,
+        },
+        orderBy: { position: "asc" },
+        take: BATCH,
+      });
+      for (const row of rows) {
+        const facts = row.facts ? PageFacts.parse(row.facts) : null;
+        pages.push({ url: row.url, status: row.status, httpStatus: row.httpStatus, inSitemap: row.inSitemap, facts });
+        const ok = row.httpStatus !== null && row.httpStatus >= 200 && row.httpStatus < 300;
+        if (
+          row.status === "scanned" &&
+          ok &&
+          facts &&
+          facts.redirects.length === 0 &&
+          row.overall !== null &&
+          row.checks
+        )
+          judged.push({ url: row.url, overall: row.overall, checks: Checks.parse(row.checks) });
+      }
+      const last = rows.at(-1);
+      if (rows.length < BATCH || !last) break;
+      after = last.position;
+    }
+    const llmsTxt = discovery
+      ? { url: discovery.llmsTxt.url, status: discovery.llmsTxt.status, body: discovery.llmsTxt.body }
+      : null;
+    const known = new Set(pages.map((page) => page.url));
+    const extraAnswers = await answersOf(llmsTxtLinks(llmsTxt).filter((url) => !known.has(url)));
+    const siteChecks = runSiteChecks({
+      origin,
+      pages,
+      robots: crawlerRobots(discovery?.robotsTxt ?? null, origin),
+      llmsTxt,
+      extraAnswers,
+    });
+    const report = buildSiteReport({
+      mode: audit.mode,
+      pages: judged,
+      siteChecks,
+      discovery: discovery?.summary ?? null,
+    });
+    const completedAt = new Date();
+    const alert = await alertFor(audit, report, completedAt);
+    const complete = db.audit.updateMany({
+      where: { id: auditId, status: "finalizing" },
+      data: {
+        status: "completed",
+        report,
+        seo: report.scores.seo,
+        aeo: report.scores.aeo,
+        geo: report.scores.geo,
+        overall: report.scores.overall,
+        grade: report.grade,
+        issuesCritical: report.issues.critical,
+        issuesWarning: report.issues.warning,
+        issuesInfo: report.issues.info,
+        completedAt,
+      },
+    });
+    // the audit completes and its alert is stored together: an audit alerts once or not at all
+    const [{ count }] = await db.$transaction([
+      complete,
+      ...(alert ? [db.auditAlert.createMany({ data: [alert], skipDuplicates: true })] : []),
+    ]);
+    if (count > 0 && alert) await queueAlert(auditId);
+    // only a full audit that judged pages speaks for the site (docs/spec/checks.md: quick scores are partial)
+    if (count > 0 && audit.mode === "full" && judged.length > 0)
+      await setSiteScoresFromAudit(db, { id: auditId, siteId: audit.siteId, scores: report.scores, completedAt });
+    log.info(
+      {
+        auditId,
+        pages: pages.length,
+        judged: judged.length,
+        overall: report.scores.overall,
+        failing: siteChecks.filter((check) => check.status === "fail").map((check) => check.id),
+      },
+      "audit completed",
+    );
+  };
+};

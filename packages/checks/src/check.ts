@@ -9,6 +9,13 @@ export type Verdict = {
   description: string;
   /** what to change; empty when nothing needs changing */
   fix?: string;
+  /**
+   * What the verdict rests on, as found on the page (headings, elements, values, lines; empty
+   * when the check found nothing). Not part of the result: it lets the corpus tests hold every
+   * description and fix to naming its evidence, so that two pages with different evidence never
+   * get the same sentence.
+   */
+  evidence?: readonly string[];
 };
 
 export type CheckDefinition = {

@@ -44,7 +44,8 @@ const SOURCE = {
 } as const;
 
 /**
- * Main content of 300 words or more passes, 100 to 299 warns, less fails: thin pages rarely
+ * Reads the words of the main content (page.ts: Readability's extraction with the page's h1,
+ * never navigation, sidebars or widgets). 300 words or more passes, 100 to 299 warns, less fails: thin pages rarely
  * hold an answer worth citing. A length heuristic, not a quality measure.
  */
 export const contentDepth = defineCheck({

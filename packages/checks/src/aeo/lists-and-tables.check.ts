@@ -1,5 +1,5 @@
 import { defineCheck } from "../check";
-import { mainAncestorNamed, mainElementsNamed } from "./main-dom";
+import { isContent, mainElementsNamed } from "./main-dom";
 
 const childCount = (element: Element, tag: string): number => {
   let count = 0;
@@ -7,14 +7,12 @@ const childCount = (element: Element, tag: string): number => {
   return count;
 };
 
-// menus and footers are lists of links, not content; Readability drops them, a <body> fallback does not
-const CHROME = ["nav", "header", "footer", "menu"];
-
 /**
- * The main content has a list of 3 or more items (`<ul>`, `<ol>` with 3 `<li>`, or `<dl>` with
- * 3 `<dt>`) or a table with header cells (`<th>`; a table with role="presentation" is layout):
- * steps, options and comparisons that engines lift whole. Lists inside nav, header or footer
- * do not count.
+ * Reads the lists and tables of the main content (page.ts: Readability's extraction, or its
+ * fallback, never navigation, sidebars or widgets: lib/boilerplate.ts): a list of 3 or more
+ * items (`<ul>`, `<ol>` with 3 `<li>`, or `<dl>` with 3 `<dt>`) or a table with header cells
+ * (`<th>`; a table with role="presentation" is layout) passes: steps, options and comparisons
+ * that engines lift whole. Menus and link lists of a fallback's `<body>` do not count.
  */
 export const listsAndTables = defineCheck({
   id: "lists-and-tables",
@@ -24,7 +22,7 @@ export const listsAndTables = defineCheck({
   quick: false,
   title: "Content uses lists or tables",
   run: (page) => {
-    const inContent = (element: Element) => mainAncestorNamed(page, element, CHROME) === null;
+    const inContent = (element: Element) => isContent(page, element);
     const lists =
       [...mainElementsNamed(page, "ul"), ...mainElementsNamed(page, "ol")].filter(
         (list) => childCount(list, "li") >= 3 && inContent(list),

@@ -1,6 +1,6 @@
 import { defineCheck } from "../check";
 import { countWords, foldWhitespace } from "../page";
-import { mainAncestorNamed, mainElementsNamed } from "./main-dom";
+import { isContent, mainAncestorNamed, mainElementsNamed } from "./main-dom";
 
 const MIN_WORDS = 15;
 const MAX_WORDS = 80;
@@ -8,7 +8,8 @@ const MAX_WORDS = 80;
 const NOT_INTRO = ["figure", "figcaption", "blockquote", "aside", "table", "nav", "footer"];
 
 /**
- * The first paragraph of the main content has 15 to 80 words: a summary an engine can quote as
+ * Reads the first paragraph of the main content (page.ts: Readability's extraction, never
+ * navigation, sidebars or widgets), which should have 15 to 80 words: a summary an engine can quote as
  * the page's answer. "First paragraph" is the first `<p>` of 5 or more words outside figures,
  * quotes, asides and tables: one- to four-word paragraphs are datelines, bylines or "Share".
  */
@@ -23,7 +24,11 @@ export const summaryIntro = defineCheck({
     let first: string | undefined;
     for (const paragraph of mainElementsNamed(page, "p")) {
       const text = foldWhitespace(paragraph.textContent ?? "");
-      if (countWords(text) >= 5 && mainAncestorNamed(page, paragraph, NOT_INTRO) === null) {
+      if (
+        countWords(text) >= 5 &&
+        mainAncestorNamed(page, paragraph, NOT_INTRO) === null &&
+        isContent(page, paragraph)
+      ) {
         first = text;
         break;
       }

@@ -1,3 +1,4 @@
+import { isContent } from "../aeo/main-dom";
 import { defineCheck } from "../check";
 import { perPage } from "../lib/memo";
 import type { Page } from "../page";
@@ -12,6 +13,7 @@ export const citedSites = perPage((page: Page): ReadonlyMap<string, string> => {
   const own = siteOf(page.finalUrl.hostname);
   const sites = new Map<string, string>();
   for (const anchor of page.main.root.querySelectorAll("a[href]")) {
+    if (!isContent(page, anchor)) continue;
     let url: URL;
     try {
       url = new URL((anchor.getAttribute("href") ?? "").trim(), page.finalUrl);

@@ -1,3 +1,4 @@
+import { isContent } from "../aeo/main-dom";
 import { defineCheck } from "../check";
 import { foldWhitespace } from "../page";
 
@@ -32,7 +33,7 @@ export const quotations = defineCheck({
   title: "Content quotes someone",
   run: (page) => {
     const elements = [...page.main.root.querySelectorAll("blockquote, q")].filter(
-      (element) => foldWhitespace(element.textContent ?? "") !== "",
+      (element) => foldWhitespace(element.textContent ?? "") !== "" && isContent(page, element),
     );
     const [first] = elements;
     if (first) {

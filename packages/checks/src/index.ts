@@ -5,6 +5,7 @@ export * from "./aeo/breadcrumb-schema.check";
 export * from "./aeo/faq-schema.check";
 export * from "./aeo/headings";
 export * from "./aeo/organization-schema.check";
+export * from "./aeo/qa-pairs";
 export * from "./aeo/structured-data.check";
 export * from "./check";
 export * from "./geo/ai-search-access.check";
@@ -17,6 +18,7 @@ export * from "./geo/words";
 export * from "./lib/ai-crawlers";
 export * from "./lib/jsonld";
 export * from "./lib/memo";
+export * from "./lib/page-kind";
 export * from "./lib/robots";
 export {
   type Group,

@@ -15,6 +15,8 @@ export type MainContent = {
    * page's own element, which may stand outside `root` (a `<header>` before `<main>`).
    */
   heading: Element | null;
+  /** the page's own h1 element that titles the content, in the DOM the content was extracted from (the rendered page's for `page.main`) */
+  pageHeading: Element | null;
   /**
    * Whether an element of `root` heads a block that is not content (navigation, a sidebar, a
    * widget: lib/boilerplate.ts), to be passed over with all it holds. Never, in Readability's
@@ -93,7 +95,7 @@ const textUnder = (root: Node, skip: (element: Element) => boolean): string => {
 const contentOf = (
   source: MainContent["source"],
   root: Element,
-  heading: Element | null,
+  { heading, pageHeading }: { heading: Element | null; pageHeading: Element | null },
   setAside: MainContent["setAside"],
 ): MainContent => {
   const keep = ancestorsOf(heading);
@@ -105,7 +107,7 @@ const contentOf = (
   const own = foldWhitespace(textUnder(root, excludes));
   const outside = heading && !root.contains(heading) ? foldWhitespace(heading.textContent ?? "") : "";
   const text = outside === "" ? own : foldWhitespace(`${outside} ${own}`);
-  return { source, root, heading, excludes, text, words: countWords(text), setAside };
+  return { source, root, heading, pageHeading, excludes, text, words: countWords(text), setAside };
 };
 
 const wordsOf = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
@@ -177,24 +179,27 @@ const asH1 = (heading: Element): Element => {
  * holds as an h2 is made an h1 again (the page's other h1s, sections of a long document, stay
  * the h2s Readability made of them).
  */
-const titleOfExtraction = (root: Element, doc: Document, title: string): Element | null => {
+const titleOfExtraction = (
+  root: Element,
+  doc: Document,
+  title: string,
+): { heading: Element | null; pageHeading: Element | null } => {
   const candidates = headingCandidates(doc);
   const h1 = titleHeading(candidates, title);
   const text = foldWhitespace(h1?.textContent ?? "");
   if (h1 && text !== "") {
     const inside = sameHeading(root, text);
-    if (inside) return asH1(inside);
+    if (inside) return { heading: asH1(inside), pageHeading: h1 };
     const copy = root.ownerDocument.createElement("h1");
     copy.textContent = text;
     const id = h1.getAttribute("id");
     if (id) copy.setAttribute("id", id);
     root.insertBefore(copy, root.firstChild);
-    return copy;
+    return { heading: copy, pageHeading: h1 };
   }
   const [only] = candidates;
-  if (candidates.length !== 1 || !only) return null;
-  const inside = sameHeading(root, foldWhitespace(only.textContent ?? ""));
-  return inside ? asH1(inside) : null;
+  const inside = candidates.length === 1 && only ? sameHeading(root, foldWhitespace(only.textContent ?? "")) : null;
+  return inside ? { heading: asH1(inside), pageHeading: only ?? null } : { heading: null, pageHeading: null };
 };
 
 // set on the elements of Readability's input that are not content: Readability merges
@@ -277,11 +282,12 @@ export const extractMainContent = (renderedHtml: string, parsed?: Document): Mai
       );
   }
   const heading = titleHeading(headingCandidates(doc), documentTitleOf(doc));
+  const headings = { heading, pageHeading: heading };
   const main = doc.querySelector("main");
-  if (main) return contentOf("main", main, heading, []);
+  if (main) return contentOf("main", main, headings, []);
   const articleEl = doc.querySelector("article");
-  if (articleEl) return contentOf("article", articleEl, heading, []);
-  return contentOf("body", doc.body ?? doc.documentElement, heading, []);
+  if (articleEl) return contentOf("article", articleEl, headings, []);
+  return contentOf("body", doc.body ?? doc.documentElement, headings, []);
 };
 
 const lazy = <T>(compute: () => T): (() => T) => {

@@ -49,42 +49,26 @@ const objectsIn = (value: unknown): JsonLdNode[] =>
     (item): item is JsonLdNode => typeof item === "object" && item !== null && !Array.isArray(item),
   );
 
-// CMSs wrap JSON-LD in CDATA sections or HTML comments (with or without // before them) for
-// XHTML-era parsers; JSON parsers, search engines' included, do not strip them
-const WRAPPERS = /^\s*(?:\/\/\s*)?(?:<!\[CDATA\[|<!--)|(?:\/\/\s*)?(?:\]\]>|-->)\s*$/g;
-
-/** The JSON of a block that failed to parse only because of CDATA or comment wrappers; undefined otherwise. */
-const unwrapped = (text: string): unknown => {
-  const inner = text.replace(WRAPPERS, "");
-  if (inner === text) return undefined;
-  try {
-    return JSON.parse(inner);
-  } catch {
-    return undefined;
-  }
-};
-
 /**
  * The top-level typed nodes of the page's own JSON-LD that can be carried into the new block:
- * those of blocks that parse (once unwrapped from CDATA or comment markup) and declare
+ * those of blocks that parse (once unwrapped from CDATA or comment markup: lib/jsonld.ts) and declare
  * schema.org (or no @context at all, the usual mistake), @graph members included. Copies: the parsed JSON-LD is shared with the checks.
  */
 const existingNodes = (facts: PageFacts, notes: string[]): JsonLdNode[] => {
   const nodes: JsonLdNode[] = [];
-  const scripts = facts.page.doc.querySelectorAll("script[type]");
   jsonLd(facts.page).blocks.forEach((block, position) => {
     let value: unknown;
     if (block.ok) value = block.value;
     else {
-      value = unwrapped(scripts[block.index]?.textContent ?? "");
-      if (value === undefined) {
+      if (block.unwrapped === undefined) {
         notes.push(
           `JSON-LD block ${position + 1} of the page does not parse (${block.error}); it is not carried over: repair it by hand if it held data.`,
         );
         return;
       }
+      value = block.unwrapped;
       notes.push(
-        `JSON-LD block ${position + 1} of the page was wrapped in <![CDATA[ or <!-- markup; it is carried over without it.`,
+        `JSON-LD block ${position + 1} of the page is wrapped in ${block.wrapper}, so no engine can read it: remove that block (or the wrapper around its JSON); this block carries its data over, unwrapped.`,
       );
     }
     for (const item of objectsIn(value)) {

@@ -68,6 +68,15 @@ const SILENT = new Set(["script", "style", "noscript", "template", "svg", "head"
 // a byline is short: a name and perhaps a date or a role
 const MAX_WORDS = 14;
 
+/** Whether a line of text is a byline ("By Jane Doe", "Par …", "著者：…") in the page's language or English. */
+export const isBylineLine = (page: Page, text: string): boolean => {
+  const line = foldWhitespace(text);
+  if (line.split(" ").length > MAX_WORDS) return false;
+  if (JAPANESE.test(line)) return true;
+  const match = patternOfLanguage(pageLanguage(page)).exec(line);
+  return match?.[1] !== undefined && capitalised(match[1]);
+};
+
 export type Byline = { name: string; line: string; where: "content" | "site" };
 
 // blocks beside the content where a one-author site credits its author ("By John Gruber" under the site's name)

@@ -59,7 +59,7 @@ export const articleSchema = defineCheck({
         return {
           status: "fail",
           description: `${type} markup${headline ? ` ("${headline.slice(0, 60)}")` : ""} is present but unreadable: ${unreadableNote(page, ARTICLE_TYPES)}`,
-          fix: unreadableFix(page),
+          fix: unreadableFix(page, `its ${type}${headline ? ` "${headline.slice(0, 60)}"` : ""}`),
           evidence: [type, headline ?? ""],
         };
       }

@@ -35,7 +35,7 @@ export const breadcrumbSchema = defineCheck({
       return {
         status: "fail",
         description: `BreadcrumbList markup is present but unreadable: ${unreadableNote(page, ["BreadcrumbList"])}`,
-        fix: unreadableFix(page),
+        fix: unreadableFix(page, `its BreadcrumbList for ${path}`),
         evidence: [path, "unreadable"],
       };
     }

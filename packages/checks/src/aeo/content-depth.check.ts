@@ -1,5 +1,5 @@
 import { defineCheck } from "../check";
-import type { Page } from "../page";
+import { foldWhitespace, type Page } from "../page";
 import { pageLanguage } from "./headings";
 
 // Chinese, Japanese and Thai do not put spaces between words
@@ -59,11 +59,13 @@ export const contentDepth = defineCheck({
     const words = mainContentWords(page);
     const description = `${SOURCE[page.main.source]} has ${words} word${words === 1 ? "" : "s"}${words < 300 ? "; 300 or more cover a topic in depth" : ""}.`;
     const sentence = description.charAt(0).toUpperCase() + description.slice(1);
-    if (words >= 300) return { status: "pass", description: sentence };
+    if (words >= 300) return { status: "pass", description: sentence, evidence: [String(words)] };
+    const heading = page.main.heading ? foldWhitespace(page.main.heading.textContent ?? "") : "";
     return {
       status: words >= 100 ? "warn" : "fail",
       description: sentence,
-      fix: "Cover the topic in enough depth to answer the follow-up questions: 300 words or more of real content in the main body, not in menus or footers.",
+      fix: `Cover ${heading ? `"${heading.length > 60 ? `${heading.slice(0, 59)}…` : heading}"` : "the topic"} in enough depth to answer the follow-up questions: ${300 - words} words or more beyond the ${words} there are, of real content in the main body, not in menus or footers.`,
+      evidence: [String(words), page.main.source],
     };
   },
 });

@@ -101,7 +101,7 @@ export const faqSchema = defineCheck({
       return {
         status: "fail",
         description: `FAQPage markup is present but unreadable: ${unreadable}`,
-        fix: unreadableFix(page),
+        fix: unreadableFix(page, `its FAQPage${pairs.length > 0 ? ` of ${pairList(pairs, 2)}` : ""}`),
         evidence: [...evidence, unreadable],
       };
     }

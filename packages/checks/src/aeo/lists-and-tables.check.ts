@@ -1,4 +1,5 @@
 import { defineCheck } from "../check";
+import { foldWhitespace } from "../page";
 import { isContent, mainElementsNamed } from "./main-dom";
 
 const childCount = (element: Element, tag: string): number => {
@@ -38,12 +39,15 @@ export const listsAndTables = defineCheck({
         lists > 0 ? `${lists} list${lists === 1 ? "" : "s"} of 3 or more items` : null,
         tables > 0 ? `${tables} table${tables === 1 ? "" : "s"} with header cells` : null,
       ].filter((part) => part !== null);
-      return { status: "pass", description: `The main content has ${parts.join(" and ")}.` };
+      return { status: "pass", description: `The main content has ${parts.join(" and ")}.`, evidence: parts };
     }
+    const words = page.main.words;
+    const heading = page.main.heading ? foldWhitespace(page.main.heading.textContent ?? "") : "";
     return {
       status: "fail",
-      description: "The main content has no list of 3 or more items and no table with header cells.",
-      fix: "Put steps, options and comparisons in <ol>/<ul> lists or a <table> with <th> headers.",
+      description: `The main content's ${words} words${heading ? ` under "${heading.length > 60 ? `${heading.slice(0, 59)}…` : heading}"` : ""} hold no list of 3 or more items and no table with header cells.`,
+      fix: `Where the ${words} words give steps, options or comparisons, put them in <ol>/<ul> lists or a <table> with <th> headers.`,
+      evidence: [String(words), heading],
     };
   },
 });

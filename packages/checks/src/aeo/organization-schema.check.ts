@@ -53,7 +53,7 @@ export const organizationSchema = defineCheck({
         return {
           status: "fail",
           description: `${typesOf(declared)[0]}${name ? ` "${name}"` : ""} is present but unreadable: ${unreadableNote(page)}`,
-          fix: unreadableFix(page),
+          fix: unreadableFix(page, `its ${typesOf(declared)[0]}${name ? ` "${name}"` : ""}`),
           evidence: [typesOf(declared)[0] ?? "", name ?? ""],
         };
       }

@@ -151,11 +151,14 @@ export const readability = defineCheck({
     const wordsPerSentence = words.length / Math.max(1, sentences);
     const score = Math.round(206.835 - 1.015 * wordsPerSentence - 84.6 * (syllables / words.length));
     const detail = `${Math.round(wordsPerSentence)} words per sentence, ${(syllables / words.length).toFixed(2)} syllables per word`;
-    if (score >= 50) return { status: "pass", description: `Flesch reading ease ${score} (${detail}).` };
+    const evidence = [String(score), detail];
+    if (score >= 50) return { status: "pass", description: `Flesch reading ease ${score} (${detail}).`, evidence };
+    const perSentence = Math.round(wordsPerSentence);
     return {
       status: score >= 30 ? "warn" : "fail",
       description: `Flesch reading ease ${score} (${detail}): ${score >= 30 ? "fairly hard" : "hard"} to read; 50 or more reads easily.`,
-      fix: "Shorten sentences (under 20 words) and prefer short, common words: engines quote answers sentence by sentence.",
+      fix: `To raise the reading ease from ${score}, ${perSentence > 20 ? `shorten sentences from ${perSentence} words on average to under 20` : `keep sentences under 20 words (${perSentence} on average now)`} and prefer short, common words (${(syllables / words.length).toFixed(2)} syllables per word now): engines quote answers sentence by sentence.`,
+      evidence,
     };
   },
 });

@@ -1,6 +1,7 @@
 import { defineCheck } from "../check";
 import { jsonLd, typesOf, unreadableFix, unreadableNote } from "../lib/jsonld";
 import { declaredKind, NEWS_ARTICLE_TYPES, newsArticle } from "../lib/page-kind";
+import { foldWhitespace } from "../page";
 
 /**
  * Reads the page's JSON-LD for a `speakable` property (schema.org SpeakableSpecification, by
@@ -36,10 +37,12 @@ export const speakable = defineCheck({
       };
     }
     const unreadable = unreadableNote(page, NEWS_ARTICLE_TYPES);
+    const headline = foldWhitespace(page.main.heading?.textContent ?? "");
+    const named = headline ? ` ("${headline.length > 60 ? `${headline.slice(0, 59)}…` : headline}")` : "";
     return {
       status: "fail",
       description: `The page is a news article (${news}) with no speakable property in its readable JSON-LD.${unreadable ? ` ${unreadable}` : ""}`,
-      fix: `${unreadable ? `${unreadableFix(page)} Then add` : "Add"} "speakable": {"@type": "SpeakableSpecification", "cssSelector": ["h1", ".summary"]} to the NewsArticle JSON-LD, pointing at the headline and a short summary (a beta for news publishers that few engines read).`,
+      fix: `${unreadable ? `${unreadableFix(page, "its NewsArticle")} Then add` : "Add"} "speakable": {"@type": "SpeakableSpecification", "cssSelector": ["h1", ".summary"]} to the NewsArticle JSON-LD, pointing at the headline${named} and a short summary (a beta for news publishers that few engines read).`,
       evidence: [news, unreadable],
     };
   },

@@ -41,7 +41,7 @@ describe("structured-data", () => {
       "1 JSON-LD block, but block 1 (Thing) is present but unreadable: <![CDATA[ wraps it, and JSON parsers do not strip it.",
     );
     expect(verdict.fix).toBe(
-      "Remove the <![CDATA[ ... ]]> (or <!-- ... -->) wrapper around JSON-LD block 1, leaving bare JSON inside the <script>.",
+      "Remove the <![CDATA[ ... ]]> (or <!-- ... -->) wrapper around JSON-LD block 1 (its Thing), leaving bare JSON inside the <script>.",
     );
   });
 

@@ -77,7 +77,8 @@ export const structuredData = defineCheck({
     });
     if (problems.length > 0) {
       const unique = [...new Set(problems)];
-      const unparsed = unreadableFix(page);
+      const declared = [...new Set(blocks.flatMap((block) => (block.ok ? [] : unwrappedTypes(block.unwrapped))))];
+      const unparsed = unreadableFix(page, declared.length > 0 ? `its ${declared.slice(0, 4).join(", ")}` : undefined);
       const rest = unique.length > blocks.filter((block) => !block.ok).length;
       return {
         status: "fail",

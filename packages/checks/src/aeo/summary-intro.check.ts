@@ -65,7 +65,7 @@ export const summaryIntro = defineCheck({
       return {
         status: "fail",
         description: `The main content (${page.main.words} words) has no paragraph of text to open with.`,
-        fix: `Open the content with a ${MIN_WORDS} to ${MAX_WORDS} word paragraph that sums up the page.`,
+        fix: `Open the content (${page.main.words} words now, none of them in a <p>) with a ${MIN_WORDS} to ${MAX_WORDS} word paragraph that sums up the page.`,
         evidence: [String(page.main.words)],
       };
     }

@@ -62,7 +62,7 @@ export const entitySameas = defineCheck({
         return {
           status: "fail",
           description: `${typesOf(declared)[0]}${name ? ` "${name}"` : ""} is present but unreadable: ${unreadableNote(page)}`,
-          fix: unreadableFix(page),
+          fix: unreadableFix(page, `its ${typesOf(declared)[0]}${name ? ` "${name}"` : ""} and its sameAs profiles`),
           evidence: [typesOf(declared)[0] ?? "", name ?? ""],
         };
       }

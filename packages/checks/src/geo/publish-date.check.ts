@@ -37,7 +37,7 @@ export const publishDate = defineCheck({
     return {
       status: "fail",
       description: `The page has no machine-readable published or modified date of its own (JSON-LD datePublished/dateModified, article:published_time, <time datetime> in its content).${notes}`,
-      fix: `${unreadable.length > 0 ? "Make the JSON-LD block that holds the date parse (remove its <![CDATA[ wrapper), or add" : "Add"} datePublished and dateModified to the page's JSON-LD, and mark the visible date${heading ? ` under the h1 "${heading.slice(0, 60)}"` : ""} up as <time datetime="2026-01-31">, with the dates the page was really published and updated.`,
+      fix: `${unreadable.length > 0 ? "Make the JSON-LD block that holds the date parse (remove its <![CDATA[ wrapper), or add" : "Add"} datePublished and dateModified to the page's JSON-LD, and mark the visible date${heading ? ` under the h1 "${heading.slice(0, 60)}"` : ""} up as <time datetime="2026-01-31">, with the dates the page was really published and updated${others.length > 0 ? ` (the <time> ${isoDay((others[0] as PageDate).date)} beside the content dates something else)` : ""}.`,
       evidence: [...others, ...future, ...unreadable].map((date) => date.raw),
     };
   },

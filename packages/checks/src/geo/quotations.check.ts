@@ -160,7 +160,7 @@ export const quotations = defineCheck({
     return {
       status: "fail",
       description: `The main content's ${words} word${words === 1 ? "" : "s"}${heading ? ` under "${clip(heading, 60)}"` : ""} quote no one: no <blockquote>, no <q>, no quotation attributed to a speaker; quotations are a heuristic signal for AI answers.`,
-      fix: "Quote an expert or a primary source on the page's topic, in a <blockquote> or <q>, and name the speaker.",
+      fix: `Quote an expert or a primary source ${heading ? `on "${clip(heading, 60)}" ` : ""}in the ${words} words of the main content, in a <blockquote> or <q>, and name the speaker.`,
       evidence: [String(words), heading],
     };
   },

@@ -103,15 +103,19 @@ export const unreadableNote = (page: Page, types?: readonly string[]): string =>
   return notes.length > 0 ? `${notes.join("; ")}.` : "";
 };
 
-/** A fix for the blocks `unreadableNote` names: remove the wrapper, or repair the JSON. "" when every block parses. */
-export const unreadableFix = (page: Page): string => {
+/**
+ * A fix for the blocks `unreadableNote` names: remove the wrapper, or repair the JSON; `what`
+ * names what the block holds for the check asking ('its Organization "Kotaku"'). "" when every
+ * block parses.
+ */
+export const unreadableFix = (page: Page, what?: string): string => {
   const broken = jsonLd(page).blocks.filter((block) => !block.ok);
   if (broken.length === 0) return "";
   const wrapped = broken.filter((block) => !block.ok && block.wrapper);
   const names = (list: readonly JsonLdBlock[]) => list.map((block) => `block ${positionOf(page, block)}`).join(", ");
   const parts = [
     wrapped.length > 0
-      ? `Remove the <![CDATA[ ... ]]> (or <!-- ... -->) wrapper around JSON-LD ${names(wrapped)}, leaving bare JSON inside the <script>`
+      ? `Remove the <![CDATA[ ... ]]> (or <!-- ... -->) wrapper around JSON-LD ${names(wrapped)}${what ? ` (${what})` : ""}, leaving bare JSON inside the <script>`
       : "",
     broken.length > wrapped.length
       ? `repair the JSON of ${names(broken.filter((block) => !block.ok && !block.wrapper))} (validator.schema.org shows where it breaks)`

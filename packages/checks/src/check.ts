@@ -1,4 +1,4 @@
-import type { CheckCategory, CheckResult, CheckSeverity, CheckStatus } from "@scan/contract";
+import type { CheckCategory, CheckResult, CheckSeverity } from "@scan/contract";
 import { pointsFor } from "@scan/contract";
 import type { Page } from "./page";
 

@@ -10,6 +10,8 @@ export * from "./aeo/structured-data.check";
 export * from "./check";
 export * from "./geo/ai-search-access.check";
 export * from "./geo/author.check";
+export * from "./geo/byline";
+export * from "./geo/dates";
 export * from "./geo/llms-txt.check";
 export * from "./geo/llms-txt-format.check";
 export * from "./geo/publish-date.check";

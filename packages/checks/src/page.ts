@@ -258,7 +258,9 @@ const readable = (html: string) => {
   // Readability rewrites the DOM it is given, so it gets a parse of its own
   const doc = parseDocument(html);
   markBoilerplate(doc);
-  return new Readability(doc).parse();
+  // without JSON-LD: Readability leaves a byline it finds in JSON-LD in the content, so adding
+  // structured data would change what the content checks read
+  return new Readability(doc, { disableJSONLD: true }).parse();
 };
 
 /**

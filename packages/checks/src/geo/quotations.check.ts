@@ -78,7 +78,7 @@ const alternatives = (words: readonly string[]): string =>
 
 const NAME = String.raw`\p{Lu}[\p{L}'’.-]+(?:\s+(?:(?:de|da|del|di|du|van|von|der|la|le)\s+)?\p{Lu}[\p{L}'’.-]+){0,3}`;
 // a quoted passage of 20 or more characters, in straight, curly, French or German quotes
-const QUOTED = String.raw`["“«„][^"”»“«]{20,}["”»“]`;
+const QUOTED = `["“«„][^"”»“«]{20,}["”»“]`;
 
 const PATTERNS = new Map<string, RegExp>();
 const patternOf = (lang: string): RegExp => {

@@ -27,8 +27,8 @@ export const title = defineCheck({
       return {
         status: "fail",
         description: element ? "The <title> element is blank." : "The page has no <title> element.",
-        fix: `Add a <title> in the <head> that names this page's topic in 30 to 60 characters${h1 ? `, such as its h1 "${quote(h1, 60)}"` : ""}.`,
-        evidence: [element ? "blank" : "missing", h1],
+        fix: `${element ? "Fill the blank <title>" : "Add a <title> in the <head>"} with a name of this page's topic in 30 to 60 characters${h1 ? `, such as its h1 "${quote(h1, 60)}"` : ""}.`,
+        evidence: [element ? "blank" : "missing"],
       };
     }
     return { status: "pass", description: `Title: "${text}".`, evidence: [text] };

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { allChecks, quickChecks } from "@scan/checks";
 import { CheckStatus } from "@scan/contract";
+import { createAccount, type TestAccount } from "./support/accounts";
 import { corpusPages, lighthouseVerdicts, median, percentile, serveCorpus } from "./support/corpus";
 import { type FixtureServer, startFixtureServer } from "./support/fixture-server";
 import { createTestDatabase, stopContainers, type TestDatabase, testRedisUrl } from "./support/services";
@@ -14,8 +15,22 @@ import { api, type Stack, startStack } from "./support/stack";
  * report (docs/reports/corpus-verdicts.md) of verdict counts, Lighthouse agreement and scan times.
  */
 
-type Check = { id: string; status: string; description: string };
+type Check = { id: string; status: string; description: string; fix: string };
 type Scanned = { quick: Check[]; full: Check[]; quickMs: number; fullMs: number; quickRendered: boolean };
+
+type Status = "pass" | "warn" | "fail" | "skip";
+type ProvenFile = {
+  addresses: string[];
+  ownerMustSupply: Array<{ id: string; before: Status; after: Status; what: string }>;
+};
+type Proof = {
+  before: { scores: { overall: number } };
+  after: { scores: { overall: number } };
+  checks: Array<{ id: string; before: Status; after: Status; description: string }>;
+};
+type FixAnswer = { llmsTxt: ProvenFile | null; jsonLd: ProvenFile | null; robotsTxt: ProvenFile | null; proof: Proof };
+// a skip is "not applicable": nothing faulted, so a check going from skip to warn got worse
+const RANK: Record<Status, number> = { fail: 0, warn: 1, pass: 2, skip: 2 };
 
 // our check ↔ the Lighthouse SEO audit it overlaps (docs/spec/checks.md)
 const LIGHTHOUSE: Record<string, string> = {
@@ -42,8 +57,16 @@ const ACCEPTED: Record<string, string> = {
 };
 
 const REPORT = resolve(__dirname, "../docs/reports/corpus-verdicts.md");
+/** every page's full-scan verdicts, so that a change of rule can be read page by page */
+const VERDICTS = resolve(__dirname, "../docs/reports/corpus-verdicts.json");
 const pages = corpusPages();
+/**
+ * ttfb judges a time measured on this machine, which its load moves (an in-process fixture
+ * server answers late while the same process judges a page); every other verdict must repeat.
+ */
+const TIMED = new Set(["ttfb"]);
 const results = new Map<string, Scanned>();
+const proofs = new Map<string, FixAnswer>();
 
 describe("the real-page corpus through the scan pipeline", () => {
   let site: FixtureServer;
@@ -51,6 +74,8 @@ describe("the real-page corpus through the scan pipeline", () => {
   let stack: Stack;
   /** a second stack whose quick scans render every page, to hold the served-HTML verdicts to */
   let rendering: Stack;
+  /** an account for the fix endpoint, which takes an API key */
+  let account: TestAccount;
 
   beforeAll(async () => {
     site = await startFixtureServer({}, serveCorpus);
@@ -71,6 +96,7 @@ describe("the real-page corpus through the scan pipeline", () => {
       env: { ...services.env, QUICK_RENDER: "always", SETTLE_QUICK_MS: "8000" },
     });
     // one scan each to launch the browsers, so the first page's time is not a browser's start
+    account = await createAccount(stack.db, "agency");
     for (const { gateway } of [stack, rendering]) {
       await api(gateway.url, "/api/v1/scan", { body: { url: site.url(`/${pages[0]}/`), mode: "full" } });
     }
@@ -95,11 +121,6 @@ describe("the real-page corpus through the scan pipeline", () => {
     return { checks: data.checks, ms, rendered: data.rendered };
   };
 
-  /**
-   * ttfb judges a time measured on this machine, which its load moves (an in-process fixture
-   * server answers late while the same process judges a page); every other verdict must repeat.
-   */
-  const TIMED = new Set(["ttfb"]);
   const statuses = (checks: Check[]) =>
     Object.fromEntries(checks.filter((check) => !TIMED.has(check.id)).map((check) => [check.id, check.status]));
 
@@ -135,6 +156,47 @@ describe("the real-page corpus through the scan pipeline", () => {
     60_000,
   );
 
+  /**
+   * The fix endpoint on every page: its files are proven on a copy of the page before they are
+   * returned, so every check a file addresses passes with it in place, what still does not pass
+   * is named with what the owner must supply, and no verdict and no score gets worse. The proof
+   * starts from the verdicts of the page's own full scan.
+   */
+  it.each(pages)(
+    "%s: the fix endpoint's files are proven: addresses pass after, nothing gets worse",
+    async (page) => {
+      const response = await api(stack.gateway.url, "/api/v1/fix", {
+        body: { url: site.url(`/${page}/`) },
+        headers: { authorization: `Bearer ${account.key}` },
+      });
+      expect([page, response.status]).toEqual([page, 200]);
+      const answer = (response.body as { data: FixAnswer }).data;
+      const { proof } = answer;
+      const after = new Map(proof.checks.map((check) => [check.id, check]));
+      for (const file of [answer.llmsTxt, answer.jsonLd, answer.robotsTxt]) {
+        for (const id of file?.addresses ?? []) expect([page, id, after.get(id)?.after]).toEqual([page, id, "pass"]);
+        for (const still of file?.ownerMustSupply ?? []) {
+          expect([page, still.id, RANK[still.after] >= RANK[still.before], still.what.length > 0]).toEqual([
+            page,
+            still.id,
+            true,
+            true,
+          ]);
+        }
+      }
+      const scanned = new Map((results.get(page)?.full ?? []).map((check) => [check.id, check.status]));
+      for (const check of proof.checks) {
+        expect([page, check.id, RANK[check.after] >= RANK[check.before]]).toEqual([page, check.id, true]);
+        if (!TIMED.has(check.id) && scanned.size > 0) {
+          expect([page, check.id, check.before]).toEqual([page, check.id, scanned.get(check.id)]);
+        }
+      }
+      expect([page, proof.after.scores.overall >= proof.before.scores.overall]).toEqual([page, true]);
+      proofs.set(page, answer);
+    },
+    60_000,
+  );
+
   it("agrees with Lighthouse's SEO audits on the overlapping checks", () => {
     const { disagreements, compared } = lighthouseAgreement();
     // each disagreement names page, check, both verdicts and our description, so it can be judged
@@ -165,6 +227,34 @@ const lighthouseAgreement = () => {
     }
   }
   return { disagreements, compared };
+};
+
+/** The fix endpoint's proofs over the corpus, in a few lines. */
+const fixReport = (): string[] => {
+  if (proofs.size === 0) return [];
+  const answers = [...proofs.values()];
+  const files = answers.flatMap((answer) => [answer.llmsTxt, answer.jsonLd, answer.robotsTxt]);
+  const addressed = files.reduce((sum, file) => sum + (file?.addresses.length ?? 0), 0);
+  const still = new Map<string, number>();
+  for (const file of files) {
+    for (const entry of file?.ownerMustSupply ?? []) still.set(entry.id, (still.get(entry.id) ?? 0) + 1);
+  }
+  const worse = answers.reduce(
+    (sum, answer) => sum + answer.proof.checks.filter((check) => RANK[check.after] < RANK[check.before]).length,
+    0,
+  );
+  const before = answers.map((answer) => answer.proof.before.scores.overall);
+  const after = answers.map((answer) => answer.proof.after.scores.overall);
+  return [
+    `## Fixes proven on every page: ${proofs.size} pages`,
+    "",
+    "`POST /api/v1/fix` on each page: the files checked on a copy of the page before they are returned.",
+    "",
+    `- ${addressed} \`addresses\` entries, each passing with its file in place; ${worse} verdicts worse after.`,
+    `- Still to supply by the owner: ${[...still].map(([id, count]) => `${id} on ${count} pages`).join(", ") || "nothing"}.`,
+    `- Overall score, median: ${median(before)} before, ${median(after)} after the files.`,
+    "",
+  ];
 };
 
 const writeReport = () => {
@@ -205,6 +295,7 @@ const writeReport = () => {
     ...Object.entries(ACCEPTED).map(([key, reason]) => `- ${key}: accepted difference, ${reason}`),
     ...disagreements.map((d) => `- ${d}`),
     "",
+    ...fixReport(),
     "## Verdicts per check (full scans)",
     "",
     "| check | pass | warn | fail | skip |",
@@ -217,4 +308,17 @@ const writeReport = () => {
   ];
   mkdirSync(join(REPORT, ".."), { recursive: true });
   writeFileSync(REPORT, lines.join("\n"));
+  const verdicts = Object.fromEntries(
+    [...results.keys()]
+      .sort()
+      .map((page) => [
+        page,
+        Object.fromEntries(
+          (results.get(page)?.full ?? [])
+            .filter((check) => !TIMED.has(check.id))
+            .map((check) => [check.id, { status: check.status, description: check.description, fix: check.fix }]),
+        ),
+      ]),
+  );
+  writeFileSync(VERDICTS, `${JSON.stringify(verdicts, null, 1)}\n`);
 };

@@ -175,6 +175,27 @@ describe("aeo_fix and aeo_generate", () => {
     // the scan's own verdicts ride along: these files fix checks that did not pass
     expect(jsonLd.verdicts["structured-data"]).toBe(verdicts(before)["structured-data"]);
     expect(robotsTxt.verdicts["ai-search-access"]).toBe("warn");
+    // proven before returned: every check a file addresses passes on a copy of the page with the
+    // files in place; the Organization lacks a logo the page never shows, and says so
+    const proven = Object.fromEntries(fixes.proof.checks.map((check) => [check.id, check]));
+    for (const id of [...llmsTxt.addresses, ...jsonLd.addresses, ...robotsTxt.addresses]) {
+      expect([id, proven[id]?.after]).toEqual([id, "pass"]);
+    }
+    expect(jsonLd.addresses).not.toContain("organization-schema");
+    expect(jsonLd.ownerMustSupply).toEqual([
+      { id: "organization-schema", before: "fail", after: "warn", what: expect.stringMatching(/^a logo/) },
+      // the guide is an <article> that names no author and states no date
+      {
+        id: "article-schema",
+        before: "fail",
+        after: "warn",
+        what: expect.stringMatching(/^an author and a publication date shown on the page, which it does not state/),
+      },
+    ]);
+    expect(fixes.proof.before.scores.overall).toBe(before.scores.overall);
+    expect(fixes.proof.after.scores.overall).toBeGreaterThan(fixes.proof.before.scores.overall);
+    expect(text$(result)).toMatch(/Still to supply for organization-schema \(fail → warn with JSON-LD/);
+    expect(text$(result)).toMatch(/Scores with the files in place: overall \d+ → \d+/);
     expect(jsonLd.types).toEqual(expect.arrayContaining(["Organization", "WebSite", "WebPage", "FAQPage"]));
     expect(llmsTxt.content).toMatch(/^# Acme Widgets\n\n> A buyer's guide/);
     expect(robotsTxt.content).toContain(`Sitemap: ${site.origin}/sitemap.xml`);
@@ -209,6 +230,8 @@ describe("aeo_fix and aeo_generate", () => {
       );
       const now = verdicts(after);
       for (const id of [...failing, "llms-txt-format"]) expect([id, now[id]]).toEqual([id, "pass"]);
+      // the proof foretold the real scan of the site serving the files
+      for (const check of fixes.proof.checks) expect([check.id, now[check.id]]).toEqual([check.id, check.after]);
       // the page shows no logo, and none is invented: the Organization is there, partial
       expect(verdicts(before)["organization-schema"]).toBe("fail");
       expect(now["organization-schema"]).toBe("warn");

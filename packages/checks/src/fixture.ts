@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Snapshot, TextResource } from "@scan/contract";
 import type { CheckDefinition, Verdict } from "./check";
 import { preparePage } from "./page";
@@ -42,3 +44,28 @@ export const siteFile = (path: string, body: string, status = 200, contentType =
   truncated: false,
   error: null,
 });
+
+/** Where the real-page corpus is kept (tests/corpus/README.md). */
+export const CORPUS_PAGES = join(__dirname, "../../../tests/corpus/pages");
+
+/**
+ * A page of the real-page corpus as a snapshot, browser-free: its raw and rendered HTML are the
+ * saved file, served as http://127.0.0.1:8080/<name>/ with no robots.txt, llms.txt or sitemap
+ * (as the corpus server serves it).
+ */
+export const corpusSnapshot = (name: string, overrides: Partial<Snapshot> = {}): Snapshot => {
+  const url = `http://127.0.0.1:8080/${name}/`;
+  const missing = (path: string) => ({ ...siteFile(path, "not found", 404), url: `http://127.0.0.1:8080${path}` });
+  return snapshotOf(readFileSync(join(CORPUS_PAGES, name, "index.html"), "utf8"), {
+    requestedUrl: url,
+    finalUrl: url,
+    robotsTxt: missing("/robots.txt"),
+    llmsTxt: missing("/llms.txt"),
+    sitemap: missing("/sitemap.xml"),
+    ...overrides,
+  });
+};
+
+/** Runs one check over a page of the real-page corpus (`corpusSnapshot`). */
+export const judgeCorpusPage = (check: CheckDefinition, name: string, scannedAt: Date = FIXED_SCAN_TIME): Verdict =>
+  check.run(preparePage(corpusSnapshot(name), scannedAt));

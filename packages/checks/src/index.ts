@@ -5,10 +5,13 @@ export * from "./aeo/breadcrumb-schema.check";
 export * from "./aeo/faq-schema.check";
 export * from "./aeo/headings";
 export * from "./aeo/organization-schema.check";
+export * from "./aeo/qa-pairs";
 export * from "./aeo/structured-data.check";
 export * from "./check";
 export * from "./geo/ai-search-access.check";
 export * from "./geo/author.check";
+export * from "./geo/byline";
+export * from "./geo/dates";
 export * from "./geo/llms-txt.check";
 export * from "./geo/llms-txt-format.check";
 export * from "./geo/publish-date.check";
@@ -18,6 +21,7 @@ export * from "./lib/ai-crawlers";
 export * from "./lib/jsonld";
 export * from "./lib/memo";
 export * from "./lib/meta-robots";
+export * from "./lib/page-kind";
 export * from "./lib/robots";
 export {
   type Group,

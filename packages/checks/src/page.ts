@@ -1,16 +1,36 @@
 import { Readability } from "@mozilla/readability";
 import type { Snapshot } from "@scan/contract";
 import { parseHTML } from "linkedom";
+import { ancestorsOf, boilerplateOf, boilerplateReason, enclosingBoilerplate } from "./lib/boilerplate";
+import { isHiddenByMarkup, isInert } from "./lib/element";
 
 /** The main content of the page and where it came from (docs/spec/checks.md "What a snapshot holds"). */
 export type MainContent = {
   source: "readability" | "main" | "article" | "body";
   /** a DOM of the main content alone */
   root: Element;
-  /** its visible text, whitespace folded */
+  /**
+   * The page's h1 that titles the content, or null when no h1 does. Readability leaves the
+   * title out of its extraction; a copy of it then opens `root`. From the fallbacks it is the
+   * page's own element, which may stand outside `root` (a `<header>` before `<main>`).
+   */
+  heading: Element | null;
+  /** the page's own h1 element that titles the content, in the DOM the content was extracted from (the rendered page's for `page.main`) */
+  pageHeading: Element | null;
+  /**
+   * Whether an element of `root` heads a block that is not content (navigation, a sidebar, a
+   * widget: lib/boilerplate.ts), to be passed over with all it holds. Never, in Readability's
+   * extraction, which has had such blocks taken out; a fallback's subtree of the page has not.
+   */
+  excludes: (element: Element) => boolean;
+  /** its visible text, the heading's included, whitespace folded */
   text: string;
   words: number;
+  /** blocks inside Readability's extraction that are not content (a newsletter box, a share bar), taken out of `root`, with their h1-h3 texts */
+  setAside: ReadonlyArray<SetAside>;
 };
+
+export type SetAside = { reason: string; text: string; headings: readonly string[] };
 
 /**
  * A snapshot made ready for judgement: parsed once, with the costly parts (raw DOM, main
@@ -46,10 +66,181 @@ export const countWords = (text: string): number => {
   return folded === "" ? 0 : folded.split(" ").length;
 };
 
-const contentOf = (source: MainContent["source"], root: Element): MainContent => {
-  const text = foldWhitespace(root.textContent ?? "");
-  return { source, root, text, words: countWords(text) };
+const SILENT = new Set(["script", "style", "noscript", "template"]);
+
+/**
+ * The text under a node as textContent joins it, without scripts and styles, and without the
+ * subtrees `skip` refuses. Iterative: real pages nest deeper than a recursive walk should go.
+ */
+const textUnder = (root: Node, skip: (element: Element) => boolean): string => {
+  const parts: string[] = [];
+  const stack: Node[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as Node;
+    if (node.nodeType === 3) {
+      parts.push(node.nodeValue ?? "");
+      continue;
+    }
+    if (node.nodeType === 1 && node !== root && (SILENT.has((node as Element).localName) || skip(node as Element)))
+      continue;
+    const children = node.childNodes;
+    for (let index = children.length - 1; index >= 0; index--) {
+      const child = children[index];
+      if (child) stack.push(child);
+    }
+  }
+  return parts.join("");
 };
+
+const contentOf = (
+  source: MainContent["source"],
+  root: Element,
+  { heading, pageHeading }: { heading: Element | null; pageHeading: Element | null },
+  setAside: MainContent["setAside"],
+): MainContent => {
+  const keep = ancestorsOf(heading);
+  // Readability's extraction has had its boilerplate taken out; a fallback's live subtree still holds it
+  const excludes =
+    source === "readability"
+      ? () => false
+      : (element: Element) => !keep.has(element) && boilerplateReason(element, root) !== null;
+  const own = foldWhitespace(textUnder(root, excludes));
+  const outside = heading && !root.contains(heading) ? foldWhitespace(heading.textContent ?? "") : "";
+  const text = outside === "" ? own : foldWhitespace(`${outside} ${own}`);
+  return { source, root, heading, pageHeading, excludes, text, words: countWords(text), setAside };
+};
+
+const wordsOf = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/** How alike two titles are: the Dice coefficient of their word sets (1 the same words, 0 none shared). */
+const likeness = (a: string, b: string): number => {
+  const left = new Set(wordsOf(a));
+  const right = new Set(wordsOf(b));
+  if (left.size === 0 || right.size === 0) return 0;
+  let shared = 0;
+  for (const word of left) if (right.has(word)) shared++;
+  return (2 * shared) / (left.size + right.size);
+};
+
+// the page's h1 and the title Readability (or <title>) gives share most of their words
+const TITLE_LIKENESS = 0.5;
+
+/** The page's h1s outside navigation, sidebars and widgets (a site's header is allowed: titles stand in one). */
+const headingCandidates = (doc: Document): Element[] =>
+  [...doc.querySelectorAll("h1")].filter(
+    (h1) =>
+      !isInert(h1) &&
+      !isHiddenByMarkup(h1) &&
+      foldWhitespace(h1.textContent ?? "") !== "" &&
+      enclosingBoilerplate(h1, { siteChrome: false }) === null,
+  );
+
+/**
+ * The page's h1 that titles its content: of the h1s outside navigation, sidebars and widgets,
+ * the one most like the page's title (Readability's, else `<title>`), when they share at least
+ * half their words. A site's name set as an h1 ("V8", "Salon" or a blog's name beside an
+ * article's title, a column's "Information and Resources") is not.
+ */
+const titleHeading = (candidates: readonly Element[], title: string): Element | null => {
+  let best: Element | null = null;
+  let bestLikeness = TITLE_LIKENESS;
+  for (const h1 of candidates) {
+    const score = likeness(h1.textContent ?? "", title);
+    if (score > bestLikeness || (best === null && score === bestLikeness)) {
+      best = h1;
+      bestLikeness = score;
+    }
+  }
+  return best;
+};
+
+/** A heading of the extraction with the same text as the page's h1 (Readability turns inner h1s into h2s). */
+const sameHeading = (root: Element, text: string): Element | null => {
+  for (const heading of root.querySelectorAll("h1, h2, h3")) {
+    if (foldWhitespace(heading.textContent ?? "").toLowerCase() === text.toLowerCase()) return heading;
+  }
+  return null;
+};
+
+/** An h1 in place of a heading of the extraction, with its attributes and children. */
+const asH1 = (heading: Element): Element => {
+  if (heading.localName === "h1") return heading;
+  const h1 = heading.ownerDocument.createElement("h1");
+  for (const { name, value } of [...heading.attributes]) h1.setAttribute(name, value);
+  while (heading.firstChild) h1.appendChild(heading.firstChild);
+  heading.replaceWith(h1);
+  return h1;
+};
+
+/**
+ * The h1 that titles Readability's extraction, which leaves the page's title out or turns it
+ * into an h2: the page's h1 most like the title (`titleHeading`), or the page's only h1 when
+ * the extraction holds it. A copy opens the extraction when it lacks it; one the extraction
+ * holds as an h2 is made an h1 again (the page's other h1s, sections of a long document, stay
+ * the h2s Readability made of them).
+ */
+const titleOfExtraction = (
+  root: Element,
+  doc: Document,
+  title: string,
+): { heading: Element | null; pageHeading: Element | null } => {
+  const candidates = headingCandidates(doc);
+  const h1 = titleHeading(candidates, title);
+  const text = foldWhitespace(h1?.textContent ?? "");
+  if (h1 && text !== "") {
+    const inside = sameHeading(root, text);
+    if (inside) return { heading: asH1(inside), pageHeading: h1 };
+    const copy = root.ownerDocument.createElement("h1");
+    copy.textContent = text;
+    const id = h1.getAttribute("id");
+    if (id) copy.setAttribute("id", id);
+    root.insertBefore(copy, root.firstChild);
+    return { heading: copy, pageHeading: h1 };
+  }
+  const [only] = candidates;
+  const inside = candidates.length === 1 && only ? sameHeading(root, foldWhitespace(only.textContent ?? "")) : null;
+  return inside ? { heading: asH1(inside), pageHeading: only ?? null } : { heading: null, pageHeading: null };
+};
+
+// set on the elements of Readability's input that are not content: Readability merges
+// wrappers into their children and copies attributes over, so a class alone does not survive
+const SET_ASIDE = "data-scan-set-aside";
+
+/** Marks the elements of a document that are not content (lib/boilerplate.ts) with the reason, "name|" before one read from a class or id. */
+const markBoilerplate = (doc: Document): void => {
+  for (const element of doc.querySelectorAll("*")) {
+    const found = boilerplateOf(element);
+    if (found) element.setAttribute(SET_ASIDE, `${found.byName ? "name|" : ""}${found.reason}`);
+  }
+};
+
+/**
+ * Takes out of Readability's extraction the blocks marked as not content. A block marked for a
+ * class or id word that holds half the extraction's words or more stays: it is the article
+ * under a layout class, not a widget. (A nav or aside goes whatever it holds: when Readability
+ * took one for the article, the fallbacks read the page instead.) Returns what was taken out.
+ */
+const pruneBoilerplate = (root: Element): MainContent["setAside"] => {
+  const total = countWords(root.textContent ?? "");
+  const setAside: SetAside[] = [];
+  for (const element of [...root.querySelectorAll(`[${SET_ASIDE}]`)]) {
+    const mark = element.getAttribute(SET_ASIDE) ?? "";
+    element.removeAttribute(SET_ASIDE);
+    const byName = mark.startsWith("name|");
+    const reason = byName ? mark.slice("name|".length) : mark;
+    if (!root.contains(element)) continue;
+    const text = foldWhitespace(element.textContent ?? "");
+    if (byName && countWords(text) * 2 >= total) continue;
+    const headings = [...element.querySelectorAll("h1, h2, h3")]
+      .map((heading) => foldWhitespace(heading.textContent ?? ""))
+      .filter((heading) => heading !== "");
+    element.remove();
+    setAside.push({ reason, text, headings });
+  }
+  return setAside;
+};
+
+const documentTitleOf = (doc: Document): string => foldWhitespace(doc.querySelector("title")?.textContent ?? "");
 
 /**
  * Readability scores every element, which takes seconds on a page of 100,000 elements and
@@ -65,26 +256,40 @@ const readable = (html: string) => {
   // Readability's own maxElemsToParse counts with getElementsByTagName("*"), which linkedom answers with nothing
   if (countStartTags(html) > READABILITY_MAX_ELEMENTS) return null;
   // Readability rewrites the DOM it is given, so it gets a parse of its own
-  return new Readability(parseDocument(html)).parse();
+  const doc = parseDocument(html);
+  markBoilerplate(doc);
+  // without JSON-LD: Readability leaves a byline it finds in JSON-LD in the content, so adding
+  // structured data would change what the content checks read
+  return new Readability(doc, { disableJSONLD: true }).parse();
 };
 
 /**
  * Readability over the rendered DOM, falling back to <main>, then <article>, then <body>
- * (also when the page has more than READABILITY_MAX_ELEMENTS elements).
+ * (also when the page has more than READABILITY_MAX_ELEMENTS elements); with the page's h1
+ * (`titleHeading`), and without the widgets Readability lets through (`pruneBoilerplate`).
  */
 export const extractMainContent = (renderedHtml: string, parsed?: Document): MainContent => {
   const article = readable(renderedHtml);
+  // the page's own parse only serves to read: the caller's when it has one
+  const doc = parsed ?? parseDocument(renderedHtml);
   if (article?.content && countWords(article.textContent ?? "") > 0) {
     const root = parseDocument(`<!doctype html><html><body>${article.content}</body></html>`).body;
-    return contentOf("readability", root);
+    const setAside = pruneBoilerplate(root);
+    if (countWords(root.textContent ?? "") > 0)
+      return contentOf(
+        "readability",
+        root,
+        titleOfExtraction(root, doc, article.title || documentTitleOf(doc)),
+        setAside,
+      );
   }
-  // the fallbacks only read: the page's own parse serves when the caller has one
-  const doc = parsed ?? parseDocument(renderedHtml);
+  const heading = titleHeading(headingCandidates(doc), documentTitleOf(doc));
+  const headings = { heading, pageHeading: heading };
   const main = doc.querySelector("main");
-  if (main) return contentOf("main", main);
+  if (main) return contentOf("main", main, headings, []);
   const articleEl = doc.querySelector("article");
-  if (articleEl) return contentOf("article", articleEl);
-  return contentOf("body", doc.body ?? doc.documentElement);
+  if (articleEl) return contentOf("article", articleEl, headings, []);
+  return contentOf("body", doc.body ?? doc.documentElement, headings, []);
 };
 
 const lazy = <T>(compute: () => T): (() => T) => {

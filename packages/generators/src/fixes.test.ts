@@ -1,8 +1,10 @@
+import { FIXED_SCAN_TIME } from "@scan/checks/testing";
 import type { CheckResult } from "@scan/contract";
 import { FixOptions, fixes } from "./fixes";
 import { ARTICLE_PAGE, ORIGIN, PRODUCT_PAGE, pageAt } from "./fixture-pages";
 
 const product = pageAt("/shoes/trail-runner-3", PRODUCT_PAGE);
+const at = { scannedAt: FIXED_SCAN_TIME };
 
 const result = (id: string, status: CheckResult["status"]): CheckResult => ({
   id,
@@ -18,7 +20,7 @@ const result = (id: string, status: CheckResult["status"]): CheckResult => ({
 
 describe("fixes", () => {
   it("answers all three files without issues, each saying which checks it addresses", () => {
-    const out = fixes(product);
+    const out = fixes(product, at);
     expect(out.url).toBe(`${ORIGIN}/shoes/trail-runner-3`);
     expect(out.llmsTxt?.addresses).toEqual(["llms-txt", "llms-txt-format"]);
     expect(out.robotsTxt?.addresses).toEqual(["ai-search-access", "robots-txt"]);
@@ -45,31 +47,82 @@ describe("fixes", () => {
     ],
     [[], []],
   ])("restricts the files to those addressing %j", (issues, files) => {
-    const out = fixes(product, { issues });
+    const out = fixes(product, { issues, ...at });
     const present = (["llmsTxt", "jsonLd", "robotsTxt"] as const).filter((key) => out[key] !== null);
     expect(present).toEqual(files);
   });
 
   it("says which asked-for checks it cannot fix on this page, and why", () => {
-    const out = fixes(pageAt("/news/mains", ARTICLE_PAGE), { issues: ["faq-schema", "title", "author"] });
+    const out = fixes(pageAt("/news/mains", ARTICLE_PAGE), {
+      issues: ["faq-schema", "title", "author", "twitter-card"],
+      ...at,
+    });
     expect(out.jsonLd?.addresses).toContain("author");
     expect(out.unaddressed).toEqual([
-      { id: "faq-schema", reason: expect.stringMatching(/does not carry the data/) },
-      { id: "title", reason: expect.stringMatching(/No generated file fixes this check/) },
+      { id: "faq-schema", reason: expect.stringMatching(/^It does not apply to this page: Not applicable/) },
+      { id: "title", reason: 'It already passes: Title: "Why winter breaks water mains - City Desk".' },
+      {
+        id: "twitter-card",
+        reason: expect.stringMatching(
+          /^No generated file fixes this check; what to change: Add <meta name="twitter:card"/,
+        ),
+      },
     ]);
     expect(out.llmsTxt).toBeNull();
     expect(out.robotsTxt).toBeNull();
   });
 
+  it("proves its files on a copy of the page: verdicts and scores before and after", () => {
+    const out = fixes(pageAt("/news/mains", ARTICLE_PAGE), at);
+    const after = Object.fromEntries(out.proof.checks.map((check) => [check.id, check]));
+    for (const file of [out.llmsTxt, out.jsonLd, out.robotsTxt]) {
+      for (const id of file?.addresses ?? []) expect([id, after[id]?.after]).toEqual([id, "pass"]);
+    }
+    expect(after["structured-data"]).toMatchObject({ before: "fail", after: "pass" });
+    expect(after["llms-txt"]).toMatchObject({ before: "warn", after: "pass" });
+    expect(out.proof.after.scores.overall).toBeGreaterThan(out.proof.before.scores.overall);
+    expect(out.proof.scannedAt).toBe(FIXED_SCAN_TIME.toISOString());
+  });
+
+  it("lists only checks that pass in addresses, and says what the owner must still supply", () => {
+    // an Organization named by og:site_name, with no logo anywhere on the page
+    const out = fixes(
+      pageAt("/news/mains", ARTICLE_PAGE.replace("<head>", '<head><meta property="og:site_name" content="City Desk">')),
+      at,
+    );
+    expect(out.jsonLd?.addresses).not.toContain("organization-schema");
+    expect(out.jsonLd?.ownerMustSupply).toContainEqual({
+      id: "organization-schema",
+      before: "fail",
+      after: "warn",
+      what: expect.stringMatching(/^a logo: the page shows no image that says it is the site's logo/),
+    });
+  });
+
+  it("adds no partial Article where article-schema does not apply: it would turn a skip into a warning", () => {
+    const html = `<html lang="en"><head><title>A note on pipes - City Desk</title><meta property="og:type" content="article"></head>
+<body><main><h1>A note on pipes</h1><p>Pipes crack when the ground freezes and thaws again, most of them laid before 1930.</p></main></body></html>`;
+    const out = fixes(pageAt("/notes/pipes", html), at);
+    expect(out.jsonLd?.types).not.toContain("Article");
+    expect(out.jsonLd?.ownerMustSupply).toContainEqual(
+      expect.objectContaining({
+        id: "article-schema",
+        what: expect.stringMatching(/^an author and a publication date shown on the page/),
+      }),
+    );
+    const article = out.proof.checks.find((check) => check.id === "article-schema");
+    expect(article).toMatchObject({ before: "skip", after: "skip" });
+  });
+
   it("carries the scan's verdicts on the checks each file addresses", () => {
     const checks = [result("llms-txt", "warn"), result("llms-txt-format", "skip"), result("title", "pass")];
-    const out = fixes(product, { checks });
+    const out = fixes(product, { checks, ...at });
     expect(out.llmsTxt?.verdicts).toEqual({ "llms-txt": "warn", "llms-txt-format": "skip" });
     expect(out.jsonLd?.verdicts).toEqual({});
   });
 
   it("is deterministic", () => {
-    expect(JSON.stringify(fixes(product))).toBe(JSON.stringify(fixes(structuredClone(product))));
+    expect(JSON.stringify(fixes(product, at))).toBe(JSON.stringify(fixes(structuredClone(product), at)));
   });
 });
 

@@ -152,7 +152,7 @@ describe("generateJsonLd", () => {
     expect(out.types).toEqual(["Organization", "WebSite", "WebPage"]);
     expect(out.data["@graph"][0]).toMatchObject({ name: "Wrapped Co", logo: "https://shop.example.com/w.png" });
     expect(out.notes).toEqual([
-      "JSON-LD block 1 of the page was wrapped in <![CDATA[ or <!-- markup; it is carried over without it.",
+      "JSON-LD block 1 of the page is wrapped in <![CDATA[, so no engine can read it: remove that block (or the wrapper around its JSON); this block carries its data over, unwrapped.",
       expect.stringMatching(/^JSON-LD block 2 of the page does not parse/),
       "JSON-LD block 3 uses another vocabulary than schema.org; it is not carried over.",
     ]);

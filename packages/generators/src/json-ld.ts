@@ -23,6 +23,8 @@ export type JsonLdFix = {
   placement: string;
   /** what was left out and why, where values came from */
   notes: string[];
+  /** per check this block is meant to fix, what the page does not state and its owner must supply */
+  needs: Record<string, string>;
 };
 
 type Kind = "faq" | "article" | "breadcrumb" | "website" | "webpage" | "organization";
@@ -49,42 +51,26 @@ const objectsIn = (value: unknown): JsonLdNode[] =>
     (item): item is JsonLdNode => typeof item === "object" && item !== null && !Array.isArray(item),
   );
 
-// CMSs wrap JSON-LD in CDATA sections or HTML comments (with or without // before them) for
-// XHTML-era parsers; JSON parsers, search engines' included, do not strip them
-const WRAPPERS = /^\s*(?:\/\/\s*)?(?:<!\[CDATA\[|<!--)|(?:\/\/\s*)?(?:\]\]>|-->)\s*$/g;
-
-/** The JSON of a block that failed to parse only because of CDATA or comment wrappers; undefined otherwise. */
-const unwrapped = (text: string): unknown => {
-  const inner = text.replace(WRAPPERS, "");
-  if (inner === text) return undefined;
-  try {
-    return JSON.parse(inner);
-  } catch {
-    return undefined;
-  }
-};
-
 /**
  * The top-level typed nodes of the page's own JSON-LD that can be carried into the new block:
- * those of blocks that parse (once unwrapped from CDATA or comment markup) and declare
+ * those of blocks that parse (once unwrapped from CDATA or comment markup: lib/jsonld.ts) and declare
  * schema.org (or no @context at all, the usual mistake), @graph members included. Copies: the parsed JSON-LD is shared with the checks.
  */
 const existingNodes = (facts: PageFacts, notes: string[]): JsonLdNode[] => {
   const nodes: JsonLdNode[] = [];
-  const scripts = facts.page.doc.querySelectorAll("script[type]");
   jsonLd(facts.page).blocks.forEach((block, position) => {
     let value: unknown;
     if (block.ok) value = block.value;
     else {
-      value = unwrapped(scripts[block.index]?.textContent ?? "");
-      if (value === undefined) {
+      if (block.unwrapped === undefined) {
         notes.push(
           `JSON-LD block ${position + 1} of the page does not parse (${block.error}); it is not carried over: repair it by hand if it held data.`,
         );
         return;
       }
+      value = block.unwrapped;
       notes.push(
-        `JSON-LD block ${position + 1} of the page was wrapped in <![CDATA[ or <!-- markup; it is carried over without it.`,
+        `JSON-LD block ${position + 1} of the page is wrapped in ${block.wrapper}, so no engine can read it: remove that block (or the wrapper around its JSON); this block carries its data over, unwrapped.`,
       );
     }
     for (const item of objectsIn(value)) {
@@ -142,6 +128,7 @@ const escapeScript = (json: string): string => json.replace(/</g, "\\u003c");
  */
 export const generateJsonLd = (facts: PageFacts): JsonLdFix => {
   const notes: string[] = [];
+  const needs: Record<string, string> = {};
   const existing = existingNodes(facts, notes);
   const bases = new Map<Kind, JsonLdNode>();
   const carried: JsonLdNode[] = [];
@@ -162,6 +149,8 @@ export const generateJsonLd = (facts: PageFacts): JsonLdFix => {
       notes.push(
         "Organization has no logo: the page shows none that says it is one; add a square image of 112 px or more.",
       );
+      needs["organization-schema"] =
+        "a logo: the page shows no image that says it is the site's logo; add one (a square image of 112 px or more) to the Organization";
     }
   } else {
     notes.push(
@@ -201,10 +190,24 @@ export const generateJsonLd = (facts: PageFacts): JsonLdFix => {
   fill(webpage, "breadcrumb", ref(breadcrumb));
 
   const articleBase = bases.get("article");
+  const headline = facts.ogTitle ?? facts.h1 ?? facts.title;
+  const unstated = [facts.author ? null : "an author", facts.published ? null : "a publication date"].filter(
+    (part): part is string => part !== null,
+  );
+  // an Article the checks already ask for (the page's own, or an <article> that stands for the
+  // page) is worth adding even partial; one they do not ask for is added only complete, since a
+  // partial one would turn article-schema from not applicable into a warning
+  const asked = articleBase !== undefined || hasArticleElement(facts.page);
   let article: JsonLdNode | null = null;
-  if (articleBase || facts.ogType === "article" || hasArticleElement(facts.page)) {
+  if (!asked && facts.ogType === "article" && unstated.length > 0) {
+    notes.push(
+      `No Article: the page is an og:type article but states no ${unstated.map((part) => part.replace(/^an? /, "")).join(" and no ")} in its markup or byline; an Article without them would be incomplete.`,
+    );
+    needs["article-schema"] =
+      `${unstated.join(" and ")} shown on the page, which it does not state; then an Article can carry them`;
+  }
+  if (asked || (facts.ogType === "article" && unstated.length === 0)) {
     article = start(articleBase, "Article", `${facts.url}#article`);
-    const headline = facts.ogTitle ?? facts.h1 ?? facts.title;
     fill(article, "headline", headline ? clip(headline, HEADLINE_MAX) : null);
     fill(article, "description", facts.description?.value);
     if (facts.author) {
@@ -223,8 +226,10 @@ export const generateJsonLd = (facts: PageFacts): JsonLdFix => {
     const missing = ["author", "datePublished"].filter((key) => isBlank(article?.[key]));
     if (missing.length > 0) {
       notes.push(
-        `Article lacks ${missing.join(" and ")}: the page does not state ${missing.length === 1 ? "it" : "them"} in its markup.`,
+        `Article lacks ${missing.join(" and ")}: the page does not state ${missing.length === 1 ? "it" : "them"} in its markup or byline.`,
       );
+      needs["article-schema"] =
+        `${missing.map((key) => (key === "author" ? "an author" : "a publication date")).join(" and ")} shown on the page, which it does not state; then add ${missing.join(" and ")} to the Article`;
     }
   }
 
@@ -272,5 +277,6 @@ export const generateJsonLd = (facts: PageFacts): JsonLdFix => {
     placement:
       "Put this element in the page's <head> in place of its existing application/ld+json scripts: it carries their data over.",
     notes,
+    needs,
   };
 };

@@ -14,10 +14,12 @@ import {
   metaNamed,
   nodesById,
   type Page,
+  pageDates,
   resolveHref,
   siteOf,
   textOf,
   typesOf,
+  visibleByline,
 } from "@scan/checks";
 
 /**
@@ -29,8 +31,6 @@ import {
 export type Sourced = { value: string; source: string };
 
 export type Author = { name: string; url: string | null; source: string };
-
-const ISO_DATE = /^\d{4}-\d{2}(?:-\d{2})?(?:[T ]|$)/;
 
 export const isHttp = (url: URL | null): url is URL =>
   url !== null && (url.protocol === "http:" || url.protocol === "https:");
@@ -142,7 +142,7 @@ export const logoOf = (page: Page, home: string): Sourced | null => {
 // the metas that carry a byline, as the author check reads them
 const AUTHOR_META = ["author", "article:author", "dc.creator", "byl", "sailthru.author", "parsely-author"];
 
-/** The author as the author check finds one: JSON-LD, author metas, rel="author", itemprop="author". */
+/** The author as the author check finds one: JSON-LD, author metas, rel="author", itemprop="author", a visible byline. */
 export const authorOf = (page: Page): Author | null => {
   const byId = nodesById(page);
   for (const node of jsonLd(page).nodes) {
@@ -170,42 +170,20 @@ export const authorOf = (page: Page): Author | null => {
     if (text !== "" && !isUrl(text) && text.length <= 100)
       return { name: text, url: null, source: 'itemprop="author"' };
   }
-  return null;
+  const byline = visibleByline(page);
+  return byline ? { name: byline.name, url: null, source: `the byline "${byline.line}"` } : null;
 };
 
-const DATE_METAS = {
-  published: ["article:published_time", "datepublished", "dc.date.issued", "dcterms.created"],
-  modified: ["article:modified_time", "og:updated_time", "datemodified", "dcterms.modified"],
-} as const;
-const DATE_KEYS = { published: ["datePublished", "dateCreated"], modified: ["dateModified"] } as const;
-
-/** A machine-readable date as written (ISO 8601 with at least year and month), from JSON-LD, metas or `<time itemprop>`. */
+/**
+ * A date as the page writes it, from the page's own dates as publish-date reads them (the
+ * checks' `pageDates`: JSON-LD of the nodes describing the page, date metas, `<time>` of its
+ * content, never a sidebar's). A published date may also be the content's plain `<time>`: the
+ * date an article shows is its publication date.
+ */
 export const dateOf = (page: Page, kind: "published" | "modified"): Sourced | null => {
-  const iso = (raw: string | null | undefined): string | null => {
-    const text = raw?.trim();
-    return text && ISO_DATE.test(text) && !Number.isNaN(Date.parse(text)) ? text : null;
-  };
-  for (const node of jsonLd(page).nodes) {
-    for (const key of DATE_KEYS[kind]) {
-      const value = iso(textOf(node[key]));
-      if (value) return { value, source: `JSON-LD ${key}` };
-    }
-  }
-  for (const key of DATE_METAS[kind]) {
-    const meta = elementsNamed(page, "meta").find(
-      (element) =>
-        (element.getAttribute("property") ?? element.getAttribute("name") ?? element.getAttribute("itemprop") ?? "")
-          .trim()
-          .toLowerCase() === key,
-    );
-    const value = iso(meta?.getAttribute("content"));
-    if (value) return { value, source: `<meta ${key}>` };
-  }
-  const itemprop = kind === "published" ? "datepublished" : "datemodified";
-  for (const time of elementsNamed(page, "time")) {
-    if (isInert(time) || (time.getAttribute("itemprop") ?? "").toLowerCase() !== itemprop) continue;
-    const value = iso(time.getAttribute("datetime"));
-    if (value) return { value, source: `<time itemprop="${itemprop}">` };
-  }
-  return null;
+  const { dates } = pageDates(page);
+  const found =
+    dates.find((date) => date.kind === kind) ??
+    (kind === "published" ? dates.find((date) => date.kind === "date") : undefined);
+  return found ? { value: found.raw, source: found.source } : null;
 };

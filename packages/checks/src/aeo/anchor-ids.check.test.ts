@@ -1,31 +1,53 @@
 import { judge } from "../fixture";
 import { anchorIds } from "./anchor-ids.check";
 
-const page = (body: string) => `<html lang="en"><body>${body}</body></html>`;
+const TEXT = "<p>Some words of the section, enough to be read as its text.</p>";
+const page = (body: string) =>
+  `<html lang="en"><head><title>Shipping guide</title></head><body><h1>Shipping guide</h1>${body}</body></html>`;
 
 describe("anchor-ids", () => {
   it("passes when most headings have ids, counting an id on the section they open or an anchor inside", () => {
     const verdict = judge(
       anchorIds,
-      page('<h2 id="a">A</h2><section id="b"><h2>B</h2></section><h3><a name="c"></a>C</h3><h2>D</h2>'),
+      page(
+        `<h2 id="a">A</h2>${TEXT}<section id="b"><h2>B</h2>${TEXT}</section><h3><a name="c"></a>C</h3>${TEXT}<h2>D</h2>${TEXT}`,
+      ),
     );
     expect(verdict.status).toBe("pass");
-    expect(verdict.description).toBe("3 of 4 h2/h3 headings have an id to link to.");
+    expect(verdict.description).toBe(
+      '3 of 4 h2/h3 headings of the main content have an id to link to; without one: h2 "D".',
+    );
   });
 
-  it("warns when only some do", () => {
-    const verdict = judge(anchorIds, page('<h2 id="a">A</h2><h2>B</h2><h3>C</h3>'));
+  it("warns when only some do, naming those without and suggesting an id", () => {
+    const verdict = judge(anchorIds, page(`<h2 id="a">A</h2>${TEXT}<h2>Shipping times</h2>${TEXT}<h3>C</h3>${TEXT}`));
     expect(verdict.status).toBe("warn");
-    expect(verdict.description).toBe("1 of 3 h2/h3 headings have an id to link to.");
+    expect(verdict.description).toBe(
+      '1 of 3 h2/h3 headings of the main content have an id to link to; without one: h2 "Shipping times", h3 "C".',
+    );
+    expect(verdict.fix).toMatch(/^Give h2 "Shipping times", h3 "C" an id each \(<h2 id="shipping-times">\)/);
   });
 
   it("fails when none do", () => {
-    const verdict = judge(anchorIds, page('<h2>A</h2><h2 id=" ">B</h2>'));
+    const verdict = judge(anchorIds, page(`<h2>A</h2>${TEXT}<h2 id=" ">B</h2>${TEXT}`));
     expect(verdict.status).toBe("fail");
-    expect(verdict.fix).toMatch(/id="pricing"/);
+    expect(verdict.fix).toMatch(/id="a"/);
   });
 
-  it("skips without h2/h3 headings", () => {
-    expect(judge(anchorIds, page("<h1>Title</h1><p>x</p>")).description).toBe("The page has no h2/h3 headings.");
+  it("skips without h2/h3 headings in the main content", () => {
+    expect(judge(anchorIds, page(TEXT)).description).toBe(
+      "The main content has no h2/h3 heading, so no section to link to.",
+    );
+  });
+
+  it("reads the main content only: sidebar teasers and widget headings are not its sections", () => {
+    const verdict = judge(
+      anchorIds,
+      page(
+        `<main><h2 id="a">A</h2>${TEXT.repeat(4)}<h2 id="b">B</h2>${TEXT.repeat(4)}</main><aside><h2>Teaser one</h2>${TEXT}<h2>Teaser two</h2>${TEXT}<h2>Teaser three</h2>${TEXT}</aside>`,
+      ),
+    );
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toBe("2 of 2 h2/h3 headings of the main content have an id to link to.");
   });
 });

@@ -1,5 +1,5 @@
 import { defineCheck } from "../check";
-import { type Heading, subHeadings } from "./headings";
+import { type Heading, headingList, passedOverNote, subHeadings } from "./headings";
 
 const hasId = (element: Element): boolean => (element.getAttribute("id") ?? "").trim() !== "";
 
@@ -19,14 +19,32 @@ const isLinkable = ({ element }: Heading): boolean => {
   if (hasId(element)) return true;
   if (hasTargetInside(element)) return true;
   const parent = element.parentElement;
-  return parent !== null && parent.firstElementChild === element && hasId(parent) && parent.localName !== "body";
+  return (
+    parent !== null &&
+    parent.firstElementChild === element &&
+    hasId(parent) &&
+    parent.localName !== "body" &&
+    // the wrapper Readability puts around its extraction is no section of the page
+    !(parent.getAttribute("id") ?? "").startsWith("readability-page-")
+  );
 };
 
+/** "The hypothesis" → "the-hypothesis": an id to suggest for a heading. */
+const slug = (text: string): string =>
+  text
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/[^\p{L}\p{N}]+/gu, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 40) || "section";
+
 /**
- * Most h2/h3 headings addressable by a fragment (`#pricing`), so that an answer can cite the
- * exact passage (Google's "scroll to text" links and AI citations do). "Most" is more than half.
- * The same h2/h3 as qa-content (the whole rendered page). Skipped without h2/h3 headings:
- * there is no section to link to, and the subheadings check already reports that.
+ * Reads the h2/h3 headings of the main content (headings.ts `contentHeadings`: never those of
+ * navigation, sidebars, teasers or widgets), and whether most of them can be reached by a
+ * fragment (`#pricing`), so that an answer can cite the exact passage (Google's "scroll to
+ * text" links and AI citations do). "Most" is more than half. Skipped without h2/h3 headings
+ * in the main content: there is no section to link to, and subheadings reports that.
  */
 export const anchorIds = defineCheck({
   id: "anchor-ids",
@@ -37,14 +55,24 @@ export const anchorIds = defineCheck({
   title: "Sections can be linked to",
   run: (page) => {
     const headings = subHeadings(page);
-    if (headings.length === 0) return { status: "skip", description: "The page has no h2/h3 headings." };
-    const linkable = headings.filter(isLinkable).length;
-    const description = `${linkable} of ${headings.length} h2/h3 heading${headings.length === 1 ? " has" : "s have"} an id to link to.`;
-    if (linkable * 2 > headings.length) return { status: "pass", description };
+    if (headings.length === 0) {
+      return {
+        status: "skip",
+        description: `The main content has no h2/h3 heading, so no section to link to.${passedOverNote(page)}`,
+        evidence: [],
+      };
+    }
+    const linkable = headings.filter(isLinkable);
+    const bare = headings.filter((heading) => !isLinkable(heading));
+    const evidence = bare.map((heading) => heading.text);
+    const description = `${linkable.length} of ${headings.length} h2/h3 heading${headings.length === 1 ? " of the main content has" : "s of the main content have"} an id to link to${bare.length > 0 ? `; without one: ${headingList(bare)}` : ""}.`;
+    if (linkable.length * 2 > headings.length) return { status: "pass", description, evidence };
+    const [first] = bare;
     return {
-      status: linkable > 0 ? "warn" : "fail",
+      status: linkable.length > 0 ? "warn" : "fail",
       description,
-      fix: 'Give each h2/h3 an id (<h2 id="pricing">) so that answers and readers can link straight to the section.',
+      fix: `Give ${headingList(bare, 2)} ${bare.length === 1 ? "an id" : "an id each"} (<h${first?.level ?? 2} id="${slug(first?.text ?? "")}">), so that answers and readers can link straight to the section.`,
+      evidence,
     };
   },
 });

@@ -3,16 +3,21 @@ import { answerFirst } from "./answer-first.check";
 
 const ANSWER =
   "Shipping takes three to five working days inside the country, and up to ten days abroad, depending on the carrier and the customs office involved.";
-const page = (body: string) => `<html lang="en"><body>${body}</body></html>`;
+const page = (body: string) =>
+  `<html lang="en"><head><title>Shipping guide</title></head><body><h1>Shipping guide</h1>${body}</body></html>`;
 
 describe("answer-first", () => {
   it("passes when questions are answered at once, also when the heading sits in its own wrapper", () => {
     const verdict = judge(
       answerFirst,
-      page(`<div class="title"><h2>How long does shipping take?</h2></div><div><p> </p><p>${ANSWER}</p></div>`),
+      page(
+        `<article><div class="title"><h2>How long does shipping take?</h2></div><div><p> </p><p>${ANSWER}</p></div><p>${ANSWER}</p></article>`,
+      ),
     );
     expect(verdict.status).toBe("pass");
-    expect(verdict.description).toBe("1 of 1 question heading is followed by a 20 to 80 word answer paragraph.");
+    expect(verdict.description).toBe(
+      '1 of 1 question heading of the main content is followed by a 20 to 80 word answer: h2 "How long does shipping take?" (25 words).',
+    );
   });
 
   it("finds answers set as text between <br>s or straight in a <div>", () => {
@@ -33,13 +38,26 @@ describe("answer-first", () => {
     expect(verdict.description).toMatch(/^1 of 3 question headings/);
   });
 
-  it("fails when none is, and names over-long answers", () => {
+  it("fails when none is, and names the question and the length of what follows it", () => {
     const verdict = judge(answerFirst, page(`<h2>What does it cost?</h2><p>${ANSWER.repeat(4)}</p>`));
     expect(verdict.status).toBe("fail");
-    expect(verdict.description).toMatch(/\(1 by a longer one\)/);
+    expect(verdict.description).toMatch(/h2 "What does it cost\?" \(97 words\)/);
+    expect(verdict.fix).toMatch(/^Open the section under h2 "What does it cost\?" \(97 words\) with a direct answer/);
   });
 
-  it("skips without question headings", () => {
-    expect(judge(answerFirst, page("<h2>Prices</h2><p>x</p>")).status).toBe("skip");
+  it("skips without question headings, naming the headings it read", () => {
+    const verdict = judge(answerFirst, page("<h2>Prices</h2><p>x</p>"));
+    expect(verdict.status).toBe("skip");
+    expect(verdict.description).toBe(
+      'No heading of the main content is a question (h1 "Shipping guide", h2 "Prices"), so there is no answer to judge.',
+    );
+  });
+
+  it("judges the page's h1 when it is a question: the content's opening paragraph answers it", () => {
+    const body = `<header><h1>How long does shipping take?</h1></header><main><p>${ANSWER}</p><p>${ANSWER} ${ANSWER}</p></main>`;
+    const html = `<html lang="en"><head><title>How long does shipping take? | Shop</title></head><body>${body}</body></html>`;
+    const verdict = judge(answerFirst, html);
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toMatch(/h1 "How long does shipping take\?" \(25 words\)/);
   });
 });

@@ -1,16 +1,28 @@
 import { defineCheck } from "../check";
 import { countWords } from "../page";
-import { answerAfter, questionHeadings } from "./headings";
+import { answerAfter, contentHeadings, type Heading, headingList, passedOverNote, questionHeadings } from "./headings";
 
 const MIN_WORDS = 20;
 const MAX_WORDS = 80;
 
+const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/** How a question's answer reads as evidence: `h2 "Why?" (12 words)`, `h1 "How to…" (no paragraph)`. */
+const measured = ({ heading, words }: { heading: Heading; words: number }): string =>
+  `h${heading.level} "${clip(heading.text, 50)}" (${words === 0 ? "no paragraph" : `${words} words`})`;
+
+const listed = (items: ReadonlyArray<{ heading: Heading; words: number }>, max = 3): string => {
+  const more = items.length - Math.min(items.length, max);
+  return `${items.slice(0, max).map(measured).join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
+};
+
 /**
- * Each question heading followed at once by a 20 to 80 word paragraph: a self-contained answer
- * an engine can quote whole. The paragraph is the first block of text after the heading and
- * before the next heading: a `<p>`, or text set in a `<div>` or between `<br>`s (headings.ts
- * `answerAfter`). "Most" is more than half of the
- * question headings; "some" is at least one. Skipped without question headings.
+ * Reads the question headings of the main content (h1-h3, headings.ts `contentHeadings`, the
+ * page's h1 included) and the first block of text after each inside the main content, before
+ * the next heading: a `<p>`, or text set in a `<div>` or between `<br>`s (headings.ts
+ * `answerAfter`). Each should be answered at once by 20 to 80 words, a self-contained answer an
+ * engine can quote whole. "Most" is more than half of the question headings; "some" is at least
+ * one. Skipped without question headings.
  */
 export const answerFirst = defineCheck({
   id: "answer-first",
@@ -21,21 +33,31 @@ export const answerFirst = defineCheck({
   title: "Questions are answered at once",
   run: (page) => {
     const questions = questionHeadings(page);
-    if (questions.length === 0) return { status: "skip", description: "The page has no question headings to answer." };
-    let answered = 0;
-    let tooLong = 0;
-    for (const heading of questions) {
-      const answer = answerAfter(heading.element);
-      const words = answer === null ? 0 : countWords(answer);
-      if (words >= MIN_WORDS && words <= MAX_WORDS) answered++;
-      else if (words > MAX_WORDS) tooLong++;
+    if (questions.length === 0) {
+      const { headings } = contentHeadings(page);
+      return {
+        status: "skip",
+        description:
+          headings.length === 0
+            ? "The main content has no heading, so no question to answer."
+            : `No heading of the main content is a question (${headingList(headings)}), so there is no answer to judge.${passedOverNote(page)}`,
+        evidence: headings.map((heading) => heading.text),
+      };
     }
-    const description = `${answered} of ${questions.length} question heading${questions.length === 1 ? " is" : "s are"} followed by a ${MIN_WORDS} to ${MAX_WORDS} word answer paragraph${tooLong > 0 ? ` (${tooLong} by a longer one)` : ""}.`;
-    if (answered * 2 > questions.length) return { status: "pass", description };
+    const measuredAll = questions.map((heading) => {
+      const answer = answerAfter(heading.element);
+      return { heading, words: answer === null ? 0 : countWords(answer) };
+    });
+    const answered = measuredAll.filter(({ words }) => words >= MIN_WORDS && words <= MAX_WORDS);
+    const unanswered = measuredAll.filter(({ words }) => words < MIN_WORDS || words > MAX_WORDS);
+    const evidence = measuredAll.map(measured);
+    const description = `${answered.length} of ${questions.length} question heading${questions.length === 1 ? " of the main content is" : "s of the main content are"} followed by a ${MIN_WORDS} to ${MAX_WORDS} word answer: ${listed(measuredAll)}.`;
+    if (answered.length * 2 > questions.length) return { status: "pass", description, evidence };
     return {
-      status: answered > 0 ? "warn" : "fail",
+      status: answered.length > 0 ? "warn" : "fail",
       description,
-      fix: `Open each question's section with a direct answer of ${MIN_WORDS} to ${MAX_WORDS} words in a <p>, then go into detail.`,
+      fix: `Open the section under ${listed(unanswered, 2)} with a direct answer of ${MIN_WORDS} to ${MAX_WORDS} words in a <p>, then go into detail.`,
+      evidence,
     };
   },
 });

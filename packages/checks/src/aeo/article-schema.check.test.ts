@@ -25,7 +25,7 @@ describe("article-schema", () => {
   it("fails when the page is an <article> without markup", () => {
     const verdict = judge(articleSchema, page("", "<article><h1>Story</h1><p>Text</p></article>"));
     expect(verdict.status).toBe("fail");
-    expect(verdict.description).toMatch(/no Article, BlogPosting or NewsArticle JSON-LD/);
+    expect(verdict.description).toMatch(/its JSON-LD has no Article, BlogPosting or NewsArticle\./);
   });
 
   it("skips pages that are not articles, listing cards included", () => {

@@ -16,7 +16,7 @@ describe("breadcrumb-schema", () => {
   it("fails without one, or with an empty one", () => {
     const none = judge(breadcrumbSchema, page('{"@context":"https://schema.org","@type":"WebPage"}'));
     expect(none.status).toBe("fail");
-    expect(none.description).toBe("No BreadcrumbList markup on the page.");
+    expect(none.description).toBe("No BreadcrumbList markup for /page.");
     const empty = judge(
       breadcrumbSchema,
       page('{"@context":"https://schema.org","@type":"BreadcrumbList","itemListElement":[]}'),

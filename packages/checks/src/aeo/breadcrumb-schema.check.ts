@@ -1,10 +1,11 @@
 import { defineCheck } from "../check";
-import { nodesOfType } from "../lib/jsonld";
+import { jsonLd, nodesOfType, typesOf, unreadableFix, unreadableNote } from "../lib/jsonld";
 
 const itemCount = (value: unknown): number => (Array.isArray(value) ? value.length : value ? 1 : 0);
 
 /**
- * BreadcrumbList markup with at least one item: where the page sits in the site, which engines
+ * Reads the page's JSON-LD for BreadcrumbList markup with at least one item (one in a block
+ * that does not parse is present but unreadable): where the page sits in the site, which engines
  * show in place of the URL. An empty list counts as none. The home page is skipped when it has
  * none: it is the top of every trail, and no breadcrumb guideline asks it for one.
  */
@@ -19,16 +20,31 @@ export const breadcrumbSchema = defineCheck({
     const counts = nodesOfType(page, ["BreadcrumbList"]).map((list) => itemCount(list.itemListElement));
     const items = Math.max(0, ...counts);
     if (items > 0) {
-      return { status: "pass", description: `BreadcrumbList markup with ${items} item${items === 1 ? "" : "s"}.` };
+      return {
+        status: "pass",
+        description: `BreadcrumbList markup with ${items} item${items === 1 ? "" : "s"}.`,
+        evidence: [String(items)],
+      };
     }
     if (page.finalUrl.pathname === "/" && page.finalUrl.search === "") {
-      return { status: "skip", description: "The home page needs no breadcrumb trail." };
+      return { status: "skip", description: "The home page needs no breadcrumb trail.", evidence: [] };
     }
+    const path = page.finalUrl.pathname;
+    const fix = `Add BreadcrumbList JSON-LD listing the path from the home page to ${path} (ListItem with position, name and item URL).`;
+    if (counts.length === 0 && jsonLd(page).unreadableNodes.some((node) => typesOf(node).includes("BreadcrumbList"))) {
+      return {
+        status: "fail",
+        description: `BreadcrumbList markup is present but unreadable: ${unreadableNote(page, ["BreadcrumbList"])}`,
+        fix: unreadableFix(page, `its BreadcrumbList for ${path}`),
+        evidence: [path, "unreadable"],
+      };
+    }
+    const note = unreadableNote(page);
     return {
       status: "fail",
-      description:
-        counts.length > 0 ? "The BreadcrumbList markup has no items." : "No BreadcrumbList markup on the page.",
-      fix: "Add BreadcrumbList JSON-LD listing the path from the home page to this page (ListItem with position, name and item URL).",
+      description: `${counts.length > 0 ? "The BreadcrumbList markup has no items" : "No BreadcrumbList markup"} for ${path}${note ? `; ${note}` : "."}`,
+      fix: `${note ? `${unreadableFix(page)} ` : ""}${fix}`,
+      evidence: [path, String(counts.length), note],
     };
   },
 });

@@ -1,5 +1,5 @@
 import { defineCheck } from "../check";
-import type { Page } from "../page";
+import { foldWhitespace, type Page } from "../page";
 import { pageLanguage } from "./headings";
 
 // Chinese, Japanese and Thai do not put spaces between words
@@ -44,7 +44,8 @@ const SOURCE = {
 } as const;
 
 /**
- * Main content of 300 words or more passes, 100 to 299 warns, less fails: thin pages rarely
+ * Reads the words of the main content (page.ts: Readability's extraction with the page's h1,
+ * never navigation, sidebars or widgets). 300 words or more passes, 100 to 299 warns, less fails: thin pages rarely
  * hold an answer worth citing. A length heuristic, not a quality measure.
  */
 export const contentDepth = defineCheck({
@@ -58,11 +59,13 @@ export const contentDepth = defineCheck({
     const words = mainContentWords(page);
     const description = `${SOURCE[page.main.source]} has ${words} word${words === 1 ? "" : "s"}${words < 300 ? "; 300 or more cover a topic in depth" : ""}.`;
     const sentence = description.charAt(0).toUpperCase() + description.slice(1);
-    if (words >= 300) return { status: "pass", description: sentence };
+    if (words >= 300) return { status: "pass", description: sentence, evidence: [String(words)] };
+    const heading = page.main.heading ? foldWhitespace(page.main.heading.textContent ?? "") : "";
     return {
       status: words >= 100 ? "warn" : "fail",
       description: sentence,
-      fix: "Cover the topic in enough depth to answer the follow-up questions: 300 words or more of real content in the main body, not in menus or footers.",
+      fix: `Cover ${heading ? `"${heading.length > 60 ? `${heading.slice(0, 59)}…` : heading}"` : "the topic"} in enough depth to answer the follow-up questions: ${300 - words} words or more beyond the ${words} there are, of real content in the main body, not in menus or footers.`,
+      evidence: [String(words), page.main.source],
     };
   },
 });

@@ -1,7 +1,8 @@
 import { defineCheck } from "../check";
-import { type JsonLdNode, jsonLd, nodesOfType, textOf, typesOf } from "../lib/jsonld";
+import { type JsonLdNode, jsonLd, nodesOfType, textOf, typesOf, unreadableFix, unreadableNote } from "../lib/jsonld";
 import { perPage } from "../lib/memo";
 import type { Page } from "../page";
+import { type QaPair, qaPairs } from "./qa-pairs";
 
 /** Typed nodes by `@id`, so that `{"@id": "#q1"}` in a mainEntity finds the Question a @graph holds. */
 const nodesById = perPage((page: Page): ReadonlyMap<string, JsonLdNode> => {
@@ -29,10 +30,29 @@ const isAnswered = (page: Page, question: JsonLdNode): boolean =>
   textOf(question.name) !== null &&
   targets(page, question.acceptedAnswer).some((answer) => textOf(answer.text) !== null);
 
+const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/** Pairs as evidence: `h2 "How long does shipping take?"`, `<summary> "Can I return it?"` and how many more. */
+const pairList = (pairs: readonly QaPair[], max = 3): string => {
+  const named = pairs
+    .slice(0, max)
+    .map((pair) => `${pair.source === "details" ? "<summary>" : pair.element.localName} "${clip(pair.question, 60)}"`);
+  const more = pairs.length - named.length;
+  return `${named.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
+};
+
+// an FAQ is a list: one answered question in an article is a section, not a set of FAQs
+const MIN_PAIRS = 2;
+
 /**
- * FAQPage whose mainEntity holds at least one Question with an acceptedAnswer (with text).
- * Questions elsewhere (a QAPage, a lone Question) do not count: the rule is about FAQ markup.
- * Pages without FAQs fail too, as docs/spec/checks.md says; the check is info-level for that reason.
+ * Reads the page's FAQPage JSON-LD and the question-and-answer pairs of its main content
+ * (qa-pairs.ts: question headings and `<details>` of the main content, each answered by eight
+ * words or more). Passes with FAQPage markup whose mainEntity holds a Question with a name and
+ * an acceptedAnswer with text (Google's required fields); questions elsewhere (a QAPage, a lone
+ * Question) do not count. Fails when the page has FAQ content but no such markup: broken
+ * FAQPage markup, FAQPage in a JSON-LD block that does not parse, or two or more visible pairs
+ * unmarked. Skips when the page has no FAQ: no FAQPage markup and fewer than two pairs in its
+ * main content (one answered question is a section of an article, not a list of FAQs).
  */
 export const faqSchema = defineCheck({
   id: "faq-schema",
@@ -44,15 +64,27 @@ export const faqSchema = defineCheck({
   run: (page) => {
     const faqs = nodesOfType(page, ["FAQPage"]);
     const questions = faqs.flatMap((faq) => targets(page, faq.mainEntity));
-    const answered = questions.filter((question) => isAnswered(page, question)).length;
-    if (answered > 0) {
+    const answered = questions.filter((question) => isAnswered(page, question));
+    const pairs = qaPairs(page);
+    const evidence = [
+      ...answered.map((question) => textOf(question.name) ?? ""),
+      ...pairs.map((pair) => pair.question),
+    ];
+    if (answered.length > 0) {
+      const names = answered
+        .slice(0, 2)
+        .map((question) => `"${clip(textOf(question.name) ?? "", 60)}"`)
+        .join(", ");
       return {
         status: "pass",
-        description: `FAQPage markup with ${answered} answered question${answered === 1 ? "" : "s"}${answered < questions.length ? ` (of ${questions.length})` : ""}. Google no longer shows FAQ rich results; the markup still helps engines pair questions with answers.`,
+        description: `FAQPage markup with ${answered.length} answered question${answered.length === 1 ? "" : "s"}${answered.length < questions.length ? ` (of ${questions.length})` : ""}: ${names}${answered.length > 2 ? ", ..." : ""}. Google no longer shows FAQ rich results; the markup still helps engines pair questions with answers.`,
+        evidence,
       };
     }
-    const fix =
-      "If the page answers common questions, mark them up as FAQPage → mainEntity: Question (name) → acceptedAnswer: Answer (text), matching the visible text.";
+    const markUp =
+      pairs.length > 0
+        ? `Mark up the visible questions (${pairList(pairs)}) as FAQPage → mainEntity: Question (name) → acceptedAnswer: Answer (text), with the text as the page shows it.`
+        : "Give each Question of the FAQPage a name and an acceptedAnswer with the answer's text, as the page shows it.";
     if (faqs.length > 0) {
       return {
         status: "fail",
@@ -60,9 +92,34 @@ export const faqSchema = defineCheck({
           questions.length > 0
             ? `FAQPage markup has ${questions.length} question${questions.length === 1 ? "" : "s"}, none with a name and an acceptedAnswer with text.`
             : "FAQPage markup has no Question in its mainEntity.",
-        fix,
+        fix: markUp,
+        evidence,
       };
     }
-    return { status: "fail", description: "No FAQPage markup on the page.", fix };
+    const unreadable = unreadableNote(page, ["FAQPage", "Question"]);
+    if (jsonLd(page).unreadableNodes.some((node) => typesOf(node).includes("FAQPage"))) {
+      return {
+        status: "fail",
+        description: `FAQPage markup is present but unreadable: ${unreadable}`,
+        fix: unreadableFix(page, `its FAQPage${pairs.length > 0 ? ` of ${pairList(pairs, 2)}` : ""}`),
+        evidence: [...evidence, unreadable],
+      };
+    }
+    if (pairs.length >= MIN_PAIRS) {
+      return {
+        status: "fail",
+        description: `The main content answers ${pairs.length} questions (${pairList(pairs)}) but has no FAQPage markup.${unreadable ? ` ${unreadable}` : ""}`,
+        fix: markUp,
+        evidence,
+      };
+    }
+    return {
+      status: "skip",
+      description:
+        pairs.length === 1
+          ? `Not applicable: the main content answers one question (${pairList(pairs)}), a section rather than an FAQ, and has no FAQPage markup.`
+          : "Not applicable: the main content holds no question-and-answer pairs (question headings or <details> with answers) and the page has no FAQPage markup.",
+      evidence,
+    };
   },
 });

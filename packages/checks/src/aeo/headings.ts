@@ -1,6 +1,7 @@
+import { ancestorsOf, enclosingBoilerplate } from "../lib/boilerplate";
+import { isHiddenByMarkup, isInert } from "../lib/element";
 import { perPage } from "../lib/memo";
 import { countWords, foldWhitespace, type Page } from "../page";
-import { elementsNamedAny, isInert } from "../seo/dom";
 
 /**
  * How a heading opens a question in one language. `wh` words (or hyphenated openers such as
@@ -103,21 +104,94 @@ export const isQuestion = (page: Page, text: string): boolean => {
   return first !== undefined && second !== undefined && aux.includes(first) && subjects.includes(second);
 };
 
-export type Heading = { element: Element; level: 2 | 3; text: string; question: boolean };
+export type Heading = { element: Element; level: 1 | 2 | 3; text: string; question: boolean };
 
-/** The h2 and h3 headings of the rendered page with text, in document order (not those in noscript/template). */
-export const subHeadings = perPage((page: Page): readonly Heading[] =>
-  elementsNamedAny(page, ["h2", "h3"])
-    .filter((element) => !isInert(element))
-    .flatMap((element): Heading[] => {
+/** A heading of the main content's DOM that is not the content's, and why ("a "newsletter" block", "no text follows it"). */
+export type PassedOver = { text: string; reason: string };
+
+const LEVEL: Record<string, 1 | 2 | 3 | 4 | 5 | 6> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
+// a section start followed by thousands of empty wrappers: taken to hold text rather than read on
+const SECTION_NODE_CAP = 2000;
+const NO_SECTION_TEXT = new Set(["script", "style", "noscript", "template", "svg", "button", "select", "a"]);
+
+/**
+ * Whether a heading's section (what follows it up to the next heading of its level or above)
+ * holds a word outside links: a heading over nothing ("Featured" over an empty module) or over
+ * links alone ("Related coverage", "More like this") heads navigation, not content.
+ */
+const hasSectionText = (heading: Element, level: number, root: Element): boolean => {
+  const after = (node: Node): Node | null => {
+    for (let current: Node | null = node; current && current !== root; current = current.parentNode) {
+      if (current.nextSibling) return current.nextSibling;
+    }
+    return null;
+  };
+  let node = after(heading);
+  for (let visited = 0; node && visited < SECTION_NODE_CAP; visited++) {
+    if (node.nodeType === 3) {
+      if (/[\p{L}\p{N}]/u.test(node.nodeValue ?? "")) return true;
+      node = after(node);
+      continue;
+    }
+    if (node.nodeType !== 1) {
+      node = after(node);
+      continue;
+    }
+    const element = node as Element;
+    const headingLevel = LEVEL[element.localName];
+    if (headingLevel !== undefined && headingLevel <= level) return false;
+    node = NO_SECTION_TEXT.has(element.localName) ? after(element) : (element.firstChild ?? after(element));
+  }
+  return node !== null;
+};
+
+/**
+ * The h1-h3 headings of the main content (page.ts: Readability's extraction, or its fallback,
+ * with the page's h1), in document order, and those passed over: headings inside navigation,
+ * sidebars or widgets (lib/boilerplate.ts; Readability's extraction has had them taken out
+ * already, and they are listed from there), and headings whose section holds no text outside
+ * links. Headings in noscript or template, or hidden by markup, are neither.
+ */
+export const contentHeadings = perPage(
+  (page: Page): { headings: readonly Heading[]; passedOver: readonly PassedOver[] } => {
+    const { root, heading: title, setAside } = page.main;
+    const keep = ancestorsOf(title);
+    const headings: Heading[] = [];
+    const passedOver: PassedOver[] = setAside.flatMap((block) =>
+      block.headings.map((text) => ({ text, reason: block.reason })),
+    );
+    const add = (element: Element, level: 1 | 2 | 3, text: string) =>
+      headings.push({ element, level, text, question: isQuestion(page, text) });
+    if (title && !root.contains(title)) add(title, 1, foldWhitespace(title.textContent ?? ""));
+    for (const element of root.querySelectorAll("h1, h2, h3")) {
+      if (isInert(element) || isHiddenByMarkup(element)) continue;
       const text = foldWhitespace(element.textContent ?? "");
-      if (text === "") return [];
-      const level = element.localName === "h2" ? 2 : 3;
-      return [{ element, level, text, question: isQuestion(page, text) }];
-    }),
+      if (text === "") continue;
+      const level = LEVEL[element.localName] as 1 | 2 | 3;
+      if (element !== title) {
+        const boilerplate = enclosingBoilerplate(element, { stop: root, keep });
+        if (boilerplate) {
+          passedOver.push({ text, reason: boilerplate.reason });
+          continue;
+        }
+        if (!hasSectionText(element, level, root)) {
+          passedOver.push({ text, reason: "no text but links follows it" });
+          continue;
+        }
+      }
+      add(element, level, text);
+    }
+    return { headings, passedOver };
+  },
 );
 
-export const questionHeadings = (page: Page): Heading[] => subHeadings(page).filter((heading) => heading.question);
+/** The h2 and h3 headings of the main content (`contentHeadings`). */
+export const subHeadings = (page: Page): Heading[] =>
+  contentHeadings(page).headings.filter((heading) => heading.level > 1);
+
+/** The h1-h3 headings of the main content phrased as questions. */
+export const questionHeadings = (page: Page): Heading[] =>
+  contentHeadings(page).headings.filter((heading) => heading.question);
 
 const HEADING = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 // Elements that start or end a block of text: a paragraph, a list item, a cell, or a <br> line break.
@@ -171,4 +245,27 @@ export const answerAfter = (heading: Element): string | null => {
   }
   const text = foldWhitespace(collected);
   return text === "" ? null : text;
+};
+
+const clipped = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/** Headings as evidence: `h1 "How to…", h2 "Prices"` and how many more, the first `max` named. */
+export const headingList = (headings: readonly Heading[], max = 3): string => {
+  const named = headings.slice(0, max).map((heading) => `h${heading.level} "${clipped(heading.text, 60)}"`);
+  const more = headings.length - named.length;
+  return `${named.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
+};
+
+/** A sentence naming the headings passed over as not the content's, or "" when there were none. */
+export const passedOverNote = (page: Page): string => {
+  const { passedOver } = contentHeadings(page);
+  if (passedOver.length === 0) return "";
+  const byReason = new Map<string, string[]>();
+  for (const { text, reason } of passedOver) byReason.set(reason, [...(byReason.get(reason) ?? []), text]);
+  const parts = [...byReason].slice(0, 2).map(([reason, texts]) => {
+    const named = texts.slice(0, 3).map((text) => `"${clipped(text, 40)}"`);
+    const more = texts.length > 3 ? ` and ${texts.length - 3} more` : "";
+    return `${named.join(", ")}${more} (${reason})`;
+  });
+  return ` Not counted, as not the content's: ${parts.join("; ")}.`;
 };

@@ -1,5 +1,6 @@
 import { defineCheck } from "../check";
-import { mainAncestorNamed, mainElementsNamed } from "./main-dom";
+import { foldWhitespace } from "../page";
+import { isContent, mainElementsNamed } from "./main-dom";
 
 const childCount = (element: Element, tag: string): number => {
   let count = 0;
@@ -7,14 +8,12 @@ const childCount = (element: Element, tag: string): number => {
   return count;
 };
 
-// menus and footers are lists of links, not content; Readability drops them, a <body> fallback does not
-const CHROME = ["nav", "header", "footer", "menu"];
-
 /**
- * The main content has a list of 3 or more items (`<ul>`, `<ol>` with 3 `<li>`, or `<dl>` with
- * 3 `<dt>`) or a table with header cells (`<th>`; a table with role="presentation" is layout):
- * steps, options and comparisons that engines lift whole. Lists inside nav, header or footer
- * do not count.
+ * Reads the lists and tables of the main content (page.ts: Readability's extraction, or its
+ * fallback, never navigation, sidebars or widgets: lib/boilerplate.ts): a list of 3 or more
+ * items (`<ul>`, `<ol>` with 3 `<li>`, or `<dl>` with 3 `<dt>`) or a table with header cells
+ * (`<th>`; a table with role="presentation" is layout) passes: steps, options and comparisons
+ * that engines lift whole. Menus and link lists of a fallback's `<body>` do not count.
  */
 export const listsAndTables = defineCheck({
   id: "lists-and-tables",
@@ -24,7 +23,7 @@ export const listsAndTables = defineCheck({
   quick: false,
   title: "Content uses lists or tables",
   run: (page) => {
-    const inContent = (element: Element) => mainAncestorNamed(page, element, CHROME) === null;
+    const inContent = (element: Element) => isContent(page, element);
     const lists =
       [...mainElementsNamed(page, "ul"), ...mainElementsNamed(page, "ol")].filter(
         (list) => childCount(list, "li") >= 3 && inContent(list),
@@ -40,12 +39,15 @@ export const listsAndTables = defineCheck({
         lists > 0 ? `${lists} list${lists === 1 ? "" : "s"} of 3 or more items` : null,
         tables > 0 ? `${tables} table${tables === 1 ? "" : "s"} with header cells` : null,
       ].filter((part) => part !== null);
-      return { status: "pass", description: `The main content has ${parts.join(" and ")}.` };
+      return { status: "pass", description: `The main content has ${parts.join(" and ")}.`, evidence: parts };
     }
+    const words = page.main.words;
+    const heading = page.main.heading ? foldWhitespace(page.main.heading.textContent ?? "") : "";
     return {
       status: "fail",
-      description: "The main content has no list of 3 or more items and no table with header cells.",
-      fix: "Put steps, options and comparisons in <ol>/<ul> lists or a <table> with <th> headers.",
+      description: `The main content's ${words} words${heading ? ` under "${heading.length > 60 ? `${heading.slice(0, 59)}…` : heading}"` : ""} hold no list of 3 or more items and no table with header cells.`,
+      fix: `Where the ${words} words give steps, options or comparisons, put them in <ol>/<ul> lists or a <table> with <th> headers.`,
+      evidence: [String(words), heading],
     };
   },
 });

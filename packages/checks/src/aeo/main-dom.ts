@@ -26,3 +26,15 @@ export const mainAncestorNamed = (page: Page, element: Element, tags: readonly s
   }
   return null;
 };
+
+/**
+ * Whether an element of the main content's DOM is content: not inside a block the main content
+ * excludes (navigation, a sidebar, a widget of a fallback's `<body>`; page.ts `excludes`).
+ */
+export const isContent = (page: Page, element: Element): boolean => {
+  const { root, excludes } = page.main;
+  for (let node: Element | null = element; node && node !== root; node = node.parentElement) {
+    if (excludes(node)) return false;
+  }
+  return true;
+};

@@ -1,5 +1,5 @@
 import { defineCheck } from "../check";
-import { type JsonLdNode, jsonLd, textOf, typesOf } from "../lib/jsonld";
+import { type JsonLdNode, jsonLd, textOf, typesOf, unreadableFix, unreadableNote } from "../lib/jsonld";
 
 // schema.org's Organization and LocalBusiness trees are large; these are the types seen on real
 // sites, and the suffix rule catches most of the rest (ShoeStore, AutomotiveBusiness, TravelAgency).
@@ -22,10 +22,12 @@ export const isOrganization = (node: JsonLdNode): boolean =>
 const REQUIRED = ["name", "url", "logo"] as const;
 
 /**
- * Organization or LocalBusiness (or one of their subtypes) with name, url and logo: who stands
- * behind the page, which engines use to attribute answers and build knowledge panels. Nested
- * nodes count (an Article's publisher). Of several, the most complete one is judged; a logo
- * may be a URL or an ImageObject. Missing some of the three is partial (warn).
+ * Reads the page's JSON-LD for an Organization or LocalBusiness (or one of their subtypes) with
+ * name, url and logo: who stands behind the page, which engines use to attribute answers and
+ * build knowledge panels. Nested nodes count (an Article's publisher). Of several, the most
+ * complete one is judged; a logo may be a URL or an ImageObject. Missing some of the three is
+ * partial (warn). One declared in a block that does not parse is reported as present but
+ * unreadable, not as missing.
  */
 export const organizationSchema = defineCheck({
   id: "organization-schema",
@@ -45,18 +47,32 @@ export const organizationSchema = defineCheck({
       .sort((a, b) => a.missing.length - b.missing.length);
     const best = graded[0];
     if (!best) {
+      const declared = jsonLd(page).unreadableNodes.find(isOrganization);
+      if (declared) {
+        const name = textOf(declared.name);
+        return {
+          status: "fail",
+          description: `${typesOf(declared)[0]}${name ? ` "${name}"` : ""} is present but unreadable: ${unreadableNote(page)}`,
+          fix: unreadableFix(page, `its ${typesOf(declared)[0]}${name ? ` "${name}"` : ""}`),
+          evidence: [typesOf(declared)[0] ?? "", name ?? ""],
+        };
+      }
+      const note = unreadableNote(page);
       return {
         status: "fail",
-        description: "No Organization or LocalBusiness JSON-LD on the page.",
-        fix: 'Add Organization (or LocalBusiness) JSON-LD with "name", "url" and "logo", at least on the home page and as the publisher of articles.',
+        description: `No Organization or LocalBusiness in the page's JSON-LD${note ? `; ${note}` : "."}`,
+        fix: `${note ? `${unreadableFix(page)} ` : ""}Add Organization (or LocalBusiness) JSON-LD with "name", "url" and "logo", at least on the home page and as the publisher of articles.`,
+        evidence: [note],
       };
     }
     const label = best.name ? `${best.type} "${best.name}"` : `${best.type} (unnamed)`;
-    if (best.missing.length === 0) return { status: "pass", description: `${label} has name, url and logo.` };
+    const evidence = [label, ...best.missing];
+    if (best.missing.length === 0) return { status: "pass", description: `${label} has name, url and logo.`, evidence };
     return {
       status: "warn",
       description: `${label} lacks ${best.missing.join(", ")}.`,
-      fix: `Add ${best.missing.join(", ")} to the ${best.type} JSON-LD.`,
+      fix: `Add ${best.missing.join(", ")} to the ${label} JSON-LD${best.missing.includes("logo") ? " (a logo: a square image of 112 px or more that the site shows as its logo)" : ""}.`,
+      evidence,
     };
   },
 });

@@ -4,6 +4,8 @@ import { isQuestion } from "./headings";
 import { qaContent } from "./qa-content.check";
 
 const page = (body: string, lang?: string) => `<html${lang ? ` lang="${lang}"` : ""}><body>${body}</body></html>`;
+// a heading heads content only when text follows it
+const withText = (headings: string) => headings.replace(/<\/h([23])>/g, "</h$1><p>Some words that follow it.</p>");
 const question = (text: string, lang?: string) =>
   isQuestion(preparePage(snapshotOf(page("", lang)), FIXED_SCAN_TIME), text);
 
@@ -11,39 +13,58 @@ describe("qa-content", () => {
   it("passes with two question headings", () => {
     const verdict = judge(
       qaContent,
-      page("<h2>How long does shipping take?</h2><h3>Can I return an item</h3><h2>Prices</h2>", "en"),
+      page(withText("<h2>How long does shipping take?</h2><h3>Can I return an item</h3><h2>Prices</h2>"), "en"),
     );
     expect(verdict.status).toBe("pass");
     expect(verdict.description).toBe(
-      '2 h2/h3 headings are questions: "How long does shipping take?", "Can I return an item".',
+      '2 headings of the main content are questions: h2 "How long does shipping take?", h3 "Can I return an item".',
     );
   });
 
   it("warns with one", () => {
-    const verdict = judge(qaContent, page("<h2>Why choose us?</h2><h2>Prices</h2>", "en"));
+    const verdict = judge(qaContent, page(withText("<h2>Why choose us?</h2><h2>Prices</h2>"), "en"));
     expect(verdict.status).toBe("warn");
-    expect(verdict.description).toContain('"Why choose us?"');
+    expect(verdict.description).toBe(
+      'One heading of the main content is a question, h2 "Why choose us?"; its other heading is not: h2 "Prices".',
+    );
+    expect(verdict.fix).toMatch(/^Phrase section headings such as h2 "Prices" as the questions/);
   });
 
   it("fails with none, and ignores headings in noscript", () => {
     const verdict = judge(
       qaContent,
-      page("<h2>Prices</h2><h3>Team</h3><noscript><h2>Why?</h2><h2>How?</h2></noscript>", "en"),
+      page(withText("<h2>Prices</h2><h3>Team</h3><noscript><h2>Why?</h2><h2>How?</h2></noscript>"), "en"),
     );
     expect(verdict.status).toBe("fail");
-    expect(verdict.description).toBe("None of the page's 2 h2/h3 headings is phrased as a question.");
+    expect(verdict.description).toBe(
+      'None of the main content\'s 2 headings is phrased as a question: h2 "Prices", h3 "Team".',
+    );
   });
 
   it("says so when the only heading is no question", () => {
-    expect(judge(qaContent, page("<h2>Prices</h2>", "en")).description).toBe(
-      "The page's only h2/h3 heading is not phrased as a question.",
+    expect(judge(qaContent, page(withText("<h2>Prices</h2>"), "en")).description).toBe(
+      'The main content\'s only heading, h2 "Prices", is not phrased as a question.',
     );
   });
 
   it("knows the interrogatives of the page's language, and all of them without a lang", () => {
-    expect(judge(qaContent, page("<h2>Wie funktioniert das</h2><h2>Warum wir</h2>", "de")).status).toBe("pass");
-    expect(judge(qaContent, page("<h2>Wie funktioniert das</h2><h2>Warum wir</h2>", "en")).status).toBe("fail");
-    expect(judge(qaContent, page("<h2>Comment ça marche</h2><h2>Hoe werkt het</h2>")).status).toBe("pass");
+    const german = withText("<h2>Wie funktioniert das</h2><h2>Warum wir</h2>");
+    expect(judge(qaContent, page(german, "de")).status).toBe("pass");
+    expect(judge(qaContent, page(german, "en")).status).toBe("fail");
+    expect(judge(qaContent, page(withText("<h2>Comment ça marche</h2><h2>Hoe werkt het</h2>"))).status).toBe("pass");
+  });
+
+  it("counts the page's h1 and passes over sidebar teasers and related-story links", () => {
+    const prose =
+      "<p>Cats purr when they are content, and also when they are hurt or afraid, which is why a purr alone says little about how a cat feels.</p>";
+    const body = `<header><h1>Why do cats purr?</h1></header><main>${prose}<h2>The purr itself</h2>${prose.repeat(3)}</main>
+      <aside><h2>Why is the sky blue?</h2><p>A teaser of another story, with some words.</p><h2>Who won the cup?</h2><p>Another teaser, with words.</p></aside>`;
+    const html = `<html lang="en"><head><title>Why do cats purr? - Pet News</title></head><body>${body}</body></html>`;
+    const verdict = judge(qaContent, html);
+    expect(verdict.status).toBe("warn");
+    expect(verdict.description).toBe(
+      'One heading of the main content is a question, h1 "Why do cats purr?"; its other heading is not: h2 "The purr itself".',
+    );
   });
 
   it("takes an auxiliary for a question only when a subject follows", () => {

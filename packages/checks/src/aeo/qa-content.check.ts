@@ -1,12 +1,12 @@
 import { defineCheck } from "../check";
-import { quote } from "../seo/head";
-import { questionHeadings, subHeadings } from "./headings";
+import { contentHeadings, headingList, passedOverNote, questionHeadings } from "./headings";
 
 /**
- * h2/h3 headings phrased as questions (headings.ts decides, in the page's language): the
- * queries an answer engine matches a passage to. Two or more pass, one warns. All h2/h3 of the
- * rendered page count, as docs/spec/checks.md says; headings in noscript or template do not. Corporate
- * headings such as "What we do" open with an interrogative and count too, per the rule.
+ * Reads the h1-h3 headings of the main content (headings.ts `contentHeadings`: Readability's
+ * extraction with the page's h1, never navigation, sidebars, teasers or widgets), phrased as
+ * questions in the page's language (headings.ts `isQuestion`): the queries an answer engine
+ * matches a passage to. Two or more pass, one warns, none fails. Corporate headings such as
+ * "What we do" open with an interrogative and count too, per the rule.
  */
 export const qaContent = defineCheck({
   id: "qa-content",
@@ -16,28 +16,42 @@ export const qaContent = defineCheck({
   quick: true,
   title: "Headings ask the reader's questions",
   run: (page) => {
+    const { headings } = contentHeadings(page);
     const questions = questionHeadings(page);
-    const sample = questions
-      .slice(0, 3)
-      .map((heading) => `"${quote(heading.text, 60)}"`)
-      .join(", ");
+    const others = headings.filter((heading) => !heading.question);
+    // a headline is not rephrased as a question: the advice is about the sections under it
+    const sections = others.filter((heading) => heading.level > 1);
+    const note = passedOverNote(page);
+    const evidence = headings.map((heading) => `h${heading.level} ${heading.text}`);
     if (questions.length >= 2) {
-      return { status: "pass", description: `${questions.length} h2/h3 headings are questions: ${sample}.` };
+      return {
+        status: "pass",
+        description: `${questions.length} headings of the main content are questions: ${headingList(questions)}.${note}`,
+        evidence,
+      };
     }
-    const fix =
-      'Phrase section headings as the questions readers ask ("How long does shipping take?") and answer each right below it.';
-    if (questions.length === 1)
-      return { status: "warn", description: `One h2/h3 heading is a question: ${sample}.`, fix };
-    const total = subHeadings(page).length;
+    const rephrase =
+      sections.length > 0
+        ? `Phrase section headings such as ${headingList(sections, 2)} as the questions their sections answer, in the readers' words, and answer each right below it.`
+        : `Divide the main content's ${page.main.words} words under h2 headings phrased as the questions readers ask, and answer each right below it.`;
+    if (questions.length === 1) {
+      return {
+        status: "warn",
+        description: `One heading of the main content is a question, ${headingList(questions)}${others.length > 0 ? `; its other ${others.length === 1 ? "heading is" : `${others.length} headings are`} not: ${headingList(others)}` : ", and it is the only one"}.${note}`,
+        fix: rephrase,
+        evidence,
+      };
+    }
     return {
       status: "fail",
       description:
-        total === 0
-          ? "The page has no h2/h3 headings, so none asks a question."
-          : total === 1
-            ? "The page's only h2/h3 heading is not phrased as a question."
-            : `None of the page's ${total} h2/h3 headings is phrased as a question.`,
-      fix,
+        headings.length === 0
+          ? `The main content has no h1-h3 heading, so none asks a question.${note}`
+          : headings.length === 1
+            ? `The main content's only heading, ${headingList(headings)}, is not phrased as a question.${note}`
+            : `None of the main content's ${headings.length} headings is phrased as a question: ${headingList(headings)}.${note}`,
+      fix: rephrase,
+      evidence,
     };
   },
 });

@@ -14,7 +14,7 @@ const BLOCKS = new Set([
 const SKIPPED = new Set(["script", "style", "noscript", "template", "svg", "math"]);
 
 /** The main content's text as runs broken at block elements, so that sentences do not cross them. */
-const textRuns = (root: Element): string[] => {
+const textRuns = (root: Element, excludes: (element: Element) => boolean): string[] => {
   const runs: string[] = [];
   let current = "";
   const flush = () => {
@@ -26,7 +26,7 @@ const textRuns = (root: Element): string[] => {
       if (child.nodeType === 3) current += child.nodeValue ?? "";
       else if (child.nodeType === 1) {
         const name = (child as Element).localName;
-        if (SKIPPED.has(name)) continue;
+        if (SKIPPED.has(name) || excludes(child as Element)) continue;
         const block = BLOCKS.has(name);
         if (block) flush();
         walk(child);
@@ -50,7 +50,10 @@ type TextStats = { words: string[]; sentences: number };
 const textStats = perPage((page: Page): TextStats => {
   const words: string[] = [];
   let sentences = 0;
-  for (const run of textRuns(page.main.root)) {
+  const { root, heading, excludes } = page.main;
+  // the page's h1, when it stands outside the main content's DOM, is a sentence of its own
+  const runs = heading && !root.contains(heading) ? [heading.textContent ?? ""] : [];
+  for (const run of [...runs, ...textRuns(root, excludes)]) {
     const runWords = run.toLowerCase().match(WORD);
     if (!runWords) continue;
     // no spread: a run can be one huge block of text, beyond the engine's argument limit
@@ -113,7 +116,8 @@ const syllablesOf = (word: string): number => {
 const MIN_WORDS = 100;
 
 /**
- * Flesch reading ease of the main content (206.835 − 1.015 × words per sentence − 84.6 ×
+ * Reads the text of the main content (page.ts: Readability's extraction with the page's h1,
+ * never navigation, sidebars or widgets) for its Flesch reading ease (206.835 − 1.015 × words per sentence − 84.6 ×
  * syllables per word): 50 or more passes ("fairly difficult" at worst), 30 to 49 warns, lower
  * fails. Syllables come from the `syllable` package (English rules and exceptions). Sentences
  * end at . ! ? and at block elements, so headings, list items and table cells are sentences.
@@ -147,11 +151,14 @@ export const readability = defineCheck({
     const wordsPerSentence = words.length / Math.max(1, sentences);
     const score = Math.round(206.835 - 1.015 * wordsPerSentence - 84.6 * (syllables / words.length));
     const detail = `${Math.round(wordsPerSentence)} words per sentence, ${(syllables / words.length).toFixed(2)} syllables per word`;
-    if (score >= 50) return { status: "pass", description: `Flesch reading ease ${score} (${detail}).` };
+    const evidence = [String(score), detail];
+    if (score >= 50) return { status: "pass", description: `Flesch reading ease ${score} (${detail}).`, evidence };
+    const perSentence = Math.round(wordsPerSentence);
     return {
       status: score >= 30 ? "warn" : "fail",
       description: `Flesch reading ease ${score} (${detail}): ${score >= 30 ? "fairly hard" : "hard"} to read; 50 or more reads easily.`,
-      fix: "Shorten sentences (under 20 words) and prefer short, common words: engines quote answers sentence by sentence.",
+      fix: `To raise the reading ease from ${score}, ${perSentence > 20 ? `shorten sentences from ${perSentence} words on average to under 20` : `keep sentences under 20 words (${perSentence} on average now)`} and prefer short, common words (${(syllables / words.length).toFixed(2)} syllables per word now): engines quote answers sentence by sentence.`,
+      evidence,
     };
   },
 });

@@ -1,4 +1,5 @@
 import { defineCheck } from "../check";
+import { foldWhitespace } from "../page";
 import { elementIndex, isInert } from "../seo/dom";
 
 const SECTIONING = ["article", "section", "nav", "header", "footer"] as const;
@@ -38,26 +39,34 @@ export const semanticLandmarks = defineCheck({
     const main = found.has("main");
     const others = SECTIONING.filter((name) => found.has(name)).map((name) => `<${name}>`);
     if (main && others.length > 0) {
-      return { status: "pass", description: `The page has <main> and ${others.join(", ")}.` };
+      return { status: "pass", description: `The page has <main> and ${others.join(", ")}.`, evidence: others };
     }
+    // the content to wrap, as the reader knows it: its h1
+    const heading = page.main.heading ? foldWhitespace(page.main.heading.textContent ?? "") : "";
+    const content = heading
+      ? `the content under the h1 "${heading.length > 60 ? `${heading.slice(0, 59)}…` : heading}"`
+      : "the main content";
     if (main) {
       return {
         status: "warn",
         description: "The page has <main> but no article, section, nav, header or footer.",
-        fix: "Mark up the page's parts with <header>, <nav>, <article> or <section>, and <footer>.",
+        fix: `Mark up the page's parts with <header>, <nav>, <article> (around ${content}) or <section>, and <footer>.`,
+        evidence: ["<main>"],
       };
     }
     if (others.length > 0) {
       return {
         status: "warn",
         description: `The page has ${others.join(", ")} but no <main>.`,
-        fix: "Wrap the page's main content in one <main> element.",
+        fix: `Wrap ${content} in one <main> element, beside the ${others.join(", ")} the page has.`,
+        evidence: others,
       };
     }
     return {
       status: "fail",
       description: "The page has no <main>, article, section, nav, header or footer: only generic elements.",
-      fix: "Use <main> for the main content and <header>, <nav>, <article>, <footer> for the page's parts.",
+      fix: `Use <main> for ${content} and <header>, <nav>, <article>, <footer> for the page's parts.`,
+      evidence: [],
     };
   },
 });

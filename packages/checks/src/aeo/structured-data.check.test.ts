@@ -34,10 +34,15 @@ describe("structured-data", () => {
     expect(verdict.description).toMatch(/^2 JSON-LD blocks, but block 2 is not valid JSON/);
   });
 
-  it("names a CDATA wrapper as the reason a block does not parse", () => {
+  it("names a CDATA wrapper as the reason a block does not parse, what it declares, and to remove it", () => {
     const verdict = judge(structuredData, page('<![CDATA[ {"@context":"https://schema.org","@type":"Thing"} ]]>'));
     expect(verdict.status).toBe("fail");
-    expect(verdict.description).toMatch(/block 1 is not valid JSON: markup such as <!\[CDATA\[ or <!-- wraps it/);
+    expect(verdict.description).toBe(
+      "1 JSON-LD block, but block 1 (Thing) is present but unreadable: <![CDATA[ wraps it, and JSON parsers do not strip it.",
+    );
+    expect(verdict.fix).toBe(
+      "Remove the <![CDATA[ ... ]]> (or <!-- ... -->) wrapper around JSON-LD block 1 (its Thing), leaving bare JSON inside the <script>.",
+    );
   });
 
   it("fails without a schema.org @context or without a @type", () => {

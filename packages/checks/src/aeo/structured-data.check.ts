@@ -1,5 +1,5 @@
 import { defineCheck } from "../check";
-import { type JsonLdNode, jsonLd, typesOf } from "../lib/jsonld";
+import { type JsonLdNode, jsonLd, typesOf, unreadableFix } from "../lib/jsonld";
 
 const SCHEMA_ORG = /^https?:\/\/schema\.org(?:\/.*)?$/i;
 
@@ -17,6 +17,15 @@ const objectsIn = (value: unknown): JsonLdNode[] =>
   );
 
 const plural = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? "" : "s"}`;
+
+/** The types a block declares once unwrapped (top-level items and @graph members). */
+const unwrappedTypes = (value: unknown): string[] => [
+  ...new Set(
+    objectsIn(value)
+      .flatMap((item) => (item["@graph"] === undefined ? [item] : objectsIn(item["@graph"])))
+      .flatMap(typesOf),
+  ),
+];
 
 /**
  * JSON-LD that answer engines can read: at least one block, every block parses as JSON, and
@@ -39,6 +48,7 @@ export const structuredData = defineCheck({
         status: "fail",
         description: "The page has no JSON-LD structured data.",
         fix: 'Describe the page in a <script type="application/ld+json"> block with "@context": "https://schema.org" and a @type (Organization, Article, Product, ...).',
+        evidence: [],
       };
     }
     const problems: string[] = [];
@@ -47,10 +57,10 @@ export const structuredData = defineCheck({
       const name = `block ${position + 1}`;
       if (!block.ok) {
         // CDATA sections and HTML comments are not JSON, and JSON-LD parsers do not strip them
-        const wrapped = /token '<'/.test(block.error);
+        const declared = unwrappedTypes(block.unwrapped);
         problems.push(
-          wrapped
-            ? `${name} is not valid JSON: markup such as <![CDATA[ or <!-- wraps it`
+          block.wrapper
+            ? `${name}${declared.length > 0 ? ` (${declared.slice(0, 4).join(", ")})` : ""} is present but unreadable: ${block.wrapper} wraps it, and JSON parsers do not strip it`
             : `${name} is not valid JSON (${block.error})`,
         );
         return;
@@ -67,16 +77,28 @@ export const structuredData = defineCheck({
     });
     if (problems.length > 0) {
       const unique = [...new Set(problems)];
+      const declared = [...new Set(blocks.flatMap((block) => (block.ok ? [] : unwrappedTypes(block.unwrapped))))];
+      const unparsed = unreadableFix(page, declared.length > 0 ? `its ${declared.slice(0, 4).join(", ")}` : undefined);
+      const rest = unique.length > blocks.filter((block) => !block.ok).length;
       return {
         status: "fail",
         description: `${plural(blocks.length, "JSON-LD block")}, but ${unique.slice(0, 3).join("; ")}${unique.length > 3 ? ` (and ${unique.length - 3} more)` : ""}.`,
-        fix: 'Make every JSON-LD block valid JSON with "@context": "https://schema.org" and a @type; the Schema Markup Validator (validator.schema.org) shows the errors.',
+        fix: [
+          unparsed,
+          rest || !unparsed
+            ? 'Give every JSON-LD block "@context": "https://schema.org" and a @type; the Schema Markup Validator (validator.schema.org) shows the errors.'
+            : "",
+        ]
+          .filter((part) => part !== "")
+          .join(" "),
+        evidence: unique,
       };
     }
     const listed = [...types];
     return {
       status: "pass",
       description: `${plural(blocks.length, "valid JSON-LD block")} with schema.org types ${listed.slice(0, 6).join(", ")}${listed.length > 6 ? ", ..." : ""}.`,
+      evidence: listed,
     };
   },
 });

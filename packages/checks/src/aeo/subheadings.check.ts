@@ -1,11 +1,12 @@
 import { defineCheck } from "../check";
-import { foldWhitespace } from "../page";
-import { mainElementsNamed } from "./main-dom";
+import { headingList, passedOverNote, subHeadings } from "./headings";
 
 /**
- * h2/h3 headings with text inside the main content: 3 or more pass, 1 or 2 warn, none fails.
- * Sections under headings are the passages engines retrieve and cite one by one. (Readability
- * turns an `<h1>` inside the content into an `<h2>`; such a heading counts.)
+ * Reads the h2/h3 headings of the main content (headings.ts `contentHeadings`: Readability's
+ * extraction, never navigation, sidebars, teasers or widgets such as a subscription box's
+ * "Monthly / Annual" or a "Featured" module): 3 or more pass, 1 or 2 warn, none fails. Sections
+ * under headings are the passages engines retrieve and cite one by one. (Readability turns an
+ * `<h1>` inside the content into an `<h2>`; such a heading counts.)
  */
 export const subheadings = defineCheck({
   id: "subheadings",
@@ -15,15 +16,29 @@ export const subheadings = defineCheck({
   quick: false,
   title: "Content is divided by subheadings",
   run: (page) => {
-    const count = [...mainElementsNamed(page, "h2"), ...mainElementsNamed(page, "h3")].filter(
-      (heading) => foldWhitespace(heading.textContent ?? "") !== "",
-    ).length;
-    const description = `The main content has ${count} h2/h3 subheading${count === 1 ? "" : "s"}.`;
-    if (count >= 3) return { status: "pass", description };
+    const headings = subHeadings(page);
+    const count = headings.length;
+    const note = passedOverNote(page);
+    const evidence = headings.map((heading) => heading.text);
+    if (count >= 3) {
+      return {
+        status: "pass",
+        description: `The main content has ${count} h2/h3 subheadings: ${headingList(headings)}.${note}`,
+        evidence,
+      };
+    }
+    const words = page.main.words;
     return {
       status: count > 0 ? "warn" : "fail",
-      description,
-      fix: "Split the content into sections under descriptive h2/h3 headings, one topic or question each.",
+      description:
+        count === 0
+          ? `The main content's ${words} words run under no h2/h3 subheading.${note}`
+          : `The main content's ${words} words have only ${count === 1 ? "one h2/h3 subheading" : "two h2/h3 subheadings"}: ${headingList(headings)}.${note}`,
+      fix:
+        count === 0
+          ? `Divide the ${words} words into sections under descriptive h2/h3 headings, one topic or question each.`
+          : `Divide the ${words} words further: beside ${headingList(headings, 2)}, give each topic or question its own h2/h3 section.`,
+      evidence,
     };
   },
 });

@@ -11,20 +11,66 @@ describe("summary-intro", () => {
       main(`<p>By Ann</p><figure><p>${words(100)}</p></figure><p>${words(30)}.</p><p>${words(200)}</p>`),
     );
     expect(verdict.status).toBe("pass");
-    expect(verdict.description).toBe("The main content opens with a 30-word paragraph.");
+    expect(verdict.description).toMatch(
+      /^The main content opens with a 30-word paragraph that states its point: "word0 word1/,
+    );
   });
 
   it("fails when the first paragraph is too long or too short", () => {
     const long = judge(summaryIntro, main(`<p>${words(120)}.</p>`));
     expect(long.status).toBe("fail");
-    expect(long.description).toBe("The main content's first paragraph has 120 words; 15 to 80 reads as a summary.");
+    expect(long.description).toMatch(
+      /^The main content opens with a 120-word paragraph, "word0 word1 .*…"; 15 to 80 words read as a summary\.$/,
+    );
     expect(long.fix).toMatch(/shorter/);
-    expect(judge(summaryIntro, main(`<p>${words(8)}</p>`)).description).toMatch(/has 8 words/);
+    expect(judge(summaryIntro, main(`<p>${words(8)}</p>`)).description).toMatch(/opens with a 8-word paragraph/);
   });
 
   it("fails without paragraphs", () => {
     const verdict = judge(summaryIntro, main("<div>Just a div</div>"));
     expect(verdict.status).toBe("fail");
     expect(verdict.description).toMatch(/no paragraph/);
+  });
+
+  const article = (lang: string, first: string) =>
+    `<html lang="${lang}"><body><main><p>${first}</p><p>${words(60)}.</p><p>${words(60)}.</p></main></body></html>`;
+
+  it("fails an opening that only asks questions", () => {
+    const verdict = judge(
+      summaryIntro,
+      article("en", "Why do cats purr when they are happy? And why do they also purr when they are hurt or afraid?"),
+    );
+    expect(verdict.status).toBe("fail");
+    expect(verdict.description).toMatch(/^The main content opens with questions, "Why do cats purr/);
+  });
+
+  it("fails an opening that announces instead of saying, in several languages", () => {
+    const english = judge(
+      summaryIntro,
+      article(
+        "en",
+        "In this article we will look at the many reasons why cats purr and what each of them means for you.",
+      ),
+    );
+    expect(english.status).toBe("fail");
+    expect(english.description).toMatch(/opens by announcing what the page will do, "In this article/);
+    const french = judge(
+      summaryIntro,
+      article(
+        "fr",
+        "Dans cet article, nous allons voir pourquoi les chats ronronnent et ce que cela veut dire pour vous.",
+      ),
+    );
+    expect(french.status).toBe("fail");
+  });
+
+  it("passes over a dateline and a byline to the first real paragraph", () => {
+    const verdict = judge(
+      summaryIntro,
+      main(
+        `<p>Updated March 3, 2024 at 10:00</p><p>By Jane Doe, Staff Writer</p><p>${words(30)}.</p><p>${words(200)}</p>`,
+      ),
+    );
+    expect(verdict.status).toBe("pass");
   });
 });

@@ -1,16 +1,56 @@
 import { defineCheck } from "../check";
-import { countWords, foldWhitespace } from "../page";
-import { mainAncestorNamed, mainElementsNamed } from "./main-dom";
+import { isBylineLine } from "../geo/byline";
+import { countWords, foldWhitespace, type Page } from "../page";
+import { isContent, mainAncestorNamed, mainElementsNamed } from "./main-dom";
 
 const MIN_WORDS = 15;
 const MAX_WORDS = 80;
 // paragraphs there are captions, quotes or asides, not the page's opening
 const NOT_INTRO = ["figure", "figcaption", "blockquote", "aside", "table", "nav", "footer"];
+// datelines, credits and labels that open an article before its first real paragraph
+const DATELINE =
+  /^(?:(?:photo|image|credit|source|updated|published|posted on|last updated|advertisement|publicité|publicidad|anzeige)\b|\d{1,2}[./ ]\d{1,2}[./ ]\d{2,4}\b)/i;
+// an opening that announces what the page will do instead of saying it, in the languages the checks read
+const ANNOUNCEMENT = new RegExp(
+  [
+    String.raw`^(?:in|on) this (?:article|post|guide|video|tutorial|piece|page|episode)\b`,
+    String.raw`^this (?:article|post|guide|tutorial|page) (?:will|is going to|explains how we)\b`,
+    String.raw`^(?:today )?we(?:'re| are| will) (?:going to|take a look|look at)\b`,
+    String.raw`^(?:welcome to|click|subscribe|sign up|read on|keep reading|scroll down)\b`,
+    String.raw`^dans (?:cet article|ce billet|ce guide)\b`,
+    String.raw`^en (?:este|el presente) (?:artículo|post)\b`,
+    String.raw`^in diesem (?:artikel|beitrag)\b`,
+    String.raw`^(?:neste|nesse) (?:artigo|post)\b`,
+    String.raw`^in (?:dit|deze) (?:artikel|blog)\b`,
+  ].join("|"),
+  "iu",
+);
+
+type Opening = { text: string; element: Element };
+
+/** The first paragraph of the main content with 5 or more words that is no byline, dateline or caption. */
+const opening = (page: Page): Opening | null => {
+  for (const paragraph of mainElementsNamed(page, "p")) {
+    const text = foldWhitespace(paragraph.textContent ?? "");
+    if (countWords(text) < 5 || mainAncestorNamed(page, paragraph, NOT_INTRO) !== null) continue;
+    if (!isContent(page, paragraph) || isBylineLine(page, text) || DATELINE.test(text)) continue;
+    return { text, element: paragraph };
+  }
+  return null;
+};
+
+const clip = (text: string, max = 70): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+const sentencesOf = (text: string): string[] => text.match(/[^.!?¿¡。？！]+[.!?。？！]*/gu)?.map((s) => s.trim()) ?? [];
 
 /**
- * The first paragraph of the main content has 15 to 80 words: a summary an engine can quote as
- * the page's answer. "First paragraph" is the first `<p>` of 5 or more words outside figures,
- * quotes, asides and tables: one- to four-word paragraphs are datelines, bylines or "Share".
+ * Reads the first paragraph of the main content (page.ts: Readability's extraction, never
+ * navigation, sidebars or widgets; the first `<p>` of 5 or more words outside figures, quotes,
+ * asides and tables, passing over bylines, datelines and credits), which should sum the page
+ * up: an engine quotes it as the page's answer. It passes with 15 to 80 words that state
+ * something; it fails when longer or shorter, when it only asks questions (a question is no
+ * answer), or when it announces what the page will do ("In this article we will…") instead of
+ * saying it.
  */
 export const summaryIntro = defineCheck({
   id: "summary-intro",
@@ -20,32 +60,50 @@ export const summaryIntro = defineCheck({
   quick: false,
   title: "Content opens with a summary",
   run: (page) => {
-    let first: string | undefined;
-    for (const paragraph of mainElementsNamed(page, "p")) {
-      const text = foldWhitespace(paragraph.textContent ?? "");
-      if (countWords(text) >= 5 && mainAncestorNamed(page, paragraph, NOT_INTRO) === null) {
-        first = text;
-        break;
-      }
-    }
-    if (first === undefined) {
+    const first = opening(page);
+    if (!first) {
       return {
         status: "fail",
-        description: "The main content has no paragraph of text to open with.",
-        fix: `Open the content with a ${MIN_WORDS} to ${MAX_WORDS} word paragraph that sums up the page.`,
+        description: `The main content (${page.main.words} words) has no paragraph of text to open with.`,
+        fix: `Open the content (${page.main.words} words now, none of them in a <p>) with a ${MIN_WORDS} to ${MAX_WORDS} word paragraph that sums up the page.`,
+        evidence: [String(page.main.words)],
       };
     }
-    const words = countWords(first);
-    if (words >= MIN_WORDS && words <= MAX_WORDS) {
-      return { status: "pass", description: `The main content opens with a ${words}-word paragraph.` };
+    const words = countWords(first.text);
+    const quoted = `"${clip(first.text)}"`;
+    const evidence = [first.text];
+    if (words < MIN_WORDS || words > MAX_WORDS) {
+      return {
+        status: "fail",
+        description: `The main content opens with a ${words}-word paragraph, ${quoted}; ${MIN_WORDS} to ${MAX_WORDS} words read as a summary.`,
+        fix:
+          words > MAX_WORDS
+            ? `Open with a shorter paragraph (${MIN_WORDS} to ${MAX_WORDS} words) that states the page's answer, then expand; the ${words} words of ${quoted} can follow it.`
+            : `Open with a paragraph of ${MIN_WORDS} to ${MAX_WORDS} words that sums up the page, before or in place of ${quoted}.`,
+        evidence,
+      };
+    }
+    const sentences = sentencesOf(first.text);
+    if (sentences.length > 0 && sentences.every((sentence) => /[?？]$/.test(sentence))) {
+      return {
+        status: "fail",
+        description: `The main content opens with questions, ${quoted}, and answers none of them there.`,
+        fix: `Follow or replace ${quoted} with the answer in ${MIN_WORDS} to ${MAX_WORDS} words: engines quote an opening that states the answer.`,
+        evidence,
+      };
+    }
+    if (ANNOUNCEMENT.test(first.text)) {
+      return {
+        status: "fail",
+        description: `The main content opens by announcing what the page will do, ${quoted}, rather than saying it.`,
+        fix: `Replace ${quoted} with the page's answer itself in ${MIN_WORDS} to ${MAX_WORDS} words: what the reader will learn, stated.`,
+        evidence,
+      };
     }
     return {
-      status: "fail",
-      description: `The main content's first paragraph has ${words} words; ${MIN_WORDS} to ${MAX_WORDS} reads as a summary.`,
-      fix:
-        words > MAX_WORDS
-          ? `Open with a shorter paragraph (${MIN_WORDS} to ${MAX_WORDS} words) that states the page's answer, then expand.`
-          : `Open with a paragraph of ${MIN_WORDS} to ${MAX_WORDS} words that sums up the page.`,
+      status: "pass",
+      description: `The main content opens with a ${words}-word paragraph that states its point: ${quoted}.`,
+      evidence,
     };
   },
 });

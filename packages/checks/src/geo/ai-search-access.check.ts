@@ -58,8 +58,9 @@ export const aiSearchAccess = defineCheck({
       description: `${basis}: ${who} blocked from this URL, so ${all ? "AI answers" : "those services' answers"} cannot cite it. ${training}`,
       fix:
         rules.state === "unreachable"
-          ? "Make /robots.txt answer 200 with your rules (or 404 if you have none): a 5xx, 429 or timeout tells every crawler to stay away."
+          ? `Make ${page.finalUrl.origin}/robots.txt answer 200 with your rules (or 404 if you have none): a 5xx, 429 or timeout tells every crawler to stay away.`
           : `Allow ${blocked.join(", ")} in robots.txt, for example a group "User-agent: ${blocked[0] ?? "OAI-SearchBot"}" with "Allow: /"; training crawlers such as GPTBot can stay blocked in their own groups.`,
+      evidence: [rules.state, ...blocked],
     };
   },
 });

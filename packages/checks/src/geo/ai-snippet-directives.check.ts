@@ -35,7 +35,8 @@ export const aiSnippetDirectives = defineCheck({
     return {
       status: "fail",
       description: `The page forbids quoting it in answers: ${found.map(describeDirective).join("; ")}.`,
-      fix: "Remove nosnippet / max-snippet:0 / noai from meta robots and X-Robots-Tag, or use data-nosnippet on only the parts that must not be quoted.",
+      fix: `Remove ${found.map(describeDirective).join("; ")}, or use data-nosnippet on only the parts that must not be quoted.`,
+      evidence: found.map(describeDirective),
     };
   },
 });

@@ -1,4 +1,4 @@
-import { judge } from "../fixture";
+import { judge, judgeCorpusPage } from "../fixture";
 import { author } from "./author.check";
 
 const page = (head: string, body = "") => `<html><head>${head}</head><body>${body}</body></html>`;
@@ -47,5 +47,88 @@ describe("author", () => {
     const verdict = judge(author, page(`${jsonLd(data)}<link rel="author" href="/humans.txt">`));
     expect(verdict.status).toBe("fail");
     expect(verdict.description).toMatch(/No author found/);
+  });
+
+  const article = (lang: string, byline: string) =>
+    `<html lang="${lang}"><head><title>Notes</title></head><body><article><h1>Notes</h1><p>${byline}</p><p>Some text of the article, long enough to be its text.</p></article></body></html>`;
+
+  it.each([
+    ["en", "By Jane Doe", "By Jane Doe"],
+    ["en", "Posted by Alon Zakai.", "Posted by Alon Zakai."],
+    ["en", "Written by Rob Ewaschuk", "Written by Rob Ewaschuk"],
+    ["en", "BY JANE DOE | March 3, 2024", "BY JANE DOE | March 3, 2024"],
+    [
+      "fr",
+      "Par Alexandre Hervaud et Jérémy Piette — 24 novembre 2017",
+      "Par Alexandre Hervaud et Jérémy Piette — 24 novembre 2017",
+    ],
+    ["es", "Por María de la Cruz", "Por María de la Cruz"],
+    ["pt", "Por João Silva, em 3 de março", "Por João Silva, em 3 de março"],
+    ["de", "Von Anna Schmidt", "Von Anna Schmidt"],
+    ["nl", "Door Jan van der Berg", "Door Jan van der Berg"],
+    ["ja", "著者：山田太郎", "著者：山田太郎"],
+  ])("reads a visible byline in %s: %s", (lang, byline, line) => {
+    const verdict = judge(author, article(lang, byline));
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toBe(`The page names its author: the byline "${line}".`);
+  });
+
+  it("takes no sentence for a byline, and no byline of a teaser in a related-stories block", () => {
+    expect(judge(author, article("en", "By Monday the shop had closed")).status).toBe("fail");
+    expect(judge(author, article("es", "Por qué cerró la tienda")).status).toBe("fail");
+    const teaser = `<html lang="en"><body><article><h1>Notes</h1><p>Some text.</p></article><div class="related-stories"><p>By Jane Doe</p></div></body></html>`;
+    expect(judge(author, teaser).status).toBe("fail");
+  });
+
+  it("takes a one-author site's byline in its sidebar, but not a list of teasers' bylines", () => {
+    const sidebar = (inner: string) =>
+      `<html lang="en"><body><div id="Main"><p>Some text of the page.</p></div><div id="Sidebar">${inner}</div></body></html>`;
+    expect(judge(author, sidebar("<p>By <strong>John Gruber</strong></p>")).description).toBe(
+      'The page names its author: the byline "By John Gruber" beside the content (the site\'s author).',
+    );
+    expect(
+      judge(author, sidebar("<ul><li><a>A story</a> By Jane Doe</li><li><a>B</a> By Joe Roe</li></ul>")).status,
+    ).toBe("fail");
+  });
+
+  it("takes Open Graph article:author profile URLs as the author, as Open Graph defines them", () => {
+    const verdict = judge(
+      author,
+      page(
+        '<meta property="article:author" content="https://www.liberation.fr/auteur/5631-alexandre-hervaud"><meta property="article:author" content="https://www.liberation.fr/auteur/17350-jeremy-piette">',
+      ),
+    );
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toBe(
+      'The page names its author: <meta property="article:author"> profile https://www.liberation.fr/auteur/5631-alexandre-hervaud and 1 more.',
+    );
+  });
+
+  it("says an author named only in JSON-LD wrapped in CDATA is unreadable, and to remove the wrapper", () => {
+    const data = {
+      "@context": "https://schema.org",
+      "@type": "NewsArticle",
+      author: { "@type": "Person", name: "Jane Doe" },
+    };
+    const verdict = judge(
+      author,
+      page(`<script type="application/ld+json"><![CDATA[${JSON.stringify(data)}]]></script>`),
+    );
+    expect(verdict.status).toBe("fail");
+    expect(verdict.description).toMatch(
+      /^The page names its author, "Jane Doe", only in JSON-LD that engines cannot read: JSON-LD block 1/,
+    );
+    expect(verdict.fix).toMatch(/^Remove the <!\[CDATA\[/);
+  });
+
+  it.each([
+    ["v8-blog", 'the byline "Posted by Alon Zakai."'],
+    ["google-sre-book-1", 'the byline "Written by Rob Ewaschuk"'],
+    ["daringfireball-1", 'the byline "By John Gruber" beside the content'],
+    ["videos-2", 'the byline "Par Alexandre Hervaud et Jérémy Piette'],
+  ])("finds the byline of the corpus page %s", (name, found) => {
+    const verdict = judgeCorpusPage(author, name);
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toContain(found);
   });
 });

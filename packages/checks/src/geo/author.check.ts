@@ -1,9 +1,10 @@
 import { defineCheck } from "../check";
-import { type JsonLdNode, jsonLd } from "../lib/jsonld";
+import { type JsonLdNode, jsonLd, unreadableFix, unreadableNote } from "../lib/jsonld";
 import { perPage } from "../lib/memo";
 import { foldWhitespace, type Page } from "../page";
 import { anchors } from "../seo/anchors";
 import { elementIndex, elementsNamed, isInert } from "../seo/dom";
+import { visibleByline } from "./byline";
 
 export const isUrl = (text: string): boolean => /^(?:https?:)?\/\//i.test(text);
 
@@ -55,15 +56,32 @@ const fromJsonLd = (page: Page): string | null => {
 };
 
 // name= (or property=) values that carry a byline: the standard one and those of common publishing tools
-const AUTHOR_META = new Set(["author", "article:author", "dc.creator", "byl", "sailthru.author", "parsely-author"]);
+const AUTHOR_META = new Set([
+  "author",
+  "article:author",
+  "og:article:author",
+  "dc.creator",
+  "byl",
+  "sailthru.author",
+  "parsely-author",
+]);
+// Open Graph's article:author is, by its definition, an array of profile URLs
+const PROFILE_META = new Set(["article:author", "og:article:author"]);
+
+const clip = (text: string, max = 60): string => (text.length > max ? `${text.slice(0, max - 3)}...` : text);
 
 const fromMeta = (page: Page): string | null => {
+  const profiles: string[] = [];
   for (const meta of elementsNamed(page, "meta")) {
     const key = (meta.getAttribute("name") ?? meta.getAttribute("property") ?? "").trim().toLowerCase();
     const content = foldWhitespace(meta.getAttribute("content") ?? "");
-    if (AUTHOR_META.has(key) && content !== "" && !isUrl(content)) return `<meta ${key}> "${content}"`;
+    if (!AUTHOR_META.has(key) || content === "") continue;
+    if (!isUrl(content)) return `<meta ${key}> "${clip(content)}"`;
+    if (PROFILE_META.has(key)) profiles.push(content);
   }
-  return null;
+  const [first] = profiles;
+  if (!first) return null;
+  return `<meta property="article:author"> profile ${first}${profiles.length > 1 ? ` and ${profiles.length - 1} more` : ""}`;
 };
 
 const hasToken = (element: Element, attribute: string, token: string): boolean => {
@@ -75,7 +93,7 @@ const hasAuthorRel = (element: Element): boolean => hasToken(element, "rel", "au
 
 const fromRel = (page: Page): string | null => {
   const link = anchors(page).find((anchor) => anchor.text !== "" && hasAuthorRel(anchor.element));
-  if (link) return `rel="author" link "${link.text}"`;
+  if (link) return `rel="author" link "${clip(link.text)}"`;
   // <link rel="author"> points at the author's page; humans.txt credits the site's makers, not the text's author
   const head = elementsNamed(page, "link").find((element) => {
     const href = (element.getAttribute("href") ?? "").trim();
@@ -94,18 +112,40 @@ const fromMicrodata = (page: Page): string | null => {
       element.textContent ??
       "";
     const text = foldWhitespace(name);
-    if (text !== "" && !isUrl(text))
-      return `itemprop="author" "${text.length > 60 ? `${text.slice(0, 57)}...` : text}"`;
+    if (text !== "" && !isUrl(text)) return `itemprop="author" "${clip(text)}"`;
+  }
+  return null;
+};
+
+const fromByline = (page: Page): string | null => {
+  const byline = visibleByline(page);
+  if (!byline) return null;
+  return `the byline "${clip(byline.line, 80)}"${byline.where === "site" ? " beside the content (the site's author)" : ""}`;
+};
+
+/** An author named only in a JSON-LD block that does not parse: the page means to name one. */
+const unreadableAuthor = (page: Page): string | null => {
+  const byId = new Map<string, JsonLdNode>();
+  for (const node of jsonLd(page).unreadableNodes) {
+    if (typeof node["@id"] === "string" && typeof node.name === "string") byId.set(node["@id"], node);
+  }
+  for (const node of jsonLd(page).unreadableNodes) {
+    if (!("author" in node)) continue;
+    const name = authorNameOf(node.author, byId);
+    if (name) return name;
   }
   return null;
 };
 
 /**
- * A named author, structured or marked up: JSON-LD `author` with a name (a nested Person, or
- * an @id pointing at one; a bare URL is no name), an author meta tag, a rel="author" link with
- * text (or a `<link rel="author">` to the author's page), or microdata itemprop="author".
- * Bylines in plain text are not recognised: they cannot be told from other text reliably.
- * Every kind found is reported, the first of each.
+ * Reads the page's author, visible or structured: a byline in the rendered page's text in the
+ * page's language or English (byline.ts: "By …", "Posted by …", "Written by …", "Par …", "Por
+ * …", "Von …", "Door …", "著者：…", outside navigation, sidebars, widgets and comments),
+ * JSON-LD `author` with a name (a nested Person, or an @id pointing at one; a bare URL is no
+ * name), an author meta tag, Open Graph `article:author` (a name, or the author's profile URL
+ * as Open Graph defines it), a rel="author" link with text (or a `<link rel="author">` to the
+ * author's page), or microdata itemprop="author". Every kind found is reported, the first of
+ * each. An author named only in a JSON-LD block that does not parse is reported as unreadable.
  */
 export const author = defineCheck({
   id: "author",
@@ -115,15 +155,27 @@ export const author = defineCheck({
   quick: true,
   title: "Page names its author",
   run: (page) => {
-    const found = [fromJsonLd(page), fromMeta(page), fromRel(page), fromMicrodata(page)].filter(
+    const found = [fromByline(page), fromJsonLd(page), fromMeta(page), fromRel(page), fromMicrodata(page)].filter(
       (signal): signal is string => signal !== null,
     );
-    if (found.length > 0) return { status: "pass", description: `The page names its author: ${found.join("; ")}.` };
+    if (found.length > 0) {
+      return { status: "pass", description: `The page names its author: ${found.join("; ")}.`, evidence: found };
+    }
+    const unreadable = unreadableAuthor(page);
+    if (unreadable) {
+      return {
+        status: "fail",
+        description: `The page names its author, "${unreadable}", only in JSON-LD that engines cannot read: ${unreadableNote(page)} It shows no byline.`,
+        fix: `${unreadableFix(page)} Show the byline "By ${unreadable}" on the page too, linking to their profile with rel="author".`,
+        evidence: [unreadable],
+      };
+    }
+    const heading = page.main.heading ? foldWhitespace(page.main.heading.textContent ?? "") : "";
     return {
       status: "fail",
-      description:
-        'No author found: no JSON-LD author with a name, no <meta name="author">, no rel="author" link and no itemprop="author".',
-      fix: 'Name the author: "author": {"@type": "Person", "name": "...", "url": "..."} in the page\'s JSON-LD, and a visible byline linking to their profile with rel="author".',
+      description: `No author found: no byline ("By …", "Posted by …" or the like${heading ? ` near the h1 "${clip(heading)}"` : ""}), no JSON-LD author with a name, no author meta or article:author, no rel="author" link and no itemprop="author".`,
+      fix: `Name the author: a visible byline ("By Jane Doe")${heading ? ` under the h1 "${clip(heading)}"` : ""} linking to their profile with rel="author", and "author": {"@type": "Person", "name": "...", "url": "..."} in the page's JSON-LD.`,
+      evidence: [heading],
     };
   },
 });

@@ -70,7 +70,8 @@ export const botAccessParity = defineCheck({
     return {
       status: differ.length === comparisons.length ? "fail" : "warn",
       description: `${names} ${differ.length === 1 ? "gets" : "get"} a different answer than a browser (${summary}), as when a firewall or bot manager blocks or challenges AI crawlers.`,
-      fix: "Let AI crawlers through your firewall or bot manager (Cloudflare, Akamai, ...) on pages you want cited: allow their verified user agents instead of blocking or challenging them.",
+      fix: `Let ${names} through your firewall or bot manager (Cloudflare, Akamai, ...) on pages you want cited: allow their verified user agents instead of blocking or challenging them.`,
+      evidence: differ.map((comparison) => `${comparison.bot}: ${comparison.note}`),
     };
   },
 });

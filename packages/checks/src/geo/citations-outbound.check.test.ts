@@ -1,4 +1,4 @@
-import { judge } from "../fixture";
+import { judge, judgeCorpusPage } from "../fixture";
 import { citationsOutbound } from "./citations-outbound.check";
 
 // the page is https://example.com/page
@@ -35,5 +35,29 @@ describe("citations-outbound", () => {
     );
     expect(verdict.status).toBe("fail");
     expect(verdict.description).toMatch(/no other site/);
+  });
+
+  it("does not count the publisher's sister sites, its canonical host or its own profiles as outside sources", () => {
+    const head = `<link rel="canonical" href="https://www.dailynews.com/story"><script type="application/ld+json">${JSON.stringify(
+      {
+        "@context": "https://schema.org",
+        "@type": "NewsMediaOrganization",
+        name: "News",
+        url: "https://www.dailynews.com/",
+        sameAs: ["https://twitter.com/dailynews"],
+      },
+    )}</script>`;
+    const body = `<article><h1>Report</h1><p><a href="https://www.dailynews.co.uk/x">our UK edition</a>,
+      <a href="https://twitter.com/dailynews/status/1">our post</a>, <a href="https://www.who.int/r">WHO</a>, <a href="https://cdn.other.example/photo.jpg">photo</a>.</p></article>`;
+    const verdict = judge(citationsOutbound, `<html><head><title>t</title>${head}</head><body>${body}</body></html>`);
+    expect(verdict.status).toBe("warn");
+    expect(verdict.description).toMatch(/one other site \(who\.int\)/);
+    expect(verdict.description).toMatch(/Not counted, as the publisher's own: dailynews\.co\.uk, twitter\.com\./);
+  });
+
+  it("bbc-1: bbc.co.uk is the BBC's own site, not a source it cites", () => {
+    const verdict = judgeCorpusPage(citationsOutbound, "bbc-1");
+    expect(verdict.status).toBe("fail");
+    expect(verdict.description).toMatch(/Not counted, as the publisher's own: bbc\.co\.uk\./);
   });
 });

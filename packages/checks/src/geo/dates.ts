@@ -1,15 +1,27 @@
-import { jsonLd, textOf } from "../lib/jsonld";
+import { ancestorsOf, enclosingBoilerplate } from "../lib/boilerplate";
+import { ancestor, isHiddenByMarkup } from "../lib/element";
+import { type JsonLdNode, jsonLd, textOf } from "../lib/jsonld";
 import { perPage } from "../lib/memo";
 import type { Page } from "../page";
 import { elementsNamed, isInert } from "../seo/dom";
 
-export type PageDate = { date: Date; kind: "published" | "modified" | "date"; source: string };
+export type PageDate = {
+  date: Date;
+  kind: "published" | "modified" | "date";
+  source: string;
+  /** the value as the page writes it */
+  raw: string;
+};
 
 export type PageDates = {
-  /** the usable dates, in the order found (JSON-LD, then meta, then `<time>`) */
+  /** the page's own usable dates, in the order found (JSON-LD, then meta, then `<time>`) */
   dates: readonly PageDate[];
   /** dates more than a day after the scan, which no page can truly carry */
   future: readonly PageDate[];
+  /** `<time>` dates of the rendered page that are not the page's: those of teasers, sidebars and widgets */
+  others: readonly PageDate[];
+  /** dates in JSON-LD blocks that do not parse: the page's, but unreadable to engines */
+  unreadable: readonly PageDate[];
 };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -34,6 +46,26 @@ const JSON_LD_KEYS: Record<string, PageDate["kind"]> = {
   dateModified: "modified",
 };
 
+// properties whose nodes are other things than the page: its comments, reviews, listed or related items
+const OTHER_THINGS = new Set([
+  ...["comment", "review", "reviews", "itemListElement", "relatedLink", "significantLink", "citation"],
+  ...["isPartOf", "hasPart", "subjectOf", "workExample", "recipeInstructions"],
+]);
+
+/** The nodes of JSON-LD that describe the page (top-level items, @graph members, what they hold), not the things it lists. */
+const ownNodes = (value: unknown, into: JsonLdNode[] = []): JsonLdNode[] => {
+  if (Array.isArray(value)) {
+    for (const item of value) ownNodes(item, into);
+    return into;
+  }
+  if (typeof value !== "object" || value === null) return into;
+  const node = value as JsonLdNode;
+  into.push(node);
+  for (const [key, child] of Object.entries(node))
+    if (!OTHER_THINGS.has(key) && key !== "@context") ownNodes(child, into);
+  return into;
+};
+
 const META_KEYS = new Map<string, PageDate["kind"]>([
   ["article:published_time", "published"],
   ["article:modified_time", "modified"],
@@ -47,27 +79,64 @@ const META_KEYS = new Map<string, PageDate["kind"]>([
   ["date", "date"],
 ]);
 
+const timeKind = (time: Element): PageDate["kind"] => {
+  const itemprop = (time.getAttribute("itemprop") ?? "").toLowerCase();
+  return itemprop === "datemodified" ? "modified" : itemprop === "datepublished" ? "published" : "date";
+};
+
 /**
- * The machine-readable published and modified dates of the page, read once for publish-date
- * and freshness so that they agree: JSON-LD datePublished / dateCreated / uploadDate /
- * dateModified (any node, @graph included), the Open Graph article times and common date
- * metas, and `<time datetime>`. Only ISO 8601 dates count: "May 6" in text is not
- * machine-readable. Dates before 1991 are placeholders and dropped; dates more than a day
- * after the scan (a day allows for time zones) are set aside in `future`: they come from
- * templates or scheduled posts, and counting them would make any page look fresh.
+ * Where a `<time>` of the rendered page is the page's own: inside the article or main element
+ * that holds the page's h1, or else the block around the h1 (two levels up: a header with
+ * byline and date), or inside the page's `<main>`; outside navigation, sidebars and widgets.
+ * Teasers beside the article ("More from this stream", a sidebar's latest stories) carry dates
+ * of other pages.
+ */
+const articleRegions = (page: Page): Element[] => {
+  const regions = elementsNamed(page, "main").filter((main) => !isInert(main));
+  const h1 = page.main.pageHeading;
+  if (!h1) return regions;
+  const framing = ancestor(h1, (node) => node.localName === "article" || node.localName === "main");
+  if (framing) return [framing, ...regions];
+  let around: Element = h1;
+  for (let level = 0; level < 2; level++) {
+    const parent = around.parentElement;
+    if (!parent || parent.localName === "body" || parent.localName === "html") break;
+    around = parent;
+  }
+  return [around, ...regions];
+};
+
+/**
+ * The page's own machine-readable published and modified dates, read once for publish-date and
+ * freshness so that they agree: JSON-LD datePublished / dateCreated / uploadDate / dateModified
+ * of the nodes that describe the page (not of comments, reviews or listed items), the Open Graph
+ * article times and common date metas, and `<time datetime>` of the main content or of the
+ * article that holds the page's h1 (articleRegions), never of a sidebar or teaser, which are set
+ * aside in `others`. Only ISO 8601 dates count: "May 6" in text is not machine-readable. Dates
+ * before 1991 are placeholders and dropped; dates more than a day after the scan (a day allows
+ * for time zones) are set aside in `future`: they come from templates or scheduled posts, and
+ * counting them would make any page look fresh.
  */
 export const pageDates = perPage((page: Page): PageDates => {
   const dates: PageDate[] = [];
   const future: PageDate[] = [];
+  const others: PageDate[] = [];
+  const unreadable: PageDate[] = [];
   const latest = page.scannedAt.getTime() + DAY_MS;
-  const add = (raw: string | null | undefined, kind: PageDate["kind"], source: string) => {
+  const add = (into: PageDate[], raw: string | null | undefined, kind: PageDate["kind"], source: string) => {
     const date = parse(raw);
     if (!date) return;
-    (date.getTime() > latest ? future : dates).push({ date, kind, source });
+    const entry = { date, kind, source, raw: raw?.trim() ?? "" };
+    (date.getTime() > latest ? future : into).push(entry);
   };
-  for (const node of jsonLd(page).nodes) {
-    for (const [key, kind] of Object.entries(JSON_LD_KEYS)) {
-      if (key in node) add(textOf(node[key]), kind, `JSON-LD ${key}`);
+  const { blocks } = jsonLd(page);
+  for (const block of blocks) {
+    const value = block.ok ? block.value : block.unwrapped;
+    if (value === undefined) continue;
+    for (const node of ownNodes(value)) {
+      for (const [key, kind] of Object.entries(JSON_LD_KEYS)) {
+        if (key in node) add(block.ok ? dates : unreadable, textOf(node[key]), kind, `JSON-LD ${key}`);
+      }
     }
   }
   for (const meta of elementsNamed(page, "meta")) {
@@ -75,15 +144,34 @@ export const pageDates = perPage((page: Page): PageDates => {
       .trim()
       .toLowerCase();
     const kind = META_KEYS.get(key);
-    if (kind) add(meta.getAttribute("content"), kind, `<meta ${key}>`);
+    if (kind) add(dates, meta.getAttribute("content"), kind, `<meta ${key}>`);
   }
+  const regions = articleRegions(page);
+  const keep = ancestorsOf(page.main.pageHeading);
+  const { root, excludes } = page.main;
+  const inMain = (time: Element): boolean => {
+    if (!root.contains(time)) return false;
+    for (let node: Element | null = time; node && node !== root; node = node.parentElement)
+      if (excludes(node)) return false;
+    return true;
+  };
+  const own = (time: Element): boolean =>
+    regions.some(
+      (region) => region.contains(time) && enclosingBoilerplate(time, { stop: region.parentElement, keep }) === null,
+    ) || inMain(time);
   for (const time of elementsNamed(page, "time")) {
-    if (isInert(time)) continue;
-    const itemprop = (time.getAttribute("itemprop") ?? "").toLowerCase();
-    const kind = itemprop === "datemodified" ? "modified" : itemprop === "datepublished" ? "published" : "date";
-    add(time.getAttribute("datetime"), kind, "<time datetime>");
+    if (isInert(time) || isHiddenByMarkup(time)) continue;
+    add(own(time) ? dates : others, time.getAttribute("datetime"), timeKind(time), "<time datetime>");
   }
-  return { dates, future };
+  // the <time>s of Readability's extraction (a DOM of its own), which may stand outside any article element
+  if (root.ownerDocument !== page.doc) {
+    for (const time of root.querySelectorAll("time")) {
+      const raw = time.getAttribute("datetime");
+      if (!dates.some((date) => date.raw === raw?.trim())) add(dates, raw, timeKind(time), "<time datetime>");
+    }
+  }
+  const ownRaw = new Set(dates.map((date) => date.raw));
+  return { dates, future, others: others.filter((date) => !ownRaw.has(date.raw)), unreadable };
 });
 
 /** "2026-03-01" */
@@ -95,4 +183,18 @@ export const futureNote = (future: readonly PageDate[]): string => {
   if (!first) return "";
   const more = future.length > 1 ? ` and ${future.length - 1} more` : "";
   return ` A date more than a day after the scan was ignored (${isoDay(first.date)} in ${first.source}${more}).`;
+};
+
+/** A sentence naming the page's `<time>` dates that were not counted as its own, or "". */
+export const othersNote = (others: readonly PageDate[]): string => {
+  if (others.length === 0) return "";
+  const newest = others.reduce((best, date) => (date.date > best.date ? date : best));
+  return ` Not counted, as not the page's own: ${others.length} <time> date${others.length === 1 ? "" : "s"} of teasers, sidebars or widgets beside the content (the newest ${isoDay(newest.date)}).`;
+};
+
+/** A sentence naming the dates of JSON-LD blocks that do not parse, or "". */
+export const unreadableDatesNote = (unreadable: readonly PageDate[]): string => {
+  const [first] = unreadable;
+  if (!first) return "";
+  return ` ${first.source.replace("JSON-LD ", "")} ${isoDay(first.date)} is in a JSON-LD block that does not parse, so engines cannot read it.`;
 };

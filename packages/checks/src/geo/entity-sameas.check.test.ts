@@ -38,7 +38,7 @@ describe("entity-sameas", () => {
   });
 
   it("fails without an entity, or with one that has no profiles", () => {
-    expect(judge(entitySameas, page("")).description).toMatch(/no Organization or Person JSON-LD/);
+    expect(judge(entitySameas, page("")).description).toMatch(/JSON-LD has no Organization or Person/);
     const data = { "@context": "https://schema.org", "@type": "Organization", name: "Acme", sameAs: "not a url" };
     const verdict = judge(entitySameas, page(jsonLd(data)));
     expect(verdict.status).toBe("fail");

@@ -1,5 +1,5 @@
 import { defineCheck } from "../check";
-import { type JsonLdNode, jsonLd, textOf, typesOf } from "../lib/jsonld";
+import { type JsonLdNode, jsonLd, textOf, typesOf, unreadableFix, unreadableNote } from "../lib/jsonld";
 
 // Organization's subtypes are many; the common ones by name, the rest by their usual suffixes
 // (ShoeStore, TravelAgency, NewsMediaOrganization). Person has no subtypes in use.
@@ -32,7 +32,7 @@ const profileUrls = (value: unknown): URL[] =>
 type Entity = { name: string; type: string; profiles: Set<string> };
 
 /**
- * Organization or Person JSON-LD (subtypes included) with `sameAs` links to its profiles
+ * Reads the page's JSON-LD for an Organization or Person (subtypes included) with `sameAs` links to its profiles
  * elsewhere (Wikipedia, Wikidata, LinkedIn, ...): they tie the page's entity to what answer
  * engines already know about it. Nodes that share an @id are one entity (Yoast and others split
  * an entity across @graph members), and the entity with the most distinct profiles is judged.
@@ -56,18 +56,32 @@ export const entitySameas = defineCheck({
     }
     const best = [...entities.values()].sort((a, b) => b.profiles.size - a.profiles.size)[0];
     if (!best) {
+      const declared = jsonLd(page).unreadableNodes.find(isEntity);
+      if (declared) {
+        const name = textOf(declared.name);
+        return {
+          status: "fail",
+          description: `${typesOf(declared)[0]}${name ? ` "${name}"` : ""} is present but unreadable: ${unreadableNote(page)}`,
+          fix: unreadableFix(page, `its ${typesOf(declared)[0]}${name ? ` "${name}"` : ""} and its sameAs profiles`),
+          evidence: [typesOf(declared)[0] ?? "", name ?? ""],
+        };
+      }
+      const note = unreadableNote(page);
       return {
         status: "fail",
-        description: "The page has no Organization or Person JSON-LD to link to profiles.",
-        fix: 'Add Organization (or, for a personal site, Person) JSON-LD with "sameAs": ["https://www.wikidata.org/wiki/Q...", "https://www.linkedin.com/company/...", ...].',
+        description: `The page's JSON-LD has no Organization or Person to link to profiles${note ? `; ${note}` : "."}`,
+        fix: `${note ? `${unreadableFix(page)} ` : ""}Add Organization (or, for a personal site, Person) JSON-LD with "sameAs": ["https://www.wikidata.org/wiki/Q...", "https://www.linkedin.com/company/...", ...].`,
+        evidence: [note],
       };
     }
     const label = `${best.type} "${best.name || "(unnamed)"}"`;
     const hosts = [...best.profiles].map((url) => new URL(url).hostname.replace(/^www\./, "")).slice(0, 5);
+    const evidence = [label, ...best.profiles];
     if (best.profiles.size >= 2)
       return {
         status: "pass",
         description: `${label} has ${best.profiles.size} sameAs profiles (${hosts.join(", ")}).`,
+        evidence,
       };
     return {
       status: best.profiles.size === 1 ? "warn" : "fail",
@@ -75,7 +89,8 @@ export const entitySameas = defineCheck({
         best.profiles.size === 1
           ? `${label} has one sameAs profile (${hosts.join(", ")}); two or more tie it more firmly to what answer engines know.`
           : `${label} has no sameAs profiles.`,
-      fix: `Add "sameAs": [...] to the ${best.type} JSON-LD with the URLs of its profiles elsewhere: Wikipedia, Wikidata, LinkedIn, official social accounts.`,
+      fix: `Add "sameAs": [...] to the ${label} JSON-LD with the URLs of its profiles elsewhere: Wikipedia, Wikidata, LinkedIn, official social accounts${best.profiles.size === 1 ? `, beside ${hosts[0]}` : ""}.`,
+      evidence,
     };
   },
 });

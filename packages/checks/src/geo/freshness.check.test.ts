@@ -1,4 +1,4 @@
-import { judge } from "../fixture";
+import { judge, judgeCorpusPage } from "../fixture";
 import { freshness } from "./freshness.check";
 
 // FIXED_SCAN_TIME is 2026-06-01T12:00Z
@@ -24,7 +24,10 @@ describe("freshness", () => {
     const verdict = judge(freshness, withHead("", '<time datetime="2020-01-01"></time>'));
     expect(verdict.status).toBe("fail");
     expect(verdict.description).toMatch(/2020-01-01 \(<time datetime>\), 6 years before the scan/);
-    expect(verdict.fix).toMatch(/dateModified/);
+    // never the fake freshness of a date moved alone: update the content, then the date
+    expect(verdict.fix).toMatch(/if facts have changed since 2020-01-01, update the content, then set dateModified/);
+    expect(verdict.fix).toMatch(/Do not change the date without changing the content/);
+    expect(verdict.fix).not.toMatch(/review date/);
   });
 
   it("ignores future dates, saying so, and skips without a date", () => {
@@ -37,5 +40,41 @@ describe("freshness", () => {
     );
     expect(older.status).toBe("fail");
     expect(judge(freshness, withHead("")).status).toBe("skip");
+  });
+
+  it("reads the page's own dates: a sidebar's newer <time> is not the page's", () => {
+    const html = `<html><head><title>Rates rise</title></head><body><article><h1>Rates rise</h1><time datetime="2020-01-01">1 Jan 2020</time><p>The bank raised its rates again today.</p></article>
+      <aside><ul><li><a href="/other">Another story</a> <time datetime="2026-05-20">20 May</time></li></ul></aside></body></html>`;
+    const verdict = judge(freshness, html);
+    expect(verdict.status).toBe("fail");
+    expect(verdict.description).toMatch(/^The page's newest date is 2020-01-01 \(<time datetime>\)/);
+    expect(verdict.description).toMatch(
+      /Not counted, as not the page's own: 1 <time> date .* \(the newest 2026-05-20\)/,
+    );
+  });
+
+  it("passes a dated news report whatever its age: its date says when it was news", () => {
+    const data = { "@context": "https://schema.org", "@type": "NewsArticle", datePublished: "2015-07-24" };
+    const verdict = judge(freshness, withHead(`<script type="application/ld+json">${JSON.stringify(data)}</script>`));
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toMatch(
+      /^A dated news report \(its JSON-LD declares a NewsArticle\), published 2015-07-24/,
+    );
+  });
+
+  it("bbc-1: a dated BBC News report passes", () => {
+    const verdict = judgeCorpusPage(freshness, "bbc-1");
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toMatch(
+      /^A dated news report \(it is an og:type article of "BBC News"\), published 2015-07-24/,
+    );
+  });
+
+  it("theverge: the sidebar's newest <time> (2023-06-24) is not the page's date", () => {
+    const verdict = judgeCorpusPage(freshness, "theverge");
+    expect(verdict.description).toMatch(/published 2023-06-07/);
+    expect(verdict.description).toMatch(
+      /Not counted, as not the page's own: 4 <time> dates .* \(the newest 2023-06-24\)/,
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { defineCheck } from "../check";
-import { futureNote, isoDay, pageDates } from "./dates";
+import { newsArticle } from "../lib/page-kind";
+import { futureNote, isoDay, othersNote, pageDates, unreadableDatesNote } from "./dates";
 
 /** The date `months` calendar months before `date` (UTC). */
 const monthsBefore = (date: Date, months: number): Date => {
@@ -17,10 +18,15 @@ const age = (from: Date, to: Date): string => {
 };
 
 /**
- * The newest machine-readable date of the page (published or modified; dates.ts) against the
- * scan time: within 12 calendar months passes, 12 to 24 warns, older fails; no date skips
- * (publish-date judges that). A CMS that stamps dateModified on every request makes any page
- * look fresh; that cannot be told from a single scan.
+ * Reads the page's own newest date (dates.ts: its JSON-LD and meta dates, and the `<time>`s of
+ * its main content or of the article that holds its h1, never a sidebar's or a teaser's)
+ * against the scan time: within 12 calendar months passes, 12 to 24 warns, older fails; no
+ * date skips (publish-date judges that). A news article with a publication date passes
+ * whatever its age: a report's date says when it was news, and an old report is a dated record,
+ * not stale content. The fix never advises changing a date alone: Google's guidance on dates
+ * asks for a date that reflects a real update, and a date moved without new content is the
+ * fake freshness it warns against. A CMS that stamps dateModified on every request makes any
+ * page look fresh; that cannot be told from a single scan.
  */
 export const freshness = defineCheck({
   id: "freshness",
@@ -30,18 +36,37 @@ export const freshness = defineCheck({
   quick: false,
   title: "Content is recent",
   run: (page) => {
-    const { dates, future } = pageDates(page);
+    const { dates, future, others, unreadable } = pageDates(page);
+    const notes = `${futureNote(future)}${othersNote(others)}${unreadableDatesNote(unreadable)}`;
     const newest = dates.reduce<(typeof dates)[number] | null>(
       (best, date) => (best === null || date.date > best.date ? date : best),
       null,
     );
-    if (!newest) return { status: "skip", description: `The page states no date to judge.${futureNote(future)}` };
-    const description = `The newest date on the page is ${isoDay(newest.date)} (${newest.source}), ${age(newest.date, page.scannedAt)} before the scan.${futureNote(future)}`;
-    if (newest.date >= monthsBefore(page.scannedAt, 12)) return { status: "pass", description };
+    if (!newest) {
+      return {
+        status: "skip",
+        description: `The page states no date of its own to judge.${notes}`,
+        evidence: [...others, ...future, ...unreadable].map((date) => date.raw),
+      };
+    }
+    const evidence = [newest.raw, newest.source];
+    const stated = `${isoDay(newest.date)} (${newest.source}), ${age(newest.date, page.scannedAt)} before the scan`;
+    const news = newsArticle(page);
+    const published = dates.find((date) => date.kind === "published");
+    if (news && published) {
+      return {
+        status: "pass",
+        description: `A dated news report (${news}), published ${isoDay(published.date)} (${published.source}); its newest date is ${stated}. A report's date says when it was news, not that it is stale.${notes}`,
+        evidence,
+      };
+    }
+    const description = `The page's newest date is ${stated}.${notes}`;
+    if (newest.date >= monthsBefore(page.scannedAt, 12)) return { status: "pass", description, evidence };
     return {
       status: newest.date >= monthsBefore(page.scannedAt, 24) ? "warn" : "fail",
       description,
-      fix: "Review the content, update what changed and set dateModified (and the visible date) to the review date; answer engines favour current sources.",
+      fix: `Review what the page says against today: if facts have changed since ${isoDay(newest.date)}, update the content, then set dateModified (and any visible "updated" date) to the day of that update. Do not change the date without changing the content: Google's guidance on dates asks for a date that reflects a real update, and treats a date moved alone as misleading.`,
+      evidence,
     };
   },
 });

@@ -75,7 +75,8 @@ export const llmsTxtFormat = defineCheck({
       description: minimum
         ? `llms.txt meets Lighthouse's minimum (an H1, a link, 50+ characters) but lacks ${missing.join(", ")}.`
         : `llms.txt lacks ${missing.join(", ")}${parts.links === 0 ? " and has no markdown link" : ""}${parts.characters < 50 ? ` and holds only ${parts.characters} characters` : ""}.`,
-      fix,
+      fix: `${fix} It lacks ${missing.join(", ")}.`,
+      evidence: [...missing, String(parts.links), String(parts.characters)],
     };
   },
 });

@@ -31,13 +31,15 @@ export const llmsTxt = defineCheck({
       return {
         status: "fail",
         description: `${found.why}: the server fails on that path.`,
-        fix: "Make /llms.txt answer 200 with a markdown summary of the site, or 404 if you do not publish one.",
+        fix: `Make ${resource.url} answer 200 with a markdown summary of the site, or 404 if you do not publish one.`,
+        evidence: [resource.url, String(resource.status), found.why],
       };
     }
     return {
       status: "warn",
       description: `${found.why}. ${NOTE}`,
-      fix: "Publish /llms.txt as text/plain or text/markdown: '# Site name', a '> one-paragraph summary', then '## Section' headings listing '- [Page](url): note' links to your key pages.",
+      fix: `Publish ${resource.url} as text/plain or text/markdown: '# Site name', a '> one-paragraph summary', then '## Section' headings listing '- [Page](url): note' links to your key pages.`,
+      evidence: [resource.url, String(resource.status), found.why],
     };
   },
 });

@@ -45,4 +45,13 @@ describe("publish-date", () => {
     // within a day is time zones, not the future
     expect(judge(publishDate, withHead("", '<time datetime="2026-06-02T06:00:00Z"></time>')).status).toBe("pass");
   });
+
+  it("does not take a teaser's <time> beside the article for the page's date", () => {
+    const html = `<html><head><title>Rates rise</title></head><body><article><h1>Rates rise</h1><p>The bank raised its rates again today.</p></article>
+      <div class="related-stories"><a href="/other">Another story</a> <time datetime="2026-05-20">20 May</time></div></body></html>`;
+    const verdict = judge(publishDate, html);
+    expect(verdict.status).toBe("fail");
+    expect(verdict.description).toMatch(/Not counted, as not the page's own: 1 <time> date/);
+    expect(verdict.fix).toMatch(/under the h1 "Rates rise"/);
+  });
 });

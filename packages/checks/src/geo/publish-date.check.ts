@@ -1,11 +1,13 @@
 import { defineCheck } from "../check";
-import { futureNote, isoDay, type PageDate, pageDates } from "./dates";
+import { futureNote, isoDay, othersNote, type PageDate, pageDates, unreadableDatesNote } from "./dates";
 
 const dated = (date: PageDate): string => `${isoDay(date.date)} (${date.source})`;
 
 /**
- * A machine-readable published or modified date (where dates are read, and which are ignored:
- * dates.ts). Reports the published and the modified date when the page states both.
+ * Reads the page's own machine-readable published or modified date (where dates are read, and
+ * which are the page's own and which are ignored: dates.ts; a sidebar's or a teaser's `<time>`
+ * is not the page's date). Reports the published and the modified date when the page states
+ * both, and says which dates were set aside.
  */
 export const publishDate = defineCheck({
   id: "publish-date",
@@ -15,7 +17,8 @@ export const publishDate = defineCheck({
   quick: false,
   title: "Page states its date",
   run: (page) => {
-    const { dates, future } = pageDates(page);
+    const { dates, future, others, unreadable } = pageDates(page);
+    const notes = `${futureNote(future)}${othersNote(others)}${unreadableDatesNote(unreadable)}`;
     const published = dates.find((date) => date.kind === "published");
     const modified = dates.find((date) => date.kind === "modified");
     const first = published ?? modified ?? dates[0];
@@ -26,13 +29,16 @@ export const publishDate = defineCheck({
       ].filter((part): part is string => part !== null);
       return {
         status: "pass",
-        description: `The page states its date: ${stated.length > 0 ? stated.join(", ") : dated(first)}.${futureNote(future)}`,
+        description: `The page states its date: ${stated.length > 0 ? stated.join(", ") : dated(first)}.${notes}`,
+        evidence: dates.map((date) => date.raw),
       };
     }
+    const heading = page.main.heading?.textContent?.trim();
     return {
       status: "fail",
-      description: `The page has no machine-readable published or modified date (JSON-LD datePublished/dateModified, article:published_time, <time datetime>).${futureNote(future)}`,
-      fix: 'Add datePublished and dateModified to the page\'s JSON-LD, or mark the visible date up as <time datetime="2026-01-31">.',
+      description: `The page has no machine-readable published or modified date of its own (JSON-LD datePublished/dateModified, article:published_time, <time datetime> in its content).${notes}`,
+      fix: `${unreadable.length > 0 ? "Make the JSON-LD block that holds the date parse (remove its <![CDATA[ wrapper), or add" : "Add"} datePublished and dateModified to the page's JSON-LD, and mark the visible date${heading ? ` under the h1 "${heading.slice(0, 60)}"` : ""} up as <time datetime="2026-01-31">, with the dates the page was really published and updated${others.length > 0 ? ` (the <time> ${isoDay((others[0] as PageDate).date)} beside the content dates something else)` : ""}.`,
+      evidence: [...others, ...future, ...unreadable].map((date) => date.raw),
     };
   },
 });

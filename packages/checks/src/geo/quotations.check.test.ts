@@ -26,6 +26,24 @@ describe("quotations", () => {
   it("fails without any, and quoted words without a speaker are no quotation", () => {
     const verdict = judge(quotations, article('<p>Some call it "the best widget of the year" without saying who.</p>'));
     expect(verdict.status).toBe("fail");
-    expect(verdict.description).toMatch(/quotes no one/);
+    expect(verdict.description).toMatch(/quote no one/);
+  });
+
+  const page = (lang: string, inner: string) =>
+    `<html lang="${lang}"><head><title>t</title></head><body><article><h1>Report</h1>${inner}</article></body></html>`;
+
+  it.each([
+    ["fr", "<p>« Nous avons doublé nos ventes en un an », a déclaré Marie Curie à la presse.</p>"],
+    ["fr", "<p>« Nous avons doublé nos ventes en un an », a-t-il expliqué.</p>"],
+    ["fr", "<p>Le marché a doublé, selon Eurostat, en un an.</p>"],
+    ["es", "<p>“Hemos duplicado las ventas en un año”, dijo Juan Pérez ayer.</p>"],
+    ["de", "<p>„Wir haben den Umsatz in einem Jahr verdoppelt“, sagte Anna Schmidt.</p>"],
+    ["pt", "<p>“Dobramos as vendas em apenas um ano”, disse João Silva.</p>"],
+    ["nl", "<p>“We hebben de verkoop in een jaar verdubbeld”, zei Jan de Vries.</p>"],
+    ["ja", "<p>「売上は一年で二倍になりました」と述べた。</p>"],
+  ])("passes with a quotation attributed in %s", (lang, inner) => {
+    const verdict = judge(quotations, page(lang, inner));
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toMatch(/^The main content quotes a named source: /);
   });
 });

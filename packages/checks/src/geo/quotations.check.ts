@@ -1,27 +1,127 @@
+import { pageLanguage } from "../aeo/headings";
+import { isContent } from "../aeo/main-dom";
 import { defineCheck } from "../check";
-import { foldWhitespace } from "../page";
-
-const SPEECH =
-  "(?:said|says|wrote|writes|explained|explains|added|adds|noted|notes|told|argued|argues|recalled|recalls|asked)";
-const NAME = String.raw`(?:[A-Z][\p{L}'’.-]+)(?:\s+[A-Z][\p{L}'’.-]+){0,3}`;
+import { perPage } from "../lib/memo";
+import { foldWhitespace, type Page } from "../page";
+import { proseText } from "./statistics.check";
 
 /**
- * A quoted passage of 20 or more characters attributed to someone: `"…," said Jane Doe`,
- * `"…," Jane Doe said`, `"…" — Jane Doe`, or "according to Jane Doe" (a named source).
+ * How a quotation is attributed in each language the checks read: the speech verbs set before
+ * or after the speaker's name ("said Jane Doe", "Jane Doe said", "a déclaré …", "dijo …",
+ * "sagte …", "disse …", "zei …"), the verbs French inverts after a quote ("a-t-il expliqué"),
+ * and the phrases that name a source ("according to", "selon", "según", "laut", "segundo",
+ * "volgens", "secondo").
  */
-const ATTRIBUTED = new RegExp(
-  [
-    String.raw`["“«„][^"”»“]{20,}["”»“]\s*,?\s*(?:${SPEECH}\s+${NAME}|${NAME}\s+${SPEECH}|[—–-]\s*${NAME})`,
-    String.raw`\b[Aa]ccording to ${NAME}`,
-  ].join("|"),
-  "u",
-);
+const SPEECH: Record<string, { verbs: readonly string[]; inverted: readonly string[]; source: readonly string[] }> = {
+  en: {
+    verbs: [
+      ...["said", "says", "wrote", "writes", "explained", "explains", "added", "adds", "noted", "notes", "told"],
+      ...["argued", "argues", "recalled", "recalls", "asked", "stated", "states", "warned", "insisted", "admitted"],
+      ...["replied", "concluded", "tweeted"],
+    ],
+    inverted: [],
+    source: ["according to"],
+  },
+  fr: {
+    verbs: [
+      ...["a déclaré", "a dit", "a expliqué", "a ajouté", "a affirmé", "a souligné", "a estimé", "a précisé"],
+      ...["a raconté", "a confié", "a assuré", "déclare", "dit", "explique", "ajoute", "affirme", "souligne"],
+      ...["estime", "précise", "raconte", "confie", "assure", "note"],
+    ],
+    inverted: ["a-t-il", "a-t-elle", "explique-t-il", "explique-t-elle", "dit-il", "dit-elle", "ajoute-t-il"],
+    source: ["selon", "d'après", "d’après"],
+  },
+  es: {
+    verbs: [
+      ...["dijo", "dice", "afirmó", "afirma", "explicó", "explica", "declaró", "declara", "señaló", "señala"],
+      ...["añadió", "añade", "aseguró", "asegura", "comentó", "sostuvo", "advirtió", "escribió"],
+    ],
+    inverted: [],
+    source: ["según", "de acuerdo con"],
+  },
+  de: {
+    verbs: [
+      ...["sagte", "sagt", "erklärte", "erklärt", "betonte", "betont", "meinte", "meint", "schrieb", "schreibt"],
+      ...["so", "warnte", "ergänzte", "berichtete"],
+    ],
+    inverted: [],
+    source: ["laut", "zufolge", "nach Angaben von"],
+  },
+  pt: {
+    verbs: [
+      ...["disse", "diz", "afirmou", "afirma", "explicou", "explica", "declarou", "declara", "contou", "conta"],
+      ...["acrescentou", "ressaltou", "escreveu"],
+    ],
+    inverted: [],
+    source: ["segundo", "de acordo com"],
+  },
+  nl: {
+    verbs: ["zei", "zegt", "verklaarde", "verklaart", "aldus", "schreef", "schrijft", "legde uit", "voegde toe"],
+    inverted: [],
+    source: ["volgens"],
+  },
+  it: {
+    verbs: ["ha detto", "ha dichiarato", "ha spiegato", "ha aggiunto", "dice", "spiega", "afferma", "ha scritto"],
+    inverted: [],
+    source: ["secondo"],
+  },
+};
+// Japanese closes a quotation with 」 and attributes it with と and a verb of saying
+const JAPANESE = /[「『][^」』]{10,}[」』]\s*と\s*(?:述べ|語っ|話し|説明し|明かし|強調し|指摘し|言っ|書い)/u;
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const alternatives = (words: readonly string[]): string =>
+  [...new Set(words)]
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRegExp)
+    .join("|");
+
+const NAME = String.raw`\p{Lu}[\p{L}'’.-]+(?:\s+(?:(?:de|da|del|di|du|van|von|der|la|le)\s+)?\p{Lu}[\p{L}'’.-]+){0,3}`;
+// a quoted passage of 20 or more characters, in straight, curly, French or German quotes
+const QUOTED = `["“«„][^"”»“«]{20,}["”»“]`;
+
+const PATTERNS = new Map<string, RegExp>();
+const patternOf = (lang: string): RegExp => {
+  let pattern = PATTERNS.get(lang);
+  if (!pattern) {
+    const own = SPEECH[lang];
+    // English attributions are common on pages in any language; without a lang, every language's count
+    const chosen = own ? [own, SPEECH.en] : Object.values(SPEECH);
+    const verbs = alternatives(chosen.flatMap((speech) => speech?.verbs ?? []));
+    const inverted = alternatives(chosen.flatMap((speech) => speech?.inverted ?? []));
+    const source = alternatives(chosen.flatMap((speech) => speech?.source ?? []));
+    const verb = `(?:${verbs})`;
+    // the verb must be spelt as written (lower case); only the name is capitalised
+    pattern = new RegExp(
+      [
+        String.raw`${QUOTED}\s*,?\s*(?:${verb}\s+${NAME}|${NAME}\s+${verb}(?![\p{L}])|[—–-]\s*${NAME})`,
+        ...(inverted ? [String.raw`${QUOTED}\s*,?\s*(?:${inverted})(?![\p{L}])`] : []),
+        String.raw`(?<![\p{L}])(?:${source})\s+(?:(?:the|le|la|el|der|die|de|o|a)\s+)?${NAME}`,
+      ].join("|"),
+      "u",
+    );
+    PATTERNS.set(lang, pattern);
+  }
+  return pattern;
+};
+
+/** The first quotation of the main content's prose attributed to a named speaker or source, or null. */
+const attributedQuote = perPage((page: Page): string | null => {
+  const text = proseText(page);
+  const match = patternOf(pageLanguage(page)).exec(text) ?? JAPANESE.exec(text);
+  return match ? match[0] : null;
+});
+
+const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 3)}...` : text);
 
 /**
- * A quotation in the main content (GEO, Aggarwal et al. 2024: quotation addition raised
- * visibility in generative answers the most): a `<blockquote>` or `<q>` with text, or a quoted
- * passage attributed to a named person or source in the text. Pull quotes in `<blockquote>`
- * count: an extractor reads them as quotations too. A heuristic.
+ * Reads the main content (page.ts: never navigation, sidebars or widgets) for a quotation (GEO,
+ * Aggarwal et al. 2024: quotation addition raised visibility in generative answers the most): a
+ * `<blockquote>` or `<q>` with text, or a quoted passage of its prose attributed to a named
+ * speaker or source in the page's language or English (`SPEECH`: "…," said Jane Doe; «…», a
+ * déclaré …; "…", dijo …; „…“, sagte …; according to, selon, según, laut, segundo, volgens;
+ * 「…」と述べた). Pull quotes in `<blockquote>` count: an extractor reads them as quotations too.
+ * A heuristic.
  */
 export const quotations = defineCheck({
   id: "quotations",
@@ -32,29 +132,36 @@ export const quotations = defineCheck({
   title: "Content quotes someone",
   run: (page) => {
     const elements = [...page.main.root.querySelectorAll("blockquote, q")].filter(
-      (element) => foldWhitespace(element.textContent ?? "") !== "",
+      (element) => foldWhitespace(element.textContent ?? "") !== "" && isContent(page, element),
     );
     const [first] = elements;
     if (first) {
       const text = foldWhitespace(first.textContent ?? "");
       return {
         status: "pass",
-        description: `The main content has ${elements.length} quotation${elements.length === 1 ? "" : "s"} in <blockquote> or <q>, the first: "${text.length > 80 ? `${text.slice(0, 77)}...` : text}".`,
+        description: `The main content has ${elements.length} quotation${elements.length === 1 ? "" : "s"} in <blockquote> or <q>, the first: "${clip(text, 80)}".`,
+        evidence: [text],
       };
     }
-    const attributed = ATTRIBUTED.exec(page.main.text);
+    const attributed = attributedQuote(page);
     if (attributed) {
-      const text = attributed[0];
+      // the quotation, shortened, and its attribution in full: the speaker is the evidence
+      const close = Math.max(...['"', "”", "»", "“", "」", "』"].map((mark) => attributed.lastIndexOf(mark)));
+      const shown =
+        close > 0 ? `${clip(attributed.slice(0, close), 60)}${attributed.slice(close)}` : clip(attributed, 100);
       return {
         status: "pass",
-        description: `The main content quotes a named source: ${text.length > 100 ? `${text.slice(0, 97)}...` : text}.`,
+        description: `The main content quotes a named source: ${shown}.`,
+        evidence: [attributed],
       };
     }
+    const words = page.main.words;
+    const heading = page.main.heading ? foldWhitespace(page.main.heading.textContent ?? "") : "";
     return {
       status: "fail",
-      description:
-        "The main content quotes no one (no <blockquote>, no <q>, no attributed quote); quotations are a heuristic signal for AI answers.",
-      fix: "Quote an expert or a primary source, in a <blockquote> or <q>, and name the speaker.",
+      description: `The main content's ${words} word${words === 1 ? "" : "s"}${heading ? ` under "${clip(heading, 60)}"` : ""} quote no one: no <blockquote>, no <q>, no quotation attributed to a speaker; quotations are a heuristic signal for AI answers.`,
+      fix: `Quote an expert or a primary source ${heading ? `on "${clip(heading, 60)}" ` : ""}in the ${words} words of the main content, in a <blockquote> or <q>, and name the speaker.`,
+      evidence: [String(words), heading],
     };
   },
 });

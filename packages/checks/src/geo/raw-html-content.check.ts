@@ -31,7 +31,8 @@ export const rawHtmlContent = defineCheck({
     return {
       status: share >= 30 ? "warn" : "fail",
       description: `${description} Crawlers that do not run JavaScript, as most AI crawlers do not, see ${share >= 30 ? "only part" : "little"} of it.`,
-      fix: "Render the main content on the server (server-side rendering or static generation) so that it is in the HTML as served, not added by scripts.",
+      fix: `Render the main content on the server (server-side rendering or static generation) so that all ${rendered.total} of its words are in the HTML as served, not ${share} % of them; scripts should not add them.`,
+      evidence: [String(share), String(rendered.total)],
     };
   },
 });

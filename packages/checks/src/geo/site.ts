@@ -1,4 +1,4 @@
-import { getDomain } from "tldts";
+import { getDomain, getDomainWithoutSuffix } from "tldts";
 
 /**
  * The registrable domain of a host under the Public Suffix List ("blog.example.co.uk" →
@@ -9,3 +9,7 @@ export const siteOf = (hostname: string): string => {
   const host = hostname.toLowerCase().replace(/\.$/, "");
   return getDomain(host, { allowPrivateDomains: true }) ?? host;
 };
+
+/** The name of a site without its public suffix ("bbc.co.uk" → "bbc"), or the site itself. */
+export const siteLabelOf = (site: string): string =>
+  getDomainWithoutSuffix(site, { allowPrivateDomains: true }) ?? site;

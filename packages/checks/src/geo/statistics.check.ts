@@ -1,39 +1,147 @@
 import { defineCheck } from "../check";
 import { perPage } from "../lib/memo";
-import type { Page } from "../page";
+import { foldWhitespace, type Page } from "../page";
 
+// a number in digits: 42, 3.5, 3,400, 1.234,56
 const NUMBER = String.raw`\d+(?:[.,]\d+)*`;
-const MAGNITUDE = String.raw`(?:k|m|bn|thousand|million|billion|trillion|Tausend|Millionen|Milliarden|mil|millones|millions?|milliards?|milioni|miliardi|miljoen|miljard|milhões|bilhões)\b`;
-const UNIT = String.raw`(?:km|cm|mm|m²|km²|kg|mg|g|lbs?|oz|mph|km\/h|kWh|kW|MW|GW|GB|MB|TB|ms|°C|°F|ft|mi|ha|acres?|hours?|hrs?|minutes?|mins?|seconds?|days?|weeks?|months?|years?|people|users|customers|employees|patients|students)\b`;
 
-// A number that states a fact: 42 %, $3.5 million, 12 km, 3,400 users, 3x, in 2019.
+/**
+ * Numbers written as words, in the languages the checks read. "One" is left out (as in "one
+ * of the"), except in a ratio ("one in five") or before a magnitude ("one million").
+ */
+const NUMBER_WORDS = [
+  ...["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "fifteen"],
+  ...["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred", "hundreds"],
+  ...["thousand", "thousands", "dozen", "dozens"],
+  ...["deux", "trois", "quatre", "cinq", "sept", "huit", "neuf", "dix", "douze", "vingt", "trente", "cent", "mille"],
+  ...["dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "doce", "veinte", "treinta", "cien"],
+  ...["zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn", "zwölf", "zwanzig", "hundert"],
+  ...["dois", "duas", "três", "quatro", "sete", "oito", "nove", "dez", "doze", "vinte", "trinta", "cem"],
+  ...["twee", "drie", "vijf", "zes", "zeven", "negen", "tien", "twaalf", "twintig", "dertig", "honderd", "duizend"],
+].join("|");
+const COUNT = `(?:${NUMBER}|${NUMBER_WORDS})`;
+
+const MAGNITUDE = [
+  ...["k", "m", "bn", "thousand", "million", "millions", "billion", "billions", "trillion"],
+  ...["Tausend", "Million", "Millionen", "Milliarde", "Milliarden", "mil", "millón", "millones", "millions"],
+  ...["milliard", "milliards", "milione", "milioni", "miliardi", "miljoen", "miljard", "milhão", "milhões", "bilhões"],
+].join("|");
+const PERCENT = [
+  ...["%", "‰", "percent", "per cent", "Prozent", "por ciento", "pour cent", "per cento", "procent", "por cento"],
+].join("|");
+const CURRENCY = ["USD", "EUR", "GBP", "JPY", "CHF", "dollars?", "euros?", "pounds?", "dólares", "Euro"].join("|");
+// units of measure, time and people, in the languages the checks read
+const UNIT = [
+  ...["km", "cm", "mm", "m²", "km²", "kg", "mg", "g", "lbs?", "oz", "mph", "km/h", "kWh", "kW", "MW", "GW"],
+  ...["GB", "MB", "TB", "ms", "°C", "°F", "ft", "mi", "ha", "acres?", "miles?", "kilometres?", "kilometers?"],
+  ...["hours?", "hrs?", "minutes?", "mins?", "seconds?", "days?", "weeks?", "months?", "years?", "decades?"],
+  ...["people", "users", "customers", "employees", "patients", "students", "children", "adults", "members"],
+  ...["countries", "cities", "companies", "times", "votes", "deaths", "cases", "jobs"],
+  ...["heures", "jours", "semaines", "mois", "ans", "années", "personnes", "habitants", "pays", "morts"],
+  ...["horas", "días", "semanas", "meses", "años", "personas", "países", "muertos", "dias", "anos", "pessoas"],
+  ...["Stunden", "Tage", "Wochen", "Monate", "Jahre", "Menschen", "Personen", "Länder", "Einwohner"],
+  ...["uur", "dagen", "weken", "maanden", "jaar", "mensen", "landen", "inwoners"],
+].join("|");
+const FRACTION = "(?:one|two|three)[- ](?:half|thirds?|quarters?|fifths?)";
+
+// word edges that hold for accented letters too (\b is ASCII-only)
+const START = String.raw`(?<![\p{L}\p{N}])`;
+const END = String.raw`(?![\p{L}\p{N}])`;
+
+/**
+ * A number that states a fact: 42 %, $3.5 million, 12 km, 3,400 users, three million, twelve
+ * countries, one in five, two-thirds, 3x. A bare year is none ("in 2019" dates, it does not
+ * measure), nor is a list number ("Step 2").
+ */
 const QUANTITY = new RegExp(
   [
-    String.raw`${NUMBER}\s?(?:%|‰|percent\b|per cent\b|Prozent\b|por ciento\b|pour cent\b|per cento\b|procent\b|por cento\b)`,
-    String.raw`[$€£¥₹]\s?${NUMBER}(?:\s?${MAGNITUDE})?`,
-    String.raw`${NUMBER}\s?(?:USD|EUR|GBP|JPY|CHF|dollars?|euros?|pounds?)\b`,
-    String.raw`${NUMBER}\s?${MAGNITUDE}`,
-    String.raw`${NUMBER}\s?${UNIT}`,
-    String.raw`\b\d+(?:\.\d+)?\s?(?:x|×|times)\s`,
+    String.raw`${START}${COUNT}\s?(?:${PERCENT})${END}`,
+    String.raw`[$€£¥₹]\s?${NUMBER}(?:\s?(?:${MAGNITUDE})${END})?`,
+    String.raw`${START}${NUMBER}\s?(?:${CURRENCY})${END}`,
+    String.raw`${START}(?:${COUNT}|one|un|une|uno|una|ein|eine|um|een)\s(?:${MAGNITUDE})${END}`,
+    `${START}${NUMBER}(?:${MAGNITUDE})${END}`,
+    String.raw`${START}${COUNT}\s?(?:${UNIT})${END}`,
+    String.raw`${START}(?:${COUNT}|one)\s(?:in|out of|sur|de cada|von|op)\s(?:${COUNT}|one)${END}`,
+    `${START}${FRACTION}${END}`,
+    String.raw`${START}\d+(?:\.\d+)?\s?(?:x|×)${END}`,
     // grouped thousands (3,400 or 3.400) are counts, not list numbers
-    String.raw`\b\d{1,3}(?:[,.]\d{3})+\b`,
-    // years from 1600 to 2099, a date being a fact too
-    String.raw`\b(?:1[6-9]|20)\d{2}\b`,
+    String.raw`${START}\d{1,3}(?:[,.]\d{3})+${END}`,
   ].join("|"),
-  "gi",
+  "giu",
 );
 
-/** The distinct quantitative facts of the main content, as written. */
+// text-level elements, which do not end a word
+const INLINE = new Set([
+  "a",
+  "abbr",
+  "b",
+  "bdi",
+  "cite",
+  "data",
+  "dfn",
+  "em",
+  "i",
+  "mark",
+  "q",
+  "s",
+  "small",
+  "span",
+  "strong",
+  "sub",
+  "sup",
+  "time",
+  "u",
+]);
+// code, keyboard input and sample output: "$0" in a shell snippet is no amount
+const CODE = new Set(["pre", "code", "kbd", "samp", "var", "tt", "math", "script", "style", "noscript", "template"]);
+
+/**
+ * The main content's prose: its text (page.ts, the page's h1 included, never navigation,
+ * sidebars or widgets) without code blocks, inline code and formulas.
+ */
+export const proseText = perPage((page: Page): string => {
+  const { root, heading, excludes } = page.main;
+  const parts: string[] = heading && !root.contains(heading) ? [heading.textContent ?? "", " "] : [];
+  // a null entry ends a block: "Report" and "Three million" of the next paragraph stay two words
+  const stack: Array<Node | null> = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || node === undefined) {
+      parts.push(" ");
+      continue;
+    }
+    if (node.nodeType === 3) {
+      parts.push(node.nodeValue ?? "");
+      continue;
+    }
+    if (node.nodeType === 1 && node !== root && (CODE.has((node as Element).localName) || excludes(node as Element)))
+      continue;
+    if (node.nodeType === 1 && !INLINE.has((node as Element).localName)) {
+      parts.push(" ");
+      stack.push(null);
+    }
+    const children = node.childNodes;
+    for (let index = children.length - 1; index >= 0; index--) {
+      const child = children[index];
+      if (child) stack.push(child);
+    }
+  }
+  return foldWhitespace(parts.join(""));
+});
+
+/** The distinct quantitative facts of the main content's prose, as written. */
 export const quantities = perPage((page: Page): string[] => [
-  ...new Set([...page.main.text.matchAll(QUANTITY)].map((match) => match[0].trim())),
+  ...new Set([...proseText(page).matchAll(QUANTITY)].map((match) => match[0].trim())),
 ]);
 
 /**
- * Quantitative facts in the main content (GEO, Aggarwal et al. 2024: adding statistics raised
- * visibility in generative answers). Counted: numbers with %, a currency, a magnitude word
- * ("million") or a unit of measure, time or people; grouped thousands ("3,400"); multipliers
- * ("3x"); years from 1600 to 2099. Each distinct match counts once, so a repeated "2024" is one
- * fact. A heuristic: it cannot tell a statistic from a price list.
+ * Reads the prose of the main content (`proseText`: never navigation, sidebars, widgets or
+ * code) for quantitative facts (GEO, Aggarwal et al. 2024: adding statistics raised visibility
+ * in generative answers). Counted: numbers, in digits or in words, with %, a currency, a
+ * magnitude word ("million") or a unit of measure, time or people; ratios ("one in five");
+ * fractions in words ("two-thirds"); grouped thousands ("3,400"); multipliers ("3x"). A bare
+ * year is no fact, and numbers in code (`$0` in a shell snippet) are not prose. Each distinct
+ * match counts once. A heuristic: it cannot tell a statistic from a price list.
  */
 export const statistics = defineCheck({
   id: "statistics",
@@ -52,14 +160,17 @@ export const statistics = defineCheck({
       return {
         status: "pass",
         description: `The main content states ${found.length} quantitative facts (${sample}${found.length > 4 ? ", ..." : ""}).`,
+        evidence: found,
       };
+    const words = `${page.main.words} word${page.main.words === 1 ? "" : "s"}`;
     return {
       status: found.length > 0 ? "warn" : "fail",
       description:
         found.length > 0
-          ? `The main content states only ${found.length} quantitative fact${found.length === 1 ? "" : "s"} (${sample}); 3 or more is the aim (a heuristic from GEO research).`
-          : "The main content states no numbers with a unit, amounts, percentages or years.",
-      fix: "Back claims with concrete figures (percentages, amounts, dates, measurements) and name their source; generative answers favour quotable facts.",
+          ? `The main content's ${words} state${page.main.words === 1 ? "s" : ""} only ${found.length} quantitative fact${found.length === 1 ? "" : "s"} (${sample}); 3 or more is the aim (a heuristic from GEO research).`
+          : `The main content's ${words} state${page.main.words === 1 ? "s" : ""} no figure: no number with a unit, amount or percentage, in digits or in words (years and code do not count).`,
+      fix: `Back the claims of these ${words} with concrete figures (percentages, amounts, counts, measurements) and name their source; generative answers favour quotable facts.`,
+      evidence: found,
     };
   },
 });

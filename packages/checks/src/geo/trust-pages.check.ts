@@ -83,6 +83,7 @@ export const trustPages = defineCheck({
       return {
         status: "pass",
         description: `The page links to an about page and a contact page: ${label(about)}; ${label(contact)}.`,
+        evidence: [label(about), label(contact)],
       };
     const found = about ?? contact;
     const missing = [about ? null : "About", contact ? null : "Contact"].filter((name) => name !== null);
@@ -91,7 +92,8 @@ export const trustPages = defineCheck({
       description: found
         ? `The page links to ${about ? "an about page" : "a contact page"} (${label(found)}) but not to ${about ? "a contact page" : "an about page"}.`
         : "The page links to neither an about page nor a contact page.",
-      fix: `Link your ${missing.join(" and ")} page${missing.length > 1 ? "s" : ""} from every page; the footer is the usual place.`,
+      fix: `Link your ${missing.join(" and ")} page${missing.length > 1 ? "s" : ""} from every page of ${page.finalUrl.host}${found ? `, beside ${label(found)}` : ""}; the footer is the usual place.`,
+      evidence: found ? [label(found)] : [],
     };
   },
 });

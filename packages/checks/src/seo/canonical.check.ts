@@ -72,24 +72,28 @@ export const canonical = defineCheck({
           status: "warn",
           description: "The page declares no canonical URL; search engines will choose one among its duplicates.",
           fix: `Add <link rel="canonical" href="${page.finalUrl.href}"> (or the preferred URL of this content) in the <head>.`,
+          evidence: [],
         };
       case "invalid":
         return {
           status: "fail",
           description: `The canonical URL "${found.raw}" is not a valid web URL.`,
-          fix: "Point rel=canonical at the full https:// URL of the preferred page.",
+          fix: `Replace the canonical "${found.raw}" with the full https:// URL of the preferred page, such as ${page.finalUrl.href}.`,
+          evidence: [found.raw],
         };
       case "relative":
         return {
           status: "fail",
           description: `The canonical URL "${found.raw}" is relative; search engines may resolve it differently.`,
-          fix: "Write the canonical as an absolute URL, including https:// and the host.",
+          fix: `Write the canonical "${found.raw}" as an absolute URL, including https:// and the host: ${resolveHref(page, found.raw)?.href ?? page.finalUrl.href}.`,
+          evidence: [found.raw],
         };
       case "conflict":
         return {
           status: "fail",
           description: `The page declares ${found.urls.length} different canonical URLs (${found.urls.join(", ")}); search engines ignore conflicting canonicals.`,
-          fix: "Keep a single rel=canonical (check templates, plugins and Link headers for duplicates).",
+          fix: `Keep a single rel=canonical of ${found.urls.join(", ")} (check templates, plugins and Link headers for duplicates).`,
+          evidence: found.urls,
         };
       case "one": {
         const own = page.finalUrl;
@@ -98,7 +102,8 @@ export const canonical = defineCheck({
           return {
             status: "fail",
             description: `The canonical points at ${found.url.href}, another language version of this page listed in its hreflang links.`,
-            fix: "Make each language version canonical to itself; hreflang already links the versions.",
+            fix: `Make this page canonical to itself (${own.href}), not to ${found.url.href}; hreflang already links the versions.`,
+            evidence: [found.url.href],
           };
         }
         if (found.url.origin === own.origin && found.url.pathname === "/" && own.pathname !== "/") {
@@ -106,10 +111,11 @@ export const canonical = defineCheck({
             status: "fail",
             description: `The canonical points at the site's homepage (${found.url.href}) instead of an equivalent of this page.`,
             fix: `Point the canonical at this page's own preferred URL, e.g. ${own.origin}${own.pathname}.`,
+            evidence: [found.url.href],
           };
         }
         const self = found.url.href === own.href ? " (this page itself)" : "";
-        return { status: "pass", description: `Canonical URL: ${found.url.href}${self}.` };
+        return { status: "pass", description: `Canonical URL: ${found.url.href}${self}.`, evidence: [found.url.href] };
       }
     }
   },

@@ -62,7 +62,8 @@ export const charset = defineCheck({
       return {
         status: "warn",
         description: `The page declares the ${declared} encoding (by ${source}), not UTF-8.`,
-        fix: "Convert the page to UTF-8 and declare it in the Content-Type header and <meta charset>.",
+        fix: `Convert the page from ${declared} to UTF-8 and declare it in the Content-Type header and <meta charset>.`,
+        evidence: [declared, source],
       };
     }
     const late = metaCharset(snapshot.rawHtml);
@@ -71,7 +72,10 @@ export const charset = defineCheck({
       description: late
         ? `The <meta> declaring ${late} comes after the first 1,024 bytes, too late for browsers to use it.`
         : "The page declares no character encoding; browsers must guess it.",
-      fix,
+      fix: late
+        ? `Move <meta charset="${late}"> to the very start of the <head> (and make it utf-8), or ${fix.charAt(0).toLowerCase()}${fix.slice(1)}`
+        : fix,
+      evidence: [late ?? ""],
     };
   },
 });

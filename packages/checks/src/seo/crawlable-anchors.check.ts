@@ -98,6 +98,7 @@ export const crawlableAnchors = defineCheck({
       return {
         status: "pass",
         description: `None of the page's ${all.length} <a> elements is a link crawlers cannot follow.`,
+        evidence: [],
       };
     }
     const examples = failing
@@ -107,7 +108,8 @@ export const crawlableAnchors = defineCheck({
     return {
       status: "fail",
       description: `${failing.length} of ${all.length} links cannot be crawled, e.g. ${examples}.`,
-      fix: 'Give every link a real URL in href (<a href="/pricing">); use <button> for actions that run scripts.',
+      fix: `Give each of the ${failing.length} links a real URL in href (<a href="/pricing">; ${examples}); use <button> for actions that run scripts.`,
+      evidence: [String(failing.length), String(all.length), examples],
     };
   },
 });

@@ -2,6 +2,7 @@ import { defineCheck } from "../check";
 import { foldWhitespace } from "../page";
 import { elementsNamed, isInert } from "./dom";
 import { quote } from "./head";
+import { documentTitle } from "./title.check";
 
 /** The text an h1 gives readers and crawlers: its text, or the alt of an image inside it (a logo heading). */
 export const headingText = (heading: Element): string => {
@@ -28,12 +29,14 @@ export const h1 = defineCheck({
     const empty = all.length - texts.length;
     const emptyNote = empty > 0 ? ` (${empty} more h1 ${empty === 1 ? "is" : "are"} empty)` : "";
     const [first] = texts;
+    const titleText = foldWhitespace(documentTitle(page)?.textContent ?? "");
     if (first === undefined) {
       return {
         status: "fail",
         description:
           all.length === 0 ? "The page has no <h1> heading." : `The page's ${all.length} <h1> headings are all empty.`,
-        fix: "Give the page one <h1> that names its main topic.",
+        fix: `Give the page one <h1> that names its main topic${titleText ? `, such as its title "${quote(titleText, 60)}"` : ""}.`,
+        evidence: [String(all.length)],
       };
     }
     if (texts.length > 1) {
@@ -41,9 +44,10 @@ export const h1 = defineCheck({
       return {
         status: "warn",
         description: `The page has ${texts.length} <h1> headings: ${listed.join(", ")}${texts.length > 3 ? ", ..." : ""}${emptyNote}.`,
-        fix: "Keep one <h1> for the page's main topic and make the others <h2> or lower.",
+        fix: `Keep one <h1> for the page's main topic and make the others <h2> or lower: of ${listed.join(", ")}${texts.length > 3 ? ", ..." : ""}, keep the one that titles the page.`,
+        evidence: [String(texts.length), ...texts.slice(0, 3)],
       };
     }
-    return { status: "pass", description: `One <h1>: "${quote(first)}"${emptyNote}.` };
+    return { status: "pass", description: `One <h1>: "${quote(first)}"${emptyNote}.`, evidence: [first] };
   },
 });

@@ -29,12 +29,14 @@ export const headingOrder = defineCheck({
       }
     });
     if (skips.length === 0) {
-      return { status: "pass", description: `${headings.length} headings, no level skipped.` };
+      return { status: "pass", description: `${headings.length} headings, no level skipped.`, evidence: [] };
     }
+    const listed = `${skips.slice(0, 3).join(", ")}${skips.length > 3 ? ", ..." : ""}`;
     return {
       status: "fail",
-      description: `${skips.length} heading level skip${skips.length === 1 ? "" : "s"}: ${skips.slice(0, 3).join(", ")}${skips.length > 3 ? ", ..." : ""}.`,
-      fix: "Nest headings one level at a time (h2, then h3), styling them with CSS rather than picking levels by size.",
+      description: `${skips.length} heading level skip${skips.length === 1 ? "" : "s"}: ${listed}.`,
+      fix: `Nest headings one level at a time (h2, then h3), styling them with CSS rather than picking levels by size: the ${skips.length} skips (${listed}) should each step one level down.`,
+      evidence: [String(skips.length), ...skips.slice(0, 3)],
     };
   },
 });

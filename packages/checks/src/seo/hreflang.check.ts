@@ -34,7 +34,8 @@ export const hreflang = defineCheck({
       return {
         status: "fail",
         description: `${problems.length} hreflang problem${problems.length === 1 ? "" : "s"}: ${problems.slice(0, 3).join("; ")}${problems.length > 3 ? "; ..." : ""}.`,
-        fix: 'Use language codes like "en", "en-GB" or "x-default", and full URLs (https://...) in each alternate link.',
+        fix: `Use language codes like "en", "en-GB" or "x-default", and full URLs (https://...) in each alternate link, starting with ${problems[0]}.`,
+        evidence: problems,
       };
     }
     const codes = [...new Set(links.map((link) => link.hreflang))];

@@ -18,15 +18,18 @@ export const httpStatus = defineCheck({
       return {
         status: "fail",
         description: `The URL redirects in a loop after ${snapshot.redirects.length} hops; no page is served.`,
-        fix: "Break the redirect loop so the URL ends at a page that answers 200.",
+        fix: `Break the redirect loop of ${snapshot.requestedUrl} so the URL ends at a page that answers 200.`,
+        evidence: snapshot.redirects.map((hop) => `${hop.url} ${hop.status}`),
       };
     }
     const { status } = snapshot;
+    const url = snapshot.finalUrl;
     if (status === 0) {
       return {
         status: "fail",
-        description: "The page sent no response.",
-        fix: "Make sure the server answers this URL with the page and a 200 status.",
+        description: `${url} sent no response.`,
+        fix: `Make sure the server answers ${url} with the page and a 200 status.`,
+        evidence: [url, "0"],
       };
     }
     if (status >= 200 && status < 300) {
@@ -38,14 +41,16 @@ export const httpStatus = defineCheck({
         description: `The page answered HTTP ${status}; search engines do not index ${status >= 500 ? "server errors" : "error pages"}.`,
         fix:
           status >= 500
-            ? "Fix the server error so the page answers 200."
-            : "Serve the page with 200, or redirect (301) a moved page to its new URL.",
+            ? `Fix the server error (HTTP ${status}) so ${url} answers 200.`
+            : `Serve ${url} with 200 instead of ${status}, or redirect (301) a moved page to its new URL.`,
+        evidence: [url, String(status)],
       };
     }
     return {
       status: "fail",
       description: `The page answered HTTP ${status}, which is not a page search engines can index.`,
-      fix: "Serve the page itself with a 200 status.",
+      fix: `Serve the page itself at ${url} with a 200 status instead of ${status}.`,
+      evidence: [url, String(status)],
     };
   },
 });

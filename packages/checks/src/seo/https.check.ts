@@ -11,12 +11,13 @@ export const https = defineCheck({
   run: ({ finalUrl, snapshot }) => {
     if (finalUrl.protocol === "https:") {
       const upgraded = snapshot.requestedUrl.startsWith("http:") ? " (the http URL redirects to it)" : "";
-      return { status: "pass", description: `The page is served over HTTPS${upgraded}.` };
+      return { status: "pass", description: `The page is served over HTTPS${upgraded}.`, evidence: [finalUrl.href] };
     }
     return {
       status: "fail",
       description: `The page is served over plain HTTP (${finalUrl.href}).`,
-      fix: "Serve the site over HTTPS and redirect every http:// URL to its https:// equivalent with a 301.",
+      fix: `Serve ${finalUrl.host} over HTTPS and redirect every http:// URL, ${finalUrl.href} included, to its https:// equivalent with a 301.`,
+      evidence: [finalUrl.href],
     };
   },
 });

@@ -84,12 +84,13 @@ export const imageAlt = defineCheck({
   run: (page) => {
     const { doc } = page;
     const images = elementsNamed(page, "img").filter(isApplicable);
-    if (images.length === 0) return { status: "skip", description: "The page has no images." };
+    if (images.length === 0) return { status: "skip", description: "The page has no images.", evidence: [] };
     const missing = images.filter((img) => !hasTextAlternative(img, doc));
     if (missing.length === 0) {
       return {
         status: "pass",
         description: `All ${images.length} images have a text alternative or are marked decorative.`,
+        evidence: [],
       };
     }
     const share = missing.length / images.length;
@@ -97,7 +98,8 @@ export const imageAlt = defineCheck({
     return {
       status: share <= 0.1 ? "warn" : "fail",
       description: `${missing.length} of ${images.length} images (${Math.round(share * 100)} %) have no alt text, e.g. ${examples}.`,
-      fix: 'Give each informative image an alt that says what it shows; mark purely decorative ones with alt="".',
+      fix: `Give each of the ${missing.length} images an alt that says what it shows (${examples}${missing.length > 3 ? ", ..." : ""}); mark purely decorative ones with alt="".`,
+      evidence: [String(missing.length), String(images.length), ...missing.slice(0, 3).map(nameOf)],
     };
   },
 });

@@ -75,7 +75,8 @@ export const indexable = defineCheck({
       return {
         status: "fail",
         description: `Search engines are told not to index this page: ${reasons.join("; ")}.`,
-        fix: "Remove the noindex directive or the robots.txt Disallow rule if this page should appear in search results.",
+        fix: `If this page should appear in search results, remove what blocks it: ${reasons.join("; ")}.`,
+        evidence: reasons,
       };
     }
     const robotsNote =
@@ -86,6 +87,10 @@ export const indexable = defineCheck({
           : page.snapshot.robotsTxt
             ? `robots.txt could not be read (it ${robots.why})`
             : "robots.txt was not fetched";
-    return { status: "pass", description: `No noindex directive applies to this page, and ${robotsNote}.` };
+    return {
+      status: "pass",
+      description: `No noindex directive applies to this page, and ${robotsNote}.`,
+      evidence: [robotsNote],
+    };
   },
 });

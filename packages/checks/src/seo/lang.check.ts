@@ -20,6 +20,7 @@ export const lang = defineCheck({
         status: "fail",
         description: value === null || value === undefined ? "<html> has no lang attribute." : "<html lang> is empty.",
         fix: 'Declare the page language on the root element, e.g. <html lang="en">.',
+        evidence: [value ?? "missing"],
       };
     }
     const problem = languageTagProblem(value);
@@ -27,9 +28,10 @@ export const lang = defineCheck({
       return {
         status: "fail",
         description: `<html lang="${value}"> is not a valid BCP 47 language tag: ${problem}.`,
-        fix: 'Use a registered tag such as "en", "en-GB" or "pt-BR" (language, then optional region, joined by a hyphen).',
+        fix: `Replace lang="${value}" with a registered tag such as "en", "en-GB" or "pt-BR" (language, then optional region, joined by a hyphen).`,
+        evidence: [value],
       };
     }
-    return { status: "pass", description: `The page declares its language as "${value.trim()}".` };
+    return { status: "pass", description: `The page declares its language as "${value.trim()}".`, evidence: [value] };
   },
 });

@@ -190,13 +190,18 @@ export const linkText = defineCheck({
     const audited = anchors(page).filter((anchor) => isAudited(anchor, pageUrl));
     const generic = audited.filter(isGeneric);
     if (generic.length === 0) {
-      return { status: "pass", description: `None of the page's ${audited.length} links has generic text.` };
+      return {
+        status: "pass",
+        description: `None of the page's ${audited.length} links has generic text.`,
+        evidence: [],
+      };
     }
     const texts = [...new Set(generic.map((anchor) => `"${quote(anchor.text, 40)}"`))];
     return {
       status: "warn",
       description: `${generic.length} of ${audited.length} links have generic text: ${texts.slice(0, 5).join(", ")}${texts.length > 5 ? ", ..." : ""}.`,
-      fix: 'Make each link\'s text say where it leads ("Pricing for teams" rather than "click here").',
+      fix: `Make each link's text say where it leads ("Pricing for teams" rather than "click here"), starting with ${texts.slice(0, 2).join(" and ")}.`,
+      evidence: texts,
     };
   },
 });

@@ -1,6 +1,6 @@
 import { defineCheck } from "../check";
 import { foldWhitespace } from "../page";
-import { metaNamed } from "./head";
+import { metaNamed, quote } from "./head";
 
 /**
  * Meta description length in characters (code points, whitespace folded): 70-160 passes,
@@ -19,15 +19,17 @@ export const metaDescriptionLength = defineCheck({
     if (text === "") return { status: "skip", description: "The page has no meta description to measure." };
     const length = [...text].length;
     if (length >= 70 && length <= 160) {
-      return { status: "pass", description: `The meta description is ${length} characters.` };
+      return { status: "pass", description: `The meta description is ${length} characters.`, evidence: [text] };
     }
     const short = length < 70;
+    const shown = `"${quote(text, 90)}"`;
     return {
       status: (length >= 50 && length < 70) || (length > 160 && length <= 200) ? "warn" : "fail",
-      description: `The meta description is ${length} characters; 70 to 160 reads best.`,
+      description: `The meta description ${shown} is ${length} characters; 70 to 160 reads best.`,
       fix: short
-        ? "Expand the description to 70-160 characters: what the page offers and why to click."
-        : "Trim the description to 160 characters or fewer so results do not cut it off.",
+        ? `Expand the description ${shown} to 70-160 characters: what the page offers and why to click.`
+        : `Trim the description ${shown} by ${length - 160} characters or more so results do not cut it off.`,
+      evidence: [text],
     };
   },
 });

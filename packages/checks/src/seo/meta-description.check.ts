@@ -15,10 +15,11 @@ export const metaDescription = defineCheck({
   title: "Page has a meta description",
   run: (page) => {
     const meta = metaNamed(page, "description");
-    const fix = 'Add <meta name="description" content="..."> in the <head>: 70 to 160 characters summing up this page.';
-    if (!meta) return { status: "fail", description: "The page has no meta description.", fix };
+    const h1 = page.main.heading ? foldWhitespace(page.main.heading.textContent ?? "") : "";
+    const fix = `Add <meta name="description" content="..."> in the <head>: 70 to 160 characters summing up this page${h1 ? ` ("${quote(h1, 60)}")` : ""}.`;
+    if (!meta) return { status: "fail", description: "The page has no meta description.", fix, evidence: ["missing"] };
     const text = foldWhitespace(meta.getAttribute("content") ?? "");
-    if (text === "") return { status: "fail", description: "The meta description is blank.", fix };
-    return { status: "pass", description: `Meta description: "${quote(text, 160)}".` };
+    if (text === "") return { status: "fail", description: "The meta description is blank.", fix, evidence: ["blank"] };
+    return { status: "pass", description: `Meta description: "${quote(text, 160)}".`, evidence: [text] };
   },
 });

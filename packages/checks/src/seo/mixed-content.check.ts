@@ -61,7 +61,8 @@ export const mixedContent = defineCheck({
     return {
       status: "fail",
       description: `${insecure.size} subresource${insecure.size === 1 ? "" : "s"} load over plain http on this https page: ${examples.join(", ")}${insecure.size > 3 ? ", ..." : ""}.`,
-      fix: "Load these resources over https (or from your own origin); browsers block or upgrade insecure ones.",
+      fix: `Load these ${insecure.size} resources over https (or from your own origin), starting with ${examples[0]}; browsers block or upgrade insecure ones.`,
+      evidence: [...insecure],
     };
   },
 });

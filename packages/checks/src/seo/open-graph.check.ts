@@ -1,6 +1,7 @@
 import { defineCheck } from "../check";
 import { foldWhitespace } from "../page";
-import { metaKeyed } from "./head";
+import { metaKeyed, metaNamed, quote } from "./head";
+import { documentTitle } from "./title.check";
 
 const REQUIRED = ["og:title", "og:description", "og:image"] as const;
 
@@ -22,15 +23,27 @@ export const openGraph = defineCheck({
       (key) => foldWhitespace(metaKeyed(page, key)?.getAttribute("content") ?? "") !== "",
     );
     const missing = REQUIRED.filter((key) => !present.includes(key));
-    if (missing.length === 0) return { status: "pass", description: "og:title, og:description and og:image are set." };
-    const fix = `Add ${missing.map((key) => `<meta property="${key}" content="...">`).join(", ")} in the <head>.`;
+    if (missing.length === 0)
+      return { status: "pass", description: "og:title, og:description and og:image are set.", evidence: [] };
+    // what the page already says that the tags can repeat
+    const title = foldWhitespace(documentTitle(page)?.textContent ?? "");
+    const summary = foldWhitespace(metaNamed(page, "description")?.getAttribute("content") ?? "");
+    const value = (key: (typeof REQUIRED)[number]): string =>
+      key === "og:title" && title ? quote(title, 70) : key === "og:description" && summary ? quote(summary, 70) : "...";
+    const fix = `Add ${missing.map((key) => `<meta property="${key}" content="${value(key)}">`).join(", ")} in the <head>.`;
     if (present.length === 0) {
-      return { status: "fail", description: "The page has no Open Graph title, description or image.", fix };
+      return {
+        status: "fail",
+        description: "The page has no Open Graph title, description or image.",
+        fix,
+        evidence: [],
+      };
     }
     return {
       status: "warn",
       description: `The page sets ${present.join(" and ")} but lacks ${missing.join(" and ")}.`,
       fix,
+      evidence: missing,
     };
   },
 });

@@ -16,7 +16,7 @@ export const redirectChain = defineCheck({
     const chain = [...hops.map((hop) => `${hop.url} (${hop.status})`), snapshot.finalUrl].join(" → ");
     const fix = `Link and redirect straight to the final URL (${snapshot.finalUrl}) in a single hop.`;
     if (snapshot.redirectLoop) {
-      return { status: "fail", description: `The redirects loop: ${chain}.`, fix };
+      return { status: "fail", description: `The redirects loop: ${chain}.`, fix, evidence: [chain] };
     }
     if (hops.length === 0) return { status: "pass", description: "The URL answers without redirects." };
     if (hops.length === 1) return { status: "pass", description: `One redirect: ${chain}.` };
@@ -24,6 +24,7 @@ export const redirectChain = defineCheck({
       status: hops.length === 2 ? "warn" : "fail",
       description: `${hops.length} redirects before the page: ${chain}.`,
       fix,
+      evidence: [chain],
     };
   },
 });

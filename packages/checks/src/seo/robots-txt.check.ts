@@ -108,8 +108,9 @@ export const robotsTxt = defineCheck({
           ? `robots.txt answered HTTP ${status}; crawlers treat the whole site as disallowed while it fails.`
           : `robots.txt ${rules.why}; crawlers treat the whole site as disallowed while it does.`,
         fix: answered
-          ? "Make /robots.txt answer 200 (or 404 if you want no rules)."
-          : "Make /robots.txt answer 200 with the rules, or 404 if you want none.",
+          ? `Make ${resource.url} answer 200 instead of ${status} (or 404 if you want no rules).`
+          : `Make ${resource.url} answer 200 with the rules, or 404 if you want none; it ${rules.why}.`,
+        evidence: [resource.url, String(status), rules.why],
       };
     }
     if (rules.state === "unavailable") {
@@ -133,7 +134,8 @@ export const robotsTxt = defineCheck({
       return {
         status: "fail",
         description: `robots.txt has ${errors.length} line${errors.length === 1 ? "" : "s"} crawlers may not understand: ${listed(errors, (error) => `${lineLabel(error.line, error.text.trim())}: ${error.message}`)}.${google}`,
-        fix: "Fix or remove these lines; each line must be a directive such as User-agent:, Allow:, Disallow: or Sitemap:.",
+        fix: `Fix or remove ${listed(errors, (error) => lineLabel(error.line, error.text.trim()))}; each line must be a directive such as User-agent:, Allow:, Disallow: or Sitemap:.`,
+        evidence: errors.map((error) => `${error.line}: ${error.text}`),
       };
     }
     const directives = body.split(/\r\n|\r|\n/).filter((line) => (line.split("#")[0] ?? "").trim() !== "").length;
@@ -141,7 +143,8 @@ export const robotsTxt = defineCheck({
       return {
         status: "warn",
         description: `robots.txt answered ${status} and all ${directives} directives parse, but ${readings.length} line${readings.length === 1 ? " reads" : "s read"} differently to other crawlers than to Google: ${listed(readings, describeReading)}.`,
-        fix: 'Write these lines in RFC 9309\'s plain form, so that every crawler reads them as Google does: one product token per User-agent line, the exact names User-agent, Allow and Disallow followed by a colon, and paths that start with "/", %-encoded; a rule before the first User-agent line applies to no crawler.',
+        fix: `Write ${listed(readings, (reading) => `line ${reading.line}`)} in RFC 9309's plain form, so that every crawler reads them as Google does: one product token per User-agent line, the exact names User-agent, Allow and Disallow followed by a colon, and paths that start with "/", %-encoded; a rule before the first User-agent line applies to no crawler.`,
+        evidence: readings.map(describeReading),
       };
     }
     return { status: "pass", description: `robots.txt answered ${status} and all ${directives} directives parse.` };

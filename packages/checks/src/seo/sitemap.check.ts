@@ -52,26 +52,39 @@ const judgeBody = (url: string, body: string, truncated: boolean): Verdict => {
       description: `A gzip-compressed sitemap was found at ${url} (its entries were not read).`,
     };
   }
-  if (text.trim() === "") return { status: "fail", description: `The sitemap at ${url} is empty.`, fix };
+  if (text.trim() === "")
+    return {
+      status: "fail",
+      description: `The sitemap at ${url} is empty.`,
+      fix: `Fill ${url} with ${fix.charAt(0).toLowerCase()}${fix.slice(1)}`,
+      evidence: [url, "empty"],
+    };
   if (text.trimStart().startsWith("<")) {
     const root = rootElement(text);
     if (root === "html") {
       return {
         status: "warn",
         description: `No sitemap was found: ${url} answers with an HTML page.`,
-        fix: "Publish a sitemap.xml and add a Sitemap: line for it to robots.txt.",
+        fix: `Publish a sitemap in place of the HTML page at ${url} and add a Sitemap: line for it to robots.txt.`,
+        evidence: [url, "html"],
       };
     }
     if (!root || !ROOTS.has(root)) {
       return {
         status: "fail",
         description: `${url} is XML but its root is <${root ?? "?"}>, not <urlset> or <sitemapindex>.`,
-        fix,
+        fix: `${fix} (${url} has <${root ?? "?"}>)`,
+        evidence: [url, root ?? "?"],
       };
     }
     const problem = wellFormednessProblem(text, root, truncated);
     if (problem)
-      return { status: "fail", description: `The sitemap at ${url} is not well-formed XML: ${problem}.`, fix };
+      return {
+        status: "fail",
+        description: `The sitemap at ${url} is not well-formed XML: ${problem}.`,
+        fix: `Repair ${url} (${problem}): ${fix.charAt(0).toLowerCase()}${fix.slice(1)}`,
+        evidence: [url, problem],
+      };
     const entries = root === "urlset" ? count(text, "url") : count(text, "sitemap");
     const what = root === "urlset" ? "URLs" : "child sitemaps";
     return {
@@ -91,7 +104,8 @@ const judgeBody = (url: string, body: string, truncated: boolean): Verdict => {
   return {
     status: "fail",
     description: `${url} is neither sitemap XML nor a list of URLs (e.g. "${quote(bad[0] ?? "", 50)}").`,
-    fix,
+    fix: `${fix} (${url} starts with "${quote(bad[0] ?? "", 50)}")`,
+    evidence: [url, bad[0] ?? ""],
   };
 };
 
@@ -112,12 +126,14 @@ export const sitemap = defineCheck({
   run: ({ snapshot }) => {
     const resource = snapshot.sitemap;
     if (!resource) return { status: "skip", description: "The sitemap was not fetched in this scan." };
-    const notFound = "Publish a sitemap.xml and add a Sitemap: line for it to robots.txt.";
+    const origin = new URL(resource.url).origin;
+    const notFound = `Publish a sitemap (such as ${origin}/sitemap.xml) and add a Sitemap: line for it to ${origin}/robots.txt.`;
     if (resource.status === 0) {
       return {
         status: "warn",
         description: `No sitemap could be fetched from ${resource.url}${resource.error ? ` (${resource.error})` : ""}.`,
         fix: notFound,
+        evidence: [resource.url, resource.error ?? "no answer"],
       };
     }
     if (resource.status < 200 || resource.status >= 300) {
@@ -125,6 +141,7 @@ export const sitemap = defineCheck({
         status: "warn",
         description: `No sitemap was found: ${resource.url} answered HTTP ${resource.status}.`,
         fix: notFound,
+        evidence: [resource.url, String(resource.status)],
       };
     }
     return judgeBody(resource.url, resource.body ?? "", resource.truncated);

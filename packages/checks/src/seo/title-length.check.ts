@@ -1,5 +1,6 @@
 import { defineCheck } from "../check";
 import { foldWhitespace } from "../page";
+import { quote } from "./head";
 import { documentTitle } from "./title.check";
 
 /**
@@ -18,15 +19,18 @@ export const titleLength = defineCheck({
     const text = foldWhitespace(documentTitle(page)?.textContent ?? "");
     if (text === "") return { status: "skip", description: "The page has no title to measure." };
     const length = [...text].length;
-    const description = `The title is ${length} characters; 30 to 60 reads best.`;
-    if (length >= 30 && length <= 60) return { status: "pass", description: `The title is ${length} characters.` };
+    const shown = `"${quote(text, 90)}"`;
+    const description = `The title ${shown} is ${length} characters; 30 to 60 reads best.`;
+    if (length >= 30 && length <= 60)
+      return { status: "pass", description: `The title is ${length} characters.`, evidence: [text] };
     const short = length < 30;
     return {
       status: (length >= 10 && length < 30) || (length > 60 && length <= 70) ? "warn" : "fail",
       description,
       fix: short
-        ? "Lengthen the title with the page's topic and a distinguishing detail, to 30-60 characters."
-        : "Shorten the title to 60 characters or fewer, main keywords first, so results do not cut it.",
+        ? `Lengthen the title ${shown} with the page's topic and a distinguishing detail, to 30-60 characters.`
+        : `Shorten the title ${shown} by ${length - 60} characters or more, main keywords first, so results do not cut it.`,
+      evidence: [text],
     };
   },
 });

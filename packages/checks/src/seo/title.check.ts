@@ -1,6 +1,7 @@
 import { defineCheck } from "../check";
 import { foldWhitespace, type Page } from "../page";
 import { ancestor, elementsNamed } from "./dom";
+import { quote } from "./head";
 
 /** The element document.title reads: the first `<title>` that is not part of an SVG drawing. */
 export const documentTitle = (page: Page): Element | null =>
@@ -22,12 +23,14 @@ export const title = defineCheck({
     const element = documentTitle(page);
     const text = foldWhitespace(element?.textContent ?? "");
     if (text === "") {
+      const h1 = page.main.heading ? foldWhitespace(page.main.heading.textContent ?? "") : "";
       return {
         status: "fail",
         description: element ? "The <title> element is blank." : "The page has no <title> element.",
-        fix: "Add a <title> in the <head> that names this page's topic in 30 to 60 characters.",
+        fix: `${element ? "Fill the blank <title>" : "Add a <title> in the <head>"} with a name of this page's topic in 30 to 60 characters${h1 ? `, such as its h1 "${quote(h1, 60)}"` : ""}.`,
+        evidence: [element ? "blank" : "missing"],
       };
     }
-    return { status: "pass", description: `Title: "${text}".` };
+    return { status: "pass", description: `Title: "${text}".`, evidence: [text] };
   },
 });

@@ -15,11 +15,13 @@ export const twitterCard = defineCheck({
   title: "Twitter card is declared",
   run: (page) => {
     const card = foldWhitespace(metaKeyed(page, "twitter:card")?.getAttribute("content") ?? "");
-    if (card !== "") return { status: "pass", description: `twitter:card is "${card}".` };
+    if (card !== "") return { status: "pass", description: `twitter:card is "${card}".`, evidence: [card] };
+    const image = foldWhitespace(metaKeyed(page, "og:image")?.getAttribute("content") ?? "");
     return {
       status: "fail",
-      description: "The page has no twitter:card meta tag.",
-      fix: 'Add <meta name="twitter:card" content="summary_large_image"> (X reads og:title, og:description and og:image for the rest).',
+      description: `The page has no twitter:card meta tag${image ? " (it has an og:image to show in one)" : ""}.`,
+      fix: `Add <meta name="twitter:card" content="${image ? "summary_large_image" : "summary"}"> (X reads og:title, og:description and og:image for the rest${image ? "" : "; add an og:image for a large card"}).`,
+      evidence: [image ? "og:image" : ""],
     };
   },
 });

@@ -33,6 +33,7 @@ export const viewport = defineCheck({
         status: "fail",
         description: "The page has no viewport meta tag; phones will render it at desktop width and shrink it.",
         fix,
+        evidence: [],
       };
     }
     const content = (meta.getAttribute("content") ?? "").trim();
@@ -42,20 +43,22 @@ export const viewport = defineCheck({
     if (scale !== null && !Number.isNaN(scale) && scale < 1) {
       return {
         status: "fail",
-        description: `The viewport sets initial-scale=${props.get("initial-scale")}, below 1, so the page starts zoomed out.`,
-        fix,
+        description: `The viewport "${content}" sets initial-scale=${props.get("initial-scale")}, below 1, so the page starts zoomed out.`,
+        fix: `Replace the viewport "${content}" with <meta name="viewport" content="width=device-width, initial-scale=1">.`,
+        evidence: [content],
       };
     }
     if (width === "device-width" || (width === undefined && scale !== null && scale >= 1)) {
-      return { status: "pass", description: `Viewport: "${content}".` };
+      return { status: "pass", description: `Viewport: "${content}".`, evidence: [content] };
     }
     return {
       status: "fail",
       description:
         width === undefined
           ? `The viewport meta tag ("${content}") sets neither width=device-width nor initial-scale.`
-          : `The viewport fixes the layout width at ${width} instead of width=device-width.`,
-      fix,
+          : `The viewport "${content}" fixes the layout width at ${width} instead of width=device-width.`,
+      fix: `Replace the viewport "${content}" with <meta name="viewport" content="width=device-width, initial-scale=1">.`,
+      evidence: [content],
     };
   },
 });

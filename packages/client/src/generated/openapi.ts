@@ -138,7 +138,9 @@ export interface paths {
          * Files that fix a page: llms.txt, JSON-LD and robots.txt (aeo_fix)
          * @description Runs a full scan of the page (counted as a scan against the quota) and generates, from what the page itself holds, an `llms.txt` in the llmstxt.org format, JSON-LD (Organization, WebSite, WebPage, and Article, FAQPage or BreadcrumbList where the page supports them) and a `robots.txt` that keeps the site's rules, allows the AI search crawlers and names the sitemap. Nothing is invented: a value the page does not hold is left out.
          *
-         *     `issues` restricts the files to those that address the given check ids. Each file says which checks it addresses and the verdicts the scanner gives it. Same input and output as the MCP tool `aeo_fix`.
+         *     The files are proven before they are returned: the checks run on the page's snapshot as scanned and on a copy with the files in place (the JSON-LD in place of the page's own blocks, llms.txt and robots.txt served at the origin), at the scan's time. `proof` answers the scores, grade and verdicts before and after. A file's `addresses` lists only the checks that pass once it is in place; a check it is meant to fix that still does not pass is in its `ownerMustSupply`, with what the page does not state and its owner must supply (a logo, a publication date).
+         *
+         *     `issues` restricts the files to those that make one of the given check ids pass or better; `unaddressed` says why each other asked id is not fixed. Each file carries the scan's verdicts on the checks it addresses. Same input and output as the MCP tool `aeo_fix`.
          */
         post: operations["generateFixes"];
         delete?: never;
@@ -2738,7 +2740,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The generated files and the scan they come from. */
+            /** @description The generated files, the scan they come from, and their proof. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2759,19 +2761,32 @@ export interface operations {
                             scanId: string;
                             url: string;
                             llmsTxt: ({
+                                /** @description The checks this file makes pass: each passes when the checks run on the page with the file in place. */
                                 addresses: string[];
                                 path: string;
                                 contentType: string;
                                 content: string;
                                 placement: string;
                                 notes: string[];
+                                /** @description The scan's verdicts on the checks in addresses. */
                                 verdicts: {
                                     [key: string]: "pass" | "warn" | "fail" | "skip";
                                 };
+                                /** @description Checks this file is meant to fix that still do not pass with it in place, and what the owner must supply. */
+                                ownerMustSupply: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    before: "pass" | "warn" | "fail" | "skip";
+                                    /** @enum {string} */
+                                    after: "pass" | "warn" | "fail" | "skip";
+                                    /** @description what the page does not state and its owner must supply (a logo, a publication date) */
+                                    what: string;
+                                }[];
                             } & {
                                 [key: string]: unknown;
                             }) | null;
                             jsonLd: ({
+                                /** @description The checks this file makes pass: each passes when the checks run on the page with the file in place. */
                                 addresses: string[];
                                 types: string[];
                                 data: {
@@ -2786,29 +2801,89 @@ export interface operations {
                                 html: string;
                                 placement: string;
                                 notes: string[];
+                                /** @description The scan's verdicts on the checks in addresses. */
                                 verdicts: {
                                     [key: string]: "pass" | "warn" | "fail" | "skip";
                                 };
+                                /** @description Checks this file is meant to fix that still do not pass with it in place, and what the owner must supply. */
+                                ownerMustSupply: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    before: "pass" | "warn" | "fail" | "skip";
+                                    /** @enum {string} */
+                                    after: "pass" | "warn" | "fail" | "skip";
+                                    /** @description what the page does not state and its owner must supply (a logo, a publication date) */
+                                    what: string;
+                                }[];
                             } & {
                                 [key: string]: unknown;
                             }) | null;
                             robotsTxt: ({
+                                /** @description The checks this file makes pass: each passes when the checks run on the page with the file in place. */
                                 addresses: string[];
                                 path: string;
                                 contentType: string;
                                 content: string;
                                 placement: string;
                                 notes: string[];
+                                /** @description The scan's verdicts on the checks in addresses. */
                                 verdicts: {
                                     [key: string]: "pass" | "warn" | "fail" | "skip";
                                 };
+                                /** @description Checks this file is meant to fix that still do not pass with it in place, and what the owner must supply. */
+                                ownerMustSupply: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    before: "pass" | "warn" | "fail" | "skip";
+                                    /** @enum {string} */
+                                    after: "pass" | "warn" | "fail" | "skip";
+                                    /** @description what the page does not state and its owner must supply (a logo, a publication date) */
+                                    what: string;
+                                }[];
                             } & {
                                 [key: string]: unknown;
                             }) | null;
+                            /** @description asked-for checks that no returned file makes pass, and why */
                             unaddressed: {
                                 id: string;
                                 reason: string;
                             }[];
+                            /** @description The files proven before they are returned: the checks run on the page's snapshot as scanned and on a copy with the files in place (JSON-LD in place of the page's own blocks, llms.txt and robots.txt served at the origin). */
+                            proof: {
+                                /** @description the scan time the checks were run at, before and after */
+                                scannedAt: string;
+                                /** @description scores and grade of the page as scanned */
+                                before: {
+                                    scores: {
+                                        seo: number;
+                                        aeo: number;
+                                        geo: number;
+                                        overall: number;
+                                    };
+                                    /** @enum {string} */
+                                    grade: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                                };
+                                /** @description scores and grade of a copy of the page with the returned files in place */
+                                after: {
+                                    scores: {
+                                        seo: number;
+                                        aeo: number;
+                                        geo: number;
+                                        overall: number;
+                                    };
+                                    /** @enum {string} */
+                                    grade: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                                };
+                                /** @description every check a returned file is meant to fix, and every other check whose verdict changed; description is the verdict after */
+                                checks: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    before: "pass" | "warn" | "fail" | "skip";
+                                    /** @enum {string} */
+                                    after: "pass" | "warn" | "fail" | "skip";
+                                    description: string;
+                                }[];
+                            };
                         } & {
                             [key: string]: unknown;
                         };
@@ -2823,19 +2898,32 @@ export interface operations {
                             scanId: string;
                             url: string;
                             llmsTxt: ({
+                                /** @description The checks this file makes pass: each passes when the checks run on the page with the file in place. */
                                 addresses: string[];
                                 path: string;
                                 contentType: string;
                                 content: string;
                                 placement: string;
                                 notes: string[];
+                                /** @description The scan's verdicts on the checks in addresses. */
                                 verdicts: {
                                     [key: string]: "pass" | "warn" | "fail" | "skip";
                                 };
+                                /** @description Checks this file is meant to fix that still do not pass with it in place, and what the owner must supply. */
+                                ownerMustSupply: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    before: "pass" | "warn" | "fail" | "skip";
+                                    /** @enum {string} */
+                                    after: "pass" | "warn" | "fail" | "skip";
+                                    /** @description what the page does not state and its owner must supply (a logo, a publication date) */
+                                    what: string;
+                                }[];
                             } & {
                                 [key: string]: unknown;
                             }) | null;
                             jsonLd: ({
+                                /** @description The checks this file makes pass: each passes when the checks run on the page with the file in place. */
                                 addresses: string[];
                                 types: string[];
                                 data: {
@@ -2850,29 +2938,89 @@ export interface operations {
                                 html: string;
                                 placement: string;
                                 notes: string[];
+                                /** @description The scan's verdicts on the checks in addresses. */
                                 verdicts: {
                                     [key: string]: "pass" | "warn" | "fail" | "skip";
                                 };
+                                /** @description Checks this file is meant to fix that still do not pass with it in place, and what the owner must supply. */
+                                ownerMustSupply: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    before: "pass" | "warn" | "fail" | "skip";
+                                    /** @enum {string} */
+                                    after: "pass" | "warn" | "fail" | "skip";
+                                    /** @description what the page does not state and its owner must supply (a logo, a publication date) */
+                                    what: string;
+                                }[];
                             } & {
                                 [key: string]: unknown;
                             }) | null;
                             robotsTxt: ({
+                                /** @description The checks this file makes pass: each passes when the checks run on the page with the file in place. */
                                 addresses: string[];
                                 path: string;
                                 contentType: string;
                                 content: string;
                                 placement: string;
                                 notes: string[];
+                                /** @description The scan's verdicts on the checks in addresses. */
                                 verdicts: {
                                     [key: string]: "pass" | "warn" | "fail" | "skip";
                                 };
+                                /** @description Checks this file is meant to fix that still do not pass with it in place, and what the owner must supply. */
+                                ownerMustSupply: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    before: "pass" | "warn" | "fail" | "skip";
+                                    /** @enum {string} */
+                                    after: "pass" | "warn" | "fail" | "skip";
+                                    /** @description what the page does not state and its owner must supply (a logo, a publication date) */
+                                    what: string;
+                                }[];
                             } & {
                                 [key: string]: unknown;
                             }) | null;
+                            /** @description asked-for checks that no returned file makes pass, and why */
                             unaddressed: {
                                 id: string;
                                 reason: string;
                             }[];
+                            /** @description The files proven before they are returned: the checks run on the page's snapshot as scanned and on a copy with the files in place (JSON-LD in place of the page's own blocks, llms.txt and robots.txt served at the origin). */
+                            proof: {
+                                /** @description the scan time the checks were run at, before and after */
+                                scannedAt: string;
+                                /** @description scores and grade of the page as scanned */
+                                before: {
+                                    scores: {
+                                        seo: number;
+                                        aeo: number;
+                                        geo: number;
+                                        overall: number;
+                                    };
+                                    /** @enum {string} */
+                                    grade: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                                };
+                                /** @description scores and grade of a copy of the page with the returned files in place */
+                                after: {
+                                    scores: {
+                                        seo: number;
+                                        aeo: number;
+                                        geo: number;
+                                        overall: number;
+                                    };
+                                    /** @enum {string} */
+                                    grade: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                                };
+                                /** @description every check a returned file is meant to fix, and every other check whose verdict changed; description is the verdict after */
+                                checks: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    before: "pass" | "warn" | "fail" | "skip";
+                                    /** @enum {string} */
+                                    after: "pass" | "warn" | "fail" | "skip";
+                                    description: string;
+                                }[];
+                            };
                         } & {
                             [key: string]: unknown;
                         };

@@ -13,13 +13,15 @@ export const generatorPaths: ZodOpenApiPathsObject = {
       description: [
         "Runs a full scan of the page (counted as a scan against the quota) and generates, from what the page itself holds, an `llms.txt` in the llmstxt.org format, JSON-LD (Organization, WebSite, WebPage, and Article, FAQPage or BreadcrumbList where the page supports them) and a `robots.txt` that keeps the site's rules, allows the AI search crawlers and names the sitemap. Nothing is invented: a value the page does not hold is left out.",
         "",
-        "`issues` restricts the files to those that address the given check ids. Each file says which checks it addresses and the verdicts the scanner gives it. Same input and output as the MCP tool `aeo_fix`.",
+        "The files are proven before they are returned: the checks run on the page's snapshot as scanned and on a copy with the files in place (the JSON-LD in place of the page's own blocks, llms.txt and robots.txt served at the origin), at the scan's time. `proof` answers the scores, grade and verdicts before and after. A file's `addresses` lists only the checks that pass once it is in place; a check it is meant to fix that still does not pass is in its `ownerMustSupply`, with what the page does not state and its owner must supply (a logo, a publication date).",
+        "",
+        "`issues` restricts the files to those that make one of the given check ids pass or better; `unaddressed` says why each other asked id is not fixed. Each file carries the scan's verdicts on the checks it addresses. Same input and output as the MCP tool `aeo_fix`.",
       ].join("\n"),
       security: security.apiKey,
       requestParams: { header: z.object(creatingHeaderParams) },
       requestBody: jsonBody(FixInput),
       responses: {
-        "200": created("The generated files and the scan they come from.", FixResult),
+        "200": created("The generated files, the scan they come from, and their proof.", FixResult),
         ...apiErrors(400, 401, 403, 405, 409, 413, 422, 429, 500, 502, 503),
       },
     },

@@ -1,4 +1,4 @@
-import { CheckStatus, ToolUrl } from "@scan/contract";
+import { CheckStatus, Grade, ToolUrl } from "@scan/contract";
 import { ContentType, FixOptions, GenerateOptions } from "@scan/generators";
 import { z } from "zod";
 
@@ -28,18 +28,52 @@ export const GenerateInput = z.strictObject({
 export type GenerateInput = z.infer<typeof GenerateInput>;
 
 // the generators' files are described by their stable fields; fields they add later pass through
-const Verdicts = z.record(z.string(), CheckStatus);
+const Verdicts = z.record(z.string(), CheckStatus).describe("The scan's verdicts on the checks in addresses.");
+const Addresses = z
+  .array(z.string())
+  .describe("The checks this file makes pass: each passes when the checks run on the page with the file in place.");
+const OwnerMustSupply = z
+  .array(
+    z.object({
+      id: z.string(),
+      before: CheckStatus,
+      after: CheckStatus,
+      what: z.string().describe("what the page does not state and its owner must supply (a logo, a publication date)"),
+    }),
+  )
+  .describe(
+    "Checks this file is meant to fix that still do not pass with it in place, and what the owner must supply.",
+  );
+const Scored = z.object({
+  scores: z.object({ seo: z.number(), aeo: z.number(), geo: z.number(), overall: z.number() }),
+  grade: Grade,
+});
+const Proof = z
+  .object({
+    scannedAt: z.string().describe("the scan time the checks were run at, before and after"),
+    before: Scored.describe("scores and grade of the page as scanned"),
+    after: Scored.describe("scores and grade of a copy of the page with the returned files in place"),
+    checks: z
+      .array(z.object({ id: z.string(), before: CheckStatus, after: CheckStatus, description: z.string() }))
+      .describe(
+        "every check a returned file is meant to fix, and every other check whose verdict changed; description is the verdict after",
+      ),
+  })
+  .describe(
+    "The files proven before they are returned: the checks run on the page's snapshot as scanned and on a copy with the files in place (JSON-LD in place of the page's own blocks, llms.txt and robots.txt served at the origin).",
+  );
 const TextFile = z.looseObject({
-  addresses: z.array(z.string()),
+  addresses: Addresses,
   path: z.string(),
   contentType: z.string(),
   content: z.string(),
   placement: z.string(),
   notes: z.array(z.string()),
   verdicts: Verdicts,
+  ownerMustSupply: OwnerMustSupply,
 });
 const JsonLdFile = z.looseObject({
-  addresses: z.array(z.string()),
+  addresses: Addresses,
   types: z.array(z.string()),
   data: z.looseObject({
     "@context": z.literal("https://schema.org"),
@@ -49,6 +83,7 @@ const JsonLdFile = z.looseObject({
   placement: z.string(),
   notes: z.array(z.string()),
   verdicts: Verdicts,
+  ownerMustSupply: OwnerMustSupply,
 });
 
 /** What fix answers: the scan it was drawn from, and the files ready to paste. */
@@ -59,7 +94,10 @@ export const FixResult = z.looseObject({
   llmsTxt: TextFile.nullable(),
   jsonLd: JsonLdFile.nullable(),
   robotsTxt: TextFile.nullable(),
-  unaddressed: z.array(z.object({ id: z.string(), reason: z.string() })),
+  unaddressed: z
+    .array(z.object({ id: z.string(), reason: z.string() }))
+    .describe("asked-for checks that no returned file makes pass, and why"),
+  proof: Proof,
 });
 export type FixResult = z.infer<typeof FixResult>;
 

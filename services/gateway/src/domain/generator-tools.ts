@@ -26,13 +26,23 @@ const fixSummary = (result: FixResult): string => {
     result.jsonLd && { name: `JSON-LD (${result.jsonLd.types.join(", ")})`, file: result.jsonLd, where: null },
     result.robotsTxt && { name: "robots.txt", file: result.robotsTxt, where: result.robotsTxt.path },
   ].filter((entry) => entry !== null);
+  const { before, after } = result.proof;
   const lines = [
-    `Files for ${result.url}, drawn from full scan ${result.scanId}:`,
+    `Files for ${result.url}, drawn from full scan ${result.scanId} and proven on a copy of the page:`,
     ...files.map(
       ({ name, file, where }) =>
-        `- ${name}${where ? ` at ${where}` : ""}: fixes ${file.addresses.join(", ") || "nothing the scan checks"}. ${file.placement}`,
+        `- ${name}${where ? ` at ${where}` : ""}: makes ${file.addresses.join(", ") || "no check"} pass. ${file.placement}`,
+    ),
+    ...files.flatMap(({ name, file }) =>
+      file.ownerMustSupply.map(
+        (entry) => `  Still to supply for ${entry.id} (${entry.before} → ${entry.after} with ${name}): ${entry.what}.`,
+      ),
     ),
     ...(files.length === 0 ? ["- none: no generated file addresses the checks asked for."] : []),
+    `Scores with the files in place: overall ${before.scores.overall} → ${after.scores.overall} (grade ${before.grade} → ${after.grade}; SEO ${before.scores.seo} → ${after.scores.seo}, AEO ${before.scores.aeo} → ${after.scores.aeo}, GEO ${before.scores.geo} → ${after.scores.geo}).`,
+    ...result.proof.checks
+      .filter((check) => check.before !== check.after)
+      .map((check) => `  ${check.id}: ${check.before} → ${check.after}`),
     ...result.unaddressed.map((entry) => `Not addressed: ${entry.id}: ${entry.reason}`),
   ];
   if (result.llmsTxt) lines.push("", `${result.llmsTxt.path}:`, fence("markdown", result.llmsTxt.content));
@@ -80,9 +90,12 @@ export const createGeneratorTools = ({ pages, db, llm }: GeneratorToolsDeps) => 
   const fix = async (input: FixInput, context: ToolContext): Promise<ToolAnswer<FixResult>> => {
     const scan = await pages.completedScan(input.url, "full", context, true);
     const snapshot = await snapshotOf(scan);
+    const result = toScanResult(scan);
     const files = fixes(snapshot, {
       ...(input.issues ? { issues: input.issues } : {}),
-      checks: toScanResult(scan).checks,
+      checks: result.checks,
+      // the proof runs the checks at the scan's time, so that a date judged fresh stays so
+      scannedAt: new Date(result.scannedAt),
     });
     const data: FixResult = { scanId: scan.id, ...files };
     return { data, summary: fixSummary(data) };

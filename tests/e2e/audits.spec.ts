@@ -176,6 +176,8 @@ test.describe("a site's audits, history and alerts", () => {
       await expect(dialog.getByRole("button", { name: "Cancel audit" })).toBeFocused();
       await page.keyboard.press("Enter");
       await expect(page.locator(".audit-news")).toHaveText(/is cancelled/);
+      // the Cancel button is gone: the focus is on the list, not lost
+      await expect(page.getByRole("heading", { level: 3, name: "Audits" })).toBeFocused();
       await expect(row).toContainText("Cancelled");
     } finally {
       await fetch(`${heldSiteUrl()}/release`);

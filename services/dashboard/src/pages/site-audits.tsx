@@ -167,6 +167,12 @@ export const SiteAudits = ({
   const api = useApi();
   const [said, setSaid] = useState("");
   const [cancelling, setCancelling] = useState<AuditView | null>(null);
+  // after a cancel the focus goes to the list (its Cancel button is gone), once the dialog has given it back
+  const listTitle = useRef<HTMLHeadingElement>(null);
+  const [cancelled, setCancelled] = useState(0);
+  useEffect(() => {
+    if (cancelled > 0) listTitle.current?.focus();
+  }, [cancelled]);
   const audits = useLoad(async () => {
     const result = await api.GET("/api/v1/sites/{id}/audits", {
       params: { path: { id: siteId }, query: { page, limit: LIST_SIZE } },
@@ -204,7 +210,9 @@ export const SiteAudits = ({
       <p role="status" className="audit-news">
         {said}
       </p>
-      <h3 id="audit-list-title">Audits</h3>
+      <h3 id="audit-list-title" ref={listTitle} tabIndex={-1}>
+        Audits
+      </h3>
       {audits.state === "error" ? <Problem problem={audits.problem} retry={() => void audits.reload()} /> : null}
       {!audits.data && audits.state === "loading" ? <Loading what="the audits" /> : null}
       {audits.data && audits.data.items.length === 0 ? (
@@ -284,7 +292,9 @@ export const SiteAudits = ({
         }}
         onClose={(acted) => {
           setCancelling(null);
-          if (acted) void audits.reload();
+          if (!acted) return;
+          setCancelled((n) => n + 1);
+          void audits.reload();
         }}
       >
         <p>

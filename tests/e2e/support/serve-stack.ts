@@ -83,9 +83,10 @@ const main = async () => {
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    // a held robots.txt is answered first, so no worker waits on it while the stack stops
+    await audits.close();
     await stack.close();
     await site.close();
-    await audits.close();
     await database.drop();
     process.exit(0);
   };

@@ -1,14 +1,16 @@
 /**
  * `pnpm screenshots`: a PNG of every dashboard page into docs/screenshots/, taken in Debian's
  * Chromium from a running stack (the browser tests' own: dashboard build, database, gateway,
- * worker and a loopback site to scan) filled with a user, scans, a site, keywords, citation
- * tracks and a key. Desktop (1280 px) and phone (375 px) widths. docs/dashboard.md shows them.
+ * worker and loopback sites to scan and audit) filled with a user, scans, a site with audits, a
+ * regression alert, a schedule, keywords and citation tracks, and a key. Desktop (1280 px) and
+ * phone (375 px) widths. docs/dashboard.md shows them.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Client } from "pg";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { auditApi } from "../tests/e2e/support/audit-history";
 import { startStackProcess } from "../tests/e2e/support/stack-process";
 
 const ROOT = resolve(__dirname, "..");
@@ -83,10 +85,17 @@ const fill = async (env: Env, token: string) => {
   ] as const) {
     scans.push(await call("/api/v1/scan", { url: `${site}${path}`, mode }));
   }
-  const [created] = await fetch(`${env.E2E_GATEWAY_URL}/api/v1/sites`, {
-    headers: { Authorization: `Bearer ${token}` },
-  }).then(async (r) => (await r.json()).data);
   await call("/api/v1/sites", { url: `${site}/`, name: "Home barista guides" });
+  // the site the site page shows: scans of its pages and audits of the whole site, in turns,
+  // the second quick audit finding a broken link the first left out (a regression alert)
+  const audited = env.E2E_AUDIT_SITE_URL;
+  const audits = auditApi(env.E2E_GATEWAY_URL!, token);
+  await call("/api/v1/scan", { url: `${audited}/`, mode: "quick" });
+  await call("/api/v1/scan", { url: `${audited}/guides/ratio`, mode: "full" });
+  const { siteId, after } = await audits.regressedSite(audited!, "Cold brew guides");
+  await audits.audit(siteId, { mode: "full" });
+  await call("/api/v1/scan", { url: `${audited}/guides/grind`, mode: "full" });
+  const created = { id: siteId };
   for (const [keyword, position] of [
     ["cold brew ratio", 7],
     ["espresso grind size", 12],
@@ -109,11 +118,11 @@ const fill = async (env: Env, token: string) => {
       platform: engines[i % 4],
       query_text: ["best cold brew ratio", "how fine to grind espresso", "pour over vs french press"][i % 3],
       cited,
-      ...(cited ? { citation_url: `${site}/guides/cold-brew` } : { citation_url: "https://other.example/brew" }),
+      ...(cited ? { citation_url: `${audited}/guides/ratio` } : { citation_url: "https://other.example/brew" }),
       checked_at: new Date(Date.now() - i * 2 * 86_400_000).toISOString(),
     });
   }
-  return { scans, siteId: created.id as string, fullScan: scans[3].id as string };
+  return { scans, siteId: created.id, regressed: after, fullScan: scans[3].id as string };
 };
 
 const shoot = async (
@@ -157,7 +166,7 @@ const main = async () => {
 
     const desktop = await signedIn(browser, env, USER, 1280);
     say("scanning and recording keywords and citations");
-    const { siteId, fullScan } = await fill(env, await tokenOf(desktop, env));
+    const { siteId, regressed, fullScan } = await fill(env, await tokenOf(desktop, env));
     const invitation = accountsCli(env, "invite", "--email", "lee@agency.example");
     const reset = accountsCli(env, "reset-link", "--email", MEMBER.email);
 
@@ -188,6 +197,16 @@ const main = async () => {
     });
     await shoot(page, "sites", "/app/sites", (p) => p.locator("table").waitFor());
     await shoot(page, "site", `/app/sites/${siteId}?range=90d`, (p) => p.locator(".chart").waitFor());
+    await shoot(page, "site-top", `/app/sites/${siteId}?range=90d`, (p) => p.locator(".chart").waitFor(), {
+      fullPage: false,
+    });
+    // the audits card alone, with the regressed audit's report opened in it
+    await page.goto(`/app/sites/${siteId}?audit=${regressed}`);
+    await page.getByRole("heading", { name: "Worst pages" }).waitFor();
+    await page.waitForFunction(() => !document.querySelector(".state-loading"));
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.locator('section[aria-labelledby="audits-title"]').screenshot({ path: join(OUT, "site-audit.png") });
+    say("docs/screenshots/site-audit.png");
     await page.goto("/app/settings/keys");
     await page.getByLabel("Name").fill("CI");
     await page.getByRole("button", { name: "Create key" }).click();

@@ -430,6 +430,17 @@ describe("the API reference", () => {
       expect(history.status).toBe(200);
       expect((history.body as Json).data.length).toBeGreaterThanOrEqual(2);
       expectDocumented("GET", "/api/v1/sites/{id}/history", history);
+      const alerts = await api(base, `/api/v1/sites/${siteId}/alerts`, { headers });
+      expect(alerts.status).toBe(200);
+      expectDocumented("GET", "/api/v1/sites/{id}/alerts", alerts);
+      const alertsUnchanged = await api(base, `/api/v1/sites/${siteId}/alerts`, {
+        headers: { ...headers, "if-none-match": alerts.headers.get("etag") ?? "" },
+      });
+      expect(alertsUnchanged.status).toBe(304);
+      expectDocumented("GET", "/api/v1/sites/{id}/alerts", alertsUnchanged);
+      const noAlerts = await api(base, `/api/v1/sites/${randomUUID()}/alerts`, { headers });
+      expect(noAlerts.status).toBe(404);
+      expectDocumented("GET", "/api/v1/sites/{id}/alerts", noAlerts);
       const cancelled = await api(base, `/api/v1/audits/${id}`, { method: "DELETE", headers });
       expectDocumented("DELETE", "/api/v1/audits/{id}", cancelled);
       const missing = await api(base, `/api/v1/audits/${randomUUID()}`, { headers });

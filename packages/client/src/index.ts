@@ -23,6 +23,23 @@ export type CreatedApiKey = Schemas["CreatedApiKey"];
 export type PageMeta = Schemas["PageMeta"];
 export type CheckResult = NonNullable<StoredScan["checks"]>[number];
 
+type JsonAnswer<Op extends keyof operations, Status extends number> = operations[Op]["responses"] extends {
+  [S in Status]: { content: { "application/json": infer Body } };
+}
+  ? Body
+  : never;
+/** The `data` of an operation's JSON answer with this status, the same in either envelope. */
+export type DataOf<Op extends keyof operations, Status extends number = 200> = Extract<
+  JsonAnswer<Op, Status>,
+  { data: unknown }
+>["data"];
+
+export type AuditView = DataOf<"getAudit">;
+export type SiteReport = NonNullable<AuditView["report"]>;
+export type SiteHistoryEntry = DataOf<"getSiteHistory">[number];
+export type AuditScheduleView = DataOf<"getAuditSchedule">;
+export type AuditAlertView = DataOf<"listSiteAlerts">[number];
+
 /** Where a user's JWT comes from: a fixed token, or a function asked before every request. */
 export type TokenSource = string | (() => string | null | undefined | Promise<string | null | undefined>);
 

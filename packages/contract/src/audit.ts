@@ -418,6 +418,40 @@ export const RegressionAlert = z.object({
 });
 export type RegressionAlert = z.infer<typeof RegressionAlert>;
 
+export const AlertDeliveryState = z.enum(["pending", "delivered", "failed"]);
+export type AlertDeliveryState = z.infer<typeof AlertDeliveryState>;
+
+/**
+ * A stored regression alert as GET /api/v1/sites/:id/alerts shows it: what the webhook said and
+ * how its delivery went. Where it was sent is shown as an origin only: an alert URL's path or
+ * query may hold the receiver's token.
+ */
+export const AuditAlertView = z.object({
+  id: z.uuid(),
+  site_id: z.uuid(),
+  /** the audit that regressed */
+  audit_id: z.uuid(),
+  /** the site's previous completed audit of the same mode, compared against */
+  previous_audit_id: z.uuid(),
+  mode: ScanMode,
+  scores: z.object({ before: AuditScores, after: AuditScores }),
+  grade: z.object({ before: Grade, after: Grade }),
+  reasons: z.array(RegressionReason).min(1),
+  created_at: z.iso.datetime(),
+  delivery: z.object({
+    /** `pending` until a 2xx (`delivered`) or the last attempt failed (`failed`) */
+    state: AlertDeliveryState,
+    /** POSTs tried so far */
+    attempts: z.int().nonnegative(),
+    /** why the last attempt failed (`HTTP 500`, `could not connect (ECONNREFUSED)`, ...); null after a success */
+    last_error: z.string().nullable(),
+    delivered_at: z.iso.datetime().nullable(),
+    /** the scheme, host and port the alert was sent to */
+    origin: z.string(),
+  }),
+});
+export type AuditAlertView = z.infer<typeof AuditAlertView>;
+
 /** The delivery job of an alert, on the webhook queue: its id is the alert's, so it is queued once. */
 export const ALERT_JOB = { name: "deliver-alert" } as const;
 export const AlertJobPayload = z.object({ alertId: z.uuid() });

@@ -5,6 +5,7 @@ import { PrismaClient } from "./generated/prisma/client";
 export type {
   ApiKey,
   Audit,
+  AuditAlert,
   AuditPage,
   AuditSchedule,
   CitationTrack,

@@ -45,3 +45,27 @@ export const useLoad = <T>(load: () => Promise<T>, deps: DependencyList) => {
   }, [run]);
   return { ...result, reload: run };
 };
+
+/**
+ * Loads again `everyMs` after each answer while `active` (something under way on the server):
+ * `answered` changes with each answer. A hidden tab is not polled; it loads once it is shown again.
+ */
+export const useRefreshWhile = (active: boolean, reload: () => Promise<void>, answered: unknown, everyMs: number) => {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `answered` is the reason to schedule the next load
+  useEffect(() => {
+    if (!active) return;
+    const visible = () => {
+      if (document.hidden) return;
+      document.removeEventListener("visibilitychange", visible);
+      void reload();
+    };
+    const timer = setTimeout(() => {
+      if (document.hidden) document.addEventListener("visibilitychange", visible);
+      else void reload();
+    }, everyMs);
+    return () => {
+      clearTimeout(timer);
+      document.removeEventListener("visibilitychange", visible);
+    };
+  }, [active, reload, answered, everyMs]);
+};

@@ -3,6 +3,7 @@ import type { Readiness } from "@scan/platform";
 import type { Queue } from "bullmq";
 import express, { type Express } from "express";
 import type { Logger } from "pino";
+import type { AlertService } from "./domain/alert-service";
 import type { AuditService } from "./domain/audit-service";
 import type { Authenticator } from "./domain/authenticate";
 import type { CitationService } from "./domain/citation-service";
@@ -34,6 +35,7 @@ import { API_PREFIX, routerOf } from "./http/route";
 import type { GatewayMetrics } from "./observability/metrics";
 import { accountRoutes } from "./routes/account.route";
 import { adminRoutes, DASHBOARD_PATH } from "./routes/admin.route";
+import { alertRoutes } from "./routes/alerts.route";
 import { auditRoutes } from "./routes/audits.route";
 import { AUTH_PREFIX, type AuthRouteDeps, authRoutes, INVITATION_LOOKUP } from "./routes/auth.route";
 import { citationRoutes } from "./routes/citations.route";
@@ -59,6 +61,8 @@ export type AppDeps = {
   audits: AuditService;
   schedules: ScheduleService;
   history: HistoryService;
+  /** a site's regression alerts, read-only */
+  alerts: AlertService;
   keywords: KeywordService;
   citations: CitationService;
   auth: Authenticator;
@@ -104,6 +108,7 @@ export const createApp = ({
   audits,
   schedules,
   history,
+  alerts,
   keywords,
   citations,
   auth,
@@ -136,6 +141,7 @@ export const createApp = ({
     ...evaluateRoutes(),
     ...siteRoutes({ sites, credentials: siteCredentials, assertScannable: scans.assertScannable }),
     ...auditRoutes({ audits, schedules, history }),
+    ...alertRoutes({ alerts }),
     ...keywordRoutes(keywords),
     ...citationRoutes(citations),
     ...generatorRoutes(tools.generators),

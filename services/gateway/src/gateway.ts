@@ -20,6 +20,7 @@ import { createApp } from "./app";
 import { type Config, httpsRequired } from "./config";
 import { createAccountService } from "./domain/account-service";
 import { createAdmission } from "./domain/admission";
+import { createAlertService } from "./domain/alert-service";
 import { createAuditService } from "./domain/audit-service";
 import { createAuditTools } from "./domain/audit-tools";
 import { createAuthenticator } from "./domain/authenticate";
@@ -258,6 +259,7 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     siteCredentials: createSiteCredentials({ db, box: siteSecretsBox(config.SITE_SECRETS_KEY) }),
     audits,
     history: createHistoryService({ db }),
+    alerts: createAlertService({ db }),
     schedules: createScheduleService({
       db,
       queue,

@@ -11,6 +11,9 @@ export const gatewayUrl = (): string => {
   return url;
 };
 export const siteUrl = (): string => process.env.E2E_SITE_URL ?? "";
+/** the loopback sites the audits crawl (audit-sites.ts) */
+export const auditSiteUrl = (): string => process.env.E2E_AUDIT_SITE_URL ?? "";
+export const heldSiteUrl = (): string => process.env.E2E_HELD_SITE_URL ?? "";
 
 /** Every page opens on the gateway of this run (known only once the global setup has started it). */
 export const test = base.extend({
@@ -85,4 +88,15 @@ export const scanFromDashboard = async (page: Page, url: string, mode: "Quick" |
   await expect(started.getByRole("status")).toContainText(/Queued|Running|Done/);
   await expect(started.getByRole("status")).toHaveText("Done.", { timeout: 45_000 });
   return started;
+};
+
+/** A JWT for API calls as the signed-in user of `page`, issued for its session as the dashboard's are. */
+export const sessionToken = async (page: Page): Promise<string> => {
+  const session = await page.request.get("/auth/session");
+  const { csrfToken } = (await session.json()).data as { csrfToken: string };
+  const issued = await page.request.post("/auth/token", {
+    headers: { "X-CSRF-Token": csrfToken, Origin: gatewayUrl() },
+  });
+  expect(issued.status()).toBe(200);
+  return ((await issued.json()).data as { token: string }).token;
 };

@@ -2,11 +2,13 @@ import { ensureDashboardBuilt } from "../../../scripts/dashboard-build";
 import { html, startFixtureServer, text } from "../../support/fixture-server";
 import { createTestDatabase, testRedisUrl } from "../../support/services";
 import { startStack } from "../../support/stack";
+import { startAuditSites } from "./audit-sites";
 
 /**
  * The stack of the browser tests, in its own process: the dashboard built if stale, a fresh
- * database, the real gateway and worker on free ports, and a loopback site to scan. Prints
- * `E2E_READY {json}` with the addresses when ready; stops everything on SIGTERM.
+ * database, the real gateway and worker on free ports, a loopback site to scan and two to audit
+ * (audit-sites.ts). Prints `E2E_READY {json}` with the addresses when ready; stops everything on
+ * SIGTERM.
  */
 
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8">
@@ -50,11 +52,12 @@ const main = async () => {
     "/robots.txt": text("User-agent: *\nAllow: /\n"),
     "/cross-site": (req, res) => html(crossSite(gatewayUrl))(req, res),
   });
+  const audits = await startAuditSites();
   const database = await createTestDatabase();
   const stack = await startStack({
     databaseUrl: database.url,
     redisUrl: await testRedisUrl(),
-    allowlist: [site.hostPort],
+    allowlist: [site.hostPort, audits.audited.hostPort, audits.held.hostPort],
     env: {
       SCAN_TIMEOUT_MS: "20000",
       RATE_LIMIT_FREE: "100000",
@@ -62,16 +65,26 @@ const main = async () => {
       SIGN_UP: "open",
       // the queue dashboard exists, so Operations links to it
       ADMIN_TOKEN: "e2e-admin-token-0123456789",
+      // regression alerts are signed, and refused without a secret to sign with
+      WEBHOOK_SECRET: "e2e-webhook-secret-0123456789abcdef",
     },
   });
   gatewayUrl = stack.gateway.url;
   process.stdout.write(
-    `E2E_READY ${JSON.stringify({ E2E_GATEWAY_URL: gatewayUrl, E2E_SITE_URL: site.origin, E2E_DATABASE_URL: database.url })}\n`,
+    `E2E_READY ${JSON.stringify({
+      E2E_GATEWAY_URL: gatewayUrl,
+      E2E_SITE_URL: site.origin,
+      E2E_AUDIT_SITE_URL: audits.audited.origin,
+      E2E_HELD_SITE_URL: audits.held.origin,
+      E2E_DATABASE_URL: database.url,
+    })}\n`,
   );
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    // a held robots.txt is answered first, so no worker waits on it while the stack stops
+    await audits.close();
     await stack.close();
     await site.close();
     await database.drop();

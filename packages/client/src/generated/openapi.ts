@@ -587,6 +587,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sites/{id}/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A site's regression alerts
+         * @description The regression alerts stored for the site, newest first: one per audit that was worse than the site's previous completed audit of the same mode while the site's schedule had an `alert_url` (see the callback of `POST /api/v1/sites/{id}/schedule`).
+         *
+         *     Each names both audits, both scores and grades and the reasons (`score_drop`, `grade_lower`, `check_failing` with its pages), with its delivery: `pending` (being tried), `delivered` (a 2xx came back) or `failed` (the last attempt failed), the attempts made, the last error, and the origin it went to (the alert URL's path and query may hold the receiver's token and are not shown).
+         */
+        get: operations["listSiteAlerts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sites/{id}/audits": {
         parameters: {
             query?: never;
@@ -5082,6 +5104,216 @@ export interface operations {
                         };
                     };
                 };
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    listSiteAlerts: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the site's alerts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            /** Format: uuid */
+                            audit_id: string;
+                            /** Format: uuid */
+                            previous_audit_id: string;
+                            /** @enum {string} */
+                            mode: "quick" | "full";
+                            scores: {
+                                before: {
+                                    seo: number;
+                                    aeo: number;
+                                    geo: number;
+                                    overall: number;
+                                    total: number;
+                                };
+                                after: {
+                                    seo: number;
+                                    aeo: number;
+                                    geo: number;
+                                    overall: number;
+                                    total: number;
+                                };
+                            };
+                            grade: {
+                                /** @enum {string} */
+                                before: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                                /** @enum {string} */
+                                after: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                            };
+                            reasons: ({
+                                /** @constant */
+                                kind: "score_drop";
+                                points: number;
+                                before: number;
+                                after: number;
+                            } | {
+                                /** @constant */
+                                kind: "grade_lower";
+                                /** @enum {string} */
+                                before: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                                /** @enum {string} */
+                                after: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                            } | {
+                                /** @constant */
+                                kind: "check_failing";
+                                /** @enum {string} */
+                                scope: "site" | "page";
+                                check: string;
+                                title: string;
+                                pages: string[];
+                            })[];
+                            /** Format: date-time */
+                            created_at: string;
+                            delivery: {
+                                /** @enum {string} */
+                                state: "pending" | "delivered" | "failed";
+                                attempts: number;
+                                last_error: string | null;
+                                delivered_at: string | null;
+                                origin: string;
+                            };
+                        }[];
+                        meta: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            hasMore: boolean;
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            /** Format: uuid */
+                            audit_id: string;
+                            /** Format: uuid */
+                            previous_audit_id: string;
+                            /** @enum {string} */
+                            mode: "quick" | "full";
+                            scores: {
+                                before: {
+                                    seo: number;
+                                    aeo: number;
+                                    geo: number;
+                                    overall: number;
+                                    total: number;
+                                };
+                                after: {
+                                    seo: number;
+                                    aeo: number;
+                                    geo: number;
+                                    overall: number;
+                                    total: number;
+                                };
+                            };
+                            grade: {
+                                /** @enum {string} */
+                                before: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                                /** @enum {string} */
+                                after: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                            };
+                            reasons: ({
+                                /** @constant */
+                                kind: "score_drop";
+                                points: number;
+                                before: number;
+                                after: number;
+                            } | {
+                                /** @constant */
+                                kind: "grade_lower";
+                                /** @enum {string} */
+                                before: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                                /** @enum {string} */
+                                after: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                            } | {
+                                /** @constant */
+                                kind: "check_failing";
+                                /** @enum {string} */
+                                scope: "site" | "page";
+                                check: string;
+                                title: string;
+                                pages: string[];
+                            })[];
+                            /** Format: date-time */
+                            created_at: string;
+                            delivery: {
+                                /** @enum {string} */
+                                state: "pending" | "delivered" | "failed";
+                                attempts: number;
+                                last_error: string | null;
+                                delivered_at: string | null;
+                                origin: string;
+                            };
+                        }[];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            /** @description Not modified: `If-None-Match` names the current `ETag`. No body; the tag, caching headers and rate-limit headers are sent, and the request is not counted against the limit. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["ApiError400"];
             401: components["responses"]["ApiError401"];

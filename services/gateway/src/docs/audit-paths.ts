@@ -1,4 +1,5 @@
 import {
+  AuditAlertView,
   AuditIdParam,
   AuditPageListQuery,
   AuditPageView,
@@ -127,6 +128,25 @@ export const auditPaths: ZodOpenApiPathsObject = {
       requestParams: { path: SiteIdParam, header: headers },
       responses: {
         "200": record("The schedule as it was, `next_run_at` null.", AuditScheduleView),
+        ...apiErrors(400, 401, 404, 405, 429, 500, 503),
+      },
+    },
+  },
+  "/api/v1/sites/{id}/alerts": {
+    get: {
+      operationId: "listSiteAlerts",
+      tags: ["Audits"],
+      summary: "A site's regression alerts",
+      description: [
+        "The regression alerts stored for the site, newest first: one per audit that was worse than the site's previous completed audit of the same mode while the site's schedule had an `alert_url` (see the callback of `POST /api/v1/sites/{id}/schedule`).",
+        "",
+        "Each names both audits, both scores and grades and the reasons (`score_drop`, `grade_lower`, `check_failing` with its pages), with its delivery: `pending` (being tried), `delivered` (a 2xx came back) or `failed` (the last attempt failed), the attempts made, the last error, and the origin it went to (the alert URL's path and query may hold the receiver's token and are not shown).",
+      ].join("\n"),
+      security: security.apiKey,
+      requestParams: { path: SiteIdParam, query: z.strictObject(pageParams), header: headers },
+      responses: {
+        "200": page("A page of the site's alerts.", AuditAlertView),
+        "304": pageNotModified(),
         ...apiErrors(400, 401, 404, 405, 429, 500, 503),
       },
     },

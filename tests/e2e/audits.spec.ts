@@ -1,0 +1,200 @@
+import { readFileSync } from "node:fs";
+import type { Page } from "@playwright/test";
+import { type AuditHistory, auditApi } from "./support/audit-history";
+import {
+  type Account,
+  auditSiteUrl,
+  expect,
+  expectAccessible,
+  gatewayUrl,
+  heldSiteUrl,
+  sessionToken,
+  signIn,
+  signUpByApi,
+  sql,
+  test,
+} from "./support/fixtures";
+
+/**
+ * A site's page with real audits: a loopback site audited twice through the API, the second
+ * audit finding a broken link the first left out, so the site has a regression alert, delivered.
+ * The page shows the history with its audit points, the audits, the alert, the schedule and a
+ * report with its CSV exports; the keyboard starts an audit and follows it to its end, and
+ * cancels one under way (on a site whose robots.txt is held unanswered until the test lets go).
+ * axe finds nothing serious, nothing leaves the gateway's origin, nothing is wider than a phone.
+ */
+
+test.describe("a site's audits, history and alerts", () => {
+  let account: Account;
+  let history: AuditHistory;
+  let heldSiteId: string;
+
+  test.beforeAll(async ({ browser }) => {
+    test.setTimeout(90_000);
+    account = await signUpByApi();
+    // a plan that schedules more than one site: the held site gets a schedule of its own
+    await sql(`UPDATE users SET plan = 'pro' WHERE email = $1`, [account.email]);
+    const page = await (await browser.newContext({ baseURL: gatewayUrl() })).newPage();
+    await signIn(page, account);
+    const api = auditApi(gatewayUrl(), await sessionToken(page));
+    history = await api.regressedSite(auditSiteUrl());
+    heldSiteId = (await api.call("/api/v1/sites", { url: `${heldSiteUrl()}/` })).id as string;
+    await page.context().close();
+  });
+
+  /** Every request the page makes, and every Content-Security-Policy violation it meets. */
+  const watch = async (page: Page) => {
+    const requests: string[] = [];
+    page.on("request", (request) => requests.push(request.url()));
+    await page.addInitScript(() => {
+      document.addEventListener("securitypolicyviolation", (event) => {
+        const seen = window as unknown as { violations: string[] };
+        seen.violations ??= [];
+        seen.violations.push(`${event.violatedDirective} ${event.blockedURI}`);
+      });
+    });
+    return async () => {
+      const origin = new URL(gatewayUrl()).origin;
+      expect(requests.filter((url) => !url.startsWith("blob:") && new URL(url).origin !== origin)).toEqual([]);
+      expect(await page.evaluate(() => (window as unknown as { violations?: string[] }).violations ?? [])).toEqual([]);
+    };
+  };
+
+  const sitePage = async (page: Page, siteId: string, query = "") => {
+    await page.goto(`/app/sites/${siteId}${query}`);
+    await expect(page.getByRole("heading", { level: 1, name: "127.0.0.1" })).toBeVisible();
+    await expect(page.locator(".state-loading")).toHaveCount(0);
+  };
+
+  test("shows the history with its audit points, the audits, the alert, the schedule and a report", async ({
+    page,
+  }) => {
+    const checkOrigins = await watch(page);
+    await signIn(page, account);
+    await sitePage(page, history.siteId);
+
+    await expect(page.getByRole("img", { name: /^Scores of 0 scans and 2 audits, from / })).toBeVisible();
+    // an audit's point is a square on each line
+    await expect(page.locator(".chart svg[role=img] rect")).toHaveCount(2 * 4);
+    await page.getByText("The scores as a table").click();
+    const table = page.getByRole("region", { name: "Score history" });
+    await expect(table.getByRole("row")).toHaveCount(1 + 2);
+    await expect(table.getByRole("cell", { name: "Audit", exact: true })).toHaveCount(2);
+
+    const audits = page.getByRole("region", { name: "Audits", exact: true });
+    await expect(audits.getByRole("row")).toHaveCount(1 + 2);
+    await expect(audits.getByText("Done")).toHaveCount(2);
+
+    const alerts = page.getByRole("region", { name: "Regression alerts" });
+    await expect(alerts).toContainText(
+      "Internal links lead to pages that answer (broken-internal-links) passed before",
+    );
+    await expect(alerts).toContainText(`${auditSiteUrl()}/old-guide`);
+    await expect(alerts).toContainText(`Delivered to ${auditSiteUrl()}`);
+
+    const schedule = page.getByRole("region", { name: "Audit schedule" });
+    await expect(schedule).toContainText("Weekly, quick");
+    await expect(schedule).toContainText(`Alerts go to ${auditSiteUrl()}/hooks/alerts`);
+    await expectAccessible(page, "site with audits and an alert");
+
+    // the alert opens the audit that regressed; the focus goes to it
+    await alerts.getByRole("link", { name: /^Open the audit that regressed/ }).click();
+    await expect(page).toHaveURL(new RegExp(`audit=${history.after}`));
+    await expect(page.getByRole("heading", { level: 3, name: /^Audit started/ })).toBeFocused();
+    const report = page.getByRole("region", { name: /^Audit started/ });
+    await expect(report.getByRole("heading", { name: "Site checks failing" })).toBeVisible();
+    await expect(report).toContainText(`${auditSiteUrl()}/old-guide: linked from 1 page(s) and answers 404`);
+    // the three pages that answered 200, worst first
+    await expect(report.getByRole("region", { name: "Worst pages" }).getByRole("row")).toHaveCount(1 + 3);
+
+    for (const [button, file, holds] of [
+      ["Download report (CSV)", "report", "broken-internal-links"],
+      ["Download pages (CSV)", "pages", `${auditSiteUrl()}/old-guide`],
+    ] as const) {
+      const download = page.waitForEvent("download");
+      await report.getByRole("button", { name: button }).click();
+      const saved = await download;
+      expect(saved.suggestedFilename()).toBe(`audit-${history.after}-${file}.csv`);
+      expect(readFileSync(await saved.path(), "utf8")).toContain(holds);
+    }
+    await expectAccessible(page, "site with an audit's report");
+
+    // a phone: nothing wider than the screen (wide tables scroll in their own frame)
+    await page.setViewportSize({ width: 375, height: 740 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await checkOrigins();
+  });
+
+  test("keyboard only: start an audit, follow it to its end, open its report", async ({ page }) => {
+    await signIn(page, account);
+    await sitePage(page, history.siteId);
+    await page.getByRole("radio", { name: /^Full/ }).focus();
+    await page.keyboard.press("ArrowDown");
+    await expect(page.getByRole("radio", { name: /^Quick/ })).toBeChecked();
+    await page.keyboard.press("Tab");
+    await expect(page.getByLabel("Most pages", { exact: true })).toBeFocused();
+    await page.keyboard.type("3");
+    await page.keyboard.press("Tab");
+    await expect(page.getByRole("button", { name: "Start audit" })).toBeFocused();
+    await page.keyboard.press("Enter");
+
+    // the audits' live region
+    const news = page.locator(".audit-news");
+    await expect(news).toHaveText(/^Audit started \(quick, up to 3 pages\)/);
+    // the list is asked again while the audit runs, and says when it has ended
+    await expect(news).toHaveText(/has completed: grade [A-F]/, { timeout: 30_000 });
+    await expect(page.getByRole("img", { name: /^Scores of 0 scans and 3 audits/ })).toBeVisible();
+
+    const newest = page.getByRole("region", { name: "Audits", exact: true }).getByRole("row").nth(1);
+    await expect(newest).toContainText("Done");
+    await newest.getByRole("link", { name: /^Report of the audit started/ }).focus();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("heading", { level: 3, name: /^Audit started/ })).toBeFocused();
+    await expect(page.getByRole("region", { name: /^Audit started/ })).toContainText("up to 3 pages");
+  });
+
+  test("cancel an audit under way, and set and stop a schedule", async ({ page }) => {
+    await signIn(page, account);
+    await sitePage(page, heldSiteId);
+    try {
+      await page.getByRole("button", { name: "Start audit" }).click();
+      const row = page.getByRole("region", { name: "Audits", exact: true }).getByRole("row").nth(1);
+      // robots.txt is held: the audit stays discovering
+      await expect(row).toContainText("Discovering");
+      await expect(row.getByRole("progressbar")).toBeVisible();
+      const cancel = row.getByRole("button", { name: /^Cancel the audit started/ });
+      await cancel.focus();
+      await page.keyboard.press("Enter");
+      const dialog = page.getByRole("dialog", { name: "Cancel the audit?" });
+      await expect(dialog.getByRole("button", { name: "Keep it running" })).toBeFocused();
+      await page.keyboard.press("Escape");
+      await expect(dialog).toBeHidden();
+      await expect(row).toContainText("Discovering");
+      await cancel.focus();
+      await page.keyboard.press("Enter");
+      await page.keyboard.press("Tab");
+      await expect(dialog.getByRole("button", { name: "Cancel audit" })).toBeFocused();
+      await page.keyboard.press("Enter");
+      await expect(page.locator(".audit-news")).toHaveText(/is cancelled/);
+      // the Cancel button is gone: the focus is on the list, not lost
+      await expect(page.getByRole("heading", { level: 3, name: "Audits" })).toBeFocused();
+      await expect(row).toContainText("Cancelled");
+    } finally {
+      await fetch(`${heldSiteUrl()}/release`);
+    }
+
+    const schedule = page.getByRole("region", { name: "Audit schedule" });
+    await expect(schedule).toContainText("No schedule");
+    await schedule.getByLabel("How often").selectOption("daily");
+    await schedule.getByLabel("Alert URL").fill(`${heldSiteUrl()}/hooks`);
+    await schedule.getByRole("button", { name: "Save schedule" }).click();
+    await expect(schedule.getByRole("status")).toHaveText(/^Scheduled: daily full audits, next /);
+    await expect(schedule).toContainText("Daily, full");
+    await expect(schedule).toContainText(`Alerts go to ${heldSiteUrl()}/hooks`);
+    await expectAccessible(page, "site with a schedule");
+    await schedule.getByRole("button", { name: "Stop the schedule" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Stop the schedule" }).click();
+    await expect(schedule.getByRole("status")).toHaveText("The schedule is stopped. Its audits stay.");
+    await expect(schedule).toContainText("No schedule");
+  });
+});

@@ -122,7 +122,10 @@ describe("an audit's exports and the audit as a CI gate", () => {
     it("exports SARIF: a rule per page and site check, results at the pages and at the site finding's URL", async () => {
       const started = Date.now();
       const response = await get(`/api/v1/audits/${audit.id}/report?format=sarif`);
-      process.stdout.write(`SARIF export of a ${audit.progress.discovered}-page audit: ${Date.now() - started} ms\n`);
+      const bytes = Buffer.byteLength(JSON.stringify(response.body, null, 2));
+      process.stdout.write(
+        `SARIF export of a ${audit.progress.discovered}-page quick audit (${audit.report.pages_judged} judged): ${Date.now() - started} ms, about ${bytes} bytes\n`,
+      );
       expect(response.status).toBe(200);
       expect(type(response)).toMatch(/^application\/sarif\+json\b/);
       expect(response.headers.get("content-disposition")).toBe(`attachment; filename="audit-${audit.id}-report.sarif"`);
@@ -162,6 +165,7 @@ describe("an audit's exports and the audit as a CI gate", () => {
         const response = await get(`/api/v1/audits/${audit.id}/report`, { accept });
         expect([accept, response.status, type(response)]).toEqual([accept, 200, "application/xml; charset=utf-8"]);
         const xml = response.body as string;
+        if (accept === "application/xml") process.stdout.write(`JUnit export: ${Buffer.byteLength(xml)} bytes\n`);
         expect(await junitProblems(xml)).toEqual([]);
         expect(xml).toContain(`<testsuite name="SEO site checks of ${site.url("/")}"`);
         expect(xml).toMatch(

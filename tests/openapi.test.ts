@@ -419,9 +419,14 @@ describe("the API reference", () => {
         expect(answer.status).toBe(200);
         expectDocumented("GET", "/api/v1/audits/{id}/pages", answer);
       }
-      for (const path of [`/api/v1/audits/${id}/report`, `/api/v1/audits/${id}/report?format=csv`]) {
-        const answer = await api(base, path, { headers });
-        expect(answer.status).toBe(200);
+      for (const format of ["", "?format=csv", "?format=sarif", "?format=junit"]) {
+        const answer = await api(base, `/api/v1/audits/${id}/report${format}`, { headers });
+        expect([format, answer.status]).toEqual([format, 200]);
+        expectDocumented("GET", "/api/v1/audits/{id}/report", answer);
+      }
+      for (const accept of ["application/sarif+json", "application/junit+xml", "text/html"]) {
+        const answer = await api(base, `/api/v1/audits/${id}/report`, { headers: { ...headers, accept } });
+        expect([accept, answer.status]).toEqual([accept, accept === "text/html" ? 406 : 200]);
         expectDocumented("GET", "/api/v1/audits/{id}/report", answer);
       }
       const list = await api(base, `/api/v1/sites/${siteId}/audits`, { headers });

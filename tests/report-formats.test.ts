@@ -3,8 +3,18 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { CSV_COLUMNS, type PageReport, renderCsv, renderJunit, renderSarif, TOOL } from "@scan/reports";
-import { checkResult, pageReport } from "@scan/reports/testing";
+import {
+  type AuditExport,
+  CSV_COLUMNS,
+  type PageReport,
+  renderAuditJunit,
+  renderAuditSarif,
+  renderCsv,
+  renderJunit,
+  renderSarif,
+  TOOL,
+} from "@scan/reports";
+import { auditExport, checkResult, pageReport, siteCheckResult, siteReport } from "@scan/reports/testing";
 import { csvRows, junitProblems, parseCsv, sarifProblems } from "./support/report-schemas";
 
 /**
@@ -59,6 +69,34 @@ const PAGES: Array<[string, PageReport[]]> = [
   ["a failed scan", [failedPage()]],
   ["several pages, one failed", [pageReport(), hostilePage(), failedPage()]],
   ["no pages", []],
+];
+
+/** Audits: a typical one, one whose site findings quote hostile page text, one that judged no page. */
+const AUDITS: Array<[string, AuditExport]> = [
+  ["a typical audit", auditExport()],
+  [
+    "hostile text in pages and site findings",
+    auditExport({
+      pages: [hostilePage(), failedPage()],
+      report: siteReport({
+        site_checks: [
+          siteCheckResult({
+            description: HOSTILE[6] ?? "",
+            findings: HOSTILE.map((text, index) => ({
+              url: `https://example.com/t/${index}?q=${encodeURIComponent(text)}`,
+              detail: text,
+              pages: ["https://example.com/p?q=a%20b&x=1"],
+            })),
+            findings_total: 250,
+          }),
+        ],
+      }),
+    }),
+  ],
+  [
+    "an audit that judged no page",
+    auditExport({ pages: [], report: siteReport({ pages_judged: 0, page_checks: [] }) }),
+  ],
 ];
 
 const run = promisify(execFile);
@@ -150,6 +188,33 @@ describe("JUnit XML", () => {
       "The target answered 503 <Service Unavailable> & gave up",
     );
     expect(await xpath(xml, "//testsuite/@errors")).toBe("1");
+  });
+});
+
+describe("an audit's exports", () => {
+  it.each(AUDITS)("SARIF is valid against the OASIS schema, with either kind of location: %s", (_name, audit) => {
+    expect(sarifProblems(JSON.parse(renderAuditSarif(audit, TOOL)))).toEqual([]);
+    const github = JSON.parse(renderAuditSarif(audit, TOOL, { locations: "github" }));
+    expect(sarifProblems(github)).toEqual([]);
+    for (const uri of JSON.stringify(github).match(/"uri":"[^"]*"/g) ?? []) expect(uri).not.toMatch(/"uri":"[a-z]+:/i);
+  });
+
+  it.each(AUDITS)("JUnit XML is valid against the Ant and Jenkins xUnit XSDs: %s", async (_name, audit) => {
+    expect(await junitProblems(renderAuditJunit(audit, TOOL))).toEqual([]);
+  });
+
+  it("JUnit XML reads back: site checks, then pages, with page text unchanged", async () => {
+    const [, hostile] = AUDITS[1] as [string, AuditExport];
+    const xml = renderAuditJunit(hostile, TOOL);
+    expect(await xpath(xml, "//testsuite[1]/@name")).toBe("SEO site checks of https://example.com/");
+    expect(await xpath(xml, "//testcase[starts-with(@name, 'broken-internal-links:')]/failure/@message")).toBe(
+      HOSTILE[6],
+    );
+    const details = await xpath(xml, "//testcase[starts-with(@name, 'broken-internal-links:')]/failure");
+    expect(details).toContain(`Findings (${HOSTILE.length} of 250):`);
+    expect(details).toContain(`: ${HOSTILE[0]}\n  pages: https://example.com/p?q=a%20b&x=1`);
+    expect(await xpath(xml, "count(//testcase)")).toBe(String(1 + HOSTILE.length + 1));
+    expect(await xpath(xml, "//testcase[@name='scan (https://down.example/)']/error/@type")).toBe("upstream_failure");
   });
 });
 

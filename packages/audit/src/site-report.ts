@@ -1,5 +1,6 @@
 import {
   type AuditDiscovery,
+  type AuditPageStatus,
   type CheckResult,
   type CheckStatus,
   type PageCheckSummary,
@@ -9,6 +10,22 @@ import {
   scoreChecks,
   type WorstPage,
 } from "@scan/contract";
+
+/**
+ * Whether a page's checks count in the site's scores (it is "judged"): it was scanned and
+ * answered 2xx at its own URL, without a redirect. The report step and the API's page list
+ * (`judged`) both ask this.
+ */
+export const isJudgedPage = (page: {
+  status: AuditPageStatus;
+  httpStatus: number | null;
+  redirected: boolean;
+}): boolean =>
+  page.status === "scanned" &&
+  page.httpStatus !== null &&
+  page.httpStatus >= 200 &&
+  page.httpStatus < 300 &&
+  !page.redirected;
 
 /** A page whose checks count in the site's scores: it answered 2xx at its own URL. */
 export type JudgedPage = { url: string; overall: number; checks: readonly CheckResult[] };

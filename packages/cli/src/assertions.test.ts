@@ -1,6 +1,7 @@
+import type { AuditPageView } from "@scan/contract";
 import { PLAIN } from "@scan/reports";
-import { checkResult, pageReport } from "@scan/reports/testing";
-import { evaluateAssertions, mergeAssertions, readAssertions } from "./assertions";
+import { checkResult, pageReport, siteReport } from "@scan/reports/testing";
+import { evaluateAssertions, evaluateAuditAssertions, mergeAssertions, readAssertions } from "./assertions";
 import { assertionFlags } from "./flags";
 import { formatSummary } from "./summary";
 
@@ -79,6 +80,117 @@ describe("assertions", () => {
   it("let later assertions replace earlier ones with the same key", () => {
     const merged = mergeAssertions(read({ title: "error", https: "error" }), read({ title: "off" }));
     expect(evaluateAssertions(merged, page).map((result) => result.key)).toEqual(["https"]);
+  });
+});
+
+describe("assertions on an audit", () => {
+  const SITE = new Set(["broken-internal-links", "duplicate-titles", "llms-txt-links"]);
+  const readAudit = (raw: unknown) => readAssertions(raw, new Set([...KNOWN, ...SITE]), "flags");
+  // site scores seo 71, overall 65, grade C; broken-internal-links fails, duplicate-titles passes,
+  // llms-txt-links skips; title passes on both judged pages, https fails on one of the two
+  const report = siteReport();
+  const judged = (url: string, https: "pass" | "warn" | "fail"): AuditPageView => ({
+    id: "6c0e5a1e-9d3b-4d8a-8b57-3f0f2a1c9e01",
+    url,
+    depth: 1,
+    in_sitemap: true,
+    status: "scanned",
+    http_status: 200,
+    final_url: url,
+    judged: true,
+    scores: null,
+    grade: null,
+    issues: { critical: 0, warning: 0, info: 0 },
+    checks: [checkResult({}), checkResult({ id: "https", status: https, score: https === "pass" ? 6 : 0 })],
+    error: null,
+    scanned_at: null,
+  });
+  const pages = [judged("https://example.com/", "pass"), judged("https://example.com/about", "fail")];
+  const judge = (raw: unknown, withPages: AuditPageView[] | null = null, mode: "quick" | "full" = "full") =>
+    evaluateAuditAssertions(readAudit(raw), { mode, report, pages: withPages });
+  const outcomeOf = (raw: unknown) => judge(raw).map((result) => [result.key, result.passed]);
+
+  it("judge the site's scores and grade", () => {
+    expect(
+      outcomeOf({
+        "categories:seo": ["error", { minScore: 71 }],
+        "categories:overall": ["error", { minScore: 66 }],
+        grade: ["error", { minGrade: "C" }],
+      }),
+    ).toEqual([
+      ["categories:seo", true],
+      ["categories:overall", false],
+      ["grade", true],
+    ]);
+  });
+
+  it("require a site check to pass or not apply, naming its findings when it fails", () => {
+    expect(
+      outcomeOf({ "broken-internal-links": "error", "duplicate-titles": "error", "llms-txt-links": "error" }),
+    ).toEqual([
+      ["broken-internal-links", false],
+      ["duplicate-titles", true],
+      ["llms-txt-links", true],
+    ]);
+    expect(judge({ "broken-internal-links": "error" })[0]?.message).toBe(
+      "site check broken-internal-links: fail, expected pass: 2 broken internal link targets: https://example.com/gone, https://example.com/down.",
+    );
+  });
+
+  it("require a page check on every judged page, naming the pages it fell short on when they were read", () => {
+    expect(outcomeOf({ title: "error", https: "error" })).toEqual([
+      ["title", true],
+      ["https", false],
+    ]);
+    expect(judge({ title: "error" })[0]).toMatchObject({
+      actual: "pass on 2, warn on 0, fail on 0 of 2 pages",
+      expected: "pass on every page",
+      message: "check title: passes on 2 of 2 pages",
+    });
+    expect(judge({ https: "error" })[0]?.message).toBe(
+      "check https: fails on 1 of 2 pages, expected pass on every page",
+    );
+    expect(judge({ https: "error" }, pages)[0]?.message).toBe(
+      "check https: fails on 1 of 2 pages, expected pass on every page: https://example.com/about",
+    );
+  });
+
+  it("let a warning on some pages be enough with minScore 0.5, as on one page", () => {
+    const warned = siteReport({
+      page_checks: [
+        {
+          id: "https",
+          category: "seo",
+          severity: "critical",
+          title: "Page is served over HTTPS",
+          pages: 2,
+          pass: 1,
+          warn: 1,
+          fail: 0,
+          skip: 0,
+          pass_rate: 0.5,
+        },
+      ],
+    });
+    const assert = (raw: unknown) =>
+      evaluateAuditAssertions(readAudit(raw), { mode: "full", report: warned, pages: null })[0];
+    expect(assert({ https: ["error", { minScore: 0.5 }] })?.passed).toBe(true);
+    expect(assert({ https: "error" })).toMatchObject({
+      passed: false,
+      message: expect.stringContaining("warns on 1 of 2"),
+    });
+  });
+
+  it("fail a page check the audit did not run, saying why", () => {
+    const [result] = judge({ sitemap: "error" }, null, "quick");
+    expect(result).toMatchObject({ passed: false, actual: "not run" });
+    expect(result?.message).toContain("a quick audit runs the 20 core checks");
+  });
+
+  it("refuse a site check's id on a single scan, saying where it runs", () => {
+    expect(() => readAssertions({ "broken-internal-links": "error" }, KNOWN, "flags", SITE)).toThrow(
+      'assertion "broken-internal-links": is a site check: only an audit runs it (scan audit <url>)',
+    );
   });
 });
 

@@ -1,4 +1,4 @@
-import { Grade } from "@scan/contract";
+import { type AuditPageView, type CheckStatus, Grade, pointsFor, type ScanMode, type SiteReport } from "@scan/contract";
 import type { PageReport } from "@scan/reports";
 import { z } from "zod";
 
@@ -10,7 +10,9 @@ import { z } from "zod";
  *   `["error", {"minScore": 80}]`, the area's (or overall) score out of 100;
  * - `grade`: `["warn", {"minGrade": "B"}]`, the grade at least this good;
  * - a check id (`title`, `llms-txt`, ...): `"error"`, the check passes or does not apply; with
- *   `{"minScore": 0.5}` a warning (half the points) is enough.
+ *   `{"minScore": 0.5}` a warning (half the points) is enough. On an audit, a page check's
+ *   assertion holds on every judged page, and a site check id (`broken-internal-links`) asserts
+ *   the site check.
  *
  * A failed `error` assertion fails the command (exit 1); a failed `warn` one is reported only.
  */
@@ -63,9 +65,15 @@ const levelAndOptions = (value: unknown): [AssertionLevel, Record<string, unknow
 
 /**
  * Reads the `assertions` map: each key and value checked, unknown check ids refused (a typo would
- * otherwise assert nothing). Throws an Error naming what is wrong.
+ * otherwise assert nothing), and so are ids of checks that run elsewhere (`siteChecks`: the site
+ * checks, which only an audit runs). Throws an Error naming what is wrong.
  */
-export const readAssertions = (raw: unknown, knownChecks: ReadonlySet<string>, where: string): Assertion[] => {
+export const readAssertions = (
+  raw: unknown,
+  knownChecks: ReadonlySet<string>,
+  where: string,
+  siteChecks: ReadonlySet<string> = new Set(),
+): Assertion[] => {
   const map = z.record(z.string(), z.unknown()).safeParse(raw);
   if (!map.success) throw new Error(`${where}: assertions must be an object of "key": level or [level, options]`);
   const out: Assertion[] = [];
@@ -85,6 +93,7 @@ export const readAssertions = (raw: unknown, knownChecks: ReadonlySet<string>, w
     } else if (key.startsWith("categories:")) {
       throw problem(`the categories are ${AREA_KEYS.join(", ")}`);
     } else {
+      if (siteChecks.has(key)) throw problem("is a site check: only an audit runs it (scan audit <url>)");
       if (!knownChecks.has(key)) throw problem("no check has this id (the ids are in docs/checks.md)");
       if (!CheckEntry.safeParse(value).success)
         throw problem('write "error" | "warn" | "off", or ["error" | "warn", {"minScore": 0-1}]');
@@ -109,73 +118,183 @@ const AREA_LABEL: Record<AreaKey, string> = {
   "categories:overall": "overall score",
 };
 
-/** Each assertion that is not `off`, judged on a completed scan. */
-export const evaluateAssertions = (assertions: readonly Assertion[], page: PageReport): AssertionResult[] =>
+type Scores = { seo: number; aeo: number; geo: number; overall: number } | null;
+
+const judgeGrade = (assertion: { minGrade: Grade }, level: "warn" | "error", found: string | null): AssertionResult => {
+  const grade = found ?? "F";
+  const rank = GRADE_ORDER.indexOf(grade as Grade);
+  const passed = rank !== -1 && rank <= GRADE_ORDER.indexOf(assertion.minGrade);
+  return {
+    key: "grade",
+    level,
+    passed,
+    actual: grade,
+    expected: `${assertion.minGrade} or better`,
+    message: passed
+      ? `grade ${grade} is ${assertion.minGrade} or better`
+      : `grade ${grade} is below ${assertion.minGrade}`,
+  };
+};
+
+const judgeArea = (
+  assertion: { key: AreaKey; minScore: number },
+  level: "warn" | "error",
+  scores: Scores,
+): AssertionResult => {
+  const area = assertion.key.slice("categories:".length) as "seo" | "aeo" | "geo" | "overall";
+  const score = scores?.[area] ?? 0;
+  const passed = score >= assertion.minScore;
+  const label = AREA_LABEL[assertion.key];
+  return {
+    key: assertion.key,
+    level,
+    passed,
+    actual: String(score),
+    expected: `at least ${assertion.minScore}`,
+    message: passed
+      ? `${label} ${score} is at least ${assertion.minScore}`
+      : `${label} ${score} is below ${assertion.minScore}`,
+  };
+};
+
+type CheckAssertion = Extract<Assertion, { kind: "check" }>;
+
+/**
+ * Judges each assertion that is not `off`: scores and grade against `scores` and `grade`, a
+ * check by `judgeCheck`.
+ */
+const judge = (
+  assertions: readonly Assertion[],
+  scores: Scores,
+  grade: string | null,
+  judgeCheck: (assertion: CheckAssertion, level: "warn" | "error") => AssertionResult,
+): AssertionResult[] =>
   assertions.flatMap((assertion): AssertionResult[] => {
     if (assertion.level === "off") return [];
     const level = assertion.level;
-    if ("minGrade" in assertion) {
-      const grade = page.grade ?? "F";
-      const rank = GRADE_ORDER.indexOf(grade as Grade);
-      const passed = rank !== -1 && rank <= GRADE_ORDER.indexOf(assertion.minGrade);
-      return [
-        {
-          key: "grade",
-          level,
-          passed,
-          actual: grade,
-          expected: `${assertion.minGrade} or better`,
-          message: passed
-            ? `grade ${grade} is ${assertion.minGrade} or better`
-            : `grade ${grade} is below ${assertion.minGrade}`,
-        },
-      ];
-    }
-    if (!("kind" in assertion)) {
-      const area = assertion.key.slice("categories:".length) as "seo" | "aeo" | "geo" | "overall";
-      const score = page.scores?.[area] ?? 0;
-      const passed = score >= assertion.minScore;
-      const label = AREA_LABEL[assertion.key];
-      return [
-        {
-          key: assertion.key,
-          level,
-          passed,
-          actual: String(score),
-          expected: `at least ${assertion.minScore}`,
-          message: passed
-            ? `${label} ${score} is at least ${assertion.minScore}`
-            : `${label} ${score} is below ${assertion.minScore}`,
-        },
-      ];
-    }
+    if ("minGrade" in assertion) return [judgeGrade(assertion, level, grade)];
+    if (!("kind" in assertion)) return [judgeArea(assertion, level, scores)];
+    return [judgeCheck(assertion, level)];
+  });
+
+const expectedOf = (minScore: number) => (minScore >= 1 ? "pass" : `at least ${minScore * 100}% of its points`);
+
+/** The share of its points a check's status earns on a page; one that does not apply (skip) has nothing wrong. */
+const shareOf = (status: CheckStatus): number => (status === "skip" ? 1 : pointsFor(status, 1));
+
+/** Each assertion that is not `off`, judged on a completed scan. */
+export const evaluateAssertions = (assertions: readonly Assertion[], page: PageReport): AssertionResult[] =>
+  judge(assertions, page.scores, page.grade, (assertion, level) => {
     const check = page.checks.find((candidate) => candidate.id === assertion.key);
-    const expected = assertion.minScore >= 1 ? "pass" : `at least ${assertion.minScore * 100}% of its points`;
+    const expected = expectedOf(assertion.minScore);
     if (!check) {
-      return [
-        {
-          key: assertion.key,
-          level,
-          passed: false,
-          actual: "not run",
-          expected,
-          message: `check ${assertion.key} was not run${page.mode === "quick" ? " (a quick scan runs the 20 core checks; use --mode full)" : ""}`,
-        },
-      ];
+      return {
+        key: assertion.key,
+        level,
+        passed: false,
+        actual: "not run",
+        expected,
+        message: `check ${assertion.key} was not run${page.mode === "quick" ? " (a quick scan runs the 20 core checks; use --mode full)" : ""}`,
+      };
     }
-    // a check that does not apply to the page (skip) has nothing wrong with it
     const share = check.status === "skip" ? 1 : check.score / check.maxScore;
     const passed = share >= assertion.minScore;
-    return [
-      {
+    return {
+      key: assertion.key,
+      level,
+      passed,
+      actual: check.status,
+      expected,
+      message: passed
+        ? `check ${check.id}: ${check.status}`
+        : `check ${check.id}: ${check.status}, expected ${expected}: ${check.description}`,
+    };
+  });
+
+/** A completed audit as its assertions read it: the site report, and its pages when they were read. */
+export type AuditToJudge = { mode: ScanMode; report: SiteReport; pages: readonly AuditPageView[] | null };
+
+/** pages named in a failed page check's message */
+const PAGES_NAMED = 5;
+
+/**
+ * Each assertion that is not `off`, judged on a completed audit: scores and grade are the
+ * site's; a site check id asserts the site check as a check id asserts a page's; a page check
+ * id asserts the check on every judged page, with the same threshold a scan's assertion has
+ * on its page (`"error"`: it passes or does not apply on every page; `{"minScore": 0.5}`: a
+ * warning is enough on every page). The pages where it fell short are named when `pages` are
+ * given; the report alone counts them.
+ */
+export const evaluateAuditAssertions = (assertions: readonly Assertion[], audit: AuditToJudge): AssertionResult[] =>
+  judge(assertions, audit.report.scores, audit.report.grade, (assertion, level) => {
+    const expected = expectedOf(assertion.minScore);
+    const site = audit.report.site_checks.find((check) => check.id === assertion.key);
+    if (site) {
+      const share = site.status === "skip" ? 1 : site.score / site.maxScore;
+      const passed = share >= assertion.minScore;
+      return {
         key: assertion.key,
         level,
         passed,
-        actual: check.status,
+        actual: site.status,
         expected,
         message: passed
-          ? `check ${check.id}: ${check.status}`
-          : `check ${check.id}: ${check.status}, expected ${expected}: ${check.description}`,
-      },
-    ];
+          ? `site check ${site.id}: ${site.status}`
+          : `site check ${site.id}: ${site.status}, expected ${expected}: ${site.description}`,
+      };
+    }
+    const summary = audit.report.page_checks.find((check) => check.id === assertion.key);
+    const everywhere = `${expected} on every page`;
+    if (!summary) {
+      const why =
+        audit.report.pages_judged === 0
+          ? " (the audit judged no page)"
+          : audit.mode === "quick"
+            ? " (a quick audit runs the 20 core checks on each page; use --mode full)"
+            : "";
+      return {
+        key: assertion.key,
+        level,
+        passed: false,
+        actual: "not run",
+        expected: everywhere,
+        message: `check ${assertion.key} was not run${why}`,
+      };
+    }
+    const counts = { fail: summary.fail, warn: summary.warn };
+    const short = (["fail", "warn"] as const).filter((status) => shareOf(status) < assertion.minScore);
+    const falling = short.reduce((sum, status) => sum + counts[status], 0);
+    const actual =
+      summary.pages === 0
+        ? "skip on every page"
+        : `pass on ${summary.pass}, warn on ${summary.warn}, fail on ${summary.fail} of ${summary.pages} pages`;
+    if (falling === 0)
+      return {
+        key: assertion.key,
+        level,
+        passed: true,
+        actual,
+        expected: everywhere,
+        message: `check ${summary.id}: ${summary.pages === 0 ? "does not apply to any page" : `passes on ${summary.pass} of ${summary.pages} pages`}`,
+      };
+    const how = short
+      .filter((status) => counts[status] > 0)
+      .map((status) => `${status === "fail" ? "fails" : "warns"} on ${counts[status]}`)
+      .join(" and ");
+    const named = (audit.pages ?? [])
+      .filter((page) => page.judged)
+      .filter((page) => {
+        const check = page.checks?.find((candidate) => candidate.id === summary.id);
+        return check !== undefined && shareOf(check.status) < assertion.minScore;
+      })
+      .map((page) => page.url);
+    const more = named.length > PAGES_NAMED ? ` and ${named.length - PAGES_NAMED} more` : "";
+    return {
+      key: assertion.key,
+      level,
+      passed: false,
+      actual,
+      expected: everywhere,
+      message: `check ${summary.id}: ${how} of ${summary.pages} pages, expected ${everywhere}${named.length > 0 ? `: ${named.slice(0, PAGES_NAMED).join(", ")}${more}` : ""}`,
+    };
   });

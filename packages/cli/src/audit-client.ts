@@ -1,4 +1,11 @@
-import { type AuditView, AuditView as AuditViewSchema, type ScanMode } from "@scan/contract";
+import {
+  type AuditPageView,
+  AuditPageView as AuditPageViewSchema,
+  type AuditView,
+  AuditView as AuditViewSchema,
+  type ScanMode,
+} from "@scan/contract";
+import { z } from "zod";
 import { apiCaller, CliError } from "./api-client";
 
 export type AuditClientOptions = {
@@ -66,6 +73,31 @@ export const auditViaApi = async (
       throw error;
     }
     pause = Math.min(MAX_POLL_MS, Math.round(pause * 1.5));
+  }
+};
+
+const PAGES_PER_READ = 100;
+const PageOfPages = z.object({ data: z.array(AuditPageViewSchema), meta: z.object({ hasMore: z.boolean() }) });
+
+/**
+ * Every page of an audit with its checks (GET /api/v1/audits/:id/pages, a hundred a read, each
+ * read counting against the key's hourly limit), for the reports that show pages.
+ */
+export const auditPagesViaApi = async (
+  { baseUrl, apiKey }: Pick<AuditClientOptions, "baseUrl" | "apiKey">,
+  auditId: string,
+): Promise<AuditPageView[]> => {
+  const call = apiCaller(baseUrl, {
+    accept: "application/json",
+    "x-response-form": "A",
+    authorization: `Bearer ${apiKey}`,
+  });
+  const pages: AuditPageView[] = [];
+  for (let page = 1; ; page++) {
+    const { body } = await call(`/api/v1/audits/${auditId}/pages?limit=${PAGES_PER_READ}&page=${page}`);
+    const read = PageOfPages.parse(body);
+    pages.push(...read.data);
+    if (!read.meta.hasMore) return pages;
   }
 };
 

@@ -2,20 +2,26 @@
  * scan <url> [--mode quick|full] [--format text|json|csv|junit|sarif] [--output <file>]
  *            [--config <file>] [--min-score [area=]N] [--min-grade G] [--require-check id[,id]]
  *            [--assert key=level[:value]] [--timeout <seconds>]
- * scan audit <url> [--mode quick|full] [--max-pages <n>] [--json] [--timeout <seconds>]
+ * scan audit <url> [--max-pages <n>] and the same options
  *
  * Scans a page and prints its scores and failing checks: through the API at SCAN_API_URL
  * (with SCAN_API_KEY when set; reading a scan back needs one), or in this process when no
- * API is configured. Assertions from a config file and flags gate a CI job (docs/cli.md).
+ * API is configured. `scan audit` audits the URL's whole site through the API and judges the
+ * site's scores, its site checks and each page's checks. Assertions from a config file and
+ * flags gate a CI job (docs/cli.md).
  */
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { reportCsv, siteChecks } from "@scan/audit";
 import { allChecks } from "@scan/checks";
-import { normaliseScanUrl, ScanMode } from "@scan/contract";
+import { type AuditPageView, type AuditView, normaliseScanUrl, ScanMode } from "@scan/contract";
 import {
   ANSI,
+  auditExportOf,
+  checksPruned,
   type PageReport,
   PLAIN,
+  renderAuditExport,
   renderCsv,
   renderJson,
   renderJunit,
@@ -30,10 +36,11 @@ import {
   type Assertion,
   type AssertionResult,
   evaluateAssertions,
+  evaluateAuditAssertions,
   mergeAssertions,
   readAssertions,
 } from "./assertions";
-import { auditViaApi, formatAudit } from "./audit-client";
+import { auditPagesViaApi, auditViaApi, formatAudit } from "./audit-client";
 import { loadConfig } from "./config";
 import { DEFAULT_CONFIG_FILE, loadConfigFile } from "./config-file";
 import { assertionFlags, FlagError } from "./flags";
@@ -45,14 +52,17 @@ const FORMATS = ["text", "json", "csv", "junit", "sarif"] as const;
 type Format = (typeof FORMATS)[number];
 
 const USAGE = `usage: scan <url> [options]
-       scan audit <url> [--mode quick|full] [--max-pages <n>] [--json] [--timeout <seconds>]
+       scan audit <url> [--max-pages <n>] [options]
 
-  audit                     audit the URL's whole site through the API (needs SCAN_API_URL and SCAN_API_KEY)
+  audit                     audit the URL's whole site through the API (needs SCAN_API_URL and SCAN_API_KEY);
+                            the assertions judge the site's scores and grade, its site checks, and
+                            each page check on every page
   --mode <quick|full>       quick (the 20 core checks) or full (all 53; the default)
   --max-pages <n>           an audit's most pages (default: the plan's ceiling)
   --format <format>         text (the default), json, csv, junit or sarif
   --json                    the same as --format json
   --output <file>           write the report to this file; the text report still goes to stdout
+                            (an audit's csv is its site report; junit and sarif show every judged page)
   --timeout <seconds>       give up waiting after this many seconds (default 120; an audit: 3600)
   --sarif-locations <kind>  url (the default) or github: the page located without its scheme,
                             which GitHub code scanning accepts
@@ -61,12 +71,12 @@ Assertions (exit 1 when an error-level one fails; see docs/cli.md):
   --config <file>           read mode and assertions from this file (default: ./${DEFAULT_CONFIG_FILE} if present)
   --min-score [area=]N      the overall score, or an area's (seo, aeo, geo), is at least N (0-100)
   --min-grade G             the grade is G or better (A+, A, B+, B, C, D, F)
-  --require-check id[,id]   these checks pass (or do not apply)
+  --require-check id[,id]   these checks pass (or do not apply); on an audit, a page check on every page
   --assert key=level[:v]    any assertion at any level, e.g. categories:seo=warn:80,
                             grade=error:B, title=error, llms-txt=warn:0.5, h1=off
 
 Exit codes: 0 passed, 1 an error-level assertion failed, 2 bad usage or config,
-            3 no result (the scan failed, or could not be run or followed)
+            3 no result (the scan or audit failed, or could not be run or followed)
 
 SCAN_API_URL   the API to use (e.g. http://127.0.0.1:3000); unset: scan in this process
 SCAN_API_KEY   sent as Authorization: Bearer <key>; with it the client follows the scan
@@ -115,9 +125,21 @@ const formatOf = (values: Options): Format => {
   return format as Format;
 };
 
-/** The assertions of the config file, then the flags' over them; a usage error names what is wrong. */
-const assertionsOf = (values: Options, fileAssertions: Record<string, unknown> | undefined, file: string) => {
-  const known = new Set(allChecks.map((check) => check.id));
+const PAGE_CHECKS = allChecks.map((check) => check.id);
+const SITE_CHECKS = siteChecks.map((check) => check.id);
+
+/**
+ * The assertions of the config file, then the flags' over them; a usage error names what is
+ * wrong. An audit also knows the site checks' ids; a scan refuses them, saying where they run.
+ */
+const assertionsOf = (
+  values: Options,
+  fileAssertions: Record<string, unknown> | undefined,
+  file: string,
+  auditing: boolean,
+) => {
+  const known = new Set(auditing ? [...PAGE_CHECKS, ...SITE_CHECKS] : PAGE_CHECKS);
+  const elsewhere = auditing ? new Set<string>() : new Set(SITE_CHECKS);
   try {
     const flags = assertionFlags({
       minScore: values["min-score"],
@@ -125,7 +147,10 @@ const assertionsOf = (values: Options, fileAssertions: Record<string, unknown> |
       requireCheck: values["require-check"],
       assert: values.assert,
     });
-    return mergeAssertions(readAssertions(fileAssertions ?? {}, known, file), readAssertions(flags, known, "flags"));
+    return mergeAssertions(
+      readAssertions(fileAssertions ?? {}, known, file, elsewhere),
+      readAssertions(flags, known, "flags", elsewhere),
+    );
   } catch (error) {
     if (error instanceof FlagError || error instanceof Error) throw usageError(error.message);
     throw error;
@@ -178,7 +203,7 @@ const main = async (): Promise<number> => {
   } catch (error) {
     throw new CliError((error as Error).message, EXIT.usage);
   }
-  const assertions: Assertion[] = assertionsOf(values, file.assertions, file.path ?? "config");
+  const assertions: Assertion[] = assertionsOf(values, file.assertions, file.path ?? "config", auditing);
   const mode = ScanMode.safeParse(values.mode ?? file.mode ?? "full");
   if (!mode.success) throw usageError(`--mode must be quick or full, not ${values.mode}`);
   // like the API's Form B: a bare host or host/path means https
@@ -197,8 +222,11 @@ const main = async (): Promise<number> => {
       url: url.url,
       mode: mode.data,
       timeoutSeconds,
-      json: values.json,
       maxPages: values["max-pages"],
+      format,
+      output: values.output,
+      locations,
+      assertions,
     });
 
   const progress = createProgress(process.stderr, `scan ${url.url}`);
@@ -221,52 +249,117 @@ const main = async (): Promise<number> => {
   }
 
   const results = page.status === "completed" ? evaluateAssertions(assertions, page) : [];
-  const stdoutColour = useColour(process.stdout.isTTY === true, process.env);
-  if (values.output !== undefined) {
-    try {
-      // a file never gets colours, whatever the terminal
-      writeFileSync(values.output, render(format, page, results, { colour: false, locations }));
-    } catch (error) {
-      throw new CliError(`cannot write ${values.output}: ${(error as Error).message}`, EXIT.usage);
-    }
-    process.stdout.write(renderText([page], stdoutColour ? ANSI : PLAIN));
-    process.stderr.write(`scan: wrote the ${format} report to ${values.output}\n`);
-  } else {
-    process.stdout.write(render(format, page, results, { colour: stdoutColour, locations }));
-  }
-  process.stderr.write(formatSummary(results, useColour(process.stderr.isTTY === true, process.env) ? ANSI : PLAIN));
+  emit(
+    format,
+    values.output,
+    (colour) => render(format, page, results, { colour, locations }),
+    (colour) => renderText([page], colour ? ANSI : PLAIN),
+    results,
+  );
 
   if (page.status !== "completed") return EXIT.noResult;
   return results.some((result) => result.level === "error" && !result.passed) ? EXIT.assertionFailed : EXIT.ok;
 };
 
-const audit = async (
-  config: ReturnType<typeof loadConfig>,
-  input: { url: string; mode: "quick" | "full"; timeoutSeconds: number; json: boolean; maxPages: string | undefined },
-): Promise<number> => {
+/** Writes the report to --output (the text report then to stdout) or to stdout, and the assertions' summary to stderr. */
+const emit = (
+  format: Format,
+  output: string | undefined,
+  render: (colour: boolean) => string,
+  text: (colour: boolean) => string,
+  results: AssertionResult[],
+) => {
+  const stdoutColour = useColour(process.stdout.isTTY === true, process.env);
+  if (output !== undefined) {
+    try {
+      // a file never gets colours, whatever the terminal
+      writeFileSync(output, render(false));
+    } catch (error) {
+      throw new CliError(`cannot write ${output}: ${(error as Error).message}`, EXIT.usage);
+    }
+    process.stdout.write(text(stdoutColour));
+    process.stderr.write(`scan: wrote the ${format} report to ${output}\n`);
+  } else {
+    process.stdout.write(render(stdoutColour));
+  }
+  process.stderr.write(formatSummary(results, useColour(process.stderr.isTTY === true, process.env) ? ANSI : PLAIN));
+};
+
+type AuditInput = {
+  url: string;
+  mode: "quick" | "full";
+  timeoutSeconds: number;
+  maxPages: string | undefined;
+  format: Format;
+  output: string | undefined;
+  locations: SarifLocations;
+  assertions: Assertion[];
+};
+
+const audit = async (config: ReturnType<typeof loadConfig>, input: AuditInput): Promise<number> => {
   if (!config.SCAN_API_URL || !config.SCAN_API_KEY)
-    throw new CliError("an audit runs on the service: set SCAN_API_URL and SCAN_API_KEY", 2);
+    throw new CliError("an audit runs on the service: set SCAN_API_URL and SCAN_API_KEY", EXIT.usage);
   const maxPages = input.maxPages === undefined ? undefined : Number(input.maxPages);
   if (maxPages !== undefined && (!Number.isInteger(maxPages) || maxPages < 1))
-    throw new CliError("--max-pages must be a whole number from 1", 2);
+    throw new CliError("--max-pages must be a whole number from 1", EXIT.usage);
+  const client = { baseUrl: config.SCAN_API_URL, apiKey: config.SCAN_API_KEY };
   const progress = createProgress(process.stderr, `audit ${new URL(input.url).origin}`);
-  let audited: Awaited<ReturnType<typeof auditViaApi>>;
+  let audited: AuditView;
   try {
     audited = await auditViaApi(
-      {
-        baseUrl: config.SCAN_API_URL,
-        apiKey: config.SCAN_API_KEY,
-        timeoutMs: input.timeoutSeconds * 1000,
-        pollMs: 1000,
-        onProgress: progress.update,
-      },
+      { ...client, timeoutMs: input.timeoutSeconds * 1000, pollMs: 1000, onProgress: progress.update },
       { url: input.url, mode: input.mode, ...(maxPages ? { maxPages } : {}) },
     );
   } finally {
     progress.stop();
   }
-  process.stdout.write(input.json ? `${JSON.stringify(audited, null, 2)}\n` : formatAudit(audited));
-  return audited.status === "completed" ? EXIT.ok : EXIT.noResult;
+  const { format } = input;
+  const report = audited.report;
+  if (audited.status !== "completed" || !report) {
+    // nothing to judge or to export: the audit as it ended
+    process.stdout.write(
+      format === "json" ? `${JSON.stringify({ ...audited, assertions: [] }, null, 2)}\n` : formatAudit(audited),
+    );
+    if (input.output !== undefined)
+      process.stderr.write(`scan: the audit ended ${audited.status}: no report to write to ${input.output}\n`);
+    return EXIT.noResult;
+  }
+
+  // the pages (a hundred a read): for the reports that show them, and to name the pages a page check fell short on
+  let pages: AuditPageView[] | null = null;
+  if (format === "junit" || format === "sarif") {
+    pages = await auditPagesViaApi(client, audited.id);
+    if (pages.some(checksPruned))
+      throw new CliError(`the checks of audit ${audited.id}'s pages were pruned: it has no ${format} report`);
+  }
+  const judge = () => evaluateAuditAssertions(input.assertions, { mode: audited.mode, report, pages });
+  let results = judge();
+  const pageChecks = new Set(report.page_checks.map((check) => check.id));
+  if (pages === null && results.some((result) => !result.passed && pageChecks.has(result.key))) {
+    try {
+      pages = await auditPagesViaApi(client, audited.id);
+      results = judge();
+    } catch (error) {
+      // the verdict stands without the pages' names
+      process.stderr.write(`scan: could not read the audit's pages to name them: ${(error as Error).message}\n`);
+    }
+  }
+
+  const render = (): string => {
+    switch (format) {
+      case "text":
+        return formatAudit(audited);
+      case "json":
+        return `${JSON.stringify({ ...audited, assertions: results }, null, 2)}\n`;
+      case "csv":
+        return reportCsv(report);
+      case "junit":
+      case "sarif":
+        return renderAuditExport(format, auditExportOf(audited, pages ?? []), TOOL, { locations: input.locations });
+    }
+  };
+  emit(format, input.output, render, () => formatAudit(audited), results);
+  return results.some((result) => result.level === "error" && !result.passed) ? EXIT.assertionFailed : EXIT.ok;
 };
 
 main().then(

@@ -202,6 +202,8 @@ export const AuditPageView = z.object({
   status: AuditPageStatus,
   http_status: z.int().nullable(),
   final_url: z.string().nullable(),
+  /** its checks count in the site report: scanned, and answered 2xx at its own URL (no redirect) */
+  judged: z.boolean(),
   scores: AuditScores.nullable(),
   grade: Grade.nullable(),
   issues: IssueCounts,
@@ -219,10 +221,20 @@ export const AuditPageListQuery = z.strictObject({
 });
 export type AuditPageListQuery = z.infer<typeof AuditPageListQuery>;
 
+/**
+ * What GET /api/v1/audits/:id/report answers in: the report as JSON, or a file (docs/audits.md,
+ * Exports). `?format=` names one outright; without it, `Accept` chooses, as for a stored scan.
+ */
+export const AuditReportFormat = z.enum(["json", "csv", "sarif", "junit"], {
+  error: "format must be json, csv, sarif or junit",
+});
+export type AuditReportFormat = z.infer<typeof AuditReportFormat>;
+
 /** GET /api/v1/audits/:id/report */
 export const AuditReportQuery = z.strictObject({
-  format: queryEnum(["json", "csv"], "json"),
+  format: AuditReportFormat.optional(),
 });
+export type AuditReportQuery = z.infer<typeof AuditReportQuery>;
 
 // the queue ---------------------------------------------------------------------------------
 

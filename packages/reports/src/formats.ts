@@ -1,7 +1,10 @@
+import type { AuditExport } from "./audit-export";
+import { renderAuditJunit } from "./audit-junit";
+import { renderAuditSarif } from "./audit-sarif";
 import { renderCsv } from "./csv";
 import { renderJunit } from "./junit";
 import type { PageReport, ToolInfo } from "./page-report";
-import { renderSarif } from "./sarif";
+import { renderSarif, type SarifLocations } from "./sarif";
 
 /**
  * The file formats a stored scan is exported in, with the media type each is served as, the
@@ -46,3 +49,14 @@ export const renderExport = (format: ExportFormat, pages: readonly PageReport[],
       return renderJunit(pages, tool);
   }
 };
+
+/** The formats an audit's pages are exported in here; its CSV is the site report's (`@scan/audit`). */
+export type AuditExportFormat = Exclude<ExportFormat, "csv">;
+
+/** A completed audit in SARIF or JUnit XML. */
+export const renderAuditExport = (
+  format: AuditExportFormat,
+  audit: AuditExport,
+  tool: ToolInfo,
+  options: { locations?: SarifLocations } = {},
+): string => (format === "sarif" ? renderAuditSarif(audit, tool, options) : renderAuditJunit(audit, tool));

@@ -1,7 +1,13 @@
-/** Renderers of scan results: text for people; JSON, CSV, SARIF 2.1.0 and JUnit XML for programs and CI systems. */
+/**
+ * Renderers of scan results: text for people; JSON, CSV, SARIF 2.1.0 and JUnit XML for programs
+ * and CI systems; SARIF and JUnit of a whole-site audit too.
+ */
 import manifest from "../package.json";
 import type { ToolInfo } from "./page-report";
 
+export * from "./audit-export";
+export * from "./audit-junit";
+export * from "./audit-sarif";
 export * from "./csv";
 export * from "./formats";
 export * from "./json";

@@ -1,4 +1,4 @@
-import type { CheckCategory, CheckResult, ScanMode, ScanResult, StoredScan } from "@scan/contract";
+import type { AuditPageView, CheckCategory, CheckResult, ScanMode, ScanResult, StoredScan } from "@scan/contract";
 
 /**
  * One scanned page as every renderer reads it: the stored scan of the API, the synchronous
@@ -68,6 +68,39 @@ export const pageOfScanResult = (scan: ScanResult): PageReport => ({
   durationMs: scan.duration,
   error: null,
 });
+
+/**
+ * A page of an audit as its exports show it: a judged page (its checks count in the site
+ * report) with its checks, or a page whose scan failed, with the reason. Other pages (blocked,
+ * cancelled, answered 4xx or redirected) are not exported as pages: null. `id` is null, since an
+ * audit page is no stored scan; the audit's id is on the export.
+ */
+export const pageOfAuditPage = (page: AuditPageView, mode: ScanMode): PageReport | null => {
+  const about = { id: null, url: page.url, finalUrl: page.final_url, mode, scannedAt: page.scanned_at };
+  if (page.status === "failed") {
+    const code = page.http_status ? `http_${page.http_status}` : "page_failed";
+    return {
+      ...about,
+      status: "failed",
+      grade: null,
+      scores: null,
+      checks: [],
+      durationMs: null,
+      error: { code, message: page.error ?? "The page's scan did not complete" },
+    };
+  }
+  if (!page.judged) return null;
+  if (page.checks === null) throw new RangeError(`the checks of ${page.url} were pruned: it has no report`);
+  return {
+    ...about,
+    status: "completed",
+    grade: page.grade,
+    scores: page.scores && scoresOf(page.scores),
+    checks: page.checks,
+    durationMs: null,
+    error: null,
+  };
+};
 
 /** A scan whose target failed (the API's 502, or the in-process fetch), for the reason given. */
 export const failedPage = (

@@ -1,92 +1,13 @@
-import { createHash } from "node:crypto";
-import type { CheckResult, CheckSeverity } from "@scan/contract";
 import type { PageReport, ToolInfo } from "./page-report";
+import { failureNotifications, pageArtifact, pageResults, ruleSet, type SarifLocations, sarifLog } from "./sarif-run";
 
-/** The OASIS SARIF 2.1.0 schema (errata 01), the one the log names as its `$schema`. */
-export const SARIF_SCHEMA_URI =
-  "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
-
-/** The key of each result's fingerprint in `partialFingerprints`; its version changes if the recipe does. */
-export const FINGERPRINT_KEY = "aeoScanFinding/v1";
-
-type Level = "error" | "warning" | "note";
-
-/** A rule's own level: what a failure of the check means. */
-const LEVEL_OF_SEVERITY: Record<CheckSeverity, Level> = { critical: "error", warning: "warning", info: "note" };
-
-/** A warning (half the points) is one step milder than a failure of the same check. */
-const MILDER: Record<Level, Level> = { error: "warning", warning: "note", note: "note" };
-
-export const levelOf = (check: Pick<CheckResult, "status" | "severity">): Level =>
-  check.status === "warn" ? MILDER[LEVEL_OF_SEVERITY[check.severity]] : LEVEL_OF_SEVERITY[check.severity];
-
-/**
- * The evidence as the fingerprint reads it: case, spacing and numbers do not count, so "Title
- * is 72 characters" and "Title is 75 characters" (or a TTFB of 812 ms and 790 ms) stay the
- * same finding from scan to scan, while a different finding on the same check does not.
- */
-const evidenceOf = (description: string): string =>
-  description
-    .toLowerCase()
-    .replace(/\d[\d.,]*/g, "#")
-    .replace(/\s+/g, " ")
-    .trim();
-
-/** sha-256 of check id, scanned URL and evidence: stable for the same finding on the same page. */
-export const fingerprintOf = (check: Pick<CheckResult, "id" | "description">, url: string): string =>
-  createHash("sha256")
-    .update(`${check.id}\n${url}\n${evidenceOf(check.description)}`)
-    .digest("hex");
-
-/** `meta-description` → `MetaDescription`: SARIF's readable rule name beside the opaque id. */
-const ruleName = (id: string): string =>
-  id
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((part) => part[0]?.toUpperCase() + part.slice(1))
-    .join("");
-
-const ruleOf = (check: CheckResult) => {
-  const level = LEVEL_OF_SEVERITY[check.severity];
-  return {
-    id: check.id,
-    name: ruleName(check.id),
-    shortDescription: { text: check.title },
-    fullDescription: {
-      text: `${check.title}. A ${check.category.toUpperCase()} check of ${check.severity} severity, worth ${check.maxScore} points of its area's score.`,
-    },
-    defaultConfiguration: { level },
-    properties: {
-      area: check.category,
-      severity: check.severity,
-      maxScore: check.maxScore,
-      tags: [check.category, check.severity],
-      // GitHub code scanning's name for a non-security rule's severity
-      "problem.severity": level === "note" ? "recommendation" : level,
-    },
-  };
-};
-
-/**
- * How results point at the scanned page. `url`: the page's absolute URL, as SARIF means an
- * artifact location. `github`: the URL without its scheme (`example.com/page?q=1`), a relative
- * reference: GitHub code scanning refuses a whole log whose locations use another scheme than
- * its checkout's `file:` ("SARIF URI scheme "https" did not match the checkout URI scheme"),
- * and shows a relative one as a path. The full URL stays in the artifact's properties.
- */
-export type SarifLocations = "url" | "github";
-
-const locationUri = (url: string, locations: SarifLocations): string => {
-  if (locations === "url") return url;
-  const parsed = new URL(url);
-  // an IPv6 host's brackets may not stand in a path
-  const path = `${parsed.host.replace("[", "%5B").replace("]", "%5D")}${parsed.pathname}${parsed.search}`;
-  // a first segment with a colon (a port) would read as a scheme: ./ keeps it a path
-  return parsed.port ? `./${path}` : path;
-};
-
-const messageOf = (check: CheckResult): string =>
-  check.fix ? `${check.description} Fix: ${check.fix}` : check.description;
+export {
+  FINGERPRINT_KEY,
+  fingerprintOf,
+  levelOf,
+  SARIF_SCHEMA_URI,
+  type SarifLocations,
+} from "./sarif-run";
 
 /**
  * The pages as one SARIF 2.1.0 log with one run: the checks the pages ran are the driver's
@@ -100,89 +21,12 @@ export const renderSarif = (
   tool: ToolInfo,
   { locations = "url" }: { locations?: SarifLocations } = {},
 ): string => {
-  const rules: ReturnType<typeof ruleOf>[] = [];
-  const ruleIndex = new Map<string, number>();
-  for (const page of pages) {
-    for (const check of page.checks) {
-      if (ruleIndex.has(check.id)) continue;
-      ruleIndex.set(check.id, rules.length);
-      rules.push(ruleOf(check));
-    }
-  }
-
-  const artifacts = pages.map((page) => ({
-    location: { uri: locationUri(page.url, locations) },
-    roles: ["analysisTarget"],
-    properties: {
-      url: page.url,
-      finalUrl: page.finalUrl,
-      scanId: page.id,
-      mode: page.mode,
-      status: page.status,
-      grade: page.grade,
-      scores: page.scores,
-      scannedAt: page.scannedAt,
-    },
-  }));
-
-  const locationOf = (page: PageReport, index: number) => ({
-    physicalLocation: { artifactLocation: { uri: locationUri(page.url, locations), index } },
+  const rules = ruleSet();
+  for (const page of pages) for (const check of page.checks) rules.add(check);
+  const failures = pages.flatMap((page, index) => failureNotifications(page, index, locations));
+  return sarifLog(tool, rules, {
+    invocation: { executionSuccessful: failures.length === 0, toolExecutionNotifications: failures },
+    artifacts: pages.map((page) => pageArtifact(page, locations)),
+    results: pages.flatMap((page, index) => pageResults(page, index, rules, locations)),
   });
-
-  const results = pages.flatMap((page, index) =>
-    page.checks
-      .filter((check) => check.status === "fail" || check.status === "warn")
-      .map((check) => ({
-        ruleId: check.id,
-        ruleIndex: ruleIndex.get(check.id) ?? -1,
-        kind: "fail",
-        level: levelOf(check),
-        message: { text: messageOf(check) },
-        locations: [locationOf(page, index)],
-        partialFingerprints: { [FINGERPRINT_KEY]: fingerprintOf(check, page.url) },
-        properties: {
-          status: check.status,
-          severity: check.severity,
-          score: check.score,
-          maxScore: check.maxScore,
-          ...(check.fix ? { fix: check.fix } : {}),
-        },
-      })),
-  );
-
-  const failures = pages.flatMap((page, index) =>
-    page.status === "failed"
-      ? [
-          {
-            level: "error",
-            message: {
-              text: `The scan of ${page.url} failed: ${page.error?.message ?? "it did not complete"}`,
-            },
-            locations: [locationOf(page, index)],
-            properties: { code: page.error?.code ?? "error" },
-          },
-        ]
-      : [],
-  );
-
-  const log = {
-    $schema: SARIF_SCHEMA_URI,
-    version: "2.1.0",
-    runs: [
-      {
-        tool: {
-          driver: { name: tool.name, version: tool.version, semanticVersion: tool.version, rules },
-        },
-        invocations: [
-          {
-            executionSuccessful: failures.length === 0,
-            ...(failures.length > 0 ? { toolExecutionNotifications: failures } : {}),
-          },
-        ],
-        artifacts,
-        results,
-      },
-    ],
-  };
-  return `${JSON.stringify(log, null, 2)}\n`;
 };

@@ -693,8 +693,17 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A completed audit's site report
-         * @description The site report alone, as JSON or CSV (a row per site-check finding, per passing or skipped site check, and per page check with its pass rate). 404 until the audit is completed.
+         * A completed audit's site report, or its export
+         * @description The site report alone, or a file of the completed audit, chosen by `?format=` or, without it, by `Accept` (q-values honoured; none, `*\/*` or `application/*` mean JSON), as for a stored scan:
+         *
+         *     | format | `Accept` | answered as | file |
+         *     |---|---|---|---|
+         *     | `json` | `application/json` | the site report in the request's envelope | |
+         *     | `csv` | `text/csv` | `text/csv; charset=utf-8`: a row per site-check finding, per passing or skipped site check, per page check with its pass rate | `audit-<id>-report.csv` |
+         *     | `sarif` | `application/sarif+json` | a SARIF 2.1.0 log: a rule per page check and site check, a result per failing or warning page check on each judged page and per finding of a failing site check | `audit-<id>-report.sarif` |
+         *     | `junit` | `application/xml`, `application/junit+xml`, `text/xml` | `application/xml`, JUnit XML: a suite per area of site checks, then a suite per area of each judged page, a test case per check | `audit-<id>-report.xml` |
+         *
+         *     `?format=` wins over `Accept`. An `Accept` that names none of these is 406. An audit still under way has no report yet: 409 with `Retry-After`, in every format (follow `GET /api/v1/audits/{id}`); a failed or cancelled audit has none: 404. A SARIF or JUnit export of an audit whose pages' check lists retention dropped is 410 (the JSON and CSV report stay). Errors are JSON in the request's envelope.
          */
         get: operations["getAuditReport"];
         put?: never;
@@ -1024,7 +1033,7 @@ export interface components {
             url: string;
             name?: string;
         };
-        /** @description A SARIF 2.1.0 log (OASIS Standard): one run; `tool.driver.rules` are the checks the scan ran (rule id = check id); one result per check that failed or warned, located at the scanned URL, with a stable `partialFingerprints.aeoScanFinding/v1`. */
+        /** @description A SARIF 2.1.0 log (OASIS Standard): one run; `tool.driver.rules` are the checks that ran (rule id = check id; an audit's site checks too); one result per check that failed or warned on a page, located at the page's URL (and for an audit one per finding of a failing site check, located at the finding's URL), with a stable `partialFingerprints.aeoScanFinding/v1`. */
         SarifLog: {
             $schema: string;
             /** @constant */
@@ -1587,7 +1596,7 @@ export interface components {
         /**
          * @description Conflict, in the request's form (Form A or Form B):
          *
-         *     - `conflict` / `SCAN_NOT_FINISHED`: an export (CSV, SARIF, JUnit) of a scan that is still `queued` or `running`; read it as JSON until it has finished
+         *     - `conflict` / `SCAN_NOT_FINISHED`: an export (CSV, SARIF, JUnit) of a scan that is still `queued` or `running`, read it as JSON until it has finished; or the report of an audit still under way, in any format, follow `GET /api/v1/audits/{id}` until it has completed
          *     - `idempotency_key_in_use` / `IDEMPOTENCY_KEY_IN_USE`: a request with this `Idempotency-Key` is still being answered; retry after `Retry-After` to receive its answer
          */
         ApiError409: {
@@ -1847,7 +1856,7 @@ export interface components {
         /**
          * @description Not acceptable, in the request's form (Form A or Form B):
          *
-         *     - `not_acceptable` / `NOT_ACCEPTABLE`: `Accept` names no representation the endpoint serves (`GET /api/v1/scan/{id}`: JSON, CSV, SARIF or JUnit XML); the error itself is JSON
+         *     - `not_acceptable` / `NOT_ACCEPTABLE`: `Accept` names no representation the endpoint serves (`GET /api/v1/scan/{id}` and `GET /api/v1/audits/{id}/report`: JSON, CSV, SARIF or JUnit XML); the error itself is JSON
          */
         ApiError406: {
             headers: {
@@ -1879,7 +1888,7 @@ export interface components {
         /**
          * @description 410, in the request's form (Form A or Form B):
          *
-         *     - `gone` / `CHECKS_PRUNED`: an export (CSV, SARIF, JUnit) of a scan whose check list retention dropped; its scores are still in its JSON
+         *     - `gone` / `CHECKS_PRUNED`: an export (CSV, SARIF, JUnit) of a scan whose check list retention dropped, its scores are still in its JSON; or a SARIF or JUnit export of an audit whose pages' check lists were dropped, its site report is still there as JSON or CSV
          */
         ApiError410: {
             headers: {
@@ -6623,6 +6632,7 @@ export interface operations {
                             status: "queued" | "running" | "scanned" | "failed" | "blocked" | "cancelled";
                             http_status: number | null;
                             final_url: string | null;
+                            judged: boolean;
                             scores: {
                                 seo: number;
                                 aeo: number;
@@ -6673,6 +6683,7 @@ export interface operations {
                             status: "queued" | "running" | "scanned" | "failed" | "blocked" | "cancelled";
                             http_status: number | null;
                             final_url: string | null;
+                            judged: boolean;
                             scores: {
                                 seo: number;
                                 aeo: number;
@@ -6737,7 +6748,7 @@ export interface operations {
     getAuditReport: {
         parameters: {
             query?: {
-                format?: "json" | "csv";
+                format?: "json" | "csv" | "sarif" | "junit";
             };
             header?: {
                 /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
@@ -6752,7 +6763,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The site report. With `format=csv`: the report as `text/csv` (RFC 4180, UTF-8 with a byte-order mark, CRLF), sent as an attachment; a text cell that a spreadsheet would read as a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) is prefixed with `'`. */
+            /** @description The site report, or its export. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6761,7 +6772,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
-                    /** @description With `format=csv`: `attachment; filename="audit-<id>-….csv"`. */
+                    Vary: components["headers"]["Vary"];
+                    /** @description On an export: `attachment; filename="audit-<id>-report.csv"` (`.sarif`, `.xml`). */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
@@ -6951,12 +6963,17 @@ export interface operations {
                         };
                     };
                     "text/csv": string;
+                    "application/sarif+json": components["schemas"]["SarifLog"];
+                    "application/xml": string;
                 };
             };
             400: components["responses"]["ApiError400"];
             401: components["responses"]["ApiError401"];
             404: components["responses"]["ApiError404"];
             405: components["responses"]["ApiError405"];
+            406: components["responses"]["ApiError406"];
+            409: components["responses"]["ApiError409"];
+            410: components["responses"]["ApiError410"];
             429: components["responses"]["ApiError429"];
             500: components["responses"]["ApiError500"];
             503: components["responses"]["ApiError503"];

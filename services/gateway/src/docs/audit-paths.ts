@@ -17,7 +17,18 @@ import {
 } from "@scan/contract";
 import { z } from "zod";
 import type { ZodOpenApiPathsObject, ZodOpenApiResponseObject } from "zod-openapi";
-import { apiErrors, apiHeaders, commonHeaderParams, jsonBody, page, pageNotModified, record, security } from "./common";
+import {
+  apiErrors,
+  apiHeaders,
+  commonHeaderParams,
+  jsonBody,
+  page,
+  pageNotModified,
+  record,
+  revalidationHeaders,
+  SarifLog,
+  security,
+} from "./common";
 
 /** Whole-site audits: start, follow, page through, export, cancel (docs/audits.md). */
 
@@ -232,14 +243,49 @@ export const auditPaths: ZodOpenApiPathsObject = {
     get: {
       operationId: "getAuditReport",
       tags: ["Audits"],
-      summary: "A completed audit's site report",
-      description:
-        "The site report alone, as JSON or CSV (a row per site-check finding, per passing or skipped site check, and per page check with its pass rate). 404 until the audit is completed.",
+      summary: "A completed audit's site report, or its export",
+      description: [
+        "The site report alone, or a file of the completed audit, chosen by `?format=` or, without it, by `Accept` (q-values honoured; none, `*/*` or `application/*` mean JSON), as for a stored scan:",
+        "",
+        "| format | `Accept` | answered as | file |",
+        "|---|---|---|---|",
+        "| `json` | `application/json` | the site report in the request's envelope | |",
+        "| `csv` | `text/csv` | `text/csv; charset=utf-8`: a row per site-check finding, per passing or skipped site check, per page check with its pass rate | `audit-<id>-report.csv` |",
+        "| `sarif` | `application/sarif+json` | a SARIF 2.1.0 log: a rule per page check and site check, a result per failing or warning page check on each judged page and per finding of a failing site check | `audit-<id>-report.sarif` |",
+        "| `junit` | `application/xml`, `application/junit+xml`, `text/xml` | `application/xml`, JUnit XML: a suite per area of site checks, then a suite per area of each judged page, a test case per check | `audit-<id>-report.xml` |",
+        "",
+        "`?format=` wins over `Accept`. An `Accept` that names none of these is 406. An audit still under way has no report yet: 409 with `Retry-After`, in every format (follow `GET /api/v1/audits/{id}`); a failed or cancelled audit has none: 404. A SARIF or JUnit export of an audit whose pages' check lists retention dropped is 410 (the JSON and CSV report stay). Errors are JSON in the request's envelope.",
+      ].join("\n"),
       security: security.apiKey,
       requestParams: { path: AuditIdParam, query: AuditReportQuery, header: headers },
       responses: {
-        "200": withCsv(record("The site report.", SiteReport), "the report"),
-        ...apiErrors(400, 401, 404, 405, 429, 500, 503),
+        "200": {
+          ...record("The site report, or its export.", SiteReport),
+          headers: z.object({
+            ...apiHeaders,
+            Vary: revalidationHeaders.Vary,
+            "Content-Disposition": z.string().optional().meta({
+              description: 'On an export: `attachment; filename="audit-<id>-report.csv"` (`.sarif`, `.xml`).',
+            }),
+          }),
+          content: {
+            ...record("", SiteReport).content,
+            "text/csv": {
+              schema: z.string().meta({
+                description:
+                  "The site report as CSV (RFC 4180, UTF-8 with a byte-order mark, CRLF); a text cell that a spreadsheet would read as a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) is prefixed with `'`.",
+              }),
+            },
+            "application/sarif+json": { schema: SarifLog },
+            "application/xml": {
+              schema: z.string().meta({
+                description:
+                  "JUnit XML (`testsuites`): `SEO site checks of <url>` (and each area with site checks), a test case per site check whose `failure` lists its findings and their pages; then per judged page a suite per area (`SEO checks of <url>`), a test case per check named with the page's URL; a page whose scan failed is one test case in `error`. Valid against the Ant JUnit XSD and the Jenkins xUnit junit-10.xsd.",
+              }),
+            },
+          },
+        },
+        ...apiErrors(400, 401, 404, 405, 406, 409, 410, 429, 500, 503),
       },
     },
   },

@@ -33,11 +33,11 @@ export const ERROR_WHEN: Record<ErrorKind, string> = {
   not_found: "unknown route, or a resource missing or not the caller's",
   method_not_allowed: "a known path with a method it does not serve; `Allow` lists the methods",
   not_acceptable:
-    "`Accept` names no representation the endpoint serves (`GET /api/v1/scan/{id}`: JSON, CSV, SARIF or JUnit XML); the error itself is JSON",
+    "`Accept` names no representation the endpoint serves (`GET /api/v1/scan/{id}` and `GET /api/v1/audits/{id}/report`: JSON, CSV, SARIF or JUnit XML); the error itself is JSON",
   scan_not_finished:
-    "an export (CSV, SARIF, JUnit) of a scan that is still `queued` or `running`; read it as JSON until it has finished",
+    "an export (CSV, SARIF, JUnit) of a scan that is still `queued` or `running`, read it as JSON until it has finished; or the report of an audit still under way, in any format, follow `GET /api/v1/audits/{id}` until it has completed",
   checks_pruned:
-    "an export (CSV, SARIF, JUnit) of a scan whose check list retention dropped; its scores are still in its JSON",
+    "an export (CSV, SARIF, JUnit) of a scan whose check list retention dropped, its scores are still in its JSON; or a SARIF or JUnit export of an audit whose pages' check lists were dropped, its site report is still there as JSON or CSV",
   idempotency_key_in_use:
     "a request with this `Idempotency-Key` is still being answered; retry after `Retry-After` to receive its answer",
   idempotency_key_reused:
@@ -423,3 +423,44 @@ export const jsonBody = (schema: z.ZodType, required = true) => ({
   required,
   content: { "application/json": { schema } },
 });
+
+/**
+ * The outline of a scan's or an audit's SARIF export: the log the tests validate against the OASIS SARIF 2.1.0
+ * schema; here only its frame, open to every member that schema allows.
+ */
+export const SarifLog = z
+  .object({
+    $schema: z.string(),
+    version: z.literal("2.1.0"),
+    runs: z.array(
+      z
+        .object({
+          tool: z.object({
+            driver: z
+              .object({
+                name: z.literal("aeo-scan"),
+                version: z.string(),
+                rules: z.array(z.object({ id: z.string() }).loose()),
+              })
+              .loose(),
+          }),
+          artifacts: z.array(z.object({ location: z.object({ uri: z.string() }).loose() }).loose()),
+          results: z.array(
+            z
+              .object({
+                ruleId: z.string(),
+                level: z.enum(["error", "warning", "note"]),
+                message: z.object({ text: z.string() }),
+                partialFingerprints: z.object({ "aeoScanFinding/v1": z.string() }),
+              })
+              .loose(),
+          ),
+        })
+        .loose(),
+    ),
+  })
+  .meta({
+    id: "SarifLog",
+    description:
+      "A SARIF 2.1.0 log (OASIS Standard): one run; `tool.driver.rules` are the checks that ran (rule id = check id; an audit's site checks too); one result per check that failed or warned on a page, located at the page's URL (and for an audit one per finding of a failing site check, located at the finding's URL), with a stable `partialFingerprints.aeoScanFinding/v1`.",
+  });

@@ -33,6 +33,7 @@ import {
   pageNotModified,
   record,
   revalidationHeaders,
+  SarifLog,
   security,
 } from "./common";
 
@@ -47,47 +48,6 @@ const Prefer = z.string().optional().meta({
 /** The columns of a scan's CSV export, as its header row names them. */
 const CSV_HEADER =
   "url,final_url,scan_id,mode,scanned_at,area,check_id,title,status,severity,score,max_score,finding,fix";
-
-/**
- * The outline of a scan's SARIF export: the log the tests validate against the OASIS SARIF 2.1.0
- * schema; here only its frame, open to every member that schema allows.
- */
-const SarifLog = z
-  .object({
-    $schema: z.string(),
-    version: z.literal("2.1.0"),
-    runs: z.array(
-      z
-        .object({
-          tool: z.object({
-            driver: z
-              .object({
-                name: z.literal("aeo-scan"),
-                version: z.string(),
-                rules: z.array(z.object({ id: z.string() }).loose()),
-              })
-              .loose(),
-          }),
-          artifacts: z.array(z.object({ location: z.object({ uri: z.string() }).loose() }).loose()),
-          results: z.array(
-            z
-              .object({
-                ruleId: z.string(),
-                level: z.enum(["error", "warning", "note"]),
-                message: z.object({ text: z.string() }),
-                partialFingerprints: z.object({ "aeoScanFinding/v1": z.string() }),
-              })
-              .loose(),
-          ),
-        })
-        .loose(),
-    ),
-  })
-  .meta({
-    id: "SarifLog",
-    description:
-      "A SARIF 2.1.0 log (OASIS Standard): one run; `tool.driver.rules` are the checks the scan ran (rule id = check id); one result per check that failed or warned, located at the scanned URL, with a stable `partialFingerprints.aeoScanFinding/v1`.",
-  });
 
 const ContentDisposition = z
   .string()

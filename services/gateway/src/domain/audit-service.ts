@@ -1,4 +1,4 @@
-import { pagesCsv, reportCsv } from "@scan/audit";
+import { isJudgedPage, pagesCsv, reportCsv } from "@scan/audit";
 import {
   AppError,
   type AuditPageListQuery,
@@ -16,6 +16,7 @@ import {
   SiteReport,
 } from "@scan/contract";
 import type { Audit, AuditPage, Db } from "@scan/db";
+import { type AuditExportFormat, auditExportOf, checksPruned, renderAuditExport, TOOL } from "@scan/reports";
 import type { Queue } from "bullmq";
 import { z } from "zod";
 import type { AccountCaller } from "./authenticate";
@@ -36,8 +37,12 @@ export type AuditServiceDeps = {
 const ACTIVE = ["discovering", "running", "finalizing"] as const;
 const stringList = z.array(z.string());
 const Checks = z.array(CheckResult);
-/** page rows read per query for a CSV export */
+/** what of a page's facts says whether it was judged; the rest (its links) is not read here */
+const Redirects = z.object({ redirects: z.array(z.unknown()) });
+/** page rows read per query for an export */
 const EXPORT_BATCH = 1_000;
+/** what an audit under way answers in Retry-After: it takes minutes, not seconds */
+const UNFINISHED_RETRY_S = 10;
 
 export const auditNotFound = (id: string) =>
   new AppError("not_found", `No audit with id ${id}`, "Use an audit id from POST /api/v1/sites/{id}/audits.");
@@ -81,6 +86,15 @@ export const toAuditView = (audit: Audit, progress: AuditProgress, withReport: b
   report: withReport && audit.status === "completed" && audit.report ? SiteReport.parse(audit.report) : null,
 });
 
+/**
+ * Whether the page answered through a redirect: its facts say, as they said to the report step;
+ * once retention dropped them, its final URL does.
+ */
+const redirectedOf = (page: AuditPage): boolean => {
+  const facts = Redirects.safeParse(page.facts);
+  return facts.success ? facts.data.redirects.length > 0 : page.finalUrl !== null && page.finalUrl !== page.url;
+};
+
 export const toAuditPageView = (page: AuditPage): AuditPageView => ({
   id: page.id,
   url: page.url,
@@ -89,6 +103,7 @@ export const toAuditPageView = (page: AuditPage): AuditPageView => ({
   status: page.status,
   http_status: page.httpStatus,
   final_url: page.finalUrl,
+  judged: isJudgedPage({ status: page.status, httpStatus: page.httpStatus, redirected: redirectedOf(page) }),
   scores: scoresOf(page),
   grade: (page.grade as Grade | null) ?? null,
   issues: { critical: page.issuesCritical, warning: page.issuesWarning, info: page.issuesInfo },
@@ -228,10 +243,8 @@ export const createAuditService = ({ db, queue, pagesByPlan, activePerUser, asse
     return { pages: rows.map(toAuditPageView), meta: pageMeta(query, total) };
   };
 
-  /** Every page of the audit as CSV, read in batches in the order they were found. */
-  const pagesAsCsv = async (userId: string, auditId: string): Promise<string> => {
-    await owned(userId, auditId);
-    const views: AuditPageView[] = [];
+  /** Every page of the audit, read in batches in the order they were found. */
+  async function* allPages(auditId: string): AsyncGenerator<AuditPageView> {
     let after = 0;
     for (;;) {
       const rows: AuditPage[] = await db.auditPage.findMany({
@@ -239,27 +252,78 @@ export const createAuditService = ({ db, queue, pagesByPlan, activePerUser, asse
         orderBy: { position: "asc" },
         take: EXPORT_BATCH,
       });
-      views.push(...rows.map(toAuditPageView));
+      for (const row of rows) yield toAuditPageView(row);
       const last = rows.at(-1);
-      if (rows.length < EXPORT_BATCH || !last) break;
+      if (rows.length < EXPORT_BATCH || !last) return;
       after = last.position;
     }
+  }
+
+  /** Every page of the audit as CSV. */
+  const pagesAsCsv = async (userId: string, auditId: string): Promise<string> => {
+    await owned(userId, auditId);
+    const views: AuditPageView[] = [];
+    for await (const view of allPages(auditId)) views.push(view);
     return pagesCsv(views);
   };
 
-  /** The completed audit's report; an audit still under way (or failed, or cancelled) has none. */
-  const report = async (userId: string, auditId: string) => {
+  /**
+   * The completed audit with its report. An audit under way has none yet: 409 with
+   * Retry-After, as an export of an unfinished scan; a failed or cancelled one never will: 404.
+   */
+  const completed = async (userId: string, auditId: string): Promise<Audit & { report: SiteReport }> => {
     const audit = await owned(userId, auditId);
+    if ((ACTIVE as readonly string[]).includes(audit.status))
+      throw new AppError(
+        "scan_not_finished",
+        `Audit ${auditId} is ${audit.status}: it has no report until it has completed`,
+        `Follow GET /api/v1/audits/${auditId} until its status is completed, then ask again.`,
+        { "Retry-After": String(UNFINISHED_RETRY_S) },
+      );
     if (audit.status !== "completed" || !audit.report)
       throw new AppError(
         "not_found",
         `Audit ${auditId} has no report: it is ${audit.status}`,
-        "A report exists once the audit is completed; poll GET /api/v1/audits/{id} for its progress.",
+        "A report exists once an audit has completed; start another with POST /api/v1/sites/{id}/audits.",
       );
-    return SiteReport.parse(audit.report);
+    return { ...audit, report: SiteReport.parse(audit.report) };
   };
 
+  const report = async (userId: string, auditId: string): Promise<SiteReport> =>
+    (await completed(userId, auditId)).report;
+
   const reportAsCsv = async (userId: string, auditId: string) => reportCsv(await report(userId, auditId));
+
+  /**
+   * The completed audit as SARIF or JUnit XML: its site report and, page by page, the judged
+   * pages' checks and the pages that failed. 410 once retention dropped a judged page's checks:
+   * an export without them would read as pages with nothing wrong.
+   */
+  const exportReport = async (userId: string, auditId: string, format: AuditExportFormat): Promise<string> => {
+    const audit = await completed(userId, auditId);
+    const pages: AuditPageView[] = [];
+    for await (const view of allPages(auditId)) {
+      if (checksPruned(view))
+        throw new AppError(
+          "checks_pruned",
+          `Audit ${auditId} no longer has its pages' checks: retention dropped them`,
+          `Its site report is still in GET /api/v1/audits/${auditId}/report as JSON or CSV; audit the site again for a ${format} export.`,
+        );
+      // only what the export shows is kept: judged pages with their checks, failed pages
+      if (view.judged || view.status === "failed") pages.push(view);
+    }
+    const exported = auditExportOf(
+      {
+        id: audit.id,
+        url: audit.startUrl,
+        mode: audit.mode,
+        completed_at: audit.completedAt?.toISOString() ?? null,
+        report: audit.report,
+      },
+      pages,
+    );
+    return renderAuditExport(format, exported, TOOL);
+  };
 
   /**
    * Cancels an audit under way: it and its pages not yet started are marked cancelled, pages
@@ -283,7 +347,7 @@ export const createAuditService = ({ db, queue, pagesByPlan, activePerUser, asse
     return view(await owned(userId, auditId), true);
   };
 
-  return { create, get, listForSite, pages, pagesAsCsv, report, reportAsCsv, cancel };
+  return { create, get, listForSite, pages, pagesAsCsv, report, reportAsCsv, exportReport, cancel };
 };
 
 export type AuditService = ReturnType<typeof createAuditService>;

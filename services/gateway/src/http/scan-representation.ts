@@ -4,7 +4,7 @@ import type { Response } from "express";
 import { preferredType } from "./accept";
 
 /**
- * The media types GET /api/v1/scan/:id serves, in the server's order of preference (JSON first:
+ * The media types GET /api/v1/scan/:id and GET /api/v1/audits/:id/report serve, in the server's order of preference (JSON first:
  * `*\/*` and no Accept mean the stored scan as JSON), each with the format it stands for.
  */
 const SERVED: ReadonlyArray<readonly [string, ScanFormat]> = [
@@ -18,8 +18,11 @@ const FORMAT_OF = new Map(SERVED);
 const ACCEPT_HINT =
   "Ask for application/json, text/csv, application/sarif+json or application/xml (JUnit), or name the format with ?format=json|csv|sarif|junit.";
 
-/** `?format=` when given (it wins over Accept), else the type Accept prefers; 406 when it accepts none. */
-export const scanFormatFor = (format: ScanFormat | undefined, accept: string | undefined): ScanFormat => {
+/**
+ * `?format=` when given (it wins over Accept), else the type Accept prefers; 406 when it accepts
+ * none. A stored scan and an audit's report are served in the same four formats.
+ */
+export const exportFormatFor = (format: ScanFormat | undefined, accept: string | undefined): ScanFormat => {
   if (format) return format;
   const type = preferredType(
     accept,

@@ -9,6 +9,7 @@ import {
   SiteIdParam,
   successBody,
 } from "@scan/contract";
+import { EXPORT_FORMATS } from "@scan/reports";
 import type { Response } from "express";
 import { z } from "zod";
 import type { AuditService } from "../domain/audit-service";
@@ -16,12 +17,13 @@ import type { HistoryService } from "../domain/history-service";
 import type { ScheduleService } from "../domain/schedule-service";
 import { sendPage } from "../http/pagination";
 import { type Route, route } from "../http/route";
+import { exportFormatFor } from "../http/scan-representation";
 
 const BODY_HINT =
   'Send {"mode": "quick" | "full", "max_pages": 100, "include": ["/blog/*"], "exclude": ["/tag/*"]}; every field is optional.';
 const ID_HINT = "Use a UUID from the API.";
 const PAGES_HINT = "page ≥ 1; limit from 1 to 100; format: json or csv.";
-const REPORT_HINT = "format: json or csv.";
+const REPORT_HINT = "format: json, csv, sarif or junit (or ask by Accept).";
 const LIST_HINT = "page ≥ 1; limit from 1 to 100.";
 
 const AuditListQuery = z.strictObject(pageParams);
@@ -178,10 +180,21 @@ export const auditRoutes = ({
       params: { schema: AuditIdParam, hint: ID_HINT },
       query: { schema: AuditReportQuery, hint: REPORT_HINT, report: "names" },
     },
-    async ({ caller, params, query, res }) => {
+    async ({ caller, params, query, req, res }) => {
+      // one URL, several representations: a cache keys them on Accept
+      res.vary("Accept");
       const id = params.id.toLowerCase();
-      if (query.format === "csv")
-        return sendCsv(res, `audit-${id}-report`, await audits.reportAsCsv(caller.userId, id));
+      const format = exportFormatFor(query.format, req.get("accept"));
+      if (format === "csv") return sendCsv(res, `audit-${id}-report`, await audits.reportAsCsv(caller.userId, id));
+      if (format === "sarif" || format === "junit") {
+        const body = await audits.exportReport(caller.userId, id, format);
+        const { contentType, extension } = EXPORT_FORMATS[format];
+        return res
+          .status(200)
+          .setHeader("content-type", contentType)
+          .setHeader("content-disposition", `attachment; filename="audit-${id}-report.${extension}"`)
+          .send(body);
+      }
       const report = await audits.report(caller.userId, id);
       res.json(successBody(res.locals.form, report, { requestId: res.locals.requestId }));
     },

@@ -15,7 +15,7 @@ import type { ScanService } from "../domain/scan-service";
 import { sendRevalidatable } from "../http/conditional";
 import { parsePrefer } from "../http/prefer";
 import { type Route, route } from "../http/route";
-import { scanFormatFor, sendExport } from "../http/scan-representation";
+import { exportFormatFor, sendExport } from "../http/scan-representation";
 
 const BODY_HINT =
   'Send {"url": "https://example.com", "mode": "quick" | "full", "callback_url": "https://..." (optional)} as JSON.';
@@ -103,7 +103,7 @@ export const scanRoutes = (scans: ScanService): Route[] => [
       res.vary("Accept");
       const viewer = caller.kind === "anonymous" ? null : caller.userId;
       const scan = await scans.get(params.id, viewer, query.access);
-      const format = scanFormatFor(query.format, req.get("accept"));
+      const format = exportFormatFor(query.format, req.get("accept"));
       if (format !== "json") return sendExport(res, format, toStoredScan(scan));
       // a callback URL may carry the receiver's own token: only the scan's owner is shown it
       // (an anonymous scan has none, so its readers never see the callback)

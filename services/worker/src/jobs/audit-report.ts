@@ -4,6 +4,7 @@ import {
   type AuditedPage,
   buildSiteReport,
   crawlerRobots,
+  isJudgedPage,
   type JudgedPage,
   llmsTxtLinks,
   PageFacts,
@@ -152,12 +153,9 @@ export const createAuditReport = ({ db, scanner, log, reportFetchTimeoutMs, enqu
       for (const row of rows) {
         const facts = row.facts ? PageFacts.parse(row.facts) : null;
         pages.push({ url: row.url, status: row.status, httpStatus: row.httpStatus, inSitemap: row.inSitemap, facts });
-        const ok = row.httpStatus !== null && row.httpStatus >= 200 && row.httpStatus < 300;
+        const redirected = facts === null || facts.redirects.length > 0;
         if (
-          row.status === "scanned" &&
-          ok &&
-          facts &&
-          facts.redirects.length === 0 &&
+          isJudgedPage({ status: row.status, httpStatus: row.httpStatus, redirected }) &&
           row.overall !== null &&
           row.checks
         )

@@ -1,0 +1,46 @@
+import type { AuditPageView, ScanMode, SiteReport } from "@scan/contract";
+import { type PageReport, pageOfAuditPage } from "./page-report";
+
+/**
+ * A completed audit as its SARIF and JUnit exports read it: the site report (site checks with
+ * their findings, page checks' pass rates, scores and grade) and the pages it speaks of, the
+ * judged pages with their checks and the pages whose scan failed, in the order they were found.
+ */
+export type AuditExport = {
+  id: string;
+  /** where the crawl started: the site's origin and `/` */
+  url: string;
+  mode: ScanMode;
+  completedAt: string | null;
+  report: SiteReport;
+  pages: readonly PageReport[];
+};
+
+/** A judged page whose check list retention dropped: the audit can no longer be exported page by page. */
+export const checksPruned = (page: Pick<AuditPageView, "judged" | "checks">): boolean =>
+  page.judged && page.checks === null;
+
+/**
+ * The export of a completed audit from what the API answers: the audit (with its report) and
+ * its pages (GET /api/v1/audits/:id/pages). Throws a RangeError when the audit has no report or
+ * a judged page's checks were pruned (ask `checksPruned` first to say so to the user).
+ */
+export const auditExportOf = (
+  audit: { id: string; url: string; mode: ScanMode; completed_at: string | null; report: SiteReport | null },
+  pages: Iterable<AuditPageView>,
+): AuditExport => {
+  if (!audit.report) throw new RangeError(`audit ${audit.id} has no report: only a completed audit is exported`);
+  const exported: PageReport[] = [];
+  for (const page of pages) {
+    const report = pageOfAuditPage(page, audit.mode);
+    if (report) exported.push(report);
+  }
+  return {
+    id: audit.id,
+    url: audit.url,
+    mode: audit.mode,
+    completedAt: audit.completed_at,
+    report: audit.report,
+    pages: exported,
+  };
+};

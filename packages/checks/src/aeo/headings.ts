@@ -113,10 +113,12 @@ const LEVEL: Record<string, 1 | 2 | 3 | 4 | 5 | 6> = { h1: 1, h2: 2, h3: 3, h4: 
 // a section start followed by thousands of empty wrappers: taken to hold text rather than read on
 const SECTION_NODE_CAP = 2000;
 const NO_SECTION_TEXT = new Set(["script", "style", "noscript", "template", "svg", "button", "select", "a"]);
+// a formula is content though it holds no text node: MathJax draws its glyphs with CSS (mathjax's "The Lorenz Equations")
+const FORMULA = new Set(["math", "mjx-container"]);
 
 /**
  * Whether a heading's section (what follows it up to the next heading of its level or above)
- * holds a word outside links: a heading over nothing ("Featured" over an empty module) or over
+ * holds a word outside links, or a formula: a heading over nothing ("Featured" over an empty module) or over
  * links alone ("Related coverage", "More like this") heads navigation, not content.
  */
 const hasSectionText = (heading: Element, level: number, root: Element): boolean => {
@@ -140,6 +142,7 @@ const hasSectionText = (heading: Element, level: number, root: Element): boolean
     const element = node as Element;
     const headingLevel = LEVEL[element.localName];
     if (headingLevel !== undefined && headingLevel <= level) return false;
+    if (FORMULA.has(element.localName)) return true;
     node = NO_SECTION_TEXT.has(element.localName) ? after(element) : (element.firstChild ?? after(element));
   }
   return node !== null;

@@ -1,5 +1,4 @@
 import { defineCheck } from "../check";
-import { mainContentWords } from "./content-depth.check";
 import { headingList, passedOverNote, subHeadings } from "./headings";
 
 // from this length a text is asked for sections; content-depth draws its line at the same count
@@ -34,7 +33,7 @@ export const subheadings = defineCheck({
         evidence,
       };
     }
-    const words = mainContentWords(page);
+    const words = page.main.words;
     if (words < SECTIONED_WORDS) {
       if (count === 0) {
         return {

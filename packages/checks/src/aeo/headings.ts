@@ -91,13 +91,20 @@ const openersFor = perPage((page: Page): Openers => {
 const startsWithWord = (text: string, word: string): boolean =>
   text.startsWith(word) && (text.length === word.length || /[\s,:;?!-]/.test(text.charAt(word.length)));
 
+// a quotation that opens a headline and the headline's own words after it: "'What is the sea telling us?': Māori tribes fearful…"
+const QUOTED_LEAD = /^\s*["'“‘«„][^"“”«»„]+?["'”’»“]\s*[:,;–—-]?\s+(\S.*)$/u;
+
 /**
  * A heading phrased as a question: it ends in "?" (or "？", "؟"), opens with Spanish "¿", or
- * opens with an interrogative of the page's language (see `Openers`).
+ * opens with an interrogative of the page's language (see `Openers`). A headline that opens by
+ * quoting someone is judged on its own words after the quotation: guardian-1's "'What is the sea
+ * telling us?': Māori tribes fearful over whale strandings" reports a question, it asks none.
  */
 export const isQuestion = (page: Page, text: string): boolean => {
   if (/[?？؟]\s*$/.test(text) || text.startsWith("¿")) return true;
-  const lower = text.toLowerCase().replace(/^[\s"'“‘«]+/, "");
+  const quoting = QUOTED_LEAD.exec(text);
+  const own = quoting?.[1] ?? text;
+  const lower = own.toLowerCase().replace(/^[\s"'“‘«]+/, "");
   const { wh, aux, subjects } = openersFor(page);
   if (wh.some((word) => startsWithWord(lower, word))) return true;
   const [first, second] = lower.split(/\s+/);

@@ -120,6 +120,9 @@ const LEVEL: Record<string, 1 | 2 | 3 | 4 | 5 | 6> = { h1: 1, h2: 2, h3: 3, h4: 
 // a section start followed by thousands of empty wrappers: taken to hold text rather than read on
 const SECTION_NODE_CAP = 2000;
 const NO_SECTION_TEXT = new Set(["script", "style", "noscript", "template", "svg", "button", "select", "a"]);
+// the title of a widget, whatever its markup: ehow-2's AdSense "Related Searches", "You might also like", "Comments"
+const WIDGET_TITLE =
+  /^(?:related(?: searches| stories| articles| posts| content| links| reading| videos)?|you (?:may|might) also like|more (?:from [^.]+|stories|like this)|recommended(?: for you| reading| stories)?|sponsored(?: content| links| stories)?|promoted(?: stories| content)?|advertisement|comments?|share this(?: article| story| post)?|trending(?: now)?|most (?:read|popular|viewed))[\s:.!]*$/i;
 // a formula is content though it holds no text node: MathJax draws its glyphs with CSS (mathjax's "The Lorenz Equations")
 const FORMULA = new Set(["math", "mjx-container"]);
 
@@ -159,8 +162,8 @@ const hasSectionText = (heading: Element, level: number, root: Element): boolean
  * The h1-h3 headings of the main content (page.ts: Readability's extraction, or its fallback,
  * with the page's h1), in document order, and those passed over: headings inside navigation,
  * sidebars or widgets (lib/boilerplate.ts; Readability's extraction has had them taken out
- * already, and they are listed from there), and headings whose section holds no text outside
- * links. Headings in noscript or template, or hidden by markup, are neither.
+ * already, and they are listed from there), headings titled as a widget ("Related Searches",
+ * "You might also like") and headings whose section holds no text outside links. Headings in noscript or template, or hidden by markup, are neither.
  */
 export const contentHeadings = perPage(
   (page: Page): { headings: readonly Heading[]; passedOver: readonly PassedOver[] } => {
@@ -182,6 +185,10 @@ export const contentHeadings = perPage(
         const boilerplate = enclosingBoilerplate(element, { stop: root, keep });
         if (boilerplate) {
           passedOver.push({ text, reason: boilerplate.reason });
+          continue;
+        }
+        if (WIDGET_TITLE.test(text)) {
+          passedOver.push({ text, reason: "a widget's title" });
           continue;
         }
         if (!hasSectionText(element, level, root)) {

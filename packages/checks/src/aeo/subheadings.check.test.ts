@@ -45,12 +45,10 @@ describe("subheadings", () => {
     expect(verdict.description).toMatch(/only one h2\/h3 subheading: h2 "Steps"/);
     const links = judge(
       subheadings,
-      main(
-        '<h2>Steps</h2><p>x</p><h2>More like this</h2><ul><li><a href="/a">A story</a></li></ul><h2>Next</h2><p>y</p>',
-      ),
+      main('<h2>Steps</h2><p>x</p><h2>Elsewhere</h2><ul><li><a href="/a">A story</a></li></ul><h2>Next</h2><p>y</p>'),
     );
     expect(links.description).toMatch(
-      /only two h2\/h3 subheadings: h2 "Steps", h2 "Next"\. Not counted, as not the content's: "More like this" \(no text but links follows it\)\./,
+      /only two h2\/h3 subheadings: h2 "Steps", h2 "Next"\. Not counted, as not the content's: "Elsewhere" \(no text but links follows it\)\./,
     );
   });
 
@@ -88,5 +86,17 @@ describe("subheadings", () => {
     const verdict = judgeCorpusPage(subheadings, name);
     expect(verdict.status).toBe(status);
     expect(verdict.description).toMatch(description);
+  });
+
+  it("does not count a widget's title as a section, whatever its markup", () => {
+    const verdict = judge(
+      subheadings,
+      main(
+        "<h2>Steps</h2><p>x</p><h2>Related Searches</h2><p>Promoted by a network</p><h2>You might also like:</h2><p>y</p><h2>Related work</h2><p>z</p>",
+      ),
+    );
+    expect(verdict.description).toMatch(
+      /only two h2\/h3 subheadings: h2 "Steps", h2 "Related work"\. Not counted, as not the content's: "Related Searches", "You might also like:" \(a widget's title\)\./,
+    );
   });
 });

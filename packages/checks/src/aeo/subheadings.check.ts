@@ -38,7 +38,7 @@ export const subheadings = defineCheck({
       if (count === 0) {
         return {
           status: "skip",
-          description: `The main content's ${words} words are too short to need sections (${SECTIONED_WORDS} or more do).${note}`,
+          description: `The main content's ${words} word${words === 1 ? " is" : "s are"} too short to need sections (${SECTIONED_WORDS} or more do).${note}`,
           evidence,
         };
       }

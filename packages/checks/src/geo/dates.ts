@@ -153,11 +153,12 @@ export const pageDates = perPage((page: Page): PageDates => {
     }
   }
   for (const meta of elementsNamed(page, "meta")) {
-    const key = (meta.getAttribute("property") ?? meta.getAttribute("name") ?? meta.getAttribute("itemprop") ?? "")
-      .trim()
-      .toLowerCase();
-    const kind = META_KEYS.get(key);
-    if (kind) add(dates, meta.getAttribute("content"), kind, `<meta ${key}>`);
+    // any of its keys: nytimes writes <meta property="article:published" itemprop="datePublished">
+    const key = ["property", "name", "itemprop"]
+      .map((attribute) => (meta.getAttribute(attribute) ?? "").trim().toLowerCase())
+      .find((name) => META_KEYS.has(name));
+    const kind = key ? META_KEYS.get(key) : undefined;
+    if (key && kind) add(dates, meta.getAttribute("content"), kind, `<meta ${key}>`);
   }
   const regions = articleRegions(page);
   const keep = ancestorsOf(page.main.pageHeading);

@@ -74,4 +74,13 @@ describe("publish-date", () => {
     expect(verdict.status).toBe("pass");
     expect(verdict.description).toMatch(/published 2013-09-29 \(<time datetime>\)/);
   });
+
+  it("reads a date meta by any of its keys: <meta property=article:published itemprop=datePublished>", () => {
+    const verdict = judge(
+      publishDate,
+      withHead('<meta property="article:published" itemprop="datePublished" content="2017-01-13T00:00:04-05:00">'),
+    );
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toMatch(/published 2017-01-13 \(<meta datepublished>\)/);
+  });
 });

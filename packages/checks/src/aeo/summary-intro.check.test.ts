@@ -103,4 +103,12 @@ describe("summary-intro", () => {
     const verdict = judgeCorpusPage(summaryIntro, name);
     expect(verdict.description).toMatch(opening);
   });
+
+  it("ehow-2: the opening is the article's first paragraph, which states its point", () => {
+    const verdict = judgeCorpusPage(summaryIntro, "ehow-2");
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toMatch(
+      /^The main content opens with a 27-word paragraph that states its point: "Graduation parties/,
+    );
+  });
 });

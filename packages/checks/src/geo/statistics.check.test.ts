@@ -88,4 +88,16 @@ describe("statistics", () => {
     expect(verdict.status).toBe("pass");
     expect(verdict.evidence).not.toContain("Ninety Mile");
   });
+
+  it("nytimes-1: the years 1997 and 1998 date events, they measure nothing", () => {
+    const verdict = judgeCorpusPage(statistics, "nytimes-1");
+    expect(verdict.status).toBe("warn");
+    expect(verdict.evidence).toEqual(["20 years", "200 people"]);
+  });
+
+  it("bbc-1: numbers in words are facts too (two people, nine months, eight years)", () => {
+    const verdict = judgeCorpusPage(statistics, "bbc-1");
+    expect(verdict.status).toBe("pass");
+    expect(verdict.evidence).toEqual(["two people", "18 months", "Nine months", "eight years"]);
+  });
 });

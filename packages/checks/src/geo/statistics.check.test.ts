@@ -1,3 +1,4 @@
+import { contentDepth } from "../aeo/content-depth.check";
 import { judge, judgeCorpusPage } from "../fixture";
 import { statistics } from "./statistics.check";
 
@@ -99,5 +100,14 @@ describe("statistics", () => {
     const verdict = judgeCorpusPage(statistics, "bbc-1");
     expect(verdict.status).toBe("pass");
     expect(verdict.evidence).toEqual(["two people", "18 months", "Nine months", "eight years"]);
+  });
+
+  it("hukumusume: a Japanese page's words are counted as content-depth counts them, not by spaces", () => {
+    const depth = judgeCorpusPage(contentDepth, "hukumusume");
+    const words = /has (\d+) words/.exec(depth.description)?.[1];
+    expect(Number(words)).toBeGreaterThan(400);
+    expect(judgeCorpusPage(statistics, "hukumusume").description).toMatch(
+      new RegExp(`^The main content's ${words} words`),
+    );
   });
 });

@@ -1,5 +1,5 @@
 import type { Verdicts } from "./extract";
-import { type Change, NOTES, REASONS, SCANNED_DIFFERENCES } from "./reasons";
+import { type Change, LEFT, NOTES, REASONS, REVIEWED, SCANNED_DIFFERENCES } from "./reasons";
 
 /** Lighthouse agreement as the corpus test reports it ("858 of 859"), or as computed here. */
 export type Agreement = { agree: number; compared: number };
@@ -173,5 +173,23 @@ export const renderReport = ({ before, after, command, lighthouseChecks, scanned
     }
     lines.push("");
   }
+  lines.push(
+    "## Pages reviewed by hand",
+    "",
+    "Three pages in three languages, none of them one the rule changes were built on, read as a consultant would",
+    "read their AEO and GEO verdicts: what the review changed in the rules (each with a test on the page), and what",
+    "it left.",
+    "",
+  );
+  for (const { page, fixed, left } of REVIEWED) {
+    lines.push(
+      `### ${page}`,
+      "",
+      ...fixed.map((item) => `- Fixed: ${item}`),
+      ...left.map((item) => `- Left: ${item}`),
+      "",
+    );
+  }
+  lines.push("### Left on other pages", "", ...LEFT.map((item) => `- ${item}`), "");
   return lines.join("\n");
 };

@@ -3,7 +3,15 @@ import { join, resolve } from "node:path";
 import { allChecks, quickChecks } from "@scan/checks";
 import { CheckStatus } from "@scan/contract";
 import { createAccount, type TestAccount } from "./support/accounts";
-import { corpusPages, lighthouseVerdicts, median, percentile, serveCorpus } from "./support/corpus";
+import {
+  agreesWithLighthouse,
+  corpusPages,
+  LIGHTHOUSE_AUDITS,
+  lighthouseVerdicts,
+  median,
+  percentile,
+  serveCorpus,
+} from "./support/corpus";
 import { type FixtureServer, startFixtureServer } from "./support/fixture-server";
 import { createTestDatabase, stopContainers, type TestDatabase, testRedisUrl } from "./support/services";
 import { api, type Stack, startStack } from "./support/stack";
@@ -31,20 +39,6 @@ type Proof = {
 type FixAnswer = { llmsTxt: ProvenFile | null; jsonLd: ProvenFile | null; robotsTxt: ProvenFile | null; proof: Proof };
 // a skip is "not applicable": nothing faulted, so a check going from skip to warn got worse
 const RANK: Record<Status, number> = { fail: 0, warn: 1, pass: 2, skip: 2 };
-
-// our check ↔ the Lighthouse SEO audit it overlaps (docs/spec/checks.md)
-const LIGHTHOUSE: Record<string, string> = {
-  "http-status": "http-status-code",
-  title: "document-title",
-  "meta-description": "meta-description",
-  indexable: "is-crawlable",
-  canonical: "canonical",
-  "image-alt": "image-alt",
-  "link-text": "link-text",
-  "crawlable-anchors": "crawlable-anchors",
-  hreflang: "hreflang",
-  "robots-txt": "robots-txt",
-};
 
 /**
  * Disagreements we stand by, each with its reason. Anything else fails the test.
@@ -211,15 +205,11 @@ const lighthouseAgreement = () => {
   let compared = 0;
   for (const [page, scanned] of results) {
     for (const check of [...scanned.full, ...scanned.quick]) {
-      const audit = LIGHTHOUSE[check.id];
+      const audit = LIGHTHOUSE_AUDITS[check.id];
       const expected = audit ? lighthouse[page]?.[audit] : undefined;
       if (expected === undefined || expected === null) continue;
       compared += 1;
-      const agrees =
-        expected === 1
-          ? check.status === "pass" || check.status === "skip"
-          : check.status === "warn" || check.status === "fail";
-      if (!agrees && !ACCEPTED[`${page} ${check.id}`]) {
+      if (!agreesWithLighthouse(check.status, expected) && !ACCEPTED[`${page} ${check.id}`]) {
         disagreements.push(
           `${page} ${check.id}: Lighthouse ${expected ? "pass" : "fail"}, ours ${check.status} (${check.description})`,
         );

@@ -9,6 +9,27 @@ const PAGES_DIR = join(CORPUS_DIR, "pages");
 
 export const corpusPages = (): string[] => readdirSync(PAGES_DIR).sort();
 
+/** Our check ↔ the Lighthouse SEO audit it overlaps (docs/spec/checks.md). */
+export const LIGHTHOUSE_AUDITS: Readonly<Record<string, string>> = {
+  "http-status": "http-status-code",
+  title: "document-title",
+  "meta-description": "meta-description",
+  indexable: "is-crawlable",
+  canonical: "canonical",
+  "image-alt": "image-alt",
+  "link-text": "link-text",
+  "crawlable-anchors": "crawlable-anchors",
+  hreflang: "hreflang",
+  "robots-txt": "robots-txt",
+};
+
+/**
+ * Whether our verdict agrees with Lighthouse's score: its pass with our pass or skip (not
+ * applicable: nothing is faulted), its fail with our warn or fail.
+ */
+export const agreesWithLighthouse = (status: string, score: number): boolean =>
+  score === 1 ? status === "pass" || status === "skip" : status === "warn" || status === "fail";
+
 /** Lighthouse 12.8.2 SEO audit scores per page: 1 pass, 0 fail, null not applicable. */
 export const lighthouseVerdicts = (): Record<string, Record<string, number | null>> =>
   JSON.parse(readFileSync(join(CORPUS_DIR, "lighthouse-seo.json"), "utf8"));

@@ -61,9 +61,31 @@ export const parseDocument = (html: string): Document => {
 
 export const foldWhitespace = (text: string): string => text.replace(/\s+/g, " ").trim();
 
+// Chinese, Japanese and Thai do not put spaces between words
+const UNSPACED_SCRIPT = /[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\u0e00-\u0e7f]/;
+let wordBreaker: Intl.Segmenter | undefined;
+
+/**
+ * The words of a text: what stands between spaces, except in stretches of a script written
+ * without spaces (Chinese, Japanese, Thai), which the runtime's word breaker (Intl.Segmenter,
+ * ICU's dictionaries) splits: counted by spaces, a Chinese sentence is one word, and every
+ * length rule (an opening of 15 to 80 words, an answer of 20 to 80) would misjudge it.
+ */
 export const countWords = (text: string): number => {
   const folded = foldWhitespace(text);
-  return folded === "" ? 0 : folded.split(" ").length;
+  if (folded === "") return 0;
+  const tokens = folded.split(" ");
+  if (!UNSPACED_SCRIPT.test(folded)) return tokens.length;
+  wordBreaker ??= new Intl.Segmenter(undefined, { granularity: "word" });
+  let count = 0;
+  for (const token of tokens) {
+    if (!UNSPACED_SCRIPT.test(token)) {
+      count++;
+      continue;
+    }
+    for (const segment of wordBreaker.segment(token)) if (segment.isWordLike) count++;
+  }
+  return count;
 };
 
 const SILENT = new Set(["script", "style", "noscript", "template"]);

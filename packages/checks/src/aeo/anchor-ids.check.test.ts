@@ -1,4 +1,4 @@
-import { judge } from "../fixture";
+import { judge, judgeCorpusPage } from "../fixture";
 import { anchorIds } from "./anchor-ids.check";
 
 const TEXT = "<p>Some words of the section, enough to be read as its text.</p>";
@@ -49,5 +49,23 @@ describe("anchor-ids", () => {
     );
     expect(verdict.status).toBe("pass");
     expect(verdict.description).toBe("2 of 2 h2/h3 headings of the main content have an id to link to.");
+  });
+
+  it("judges the page's own heading, not Readability's copy of it: an id on the wrapper it rewrote still counts", () => {
+    // the wrapper <div id> around each h2 becomes an empty <p id> before it in Readability's extraction
+    const verdict = judge(
+      anchorIds,
+      page(
+        `<article><div class="section" id="intro"><h2>Introduction</h2></div>${TEXT.repeat(3)}<div class="section" id="design"><h2>Design</h2></div>${TEXT.repeat(3)}</article>`,
+      ),
+    );
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toBe("2 of 2 h2/h3 headings of the main content have an id to link to.");
+  });
+
+  it("dropbox-blog: each h2 opens a <div id> (#introduction, #glossary...), so every section can be linked to", () => {
+    const verdict = judgeCorpusPage(anchorIds, "dropbox-blog");
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toBe("12 of 12 h2/h3 headings of the main content have an id to link to.");
   });
 });

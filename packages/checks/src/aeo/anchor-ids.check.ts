@@ -1,4 +1,7 @@
 import { defineCheck } from "../check";
+import { isInert } from "../lib/element";
+import { perPage } from "../lib/memo";
+import { foldWhitespace, type Page } from "../page";
 import { type Heading, headingList, passedOverNote, subHeadings } from "./headings";
 
 const hasId = (element: Element): boolean => (element.getAttribute("id") ?? "").trim() !== "";
@@ -15,7 +18,7 @@ const hasTargetInside = (element: Element): boolean => {
  * A fragment target for the section: an id on the h2/h3, on an element or `<a name>` inside it
  * (the "¶" permalink pattern), or on the `<section>`/`<div>` that the heading opens.
  */
-const isLinkable = ({ element }: Heading): boolean => {
+const isTarget = (element: Element): boolean => {
   if (hasId(element)) return true;
   if (hasTargetInside(element)) return true;
   const parent = element.parentElement;
@@ -27,6 +30,36 @@ const isLinkable = ({ element }: Heading): boolean => {
     // the wrapper Readability puts around its extraction is no section of the page
     !(parent.getAttribute("id") ?? "").startsWith("readability-page-")
   );
+};
+
+/** The rendered page's headings by their text, in document order. */
+const pageHeadingsByText = perPage((page: Page): Map<string, Element[]> => {
+  const byText = new Map<string, Element[]>();
+  for (const element of page.doc.querySelectorAll("h1, h2, h3, h4, h5, h6")) {
+    if (isInert(element)) continue;
+    const text = foldWhitespace(element.textContent ?? "");
+    byText.set(text, [...(byText.get(text) ?? []), element]);
+  }
+  return byText;
+});
+
+/**
+ * Whether each heading can be linked to, judged on the page's own element: Readability's
+ * extraction is a copy whose wrappers it rewrites (dropbox-blog's `<div id="introduction">`
+ * around its h2 becomes an empty `<p id>` before it), and a reader follows the page's ids, not
+ * the copy's. The page's element is the one with the heading's text, the n-th for the n-th
+ * heading of that text; a heading without one (a fallback's, already the page's) is judged as it is.
+ */
+const linkability = (page: Page, headings: readonly Heading[]): boolean[] => {
+  const byText = pageHeadingsByText(page);
+  const used = new Map<string, number>();
+  return headings.map(({ element, text }) => {
+    if (element.ownerDocument === page.doc) return isTarget(element);
+    const index = used.get(text) ?? 0;
+    used.set(text, index + 1);
+    const own = byText.get(text)?.[index];
+    return isTarget(element) || (own !== undefined && isTarget(own));
+  });
 };
 
 /** "The hypothesis" → "the-hypothesis": an id to suggest for a heading. */
@@ -44,7 +77,8 @@ const slug = (text: string): string =>
  * navigation, sidebars, teasers or widgets), and whether most of them can be reached by a
  * fragment (`#pricing`), so that an answer can cite the exact passage (Google's "scroll to
  * text" links and AI citations do). "Most" is more than half. Skipped without h2/h3 headings
- * in the main content: there is no section to link to, and subheadings reports that.
+ * in the main content: there is no section to link to, and subheadings reports that. The
+ * targets are read on the page's own headings (`linkability`).
  */
 export const anchorIds = defineCheck({
   id: "anchor-ids",
@@ -62,8 +96,9 @@ export const anchorIds = defineCheck({
         evidence: [],
       };
     }
-    const linkable = headings.filter(isLinkable);
-    const bare = headings.filter((heading) => !isLinkable(heading));
+    const linkableAt = linkability(page, headings);
+    const linkable = headings.filter((_, index) => linkableAt[index]);
+    const bare = headings.filter((_, index) => !linkableAt[index]);
     const evidence = bare.map((heading) => heading.text);
     const description = `${linkable.length} of ${headings.length} h2/h3 heading${headings.length === 1 ? " of the main content has" : "s of the main content have"} an id to link to${bare.length > 0 ? `; without one: ${headingList(bare)}` : ""}.`;
     if (linkable.length * 2 > headings.length) return { status: "pass", description, evidence };

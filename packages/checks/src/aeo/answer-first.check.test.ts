@@ -60,4 +60,15 @@ describe("answer-first", () => {
     expect(verdict.status).toBe("pass");
     expect(verdict.description).toMatch(/h1 "How long does shipping take\?" \(25 words\)/);
   });
+
+  it("counts the words of an answer in Japanese or Chinese, written without spaces, by a word breaker", () => {
+    const answer =
+      "配送には国内で三日から五日かかります。海外への配送は、運送会社と税関の手続きによって、最大で十日ほどかかることがあります。";
+    const verdict = judge(
+      answerFirst,
+      `<html lang="ja"><head><title>配送について</title></head><body><h1>配送について</h1><h2>配送にはどのくらいかかりますか？</h2><p>${answer}</p></body></html>`,
+    );
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toMatch(/h2 "配送にはどのくらいかかりますか？" \((\d+) words\)/);
+  });
 });

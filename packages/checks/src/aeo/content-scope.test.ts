@@ -59,4 +59,13 @@ describe("heading checks read the main content of real pages", () => {
       /Not counted, as not the content's: "Monthly", "Annual", "Corporate" \(a "newsletter" block\)\./,
     );
   });
+
+  it('ehow-2: an ad block titled "Related Searches" is not a section of the article', () => {
+    const verdict = judgeCorpusPage(anchorIds, "ehow-2");
+    expect(verdict.status).toBe("skip");
+    expect(verdict.description).toMatch(/Not counted, as not the content's: "Related Searches" \(a widget's title\)/);
+    expect(judgeCorpusPage(qaContent, "ehow-2").description).toMatch(
+      /^One heading of the main content is a question, h1 "How to Throw a Graduation Party on a Budget", and it is the only one\./,
+    );
+  });
 });

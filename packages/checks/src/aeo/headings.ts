@@ -91,13 +91,20 @@ const openersFor = perPage((page: Page): Openers => {
 const startsWithWord = (text: string, word: string): boolean =>
   text.startsWith(word) && (text.length === word.length || /[\s,:;?!-]/.test(text.charAt(word.length)));
 
+// a quotation that opens a headline and the headline's own words after it: "'What is the sea telling us?': Māori tribes fearful…"
+const QUOTED_LEAD = /^\s*["'“‘«„][^"“”«»„]+?["'”’»“]\s*[:,;–—-]?\s+(\S.*)$/u;
+
 /**
  * A heading phrased as a question: it ends in "?" (or "？", "؟"), opens with Spanish "¿", or
- * opens with an interrogative of the page's language (see `Openers`).
+ * opens with an interrogative of the page's language (see `Openers`). A headline that opens by
+ * quoting someone is judged on its own words after the quotation: guardian-1's "'What is the sea
+ * telling us?': Māori tribes fearful over whale strandings" reports a question, it asks none.
  */
 export const isQuestion = (page: Page, text: string): boolean => {
   if (/[?？؟]\s*$/.test(text) || text.startsWith("¿")) return true;
-  const lower = text.toLowerCase().replace(/^[\s"'“‘«]+/, "");
+  const quoting = QUOTED_LEAD.exec(text);
+  const own = quoting?.[1] ?? text;
+  const lower = own.toLowerCase().replace(/^[\s"'“‘«]+/, "");
   const { wh, aux, subjects } = openersFor(page);
   if (wh.some((word) => startsWithWord(lower, word))) return true;
   const [first, second] = lower.split(/\s+/);
@@ -113,10 +120,15 @@ const LEVEL: Record<string, 1 | 2 | 3 | 4 | 5 | 6> = { h1: 1, h2: 2, h3: 3, h4: 
 // a section start followed by thousands of empty wrappers: taken to hold text rather than read on
 const SECTION_NODE_CAP = 2000;
 const NO_SECTION_TEXT = new Set(["script", "style", "noscript", "template", "svg", "button", "select", "a"]);
+// the title of a widget, whatever its markup: ehow-2's AdSense "Related Searches", "You might also like", "Comments"
+const WIDGET_TITLE =
+  /^(?:related(?: searches| stories| articles| posts| content| links| reading| videos)?|you (?:may|might) also like|more (?:from [^.]+|stories|like this)|recommended(?: for you| reading| stories)?|sponsored(?: content| links| stories)?|promoted(?: stories| content)?|advertisement|comments?|share this(?: article| story| post)?|trending(?: now)?|most (?:read|popular|viewed))[\s:.!]*$/i;
+// a formula is content though it holds no text node: MathJax draws its glyphs with CSS (mathjax's "The Lorenz Equations")
+const FORMULA = new Set(["math", "mjx-container"]);
 
 /**
  * Whether a heading's section (what follows it up to the next heading of its level or above)
- * holds a word outside links: a heading over nothing ("Featured" over an empty module) or over
+ * holds a word outside links, or a formula: a heading over nothing ("Featured" over an empty module) or over
  * links alone ("Related coverage", "More like this") heads navigation, not content.
  */
 const hasSectionText = (heading: Element, level: number, root: Element): boolean => {
@@ -140,6 +152,7 @@ const hasSectionText = (heading: Element, level: number, root: Element): boolean
     const element = node as Element;
     const headingLevel = LEVEL[element.localName];
     if (headingLevel !== undefined && headingLevel <= level) return false;
+    if (FORMULA.has(element.localName)) return true;
     node = NO_SECTION_TEXT.has(element.localName) ? after(element) : (element.firstChild ?? after(element));
   }
   return node !== null;
@@ -149,8 +162,8 @@ const hasSectionText = (heading: Element, level: number, root: Element): boolean
  * The h1-h3 headings of the main content (page.ts: Readability's extraction, or its fallback,
  * with the page's h1), in document order, and those passed over: headings inside navigation,
  * sidebars or widgets (lib/boilerplate.ts; Readability's extraction has had them taken out
- * already, and they are listed from there), and headings whose section holds no text outside
- * links. Headings in noscript or template, or hidden by markup, are neither.
+ * already, and they are listed from there), headings titled as a widget ("Related Searches",
+ * "You might also like") and headings whose section holds no text outside links. Headings in noscript or template, or hidden by markup, are neither.
  */
 export const contentHeadings = perPage(
   (page: Page): { headings: readonly Heading[]; passedOver: readonly PassedOver[] } => {
@@ -172,6 +185,10 @@ export const contentHeadings = perPage(
         const boilerplate = enclosingBoilerplate(element, { stop: root, keep });
         if (boilerplate) {
           passedOver.push({ text, reason: boilerplate.reason });
+          continue;
+        }
+        if (WIDGET_TITLE.test(text)) {
+          passedOver.push({ text, reason: "a widget's title" });
           continue;
         }
         if (!hasSectionText(element, level, root)) {

@@ -1,5 +1,6 @@
-import { FIXED_SCAN_TIME, judge, snapshotOf } from "../fixture";
+import { FIXED_SCAN_TIME, judge, judgeCorpusPage, snapshotOf } from "../fixture";
 import { preparePage } from "../page";
+import { answerFirst } from "./answer-first.check";
 import { isQuestion } from "./headings";
 import { qaContent } from "./qa-content.check";
 
@@ -76,5 +77,20 @@ describe("qa-content", () => {
     expect(question("¿Cuánto cuesta", "es")).toBe(true);
     expect(question("Cómo funciona", "es")).toBe(true);
     expect(question("Howard's story", "en")).toBe(false);
+  });
+
+  it("takes a headline that opens by quoting a question for the headline's own words", () => {
+    expect(question("'What is the sea telling us?': Māori tribes fearful over whale strandings", "en")).toBe(false);
+    expect(question("“Is it safe?” Parents weigh the new vaccine", "en")).toBe(false);
+    expect(question("'We will rebuild': how the town came back", "en")).toBe(true);
+    expect(question("“How to bake bread”", "en")).toBe(true);
+    expect(question("'Don't stop': why the band played on", "en")).toBe(true);
+  });
+
+  it("guardian-1: the h1 quotes a Māori elder's question; the report asks none", () => {
+    const verdict = judgeCorpusPage(qaContent, "guardian-1");
+    expect(verdict.status).toBe("fail");
+    expect(verdict.description).toMatch(/None of the main content's 3 headings is phrased as a question/);
+    expect(judgeCorpusPage(answerFirst, "guardian-1").status).toBe("skip");
   });
 });

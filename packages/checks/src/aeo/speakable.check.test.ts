@@ -46,4 +46,13 @@ describe("speakable", () => {
     expect(verdict.description).toMatch(/declares a NewsArticle in a block that does not parse/);
     expect(verdict.fix).toMatch(/^Remove the <!\[CDATA\[.* Then add "speakable"/);
   });
+
+  it("takes a NewsArticle declared in microdata for a news article", () => {
+    const verdict = judge(
+      speakable,
+      '<html><head><title>Rates rise</title></head><body><article itemscope itemtype="http://schema.org/NewsArticle"><h1 itemprop="headline">Rates rise</h1><p>The bank raised its rates.</p></article></body></html>',
+    );
+    expect(verdict.status).toBe("fail");
+    expect(verdict.description).toMatch(/its microdata declares a NewsArticle/);
+  });
 });

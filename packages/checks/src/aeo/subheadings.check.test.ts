@@ -1,9 +1,10 @@
-import { judge } from "../fixture";
+import { judge, judgeCorpusPage } from "../fixture";
 import { subheadings } from "./subheadings.check";
 
+// 5 × 32 words on each side of the fixture: over the 300 words from which sections are asked for
 const PROSE =
   "<p>This paragraph holds enough plain prose for the content extractor to treat it as the article, which it does for text of some length and with commas, like this one here.</p>".repeat(
-    3,
+    5,
   );
 const main = (inner: string) =>
   `<html><body><header><h2>Outside</h2></header><main>${PROSE}${inner}${PROSE}</main><footer><h2>Footer</h2></footer></body></html>`;
@@ -44,12 +45,58 @@ describe("subheadings", () => {
     expect(verdict.description).toMatch(/only one h2\/h3 subheading: h2 "Steps"/);
     const links = judge(
       subheadings,
-      main(
-        '<h2>Steps</h2><p>x</p><h2>More like this</h2><ul><li><a href="/a">A story</a></li></ul><h2>Next</h2><p>y</p>',
-      ),
+      main('<h2>Steps</h2><p>x</p><h2>Elsewhere</h2><ul><li><a href="/a">A story</a></li></ul><h2>Next</h2><p>y</p>'),
     );
     expect(links.description).toMatch(
-      /only two h2\/h3 subheadings: h2 "Steps", h2 "Next"\. Not counted, as not the content's: "More like this" \(no text but links follows it\)\./,
+      /only two h2\/h3 subheadings: h2 "Steps", h2 "Next"\. Not counted, as not the content's: "Elsewhere" \(no text but links follows it\)\./,
+    );
+  });
+
+  it("asks no sections of a short text: under 300 words, none skips and one or two pass", () => {
+    const short = (inner: string) =>
+      `<html><body><main><h1>Opening hours</h1><p>The shop opens at nine and closes at six, every day but Sunday, when it stays closed all day.</p>${inner}</main></body></html>`;
+    const none = judge(subheadings, short(""));
+    expect(none.status).toBe("skip");
+    expect(none.description).toMatch(/^The main content's \d+ words are too short to need sections \(300 or more do\)/);
+    const one = judge(subheadings, short("<h2>Holidays</h2><p>Closed on public holidays.</p>"));
+    expect(one.status).toBe("pass");
+    expect(one.description).toMatch(
+      /^The main content's \d+ words have 1 h2\/h3 subheading, enough for a short text: h2 "Holidays"\./,
+    );
+  });
+
+  it("counts a heading over a formula as a section: a formula is content, not a link", () => {
+    const formula =
+      '<mjx-container class="MathJax" jax="CHTML"><mjx-math><mjx-mi class="mjx-i"><mjx-c class="mjx-c1D465"></mjx-c></mjx-mi></mjx-math></mjx-container>';
+    const verdict = judge(
+      subheadings,
+      main(`<h2>Lorenz</h2>${formula}<h2>Cauchy</h2><math><mi>x</mi></math><h2>Words</h2><p>x</p>`),
+    );
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toMatch(
+      /^The main content has 3 h2\/h3 subheadings: h2 "Lorenz", h2 "Cauchy", h2 "Words"\./,
+    );
+  });
+
+  it.each([
+    ["rtl-1", "skip", /^The main content's 133 words are too short to need sections/],
+    ["daringfireball-1", "pass", /^The main content's \d+ words have 2 h2\/h3 subheadings, enough for a short text/],
+    ["mathjax", "pass", /"The Lorenz Equations"/],
+  ])("%s: a short page is judged as short", (name, status, description) => {
+    const verdict = judgeCorpusPage(subheadings, name);
+    expect(verdict.status).toBe(status);
+    expect(verdict.description).toMatch(description);
+  });
+
+  it("does not count a widget's title as a section, whatever its markup", () => {
+    const verdict = judge(
+      subheadings,
+      main(
+        "<h2>Steps</h2><p>x</p><h2>Related Searches</h2><p>Promoted by a network</p><h2>You might also like:</h2><p>y</p><h2>Related work</h2><p>z</p>",
+      ),
+    );
+    expect(verdict.description).toMatch(
+      /only two h2\/h3 subheadings: h2 "Steps", h2 "Related work"\. Not counted, as not the content's: "Related Searches", "You might also like:" \(a widget's title\)\./,
     );
   });
 });

@@ -1,4 +1,4 @@
-import { judge } from "../fixture";
+import { judge, judgeCorpusPage } from "../fixture";
 import { summaryIntro } from "./summary-intro.check";
 
 const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(" ");
@@ -72,5 +72,43 @@ describe("summary-intro", () => {
       ),
     );
     expect(verdict.status).toBe("pass");
+  });
+
+  it("passes over lines of links: a breadcrumb trail or a language switch is no opening", () => {
+    const verdict = judge(
+      summaryIntro,
+      main(
+        `<p><a href="/">Home</a> &gt; <a href="/fables/">Fables</a> &gt; <a href="/fables/jan/">January fables</a> &gt; The greedy dog</p><p><a href="/ja">Japanese</a> ←→ <a href="/en">English</a> ←→ <a href="/both">Japanese and English side by side</a></p><p>${words(30)}.</p>`,
+      ),
+    );
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toMatch(/^The main content opens with a 30-word paragraph/);
+  });
+
+  it("reads a Chinese opening written without spaces as the words it holds", () => {
+    const opening =
+      "一波波接續性低溫寒流報到，已將新竹尖石鄉後山一帶層層山巒披上嫣紅的彩衣，玉峰道路一路上雲氣山嵐滯留山頭。";
+    const verdict = judge(
+      summaryIntro,
+      `<html lang="zh-TW"><body><main><p>${opening}</p><p>聯絡電話：03-584-7231 行動: 0937-141993 營地地址：新竹縣尖石鄉玉峰村</p></main></body></html>`,
+    );
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toMatch(/paragraph that states its point: "一波波接續性/);
+  });
+
+  it.each([
+    ["pixnet", /"一波波/],
+    ["hukumusume", /"肉をくわえたイヌが/],
+  ])("%s: the opening is the first paragraph of the post, not a breadcrumb or a contact line", (name, opening) => {
+    const verdict = judgeCorpusPage(summaryIntro, name);
+    expect(verdict.description).toMatch(opening);
+  });
+
+  it("ehow-2: the opening is the article's first paragraph, which states its point", () => {
+    const verdict = judgeCorpusPage(summaryIntro, "ehow-2");
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toMatch(
+      /^The main content opens with a 27-word paragraph that states its point: "Graduation parties/,
+    );
   });
 });

@@ -28,12 +28,26 @@ const ANNOUNCEMENT = new RegExp(
 
 type Opening = { text: string; element: Element };
 
-/** The first paragraph of the main content with 5 or more words that is no byline, dateline or caption. */
+const lettersOf = (text: string): number => text.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
+
+/**
+ * A line that is mostly links (half its letters or more): a breadcrumb trail ("Home >
+ * Fables > The greedy dog"), a language switch, a list of tags. It leads elsewhere; it says nothing.
+ */
+const isLinkLine = (paragraph: Element, text: string): boolean => {
+  const links = [...paragraph.querySelectorAll("a")];
+  if (links.length < 2) return false;
+  const linked = links.reduce((sum, link) => sum + lettersOf(link.textContent ?? ""), 0);
+  return linked * 2 >= lettersOf(text);
+};
+
+/** The first paragraph of the main content with 5 or more words that is no byline, dateline, caption or line of links. */
 const opening = (page: Page): Opening | null => {
   for (const paragraph of mainElementsNamed(page, "p")) {
     const text = foldWhitespace(paragraph.textContent ?? "");
     if (countWords(text) < 5 || mainAncestorNamed(page, paragraph, NOT_INTRO) !== null) continue;
     if (!isContent(page, paragraph) || isBylineLine(page, text) || DATELINE.test(text)) continue;
+    if (isLinkLine(paragraph, text)) continue;
     return { text, element: paragraph };
   }
   return null;
@@ -46,7 +60,8 @@ const sentencesOf = (text: string): string[] => text.match(/[^.!?¿¡。？！]+
 /**
  * Reads the first paragraph of the main content (page.ts: Readability's extraction, never
  * navigation, sidebars or widgets; the first `<p>` of 5 or more words outside figures, quotes,
- * asides and tables, passing over bylines, datelines and credits), which should sum the page
+ * asides and tables, passing over bylines, datelines, credits and lines of links such as a
+ * breadcrumb trail; words of Chinese or Japanese counted by page.ts `countWords`), which should sum the page
  * up: an engine quotes it as the page's answer. It passes with 15 to 80 words that state
  * something; it fails when longer or shorter, when it only asks questions (a question is no
  * answer), or when it announces what the page will do ("In this article we will…") instead of

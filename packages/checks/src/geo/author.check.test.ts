@@ -131,4 +131,17 @@ describe("author", () => {
     expect(verdict.status).toBe("pass");
     expect(verdict.description).toContain(found);
   });
+
+  it("bbc-1: Open Graph article:author names the author (an organisation, as Google allows)", () => {
+    const verdict = judgeCorpusPage(author, "bbc-1");
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toBe('The page names its author: <meta og:article:author> "BBC News".');
+  });
+
+  it("videos-2: article:author holds the authors' profile URLs, as Open Graph defines it", () => {
+    const verdict = judgeCorpusPage(author, "videos-2");
+    expect(verdict.description).toMatch(
+      /<meta property="article:author"> profile https:\/\/www\.liberation\.fr\/auteur\/5631-alexandre-hervaud and 1 more\.$/,
+    );
+  });
 });

@@ -60,4 +60,12 @@ describe("citations-outbound", () => {
     expect(verdict.status).toBe("fail");
     expect(verdict.description).toMatch(/Not counted, as the publisher's own: bbc\.co\.uk\./);
   });
+
+  it("dropbox-blog: dropbox.com is the sister site of dropbox.tech, which publishes the page", () => {
+    const verdict = judgeCorpusPage(citationsOutbound, "dropbox-blog");
+    expect(verdict.status).toBe("warn");
+    expect(verdict.description).toMatch(
+      /link to one other site \(amazon\.com\).*Not counted, as the publisher's own: dropbox\.com\./,
+    );
+  });
 });

@@ -2,7 +2,7 @@ import { ancestorsOf, enclosingBoilerplate } from "../lib/boilerplate";
 import { ancestor, isHiddenByMarkup } from "../lib/element";
 import { type JsonLdNode, jsonLd, textOf } from "../lib/jsonld";
 import { perPage } from "../lib/memo";
-import type { Page } from "../page";
+import { countWords, type Page } from "../page";
 import { elementsNamed, isInert } from "../seo/dom";
 
 export type PageDate = {
@@ -107,12 +107,25 @@ const articleRegions = (page: Page): Element[] => {
 };
 
 /**
+ * A `<time itemprop="datePublished">` (or dateModified) whose microdata item holds the main
+ * content (half its words or more) dates the page, wherever in the item it stands: `001` sets
+ * its post's date in an `<aside>` of its BlogPosting `<article>`. A teaser's item holds its own
+ * story, not the page's content.
+ */
+const ofContentItem = (page: Page, time: Element): boolean => {
+  if (timeKind(time) === "date") return false;
+  const item = ancestor(time, (node) => node.hasAttribute("itemscope"));
+  return item !== null && page.main.words > 0 && countWords(item.textContent ?? "") * 2 >= page.main.words;
+};
+
+/**
  * The page's own machine-readable published and modified dates, read once for publish-date and
  * freshness so that they agree: JSON-LD datePublished / dateCreated / uploadDate / dateModified
  * of the nodes that describe the page (not of comments, reviews or listed items), the Open Graph
- * article times and common date metas, and `<time datetime>` of the main content or of the
- * article that holds the page's h1 (articleRegions), never of a sidebar or teaser, which are set
- * aside in `others`. Only ISO 8601 dates count: "May 6" in text is not machine-readable. Dates
+ * article times and common date metas, and `<time datetime>` of the main content, of the article
+ * that holds the page's h1 (articleRegions) or of the microdata item that holds the content
+ * (`ofContentItem`), never of a sidebar or teaser, which are set aside in `others`. Only ISO
+ * 8601 dates count: "May 6" in text is not machine-readable. Dates
  * before 1991 are placeholders and dropped; dates more than a day after the scan (a day allows
  * for time zones) are set aside in `future`: they come from templates or scheduled posts, and
  * counting them would make any page look fresh.
@@ -140,11 +153,12 @@ export const pageDates = perPage((page: Page): PageDates => {
     }
   }
   for (const meta of elementsNamed(page, "meta")) {
-    const key = (meta.getAttribute("property") ?? meta.getAttribute("name") ?? meta.getAttribute("itemprop") ?? "")
-      .trim()
-      .toLowerCase();
-    const kind = META_KEYS.get(key);
-    if (kind) add(dates, meta.getAttribute("content"), kind, `<meta ${key}>`);
+    // any of its keys: nytimes writes <meta property="article:published" itemprop="datePublished">
+    const key = ["property", "name", "itemprop"]
+      .map((attribute) => (meta.getAttribute(attribute) ?? "").trim().toLowerCase())
+      .find((name) => META_KEYS.has(name));
+    const kind = key ? META_KEYS.get(key) : undefined;
+    if (key && kind) add(dates, meta.getAttribute("content"), kind, `<meta ${key}>`);
   }
   const regions = articleRegions(page);
   const keep = ancestorsOf(page.main.pageHeading);
@@ -158,7 +172,9 @@ export const pageDates = perPage((page: Page): PageDates => {
   const own = (time: Element): boolean =>
     regions.some(
       (region) => region.contains(time) && enclosingBoilerplate(time, { stop: region.parentElement, keep }) === null,
-    ) || inMain(time);
+    ) ||
+    inMain(time) ||
+    ofContentItem(page, time);
   for (const time of elementsNamed(page, "time")) {
     if (isInert(time) || isHiddenByMarkup(time)) continue;
     add(own(time) ? dates : others, time.getAttribute("datetime"), timeKind(time), "<time datetime>");

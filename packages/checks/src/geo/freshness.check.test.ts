@@ -77,4 +77,27 @@ describe("freshness", () => {
       /Not counted, as not the page's own: 4 <time> dates .* \(the newest 2023-06-24\)/,
     );
   });
+
+  it.each([
+    [
+      "nytimes-1",
+      /^A dated news report \(its microdata declares a NewsArticle\), published 2017-01-13 \(<meta datepublished>\)/,
+    ],
+    ["nytimes-4", /^A dated news report \(.*\), published 2018-09-25 \(<meta datepublished>\)/],
+    ["msn", /^A dated news report \(its microdata declares a NewsArticle\), dated 2016-11-15 \(<time datetime>\)/],
+  ])("%s: a dated news report passes, its date read from microdata or its dateline", (name, description) => {
+    const verdict = judgeCorpusPage(freshness, name);
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toMatch(description);
+  });
+
+  it("never advises moving a date alone on an old page that is no news report", () => {
+    const verdict = judgeCorpusPage(freshness, "v8-blog");
+    expect(verdict.status).toBe("fail");
+    expect(verdict.fix).toMatch(
+      /^Review what the page says against today: if facts have changed since 2019-11-21, update the content, then set dateModified/,
+    );
+    expect(verdict.fix).toMatch(/Do not change the date without changing the content/);
+    expect(verdict.fix).not.toMatch(/to the review date/);
+  });
 });

@@ -21,7 +21,8 @@ const age = (from: Date, to: Date): string => {
  * Reads the page's own newest date (dates.ts: its JSON-LD and meta dates, and the `<time>`s of
  * its main content or of the article that holds its h1, never a sidebar's or a teaser's)
  * against the scan time: within 12 calendar months passes, 12 to 24 warns, older fails; no
- * date skips (publish-date judges that). A news article with a publication date passes
+ * date skips (publish-date judges that). A news article with a publication date (or the
+ * undated-kind date of its dateline) passes
  * whatever its age: a report's date says when it was news, and an old report is a dated record,
  * not stale content. The fix never advises changing a date alone: Google's guidance on dates
  * asks for a date that reflects a real update, and a date moved without new content is the
@@ -52,11 +53,13 @@ export const freshness = defineCheck({
     const evidence = [newest.raw, newest.source];
     const stated = `${isoDay(newest.date)} (${newest.source}), ${age(newest.date, page.scannedAt)} before the scan`;
     const news = newsArticle(page);
+    // the report's publication date, else the date of its dateline (a <time> that does not say which)
     const published = dates.find((date) => date.kind === "published");
-    if (news && published) {
+    const dated = published ?? dates.find((date) => date.kind === "date");
+    if (news && dated) {
       return {
         status: "pass",
-        description: `A dated news report (${news}), published ${isoDay(published.date)} (${published.source}); its newest date is ${stated}. A report's date says when it was news, not that it is stale.${notes}`,
+        description: `A dated news report (${news}), ${published ? "published" : "dated"} ${isoDay(dated.date)} (${dated.source}); its newest date is ${stated}. A report's date says when it was news, not that it is stale.${notes}`,
         evidence,
       };
     }

@@ -1,4 +1,4 @@
-import { judge } from "../fixture";
+import { judge, judgeCorpusPage } from "../fixture";
 import { publishDate } from "./publish-date.check";
 
 // FIXED_SCAN_TIME is 2026-06-01
@@ -53,5 +53,34 @@ describe("publish-date", () => {
     expect(verdict.status).toBe("fail");
     expect(verdict.description).toMatch(/Not counted, as not the page's own: 1 <time> date/);
     expect(verdict.fix).toMatch(/under the h1 "Rates rise"/);
+  });
+
+  it("takes the article's microdata datePublished, even from an <aside> of the article", () => {
+    const story = "<p>The bank raised its rates again today, the third rise this year, to the surprise of many.</p>";
+    const html = `<html><head><title>Rates rise</title></head><body><article itemscope itemtype="https://schema.org/BlogPosting"><header><h2 itemprop="name">Rates rise</h2></header><section>${story.repeat(4)}</section>
+      <aside><span itemprop="author">Jane Doe</span> <time datetime="2024-05-06" itemprop="datePublished">6 May 2024</time></aside></article>
+      <aside><ul><li itemscope itemtype="https://schema.org/BlogPosting"><a href="/other" itemprop="name">Another story</a> <time datetime="2026-05-20" itemprop="datePublished">20 May</time></li></ul></aside></body></html>`;
+    const verdict = judge(publishDate, html);
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toMatch(/published 2024-05-06 \(<time datetime>\)/);
+    // a teaser's item holds its own story, not the page's content
+    expect(verdict.description).toMatch(
+      /Not counted, as not the page's own: 1 <time> date .* \(the newest 2026-05-20\)/,
+    );
+  });
+
+  it("001: the post's <time itemprop=datePublished> in the <aside> of its BlogPosting is the page's date", () => {
+    const verdict = judgeCorpusPage(publishDate, "001");
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toMatch(/published 2013-09-29 \(<time datetime>\)/);
+  });
+
+  it("reads a date meta by any of its keys: <meta property=article:published itemprop=datePublished>", () => {
+    const verdict = judge(
+      publishDate,
+      withHead('<meta property="article:published" itemprop="datePublished" content="2017-01-13T00:00:04-05:00">'),
+    );
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toMatch(/published 2017-01-13 \(<meta datepublished>\)/);
   });
 });

@@ -1,4 +1,4 @@
-import { judge } from "../fixture";
+import { judge, judgeCorpusPage } from "../fixture";
 import { quotations } from "./quotations.check";
 
 const article = (inner: string) =>
@@ -45,5 +45,22 @@ describe("quotations", () => {
     const verdict = judge(quotations, page(lang, inner));
     expect(verdict.status).toBe("pass");
     expect(verdict.description).toMatch(/^The main content quotes a named source: /);
+  });
+
+  it("breitbart: a quote attributed with a speech verb after it (“…,” Emery tweeted) is a quotation", () => {
+    const verdict = judgeCorpusPage(quotations, "breitbart");
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toMatch(
+      /^The main content quotes a named source: “Before long we’ll all have forgotten.*Emery tweeted\.$/,
+    );
+  });
+
+  it.each([
+    ["videos-2", "French"],
+    ["la-nacion", "Spanish"],
+  ])("%s: titles in guillemets or quotation marks with no speaker (%s) are no quotation", (name) => {
+    const verdict = judgeCorpusPage(quotations, name);
+    expect(verdict.status).toBe("fail");
+    expect(verdict.description).toMatch(/quote no one/);
   });
 });

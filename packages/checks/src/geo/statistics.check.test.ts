@@ -1,8 +1,9 @@
+import { contentDepth } from "../aeo/content-depth.check";
 import { judge, judgeCorpusPage } from "../fixture";
 import { statistics } from "./statistics.check";
 
-const article = (inner: string) =>
-  `<html><head><title>t</title></head><body><article><h1>Report</h1>${inner}</article></body></html>`;
+const article = (inner: string, lang = "") =>
+  `<html${lang ? ` lang="${lang}"` : ""}><head><title>t</title></head><body><article><h1>Report</h1>${inner}</article></body></html>`;
 
 describe("statistics", () => {
   it("passes with three or more quantitative facts", () => {
@@ -68,5 +69,45 @@ describe("statistics", () => {
     const verdict = judgeCorpusPage(statistics, "v8-blog");
     expect(verdict.description).not.toMatch(/"\$0"|"\$1"/);
     expect(verdict.status).toBe("warn");
+  });
+
+  it("takes a number word set as a name for a name: Ninety Mile Beach, Three Rivers, the Seven Seas", () => {
+    const verdict = judge(
+      statistics,
+      article(
+        "<p>Pygmy whales stranded on Ninety Mile beach and near Three Rivers, and sailors of the Seven Seas came to help.</p>",
+      ),
+    );
+    expect(verdict.status).toBe("fail");
+    // German capitalises every noun: there the capitals say nothing
+    const german = judge(statistics, article("<p>Zwei Millionen Menschen warteten.</p>", "de"));
+    expect(german.description).toMatch(/"Zwei Millionen"/);
+  });
+
+  it("guardian-1: Ninety Mile Beach is a place, not a distance", () => {
+    const verdict = judgeCorpusPage(statistics, "guardian-1");
+    expect(verdict.status).toBe("pass");
+    expect(verdict.evidence).not.toContain("Ninety Mile");
+  });
+
+  it("nytimes-1: the years 1997 and 1998 date events, they measure nothing", () => {
+    const verdict = judgeCorpusPage(statistics, "nytimes-1");
+    expect(verdict.status).toBe("warn");
+    expect(verdict.evidence).toEqual(["20 years", "200 people"]);
+  });
+
+  it("bbc-1: numbers in words are facts too (two people, nine months, eight years)", () => {
+    const verdict = judgeCorpusPage(statistics, "bbc-1");
+    expect(verdict.status).toBe("pass");
+    expect(verdict.evidence).toEqual(["two people", "18 months", "Nine months", "eight years"]);
+  });
+
+  it("hukumusume: a Japanese page's words are counted as content-depth counts them, not by spaces", () => {
+    const depth = judgeCorpusPage(contentDepth, "hukumusume");
+    const words = /has (\d+) words/.exec(depth.description)?.[1];
+    expect(Number(words)).toBeGreaterThan(400);
+    expect(judgeCorpusPage(statistics, "hukumusume").description).toMatch(
+      new RegExp(`^The main content's ${words} words`),
+    );
   });
 });

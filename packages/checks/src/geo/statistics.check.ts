@@ -9,10 +9,13 @@ const NUMBER = String.raw`\d+(?:[.,]\d+)*`;
  * Numbers written as words, in the languages the checks read. "One" is left out (as in "one
  * of the"), except in a ratio ("one in five") or before a magnitude ("one million").
  */
-const NUMBER_WORDS = [
+const ENGLISH_NUMBER_WORDS = [
   ...["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "fifteen"],
   ...["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred", "hundreds"],
   ...["thousand", "thousands", "dozen", "dozens"],
+];
+const NUMBER_WORDS = [
+  ...ENGLISH_NUMBER_WORDS,
   ...["deux", "trois", "quatre", "cinq", "sept", "huit", "neuf", "dix", "douze", "vingt", "trente", "cent", "mille"],
   ...["dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "doce", "veinte", "treinta", "cien"],
   ...["zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn", "zwölf", "zwanzig", "hundert"],
@@ -129,9 +132,30 @@ export const proseText = perPage((page: Page): string => {
   return foldWhitespace(parts.join(""));
 });
 
-/** The distinct quantitative facts of the main content's prose, as written. */
+const ENGLISH_NUMBER = new Set(ENGLISH_NUMBER_WORDS);
+const CAPITALISED = /^\p{Lu}/u;
+
+/** English number words with every word capitalised: a name (Ninety Mile Beach, Four Seasons), not a measure. */
+const isName = (quantity: string): boolean => {
+  const [first, ...rest] = quantity.split(/[\s-]+/);
+  return (
+    first !== undefined &&
+    rest.length > 0 &&
+    CAPITALISED.test(first) &&
+    ENGLISH_NUMBER.has(first.toLowerCase()) &&
+    rest.every((word) => CAPITALISED.test(word))
+  );
+};
+
+/**
+ * The distinct quantitative facts of the main content's prose, as written. English number words
+ * set in capitals as a name are passed over ("Ninety Mile" of Ninety Mile Beach); other
+ * languages' are not (German capitalises every noun: "Zwei Millionen").
+ */
 export const quantities = perPage((page: Page): string[] => [
-  ...new Set([...proseText(page).matchAll(QUANTITY)].map((match) => match[0].trim())),
+  ...new Set(
+    [...proseText(page).matchAll(QUANTITY)].map((match) => match[0].trim()).filter((quantity) => !isName(quantity)),
+  ),
 ]);
 
 /**

@@ -18,10 +18,22 @@ const typed = (nodes: readonly JsonLdNode[], types: readonly string[]): JsonLdNo
 
 const metaContent = (meta: Element | null): string => foldWhitespace(meta?.getAttribute("content") ?? "");
 
+/** The first of `types` that an `itemscope` of the page declares in its itemtype (microdata), or null. */
+const microdataType = (page: Page, types: readonly string[]): string | null => {
+  for (const item of page.doc.querySelectorAll("[itemtype]")) {
+    for (const url of (item.getAttribute("itemtype") ?? "").split(/\s+/)) {
+      const type = /^https?:\/\/schema\.org\/([A-Za-z]+)$/.exec(url)?.[1];
+      if (type && types.includes(type)) return type;
+    }
+  }
+  return null;
+};
+
 /**
  * Why the page is a news article, or null: a NewsArticle (or a subtype) in its JSON-LD, even in
  * a block that parses only once unwrapped from `<![CDATA[` (the page says so, though engines
- * cannot read it); a NewsMediaOrganization; Google News's `news_keywords` meta; or og:type
+ * cannot read it); a NewsArticle or NewsMediaOrganization in its microdata (`itemtype`), as
+ * nytimes and msn declare theirs; a NewsMediaOrganization; Google News's `news_keywords` meta; or og:type
  * article from a publisher whose name says news ("BBC News"). A heuristic: a news site that
  * says none of these is not recognised.
  */
@@ -33,6 +45,8 @@ export const newsArticle = perPage((page: Page): string | null => {
   if (unreadable) {
     return `its JSON-LD declares a ${typesOf(unreadable).find((type) => NEWS_ARTICLE_TYPES.includes(type))} in a block that does not parse`;
   }
+  const microdata = microdataType(page, [...NEWS_ARTICLE_TYPES, "NewsMediaOrganization"]);
+  if (microdata) return `its microdata declares a ${microdata}`;
   const publisher = typed([...nodes, ...unreadableNodes], ["NewsMediaOrganization"]);
   if (publisher)
     return `its publisher is a NewsMediaOrganization${textOf(publisher.name) ? ` ("${textOf(publisher.name)}")` : ""}`;

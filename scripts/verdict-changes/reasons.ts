@@ -1,0 +1,248 @@
+import type { Verdict } from "./extract";
+
+/**
+ * Why a check's verdicts changed between two versions of the rules: per check, the rule
+ * changes that move its verdicts (each with its reason, as docs/checks.md records it), and for
+ * each changed verdict the change that moved it, told from the two verdicts. `notes` add what a
+ * reviewer found on a page that the verdicts alone do not say.
+ */
+
+export type Change = { page: string; check: string; before: Verdict; after: Verdict };
+
+type Rule = {
+  /** the rule changes behind this check's new verdicts, and why they were made */
+  rules: string;
+  /** the rule change that moved one verdict, in a few words (first match wins) */
+  cause: (change: Change) => string;
+};
+
+const MAIN_CONTENT =
+  "main-content scope: only the headings of the main content count (its h1 included), never those of navigation, sidebars, teasers or widgets";
+
+/** Quoted strings of a description: the quantities, sites or headings it names. */
+const quotedIn = (text: string): string[] => [...text.matchAll(/"([^"]+)"/g)].map((match) => match[1] ?? "");
+
+/** The sites of a citations-outbound description: "(a.com, b.org)". */
+const sitesIn = (text: string): string[] => {
+  const listed = /other sites? \(([^)]+)\)/.exec(text)?.[1];
+  return listed ? listed.split(/,\s*/) : [];
+};
+
+const YEAR = /^(1[89]|20)\d\d$/;
+
+const statisticsCause = ({ before, after }: Change): string => {
+  const was = quotedIn(before.description).filter((quantity) => quantity !== "...");
+  const now = after.evidence ?? quotedIn(after.description);
+  const dropped = was.filter((quantity) => !now.includes(quantity));
+  const added = now.filter((quantity) => !was.includes(quantity));
+  const parts = [
+    ...dropped.map(
+      (quantity) => `"${quantity}" no longer counts (${YEAR.test(quantity) ? "a bare year" : "set in code"})`,
+    ),
+    ...added.map((quantity) =>
+      /^[\p{L}\s-]+$/u.test(quantity.replace(/\s\S+$/, ""))
+        ? `"${quantity}" counts (a number in words)`
+        : `"${quantity}" counts`,
+    ),
+  ];
+  return parts.length > 0 ? parts.join("; ") : "the same quantities over the main content's new scope";
+};
+
+export const REASONS: Record<string, Rule> = {
+  "faq-schema": {
+    rules:
+      "Applicability: faq-schema applies to pages with FAQ content (FAQPage markup, or two or more question-and-answer pairs in the main content). One answered question is a section of an article, not an FAQ. Before, every page without FAQPage markup failed, FAQ content or not.",
+    cause: ({ after }) =>
+      /answers one question/.test(after.description)
+        ? `skip: one answered question (${quotedIn(after.description)[0] ?? "a heading"}) is a section, not an FAQ`
+        : "skip: no question-and-answer pairs in the main content, no FAQPage markup",
+  },
+  speakable: {
+    rules:
+      "Applicability: Google's speakable is a beta for news publishers; it applies to news articles only (NewsArticle or subtype in JSON-LD, readable or not; a NewsMediaOrganization; Google News's news_keywords meta; og:type article from a publisher whose name says news). Before, every page failed.",
+    cause: ({ after }) =>
+      `skip: not a news article (${/nothing marks this page as one \(([^)]*)\)/.exec(after.description)?.[1] ?? "no news type"})`,
+  },
+  "anchor-ids": {
+    rules: `The ${MAIN_CONTENT}; ids are read on the page's own heading elements (an id on the wrapper a heading opens counts even where Readability rewrote the wrapper).`,
+    cause: ({ after }) =>
+      after.status === "skip"
+        ? "main-content scope: none of the page's h2/h3 is a section of the main content"
+        : "main-content scope: the main content's own h2/h3 are judged; headings elsewhere no longer count either way",
+  },
+  subheadings: {
+    rules: `The ${MAIN_CONTENT}, or whose section holds nothing but links, or titled as a widget ("Related Searches"). A text under 300 words is not asked for sections (a product refinement of the catalogue's row): none skips, any passes; content-depth judges its length. A heading over a formula heads content.`,
+    cause: ({ after }) => {
+      if (/too short to need sections/.test(after.description))
+        return "short text: under 300 words, no sections asked for";
+      if (/enough for a short text/.test(after.description))
+        return "short text: under 300 words, a subheading is enough";
+      return "main-content scope: headings outside the main content, over links only or titled as widgets no longer count";
+    },
+  },
+  "qa-content": {
+    rules: `The ${MAIN_CONTENT}; a headline that opens by quoting a question is judged on its own words.`,
+    cause: ({ before, after }) => {
+      if (/only heading, h1/.test(after.description) || /None of/.test(after.description)) {
+        return /question/.test(before.description) && before.status !== "fail"
+          ? "main-content scope: the question headings counted before (see before) were teasers, sidebars or widgets, not the article's"
+          : "the headline's question is a quotation";
+      }
+      return "the page's h1 (or its content's h1 sections) now counts, and it is a question";
+    },
+  },
+  "answer-first": {
+    rules: `Reads the question headings of the main content (the ${MAIN_CONTENT}) and the first block of text after each.`,
+    cause: ({ after }) =>
+      after.status === "skip"
+        ? "main-content scope: the question headings of teasers and sidebars are gone; the article asks none"
+        : "the main content's question heading (its h1 or a section's) is now read with its answer",
+  },
+  "summary-intro": {
+    rules:
+      "Judges the opening: passes over bylines, datelines, credits and lines of links (breadcrumbs) to the first real paragraph, fails an opening that only asks or only announces; words of Chinese and Japanese are segmented.",
+    cause: ({ before }) =>
+      /has 5 words/.test(before.description)
+        ? "the first real paragraph is judged (before: a 5-word line ahead of it, or Chinese counted by spaces)"
+        : "the opening is read past bylines, datelines and links",
+  },
+  statistics: {
+    rules:
+      "Reads the main content's prose without code; a bare year is no fact; numbers in words count with a unit, magnitude or percent word; English number words set as a name (Ninety Mile Beach) do not.",
+    cause: statisticsCause,
+  },
+  quotations: {
+    rules:
+      "Knows the speech verbs and source phrases of eight languages, and names the speaker (an attributed quote is one whose speaker is named with a speech verb or source phrase).",
+    cause: ({ after }) =>
+      `attributed quote found: ${after.description.replace(/^The main content quotes a named source: /, "")}`,
+  },
+  author: {
+    rules:
+      'Reads visible bylines in seven languages ("By", "Posted by", "Written by", "Par", "Por", "Von", "Door"...), one byline of a one-author site\'s sidebar or header, and Open Graph article:author (a name or a profile URL).',
+    cause: ({ after }) => `found ${after.description.replace(/^The page names its author: /, "")}`,
+  },
+  freshness: {
+    rules:
+      "Reads the page's own dates only (never a sidebar's or teaser's <time>); a dated news report passes whatever its age (its date says when it was news); the fix never advises moving a date alone.",
+    cause: ({ after }) =>
+      after.status === "pass" && /A dated news report/.test(after.description)
+        ? `a dated news report (${/A dated news report \((.*?)\), (?:published|dated)/.exec(after.description)?.[1] ?? "news"}): its age is no fault`
+        : "the only dates were beside the content, not the page's own",
+  },
+  "publish-date": {
+    rules:
+      "Reads the page's own dates: JSON-LD of the nodes describing the page, date metas, <time> of the main content, of the article or block around the h1, of <main>, or microdata-dated by the item that holds the content; a sidebar's or teaser's <time> is named as set aside.",
+    cause: () => "its only <time> stands beside the content, not in it",
+  },
+  "citations-outbound": {
+    rules:
+      "The publisher's own sites are not outside sources: its canonical and og:url hosts, WebSite/Organization hosts, sister sites (the same name under another suffix) and its Organization's sameAs profiles.",
+    cause: ({ before, after }) => {
+      const was = sitesIn(before.description);
+      const now = sitesIn(after.description);
+      const gone = was.filter((site) => !now.includes(site));
+      return gone.length > 0
+        ? `no longer counted, as the publisher's own: ${gone.join(", ")}`
+        : "the publisher's own sites set aside";
+    },
+  },
+  "content-depth": {
+    rules:
+      "The main content carries the page's h1 (Readability leaves it out); Chinese, Japanese and Thai are segmented into words.",
+    cause: ({ before, after }) =>
+      `${/has (\d+) words/.exec(before.description)?.[1] ?? "?"} → ${/has (\d+) words/.exec(after.description)?.[1] ?? "?"} words: the h1 now counts`,
+  },
+  "article-schema": {
+    rules:
+      "A JSON-LD block that does not parse only because of a <![CDATA[ or <!-- wrapper is read for what it declares: the Article is present but unreadable, not missing.",
+    cause: () => "JSON-LD wrapped in <![CDATA[ declares an Article that engines cannot read",
+  },
+};
+
+/**
+ * What a reviewer found on a page, for verdicts whose reason the descriptions do not tell whole
+ * (keyed "check page"). Each was checked against the saved page.
+ */
+export const NOTES: Record<string, string> = {
+  "statistics ars-1":
+    '"30,000,000" stands in `<code>10^5 * 300 = 30,000,000</code>`; "300 lists" and "10 sublists" are counts the unit list does not know (a limit of the heuristic).',
+  "statistics v8-blog": '"$0" and "$1" are in its shell snippets (`<code>`).',
+  "statistics hukumusume": '"1949" was a sidebar\'s "1949年 Mr.マリック" (a year, beside the content).',
+  "publish-date royal-road":
+    'the <time> is in the "About the author" box under the chapter, not a date of the chapter.',
+  "freshness royal-road": 'the <time> is in the "About the author" box under the chapter, not a date of the chapter.',
+  "freshness medium-3":
+    "Medium declares every post a NewsArticle in its (CDATA-wrapped) JSON-LD; the page says it is news, and the check takes it at its word.",
+  "author bbc-1":
+    'the author named is an organisation ("BBC News"): Google accepts an Organization as an article\'s author.',
+  "author breitbart":
+    'the byline\'s spans run together in the text ("Lucas Nolan" + "22 Dec 2016" + a comment count); the name read is Lucas Nolan.',
+  "answer-first google-sre-book-1":
+    '"Why Monitor?" opens with a 9-word lead-in ("There are many reasons to monitor a system, including:") and a definition list of long paragraphs: no 20-80 word answer an engine can quote whole.',
+  "qa-content dropbox-blog":
+    '"How we designed Dropbox ATF" opens with the interrogative "how", which the catalogue counts; a debatable question, kept.',
+  "answer-first dropbox-blog":
+    'the h1 "How we designed…" counts as a question (see qa-content); its 66-word opening answers it.',
+  "citations-outbound schema-org-context-object": "the page is NBC News's (its canonical is nbcnews.com).",
+  "citations-outbound iab-1": "the page is the IAB's own (iab.com).",
+  "citations-outbound tumblr": "the page is a Tumblr post: tumblr.com is its host.",
+  "citations-outbound breitbart": "the page is Breitbart's (breitbart.com).",
+  "anchor-ids webmd-2":
+    'the ids counted before were on headings outside the article; its one content heading, h3 "But First: What\'s a Superbug?", has none.',
+  "summary-intro pixnet":
+    'its post sets each line of Chinese in its own <p>; counted by spaces each was 1-2 words and the first line of 5 "words" was the campsite\'s phone and address.',
+};
+
+/** Why browser-free verdicts differ from real scans of the corpus, as reviewed. */
+export const SCANNED_DIFFERENCES =
+  "bot-access-parity is skipped here, where no page is fetched with the AI crawlers' user agents; the SEO ones are head elements that Chrome's parser moves into <body> where invalid markup closes the head early (an <iframe> or a document.write() in <head>: packages/checks/src/seo/lighthouse-agreement.test.ts), which only a real render shows; no AEO or GEO content check differs";
+
+/**
+ * Pages reviewed by hand as a consultant would (three languages, none of them a page the rule
+ * changes were built on): what the review changed in the rules, and what it left, with why.
+ */
+export const REVIEWED: ReadonlyArray<{ page: string; fixed: readonly string[]; left: readonly string[] }> = [
+  {
+    page: "hukumusume (Japanese: an Aesop fable on a children's story site, table layout)",
+    fixed: [
+      'summary-intro took the breadcrumb "福娘童話集 > きょうのイソップ童話 > …" for the opening; lines of links are now passed over, and the fable\'s first paragraph is judged (186 words: too long for a summary, a fair fail for a page that is one story).',
+      "Descriptions counted the Japanese content as 71 words (by spaces) where content-depth counted 466; every count now segments Japanese, so statistics, quotations and lists-and-tables say 466.",
+    ],
+    left: [
+      "citations-outbound passes on links to hukumusume.com: served from 127.0.0.1 with no canonical, the page cannot know that is its own site. On its own host the links would be the publisher's. An artefact of the corpus, not a rule.",
+      "statistics and quotations fail: a fable states no figures and quotes its dog without naming a speaker. Right for the heuristics, if of little use on fiction.",
+    ],
+  },
+  {
+    page: "pixnet (Chinese: a travel blog post)",
+    fixed: [
+      "summary-intro passed over every line of the post (each a <p> of 1-2 space-separated tokens) and took the campsite's phone and address for the opening; Chinese is now segmented, and the post's first line (19 words) opens it.",
+    ],
+    left: [
+      'citations-outbound passes with 2 sites, one of them the blogger\'s own Facebook fan page ("FB 粉絲團"): a profile linked from the content is not a source; telling profiles from citations needs more than the host. Reported, not changed.',
+      "qa-content and answer-first find no heading: the post's title is an h2 link outside Readability's extraction, and the checks take only an h1 for the title.",
+    ],
+  },
+  {
+    page: "guardian-1 (English: a news report)",
+    fixed: [
+      "qa-content counted the headline \"'What is the sea telling us?': Māori tribes fearful over whale strandings\" as a question, so answer-first judged an answer; a headline that opens with a quotation is now judged on its own words (fail and skip).",
+      '"Ninety Mile" of Ninety Mile Beach counted as a distance; English number words set as a name no longer count (statistics still passes on 5 figures).',
+    ],
+    left: [
+      "article-schema fails: the page's Article is in CDATA-wrapped JSON-LD (rightly unreadable) and in microdata (itemtype NewsArticle with headline, author, datePublished), which the check does not read; Google reads microdata. Reported, not changed: the catalogue's structured-data checks are about JSON-LD.",
+      "citations-outbound counts interactive.guim.co.uk, the Guardian's own interactive host, as another site (still a pass on its 2 other sources): no sister-site rule can know guim is the Guardian.",
+    ],
+  },
+];
+
+/** Weaknesses seen on other corpus pages and left, each with why. */
+export const LEFT: readonly string[] = [
+  'breitbart: the standfirst under the h1 is an h2 ("Snopes fact checker … posted to Twitter asking …"); anchor-ids asks an id for it and subheadings counts it as a section.',
+  'breitbart: the byline\'s spans run together in the text, so its evidence reads "by Lucas Nolan22 Dec 2016651" (the author found is right).',
+  'ars-1: statistics knows counts only by their unit ("people", "years"...): "300 lists" and "10 sublists" are missed.',
+  "cnet: a news story with no news marker (og:type Article, no NewsArticle, no news_keywords) is judged as any page: freshness fails it for its age.",
+  "medium-3: Medium declares every post a NewsArticle, so freshness passes an essay of 2015 as a dated report; the page's own word is taken.",
+  'dropbox-blog: "How we designed Dropbox ATF" counts as a question heading (an interrogative opener, as the catalogue reads questions).',
+];

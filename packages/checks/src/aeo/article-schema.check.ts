@@ -1,4 +1,5 @@
 import { defineCheck } from "../check";
+import { readableText } from "../lib/element";
 import { jsonLd, nodesOfType, textOf, typesOf, unreadableFix, unreadableNote } from "../lib/jsonld";
 import type { Page } from "../page";
 import { ancestor, elementsNamed, isInert } from "../seo/dom";
@@ -71,7 +72,7 @@ export const articleSchema = defineCheck({
         };
       }
       const note = unreadableNote(page);
-      const headline = page.main.heading?.textContent?.trim();
+      const headline = page.main.heading ? readableText(page.main.heading) : "";
       return {
         status: "fail",
         description: `The page is set as an <article>${headline ? ` ("${headline.slice(0, 60)}")` : ""} but its JSON-LD has no Article, BlogPosting or NewsArticle${note ? `; ${note}` : "."}`,

@@ -1,5 +1,5 @@
 import { ancestorsOf, enclosingBoilerplate } from "../lib/boilerplate";
-import { isHiddenByMarkup, isInert } from "../lib/element";
+import { isHiddenByMarkup, isInert, readableText } from "../lib/element";
 import { perPage } from "../lib/memo";
 import { countWords, foldWhitespace, type Page } from "../page";
 
@@ -175,10 +175,10 @@ export const contentHeadings = perPage(
     );
     const add = (element: Element, level: 1 | 2 | 3, text: string) =>
       headings.push({ element, level, text, question: isQuestion(page, text) });
-    if (title && !root.contains(title)) add(title, 1, foldWhitespace(title.textContent ?? ""));
+    if (title && !root.contains(title)) add(title, 1, readableText(title));
     for (const element of root.querySelectorAll("h1, h2, h3")) {
       if (isInert(element) || isHiddenByMarkup(element)) continue;
-      const text = foldWhitespace(element.textContent ?? "");
+      const text = readableText(element);
       if (text === "") continue;
       const level = LEVEL[element.localName] as 1 | 2 | 3;
       if (element !== title) {

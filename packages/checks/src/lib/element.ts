@@ -36,9 +36,10 @@ export const BLOCK_ELEMENTS: ReadonlySet<string> = new Set([
 const SILENT_TEXT = new Set(["script", "style", "noscript", "template"]);
 
 // between elements set side by side: a space only where it would otherwise join two words
-const SOFT_BREAK = "\u0000";
-const SOFT_BREAKS = /\u0000+/g;
-const BETWEEN_WORDS = /(?<=[\p{L}\p{N}])\u0000+(?=[\p{L}\p{N}])/gu;
+// (U+FFFF is a noncharacter: no page's text holds one)
+const SOFT_BREAK = "\uffff";
+const SOFT_BREAKS = /\uffff+/g;
+const BETWEEN_WORDS = /(?<=[\p{L}\p{N}])\uffff+(?=[\p{L}\p{N}])/gu;
 
 /**
  * What a reader sees before this node of a parent's children: a block element begins a line

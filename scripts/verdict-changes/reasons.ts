@@ -183,9 +183,9 @@ export const NOTES: Record<string, string> = {
   "answer-first google-sre-book-1":
     '"Why Monitor?" opens with a 9-word lead-in ("There are many reasons to monitor a system, including:") and a definition list of long paragraphs: no 20-80 word answer an engine can quote whole.',
   "qa-content dropbox-blog":
-    '"How we designed Dropbox ATF" opens with the interrogative "how", which the catalogue counts; a debatable question, kept.',
-  "answer-first dropbox-blog":
-    'the h1 "How we designed…" counts as a question (see qa-content); its 66-word opening answers it.',
+    '"How we designed Dropbox ATF" tells how the team built it: a title, not a question a reader types (who would ask "how did Dropbox design ATF" reads the post, but no engine matches the heading as its question).',
+  "qa-content medium-1":
+    '"What we know", "What we don’t know" and "What we’re trying to share with others" are the writers\' section titles, not questions.',
   "citations-outbound schema-org-context-object": "the page is NBC News's (its canonical is nbcnews.com).",
   "citations-outbound iab-1": "the page is the IAB's own (iab.com).",
   "citations-outbound tumblr": "the page is a Tumblr post: tumblr.com is its host.",
@@ -245,5 +245,4 @@ export const LEFT: readonly string[] = [
   'ars-1: statistics knows counts only by their unit ("people", "years"...): "300 lists" and "10 sublists" are missed.',
   "cnet: a news story with no news marker (og:type Article, no NewsArticle, no news_keywords) is judged as any page: freshness fails it for its age.",
   "medium-3: Medium declares every post a NewsArticle, so freshness passes an essay of 2015 as a dated report; the page's own word is taken.",
-  'dropbox-blog: "How we designed Dropbox ATF" counts as a question heading (an interrogative opener, as the catalogue reads questions).',
 ];

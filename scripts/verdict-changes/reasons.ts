@@ -155,8 +155,25 @@ export const REASONS: Record<string, Rule> = {
   },
   "article-schema": {
     rules:
-      "A JSON-LD block that does not parse only because of a <![CDATA[ or <!-- wrapper is read for what it declares: the Article is present but unreadable, not missing.",
-    cause: () => "JSON-LD wrapped in <![CDATA[ declares an Article that engines cannot read",
+      "A JSON-LD block that does not parse only because of a <![CDATA[ or <!-- wrapper is read for what it declares: the Article is present but unreadable, not missing. An Article in microdata or RDFa counts as in JSON-LD, with the same field rules (the catalogue names the types, not a syntax; Google reads all three); the description says which syntax, the fix advises JSON-LD.",
+    cause: ({ after }) => {
+      const syntax = /^\w+ (microdata|RDFa) /.exec(after.description)?.[1];
+      return syntax
+        ? `the page's ${/^(\w+)/.exec(after.description)?.[1]} is in ${syntax}, now read (${after.status === "pass" ? "headline, author and datePublished" : after.description.replace(/^\w+ \w+ /, "").replace(/ \(the page's.*$/, "")})`
+        : "JSON-LD wrapped in <![CDATA[ declares an Article that engines cannot read";
+    },
+  },
+  "organization-schema": {
+    rules:
+      "An Organization (or LocalBusiness) in microdata or RDFa counts as in JSON-LD, with the same field rules, as article-schema reads them; the description says which syntax, the fix advises JSON-LD (or making an unreadable JSON-LD Organization parse).",
+    cause: ({ after }) =>
+      `the publisher's ${/^(.*?) \((microdata|RDFa)\)/.exec(after.description)?.[1] ?? "Organization"} in ${/\((microdata|RDFa)\)/.exec(after.description)?.[1] ?? "microdata"}, now read${after.status === "warn" ? ` (${/lacks ([^.]*)\./.exec(after.description)?.[1] ?? "partial"} missing)` : ""}`,
+  },
+  "breadcrumb-schema": {
+    rules:
+      "A BreadcrumbList in microdata or RDFa counts as in JSON-LD, as article-schema and organization-schema read them.",
+    cause: ({ after }) =>
+      `a ${/\((microdata|RDFa)\)/.exec(after.description)?.[1] ?? "microdata"} BreadcrumbList, now read`,
   },
 };
 
@@ -231,9 +248,9 @@ export const REVIEWED: ReadonlyArray<{ page: string; fixed: readonly string[]; l
     fixed: [
       "qa-content counted the headline \"'What is the sea telling us?': Māori tribes fearful over whale strandings\" as a question, so answer-first judged an answer; a headline that opens with a quotation is now judged on its own words (fail and skip).",
       '"Ninety Mile" of Ninety Mile Beach counted as a distance; English number words set as a name no longer count (statistics still passes on 5 figures).',
+      "article-schema failed: the page's NewsArticle is in microdata, which the check did not read though the catalogue names types, not a syntax, and Google reads microdata. Microdata and RDFa now count (organization-schema and breadcrumb-schema alike): a warn, as its byline Person (itemprop=\"author\") stands outside the NewsArticle's itemscope, in the WebPage item; the fix advises JSON-LD.",
     ],
     left: [
-      "article-schema fails: the page's Article is in CDATA-wrapped JSON-LD (rightly unreadable) and in microdata (itemtype NewsArticle with headline, author, datePublished), which the check does not read; Google reads microdata. Reported, not changed: the catalogue's structured-data checks are about JSON-LD.",
       "citations-outbound counts interactive.guim.co.uk, the Guardian's own interactive host, as another site (still a pass on its 2 other sources): no sister-site rule can know guim is the Guardian.",
     ],
   },

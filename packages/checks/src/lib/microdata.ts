@@ -77,7 +77,7 @@ const RDFA: Syntax = {
 };
 
 /** A property's value: a nested item, else the attribute the element's kind holds it in, else its text. */
-const valueOf = (syntax: Syntax, element: Element): unknown => {
+const propertyValue = (syntax: Syntax, element: Element): unknown => {
   if (syntax.types(element) !== null) return itemOf(syntax, element);
   const tag = element.localName;
   const content = element.getAttribute("content");
@@ -108,7 +108,7 @@ const itemOf = (syntax: Syntax, root: Element): JsonLdNode => {
     const element = stack.pop() as Element;
     const names = syntax.properties(element);
     if (names.length > 0) {
-      const value = valueOf(syntax, element);
+      const value = propertyValue(syntax, element);
       for (const name of names) add(name, value);
     }
     // a nested item's properties are its own

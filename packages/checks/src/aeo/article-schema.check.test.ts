@@ -25,7 +25,9 @@ describe("article-schema", () => {
   it("fails when the page is an <article> without markup", () => {
     const verdict = judge(articleSchema, page("", "<article><h1>Story</h1><p>Text</p></article>"));
     expect(verdict.status).toBe("fail");
-    expect(verdict.description).toMatch(/but has no Article, BlogPosting or NewsArticle in JSON-LD, microdata or RDFa\./);
+    expect(verdict.description).toMatch(
+      /but has no Article, BlogPosting or NewsArticle in JSON-LD, microdata or RDFa\./,
+    );
   });
 
   it("skips pages that are not articles, listing cards included", () => {

@@ -206,12 +206,57 @@ const hasSectionText = (heading: Element, level: number, root: Element): boolean
   return node !== null;
 };
 
+// a standfirst is a sentence: it ends in a full stop, or in a quotation closing on its own mark ("…supporters?”")
+const SENTENCE_END = /(?:[.!…。]["'”’»)]*|[?!？]["'”’»)]+)$/u;
+const STANDFIRST_MIN_WORDS = 12;
+// bylines, credits, dates and a widget's label may stand between the h1 and its standfirst, not a paragraph
+const STANDFIRST_MAX_WORDS_BEFORE = 30;
+
+/** The words of the main content's text before an element (the title's excluded), up to `limit`. */
+const wordsBefore = (root: Element, target: Element, title: Element | null, limit: number): number => {
+  let words = 0;
+  const stack: Node[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as Node;
+    if (node === target) return words;
+    if (node.nodeType === 3) {
+      words += countWords(node.nodeValue ?? "");
+      if (words >= limit) return words;
+      continue;
+    }
+    if (node.nodeType !== 1 || node === title) continue;
+    if (NO_SECTION_TEXT.has((node as Element).localName) && (node as Element).localName !== "a") continue;
+    const children = node.childNodes;
+    for (let index = children.length - 1; index >= 0; index--) {
+      const child = children[index];
+      if (child) stack.push(child);
+    }
+  }
+  return words;
+};
+
+/**
+ * Whether the first h2/h3 of the content is its standfirst (dek): a summary set as a heading
+ * right under the h1, before any paragraph of the text (only bylines, credits, dates or a
+ * widget's label between), 12 words or more, ending like a sentence (breitbart's "Snopes fact
+ * checker … posted to Twitter asking if there were “any un-angry Trump supporters?”"). It sums
+ * up the article; it heads no section of it. A heading that ends in a bare "?" is a question
+ * (an FAQ's first one), and stays a section.
+ */
+const isStandfirst = (root: Element, heading: Element, text: string, title: Element | null): boolean =>
+  title !== null &&
+  countWords(text) >= STANDFIRST_MIN_WORDS &&
+  SENTENCE_END.test(text) &&
+  wordsBefore(root, heading, title, STANDFIRST_MAX_WORDS_BEFORE) < STANDFIRST_MAX_WORDS_BEFORE;
+
 /**
  * The h1-h3 headings of the main content (page.ts: Readability's extraction, or its fallback,
  * with the page's h1), in document order, and those passed over: headings inside navigation,
  * sidebars or widgets (lib/boilerplate.ts; Readability's extraction has had them taken out
  * already, and they are listed from there), headings titled as a widget ("Related Searches",
- * "You might also like") and headings whose section holds no text outside links. Headings in noscript or template, or hidden by markup, are neither.
+ * "You might also like"), headings whose section holds no text outside links, and the standfirst
+ * set as a heading under the h1 (`isStandfirst`). Headings in noscript or template, or hidden by
+ * markup, are neither.
  */
 export const contentHeadings = perPage(
   (page: Page): { headings: readonly Heading[]; passedOver: readonly PassedOver[] } => {
@@ -241,6 +286,10 @@ export const contentHeadings = perPage(
         }
         if (!hasSectionText(element, level, root)) {
           passedOver.push({ text, reason: "no text but links follows it" });
+          continue;
+        }
+        if (level > 1 && !headings.some((heading) => heading.level > 1) && isStandfirst(root, element, text, title)) {
+          passedOver.push({ text, reason: "the standfirst under the h1: a summary, not a section" });
           continue;
         }
       }

@@ -29,6 +29,8 @@ describe("githubSlug", () => {
     ["a — b", "a--b"],
     ["snake_case and **bold** [linked](x.md)", "snake_case-and-bold-linked"],
     ["Überblick", "überblick"],
+    ["`scan audit <url>`", "scan-audit-url"],
+    ['Notes <a id="x"></a>', "notes"],
   ])("%s → %s", (heading, slug) => {
     expect(githubSlug(heading)).toBe(slug);
   });

@@ -18,7 +18,10 @@ export type BrokenLink = { file: string; line: number; target: string; problem: 
 export const githubSlug = (heading: string): string =>
   heading
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/<[^>]+>/g, "")
+    // an HTML tag is dropped, but "<url>" in a code span is text: GitHub keeps its letters ("scan audit <url>" → scan-audit-url)
+    .split(/(`[^`]*`)/)
+    .map((part) => (part.startsWith("`") ? part : part.replace(/<[^>]+>/g, "")))
+    .join("")
     .replace(/[`*]/g, "")
     .trim()
     .toLowerCase()

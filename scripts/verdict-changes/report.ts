@@ -1,5 +1,5 @@
 import type { Verdicts } from "./extract";
-import { type Change, LEFT, NOTES, REASONS, REVIEWED, SCANNED_DIFFERENCES } from "./reasons";
+import { type Change, FIXED_ELSEWHERE, LEFT, NOTES, REASONS, REVIEWED, SCANNED_DIFFERENCES } from "./reasons";
 
 /** Lighthouse agreement as the corpus test reports it ("858 of 859"), or as computed here. */
 export type Agreement = { agree: number; compared: number };
@@ -190,6 +190,7 @@ export const renderReport = ({ before, after, command, lighthouseChecks, scanned
       "",
     );
   }
+  lines.push("### Fixed on other pages", "", ...FIXED_ELSEWHERE.map((item) => `- ${item}`), "");
   lines.push("### Left on other pages", "", ...LEFT.map((item) => `- ${item}`), "");
   return lines.join("\n");
 };

@@ -21,6 +21,7 @@ export * from "./lib/ai-crawlers";
 export * from "./lib/jsonld";
 export * from "./lib/memo";
 export * from "./lib/meta-robots";
+export * from "./lib/microdata";
 export * from "./lib/page-kind";
 export * from "./lib/robots";
 export {

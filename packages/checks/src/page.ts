@@ -2,7 +2,7 @@ import { Readability } from "@mozilla/readability";
 import type { Snapshot } from "@scan/contract";
 import { parseHTML } from "linkedom";
 import { ancestorsOf, boilerplateOf, boilerplateReason, enclosingBoilerplate } from "./lib/boilerplate";
-import { isHiddenByMarkup, isInert } from "./lib/element";
+import { isHiddenByMarkup, isInert, readableText, textUnder } from "./lib/element";
 
 /** The main content of the page and where it came from (docs/spec/checks.md "What a snapshot holds"). */
 export type MainContent = {
@@ -88,32 +88,6 @@ export const countWords = (text: string): number => {
   return count;
 };
 
-const SILENT = new Set(["script", "style", "noscript", "template"]);
-
-/**
- * The text under a node as textContent joins it, without scripts and styles, and without the
- * subtrees `skip` refuses. Iterative: real pages nest deeper than a recursive walk should go.
- */
-const textUnder = (root: Node, skip: (element: Element) => boolean): string => {
-  const parts: string[] = [];
-  const stack: Node[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop() as Node;
-    if (node.nodeType === 3) {
-      parts.push(node.nodeValue ?? "");
-      continue;
-    }
-    if (node.nodeType === 1 && node !== root && (SILENT.has((node as Element).localName) || skip(node as Element)))
-      continue;
-    const children = node.childNodes;
-    for (let index = children.length - 1; index >= 0; index--) {
-      const child = children[index];
-      if (child) stack.push(child);
-    }
-  }
-  return parts.join("");
-};
-
 const contentOf = (
   source: MainContent["source"],
   root: Element,
@@ -127,7 +101,7 @@ const contentOf = (
       ? () => false
       : (element: Element) => !keep.has(element) && boilerplateReason(element, root) !== null;
   const own = foldWhitespace(textUnder(root, excludes));
-  const outside = heading && !root.contains(heading) ? foldWhitespace(heading.textContent ?? "") : "";
+  const outside = heading && !root.contains(heading) ? readableText(heading) : "";
   const text = outside === "" ? own : foldWhitespace(`${outside} ${own}`);
   return { source, root, heading, pageHeading, excludes, text, words: countWords(text), setAside };
 };
@@ -153,7 +127,7 @@ const headingCandidates = (doc: Document): Element[] =>
     (h1) =>
       !isInert(h1) &&
       !isHiddenByMarkup(h1) &&
-      foldWhitespace(h1.textContent ?? "") !== "" &&
+      readableText(h1) !== "" &&
       enclosingBoilerplate(h1, { siteChrome: false }) === null,
   );
 
@@ -179,7 +153,7 @@ const titleHeading = (candidates: readonly Element[], title: string): Element | 
 /** A heading of the extraction with the same text as the page's h1 (Readability turns inner h1s into h2s). */
 const sameHeading = (root: Element, text: string): Element | null => {
   for (const heading of root.querySelectorAll("h1, h2, h3")) {
-    if (foldWhitespace(heading.textContent ?? "").toLowerCase() === text.toLowerCase()) return heading;
+    if (readableText(heading).toLowerCase() === text.toLowerCase()) return heading;
   }
   return null;
 };
@@ -208,7 +182,7 @@ const titleOfExtraction = (
 ): { heading: Element | null; pageHeading: Element | null } => {
   const candidates = headingCandidates(doc);
   const h1 = titleHeading(candidates, title);
-  const text = foldWhitespace(h1?.textContent ?? "");
+  const text = h1 ? readableText(h1) : "";
   if (h1 && text !== "") {
     const inside = sameHeading(root, text);
     if (inside) return { heading: asH1(inside), pageHeading: h1 };
@@ -220,7 +194,7 @@ const titleOfExtraction = (
     return { heading: copy, pageHeading: h1 };
   }
   const [only] = candidates;
-  const inside = candidates.length === 1 && only ? sameHeading(root, foldWhitespace(only.textContent ?? "")) : null;
+  const inside = candidates.length === 1 && only ? sameHeading(root, readableText(only)) : null;
   return inside ? { heading: asH1(inside), pageHeading: only ?? null } : { heading: null, pageHeading: null };
 };
 
@@ -251,10 +225,10 @@ const pruneBoilerplate = (root: Element): MainContent["setAside"] => {
     const byName = mark.startsWith("name|");
     const reason = byName ? mark.slice("name|".length) : mark;
     if (!root.contains(element)) continue;
-    const text = foldWhitespace(element.textContent ?? "");
+    const text = readableText(element);
     if (byName && countWords(text) * 2 >= total) continue;
     const headings = [...element.querySelectorAll("h1, h2, h3")]
-      .map((heading) => foldWhitespace(heading.textContent ?? ""))
+      .map((heading) => readableText(heading))
       .filter((heading) => heading !== "");
     element.remove();
     setAside.push({ reason, text, headings });

@@ -167,6 +167,13 @@ describe("generateJsonLd", () => {
     expect(generated(html).types).not.toContain("FAQPage");
   });
 
+  it("marks up the Article of a page that declares one in microdata, though no <article> stands for it", () => {
+    const html = `<html lang="en"><head><title>Notes on tides</title><meta property="og:site_name" content="Tide Notes"></head><body><div itemscope itemtype="https://schema.org/BlogPosting"><h1 itemprop="headline">Notes on tides</h1><p>By Jane Doe</p><p>Tides rise and fall twice a day along most coasts, pulled by the moon and the sun in turn.</p></div></body></html>`;
+    const out = generated(html);
+    expect(out.types).toContain("Article");
+    expect(out.addresses).toContain("article-schema");
+  });
+
   it("escapes markup in the script so that a value cannot close it", () => {
     const html = `<html><head><title>&lt;/script&gt;&lt;script&gt;alert(1)</title></head><body><p>x</p></body></html>`;
     const out = generated(html);

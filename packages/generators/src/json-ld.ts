@@ -2,6 +2,7 @@ import {
   ARTICLE_TYPES,
   hasArticleElement,
   hasSchemaContext,
+  htmlItems,
   isOrganization,
   type JsonLdNode,
   jsonLd,
@@ -194,10 +195,13 @@ export const generateJsonLd = (facts: PageFacts): JsonLdFix => {
   const unstated = [facts.author ? null : "an author", facts.published ? null : "a publication date"].filter(
     (part): part is string => part !== null,
   );
-  // an Article the checks already ask for (the page's own, or an <article> that stands for the
-  // page) is worth adding even partial; one they do not ask for is added only complete, since a
-  // partial one would turn article-schema from not applicable into a warning
-  const asked = articleBase !== undefined || hasArticleElement(facts.page);
+  // an Article the checks already ask for (the page's own, in JSON-LD, microdata or RDFa, or an
+  // <article> that stands for the page) is worth adding even partial; one they do not ask for is
+  // added only complete, since a partial one would turn article-schema from not applicable into a warning
+  const asked =
+    articleBase !== undefined ||
+    hasArticleElement(facts.page) ||
+    htmlItems(facts.page).some((item) => typesOf(item.node).some((type) => ARTICLE_TYPES.includes(type)));
   let article: JsonLdNode | null = null;
   if (!asked && facts.ogType === "article" && unstated.length > 0) {
     notes.push(

@@ -1,7 +1,7 @@
 import { defineCheck } from "../check";
-import { isInert } from "../lib/element";
+import { isInert, readableText } from "../lib/element";
 import { perPage } from "../lib/memo";
-import { foldWhitespace, type Page } from "../page";
+import type { Page } from "../page";
 import { type Heading, headingList, passedOverNote, subHeadings } from "./headings";
 
 const hasId = (element: Element): boolean => (element.getAttribute("id") ?? "").trim() !== "";
@@ -37,7 +37,7 @@ const pageHeadingsByText = perPage((page: Page): Map<string, Element[]> => {
   const byText = new Map<string, Element[]>();
   for (const element of page.doc.querySelectorAll("h1, h2, h3, h4, h5, h6")) {
     if (isInert(element)) continue;
-    const text = foldWhitespace(element.textContent ?? "");
+    const text = readableText(element);
     byText.set(text, [...(byText.get(text) ?? []), element]);
   }
   return byText;

@@ -1,4 +1,4 @@
-import { judge } from "../fixture";
+import { judge, judgeCorpusPage } from "../fixture";
 import { articleSchema } from "./article-schema.check";
 
 const ld = (json: string) => `<script type="application/ld+json">${json}</script>`;
@@ -10,7 +10,7 @@ describe("article-schema", () => {
       '{"@context":"https://schema.org","@type":"BlogPosting","headline":"Hi","author":{"@type":"Person","name":"Ann"},"datePublished":"2026-01-02"}';
     const verdict = judge(articleSchema, page(ld(json)));
     expect(verdict.status).toBe("pass");
-    expect(verdict.description).toBe("BlogPosting markup with headline, author and datePublished.");
+    expect(verdict.description).toBe("BlogPosting JSON-LD with headline, author and datePublished.");
   });
 
   it("warns when fields are missing", () => {
@@ -19,13 +19,15 @@ describe("article-schema", () => {
       page(ld('{"@context":"https://schema.org","@type":"NewsArticle","headline":"Hi"}')),
     );
     expect(verdict.status).toBe("warn");
-    expect(verdict.description).toBe("NewsArticle markup lacks author, datePublished.");
+    expect(verdict.description).toBe("NewsArticle JSON-LD lacks author, datePublished.");
   });
 
   it("fails when the page is an <article> without markup", () => {
     const verdict = judge(articleSchema, page("", "<article><h1>Story</h1><p>Text</p></article>"));
     expect(verdict.status).toBe("fail");
-    expect(verdict.description).toMatch(/its JSON-LD has no Article, BlogPosting or NewsArticle\./);
+    expect(verdict.description).toMatch(
+      /but has no Article, BlogPosting or NewsArticle in JSON-LD, microdata or RDFa\./,
+    );
   });
 
   it("skips pages that are not articles, listing cards included", () => {
@@ -36,5 +38,44 @@ describe("article-schema", () => {
     );
     expect(listing.status).toBe("skip");
     expect(listing.description).toMatch(/not an article/);
+  });
+
+  it("reads an Article in microdata and RDFa with the same field rules, and says which syntax it found", () => {
+    const microdata = `<article itemscope itemtype="https://schema.org/NewsArticle"><h1 itemprop="headline">Hi</h1>
+      <p>By <span itemprop="author" itemscope itemtype="https://schema.org/Person"><span itemprop="name">Ann</span></span>
+      <time itemprop="datePublished" datetime="2026-01-02">2 January</time></p></article>`;
+    const verdict = judge(articleSchema, page("", microdata));
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toBe("NewsArticle microdata with headline, author and datePublished.");
+    const rdfa = `<article vocab="https://schema.org/" typeof="BlogPosting"><h1 property="headline">Hi</h1><p property="author">Ann</p></article>`;
+    const partial = judge(articleSchema, page("", rdfa));
+    expect(partial.status).toBe("warn");
+    expect(partial.description).toBe("BlogPosting RDFa lacks datePublished.");
+    expect(partial.fix).toMatch(
+      /^Add BlogPosting JSON-LD with headline "Hi", author \(a Person with a name\) and datePublished/,
+    );
+    // a property of another item, or a word outside schema.org, is not the article's
+    const outside = `<p itemprop="author">Ann</p><article itemscope itemtype="https://schema.org/Article"><h1 itemprop="headline">Hi</h1><time itemprop="datePublished" datetime="2026-01-02">2 Jan</time></article>`;
+    expect(
+      judge(articleSchema, page("", `<div itemscope itemtype="https://schema.org/WebPage">${outside}</div>`))
+        .description,
+    ).toBe(
+      'Article microdata lacks author (the page\'s itemprop="author" ("Ann") stands outside its itemscope, in another item).',
+    );
+    expect(judge(articleSchema, page("", '<div itemscope itemtype="https://example.org/Article"></div>')).status).toBe(
+      "skip",
+    );
+  });
+
+  it("guardian-1, nytimes-1: the NewsArticle the page declares in microdata counts", () => {
+    const guardian = judgeCorpusPage(articleSchema, "guardian-1");
+    expect(guardian.status).toBe("warn");
+    expect(guardian.description).toBe(
+      'NewsArticle microdata lacks author (the page\'s itemprop="author" ("Eleanor Ainge Roy") stands outside its itemscope, in another item).',
+    );
+    expect(guardian.fix).toMatch(/^Add NewsArticle JSON-LD with headline/);
+    const nytimes = judgeCorpusPage(articleSchema, "nytimes-1");
+    expect(nytimes.status).toBe("pass");
+    expect(nytimes.description).toBe("NewsArticle microdata with headline, author and datePublished.");
   });
 });

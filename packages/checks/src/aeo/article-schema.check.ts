@@ -1,5 +1,7 @@
 import { defineCheck } from "../check";
-import { jsonLd, nodesOfType, textOf, typesOf, unreadableFix, unreadableNote } from "../lib/jsonld";
+import { readableText } from "../lib/element";
+import { type JsonLdNode, jsonLd, nodesOfType, textOf, typesOf, unreadableFix, unreadableNote } from "../lib/jsonld";
+import { type HtmlSyntax, htmlItems } from "../lib/microdata";
 import type { Page } from "../page";
 import { ancestor, elementsNamed, isInert } from "../seo/dom";
 
@@ -25,14 +27,39 @@ export const hasArticleElement = (page: Page): boolean => {
   );
 };
 
+/** An Article-type node of the page and the syntax it is written in. */
+type Candidate = { syntax: "JSON-LD" | HtmlSyntax; node: JsonLdNode; element: Element | null };
+
+const articleType = (node: JsonLdNode): string =>
+  typesOf(node).find((type) => ARTICLE_TYPES.includes(type)) ?? "Article";
+
 /**
- * Reads the page's JSON-LD for an Article, BlogPosting, NewsArticle (or another Article
- * subtype) with headline, author and datePublished: what engines show as source, byline and
- * date. Of several, the most complete is judged. One declared in a block that does not parse is
- * reported as present but unreadable. Skipped when the page is not an article: no Article-type
- * markup (readable or not) and no `<article>` that stands for the page (docs/spec/checks.md says
- * "no `<article>`"; cards of a listing page are `<article>`s too, and an SEO would not ask a
- * category page for Article markup).
+ * A property of an article set beside its item rather than in it: an `itemprop="author"` on the
+ * page outside the Article's `itemscope` belongs to another item (guardian-1's byline Person is
+ * a property of its WebPage), which is why the Article lacks it. `itemprop="author" ("Jane Doe")`, or null.
+ */
+const strayProperty = (page: Page, item: Element, name: string): string | null => {
+  for (const element of page.doc.querySelectorAll(`[itemprop~="${name}"]`)) {
+    if (item.contains(element) || isInert(element)) continue;
+    const named = element.querySelector('[itemprop~="name"]');
+    const text = readableText(named ?? element) || (element.getAttribute("content") ?? "").trim();
+    return `itemprop="${name}"${text ? ` ("${text.slice(0, 40)}")` : ""}`;
+  }
+  return null;
+};
+
+/**
+ * Reads the page's Article, BlogPosting, NewsArticle (or another Article subtype) with headline,
+ * author and datePublished: what engines show as source, byline and date. Google reads it in
+ * JSON-LD, microdata and RDFa alike, and so does this check, with the same field rules (the
+ * catalogue names the types, not a syntax); the description says which syntax was found, and the
+ * fix advises JSON-LD, the syntax every engine reads and the page's other checks judge. Of
+ * several, the most complete is judged (JSON-LD first among equals). One declared in a JSON-LD
+ * block that does not parse is reported as present but unreadable when no other syntax holds
+ * one. Skipped when the page is not an article: no Article-type markup (readable or not) and no
+ * `<article>` that stands for the page (docs/spec/checks.md says "no `<article>`"; cards of a
+ * listing page are `<article>`s too, and an SEO would not ask a category page for Article
+ * markup).
  */
 export const articleSchema = defineCheck({
   id: "article-schema",
@@ -42,10 +69,17 @@ export const articleSchema = defineCheck({
   quick: false,
   title: "Article is marked up",
   run: (page) => {
-    const graded = nodesOfType(page, ARTICLE_TYPES)
-      .map((node) => ({
-        type: typesOf(node).find((type) => ARTICLE_TYPES.includes(type)) ?? "Article",
-        missing: REQUIRED.filter((key) => !textOf(node[key])),
+    const candidates: Candidate[] = [
+      ...nodesOfType(page, ARTICLE_TYPES).map((node) => ({ syntax: "JSON-LD" as const, node, element: null })),
+      ...htmlItems(page)
+        .filter((item) => typesOf(item.node).some((type) => ARTICLE_TYPES.includes(type)))
+        .map((item) => ({ syntax: item.syntax, node: item.node, element: item.element })),
+    ];
+    const graded = candidates
+      .map((candidate) => ({
+        ...candidate,
+        type: articleType(candidate.node),
+        missing: REQUIRED.filter((key) => !textOf(candidate.node[key])),
       }))
       .sort((a, b) => a.missing.length - b.missing.length);
     const best = graded[0];
@@ -54,7 +88,7 @@ export const articleSchema = defineCheck({
         typesOf(node).some((type) => ARTICLE_TYPES.includes(type)),
       );
       if (declared) {
-        const type = typesOf(declared).find((name) => ARTICLE_TYPES.includes(name)) ?? "Article";
+        const type = articleType(declared);
         const headline = textOf(declared.headline);
         return {
           status: "fail",
@@ -71,22 +105,36 @@ export const articleSchema = defineCheck({
         };
       }
       const note = unreadableNote(page);
-      const headline = page.main.heading?.textContent?.trim();
+      const headline = page.main.heading ? readableText(page.main.heading) : "";
       return {
         status: "fail",
-        description: `The page is set as an <article>${headline ? ` ("${headline.slice(0, 60)}")` : ""} but its JSON-LD has no Article, BlogPosting or NewsArticle${note ? `; ${note}` : "."}`,
+        description: `The page is set as an <article>${headline ? ` ("${headline.slice(0, 60)}")` : ""} but has no Article, BlogPosting or NewsArticle in JSON-LD, microdata or RDFa${note ? `; ${note}` : "."}`,
         fix: `${note ? `${unreadableFix(page)} ` : ""}Add Article (or BlogPosting, NewsArticle) JSON-LD with headline${headline ? ` "${headline.slice(0, 60)}"` : ""}, author (a Person with a name) and datePublished, as the page states them.`,
         evidence: [headline ?? "", note],
       };
     }
-    const evidence = [best.type, ...best.missing];
+    const found = `${best.type} ${best.syntax}`;
+    const evidence = [best.type, best.syntax, ...best.missing];
     if (best.missing.length === 0) {
-      return { status: "pass", description: `${best.type} markup with headline, author and datePublished.`, evidence };
+      return { status: "pass", description: `${found} with headline, author and datePublished.`, evidence };
     }
+    const stray =
+      best.syntax === "microdata" && best.element
+        ? best.missing.flatMap((name) => strayProperty(page, best.element as Element, name) ?? [])
+        : [];
+    const note = unreadableNote(page, ARTICLE_TYPES);
+    const them = best.missing.length === 1 ? "it" : "them";
+    const date = best.missing.includes("datePublished") ? " (an ISO 8601 date such as 2026-01-31)" : "";
+    const headline = textOf(best.node.headline);
     return {
       status: "warn",
-      description: `${best.type} markup lacks ${best.missing.join(", ")}.`,
-      fix: `Add ${best.missing.join(", ")} to the ${best.type} JSON-LD, as the page states ${best.missing.length === 1 ? "it" : "them"}${best.missing.includes("datePublished") ? " (an ISO 8601 date such as 2026-01-31)" : ""}.`,
+      description: `${found} lacks ${best.missing.join(", ")}${stray.length > 0 ? ` (the page's ${stray.join(" and ")} ${stray.length === 1 ? "stands" : "stand"} outside its itemscope, in another item)` : ""}.${note ? ` ${note}` : ""}`,
+      fix:
+        best.syntax === "JSON-LD"
+          ? `Add ${best.missing.join(", ")} to the ${best.type} JSON-LD, as the page states ${them}${date}.`
+          : note
+            ? `${unreadableFix(page, `its ${best.type}`)} Its JSON-LD then gives engines the ${best.type} with ${best.missing.join(", ")}, as the page states ${them}.`
+            : `Add ${best.type} JSON-LD with headline${headline ? ` "${headline.slice(0, 60)}"` : ""}, author (a Person with a name) and datePublished, as the page states them${date}: the syntax every engine reads (or add ${best.missing.join(", ")} inside the ${best.syntax} item${stray.length > 0 ? ` instead of beside it` : ""}).`,
       evidence,
     };
   },

@@ -1,4 +1,4 @@
-import { judge } from "../fixture";
+import { judge, judgeCorpusPage } from "../fixture";
 import { breadcrumbSchema } from "./breadcrumb-schema.check";
 
 const page = (json: string) =>
@@ -29,5 +29,13 @@ describe("breadcrumb-schema", () => {
     const verdict = judge(breadcrumbSchema, "<html><body></body></html>", home);
     expect(verdict.status).toBe("skip");
     expect(verdict.description).toMatch(/home page/);
+  });
+
+  it("reads a BreadcrumbList in microdata and RDFa too", () => {
+    const rdfa = `<html><body><ol vocab="https://schema.org/" typeof="BreadcrumbList"><li property="itemListElement" typeof="ListItem"><a property="item" href="/">Home</a></li><li property="itemListElement" typeof="ListItem"><span property="name">Page</span></li></ol></body></html>`;
+    expect(judge(breadcrumbSchema, rdfa).description).toBe("BreadcrumbList markup (RDFa) with 2 items.");
+    expect(judgeCorpusPage(breadcrumbSchema, "wordpress").description).toBe(
+      "BreadcrumbList markup (microdata) with 3 items.",
+    );
   });
 });

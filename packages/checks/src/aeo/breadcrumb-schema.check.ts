@@ -1,11 +1,13 @@
 import { defineCheck } from "../check";
 import { jsonLd, nodesOfType, typesOf, unreadableFix, unreadableNote } from "../lib/jsonld";
+import { htmlItems } from "../lib/microdata";
 
 const itemCount = (value: unknown): number => (Array.isArray(value) ? value.length : value ? 1 : 0);
 
 /**
- * Reads the page's JSON-LD for BreadcrumbList markup with at least one item (one in a block
- * that does not parse is present but unreadable): where the page sits in the site, which engines
+ * Reads the page's BreadcrumbList markup with at least one item, in JSON-LD, microdata or RDFa
+ * (as article-schema and organization-schema read them; one in a JSON-LD block that does not
+ * parse is present but unreadable): where the page sits in the site, which engines
  * show in place of the URL. An empty list counts as none. The home page is skipped when it has
  * none: it is the top of every trail, and no breadcrumb guideline asks it for one.
  */
@@ -17,12 +19,17 @@ export const breadcrumbSchema = defineCheck({
   quick: false,
   title: "Breadcrumbs are marked up",
   run: (page) => {
-    const counts = nodesOfType(page, ["BreadcrumbList"]).map((list) => itemCount(list.itemListElement));
-    const items = Math.max(0, ...counts);
-    if (items > 0) {
+    const lists = [
+      ...nodesOfType(page, ["BreadcrumbList"]).map((node) => ({ syntax: "JSON-LD", node })),
+      ...htmlItems(page).filter(({ node }) => typesOf(node).includes("BreadcrumbList")),
+    ].map(({ syntax, node }) => ({ syntax, items: itemCount(node.itemListElement) }));
+    const counts = lists.map((list) => list.items);
+    const best = [...lists].sort((a, b) => b.items - a.items)[0];
+    const items = best?.items ?? 0;
+    if (best && items > 0) {
       return {
         status: "pass",
-        description: `BreadcrumbList markup with ${items} item${items === 1 ? "" : "s"}.`,
+        description: `BreadcrumbList markup${best.syntax === "JSON-LD" ? "" : ` (${best.syntax})`} with ${items} item${items === 1 ? "" : "s"}.`,
         evidence: [String(items)],
       };
     }

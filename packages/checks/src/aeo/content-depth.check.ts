@@ -1,5 +1,5 @@
 import { defineCheck } from "../check";
-import { foldWhitespace } from "../page";
+import { readableText } from "../lib/element";
 
 const SOURCE = {
   readability: "the main content as Readability extracts it",
@@ -26,7 +26,7 @@ export const contentDepth = defineCheck({
     const description = `${SOURCE[page.main.source]} has ${words} word${words === 1 ? "" : "s"}${words < 300 ? "; 300 or more cover a topic in depth" : ""}.`;
     const sentence = description.charAt(0).toUpperCase() + description.slice(1);
     if (words >= 300) return { status: "pass", description: sentence, evidence: [String(words)] };
-    const heading = page.main.heading ? foldWhitespace(page.main.heading.textContent ?? "") : "";
+    const heading = page.main.heading ? readableText(page.main.heading) : "";
     return {
       status: words >= 100 ? "warn" : "fail",
       description: sentence,

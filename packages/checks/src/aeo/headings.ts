@@ -1,17 +1,30 @@
 import { ancestorsOf, enclosingBoilerplate } from "../lib/boilerplate";
-import { isHiddenByMarkup, isInert } from "../lib/element";
+import { isHiddenByMarkup, isInert, readableText } from "../lib/element";
 import { perPage } from "../lib/memo";
 import { countWords, foldWhitespace, type Page } from "../page";
 
 /**
  * How a heading opens a question in one language. `wh` words (or hyphenated openers such as
- * "est-ce") make a question alone: "How to bake bread", "Warum wir". An auxiliary verb (`aux`)
+ * "est-ce") make a question alone: "How to bake bread", "Warum ist der Himmel blau". An auxiliary verb (`aux`)
  * makes one only when a subject follows it, as in an inverted question: "Can I pay by card",
  * "Is it safe", "Gibt es", but not "Do more with less", "May 2026 update" or "Will Smith".
  * Spanish, Italian and Portuguese do not invert yes/no questions, so they have no `aux`: there
  * the question mark decides.
+ *
+ * A wh-word followed by the writers themselves (`tellers`: "How we designed…", "Why I left…",
+ * "Wie wir … gebaut haben", "Comment nous avons…", "Cómo hicimos…") opens a title that tells a
+ * story, not a question: English, German, Dutch and French put the verb first in a question
+ * ("How did we…", "Wie haben wir…", "Comment avons-nous…"), and Spanish, Portuguese and Italian
+ * say "we" in the verb's ending (`tellerEndings`: hicimos, fizemos, abbiamo). "How to…", "How
+ * you can…", "Wie man…", "Cómo hacer…" and "Why is…" still ask what a reader asks.
  */
-type Openers = { wh: readonly string[]; aux: readonly string[]; subjects: readonly string[] };
+type Openers = {
+  wh: readonly string[];
+  aux: readonly string[];
+  subjects: readonly string[];
+  tellers: readonly string[];
+  tellerEndings: readonly string[];
+};
 
 const OPENERS: Record<string, Openers> = {
   en: {
@@ -25,6 +38,8 @@ const OPENERS: Record<string, Openers> = {
       ...["i", "you", "we", "they", "he", "she", "it", "there", "this", "that", "these", "those"],
       ...["my", "your", "our", "their", "his", "her", "its", "the", "a", "an", "any", "anyone", "someone"],
     ],
+    tellers: ["i", "we", "they", "he", "she", "our", "my"],
+    tellerEndings: [],
   },
   de: {
     wh: [
@@ -36,11 +51,15 @@ const OPENERS: Record<string, Openers> = {
       ...["ich", "du", "er", "sie", "es", "wir", "ihr", "man", "der", "die", "das", "ein", "eine", "einen"],
       ...["mein", "meine", "dein", "deine", "unser", "unsere", "ihre", "dieser", "diese", "dieses"],
     ],
+    tellers: ["ich", "wir", "unser", "unsere", "mein", "meine"],
+    tellerEndings: [],
   },
   es: {
     wh: ["qué", "por qué", "cómo", "cuándo", "dónde", "adónde", "quién", "quiénes", "cuál", "cuáles", "cuánto"],
     aux: [],
     subjects: [],
+    tellers: ["yo", "nosotros", "nosotras", "he", "mi", "nuestro", "nuestra"],
+    tellerEndings: ["mos"],
   },
   fr: {
     wh: [
@@ -49,11 +68,15 @@ const OPENERS: Record<string, Openers> = {
     ],
     aux: [],
     subjects: [],
+    tellers: ["je", "j'", "j’", "nous", "ils", "elles", "notre", "nos", "mon", "ma"],
+    tellerEndings: [],
   },
   it: {
     wh: ["cosa", "che cosa", "perché", "come", "quando", "dove", "chi", "quale", "quali", "quanto", "quanti", "quante"],
     aux: [],
     subjects: [],
+    tellers: ["io", "noi", "ho", "il mio", "la mia", "nostro", "nostra"],
+    tellerEndings: ["iamo"],
   },
   nl: {
     wh: ["wat", "waarom", "hoe", "wanneer", "waar", "waarvoor", "wie", "welke", "welk", "hoeveel"],
@@ -62,11 +85,15 @@ const OPENERS: Record<string, Openers> = {
       ...["ik", "je", "jij", "u", "hij", "zij", "ze", "het", "we", "wij", "jullie", "de", "een", "er", "mijn"],
       ...["uw", "onze", "dit", "deze", "dat"],
     ],
+    tellers: ["ik", "we", "wij", "onze", "ons", "mijn"],
+    tellerEndings: [],
   },
   pt: {
     wh: ["o que", "por que", "por quê", "como", "quando", "onde", "quem", "qual", "quais", "quanto", "quantos"],
     aux: [],
     subjects: [],
+    tellers: ["eu", "nós", "meu", "minha", "nosso", "nossa"],
+    tellerEndings: ["mos"],
   },
 };
 
@@ -85,6 +112,8 @@ const openersFor = perPage((page: Page): Openers => {
     wh: all.flatMap((openers) => openers.wh),
     aux: all.flatMap((openers) => openers.aux),
     subjects: all.flatMap((openers) => openers.subjects),
+    tellers: all.flatMap((openers) => openers.tellers),
+    tellerEndings: all.flatMap((openers) => openers.tellerEndings),
   };
 });
 
@@ -94,9 +123,26 @@ const startsWithWord = (text: string, word: string): boolean =>
 // a quotation that opens a headline and the headline's own words after it: "'What is the sea telling us?': Māori tribes fearful…"
 const QUOTED_LEAD = /^\s*["'“‘«„][^"“”«»„]+?["'”’»“]\s*[:,;–—-]?\s+(\S.*)$/u;
 
+/** Whether the words after a heading's wh-word are the writers telling what they did ("we designed", "nous avons", "hicimos"). */
+const tellsAStory = ({ tellers, tellerEndings }: Openers, rest: string): boolean => {
+  const [next] = rest.split(/\s+/);
+  if (next === undefined || next === "") return false;
+  // "we’re", "I've": the teller without its contracted verb
+  const bare = next.replace(/['’](?:re|ve|ll|m|d)$/, "");
+  if (
+    tellers.some((teller) =>
+      /['’]$/.test(teller) ? next.startsWith(teller) : bare === teller || startsWithWord(rest, teller),
+    )
+  )
+    return true;
+  const word = next.replace(/[^\p{L}]+$/u, "");
+  return tellerEndings.some((ending) => word.length > ending.length + 2 && word.endsWith(ending));
+};
+
 /**
  * A heading phrased as a question: it ends in "?" (or "？", "؟"), opens with Spanish "¿", or
- * opens with an interrogative of the page's language (see `Openers`). A headline that opens by
+ * opens with an interrogative of the page's language (see `Openers`), unless the writers tell
+ * what they did after it ("How we designed…", `tellsAStory`). A headline that opens by
  * quoting someone is judged on its own words after the quotation: guardian-1's "'What is the sea
  * telling us?': Māori tribes fearful over whale strandings" reports a question, it asks none.
  */
@@ -105,8 +151,10 @@ export const isQuestion = (page: Page, text: string): boolean => {
   const quoting = QUOTED_LEAD.exec(text);
   const own = quoting?.[1] ?? text;
   const lower = own.toLowerCase().replace(/^[\s"'“‘«]+/, "");
-  const { wh, aux, subjects } = openersFor(page);
-  if (wh.some((word) => startsWithWord(lower, word))) return true;
+  const openers = openersFor(page);
+  const { wh, aux, subjects } = openers;
+  const opener = wh.find((word) => startsWithWord(lower, word));
+  if (opener !== undefined) return !tellsAStory(openers, lower.slice(opener.length).trimStart());
   const [first, second] = lower.split(/\s+/);
   return first !== undefined && second !== undefined && aux.includes(first) && subjects.includes(second);
 };
@@ -158,12 +206,57 @@ const hasSectionText = (heading: Element, level: number, root: Element): boolean
   return node !== null;
 };
 
+// a standfirst is a sentence: it ends in a full stop, or in a quotation closing on its own mark ("…supporters?”")
+const SENTENCE_END = /(?:[.!…。]["'”’»)]*|[?!？]["'”’»)]+)$/u;
+const STANDFIRST_MIN_WORDS = 12;
+// bylines, credits, dates and a widget's label may stand between the h1 and its standfirst, not a paragraph
+const STANDFIRST_MAX_WORDS_BEFORE = 30;
+
+/** The words of the main content's text before an element (the title's excluded), up to `limit`. */
+const wordsBefore = (root: Element, target: Element, title: Element | null, limit: number): number => {
+  let words = 0;
+  const stack: Node[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as Node;
+    if (node === target) return words;
+    if (node.nodeType === 3) {
+      words += countWords(node.nodeValue ?? "");
+      if (words >= limit) return words;
+      continue;
+    }
+    if (node.nodeType !== 1 || node === title) continue;
+    if (NO_SECTION_TEXT.has((node as Element).localName) && (node as Element).localName !== "a") continue;
+    const children = node.childNodes;
+    for (let index = children.length - 1; index >= 0; index--) {
+      const child = children[index];
+      if (child) stack.push(child);
+    }
+  }
+  return words;
+};
+
+/**
+ * Whether the first h2/h3 of the content is its standfirst (dek): a summary set as a heading
+ * right under the h1, before any paragraph of the text (only bylines, credits, dates or a
+ * widget's label between), 12 words or more, ending like a sentence (breitbart's "Snopes fact
+ * checker … posted to Twitter asking if there were “any un-angry Trump supporters?”"). It sums
+ * up the article; it heads no section of it. A heading that ends in a bare "?" is a question
+ * (an FAQ's first one), and stays a section.
+ */
+const isStandfirst = (root: Element, heading: Element, text: string, title: Element | null): boolean =>
+  title !== null &&
+  countWords(text) >= STANDFIRST_MIN_WORDS &&
+  SENTENCE_END.test(text) &&
+  wordsBefore(root, heading, title, STANDFIRST_MAX_WORDS_BEFORE) < STANDFIRST_MAX_WORDS_BEFORE;
+
 /**
  * The h1-h3 headings of the main content (page.ts: Readability's extraction, or its fallback,
  * with the page's h1), in document order, and those passed over: headings inside navigation,
  * sidebars or widgets (lib/boilerplate.ts; Readability's extraction has had them taken out
  * already, and they are listed from there), headings titled as a widget ("Related Searches",
- * "You might also like") and headings whose section holds no text outside links. Headings in noscript or template, or hidden by markup, are neither.
+ * "You might also like"), headings whose section holds no text outside links, and the standfirst
+ * set as a heading under the h1 (`isStandfirst`). Headings in noscript or template, or hidden by
+ * markup, are neither.
  */
 export const contentHeadings = perPage(
   (page: Page): { headings: readonly Heading[]; passedOver: readonly PassedOver[] } => {
@@ -175,10 +268,10 @@ export const contentHeadings = perPage(
     );
     const add = (element: Element, level: 1 | 2 | 3, text: string) =>
       headings.push({ element, level, text, question: isQuestion(page, text) });
-    if (title && !root.contains(title)) add(title, 1, foldWhitespace(title.textContent ?? ""));
+    if (title && !root.contains(title)) add(title, 1, readableText(title));
     for (const element of root.querySelectorAll("h1, h2, h3")) {
       if (isInert(element) || isHiddenByMarkup(element)) continue;
-      const text = foldWhitespace(element.textContent ?? "");
+      const text = readableText(element);
       if (text === "") continue;
       const level = LEVEL[element.localName] as 1 | 2 | 3;
       if (element !== title) {
@@ -193,6 +286,10 @@ export const contentHeadings = perPage(
         }
         if (!hasSectionText(element, level, root)) {
           passedOver.push({ text, reason: "no text but links follows it" });
+          continue;
+        }
+        if (level > 1 && !headings.some((heading) => heading.level > 1) && isStandfirst(root, element, text, title)) {
+          passedOver.push({ text, reason: "the standfirst under the h1: a summary, not a section" });
           continue;
         }
       }

@@ -1,5 +1,5 @@
 import { defineCheck } from "../check";
-import { foldWhitespace } from "../page";
+import { readableText } from "../lib/element";
 import { isContent, mainElementsNamed } from "./main-dom";
 
 const childCount = (element: Element, tag: string): number => {
@@ -42,7 +42,7 @@ export const listsAndTables = defineCheck({
       return { status: "pass", description: `The main content has ${parts.join(" and ")}.`, evidence: parts };
     }
     const words = page.main.words;
-    const heading = page.main.heading ? foldWhitespace(page.main.heading.textContent ?? "") : "";
+    const heading = page.main.heading ? readableText(page.main.heading) : "";
     return {
       status: "fail",
       description: `The main content's ${words} words${heading ? ` under "${heading.length > 60 ? `${heading.slice(0, 59)}…` : heading}"` : ""} hold no list of 3 or more items and no table with header cells.`,

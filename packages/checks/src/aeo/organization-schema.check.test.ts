@@ -1,4 +1,4 @@
-import { judge } from "../fixture";
+import { judge, judgeCorpusPage } from "../fixture";
 import { organizationSchema } from "./organization-schema.check";
 
 const page = (json: string) =>
@@ -37,5 +37,28 @@ describe("organization-schema", () => {
     );
     expect(verdict.status).toBe("fail");
     expect(verdict.description).toMatch(/No Organization/);
+  });
+
+  it("reads an Organization in microdata and RDFa too, saying which, and advises JSON-LD", () => {
+    const microdata = `<html><body><div itemscope itemtype="https://schema.org/Organization"><span itemprop="name">Acme</span><a itemprop="url" href="https://acme.example/">home</a><img itemprop="logo" src="/logo.png" alt=""></div></body></html>`;
+    const verdict = judge(organizationSchema, microdata);
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toBe('Organization "Acme" (microdata) has name, url and logo.');
+    const rdfa = `<html><body><div vocab="https://schema.org/" typeof="Organization"><span property="name">Acme</span></div></body></html>`;
+    const partial = judge(organizationSchema, rdfa);
+    expect(partial.description).toBe('Organization "Acme" (RDFa) lacks url, logo.');
+    expect(partial.fix).toMatch(/^Add Organization JSON-LD with "name", "url" and "logo"/);
+  });
+
+  it("guardian-1, nytimes-3: the publisher's microdata Organization counts; an unreadable JSON-LD one is the fix", () => {
+    const guardian = judgeCorpusPage(organizationSchema, "guardian-1");
+    expect(guardian.status).toBe("warn");
+    expect(guardian.description).toMatch(
+      /^Organization "The Guardian" \(microdata\) lacks url, logo\. Its JSON-LD declares Organization "The Guardian" too, unreadable/,
+    );
+    expect(guardian.fix).toMatch(/^Remove the <!\[CDATA\[/);
+    expect(judgeCorpusPage(organizationSchema, "nytimes-3").description).toBe(
+      'NewsMediaOrganization "The New York Times Company" (microdata) has name, url and logo.',
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { defineCheck } from "../check";
 import { type JsonLdNode, jsonLd, textOf, typesOf, unreadableFix, unreadableNote } from "../lib/jsonld";
+import { htmlItems } from "../lib/microdata";
 
 // schema.org's Organization and LocalBusiness trees are large; these are the types seen on real
 // sites, and the suffix rule catches most of the rest (ShoeStore, AutomotiveBusiness, TravelAgency).
@@ -26,8 +27,10 @@ const REQUIRED = ["name", "url", "logo"] as const;
  * name, url and logo: who stands behind the page, which engines use to attribute answers and
  * build knowledge panels. Nested nodes count (an Article's publisher). Of several, the most
  * complete one is judged; a logo may be a URL or an ImageObject. Missing some of the three is
- * partial (warn). One declared in a block that does not parse is reported as present but
- * unreadable, not as missing.
+ * partial (warn). Microdata and RDFa count as JSON-LD does (the catalogue names the types, not
+ * a syntax, and Google reads all three; article-schema reads them alike): the description says
+ * which syntax was found, the fix advises JSON-LD. One declared in a block that does not parse
+ * is reported as present but unreadable, not as missing.
  */
 export const organizationSchema = defineCheck({
   id: "organization-schema",
@@ -37,10 +40,16 @@ export const organizationSchema = defineCheck({
   quick: true,
   title: "Publisher is described as an Organization",
   run: (page) => {
-    const graded = jsonLd(page)
-      .nodes.filter(isOrganization)
-      .map((node) => ({
-        type: typesOf(node)[0] ?? "Organization",
+    const graded = [
+      ...jsonLd(page).nodes.map((node) => ({ syntax: "JSON-LD", node })),
+      ...htmlItems(page).map(({ syntax, node }) => ({ syntax, node })),
+    ]
+      .filter(({ node }) => isOrganization(node))
+      .map(({ syntax, node }) => ({
+        syntax,
+        type:
+          typesOf(node).find((type) => ORGANIZATION_TYPES.has(type) || ORGANIZATION_SUFFIX.test(type)) ??
+          "Organization",
         name: textOf(node.name),
         missing: REQUIRED.filter((key) => !textOf(node[key])),
       }))
@@ -60,18 +69,33 @@ export const organizationSchema = defineCheck({
       const note = unreadableNote(page);
       return {
         status: "fail",
-        description: `No Organization or LocalBusiness in the page's JSON-LD${note ? `; ${note}` : "."}`,
+        description: `No Organization or LocalBusiness in the page's JSON-LD, microdata or RDFa${note ? `; ${note}` : "."}`,
         fix: `${note ? `${unreadableFix(page)} ` : ""}Add Organization (or LocalBusiness) JSON-LD with "name", "url" and "logo", at least on the home page and as the publisher of articles.`,
         evidence: [note],
       };
     }
     const label = best.name ? `${best.type} "${best.name}"` : `${best.type} (unnamed)`;
-    const evidence = [label, ...best.missing];
-    if (best.missing.length === 0) return { status: "pass", description: `${label} has name, url and logo.`, evidence };
+    // JSON-LD is named by its label alone, as before; another syntax says which it is
+    const found = best.syntax === "JSON-LD" ? label : `${label} (${best.syntax})`;
+    const evidence = [label, ...(best.syntax === "JSON-LD" ? [] : [best.syntax]), ...best.missing];
+    if (best.missing.length === 0) return { status: "pass", description: `${found} has name, url and logo.`, evidence };
+    const logo = best.missing.includes("logo")
+      ? " (a logo: a square image of 112 px or more that the site shows as its logo)"
+      : "";
+    // an Organization the page declares in JSON-LD that does not parse: making it parse is the fix
+    const unreadable = best.syntax === "JSON-LD" ? undefined : jsonLd(page).unreadableNodes.find(isOrganization);
+    const unreadableName = unreadable
+      ? `${typesOf(unreadable)[0]}${textOf(unreadable.name) ? ` "${textOf(unreadable.name)}"` : ""}`
+      : "";
     return {
       status: "warn",
-      description: `${label} lacks ${best.missing.join(", ")}.`,
-      fix: `Add ${best.missing.join(", ")} to the ${label} JSON-LD${best.missing.includes("logo") ? " (a logo: a square image of 112 px or more that the site shows as its logo)" : ""}.`,
+      description: `${found} lacks ${best.missing.join(", ")}.${unreadable ? ` Its JSON-LD declares ${unreadableName} too, unreadable: ${unreadableNote(page)}` : ""}`,
+      fix:
+        best.syntax === "JSON-LD"
+          ? `Add ${best.missing.join(", ")} to the ${label} JSON-LD${logo}.`
+          : unreadable
+            ? `${unreadableFix(page, `its ${unreadableName}`)} Give that ${typesOf(unreadable)[0]} "name", "url" and "logo"${logo}.`
+            : `Add Organization JSON-LD with "name", "url" and "logo"${logo}, the syntax every engine reads (or add ${best.missing.join(", ")} to the ${label} ${best.syntax}).`,
       evidence,
     };
   },

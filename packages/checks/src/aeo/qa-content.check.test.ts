@@ -49,7 +49,7 @@ describe("qa-content", () => {
   });
 
   it("knows the interrogatives of the page's language, and all of them without a lang", () => {
-    const german = withText("<h2>Wie funktioniert das</h2><h2>Warum wir</h2>");
+    const german = withText("<h2>Wie funktioniert das</h2><h2>Wie man Brot backt</h2>");
     expect(judge(qaContent, page(german, "de")).status).toBe("pass");
     expect(judge(qaContent, page(german, "en")).status).toBe("fail");
     expect(judge(qaContent, page(withText("<h2>Comment ça marche</h2><h2>Hoe werkt het</h2>"))).status).toBe("pass");
@@ -92,5 +92,37 @@ describe("qa-content", () => {
     expect(verdict.status).toBe("fail");
     expect(verdict.description).toMatch(/None of the main content's 3 headings is phrased as a question/);
     expect(judgeCorpusPage(answerFirst, "guardian-1").status).toBe("skip");
+  });
+
+  it("takes a title in which the writers tell what they did for no question, in every language that has one", () => {
+    expect(question("How we designed Dropbox ATF: an async task framework", "en")).toBe(false);
+    expect(question("Why I left my job", "en")).toBe(false);
+    expect(question("What we’re trying to share with others", "en")).toBe(false);
+    expect(question("Wie wir unsere Suche neu gebaut haben", "de")).toBe(false);
+    expect(question("Hoe we onze zoekfunctie bouwden", "nl")).toBe(false);
+    expect(question("Comment nous avons migré vers Kubernetes", "fr")).toBe(false);
+    expect(question("Pourquoi j’ai quitté Paris", "fr")).toBe(false);
+    expect(question("Cómo hicimos nuestra migración", "es")).toBe(false);
+    expect(question("Como fizemos a migração", "pt")).toBe(false);
+    expect(question("Come abbiamo migrato il sito", "it")).toBe(false);
+    // what a reader asks stays a question: how-to, the reader's own case, an inverted question, a question mark
+    expect(question("How to bake bread", "en")).toBe(true);
+    expect(question("How you can claim a refund", "en")).toBe(true);
+    expect(question("Why is the sky blue", "en")).toBe(true);
+    expect(question("How did we get here", "en")).toBe(true);
+    expect(question("How we can help?", "en")).toBe(true);
+    expect(question("Wie man Brot backt", "de")).toBe(true);
+    expect(question("Comment ça marche", "fr")).toBe(true);
+    expect(question("Cómo hacer pan", "es")).toBe(true);
+    expect(question("Por qué es azul el cielo", "es")).toBe(true);
+  });
+
+  it('dropbox-blog: "How we designed Dropbox ATF" tells how the team built it; it asks no question', () => {
+    const verdict = judgeCorpusPage(qaContent, "dropbox-blog");
+    expect(verdict.status).toBe("fail");
+    expect(verdict.description).toMatch(
+      /^None of the main content's 13 headings is phrased as a question: h1 "How we designed/,
+    );
+    expect(judgeCorpusPage(answerFirst, "dropbox-blog").status).toBe("skip");
   });
 });

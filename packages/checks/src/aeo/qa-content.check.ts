@@ -5,8 +5,9 @@ import { contentHeadings, headingList, passedOverNote, questionHeadings } from "
  * Reads the h1-h3 headings of the main content (headings.ts `contentHeadings`: Readability's
  * extraction with the page's h1, never navigation, sidebars, teasers or widgets), phrased as
  * questions in the page's language (headings.ts `isQuestion`): the queries an answer engine
- * matches a passage to. Two or more pass, one warns, none fails. Corporate headings such as
- * "What we do" open with an interrogative and count too, per the rule.
+ * matches a passage to. Two or more pass, one warns, none fails. A title in which the writers
+ * tell what they did ("How we designed…", "What we do") opens with an interrogative but asks
+ * nothing a reader asks, and does not count (docs/spec/checks.md refines the row so).
  */
 export const qaContent = defineCheck({
   id: "qa-content",

@@ -1,5 +1,5 @@
 import { enclosingBoilerplate } from "../lib/boilerplate";
-import { isHiddenByMarkup, isInert } from "../lib/element";
+import { isHiddenByMarkup, isInert, readableText } from "../lib/element";
 import { perPage } from "../lib/memo";
 import { countWords, foldWhitespace, type Page } from "../page";
 import { elementsNamed } from "../seo/dom";
@@ -29,7 +29,7 @@ const detailsAnswer = (details: Element, summary: Element): string =>
   foldWhitespace(
     [...details.childNodes]
       .filter((node) => node !== summary)
-      .map((node) => node.textContent ?? "")
+      .map((node) => (node.nodeType === 1 ? readableText(node) : (node.textContent ?? "")))
       .join(" "),
   );
 
@@ -57,7 +57,7 @@ export const qaPairs = perPage((page: Page): QaPair[] => {
   for (const details of elementsNamed(page, "details")) {
     if (isInert(details) || isHiddenByMarkup(details) || enclosingBoilerplate(details) !== null) continue;
     const summary = [...details.children].find((child) => child.localName === "summary");
-    const question = foldWhitespace(summary?.textContent ?? "");
+    const question = summary ? readableText(summary) : "";
     if (summary && isFaqQuestion(question)) add(question, detailsAnswer(details, summary), "details", summary);
   }
   return pairs;

@@ -1,5 +1,6 @@
 import { syllable } from "syllable";
 import { defineCheck } from "../check";
+import { readableText } from "../lib/element";
 import { perPage } from "../lib/memo";
 import type { Page } from "../page";
 import { pageLanguage } from "./headings";
@@ -52,7 +53,7 @@ const textStats = perPage((page: Page): TextStats => {
   let sentences = 0;
   const { root, heading, excludes } = page.main;
   // the page's h1, when it stands outside the main content's DOM, is a sentence of its own
-  const runs = heading && !root.contains(heading) ? [heading.textContent ?? ""] : [];
+  const runs = heading && !root.contains(heading) ? [readableText(heading)] : [];
   for (const run of [...runs, ...textRuns(root, excludes)]) {
     const runWords = run.toLowerCase().match(WORD);
     if (!runWords) continue;

@@ -1,5 +1,5 @@
 import { defineCheck } from "../check";
-import { foldWhitespace } from "../page";
+import { readableText } from "../lib/element";
 import { elementIndex, isInert } from "../seo/dom";
 
 const SECTIONING = ["article", "section", "nav", "header", "footer"] as const;
@@ -42,7 +42,7 @@ export const semanticLandmarks = defineCheck({
       return { status: "pass", description: `The page has <main> and ${others.join(", ")}.`, evidence: others };
     }
     // the content to wrap, as the reader knows it: its h1
-    const heading = page.main.heading ? foldWhitespace(page.main.heading.textContent ?? "") : "";
+    const heading = page.main.heading ? readableText(page.main.heading) : "";
     const content = heading
       ? `the content under the h1 "${heading.length > 60 ? `${heading.slice(0, 59)}…` : heading}"`
       : "the main content";

@@ -1,7 +1,7 @@
 import { defineCheck } from "../check";
+import { readableText } from "../lib/element";
 import { jsonLd, typesOf, unreadableFix, unreadableNote } from "../lib/jsonld";
 import { declaredKind, NEWS_ARTICLE_TYPES, newsArticle } from "../lib/page-kind";
-import { foldWhitespace } from "../page";
 
 /**
  * Reads the page's JSON-LD for a `speakable` property (schema.org SpeakableSpecification, by
@@ -37,7 +37,7 @@ export const speakable = defineCheck({
       };
     }
     const unreadable = unreadableNote(page, NEWS_ARTICLE_TYPES);
-    const headline = foldWhitespace(page.main.heading?.textContent ?? "");
+    const headline = page.main.heading ? readableText(page.main.heading) : "";
     const named = headline ? ` ("${headline.length > 60 ? `${headline.slice(0, 59)}…` : headline}")` : "";
     return {
       status: "fail",

@@ -99,4 +99,31 @@ describe("subheadings", () => {
       /only two h2\/h3 subheadings: h2 "Steps", h2 "Related work"\. Not counted, as not the content's: "Related Searches", "You might also like:" \(a widget's title\)\./,
     );
   });
+
+  const withDek = (dek: string, before = "") =>
+    `<html lang="en"><body><article><h1>Snopes writer asks about Trump supporters</h1>${before}<p class="byline">By Jane Doe</p>${dek}${PROSE}<h2>What he said</h2>${PROSE}<h2>What came next</h2>${PROSE}</article></body></html>`;
+  const DEK = "<h2>The fact checker posted to Twitter asking if there were “any un-angry Trump supporters?”</h2>";
+
+  it("takes a sentence set as a heading right under the h1 for the standfirst, not a section", () => {
+    const verdict = judge(subheadings, withDek(DEK));
+    expect(verdict.status).toBe("warn");
+    expect(verdict.description).toMatch(
+      /only two h2\/h3 subheadings: h2 "What he said", h2 "What came next"\. Not counted, as not the content's: "The fact checker posted to Twitter aski…" \(the standfirst under the h1: a summary, not a section\)\.$/,
+    );
+  });
+
+  it("keeps as a section a short heading, a question, or a heading after the text has begun", () => {
+    expect(judge(subheadings, withDek("<h2>Background</h2>")).status).toBe("pass");
+    const question = "<h2>What should I do if my parcel has not arrived after ten working days?</h2>";
+    expect(judge(subheadings, withDek(question)).status).toBe("pass");
+    expect(judge(subheadings, withDek(DEK, PROSE)).status).toBe("pass");
+  });
+
+  it("breitbart: the standfirst h2 under the h1 heads no section of the 300-word report", () => {
+    const verdict = judgeCorpusPage(subheadings, "breitbart");
+    expect(verdict.status).toBe("fail");
+    expect(verdict.description).toBe(
+      "The main content's 300 words run under no h2/h3 subheading. Not counted, as not the content's: \"Snopes fact checker and staff writer Da…\" (the standfirst under the h1: a summary, not a section).",
+    );
+  });
 });

@@ -1,6 +1,7 @@
 import { defineCheck } from "../check";
 import { isBylineLine } from "../geo/byline";
-import { countWords, foldWhitespace, type Page } from "../page";
+import { readableText } from "../lib/element";
+import { countWords, type Page } from "../page";
 import { isContent, mainAncestorNamed, mainElementsNamed } from "./main-dom";
 
 const MIN_WORDS = 15;
@@ -44,7 +45,7 @@ const isLinkLine = (paragraph: Element, text: string): boolean => {
 /** The first paragraph of the main content with 5 or more words that is no byline, dateline, caption or line of links. */
 const opening = (page: Page): Opening | null => {
   for (const paragraph of mainElementsNamed(page, "p")) {
-    const text = foldWhitespace(paragraph.textContent ?? "");
+    const text = readableText(paragraph);
     if (countWords(text) < 5 || mainAncestorNamed(page, paragraph, NOT_INTRO) !== null) continue;
     if (!isContent(page, paragraph) || isBylineLine(page, text) || DATELINE.test(text)) continue;
     if (isLinkLine(paragraph, text)) continue;

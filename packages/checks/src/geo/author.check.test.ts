@@ -1,5 +1,7 @@
-import { judge, judgeCorpusPage } from "../fixture";
+import { corpusSnapshot, FIXED_SCAN_TIME, judge, judgeCorpusPage, snapshotOf } from "../fixture";
+import { preparePage } from "../page";
 import { author } from "./author.check";
+import { visibleByline } from "./byline";
 
 const page = (head: string, body = "") => `<html><head>${head}</head><body>${body}</body></html>`;
 const jsonLd = (data: object) => `<script type="application/ld+json">${JSON.stringify(data)}</script>`;
@@ -143,5 +145,33 @@ describe("author", () => {
     expect(verdict.description).toMatch(
       /<meta property="article:author"> profile https:\/\/www\.liberation\.fr\/auteur\/5631-alexandre-hervaud and 1 more\.$/,
     );
+  });
+
+  it("breitbart, wapo-1: a byline's spans are read apart, as a reader sees them, and the name stops at the date", () => {
+    const breitbart = judgeCorpusPage(author, "breitbart");
+    expect(breitbart.description).toBe('The page names its author: the byline "by Lucas Nolan 22 Dec 2016 651".');
+    // glued, "Erin CunninghamMarch 18" was no name followed by a date: no byline was found
+    const wapo = judgeCorpusPage(author, "wapo-1");
+    expect(wapo.status).toBe("pass");
+    expect(wapo.description).toContain('the byline "By Erin Cunningham March 18 at 3:57 PM');
+    const nameOn = (name: string) => visibleByline(preparePage(corpusSnapshot(name), FIXED_SCAN_TIME))?.name;
+    expect(nameOn("breitbart")).toBe("Lucas Nolan");
+    expect(nameOn("wapo-1")).toBe("Erin Cunningham");
+  });
+
+  it("reads a byline set in side-by-side elements with the words apart, and keeps words split by markup whole", () => {
+    const spans = `<html lang="en"><body><article><h1>Notes</h1><p class="byline"><span>by</span> <a href="/jane">Jane Doe</a><span>3 Mar 2024</span><a href="#comments">12</a></p><p>Some text of the <b>a</b>rticle, long enough to be its text.</p></article></body></html>`;
+    expect(judge(author, spans).description).toBe('The page names its author: the byline "by Jane Doe 3 Mar 2024 12".');
+    const nameIn = (line: string) =>
+      visibleByline(
+        preparePage(
+          snapshotOf(`<html lang="en"><body><article><h1>Notes</h1><p>${line}</p><p>Text.</p></article></body></html>`),
+          FIXED_SCAN_TIME,
+        ),
+      )?.name;
+    expect(nameIn("By Jane Doe March 3, 2024")).toBe("Jane Doe");
+    expect(nameIn("By Theresa May")).toBe("Theresa May");
+    const microdata = `<html><body><p><span itemprop="author"><span>Jane</span><span>Doe</span></span></p></body></html>`;
+    expect(judge(author, microdata).description).toBe('The page names its author: itemprop="author" "Jane Doe".');
   });
 });

@@ -1,4 +1,5 @@
 import { defineCheck } from "../check";
+import { readableText } from "../lib/element";
 import { type JsonLdNode, jsonLd, unreadableFix, unreadableNote } from "../lib/jsonld";
 import { perPage } from "../lib/memo";
 import { foldWhitespace, type Page } from "../page";
@@ -105,12 +106,12 @@ const fromRel = (page: Page): string | null => {
 const fromMicrodata = (page: Page): string | null => {
   for (const element of elementIndex(page).all) {
     if (!hasToken(element, "itemprop", "author") || isInert(element)) continue;
+    const named = element.querySelector('[itemprop~="name"]');
     const name =
-      element.querySelector('[itemprop~="name"]')?.getAttribute("content") ??
-      element.querySelector('[itemprop~="name"]')?.textContent ??
+      named?.getAttribute("content") ??
+      (named ? readableText(named) : null) ??
       element.getAttribute("content") ??
-      element.textContent ??
-      "";
+      readableText(element);
     const text = foldWhitespace(name);
     if (text !== "" && !isUrl(text)) return `itemprop="author" "${clip(text)}"`;
   }
@@ -170,7 +171,7 @@ export const author = defineCheck({
         evidence: [unreadable],
       };
     }
-    const heading = page.main.heading ? foldWhitespace(page.main.heading.textContent ?? "") : "";
+    const heading = page.main.heading ? readableText(page.main.heading) : "";
     return {
       status: "fail",
       description: `No author found: no byline ("By …", "Posted by …" or the like${heading ? ` near the h1 "${clip(heading)}"` : ""}), no JSON-LD author with a name, no author meta or article:author, no rel="author" link and no itemprop="author".`,

@@ -1,6 +1,6 @@
 import { pageLanguage } from "../aeo/headings";
 import { ancestorsOf, boilerplateReason } from "../lib/boilerplate";
-import { isHiddenNode } from "../lib/element";
+import { BLOCK_ELEMENTS, breakBefore, isHiddenNode, settleBreaks } from "../lib/element";
 import { perPage } from "../lib/memo";
 import { foldWhitespace, type Page } from "../page";
 
@@ -29,9 +29,11 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
 // a name: capitalised words, with the particles of family names between them (Jean de La Fontaine)
 const WORD = String.raw`\p{Lu}[\p{L}\p{M}'’.-]*`;
 const PARTICLE = "(?:de|da|del|della|di|du|des|dos|la|le|van|von|der|den|ten|ter|bin|al|y)";
-const NAME = String.raw`${WORD}(?:\s+(?:${PARTICLE}\s+)?${WORD}){0,3}`;
+// a month and a day open the date after a name ("By Erin Cunningham March 18"), not part of it ("By Theresa May" is)
+const MONTH_DAY = String.raw`(?:jan(?:uary|vier)?|feb(?:ruary)?|février|mar(?:ch)?|mars|apr(?:il)?|avril|may|mai|june?|juin|july?|juillet|aug(?:ust)?|août|sep(?:t|tember)?|septembre|oct(?:ober)?|octobre|nov(?:ember)?|novembre|dec(?:ember)?|décembre|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|januar|februar|märz|juni|juli|oktober|dezember|januari|februari|maart|mei|augustus)\.?\s+\d`;
+const NAME = String.raw`${WORD}(?:\s+(?:${PARTICLE}\s+)?(?!${MONTH_DAY})${WORD}){0,3}`;
 // what may follow a name on a byline: nothing, punctuation, a second name, or a date or outlet
-const AFTER = String.raw`(?=$|\d|\s*[,.|·•/()–—:-]|\s+(?:and|&|et|y|und|en|e|ed|on|at|le|el|am|op|em|il|for|pour|para|für|voor|per|updated|published)\b)`;
+const AFTER = String.raw`(?=$|\s*\d|\s+${MONTH_DAY}|\s*[,.|·•/()–—:-]|\s+(?:and|&|et|y|und|en|e|ed|on|at|le|el|am|op|em|il|for|pour|para|für|voor|per|updated|published)\b)`;
 
 const patternFor = (words: readonly string[], labels: readonly string[]): RegExp =>
   new RegExp(
@@ -58,12 +60,6 @@ const patternOfLanguage = (lang: string): RegExp => {
 // the opener matches case-insensitively ("BY JANE DOE"), the name must still be capitalised
 const capitalised = (name: string): boolean => /^\p{Lu}/u.test(name);
 
-// elements that end a line of text
-const BLOCK = new Set([
-  ...["address", "article", "aside", "blockquote", "br", "dd", "details", "div", "dl", "dt", "figcaption"],
-  ...["figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "nav"],
-  ...["ol", "p", "pre", "section", "summary", "table", "td", "th", "tr", "ul"],
-]);
 const SILENT = new Set(["script", "style", "noscript", "template", "svg", "head", "title", "button", "select"]);
 // a byline is short: a name and perhaps a date or a role
 const MAX_WORDS = 14;
@@ -100,7 +96,7 @@ const bylineLines = (page: Page, where: Byline["where"], max: number): Byline[] 
   const found: Byline[] = [];
   let line = "";
   const flush = () => {
-    const text = foldWhitespace(line);
+    const text = foldWhitespace(settleBreaks(line));
     line = "";
     if (text === "" || text.split(" ").length > MAX_WORDS) return;
     const japanese = JAPANESE.exec(text);
@@ -111,12 +107,17 @@ const bylineLines = (page: Page, where: Byline["where"], max: number): Byline[] 
     const match = pattern.exec(text);
     if (match?.[1] && capitalised(match[1])) found.push({ name: match[1], line: text, where });
   };
-  // an explicit stack: pages nest deeper than recursion should go; a null entry closes a block
-  const stack: Array<{ node: Node; beside: boolean } | null> = [{ node: body, beside: false }];
+  // an explicit stack: pages nest deeper than recursion should go; a null entry closes a block,
+  // a string is a break between elements set side by side (the spans of "by Lucas Nolan" and "22 Dec 2016")
+  const stack: Array<{ node: Node; beside: boolean } | null | string> = [{ node: body, beside: false }];
   while (stack.length > 0 && found.length < max) {
     const entry = stack.pop();
     if (entry === null) {
       flush();
+      continue;
+    }
+    if (typeof entry === "string") {
+      line += entry;
       continue;
     }
     if (!entry) break;
@@ -138,7 +139,7 @@ const bylineLines = (page: Page, where: Byline["where"], max: number): Byline[] 
       }
       if (where === "site" && beside && TEASER.has(tag)) continue;
     }
-    const block = BLOCK.has(tag);
+    const block = BLOCK_ELEMENTS.has(tag);
     if (block) {
       flush();
       stack.push(null);
@@ -146,7 +147,10 @@ const bylineLines = (page: Page, where: Byline["where"], max: number): Byline[] 
     const children = element.childNodes;
     for (let index = children.length - 1; index >= 0; index--) {
       const child = children[index];
-      if (child) stack.push({ node: child, beside });
+      if (!child) continue;
+      stack.push({ node: child, beside });
+      const gap = breakBefore(child);
+      if (gap !== "") stack.push(gap);
     }
   }
   flush();

@@ -68,4 +68,45 @@ describe("citations-outbound", () => {
       /link to one other site \(amazon\.com\).*Not counted, as the publisher's own: dropbox\.com\./,
     );
   });
+
+  it("counts no social-network profile, hashtag or channel as a source, and counts a post, a video or a repository", () => {
+    const profiles = judge(
+      citationsOutbound,
+      article(
+        '<p>Follow <a href="https://x.com/jane">@jane</a>, <a href="https://www.facebook.com/janespage">my page</a>, <a href="https://www.linkedin.com/company/acme/">Acme</a>, <a href="https://www.youtube.com/@jane">my channel</a>, <a href="https://instagram.com/jane/">Instagram</a>, <a href="https://twitter.com/hashtag/news">#news</a> and <a href="https://github.com/jane">GitHub</a>.</p>',
+      ),
+    );
+    expect(profiles.status).toBe("fail");
+    expect(profiles.description).toMatch(
+      /Not counted, as profiles on social networks, not sources: x\.com\/jane, facebook\.com\/janespage, linkedin\.com\/company\/acme and more\.$/,
+    );
+    const posts = judge(
+      citationsOutbound,
+      article(
+        '<p>She <a href="https://x.com/jane/status/123">said so</a>, <a href="https://www.youtube.com/watch?v=abc">on video</a>, in <a href="https://github.com/jane/tool">her tool</a>; see <a href="https://x.com/jane">@jane</a>.</p>',
+      ),
+    );
+    expect(posts.description).toBe("The main content links to 3 other sites (x.com, youtube.com, github.com).");
+  });
+
+  it("does not count the hosts of the page's share image and icons, the publisher's own assets", () => {
+    const html = `<html><head><title>t</title><meta property="og:image" content="https://i.pubcdn.net/share.jpg"><link rel="icon" href="https://static.pubassets.org/favicon.ico"></head><body><article><h1>Report</h1><p>See <a href="https://interactive.pubcdn.net/map/">the map</a>, <a href="https://static.pubassets.org/x">this</a> and <a href="https://who.int/report">WHO</a>.</p></article></body></html>`;
+    const verdict = judge(citationsOutbound, html);
+    expect(verdict.status).toBe("warn");
+    expect(verdict.description).toMatch(
+      /one other site \(who\.int\).*Not counted, as the publisher's own: pubcdn\.net, pubassets\.org\.$/,
+    );
+  });
+
+  it("pixnet, guardian-1: a blogger's own fan page and the Guardian's interactive host are cited sources of neither", () => {
+    const pixnet = judgeCorpusPage(citationsOutbound, "pixnet");
+    expect(pixnet.status).toBe("warn");
+    expect(pixnet.description).toMatch(
+      /one other site \(yahoo\.com\).*Not counted, as profiles on social networks, not sources: facebook\.com\/stevenhgm1188\.$/,
+    );
+    const guardian = judgeCorpusPage(citationsOutbound, "guardian-1");
+    expect(guardian.description).toBe(
+      "The main content links to 2 other sites (radionz.co.nz, stuff.co.nz). Not counted, as the publisher's own: guim.co.uk.",
+    );
+  });
 });

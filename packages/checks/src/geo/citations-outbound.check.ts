@@ -15,6 +15,51 @@ const SHARE_PATH =
 // a link to an image, video or sound file shows a medium (a lightbox, a download), it cites nothing
 const MEDIA_FILE = /\.(?:jpe?g|png|gif|webp|avif|svg|bmp|tiff?|mp4|webm|mov|mp3|ogg|wav)$/i;
 
+/**
+ * A link to a profile or page on a social network, not to something said there: the account
+ * itself (x.com/jane, facebook.com/somepage, instagram.com/jane, linkedin.com/in/jane or
+ * /company/acme, youtube.com/@jane or /channel/…, tiktok.com/@jane, github.com/jane), a hashtag
+ * or a search. It names who someone is (an author's "follow me", a blogger's fan page); a post,
+ * a video or a repository (x.com/jane/status/1, youtube.com/watch?v=…, github.com/jane/repo) is
+ * a source and counts.
+ */
+export const isSocialProfile = (url: URL): boolean => {
+  const host = url.hostname.toLowerCase().replace(/^(?:www|m|mobile)\./, "");
+  const segments = url.pathname.split("/").filter(Boolean);
+  const [first = "", second] = segments;
+  switch (siteOf(host)) {
+    case "x.com":
+    case "twitter.com":
+      return (
+        segments.length === 1 ||
+        first === "hashtag" ||
+        first === "search" ||
+        (segments.length === 2 && /^(?:with_replies|media|likes|followers|following)$/.test(second ?? ""))
+      );
+    case "facebook.com":
+    case "fb.com":
+      return (
+        (segments.length === 1 && !/^(?:watch|story\.php|permalink\.php|photo\.php|photo|events)$/.test(first)) ||
+        first === "pages" ||
+        first === "people" ||
+        (first === "groups" && segments.length <= 2)
+      );
+    case "instagram.com":
+    case "pinterest.com":
+    case "threads.net":
+    case "github.com":
+      return segments.length === 1;
+    case "linkedin.com":
+      return /^(?:in|company|school|showcase)$/.test(first) && segments.length <= 2;
+    case "youtube.com":
+      return first.startsWith("@") || /^(?:channel|c|user)$/.test(first);
+    case "tiktok.com":
+      return segments.length === 1 && first.startsWith("@");
+    default:
+      return false;
+  }
+};
+
 const hostOf = (raw: string | null | undefined, base: URL): string | null => {
   if (!raw) return null;
   try {
@@ -29,42 +74,58 @@ const hostOf = (raw: string | null | undefined, base: URL): string | null => {
  * The publisher's own sites, and the profiles it names as its own: the final URL's site; the
  * sites of its canonical URL, og:url and the url of its WebSite, WebPage, Article and
  * Organization JSON-LD (a page served from a mirror, a CDN host or a staging copy still belongs
- * to them); and the sameAs profiles of its Organization (its own accounts are no outside
- * source). A sister site shares the registrable name under another suffix (bbc.com,
- * bbc.co.uk) and is the publisher's too.
+ * to them); the hosts of its share image (og:image, twitter:image) and icons (rel=icon,
+ * apple-touch-icon, manifest): the publisher's own asset hosts (the Guardian's guim.co.uk, the
+ * BBC's bbci.co.uk), or an image host that cites nothing; and the sameAs profiles of its
+ * Organization (its own accounts are no outside source). A sister site shares the registrable
+ * name under another suffix (bbc.com, bbc.co.uk) and is the publisher's too.
  */
-export const ownSites = perPage((page: Page): { sites: Set<string>; labels: Set<string>; profiles: string[] } => {
-  const hosts = [page.finalUrl.hostname];
-  const base = page.finalUrl;
-  hosts.push(
-    ...linkRefs(page)
-      .filter((ref) => ref.source === "head" && ref.rels.includes("canonical"))
-      .map((ref) => hostOf(ref.hrefRaw, base) ?? ""),
-  );
-  hosts.push(hostOf(metaKeyed(page, "og:url")?.getAttribute("content"), base) ?? "");
-  const profiles: string[] = [];
-  for (const node of [...jsonLd(page).nodes, ...jsonLd(page).unreadableNodes]) {
-    const types = typesOf(node);
-    if (!types.some((type) => OWNER_TYPES.has(type)) && !isOrganization(node)) continue;
-    hosts.push(hostOf(textOf(node.url), base) ?? "");
-    if (isOrganization(node)) {
-      for (const value of Array.isArray(node.sameAs) ? node.sameAs : [node.sameAs]) {
-        if (typeof value === "string" && /^https?:\/\//i.test(value))
-          profiles.push(value.replace(/\/+$/, "").toLowerCase());
+export const ownSites = perPage(
+  (page: Page): { sites: Set<string>; labels: Set<string>; assets: Set<string>; profiles: string[] } => {
+    const hosts = [page.finalUrl.hostname];
+    const base = page.finalUrl;
+    hosts.push(
+      ...linkRefs(page)
+        .filter((ref) => ref.source === "head" && ref.rels.includes("canonical"))
+        .map((ref) => hostOf(ref.hrefRaw, base) ?? ""),
+    );
+    hosts.push(hostOf(metaKeyed(page, "og:url")?.getAttribute("content"), base) ?? "");
+    const assets = [
+      ...ASSET_METAS.map((key) => hostOf(metaKeyed(page, key)?.getAttribute("content"), base) ?? ""),
+      ...linkRefs(page)
+        .filter((ref) => ref.source === "head" && ref.rels.some((rel) => ASSET_RELS.has(rel)))
+        .map((ref) => hostOf(ref.hrefRaw, base) ?? ""),
+    ];
+    const profiles: string[] = [];
+    for (const node of [...jsonLd(page).nodes, ...jsonLd(page).unreadableNodes]) {
+      const types = typesOf(node);
+      if (!types.some((type) => OWNER_TYPES.has(type)) && !isOrganization(node)) continue;
+      hosts.push(hostOf(textOf(node.url), base) ?? "");
+      if (isOrganization(node)) {
+        for (const value of Array.isArray(node.sameAs) ? node.sameAs : [node.sameAs]) {
+          if (typeof value === "string" && /^https?:\/\//i.test(value))
+            profiles.push(value.replace(/\/+$/, "").toLowerCase());
+        }
       }
     }
-  }
-  const sites = new Set(hosts.filter((host) => host !== "").map(siteOf));
-  return { sites, labels: new Set([...sites].map(siteLabelOf)), profiles };
-});
+    const sites = new Set(hosts.filter((host) => host !== "").map(siteOf));
+    // asset hosts are the publisher's, but name no sister site: their label is no brand
+    const assetSites = new Set(assets.filter((host) => host !== "").map(siteOf));
+    return { sites, labels: new Set([...sites].map(siteLabelOf)), assets: assetSites, profiles };
+  },
+);
 
 const OWNER_TYPES = new Set(["WebSite", "WebPage", ...ARTICLE_TYPES]);
+const ASSET_METAS = ["og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src"];
+const ASSET_RELS = new Set(["icon", "apple-touch-icon", "apple-touch-icon-precomposed", "mask-icon", "manifest"]);
 
 export type CitedSites = {
   /** other sites the main content links to, each with one example URL */
   cited: ReadonlyMap<string, string>;
   /** the publisher's own sister sites it links to (same name under another suffix, or named as its own) */
   sisters: ReadonlySet<string>;
+  /** social-network profiles it links to, of sites it cites nothing else of ("facebook.com/jane") */
+  profiles: ReadonlySet<string>;
 };
 
 /** The other sites (registrable domains) the main content links to, and the publisher's own it links to. */
@@ -72,6 +133,7 @@ export const citedSites = perPage((page: Page): CitedSites => {
   const own = ownSites(page);
   const cited = new Map<string, string>();
   const sisters = new Set<string>();
+  const profileLinks: string[] = [];
   for (const anchor of page.main.root.querySelectorAll("a[href]")) {
     if (!isContent(page, anchor)) continue;
     let url: URL;
@@ -85,13 +147,23 @@ export const citedSites = perPage((page: Page): CitedSites => {
     const site = siteOf(url.hostname);
     if (own.sites.has(site)) continue;
     const href = url.href.replace(/\/+$/, "").toLowerCase();
-    if (own.labels.has(siteLabelOf(site)) || own.profiles.some((profile) => href.startsWith(profile))) {
+    if (
+      own.labels.has(siteLabelOf(site)) ||
+      own.assets.has(site) ||
+      own.profiles.some((profile) => href.startsWith(profile))
+    ) {
       sisters.add(site);
+      continue;
+    }
+    if (isSocialProfile(url)) {
+      profileLinks.push(`${url.hostname.replace(/^www\./, "")}${url.pathname.replace(/\/+$/, "")}`);
       continue;
     }
     if (!cited.has(site)) cited.set(site, url.toString());
   }
-  return { cited, sisters };
+  // a profile of a site whose posts are cited is no separate note
+  const profiles = new Set(profileLinks.filter((link) => !cited.has(siteOf(link.split("/")[0] ?? ""))));
+  return { cited, sisters, profiles };
 });
 
 /**
@@ -100,8 +172,8 @@ export const citedSites = perPage((page: Page): CitedSites => {
  * generative answers). Sites are registrable domains under the Public Suffix List, so the
  * publisher's own subdomains are not "other"; neither are its sister sites and profiles
  * (`ownSites`: bbc.co.uk for bbc.com, the host of its canonical URL, its Organization's
- * sameAs accounts); each site counts once; share buttons and links to image or video files
- * cite nothing.
+ * sameAs accounts, the hosts that serve its share image and icons); each site counts once;
+ * share buttons, links to image or video files and social-network profiles cite nothing.
  */
 export const citationsOutbound = defineCheck({
   id: "citations-outbound",
@@ -111,12 +183,16 @@ export const citationsOutbound = defineCheck({
   quick: false,
   title: "Content cites other sources",
   run: (page) => {
-    const { cited, sisters } = citedSites(page);
+    const { cited, sisters, profiles } = citedSites(page);
     const sites = [...cited.keys()];
     const list = `${sites.slice(0, 5).join(", ")}${sites.length > 5 ? ", ..." : ""}`;
-    const sisterNote =
-      sisters.size > 0 ? ` Not counted, as the publisher's own: ${[...sisters].slice(0, 3).join(", ")}.` : "";
-    const evidence = [...sites, ...sisters];
+    const sisterNote = [
+      sisters.size > 0 ? ` Not counted, as the publisher's own: ${[...sisters].slice(0, 3).join(", ")}.` : "",
+      profiles.size > 0
+        ? ` Not counted, as profiles on social networks, not sources: ${[...profiles].slice(0, 3).join(", ")}${profiles.size > 3 ? " and more" : ""}.`
+        : "",
+    ].join("");
+    const evidence = [...sites, ...sisters, ...profiles];
     if (sites.length >= 2)
       return {
         status: "pass",

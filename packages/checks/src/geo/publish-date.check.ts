@@ -1,4 +1,5 @@
 import { defineCheck } from "../check";
+import { readableText } from "../lib/element";
 import { futureNote, isoDay, othersNote, type PageDate, pageDates, unreadableDatesNote } from "./dates";
 
 const dated = (date: PageDate): string => `${isoDay(date.date)} (${date.source})`;
@@ -33,7 +34,7 @@ export const publishDate = defineCheck({
         evidence: dates.map((date) => date.raw),
       };
     }
-    const heading = page.main.heading?.textContent?.trim();
+    const heading = page.main.heading ? readableText(page.main.heading) : "";
     return {
       status: "fail",
       description: `The page has no machine-readable published or modified date of its own (JSON-LD datePublished/dateModified, article:published_time, <time datetime> in its content).${notes}`,

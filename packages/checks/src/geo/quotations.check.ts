@@ -1,8 +1,9 @@
 import { pageLanguage } from "../aeo/headings";
 import { isContent } from "../aeo/main-dom";
 import { defineCheck } from "../check";
+import { readableText } from "../lib/element";
 import { perPage } from "../lib/memo";
-import { foldWhitespace, type Page } from "../page";
+import type { Page } from "../page";
 import { proseText } from "./statistics.check";
 
 /**
@@ -132,11 +133,11 @@ export const quotations = defineCheck({
   title: "Content quotes someone",
   run: (page) => {
     const elements = [...page.main.root.querySelectorAll("blockquote, q")].filter(
-      (element) => foldWhitespace(element.textContent ?? "") !== "" && isContent(page, element),
+      (element) => readableText(element) !== "" && isContent(page, element),
     );
     const [first] = elements;
     if (first) {
-      const text = foldWhitespace(first.textContent ?? "");
+      const text = readableText(first);
       return {
         status: "pass",
         description: `The main content has ${elements.length} quotation${elements.length === 1 ? "" : "s"} in <blockquote> or <q>, the first: "${clip(text, 80)}".`,
@@ -156,7 +157,7 @@ export const quotations = defineCheck({
       };
     }
     const words = page.main.words;
-    const heading = page.main.heading ? foldWhitespace(page.main.heading.textContent ?? "") : "";
+    const heading = page.main.heading ? readableText(page.main.heading) : "";
     return {
       status: "fail",
       description: `The main content's ${words} word${words === 1 ? "" : "s"}${heading ? ` under "${clip(heading, 60)}"` : ""} quote no one: no <blockquote>, no <q>, no quotation attributed to a speaker; quotations are a heuristic signal for AI answers.`,

@@ -1,4 +1,5 @@
 import { defineCheck } from "../check";
+import { readableText } from "../lib/element";
 import { perPage } from "../lib/memo";
 import { foldWhitespace, type Page } from "../page";
 
@@ -104,7 +105,7 @@ const CODE = new Set(["pre", "code", "kbd", "samp", "var", "tt", "math", "script
  */
 export const proseText = perPage((page: Page): string => {
   const { root, heading, excludes } = page.main;
-  const parts: string[] = heading && !root.contains(heading) ? [heading.textContent ?? "", " "] : [];
+  const parts: string[] = heading && !root.contains(heading) ? [readableText(heading), " "] : [];
   // a null entry ends a block: "Report" and "Three million" of the next paragraph stay two words
   const stack: Array<Node | null> = [root];
   while (stack.length > 0) {

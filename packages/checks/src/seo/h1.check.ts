@@ -1,4 +1,5 @@
 import { defineCheck } from "../check";
+import { readableText } from "../lib/element";
 import { foldWhitespace } from "../page";
 import { elementsNamed, isInert } from "./dom";
 import { quote } from "./head";
@@ -6,7 +7,7 @@ import { documentTitle } from "./title.check";
 
 /** The text an h1 gives readers and crawlers: its text, or the alt of an image inside it (a logo heading). */
 export const headingText = (heading: Element): string => {
-  const text = foldWhitespace(heading.textContent ?? "");
+  const text = readableText(heading);
   if (text !== "") return text;
   const alts = [...heading.querySelectorAll("img[alt]")].map((img) => img.getAttribute("alt") ?? "");
   return foldWhitespace(alts.join(" "));

@@ -1,4 +1,5 @@
 import { defineCheck } from "../check";
+import { readableText } from "../lib/element";
 import { foldWhitespace } from "../page";
 import { metaNamed, quote } from "./head";
 
@@ -15,7 +16,7 @@ export const metaDescription = defineCheck({
   title: "Page has a meta description",
   run: (page) => {
     const meta = metaNamed(page, "description");
-    const h1 = page.main.heading ? foldWhitespace(page.main.heading.textContent ?? "") : "";
+    const h1 = page.main.heading ? readableText(page.main.heading) : "";
     const fix = `Add <meta name="description" content="..."> in the <head>: 70 to 160 characters summing up this page${h1 ? ` ("${quote(h1, 60)}")` : ""}.`;
     if (!meta) return { status: "fail", description: "The page has no meta description.", fix, evidence: ["missing"] };
     const text = foldWhitespace(meta.getAttribute("content") ?? "");

@@ -1,5 +1,6 @@
 import { defineCheck } from "../check";
-import { foldWhitespace, type Page } from "../page";
+import { readableText } from "../lib/element";
+import type { Page } from "../page";
 import { ancestor, elementsNamed } from "./dom";
 import { quote } from "./head";
 
@@ -21,9 +22,9 @@ export const title = defineCheck({
   title: "Page has a title",
   run: (page) => {
     const element = documentTitle(page);
-    const text = foldWhitespace(element?.textContent ?? "");
+    const text = element ? readableText(element) : "";
     if (text === "") {
-      const h1 = page.main.heading ? foldWhitespace(page.main.heading.textContent ?? "") : "";
+      const h1 = page.main.heading ? readableText(page.main.heading) : "";
       return {
         status: "fail",
         description: element ? "The <title> element is blank." : "The page has no <title> element.",

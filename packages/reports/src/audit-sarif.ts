@@ -2,6 +2,7 @@ import type { SiteCheckResult, SiteFinding, SiteReport } from "@scan/contract";
 import type { AuditExport, AuditExportHead, AuditExportStream } from "./audit-export";
 import type { ToolInfo } from "./page-report";
 import { type PagedDocument, renderPaged, streamPaged } from "./paged-document";
+import { sarifLogInParts } from "./sarif-log";
 import {
   FINGERPRINT_KEY,
   failureNotifications,
@@ -13,7 +14,6 @@ import {
   type RuleSet,
   ruleSet,
   type SarifLocations,
-  sarifLogInParts,
 } from "./sarif-run";
 
 /** pages named in a site finding's message; all of them (at most 50) are its related locations */

@@ -77,12 +77,12 @@ describe("an audit's export written as it goes", () => {
     expect((await streamed("junit", audit)).join("")).toBe(renderAuditExport("junit", audit, TOOL));
   });
 
-  it("comes in parts no larger than a page's, however many pages there are", async () => {
+  it("comes in parts no larger than a page's, however many pages there are, one per page and pass", async () => {
     const audit = auditExport({ pages: manyPages(300) });
     for (const format of ["sarif", "junit"] as const) {
       const parts = await streamed(format, audit);
       const whole = parts.join("");
-      expect(parts.length).toBeGreaterThan(300);
+      expect(parts.length).toBeGreaterThan(format === "sarif" ? 4 * 300 : 300);
       // the largest part: the head (rules, or the site's suites), far from the whole
       expect(Math.max(...parts.map((part) => part.length))).toBeLessThan(whole.length / 50);
     }
@@ -109,8 +109,9 @@ describe("an audit's export written as it goes", () => {
       const readSoFar = counter.reads;
       expect(await parts.next()).toEqual({ done: true, value: undefined });
       expect(counter.reads).toBe(readSoFar);
-      // SARIF's first pass reads every page before its first part; its next pass stops short
-      expect(readSoFar).toBeLessThan(format === "sarif" ? 2 * pages.length : pages.length);
+      // a part per page, even an empty one (SARIF's first pass writes nothing): it stops within a few pages
+      expect(readSoFar).toBeGreaterThan(0);
+      expect(readSoFar).toBeLessThanOrEqual(5);
     }
   });
 

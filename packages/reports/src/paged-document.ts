@@ -34,8 +34,10 @@ export const renderPaged = (document: PagedDocument, pages: readonly PageReport[
 
 /**
  * The document in parts as it is written, the pages read as each pass needs them: the same text
- * `renderPaged` makes from the same pages, never more of it held than a page's part. Returning
- * the generator early (a client that went away) returns the pass's reader, which stops reading.
+ * `renderPaged` makes from the same pages, never more of it held than a page's part. Each page
+ * gives a part, empty where the pass writes nothing for it, so that a consumer may stop between
+ * any two pages; returning the generator (a client that went away) returns the pass's reader,
+ * which stops reading.
  */
 export async function* streamPaged(document: PagedDocument, read: PageReader): AsyncGenerator<string> {
   for (const step of document) {
@@ -44,9 +46,6 @@ export async function* streamPaged(document: PagedDocument, read: PageReader): A
       continue;
     }
     let index = 0;
-    for await (const page of read({ checks: step.checks })) {
-      const part = step.page(page, index++);
-      if (part) yield part;
-    }
+    for await (const page of read({ checks: step.checks })) yield step.page(page, index++);
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The memory an audit's exports cost the gateway: `pnpm bench:audit-exports [--pages 10000]
- * [--site 100] [--label after]` (docs/audits.md, Exports).
+ * [--site 100] [--label after] [--node-options --max-old-space-size=128]` (docs/audits.md, Exports).
  *
  * Runs a real full audit of the corpus site (tests/support/audit-site.ts, `--site` numbered
  * pages with the pages only links lead to and its planted defects) with a gateway and a worker,
@@ -38,6 +38,8 @@ const { values: args } = parseArgs({
     pages: { type: "string", default: "10000" },
     site: { type: "string", default: "100" },
     label: { type: "string", default: "current" },
+    /** NODE_OPTIONS of the gateway processes that export, e.g. --max-old-space-size=128 */
+    "node-options": { type: "string", default: "" },
   },
 });
 
@@ -238,7 +240,7 @@ const main = async () => {
       ["sarif, 3 at once", Array.from({ length: 3 }, () => "report?format=sarif")],
     ] as const) {
       // a gateway of its own for each: what one export leaves behind is not counted in the next
-      const fresh = await startGatewayProcess(env);
+      const fresh = await startGatewayProcess({ ...env, NODE_OPTIONS: args["node-options"] });
       gateway = fresh;
       const base = `${fresh.url}/api/v1/audits/${id}`;
       // its first request pays for loading and compiling what every request uses
@@ -260,6 +262,7 @@ const main = async () => {
 
     const results = {
       label: args.label,
+      nodeOptions: args["node-options"],
       machine: { cpus: cpus().length, load: loadavg().map((x) => Math.round(x * 100) / 100) },
       audit: {
         pages,
@@ -279,7 +282,7 @@ const main = async () => {
     });
     process.stdout.write(
       [
-        `${pages}-page full audit (${results.audit.judgedPages} judged), label ${args.label}`,
+        `${pages}-page full audit (${results.audit.judgedPages} judged), label ${args.label}${args["node-options"] ? `, gateway NODE_OPTIONS=${args["node-options"]}` : ""}`,
         "",
         "| export | status | MB | first byte, ms | total, ms | RSS increase, MB | RSS peak, MB | heap increase, MB |",
         "|---|---|---|---|---|---|---|---|",

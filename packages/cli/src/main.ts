@@ -378,7 +378,7 @@ const audit = async (config: ReturnType<typeof loadConfig>, input: AuditInput): 
     }
 
     const spooled = pages?.spooled;
-    if ((format === "junit" || format === "sarif") && spooled) {
+    if (showsPages && spooled) {
       const parts = streamAuditExport(
         format,
         {

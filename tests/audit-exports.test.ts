@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createLogger } from "@scan/platform";
@@ -225,6 +225,8 @@ describe("an audit's exports and the audit as a CI gate", () => {
 
     it("passes a site that meets its thresholds (exit 0), writing the same SARIF the API exports", async () => {
       const file = join(dir, "audit.sarif");
+      // the command keeps the pages in a temporary file while it writes the report: it leaves none behind
+      const temporary = await mkdtemp(join(tmpdir(), "audit-gate-tmp-"));
       const result = await run(
         [
           "audit",
@@ -242,9 +244,13 @@ describe("an audit's exports and the audit as a CI gate", () => {
           "--require-check",
           "title,duplicate-titles",
         ],
-        cli,
+        { ...cli, TMPDIR: temporary },
       );
       expect([result.code, result.stderr]).toEqual([0, expect.stringContaining("Assertions: all 4 passed")]);
+      // (tsx keeps its cache there too)
+      const spools = (await readdir(temporary)).filter((name) => name.startsWith("scan-audit-"));
+      expect([spools, (await readdir(dir)).filter((name) => name.includes(".partial"))]).toEqual([[], []]);
+      await rm(temporary, { recursive: true });
       expect(result.stdout).toMatch(/^audit [0-9a-f-]{36} of .+ \(quick\): completed/);
       const sarif = await readFile(file, "utf8");
       const log = JSON.parse(sarif);

@@ -1,4 +1,4 @@
-import { csvCell, toCsv } from "./csv";
+import { csvCell, csvLines, toCsv } from "./csv";
 
 describe("csvCell", () => {
   it("quotes commas, quotes and line breaks, doubling quotes", () => {
@@ -38,5 +38,28 @@ describe("toCsv", () => {
         ],
       ),
     ).toBe("\uFEFFa,b\r\nx,1\r\n'=y,\r\n");
+  });
+});
+
+describe("csvLines", () => {
+  it("writes the same file as toCsv, a line at a time", async () => {
+    const rows: Array<Array<string | number | null>> = [
+      ["x", 1],
+      ["=y", null],
+      ['say "hi", then\nleave', -2],
+    ];
+    const parts: string[] = [];
+    for await (const part of csvLines(
+      ["a", "b"],
+      (async function* () {
+        yield* rows;
+      })(),
+    ))
+      parts.push(part);
+    expect(parts).toHaveLength(rows.length + 1);
+    expect(parts.join("")).toBe(toCsv(["a", "b"], rows));
+    const none: string[] = [];
+    for await (const part of csvLines(["a"], (async function* () {})())) none.push(part);
+    expect(none.join("")).toBe(toCsv(["a"], []));
   });
 });

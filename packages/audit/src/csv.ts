@@ -21,9 +21,24 @@ export const csvCell = (value: CsvCell): string => {
 
 export const BOM = "\uFEFF";
 
+/** A row as a line of the file, its line end included. */
+export const csvLine = (row: readonly CsvCell[]): string => `${row.map(csvCell).join(",")}\r\n`;
+
+/** What the file begins with: the byte-order mark and the header row. */
+export const csvHead = (header: readonly string[]): string => `${BOM}${csvLine(header)}`;
+
 /** The whole file: a header row, then one row per record. */
 export const toCsv = (header: readonly string[], rows: Iterable<readonly CsvCell[]>): string => {
-  const lines = [header.map(csvCell).join(",")];
-  for (const row of rows) lines.push(row.map(csvCell).join(","));
-  return `${BOM}${lines.join("\r\n")}\r\n`;
+  const lines = [csvHead(header)];
+  for (const row of rows) lines.push(csvLine(row));
+  return lines.join("");
 };
+
+/** The same file in parts as the records come: the header, then a line per record. */
+export async function* csvLines(
+  header: readonly string[],
+  rows: AsyncIterable<readonly CsvCell[]>,
+): AsyncGenerator<string> {
+  yield csvHead(header);
+  for await (const row of rows) yield csvLine(row);
+}

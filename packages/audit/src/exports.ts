@@ -1,5 +1,5 @@
 import type { AuditPageView, SiteReport } from "@scan/contract";
-import { type CsvCell, toCsv } from "./csv";
+import { type CsvCell, csvLines, toCsv } from "./csv";
 
 const REPORT_HEADER = [
   "kind",
@@ -63,32 +63,40 @@ const PAGES_HEADER = [
   "error",
 ] as const;
 
+const pageRow = (page: AuditPageView): CsvCell[] => [
+  page.url,
+  page.status,
+  page.http_status,
+  page.final_url,
+  page.depth,
+  page.in_sitemap,
+  page.scores?.overall,
+  page.scores?.seo,
+  page.scores?.aeo,
+  page.scores?.geo,
+  page.grade,
+  page.issues.critical,
+  page.issues.warning,
+  page.issues.info,
+  (page.checks ?? [])
+    .filter((check) => check.status === "fail")
+    .map((check) => check.id)
+    .join(" "),
+  page.error,
+];
+
 /** The audit's pages as CSV, one row per page, in the order they were found. */
 export const pagesCsv = (pages: Iterable<AuditPageView>): string => {
   const rows = function* () {
-    for (const page of pages) {
-      yield [
-        page.url,
-        page.status,
-        page.http_status,
-        page.final_url,
-        page.depth,
-        page.in_sitemap,
-        page.scores?.overall,
-        page.scores?.seo,
-        page.scores?.aeo,
-        page.scores?.geo,
-        page.grade,
-        page.issues.critical,
-        page.issues.warning,
-        page.issues.info,
-        (page.checks ?? [])
-          .filter((check) => check.status === "fail")
-          .map((check) => check.id)
-          .join(" "),
-        page.error,
-      ] satisfies CsvCell[];
-    }
+    for (const page of pages) yield pageRow(page);
   };
   return toCsv(PAGES_HEADER, rows());
+};
+
+/** The same file in parts as the pages are read: a line per page, never the whole file. */
+export const streamPagesCsv = (pages: AsyncIterable<AuditPageView>): AsyncGenerator<string> => {
+  const rows = async function* () {
+    for await (const page of pages) yield pageRow(page);
+  };
+  return csvLines(PAGES_HEADER, rows());
 };

@@ -1,7 +1,13 @@
-import type { AuditPageView } from "@scan/contract";
+import type { AuditPageView, PageCheckSummary } from "@scan/contract";
 import { PLAIN } from "@scan/reports";
 import { checkResult, pageReport, siteReport } from "@scan/reports/testing";
-import { evaluateAssertions, evaluateAuditAssertions, mergeAssertions, readAssertions } from "./assertions";
+import {
+  evaluateAssertions,
+  evaluateAuditAssertions,
+  mergeAssertions,
+  readAssertions,
+  shortfallsOf,
+} from "./assertions";
 import { assertionFlags } from "./flags";
 import { formatSummary } from "./summary";
 
@@ -107,7 +113,7 @@ describe("assertions on an audit", () => {
   });
   const pages = [judged("https://example.com/", "pass"), judged("https://example.com/about", "fail")];
   const judge = (raw: unknown, withPages: AuditPageView[] | null = null, mode: "quick" | "full" = "full") =>
-    evaluateAuditAssertions(readAudit(raw), { mode, report, pages: withPages });
+    evaluateAuditAssertions(readAudit(raw), { mode, report, shortfalls: withPages && shortfallsOf(withPages) });
   const outcomeOf = (raw: unknown) => judge(raw).map((result) => [result.key, result.passed]);
 
   it("judge the site's scores and grade", () => {
@@ -173,12 +179,50 @@ describe("assertions on an audit", () => {
       ],
     });
     const assert = (raw: unknown) =>
-      evaluateAuditAssertions(readAudit(raw), { mode: "full", report: warned, pages: null })[0];
+      evaluateAuditAssertions(readAudit(raw), { mode: "full", report: warned, shortfalls: null })[0];
     expect(assert({ https: ["error", { minScore: 0.5 }] })?.passed).toBe(true);
     expect(assert({ https: "error" })).toMatchObject({
       passed: false,
       message: expect.stringContaining("warns on 1 of 2"),
     });
+  });
+
+  it("name the first pages a page check fell short on and count the rest, gathered page by page", () => {
+    const statuses = ["fail", "warn", "pass", "fail", "fail", "warn", "fail", "fail", "warn", "fail"] as const;
+    const many = statuses.map((status, i) => judged(`https://example.com/${i}`, status));
+    // a page that was not judged (a redirect) does not count, whatever its checks say
+    many.splice(1, 0, { ...judged("https://example.com/moved", "fail"), judged: false });
+    const shortfalls = shortfallsOf(many);
+    expect(shortfalls.below("https", 1)).toEqual({
+      count: 9,
+      first: [
+        "https://example.com/0",
+        "https://example.com/1",
+        "https://example.com/3",
+        "https://example.com/4",
+        "https://example.com/5",
+      ],
+    });
+    expect(shortfalls.below("https", 0.5)).toEqual({
+      count: 6,
+      first: [
+        "https://example.com/0",
+        "https://example.com/3",
+        "https://example.com/4",
+        "https://example.com/6",
+        "https://example.com/7",
+      ],
+    });
+    expect(shortfalls.below("https", 0)).toEqual({ count: 0, first: [] });
+    expect(shortfalls.below("title", 1)).toEqual({ count: 0, first: [] });
+    const fewer = siteReport({
+      page_checks: [{ ...(report.page_checks[1] as PageCheckSummary), pages: 10, pass: 1, warn: 3, fail: 6 }],
+    });
+    expect(
+      evaluateAuditAssertions(readAudit({ https: "error" }), { mode: "full", report: fewer, shortfalls })[0]?.message,
+    ).toBe(
+      "check https: fails on 6 and warns on 3 of 10 pages, expected pass on every page: https://example.com/0, https://example.com/1, https://example.com/3, https://example.com/4, https://example.com/5 and 4 more",
+    );
   });
 
   it("fail a page check the audit did not run, saying why", () => {

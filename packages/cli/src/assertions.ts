@@ -211,19 +211,69 @@ export const evaluateAssertions = (assertions: readonly Assertion[], page: PageR
     };
   });
 
-/** A completed audit as its assertions read it: the site report, and its pages when they were read. */
-export type AuditToJudge = { mode: ScanMode; report: SiteReport; pages: readonly AuditPageView[] | null };
-
 /** pages named in a failed page check's message */
 const PAGES_NAMED = 5;
+
+/**
+ * Where each page check fell short on an audit's judged pages, gathered a page at a time as the
+ * pages are read, so that no page is held: per check, how many pages it failed and warned on,
+ * and the first pages (in the order found) it failed on and it failed or warned on, enough to
+ * name them.
+ */
+export const pageShortfalls = () => {
+  type Shortfall = { fail: number; warn: number; failing: string[]; falling: string[] };
+  const byCheck = new Map<string, Shortfall>();
+  return {
+    add: (page: AuditPageView) => {
+      if (!page.judged) return;
+      const seen = new Set<string>();
+      for (const check of page.checks ?? []) {
+        // a page's first result of a check is its verdict
+        if (seen.has(check.id)) continue;
+        seen.add(check.id);
+        if (check.status !== "fail" && check.status !== "warn") continue;
+        let shortfall = byCheck.get(check.id);
+        if (!shortfall) {
+          shortfall = { fail: 0, warn: 0, failing: [], falling: [] };
+          byCheck.set(check.id, shortfall);
+        }
+        shortfall[check.status] += 1;
+        if (shortfall.falling.length < PAGES_NAMED) shortfall.falling.push(page.url);
+        if (check.status === "fail" && shortfall.failing.length < PAGES_NAMED) shortfall.failing.push(page.url);
+      }
+    },
+    /** The pages where the check earns less than `minScore` of its points: how many, and the first of them. */
+    below: (id: string, minScore: number): { count: number; first: string[] } => {
+      const shortfall = byCheck.get(id);
+      if (!shortfall) return { count: 0, first: [] };
+      if (shareOf("warn") < minScore) return { count: shortfall.fail + shortfall.warn, first: shortfall.falling };
+      if (shareOf("fail") < minScore) return { count: shortfall.fail, first: shortfall.failing };
+      return { count: 0, first: [] };
+    },
+  };
+};
+export type PageShortfalls = ReturnType<typeof pageShortfalls>;
+
+/** Where page checks fell short on these pages. */
+export const shortfallsOf = (pages: Iterable<AuditPageView>): PageShortfalls => {
+  const shortfalls = pageShortfalls();
+  for (const page of pages) shortfalls.add(page);
+  return shortfalls;
+};
+
+/**
+ * A completed audit as its assertions read it: the site report, and where page checks fell short
+ * on its pages when they were read.
+ */
+export type AuditToJudge = { mode: ScanMode; report: SiteReport; shortfalls: PageShortfalls | null };
 
 /**
  * Each assertion that is not `off`, judged on a completed audit: scores and grade are the
  * site's; a site check id asserts the site check as a check id asserts a page's; a page check
  * id asserts the check on every judged page, with the same threshold a scan's assertion has
  * on its page (`"error"`: it passes or does not apply on every page; `{"minScore": 0.5}`: a
- * warning is enough on every page). The pages where it fell short are named when `pages` are
- * given; the report alone counts them.
+ * warning is enough on every page). The pages where it fell short are named when `shortfalls`
+ * are given; the report alone counts them.
  */
 export const evaluateAuditAssertions = (assertions: readonly Assertion[], audit: AuditToJudge): AssertionResult[] =>
   judge(assertions, audit.report.scores, audit.report.grade, (assertion, level) => {
@@ -281,20 +331,15 @@ export const evaluateAuditAssertions = (assertions: readonly Assertion[], audit:
       .filter((status) => counts[status] > 0)
       .map((status) => `${status === "fail" ? "fails" : "warns"} on ${counts[status]}`)
       .join(" and ");
-    const named = (audit.pages ?? [])
-      .filter((page) => page.judged)
-      .filter((page) => {
-        const check = page.checks?.find((candidate) => candidate.id === summary.id);
-        return check !== undefined && shareOf(check.status) < assertion.minScore;
-      })
-      .map((page) => page.url);
-    const more = named.length > PAGES_NAMED ? ` and ${named.length - PAGES_NAMED} more` : "";
+    const below = audit.shortfalls?.below(summary.id, assertion.minScore) ?? { count: 0, first: [] };
+    const named = below.first.slice(0, PAGES_NAMED);
+    const more = below.count > PAGES_NAMED ? ` and ${below.count - PAGES_NAMED} more` : "";
     return {
       key: assertion.key,
       level,
       passed: false,
       actual,
       expected: everywhere,
-      message: `check ${summary.id}: ${how} of ${summary.pages} pages, expected ${everywhere}${named.length > 0 ? `: ${named.slice(0, PAGES_NAMED).join(", ")}${more}` : ""}`,
+      message: `check ${summary.id}: ${how} of ${summary.pages} pages, expected ${everywhere}${named.length > 0 ? `: ${named.join(", ")}${more}` : ""}`,
     };
   });

@@ -80,26 +80,26 @@ const PAGES_PER_READ = 100;
 const PageOfPages = z.object({ data: z.array(AuditPageViewSchema), meta: z.object({ hasMore: z.boolean() }) });
 
 /**
- * Every page of an audit with its checks (GET /api/v1/audits/:id/pages, a hundred a read, each
- * read counting against the key's hourly limit), for the reports that show pages.
+ * Every page of an audit with its checks, as they are read (GET /api/v1/audits/:id/pages, a
+ * hundred a read, each read counting against the key's hourly limit): never more than a read's
+ * hundred held here.
  */
-export const auditPagesViaApi = async (
+export async function* auditPagesViaApi(
   { baseUrl, apiKey }: Pick<AuditClientOptions, "baseUrl" | "apiKey">,
   auditId: string,
-): Promise<AuditPageView[]> => {
+): AsyncGenerator<AuditPageView> {
   const call = apiCaller(baseUrl, {
     accept: "application/json",
     "x-response-form": "A",
     authorization: `Bearer ${apiKey}`,
   });
-  const pages: AuditPageView[] = [];
   for (let page = 1; ; page++) {
     const { body } = await call(`/api/v1/audits/${auditId}/pages?limit=${PAGES_PER_READ}&page=${page}`);
     const read = PageOfPages.parse(body);
-    pages.push(...read.data);
-    if (!read.meta.hasMore) return pages;
+    yield* read.data;
+    if (!read.meta.hasMore) return;
   }
-};
+}
 
 /** The audit as text: its status, pages, site grade and scores, failing site checks, worst pages. */
 export const formatAudit = (audit: AuditView): string => {

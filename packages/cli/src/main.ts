@@ -14,20 +14,19 @@ import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { reportCsv, siteChecks } from "@scan/audit";
 import { allChecks } from "@scan/checks";
-import { type AuditPageView, type AuditView, normaliseScanUrl, ScanMode } from "@scan/contract";
+import { type AuditView, normaliseScanUrl, ScanMode } from "@scan/contract";
 import {
   ANSI,
-  auditExportOf,
-  checksPruned,
+  exportedPagesOf,
   type PageReport,
   PLAIN,
-  renderAuditExport,
   renderCsv,
   renderJson,
   renderJunit,
   renderSarif,
   renderText,
   type SarifLocations,
+  streamAuditExport,
   TOOL,
   useColour,
 } from "@scan/reports";
@@ -41,6 +40,7 @@ import {
   readAssertions,
 } from "./assertions";
 import { auditPagesViaApi, auditViaApi, formatAudit } from "./audit-client";
+import { type ReadPages, readAuditPages, writeParts, writePartsToFile } from "./audit-pages";
 import { loadConfig } from "./config";
 import { DEFAULT_CONFIG_FILE, loadConfigFile } from "./config-file";
 import { assertionFlags, FlagError } from "./flags";
@@ -285,6 +285,28 @@ const emit = (
   process.stderr.write(formatSummary(results, useColour(process.stderr.isTTY === true, process.env) ? ANSI : PLAIN));
 };
 
+/** As `emit`, for a report written in parts as its pages are read, never held whole. */
+const emitParts = async (
+  format: Format,
+  output: string | undefined,
+  parts: AsyncIterable<string>,
+  text: (colour: boolean) => string,
+  results: AssertionResult[],
+) => {
+  if (output !== undefined) {
+    try {
+      await writePartsToFile(parts, output);
+    } catch (error) {
+      throw new CliError(`cannot write ${output}: ${(error as Error).message}`, EXIT.usage);
+    }
+    process.stdout.write(text(useColour(process.stdout.isTTY === true, process.env)));
+    process.stderr.write(`scan: wrote the ${format} report to ${output}\n`);
+  } else {
+    await writeParts(parts, process.stdout);
+  }
+  process.stderr.write(formatSummary(results, useColour(process.stderr.isTTY === true, process.env) ? ANSI : PLAIN));
+};
+
 type AuditInput = {
   url: string;
   mode: "quick" | "full";
@@ -325,41 +347,69 @@ const audit = async (config: ReturnType<typeof loadConfig>, input: AuditInput): 
     return EXIT.noResult;
   }
 
-  // the pages (a hundred a read): for the reports that show them, and to name the pages a page check fell short on
-  let pages: AuditPageView[] | null = null;
-  if (format === "junit" || format === "sarif") {
-    pages = await auditPagesViaApi(client, audited.id);
-    if (pages.some(checksPruned))
+  // the pages, a hundred a read, read once: for the reports that show them, into a temporary file
+  // they read again a pass at a time; and to name the pages a page check fell short on
+  const showsPages = format === "junit" || format === "sarif";
+  let pages: ReadPages | null = null;
+  if (showsPages) {
+    pages = await readAuditPages(auditPagesViaApi(client, audited.id), { spool: true });
+    if (pages.pruned) {
+      await pages.spooled?.remove();
       throw new CliError(`the checks of audit ${audited.id}'s pages were pruned: it has no ${format} report`);
-  }
-  const judge = () => evaluateAuditAssertions(input.assertions, { mode: audited.mode, report, pages });
-  let results = judge();
-  const pageChecks = new Set(report.page_checks.map((check) => check.id));
-  if (pages === null && results.some((result) => !result.passed && pageChecks.has(result.key))) {
-    try {
-      pages = await auditPagesViaApi(client, audited.id);
-      results = judge();
-    } catch (error) {
-      // the verdict stands without the pages' names
-      process.stderr.write(`scan: could not read the audit's pages to name them: ${(error as Error).message}\n`);
     }
   }
+  try {
+    const judge = () =>
+      evaluateAuditAssertions(input.assertions, {
+        mode: audited.mode,
+        report,
+        shortfalls: pages?.shortfalls ?? null,
+      });
+    let results = judge();
+    const pageChecks = new Set(report.page_checks.map((check) => check.id));
+    if (pages === null && results.some((result) => !result.passed && pageChecks.has(result.key))) {
+      try {
+        pages = await readAuditPages(auditPagesViaApi(client, audited.id), { spool: false });
+        results = judge();
+      } catch (error) {
+        // the verdict stands without the pages' names
+        process.stderr.write(`scan: could not read the audit's pages to name them: ${(error as Error).message}\n`);
+      }
+    }
 
-  const render = (): string => {
-    switch (format) {
-      case "text":
-        return formatAudit(audited);
-      case "json":
-        return `${JSON.stringify({ ...audited, assertions: results }, null, 2)}\n`;
-      case "csv":
-        return reportCsv(report);
-      case "junit":
-      case "sarif":
-        return renderAuditExport(format, auditExportOf(audited, pages ?? []), TOOL, { locations: input.locations });
+    const spooled = pages?.spooled;
+    if (showsPages && spooled) {
+      const parts = streamAuditExport(
+        format,
+        {
+          id: audited.id,
+          url: audited.url,
+          mode: audited.mode,
+          completedAt: audited.completed_at,
+          report,
+          pages: () => exportedPagesOf(spooled.read(), audited.mode),
+        },
+        TOOL,
+        { locations: input.locations },
+      );
+      await emitParts(format, input.output, parts, () => formatAudit(audited), results);
+    } else {
+      const render = (): string => {
+        switch (format) {
+          case "json":
+            return `${JSON.stringify({ ...audited, assertions: results }, null, 2)}\n`;
+          case "csv":
+            return reportCsv(report);
+          default:
+            return formatAudit(audited);
+        }
+      };
+      emit(format, input.output, render, () => formatAudit(audited), results);
     }
-  };
-  emit(format, input.output, render, () => formatAudit(audited), results);
-  return results.some((result) => result.level === "error" && !result.passed) ? EXIT.assertionFailed : EXIT.ok;
+    return results.some((result) => result.level === "error" && !result.passed) ? EXIT.assertionFailed : EXIT.ok;
+  } finally {
+    await pages?.spooled?.remove();
+  }
 };
 
 main().then(

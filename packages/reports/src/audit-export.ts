@@ -1,5 +1,6 @@
 import type { AuditPageView, ScanMode, SiteReport } from "@scan/contract";
 import { type PageReport, pageOfAuditPage } from "./page-report";
+import type { PageReader } from "./paged-document";
 
 /**
  * A completed audit as its SARIF and JUnit exports read it: the site report (site checks with
@@ -15,6 +16,15 @@ export type AuditExport = {
   report: SiteReport;
   pages: readonly PageReport[];
 };
+
+/** An audit's export without its pages: what its file is written around. */
+export type AuditExportHead = Omit<AuditExport, "pages">;
+
+/**
+ * An audit's export whose pages are read as its file is written, once or more (a pass at a
+ * time), so that the file's size does not bound what it costs to make.
+ */
+export type AuditExportStream = AuditExportHead & { pages: PageReader };
 
 /** A judged page whose check list retention dropped: the audit can no longer be exported page by page. */
 export const checksPruned = (page: Pick<AuditPageView, "judged" | "checks">): boolean =>
@@ -44,3 +54,17 @@ export const auditExportOf = (
     pages: exported,
   };
 };
+
+/**
+ * The pages an audit's export shows (see `pageOfAuditPage`), from its pages as the API gives
+ * them, as they come. Throws a RangeError at a judged page whose checks were pruned.
+ */
+export async function* exportedPagesOf(
+  pages: AsyncIterable<AuditPageView>,
+  mode: ScanMode,
+): AsyncGenerator<PageReport> {
+  for await (const page of pages) {
+    const report = pageOfAuditPage(page, mode);
+    if (report) yield report;
+  }
+}

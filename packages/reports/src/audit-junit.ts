@@ -1,7 +1,17 @@
 import type { SiteCheckResult } from "@scan/contract";
-import type { AuditExport } from "./audit-export";
-import { countsOf, junitDocument, type Properties, pageSuites, type Suite, testcaseXml } from "./junit-suites";
+import type { AuditExport, AuditExportHead, AuditExportStream } from "./audit-export";
+import {
+  countsOf,
+  JUNIT_HEAD,
+  JUNIT_TAIL,
+  type Properties,
+  pageSuites,
+  type Suite,
+  suiteXml,
+  testcaseXml,
+} from "./junit-suites";
 import { AREA_LABEL, AREAS, type ToolInfo } from "./page-report";
+import { type PagedDocument, renderPaged, streamPaged } from "./paged-document";
 
 const detailsOf = (check: SiteCheckResult): string => {
   const findings = check.findings.map(
@@ -30,8 +40,11 @@ const detailsOf = (check: SiteCheckResult): string => {
  * it: a suite per area with a test case per page check, each test case named with the page's
  * URL (`title: Page has a title (https://example.com/about)`), since reporters list test cases
  * by name; a page whose scan failed is one test case in `error`.
+ *
+ * Written page by page (paged-document.ts), in one pass: the root `testsuites` carries no
+ * totals (JUNIT_HEAD), so nothing is counted before the pages.
  */
-export const renderAuditJunit = (audit: AuditExport, tool: ToolInfo): string => {
+function* auditJunitDocument(audit: AuditExportHead, tool: ToolInfo): PagedDocument {
   const { report } = audit;
   const properties: Properties = [
     ["tool", `${tool.name} ${tool.version}`],
@@ -67,5 +80,24 @@ export const renderAuditJunit = (audit: AuditExport, tool: ToolInfo): string => 
       out: `Site ${AREA_LABEL[area]} score ${report.scores[area]} of 100; overall ${report.scores.overall}, grade ${report.grade} (${audit.mode} audit, ${report.pages_judged} pages judged)`,
     };
   }).filter((suite) => suite.counts.tests > 0);
-  return junitDocument([...siteSuites, ...audit.pages.flatMap((page) => pageSuites(page, tool, { pageInName: true }))]);
-};
+  // the suites are numbered from 0 in order, the pages' after the site's
+  let id = 0;
+  yield JUNIT_HEAD;
+  yield siteSuites.map((suite) => suiteXml(suite, id++)).join("");
+  yield {
+    checks: true,
+    page: (page) =>
+      pageSuites(page, tool, { pageInName: true })
+        .map((suite) => suiteXml(suite, id++))
+        .join(""),
+  };
+  yield JUNIT_TAIL;
+}
+
+/** The audit's JUnit XML as one string, its pages in memory. */
+export const renderAuditJunit = (audit: AuditExport, tool: ToolInfo): string =>
+  renderPaged(auditJunitDocument(audit, tool), audit.pages);
+
+/** The audit's JUnit XML in parts as it is written, its pages read as it goes: the same text as `renderAuditJunit`. */
+export const streamAuditJunit = (audit: AuditExportStream, tool: ToolInfo): AsyncGenerator<string> =>
+  streamPaged(auditJunitDocument(audit, tool), audit.pages);

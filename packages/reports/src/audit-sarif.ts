@@ -1,6 +1,8 @@
-import type { SiteCheckResult, SiteFinding } from "@scan/contract";
-import type { AuditExport } from "./audit-export";
+import type { SiteCheckResult, SiteFinding, SiteReport } from "@scan/contract";
+import type { AuditExport, AuditExportHead, AuditExportStream } from "./audit-export";
 import type { ToolInfo } from "./page-report";
+import { type PagedDocument, renderPaged, streamPaged } from "./paged-document";
+import { sarifLogInParts } from "./sarif-log";
 import {
   FINGERPRINT_KEY,
   failureNotifications,
@@ -9,9 +11,9 @@ import {
   locationAt,
   pageArtifact,
   pageResults,
+  type RuleSet,
   ruleSet,
   type SarifLocations,
-  sarifLog,
 } from "./sarif-run";
 
 /** pages named in a site finding's message; all of them (at most 50) are its related locations */
@@ -39,19 +41,79 @@ const siteMessage = (check: SiteCheckResult, finding: SiteFinding): string => {
  * as related locations, fingerprinted by check, URL and finding. A page whose scan failed is an
  * error notification; the run's invocation is still successful, since the audit completed.
  * The site's scores and grade are the run's properties.
+ *
+ * Written page by page (paged-document.ts): a first pass gathers the rules from the pages'
+ * checks, which come before everything else, whether a page failed, and where the pages the
+ * site findings name stand; then a pass writes the notifications (when a page failed), one the
+ * artifacts and one the results. Only the two that read checks need them.
  */
-export const renderAuditSarif = (
-  audit: AuditExport,
+function* auditSarifDocument(
+  audit: AuditExportHead,
   tool: ToolInfo,
-  { locations = "url" }: { locations?: SarifLocations } = {},
-): string => {
-  const { report, pages } = audit;
+  { locations = "url" }: { locations?: SarifLocations },
+): PagedDocument {
+  const { report } = audit;
   const rules = ruleSet();
-  for (const page of pages) for (const check of page.checks) rules.add(check, "page");
+  // the pages the site findings name: their artifacts' indexes, the last page of a URL winning
+  const named = new Set(report.site_checks.flatMap((check) => check.findings.flatMap((f) => [f.url, ...f.pages])));
+  const artifactOf = new Map<string, number>();
+  let failed = false;
+  yield {
+    checks: true,
+    page: (page, index) => {
+      for (const check of page.checks) rules.add(check, "page");
+      if (page.status === "failed") failed = true;
+      if (named.has(page.url)) artifactOf.set(page.url, index);
+      return "";
+    },
+  };
   for (const check of report.site_checks) rules.add(check, "site");
-  const artifactOf = new Map(pages.map((page, index) => [page.url, index]));
 
-  const siteResults = report.site_checks
+  const log = sarifLogInParts(tool, rules, {
+    executionSuccessful: true,
+    notifications: failed,
+    properties: {
+      auditId: audit.id,
+      url: audit.url,
+      mode: audit.mode,
+      partial: report.partial,
+      grade: report.grade,
+      scores: report.scores,
+      issues: report.issues,
+      pagesJudged: report.pages_judged,
+      completedAt: audit.completedAt,
+    },
+  });
+  const notifications = log.toolExecutionNotifications;
+  if (notifications) {
+    yield notifications.before;
+    yield {
+      checks: false,
+      page: (page, index) => failureNotifications(page, index, locations).map(notifications.item).join(""),
+    };
+    yield notifications.end();
+  }
+  yield log.artifacts.before;
+  yield { checks: false, page: (page) => log.artifacts.item(pageArtifact(page, locations)) };
+  yield log.artifacts.end();
+  yield log.results.before;
+  yield {
+    checks: true,
+    page: (page, index) => pageResults(page, index, rules, locations).map(log.results.item).join(""),
+  };
+  yield siteResults(report, rules, artifactOf, locations).map(log.results.item).join("");
+  yield log.results.end();
+  yield log.tail;
+}
+
+/** Each finding of a failing or warning site check, as a result. */
+const siteResults = (
+  report: SiteReport,
+  rules: RuleSet,
+  artifactOf: ReadonlyMap<string, number>,
+  locations: SarifLocations,
+) =>
+  report.site_checks
     .filter((check) => check.status === "fail" || check.status === "warn")
     .flatMap((check) =>
       check.findings.map((finding) => ({
@@ -86,23 +148,16 @@ export const renderAuditSarif = (
       })),
     );
 
-  return sarifLog(tool, rules, {
-    invocation: {
-      executionSuccessful: true,
-      toolExecutionNotifications: pages.flatMap((page, index) => failureNotifications(page, index, locations)),
-    },
-    artifacts: pages.map((page) => pageArtifact(page, locations)),
-    results: [...pages.flatMap((page, index) => pageResults(page, index, rules, locations)), ...siteResults],
-    properties: {
-      auditId: audit.id,
-      url: audit.url,
-      mode: audit.mode,
-      partial: report.partial,
-      grade: report.grade,
-      scores: report.scores,
-      issues: report.issues,
-      pagesJudged: report.pages_judged,
-      completedAt: audit.completedAt,
-    },
-  });
-};
+/** The audit's SARIF log as one string, its pages in memory. */
+export const renderAuditSarif = (
+  audit: AuditExport,
+  tool: ToolInfo,
+  options: { locations?: SarifLocations } = {},
+): string => renderPaged(auditSarifDocument(audit, tool, options), audit.pages);
+
+/** The audit's SARIF log in parts as it is written, its pages read as it goes: the same text as `renderAuditSarif`. */
+export const streamAuditSarif = (
+  audit: AuditExportStream,
+  tool: ToolInfo,
+  options: { locations?: SarifLocations } = {},
+): AsyncGenerator<string> => streamPaged(auditSarifDocument(audit, tool, options), audit.pages);

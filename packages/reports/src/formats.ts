@@ -1,6 +1,6 @@
-import type { AuditExport } from "./audit-export";
-import { renderAuditJunit } from "./audit-junit";
-import { renderAuditSarif } from "./audit-sarif";
+import type { AuditExport, AuditExportStream } from "./audit-export";
+import { renderAuditJunit, streamAuditJunit } from "./audit-junit";
+import { renderAuditSarif, streamAuditSarif } from "./audit-sarif";
 import { renderCsv } from "./csv";
 import { renderJunit } from "./junit";
 import type { PageReport, ToolInfo } from "./page-report";
@@ -60,3 +60,12 @@ export const renderAuditExport = (
   tool: ToolInfo,
   options: { locations?: SarifLocations } = {},
 ): string => (format === "sarif" ? renderAuditSarif(audit, tool, options) : renderAuditJunit(audit, tool));
+
+/** A completed audit in SARIF or JUnit XML, in parts as it is written: the same text as `renderAuditExport`. */
+export const streamAuditExport = (
+  format: AuditExportFormat,
+  audit: AuditExportStream,
+  tool: ToolInfo,
+  options: { locations?: SarifLocations } = {},
+): AsyncGenerator<string> =>
+  format === "sarif" ? streamAuditSarif(audit, tool, options) : streamAuditJunit(audit, tool);

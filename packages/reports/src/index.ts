@@ -13,6 +13,7 @@ export * from "./formats";
 export * from "./json";
 export * from "./junit";
 export * from "./page-report";
+export * from "./paged-document";
 export * from "./sarif";
 export * from "./text";
 

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import type { CheckResult, CheckSeverity } from "@scan/contract";
-import type { PageReport, ToolInfo } from "./page-report";
+import type { PageReport } from "./page-report";
 
 /**
  * The parts of a SARIF 2.1.0 log, shared by a list of pages (sarif.ts) and an audit
  * (audit-sarif.ts): rules from checks, pages as artifacts, results located at a page, the
- * stable fingerprint, and the log around one run.
+ * stable fingerprint; sarif-log.ts lays out the log around one run.
  */
 
 /** The OASIS SARIF 2.1.0 schema (errata 01), the one the log names as its `$schema`. */
@@ -173,38 +173,3 @@ export const failureNotifications = (page: PageReport, index: number, locations:
         },
       ]
     : [];
-
-/** The log around one run, as a file. */
-export const sarifLog = (
-  tool: ToolInfo,
-  rules: RuleSet,
-  run: {
-    invocation: { executionSuccessful: boolean; toolExecutionNotifications: unknown[] };
-    artifacts: unknown[];
-    results: unknown[];
-    properties?: Record<string, unknown>;
-  },
-): string => {
-  const { executionSuccessful, toolExecutionNotifications } = run.invocation;
-  const log = {
-    $schema: SARIF_SCHEMA_URI,
-    version: "2.1.0",
-    runs: [
-      {
-        tool: {
-          driver: { name: tool.name, version: tool.version, semanticVersion: tool.version, rules: rules.rules },
-        },
-        invocations: [
-          {
-            executionSuccessful,
-            ...(toolExecutionNotifications.length > 0 ? { toolExecutionNotifications } : {}),
-          },
-        ],
-        artifacts: run.artifacts,
-        results: run.results,
-        ...(run.properties ? { properties: run.properties } : {}),
-      },
-    ],
-  };
-  return `${JSON.stringify(log, null, 2)}\n`;
-};

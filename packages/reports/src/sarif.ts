@@ -1,5 +1,6 @@
 import type { PageReport, ToolInfo } from "./page-report";
-import { failureNotifications, pageArtifact, pageResults, ruleSet, type SarifLocations, sarifLog } from "./sarif-run";
+import { sarifLog } from "./sarif-log";
+import { failureNotifications, pageArtifact, pageResults, ruleSet, type SarifLocations } from "./sarif-run";
 
 export {
   FINGERPRINT_KEY,

@@ -1,4 +1,4 @@
-import { isJudgedPage, pagesCsv, reportCsv } from "@scan/audit";
+import { reportCsv, streamPagesCsv } from "@scan/audit";
 import {
   AppError,
   type AuditPageListQuery,
@@ -6,7 +6,6 @@ import {
   type AuditProgress,
   type AuditView,
   auditStepJob,
-  CheckResult,
   type CreateAuditRequest,
   type Grade,
   offsetOf,
@@ -15,10 +14,11 @@ import {
   pageMeta,
   SiteReport,
 } from "@scan/contract";
-import type { Audit, AuditPage, Db } from "@scan/db";
-import { type AuditExportFormat, auditExportOf, checksPruned, renderAuditExport, TOOL } from "@scan/reports";
+import type { Audit, Db } from "@scan/db";
+import { type AuditExportFormat, exportedPagesOf, streamAuditExport, TOOL } from "@scan/reports";
 import type { Queue } from "bullmq";
 import { z } from "zod";
+import { anyChecksPruned, auditPageViews, scoresOf, toAuditPageView } from "./audit-page-views";
 import type { AccountCaller } from "./authenticate";
 import { siteNotFound } from "./site-service";
 import { withUserLock } from "./user-lock";
@@ -36,26 +36,11 @@ export type AuditServiceDeps = {
 
 const ACTIVE = ["discovering", "running", "finalizing"] as const;
 const stringList = z.array(z.string());
-const Checks = z.array(CheckResult);
-/** what of a page's facts says whether it was judged; the rest (its links) is not read here */
-const Redirects = z.object({ redirects: z.array(z.unknown()) });
-/** page rows read per query for an export */
-const EXPORT_BATCH = 1_000;
 /** what an audit under way answers in Retry-After: it takes minutes, not seconds */
 const UNFINISHED_RETRY_S = 10;
 
 export const auditNotFound = (id: string) =>
   new AppError("not_found", `No audit with id ${id}`, "Use an audit id from POST /api/v1/sites/{id}/audits.");
-
-const scoresOf = (row: {
-  seo: number | null;
-  aeo: number | null;
-  geo: number | null;
-  overall: number | null;
-}): AuditView["scores"] =>
-  row.seo !== null && row.aeo !== null && row.geo !== null && row.overall !== null
-    ? { seo: row.seo, aeo: row.aeo, geo: row.geo, overall: row.overall, total: row.overall }
-    : null;
 
 const emptyProgress = (): AuditProgress => ({
   discovered: 0,
@@ -84,32 +69,6 @@ export const toAuditView = (audit: Audit, progress: AuditProgress, withReport: b
   started_at: audit.startedAt?.toISOString() ?? null,
   completed_at: audit.completedAt?.toISOString() ?? null,
   report: withReport && audit.status === "completed" && audit.report ? SiteReport.parse(audit.report) : null,
-});
-
-/**
- * Whether the page answered through a redirect: its facts say, as they said to the report step;
- * once retention dropped them, its final URL does.
- */
-const redirectedOf = (page: AuditPage): boolean => {
-  const facts = Redirects.safeParse(page.facts);
-  return facts.success ? facts.data.redirects.length > 0 : page.finalUrl !== null && page.finalUrl !== page.url;
-};
-
-export const toAuditPageView = (page: AuditPage): AuditPageView => ({
-  id: page.id,
-  url: page.url,
-  depth: page.depth,
-  in_sitemap: page.inSitemap,
-  status: page.status,
-  http_status: page.httpStatus,
-  final_url: page.finalUrl,
-  judged: isJudgedPage({ status: page.status, httpStatus: page.httpStatus, redirected: redirectedOf(page) }),
-  scores: scoresOf(page),
-  grade: (page.grade as Grade | null) ?? null,
-  issues: { critical: page.issuesCritical, warning: page.issuesWarning, info: page.issuesInfo },
-  checks: page.checks ? Checks.parse(page.checks) : null,
-  error: page.errorMessage,
-  scanned_at: page.completedAt?.toISOString() ?? null,
 });
 
 /**
@@ -243,28 +202,10 @@ export const createAuditService = ({ db, queue, pagesByPlan, activePerUser, asse
     return { pages: rows.map(toAuditPageView), meta: pageMeta(query, total) };
   };
 
-  /** Every page of the audit, read in batches in the order they were found. */
-  async function* allPages(auditId: string): AsyncGenerator<AuditPageView> {
-    let after = 0;
-    for (;;) {
-      const rows: AuditPage[] = await db.auditPage.findMany({
-        where: { auditId, position: { gt: after } },
-        orderBy: { position: "asc" },
-        take: EXPORT_BATCH,
-      });
-      for (const row of rows) yield toAuditPageView(row);
-      const last = rows.at(-1);
-      if (rows.length < EXPORT_BATCH || !last) return;
-      after = last.position;
-    }
-  }
-
-  /** Every page of the audit as CSV. */
-  const pagesAsCsv = async (userId: string, auditId: string): Promise<string> => {
+  /** Every page of the audit as CSV, a line per page as the pages are read. */
+  const pagesAsCsv = async (userId: string, auditId: string): Promise<AsyncIterable<string>> => {
     await owned(userId, auditId);
-    const views: AuditPageView[] = [];
-    for await (const view of allPages(auditId)) views.push(view);
-    return pagesCsv(views);
+    return streamPagesCsv(auditPageViews(db, auditId, { checks: true }));
   };
 
   /**
@@ -295,34 +236,36 @@ export const createAuditService = ({ db, queue, pagesByPlan, activePerUser, asse
   const reportAsCsv = async (userId: string, auditId: string) => reportCsv(await report(userId, auditId));
 
   /**
-   * The completed audit as SARIF or JUnit XML: its site report and, page by page, the judged
-   * pages' checks and the pages that failed. 410 once retention dropped a judged page's checks:
-   * an export without them would read as pages with nothing wrong.
+   * The completed audit as SARIF or JUnit XML, in parts as it is written, its pages read as it
+   * goes: its site report and, page by page, the judged pages' checks and the pages that failed.
+   * 410 once retention dropped a judged page's checks: an export without them would read as
+   * pages with nothing wrong. That is decided here, before the file's first byte.
    */
-  const exportReport = async (userId: string, auditId: string, format: AuditExportFormat): Promise<string> => {
+  const exportReport = async (
+    userId: string,
+    auditId: string,
+    format: AuditExportFormat,
+  ): Promise<AsyncIterable<string>> => {
     const audit = await completed(userId, auditId);
-    const pages: AuditPageView[] = [];
-    for await (const view of allPages(auditId)) {
-      if (checksPruned(view))
-        throw new AppError(
-          "checks_pruned",
-          `Audit ${auditId} no longer has its pages' checks: retention dropped them`,
-          `Its site report is still in GET /api/v1/audits/${auditId}/report as JSON or CSV; audit the site again for a ${format} export.`,
-        );
-      // only what the export shows is kept: judged pages with their checks, failed pages
-      if (view.judged || view.status === "failed") pages.push(view);
-    }
-    const exported = auditExportOf(
+    if (await anyChecksPruned(db, auditId))
+      throw new AppError(
+        "checks_pruned",
+        `Audit ${auditId} no longer has its pages' checks: retention dropped them`,
+        `Its site report is still in GET /api/v1/audits/${auditId}/report as JSON or CSV; audit the site again for a ${format} export.`,
+      );
+    return streamAuditExport(
+      format,
       {
         id: audit.id,
         url: audit.startUrl,
         mode: audit.mode,
-        completed_at: audit.completedAt?.toISOString() ?? null,
+        completedAt: audit.completedAt?.toISOString() ?? null,
         report: audit.report,
+        // each pass of the file reads the pages anew, their checks only when it shows them
+        pages: ({ checks }) => exportedPagesOf(auditPageViews(db, auditId, { checks }), audit.mode),
       },
-      pages,
+      TOOL,
     );
-    return renderAuditExport(format, exported, TOOL);
   };
 
   /**

@@ -18,6 +18,7 @@ import type { ScheduleService } from "../domain/schedule-service";
 import { sendPage } from "../http/pagination";
 import { type Route, route } from "../http/route";
 import { exportFormatFor } from "../http/scan-representation";
+import { sendStreamedFile } from "../http/streamed-file";
 
 const BODY_HINT =
   'Send {"mode": "quick" | "full", "max_pages": 100, "include": ["/blog/*"], "exclude": ["/tag/*"]}; every field is optional.';
@@ -28,12 +29,15 @@ const LIST_HINT = "page ≥ 1; limit from 1 to 100.";
 
 const AuditListQuery = z.strictObject(pageParams);
 
+const CSV_TYPE = "text/csv; charset=utf-8";
+const attachment = (name: string) => `attachment; filename="${name}"`;
+
 /** A CSV file, named for the audit: not an envelope, so a spreadsheet opens it as it is. */
 const sendCsv = (res: Response, name: string, csv: string) => {
   res
     .status(200)
-    .setHeader("content-type", "text/csv; charset=utf-8")
-    .setHeader("content-disposition", `attachment; filename="${name}.csv"`)
+    .setHeader("content-type", CSV_TYPE)
+    .setHeader("content-disposition", attachment(`${name}.csv`))
     .send(csv);
 };
 
@@ -167,7 +171,13 @@ export const auditRoutes = ({
     },
     async ({ caller, params, query, req, res }) => {
       const id = params.id.toLowerCase();
-      if (query.format === "csv") return sendCsv(res, `audit-${id}-pages`, await audits.pagesAsCsv(caller.userId, id));
+      if (query.format === "csv")
+        // written as the pages are read: a large audit's file is never held whole
+        return sendStreamedFile(
+          res,
+          { "content-type": CSV_TYPE, "content-disposition": attachment(`audit-${id}-pages.csv`) },
+          await audits.pagesAsCsv(caller.userId, id),
+        );
       const { pages, meta } = await audits.pages(caller.userId, id, query);
       await sendPage(req, res, pages, meta);
     },
@@ -187,13 +197,14 @@ export const auditRoutes = ({
       const format = exportFormatFor(query.format, req.get("accept"));
       if (format === "csv") return sendCsv(res, `audit-${id}-report`, await audits.reportAsCsv(caller.userId, id));
       if (format === "sarif" || format === "junit") {
-        const body = await audits.exportReport(caller.userId, id, format);
+        // refusals (409, 404, 410) come before the file; the file is written as the pages are read
+        const parts = await audits.exportReport(caller.userId, id, format);
         const { contentType, extension } = EXPORT_FORMATS[format];
-        return res
-          .status(200)
-          .setHeader("content-type", contentType)
-          .setHeader("content-disposition", `attachment; filename="audit-${id}-report.${extension}"`)
-          .send(body);
+        return sendStreamedFile(
+          res,
+          { "content-type": contentType, "content-disposition": attachment(`audit-${id}-report.${extension}`) },
+          parts,
+        );
       }
       const report = await audits.report(caller.userId, id);
       res.json(successBody(res.locals.form, report, { requestId: res.locals.requestId }));

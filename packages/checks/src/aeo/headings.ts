@@ -249,6 +249,20 @@ const isStandfirst = (root: Element, heading: Element, text: string, title: Elem
   SENTENCE_END.test(text) &&
   wordsBefore(root, heading, title, STANDFIRST_MAX_WORDS_BEFORE) < STANDFIRST_MAX_WORDS_BEFORE;
 
+const PERMALINK_MARK = /^(?:[#¶§🔗]|link|permalink|)$/iu;
+/**
+ * A heading's text as its reader takes it: without the permalink mark a blog engine appends as
+ * a link to the heading itself ("Why Wasm? #", "Install ¶"), which would otherwise hide the
+ * question mark and stand in every quotation of the heading.
+ */
+export const headingText = (element: Element): string => {
+  const text = readableText(element);
+  const last = element.lastElementChild;
+  if (last?.localName !== "a" || !(last.getAttribute("href") ?? "").startsWith("#")) return text;
+  const mark = readableText(last);
+  return PERMALINK_MARK.test(mark) && text.endsWith(mark) ? text.slice(0, -mark.length).trimEnd() : text;
+};
+
 /**
  * The h1-h3 headings of the main content (page.ts: Readability's extraction, or its fallback,
  * with the page's h1), in document order, and those passed over: headings inside navigation,
@@ -268,10 +282,10 @@ export const contentHeadings = perPage(
     );
     const add = (element: Element, level: 1 | 2 | 3, text: string) =>
       headings.push({ element, level, text, question: isQuestion(page, text) });
-    if (title && !root.contains(title)) add(title, 1, readableText(title));
+    if (title && !root.contains(title)) add(title, 1, headingText(title));
     for (const element of root.querySelectorAll("h1, h2, h3")) {
       if (isInert(element) || isHiddenByMarkup(element)) continue;
-      const text = readableText(element);
+      const text = headingText(element);
       if (text === "") continue;
       const level = LEVEL[element.localName] as 1 | 2 | 3;
       if (element !== title) {

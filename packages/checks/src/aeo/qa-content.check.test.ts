@@ -22,6 +22,25 @@ describe("qa-content", () => {
     );
   });
 
+  it('reads a heading without the permalink mark a blog engine links it to (v8-blog\'s "… Wasm? #")', () => {
+    const verdict = judge(
+      qaContent,
+      page(
+        withText(
+          '<h2 id="a">How does Wasm start? <a href="#a">#</a></h2><h2 id="b">Why not asm.js? <a href="#b">¶</a></h2><h2>Learning C#</h2>',
+        ),
+        "en",
+      ),
+    );
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toBe(
+      '2 headings of the main content are questions: h2 "How does Wasm start?", h2 "Why not asm.js?".',
+    );
+    const v8 = judgeCorpusPage(qaContent, "v8-blog");
+    expect(v8.description).toContain('h2 "Do we need non-standalone Wasm?"');
+    expect(v8.description).not.toContain("#");
+  });
+
   it("warns with one", () => {
     const verdict = judge(qaContent, page(withText("<h2>Why choose us?</h2><h2>Prices</h2>"), "en"));
     expect(verdict.status).toBe("warn");

@@ -249,7 +249,7 @@ const isStandfirst = (root: Element, heading: Element, text: string, title: Elem
   SENTENCE_END.test(text) &&
   wordsBefore(root, heading, title, STANDFIRST_MAX_WORDS_BEFORE) < STANDFIRST_MAX_WORDS_BEFORE;
 
-const PERMALINK_MARK = /^(?:[#¶§🔗]|link|permalink|)$/iu;
+const PERMALINK_MARK = /^(?:[#¶§🔗]|link|permalink)$/iu;
 /**
  * A heading's text as its reader takes it: without the permalink mark a blog engine appends as
  * a link to the heading itself ("Why Wasm? #", "Install ¶"), which would otherwise hide the
@@ -260,7 +260,7 @@ export const headingText = (element: Element): string => {
   const last = element.lastElementChild;
   if (last?.localName !== "a" || !(last.getAttribute("href") ?? "").startsWith("#")) return text;
   const mark = readableText(last);
-  return PERMALINK_MARK.test(mark) && text.endsWith(mark) ? text.slice(0, -mark.length).trimEnd() : text;
+  return mark !== "" && PERMALINK_MARK.test(mark) && text.endsWith(mark) ? text.slice(0, -mark.length).trimEnd() : text;
 };
 
 /**

@@ -1,7 +1,7 @@
 import { FIXED_SCAN_TIME, judge, judgeCorpusPage, snapshotOf } from "../fixture";
 import { preparePage } from "../page";
 import { answerFirst } from "./answer-first.check";
-import { isQuestion } from "./headings";
+import { isQuestion, subHeadings } from "./headings";
 import { qaContent } from "./qa-content.check";
 
 const page = (body: string, lang?: string) => `<html${lang ? ` lang="${lang}"` : ""}><body>${body}</body></html>`;
@@ -36,6 +36,11 @@ describe("qa-content", () => {
     expect(verdict.description).toBe(
       '2 headings of the main content are questions: h2 "How does Wasm start?", h2 "Why not asm.js?".',
     );
+    const html = page(withText('<h2 id="c">Prices<a href="#c"></a></h2><h2 id="d">Team <a href="#d">¶</a></h2>'), "en");
+    expect(subHeadings(preparePage(snapshotOf(html), FIXED_SCAN_TIME)).map((heading) => heading.text)).toEqual([
+      "Prices",
+      "Team",
+    ]);
     const v8 = judgeCorpusPage(qaContent, "v8-blog");
     expect(v8.description).toContain('h2 "Do we need non-standalone Wasm?"');
     expect(v8.description).not.toContain("#");

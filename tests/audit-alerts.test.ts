@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { RegressionAlert } from "@scan/contract";
 import { verifyWebhook } from "@scan/platform";
 import { createAccount } from "./support/accounts";
+import { comparedPage as page } from "./support/audit-site";
 import { type FixtureServer, startFixtureServer } from "./support/fixture-server";
 import { eventually } from "./support/outages";
 import { createTestDatabase, stopContainers, type TestDatabase, testRedisUrl } from "./support/services";
@@ -16,11 +17,6 @@ import { api, type Stack, startStack } from "./support/stack";
 const WEBHOOK_SECRET = "whsec_alerts_0123456789abcdef0123456789";
 
 type Json = Record<string, any>;
-
-const page = (title: string, links: string[]) => `<!doctype html><html lang="en"><head><title>${title}</title>
-<meta name="description" content="${title}: a page of the site whose audits are compared."></head>
-<body><main><h1>${title}</h1><p>Words on the page for the checks to read.</p>
-${links.map((link) => `<a href="${link}">${link}</a>`).join(" ")}</main></body></html>`;
 
 describe("regression alerts", () => {
   let site: FixtureServer;

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { AuditAlertView } from "@scan/contract";
 import { createAccount, type TestAccount } from "./support/accounts";
+import { comparedPage as page } from "./support/audit-site";
 import { type FixtureServer, startFixtureServer } from "./support/fixture-server";
 import { expectInvalid, expectNotFound, expectPage } from "./support/lists";
 import { eventually } from "./support/outages";
@@ -22,11 +23,6 @@ const WEBHOOK_SECRET = "whsec_sitealerts_0123456789abcdef012345";
 const HOOK_TOKEN = "hooktoken-0123456789";
 
 type Json = Record<string, any>;
-
-const page = (title: string, links: string[]) => `<!doctype html><html lang="en"><head><title>${title}</title>
-<meta name="description" content="${title}: a page of the site whose audits are compared."></head>
-<body><main><h1>${title}</h1><p>Words on the page for the checks to read.</p>
-${links.map((link) => `<a href="${link}">${link}</a>`).join(" ")}</main></body></html>`;
 
 describe("a site's regression alerts", () => {
   let site: FixtureServer;

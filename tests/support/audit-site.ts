@@ -12,6 +12,15 @@ import type { Handler } from "./fixture-server";
  * site-check kind are planted on purpose; `planted` says which check must find which URL.
  */
 
+/** A small page of a site whose audits are compared: a title, a description, a heading and links. */
+export const comparedPage = (
+  title: string,
+  links: string[],
+) => `<!doctype html><html lang="en"><head><title>${title}</title>
+<meta name="description" content="${title}: a page of the site whose audits are compared."></head>
+<body><main><h1>${title}</h1><p>Words on the page for the checks to read.</p>
+${links.map((link) => `<a href="${link}">${link}</a>`).join(" ")}</main></body></html>`;
+
 export type PlantedDefect = { check: string; url: string };
 
 export type AuditSite = {

@@ -172,3 +172,29 @@ export const TableWrap = ({ label, children }: { label: string; children: ReactN
     {children}
   </section>
 );
+
+/** A field for an audit's most pages: a whole number from 1 to 10,000, empty for the plan's ceiling. */
+export const MaxPagesField = ({
+  label,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+}) => (
+  <Field label={label} hint="Empty: as many as your plan allows.">
+    {(props) => (
+      <input
+        {...props}
+        type="number"
+        min={1}
+        max={10_000}
+        step={1}
+        inputMode="numeric"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    )}
+  </Field>
+);

@@ -1,7 +1,7 @@
 import { type AuditView, dataOf } from "@scan/client";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Confirm } from "../components/confirm";
-import { Empty, Field, Grade, Loading, Pager, Problem, StatusBadge, TableWrap } from "../components/ui";
+import { Empty, Grade, Loading, MaxPagesField, Pager, Problem, StatusBadge, TableWrap } from "../components/ui";
 import { formatDateTime } from "../format";
 import { asProblem, useLoad, useRefreshWhile } from "../load";
 import { Link } from "../router";
@@ -104,20 +104,7 @@ const StartAudit = ({ siteId, onStarted }: { siteId: string; onStarted: (audit: 
             Quick <span className="muted">(20 core checks per page)</span>
           </label>
         </fieldset>
-        <Field label="Most pages" hint="Empty: as many as your plan allows.">
-          {(props) => (
-            <input
-              {...props}
-              type="number"
-              min={1}
-              max={10_000}
-              step={1}
-              inputMode="numeric"
-              value={maxPages}
-              onChange={(e) => setMaxPages(e.target.value)}
-            />
-          )}
-        </Field>
+        <MaxPagesField label="Most pages" value={maxPages} onChange={setMaxPages} />
       </div>
       {error ? (
         <p className="form-error" role="alert">

@@ -1,7 +1,7 @@
 import { type AuditScheduleView, dataOf, ScanApiError } from "@scan/client";
 import { type FormEvent, useState } from "react";
 import { Confirm } from "../components/confirm";
-import { Empty, Field, Loading, Notice, Problem } from "../components/ui";
+import { Empty, Field, Loading, MaxPagesField, Notice, Problem } from "../components/ui";
 import { formatDateTime, formatUntil } from "../format";
 import { asProblem, useLoad } from "../load";
 import { useApi } from "../session";
@@ -122,19 +122,7 @@ const ScheduleForm = ({
             </select>
           )}
         </Field>
-        <Field label="Most pages per audit" hint="Empty: as many as your plan allows.">
-          {(props) => (
-            <input
-              {...props}
-              type="number"
-              min={1}
-              max={10_000}
-              inputMode="numeric"
-              value={maxPages}
-              onChange={(e) => setMaxPages(e.target.value)}
-            />
-          )}
-        </Field>
+        <MaxPagesField label="Most pages per audit" value={maxPages} onChange={setMaxPages} />
       </div>
       <div className="form-row">
         <Field

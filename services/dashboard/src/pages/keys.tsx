@@ -1,5 +1,6 @@
 import { type ApiKeyView, type CreatedApiKey, dataOf } from "@scan/client";
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
+import { Confirm } from "../components/confirm";
 import { Shell } from "../components/layout";
 import { Empty, Field, Loading, Notice, PageTitle, Problem, TableWrap } from "../components/ui";
 import { formatDateTime } from "../format";
@@ -118,46 +119,20 @@ const CreateKey = ({ onCreated }: { onCreated: (key: CreatedApiKey) => void }) =
 /** Asks before a key is deleted: a modal dialog, keyboard-usable, Escape cancels. */
 const ConfirmDelete = ({ target, onClose }: { target: ApiKeyView | null; onClose: (deleted: boolean) => void }) => {
   const api = useApi();
-  const dialog = useRef<HTMLDialogElement>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    if (target && !dialog.current?.open) {
-      setError(null);
-      dialog.current?.showModal();
-    }
-    if (!target && dialog.current?.open) dialog.current.close();
-  }, [target]);
-  const remove = async () => {
-    if (!target) return;
-    setBusy(true);
-    try {
-      dataOf(await api.DELETE("/api/v1/keys/{id}", { params: { path: { id: target.id } } }));
-      onClose(true);
-    } catch (failure) {
-      setError(asProblem(failure).message);
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
-    <dialog ref={dialog} className="dialog" aria-labelledby="delete-title" onClose={() => target && onClose(false)}>
-      <h2 id="delete-title">Delete the key {target?.name ? `“${target.name}”` : target?.prefix}?</h2>
+    <Confirm
+      open={target !== null}
+      title={`Delete the key ${target?.name ? `“${target.name}”` : (target?.prefix ?? "")}?`}
+      keepLabel="Cancel"
+      actLabel="Delete key"
+      busyLabel="Deleting…"
+      act={async () => {
+        if (target) dataOf(await api.DELETE("/api/v1/keys/{id}", { params: { path: { id: target.id } } }));
+      }}
+      onClose={onClose}
+    >
       <p>Requests made with it will be refused at once (401). Its scans stay yours. This cannot be undone.</p>
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
-      <div className="dialog-actions">
-        <button type="button" className="button secondary" onClick={() => onClose(false)}>
-          Cancel
-        </button>
-        <button type="button" className="button danger" onClick={() => void remove()} disabled={busy}>
-          {busy ? "Deleting…" : "Delete key"}
-        </button>
-      </div>
-    </dialog>
+    </Confirm>
   );
 };
 

@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { asProblem } from "../load";
+import { FormError } from "./ui";
 
 type ConfirmProps = {
   /** shown while set; null closes the dialog */
@@ -44,11 +45,7 @@ export const Confirm = ({ open, title, children, keepLabel, actLabel, busyLabel,
     <dialog ref={dialog} className="dialog" aria-label={title} onClose={() => open && onClose(false)}>
       <h2>{title}</h2>
       {children}
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError error={error} />
       <div className="dialog-actions">
         <button type="button" className="button secondary" onClick={() => onClose(false)}>
           {keepLabel}

@@ -198,3 +198,11 @@ export const MaxPagesField = ({
     )}
   </Field>
 );
+
+/** A form's refusal, announced as it appears; nothing while there is none. */
+export const FormError = ({ error }: { error: string | null }) =>
+  error ? (
+    <p className="form-error" role="alert">
+      {error}
+    </p>
+  ) : null;

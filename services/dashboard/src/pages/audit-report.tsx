@@ -1,6 +1,6 @@
 import { type AuditView, dataOf, problemOf, ScanApiError, type SiteReport } from "@scan/client";
 import { useEffect, useRef, useState } from "react";
-import { Grade, Loading, Problem, ScoreBar, StatusBadge, TableWrap } from "../components/ui";
+import { FormError, Grade, Loading, Problem, ScoreBar, StatusBadge, TableWrap } from "../components/ui";
 import { saveFile } from "../download";
 import { formatDateTime } from "../format";
 import { asProblem, useLoad, useRefreshWhile } from "../load";
@@ -162,11 +162,7 @@ const Exports = ({ audit }: { audit: AuditView }) => {
           {busy === "report" ? "Preparing…" : "Download report (CSV)"}
         </button>
       ) : null}
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError error={error} />
     </div>
   );
 };

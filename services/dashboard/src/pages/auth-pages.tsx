@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useState } from "react";
 import * as auth from "../auth";
 import { Welcome } from "../components/layout";
-import { Field, Notice, PageTitle } from "../components/ui";
+import { Field, FormError, Notice, PageTitle } from "../components/ui";
 import { Link, navigate, usePlace } from "../router";
 import { useSession } from "../session";
 
@@ -43,13 +43,6 @@ const useSubmit = () => {
   };
   return { busy, error, run };
 };
-
-const FormError = ({ error }: { error: string | null }) =>
-  error ? (
-    <p className="form-error" role="alert">
-      {error}
-    </p>
-  ) : null;
 
 export const SignIn = () => {
   const { state, refresh } = useSession();

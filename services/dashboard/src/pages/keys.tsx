@@ -2,7 +2,7 @@ import { type ApiKeyView, type CreatedApiKey, dataOf } from "@scan/client";
 import { type FormEvent, useRef, useState } from "react";
 import { Confirm } from "../components/confirm";
 import { Shell } from "../components/layout";
-import { Empty, Field, Loading, Notice, PageTitle, Problem, TableWrap } from "../components/ui";
+import { Empty, Field, FormError, Loading, Notice, PageTitle, Problem, TableWrap } from "../components/ui";
 import { formatDateTime } from "../format";
 import { asProblem, useLoad } from "../load";
 import { useApi } from "../session";
@@ -104,11 +104,7 @@ const CreateKey = ({ onCreated }: { onCreated: (key: CreatedApiKey) => void }) =
           )}
         </Field>
       </div>
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError error={error} />
       <button type="submit" className="button primary" disabled={busy}>
         {busy ? "Creating…" : "Create key"}
       </button>

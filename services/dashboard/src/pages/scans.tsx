@@ -1,7 +1,18 @@
 import { dataOf, type ScanSummary } from "@scan/client";
 import { type FormEvent, useState } from "react";
 import { Shell } from "../components/layout";
-import { Empty, Field, Grade, Loading, Pager, PageTitle, Problem, StatusBadge, TableWrap } from "../components/ui";
+import {
+  Empty,
+  Field,
+  FormError,
+  Grade,
+  Loading,
+  Pager,
+  PageTitle,
+  Problem,
+  StatusBadge,
+  TableWrap,
+} from "../components/ui";
 import { formatDateTime, formatMs } from "../format";
 import { useLiveScan } from "../live-scan";
 import { asProblem, useLoad } from "../load";
@@ -108,11 +119,7 @@ const ScanForm = ({ onStarted }: { onStarted: (id: string) => void }) => {
           </label>
         </fieldset>
       </div>
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError error={error} />
       <button type="submit" className="button primary" disabled={busy}>
         {busy ? "Starting…" : "Scan"}
       </button>

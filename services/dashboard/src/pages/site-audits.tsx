@@ -1,7 +1,17 @@
 import { type AuditView, dataOf } from "@scan/client";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Confirm } from "../components/confirm";
-import { Empty, Grade, Loading, MaxPagesField, Pager, Problem, StatusBadge, TableWrap } from "../components/ui";
+import {
+  Empty,
+  FormError,
+  Grade,
+  Loading,
+  MaxPagesField,
+  Pager,
+  Problem,
+  StatusBadge,
+  TableWrap,
+} from "../components/ui";
 import { formatDateTime } from "../format";
 import { asProblem, useLoad, useRefreshWhile } from "../load";
 import { Link } from "../router";
@@ -106,11 +116,7 @@ const StartAudit = ({ siteId, onStarted }: { siteId: string; onStarted: (audit: 
         </fieldset>
         <MaxPagesField label="Most pages" value={maxPages} onChange={setMaxPages} />
       </div>
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError error={error} />
       <button type="submit" className="button primary" disabled={busy}>
         {busy ? "Starting…" : "Start audit"}
       </button>

@@ -1,7 +1,7 @@
 import { type AuditScheduleView, dataOf, ScanApiError } from "@scan/client";
 import { type FormEvent, useState } from "react";
 import { Confirm } from "../components/confirm";
-import { Empty, Field, Loading, MaxPagesField, Notice, Problem } from "../components/ui";
+import { Empty, Field, FormError, Loading, MaxPagesField, Notice, Problem } from "../components/ui";
 import { formatDateTime, formatUntil } from "../format";
 import { asProblem, useLoad } from "../load";
 import { useApi } from "../session";
@@ -155,11 +155,7 @@ const ScheduleForm = ({
           )}
         </Field>
       </div>
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError error={error} />
       <button type="submit" className="button primary" disabled={busy}>
         {busy ? "Saving…" : "Save schedule"}
       </button>

@@ -1,5 +1,5 @@
 import { Writable } from "node:stream";
-import { createLogger, redactUrl, uncensored } from "./log";
+import { createLogger, uncensored } from "./log";
 
 const capture = () => {
   const lines: string[] = [];
@@ -53,20 +53,22 @@ describe("log redaction", () => {
     log.info({ requestId: "abc", route: "/api/v1/scan/:id", status: 200 }, "request");
     expect(JSON.parse(lines[0] as string)).toMatchObject({ requestId: "abc", route: "/api/v1/scan/:id", status: 200 });
   });
-});
 
-describe("redactUrl", () => {
-  it("censors credential query parameters in paths and absolute URLs", () => {
-    expect(redactUrl("/mcp/sse?key=sk_live_abc&x=1")).toBe("/mcp/sse?key=[REDACTED]&x=1");
-    expect(redactUrl("/api/v1/scan?API_KEY=abc")).toBe("/api/v1/scan?API_KEY=[REDACTED]");
-    expect(redactUrl("https://hooks.example.com/in?token=t0k3n&site=1")).toBe(
-      "https://hooks.example.com/in?token=[REDACTED]&site=1",
-    );
-    expect(redactUrl("https://user:pw@hooks.example.com/in")).toBe("https://[REDACTED]@hooks.example.com/in");
-  });
-
-  it("keeps a path without secrets as it is", () => {
-    expect(redactUrl("/api/v1/scan/5b1f")).toBe("/api/v1/scan/5b1f");
-    expect(redactUrl("/healthz")).toBe("/healthz");
+  it("censors secret parameters in the URLs a message, a field, a child's bindings or an error quotes", () => {
+    const { lines, log } = capture();
+    log
+      .child({ callback: "https://hooks.example/in?token=SECRET10" })
+      .warn(
+        { err: new Error("https://site.example/?sig=SECRET11 answered 500"), page: "/p?access=SECRET12" },
+        "failed at /q?key=SECRET13",
+      );
+    const output = lines.join("");
+    expect(output).not.toMatch(/SECRET1\d/);
+    expect(JSON.parse(lines[0] as string)).toMatchObject({
+      callback: "https://hooks.example/in?token=[REDACTED]",
+      err: { type: "Error", message: "https://site.example/?sig=[REDACTED] answered 500" },
+      page: "/p?access=[REDACTED]",
+      msg: "failed at /q?key=[REDACTED]",
+    });
   });
 });

@@ -1,63 +1,23 @@
 import pino, { type DestinationStream, type Level, type Logger } from "pino";
+import { CENSOR, redactText, redactValue, SECRET_PARAMS } from "./redact";
+
+export { CENSOR, isSecretParam, redactText, redactUrl, redactValue, SECRET_PARAMS } from "./redact";
 
 /**
  * One logger shape for every service: JSON lines, the service's name on each, and secrets
  * censored wherever a careless `log.info({ req })` or `log.info({ headers })` might put them.
- * Censoring is the safety net; the rule is still not to log credentials at all.
+ * Censoring is the safety net; the rule is still not to log credentials at all. Fields named
+ * like credentials are censored by path; every string of every line (its message, its fields,
+ * a child's bindings, an error's message and stack) has the secret parameters of the URLs it
+ * quotes censored (./redact.ts holds the one list).
  */
+const HEADERS = ["authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "x-csrf-token"];
+
 export const REDACT_PATHS = [
-  "authorization",
-  "cookie",
-  "apiKey",
-  "api_key",
-  "password",
-  "secret",
-  "token",
-  '["x-api-key"]',
-  '["set-cookie"]',
-  "*.authorization",
-  "*.cookie",
-  "*.apiKey",
-  "*.api_key",
-  "*.password",
-  "*.secret",
-  "*.token",
-  '*["x-api-key"]',
-  '*["set-cookie"]',
-  "*.headers.authorization",
-  "*.headers.cookie",
-  '*.headers["x-api-key"]',
-  '*.headers["set-cookie"]',
-  "*.query.key",
-  "*.query.api_key",
-  "*.query.token",
+  ...["apiKey", "api_key", "password", "secret", "token"].flatMap((field) => [field, `*.${field}`]),
+  ...HEADERS.flatMap((header) => [`["${header}"]`, `*["${header}"]`, `*.headers["${header}"]`]),
+  ...SECRET_PARAMS.map((name) => `*.query["${name}"]`),
 ];
-
-export const CENSOR = "[REDACTED]";
-
-/** Query parameters whose values are credentials (the MCP endpoint takes the API key as `key`). */
-const SECRET_PARAMS = new Set(["key", "api_key", "apikey", "token", "access_token", "secret", "password", "signature"]);
-
-/**
- * A URL or request path fit for a log line: the values of credential-bearing query parameters
- * and any user:password are replaced. Keeps a relative path relative.
- */
-export const redactUrl = (input: string): string => {
-  const relative = !/^[a-z][a-z0-9+.-]*:\/\//i.test(input);
-  let url: URL;
-  try {
-    url = new URL(input, "http://relative.invalid");
-  } catch {
-    return input.replace(/[?#].*$/, "?[unparsable query removed]");
-  }
-  const credentials = url.username !== "" || url.password !== "";
-  for (const name of [...url.searchParams.keys()]) {
-    if (SECRET_PARAMS.has(name.toLowerCase())) url.searchParams.set(name, CENSOR);
-  }
-  const search = url.search.replaceAll(encodeURIComponent(CENSOR), CENSOR);
-  if (relative) return `${url.pathname}${search}`;
-  return `${url.protocol}//${credentials ? `${CENSOR}@` : ""}${url.host}${url.pathname}${search}`;
-};
 
 export type LoggerSettings = { service: string; level: Level | "silent" };
 
@@ -80,13 +40,29 @@ export const uncensored = (log: Logger): Logger =>
     (log as unknown as Record<symbol, DestinationStream>)[pino.symbols.streamSym],
   );
 
+/**
+ * pino formats only the root logger's bindings, not a child's (`log.child({ callback })`): the
+ * child method, which every descendant inherits, censors them on the way in.
+ */
+const censoringChildren = (logger: Logger): Logger => {
+  const child = logger.child;
+  logger.child = function (this: Logger, bindings, options) {
+    return child.call(this, redactValue(bindings) as typeof bindings, options);
+  } as typeof child;
+  return logger;
+};
+
 export const createLogger = ({ service, level }: LoggerSettings, destination?: DestinationStream): Logger =>
-  pino(
-    {
-      level,
-      base: { service },
-      redact: { paths: REDACT_PATHS, censor: CENSOR },
-      timestamp: pino.stdTimeFunctions.isoTime,
-    },
-    destination,
+  censoringChildren(
+    pino(
+      {
+        level,
+        base: { service },
+        redact: { paths: REDACT_PATHS, censor: CENSOR },
+        formatters: { log: (object) => redactValue(object) as Record<string, unknown> },
+        serializers: { msg: redactText },
+        timestamp: pino.stdTimeFunctions.isoTime,
+      },
+      destination,
+    ),
   );

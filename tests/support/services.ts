@@ -64,13 +64,13 @@ export const testRedisUrl = (): Promise<string> => {
 
 export type TestDatabase = { url: string; drop: () => Promise<void> };
 
-/** A fresh, migrated database for one test file. */
-export const createTestDatabase = async (): Promise<TestDatabase> => {
+/** A fresh, migrated database for one test file; `migrationsDir` migrates it with another set (a migration test's earlier state). */
+export const createTestDatabase = async ({ migrationsDir }: { migrationsDir?: string } = {}): Promise<TestDatabase> => {
   const base = new URL(await basePostgresUrl());
   const name = `scan_test_${randomBytes(6).toString("hex")}`;
   const url = new URL(base);
   url.pathname = `/${name}`;
-  await migrateDeploy(url.toString());
+  await migrateDeploy(url.toString(), migrationsDir);
   const drop = async () => {
     const admin = new Client({ connectionString: base.toString() });
     await admin.connect();

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { ResponseForm } from "./envelope";
 
+export { Email, emailOrRefusal, normaliseEmail } from "./email";
+
 /** A user's plan (docs/spec/public-scanning-api.md §8): sets the hourly rate limit and the monthly scan quota. */
 export const Plan = z.enum(["free", "starter", "pro", "agency"]);
 export type Plan = z.infer<typeof Plan>;
@@ -8,22 +10,6 @@ export type Plan = z.infer<typeof Plan>;
 /** What a user may do in the dashboard: an `operator` also reads the service's operations. */
 export const Role = z.enum(["member", "operator"]);
 export type Role = z.infer<typeof Role>;
-
-/**
- * Emails are compared and stored trimmed and lower-cased. Only the shape local@domain is
- * required: self-hosted operators use addresses such as admin@localhost that stricter
- * validators refuse, and no mail is ever sent to them.
- */
-export const Email = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .pipe(
-    z
-      .string()
-      .max(254)
-      .regex(/^[^\s@]+@[^\s@]+$/, "must be an email address"),
-  );
 
 const FormField = z
   .string({ error: 'must be "A" or "B"' })

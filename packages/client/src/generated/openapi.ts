@@ -386,7 +386,7 @@ export interface paths {
         put?: never;
         /**
          * Make an account and sign in
-         * @description Open to anyone with `SIGN_UP=open`; by invitation only with `SIGN_UP=invite` (the default), where `invitation` is the token of a link from `pnpm accounts invite` and `email` must be the invited one. The password has 12 to 256 characters. An email that already has an account is 400 with a message that does not say so outright (see docs/authentication.md). Throttled per client address like sign-in. A session cookie the browser held is ended.
+         * @description Open to anyone with `SIGN_UP=open`; by invitation only with `SIGN_UP=invite` (the default), where `invitation` is the token of a link from `pnpm accounts invite` and `email` must be the invited one. The password has 12 to 256 characters. The email is normalised (Unicode NFKC, lower case, no trailing dot on the domain), so a look-alike of an address that already has an account is that address; one that has an account is 400 with a message that does not say so outright, and one holding an invisible character (zero-width, bidi control, soft hyphen, ...) is 400 naming it (see docs/authentication.md). Throttled per client address like sign-in. A session cookie the browser held is ended.
          */
         post: operations["signUp"];
         delete?: never;

@@ -1,4 +1,4 @@
-import { AppError, Email, type Plan, type Role } from "@scan/contract";
+import { AppError, emailOrRefusal, type Plan, type Role } from "@scan/contract";
 import type { Db } from "@scan/db";
 import { newSecret, sha256Hex } from "./session-service";
 
@@ -21,19 +21,18 @@ export const createOneTimeLinks = ({ db, publicUrl }: { db: Db; publicUrl: strin
     email: string,
     { plan, role, lifetimeS }: { plan: Plan; role: Role; lifetimeS: number },
   ): Promise<OneTimeLink & { email: string }> => {
-    const address = Email.safeParse(email);
-    if (!address.success) throw new AppError("invalid_request", `${email} is not an email address`);
-    if (await db.user.findUnique({ where: { email: address.data } })) {
+    const address = emailOrRefusal(email);
+    if (await db.user.findUnique({ where: { email: address } })) {
       throw new AppError(
         "invalid_request",
-        `A user with email ${address.data} already exists`,
+        `A user with email ${address} already exists`,
         "Give them a password reset link instead (accounts reset-link).",
       );
     }
     const token = newSecret();
     const expiresAt = new Date(Date.now() + lifetimeS * 1000);
-    await db.invitation.create({ data: { email: address.data, plan, role, tokenHash: sha256Hex(token), expiresAt } });
-    return { email: address.data, token, expiresAt, url: linkTo(publicUrl, INVITATION_PATH, token) };
+    await db.invitation.create({ data: { email: address, plan, role, tokenHash: sha256Hex(token), expiresAt } });
+    return { email: address, token, expiresAt, url: linkTo(publicUrl, INVITATION_PATH, token) };
   };
 
   const passwordReset = async (user: { id: string }, lifetimeS: number): Promise<OneTimeLink> => {

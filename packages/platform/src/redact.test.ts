@@ -17,6 +17,7 @@ describe("redactUrl", () => {
   it("censors an anonymous scan's access link and the tool server's key", () => {
     expect(redactUrl("/api/v1/scan/5b1f?access=AbC_123")).toBe("/api/v1/scan/5b1f?access=[REDACTED]");
     expect(redactUrl("/mcp/sse?key=sk_live_abc&x=1")).toBe("/mcp/sse?key=[REDACTED]&x=1");
+    expect(redactUrl("/mcp/sse?sessionId=8f0c")).toBe("/mcp/sse?sessionId=[REDACTED]");
   });
 
   it("censors another site's tokens, signatures and codes, in the query and the fragment", () => {

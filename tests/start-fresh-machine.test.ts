@@ -4,6 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Client } from "pg";
+import { localPostgres } from "../scripts/start-postgres";
 import { type FixtureServer, html, startFixtureServer } from "./support/fixture-server";
 import { eventually } from "./support/outages";
 import { stopContainers, testRedisUrl, uniquePrefix } from "./support/services";
@@ -116,6 +117,35 @@ describe("./start on a machine with only Node.js", () => {
     await site?.close();
     await rm(dir, { recursive: true, force: true });
   });
+
+  it("uses the local server with PGPASSWORD, and asks for DATABASE_URL by name when the port is not PostgreSQL", async () => {
+    const said: string[] = [];
+    const say = (message: string) => said.push(message);
+    const env = { PGPORT: String(cluster.port), PGPASSWORD: "a-password-nobody-gave-start" };
+    const started = await localPostgres({ env, dataDir: join(dir, "unused"), say });
+    expect(started).toEqual({
+      url: `postgresql://postgres:a-password-nobody-gave-start@127.0.0.1:${cluster.port}/aeo_scan`,
+    });
+    expect(said).toEqual([`using the PostgreSQL server on 127.0.0.1:${cluster.port}`]);
+    const client = new Client({ connectionString: started.url.replace(/aeo_scan$/, "postgres") });
+    await client.connect();
+    expect((await client.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
+    await client.end();
+
+    // something else listens where PostgreSQL was expected
+    const notPostgres = Number(new URL(site.origin).port);
+    await expect(
+      localPostgres({ env: { PGPORT: String(notPostgres) }, dataDir: join(dir, "unused"), say }),
+    ).rejects.toThrow(
+      new RegExp(`^the PostgreSQL server on 127\\.0\\.0\\.1:${notPostgres} cannot be used \\(.+\\): set DATABASE_URL=`),
+    );
+    // DATABASE_URL wins over everything
+    expect(await localPostgres({ env: { DATABASE_URL: "postgresql://u:p@db.internal/x" }, dataDir: dir, say })).toEqual(
+      {
+        url: "postgresql://u:p@db.internal/x",
+      },
+    );
+  }, 60_000);
 
   it("gets pnpm, uses the embedded PostgreSQL for the one that wants a password, and prints the scan", async () => {
     const PATH = await pathWithoutPnpm(dir);

@@ -79,8 +79,9 @@ export const localPostgres = async ({
         `the PostgreSQL server on 127.0.0.1:${port} cannot be used (${answer}): set DATABASE_URL=postgresql://USER:PASSWORD@HOST:PORT/aeo_scan`,
       );
     }
+    const refusal = password ? `refuses ${user} with PGPASSWORD` : `wants a password for ${user} over TCP`;
     say(
-      `the PostgreSQL server on 127.0.0.1:${port} wants a password for ${user} over TCP: using an embedded PostgreSQL instead ` +
+      `the PostgreSQL server on 127.0.0.1:${port} ${refusal}: using an embedded PostgreSQL instead ` +
         `(to use that server, set DATABASE_URL=postgresql://${user}:PASSWORD@127.0.0.1:${port}/aeo_scan)`,
     );
   }

@@ -69,16 +69,18 @@ const passwordCluster = async (dir: string) => {
   return { port, stop: () => run("pg_ctl", ["-D", data, "-w", "-m", "fast", "stop"]) };
 };
 
-/** A directory of links to every program of /usr/bin but pnpm's: a machine with Node.js and no pnpm. */
-const pathWithoutPnpm = async (dir: string): Promise<string> => {
-  const bin = join(dir, "bin");
-  await mkdir(bin);
+/** A PATH of links to every program of /usr/bin but the ones `left out` names: a machine without them. */
+const pathWithout = async (dir: string, leftOut: RegExp): Promise<string> => {
+  const bin = await mkdtemp(join(dir, "bin-"));
+  await chmod(bin, 0o755);
   for (const name of await readdir("/usr/bin")) {
-    if (/^(pnpm|pnpx|pn|pnx)$/.test(name)) continue;
+    if (leftOut.test(name)) continue;
     await symlink(join("/usr/bin", name), join(bin, name));
   }
   return `${bin}:/usr/sbin`;
 };
+
+const PNPM = /^(pnpm|pnpx|pn|pnx)$/;
 
 /**
  * This machine's environment (its CA certificates, its proxy, HOME) without what the test run
@@ -118,6 +120,43 @@ describe("./start on a machine with only Node.js", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  // a user who is not root and has no passwordless sudo (nobody), on a machine without
+  // redis-server where no Redis answers (a network namespace of its own: its loopback has none)
+  (process.getuid?.() === 0 ? it : it.skip)(
+    "stops with the one command to run when it may not install what is missing",
+    async () => {
+      const PATH = await pathWithout(dir, /^(pnpm|pnpx|pn|pnx|redis-server|sudo)$/);
+      // machineEnv() leaves REDIS_URL out
+      const env = { ...machineEnv(), PATH, HOME: dir };
+      const run = new Promise<{ code: number | null; output: string }>((done) => {
+        const child = spawn(
+          "unshare",
+          [
+            "-n",
+            "setpriv",
+            "--reuid=nobody",
+            "--regid=nogroup",
+            "--clear-groups",
+            join(ROOT, "start"),
+            "--scan",
+            "https://example.com",
+          ],
+          { env, stdio: ["ignore", "pipe", "pipe"] },
+        );
+        let output = "";
+        child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+        child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+        child.once("exit", (code) => done({ code, output }));
+      });
+      expect(await run).toEqual({
+        code: 1,
+        output:
+          "[start] needed and missing: redis-server. Run: sudo apt-get update && sudo apt-get install -y --no-install-recommends redis-server   (then ./start again)\n",
+      });
+    },
+    60_000,
+  );
+
   it("uses the local server with PGPASSWORD, and asks for DATABASE_URL by name when the port is not PostgreSQL", async () => {
     const said: string[] = [];
     const say = (message: string) => said.push(message);
@@ -148,7 +187,7 @@ describe("./start on a machine with only Node.js", () => {
   }, 60_000);
 
   it("gets pnpm, uses the embedded PostgreSQL for the one that wants a password, and prints the scan", async () => {
-    const PATH = await pathWithoutPnpm(dir);
+    const PATH = await pathWithout(dir, PNPM);
     expect(() => execFileSync("sh", ["-c", "command -v pnpm"], { env: { PATH } })).toThrow();
     const prefix = uniquePrefix();
     const [apiPort, embeddedPort, metricsPort] = [await freePort(), await freePort(), await freePort()];

@@ -178,7 +178,7 @@ describe("dashboard sessions", () => {
       expect(body(refused).error).toEqual({
         code: "rate_limited",
         message: "Too many sign-in attempts for this account",
-        hint: expect.stringMatching(/^Retry after \d+ seconds\.$/),
+        hint: expect.stringMatching(/^Try again in about \d+ minutes\.$/),
       });
       const retryAfter = Number(refused.headers.get("retry-after"));
       expect(retryAfter).toBeGreaterThan(0);

@@ -145,7 +145,7 @@ export const createApp = ({
     ...keywordRoutes(keywords),
     ...citationRoutes(citations),
     ...generatorRoutes(tools.generators),
-    ...accountRoutes(operations),
+    ...accountRoutes({ operations, limiter }),
     ...operationsRoutes(operations),
   ];
   const sessionRoutes = authRoutes(sessionAuth);

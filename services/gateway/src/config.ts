@@ -193,6 +193,9 @@ export const Config = z
     RATE_LIMIT_ANONYMOUS_READS: intFrom(600, 1, 1_000_000_000).describe(
       "reads of anonymous scans by their access links (`GET /api/v1/scan/:id?access=...`) per window per client address, counted apart from the anonymous scans themselves",
     ),
+    RATE_LIMIT_SESSION_READS: intFrom(3_600, 1, 1_000_000_000).describe(
+      "reads (`GET`, `HEAD`) per window per dashboard session, counted apart from the plan's requests: the dashboard's pages and progress streams never spend the API's allowance, while its scans, audits and other changes count against the plan as over the API",
+    ),
     RATE_LIMIT_WINDOW_S: intFrom(3_600, 1, 86_400).describe("the rate-limit window, in seconds"),
     RATE_LIMIT_PREFIX: z
       .string()

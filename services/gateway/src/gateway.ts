@@ -387,6 +387,7 @@ const rateLimitTable = (config: Config): RateLimitTable => {
   return {
     anonymous: config.RATE_LIMIT_ANONYMOUS,
     anonymousReads: config.RATE_LIMIT_ANONYMOUS_READS,
+    sessionReads: config.RATE_LIMIT_SESSION_READS,
     byForm: { A: formA, B: { ...formA, pro: config.RATE_LIMIT_PRO_FORM_B } },
     serviceForm: config.RESPONSE_FORM,
   };

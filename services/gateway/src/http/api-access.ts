@@ -1,4 +1,4 @@
-import { AppError } from "@scan/contract";
+import { AppError, waitInWords } from "@scan/contract";
 import type { Request, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
 import { ANONYMOUS, type Authenticator, type Caller } from "../domain/authenticate";
@@ -33,15 +33,21 @@ export type ApiAccessDeps = {
   onRejected?: (plan: string) => void;
 };
 
+/** Requests that only read: a dashboard session's are counted on the session's own budget. */
+const READS = new Set(["GET", "HEAD"]);
+
 /**
- * What a caller's requests are counted against: its key, its user (key endpoints), or its
- * address; an anonymous read by an access link (`byLink`) in the address's window of reads.
+ * What a caller's requests are counted against: its key, its user (key endpoints, and every
+ * change a dashboard session makes: a scan started there costs one request of the plan, as over
+ * the API), a dashboard session's reads in the session's own window, or its address; an
+ * anonymous read by an access link (`byLink`) in the address's window of reads.
  */
 export const subjectOf = (caller: Caller, req: Request, byLink = false): RateSubject => {
   switch (caller.kind) {
     case "key":
       return { kind: "key", keyId: caller.keyId, plan: caller.plan, form: caller.defaultForm };
     case "user":
+      if (caller.sessionId !== null && READS.has(req.method)) return { kind: "session-read", sessionId: caller.sessionId };
       return { kind: "user", userId: caller.userId, plan: caller.plan };
     case "anonymous":
       // req.ip honours TRUST_PROXY hops; with none trusted it is the socket's address
@@ -132,11 +138,18 @@ export const apiAccess = ({ routes, auth, limiter, log, onRejected }: ApiAccessD
     if (state.allowed) res.locals.giveBack = givingBack(limiter, subject, state, res, log);
     if (!state.allowed) {
       onRejected?.(caller.kind === "anonymous" ? "anonymous" : caller.plan);
-      const who = caller.kind === "anonymous" ? "this address" : caller.kind === "key" ? "this API key" : "this user";
+      const who =
+        subject.kind === "session-read"
+          ? "this dashboard session's reads"
+          : caller.kind === "anonymous"
+            ? "this address"
+            : caller.kind === "key"
+              ? "this API key"
+              : "this user";
       throw new AppError(
         "rate_limited",
         `Rate limit of ${state.limit} requests per ${limiter.windowS === 3_600 ? "hour" : `${limiter.windowS} seconds`} reached for ${who}`,
-        `Retry after ${state.retryAfterS} seconds${caller.kind === "anonymous" ? ", or send an API key for a higher limit" : ""}.`,
+        `Try again in ${waitInWords(state.retryAfterS ?? 1)}${caller.kind === "anonymous" ? ", or send an API key for a higher limit" : ""}.`,
         { "Retry-After": String(state.retryAfterS) },
       );
     }

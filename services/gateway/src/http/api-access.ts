@@ -1,11 +1,12 @@
 import { AppError, waitInWords } from "@scan/contract";
 import type { Request, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
-import { ANONYMOUS, type Authenticator, type Caller } from "../domain/authenticate";
+import { ANONYMOUS, type Authenticator, type Caller, type UserCaller } from "../domain/authenticate";
 import { clientBucket } from "../domain/client-ip";
 import { type RateLimiter, type RateLimitState, type RateSubject, rateLimitHeaders } from "../domain/rate-limiter";
 import { ACCESS_PARAM } from "../domain/scan-access";
 import type { Route } from "./route";
+import { assertNotForeign } from "./session-access";
 import { pathTable } from "./route-paths";
 
 declare global {
@@ -29,6 +30,12 @@ export type ApiAccessDeps = {
   auth: Authenticator;
   limiter: RateLimiter;
   log: Logger;
+  /**
+   * The dashboard session a request's cookie names, as its user: asked only on a path whose
+   * route is `account-or-cookie` (a browser's EventSource sends no header of ours), when the
+   * request carries no other credential.
+   */
+  sessionCaller?: (req: Request) => Promise<UserCaller | null>;
   /** told of every request the rate limit refuses, with the caller's plan (or anonymous), for the metrics */
   onRejected?: (plan: string) => void;
 };
@@ -53,6 +60,15 @@ export const subjectOf = (caller: Caller, req: Request, byLink = false): RateSub
       // req.ip honours TRUST_PROXY hops; with none trusted it is the socket's address
       return { kind: byLink ? "ip-read" : "ip", bucket: clientBucket(req.ip) };
   }
+};
+
+/** The cookie's session, for a request from this gateway's own pages only: another origin's page never rides on it. */
+const byCookie = async (
+  req: Request,
+  sessionCaller: (req: Request) => Promise<UserCaller | null>,
+): Promise<UserCaller | null> => {
+  assertNotForeign(req);
+  return sessionCaller(req);
 };
 
 /** Whether the request presents an access link (the `access` query parameter, once). */
@@ -92,7 +108,7 @@ const givingBack = (
  * (POST /api/v1/scan). This runs before express matches a route, so an unknown path is
  * refused like any other, and a refused caller's body is never read.
  */
-export const apiAccess = ({ routes, auth, limiter, log, onRejected }: ApiAccessDeps): RequestHandler => {
+export const apiAccess = ({ routes, auth, limiter, log, onRejected, sessionCaller }: ApiAccessDeps): RequestHandler => {
   const table = pathTable(routes.map((route) => ({ path: route.path, value: route })));
   const open = routes
     .filter((route) => route.authorization === "anyone")
@@ -103,6 +119,11 @@ export const apiAccess = ({ routes, auth, limiter, log, onRejected }: ApiAccessD
     table
       .at(path)
       .some((route) => route.authorization === "account-or-link" && route.method === req.method.toLowerCase());
+  /** the request's route takes the session cookie in place of a header */
+  const cookieOpens = (path: string, req: Request): boolean =>
+    table
+      .at(path)
+      .some((route) => route.authorization === "account-or-cookie" && route.method === req.method.toLowerCase());
   return async (req, res, next) => {
     // a CORS preflight carries no credentials and does no work: neither authenticated nor counted
     if (res.locals.preflight) return next();
@@ -116,6 +137,7 @@ export const apiAccess = ({ routes, auth, limiter, log, onRejected }: ApiAccessD
       caller = takesJwt
         ? await auth.byToken(req.get("authorization"))
         : ((await auth.byAccount({ authorization: req.get("authorization"), apiKey: req.get("x-api-key") })) ??
+          (sessionCaller && cookieOpens(path, req) ? await byCookie(req, sessionCaller) : null) ??
           ANONYMOUS);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;

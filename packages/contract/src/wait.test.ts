@@ -7,11 +7,12 @@ describe("waitInWords", () => {
     [6, "about 10 seconds"],
     [41, "about 45 seconds"],
     [60, "about a minute"],
-    [61, "about 2 minutes"],
-    [3_540, "about 59 minutes"],
-    [3_550, "about 60 minutes"],
-    [3_600, "about an hour"],
-    [3_601, "about 2 hours"],
+    [89, "about a minute"],
+    [90, "about 2 minutes"],
+    [3_550, "about 59 minutes"],
+    [3_570, "about an hour"],
+    [5_399, "about an hour"],
+    [5_400, "about 2 hours"],
   ])("%i seconds reads as %s", (seconds, words) => {
     expect(waitInWords(seconds)).toBe(words);
   });

@@ -20,9 +20,9 @@ describe("waitInWords", () => {
 
 describe("problemSentence", () => {
   it("closes the message before the hint", () => {
-    expect(problemSentence("Rate limit of 10 requests per hour reached for this user", "Try again in about 59 minutes.")).toBe(
-      "Rate limit of 10 requests per hour reached for this user. Try again in about 59 minutes.",
-    );
+    expect(
+      problemSentence("Rate limit of 10 requests per hour reached for this user", "Try again in about 59 minutes."),
+    ).toBe("Rate limit of 10 requests per hour reached for this user. Try again in about 59 minutes.");
   });
   it("keeps a message that is already a sentence, and stands alone without a hint", () => {
     expect(problemSentence("The server could not be reached.", "Check your connection.")).toBe(

@@ -216,12 +216,7 @@ export const ScanReport = ({ id }: { id: string }) => {
       <p>
         <Link to="/scans">← All scans</Link>
       </p>
-      {live.state === "error" && !scan ? (
-        <Problem
-          problem={{ status: 404, code: "not_found", message: live.message, hint: null, retryAfterS: null }}
-          title="This scan cannot be shown."
-        />
-      ) : null}
+      {live.state === "error" && !scan ? <Problem problem={live.problem} title="This scan cannot be shown." /> : null}
       {!scan && live.state === "loading" ? <Loading what="the scan" /> : null}
       {scan && (scan.status === "queued" || scan.status === "running") ? (
         <div className="card" role="status" aria-live="polite">

@@ -5,11 +5,14 @@ import { apiErrors, apiHeaders, security } from "./common";
 
 /** GET /api/v1/scan/{id}/events and GET /api/v1/audits/{id}/events: progress as server-sent events. */
 
-const LastEventId = z.string().optional().meta({
-  description:
-    "Sent by an EventSource when it reconnects: the `id` of the last event it received. The stream then sends the current state only if it differs; when that id is already the final state's, the answer is 204 (which tells an EventSource to stop).",
-  header: { id: "Last-Event-ID" },
-});
+const LastEventId = z
+  .string()
+  .optional()
+  .meta({
+    description:
+      "Sent by an EventSource when it reconnects: the `id` of the last event it received. The stream then sends the current state only if it differs; when that id is already the final state's, the answer is 204 (which tells an EventSource to stop).",
+    header: { id: "Last-Event-ID" },
+  });
 
 const STREAM_RULES = [
   "The answer is `text/event-stream`: first `retry: 2000`, then an event each time the state changes, its `id` naming the state (send it back as `Last-Event-ID` on reconnecting), and a `: keep-alive` comment every 15 seconds. The stream ends after the final state's event; it also ends after `PROGRESS_STREAM_LIFETIME_S` (300 s by default) and when the gateway shuts down, and the client reconnects with `Last-Event-ID`, authenticated again.",

@@ -6,8 +6,8 @@ import { clientBucket } from "../domain/client-ip";
 import { type RateLimiter, type RateLimitState, type RateSubject, rateLimitHeaders } from "../domain/rate-limiter";
 import { ACCESS_PARAM } from "../domain/scan-access";
 import type { Route } from "./route";
-import { assertNotForeign } from "./session-access";
 import { pathTable } from "./route-paths";
+import { assertNotForeign } from "./session-access";
 
 declare global {
   namespace Express {
@@ -54,7 +54,8 @@ export const subjectOf = (caller: Caller, req: Request, byLink = false): RateSub
     case "key":
       return { kind: "key", keyId: caller.keyId, plan: caller.plan, form: caller.defaultForm };
     case "user":
-      if (caller.sessionId !== null && READS.has(req.method)) return { kind: "session-read", sessionId: caller.sessionId };
+      if (caller.sessionId !== null && READS.has(req.method))
+        return { kind: "session-read", sessionId: caller.sessionId };
       return { kind: "user", userId: caller.userId, plan: caller.plan };
     case "anonymous":
       // req.ip honours TRUST_PROXY hops; with none trusted it is the socket's address

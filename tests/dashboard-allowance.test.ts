@@ -28,7 +28,8 @@ describe("the dashboard and the hourly allowance", () => {
     return { browser, call };
   };
   const scanBody = () => ({ url: ctx.site.url("/page"), mode: "quick" });
-  const accountWindow = (response: ApiResponse) => body(response).data.rateLimit as { limit: number; remaining: number };
+  const accountWindow = (response: ApiResponse) =>
+    body(response).data.rateLimit as { limit: number; remaining: number };
 
   beforeAll(async () => {
     ctx = await startAccountsApi({
@@ -112,11 +113,7 @@ describe("the dashboard and the hourly allowance", () => {
     for (let n = 0; n < FREE * 2; n += 1) expect((await call("/api/v1/scans")).status).toBe(200);
     for (let n = 1; n <= FREE; n += 1) {
       const response = await withKey("/api/v1/scans");
-      expect([n, response.status, response.headers.get("x-ratelimit-remaining")]).toEqual([
-        n,
-        200,
-        String(FREE - n),
-      ]);
+      expect([n, response.status, response.headers.get("x-ratelimit-remaining")]).toEqual([n, 200, String(FREE - n)]);
     }
     const refused = await withKey("/api/v1/account");
     expect(refused.status).toBe(429);

@@ -1,4 +1,5 @@
 import { waitInWords } from "@scan/client";
+
 /** How dates, durations and numbers read on the dashboard: the user's locale, their time zone. */
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });

@@ -1,5 +1,16 @@
 import type { Page, Response } from "@playwright/test";
-import { expect, expectAccessible, gatewayUrl, newAccount, scanFromDashboard, siteUrl, test } from "./support/fixtures";
+import {
+  expect,
+  expectAccessible,
+  gatewayUrl,
+  newAccount,
+  scanFromDashboard,
+  sessionToken,
+  signIn,
+  signUpByApi,
+  siteUrl,
+  test,
+} from "./support/fixtures";
 
 /**
  * A Free user's day on the dashboard, on the stack's real Free plan (10 API requests an hour):
@@ -79,7 +90,8 @@ test("a Free user works a day on the dashboard, 20 page views and 5 scans, and i
   await test.step("the report of a finished scan comes whole from its stream, with no poll of the scan", async () => {
     const polls: string[] = [];
     const onRequest = (request: { method: () => string; url: () => string }) => {
-      if (request.method() === "GET" && /\/api\/v1\/scan\/[0-9a-f-]{36}$/.test(request.url())) polls.push(request.url());
+      if (request.method() === "GET" && /\/api\/v1\/scan\/[0-9a-f-]{36}$/.test(request.url()))
+        polls.push(request.url());
     };
     page.on("request", onRequest);
     await page.goto(reports[0] as string);
@@ -92,7 +104,10 @@ test("a Free user works a day on the dashboard, 20 page views and 5 scans, and i
 
   await test.step("more page views: the site, the keys, the account, the scans list", async () => {
     await page.goto("/app/sites");
-    await page.getByRole("link", { name: /127\.0\.0\.1/ }).first().click();
+    await page
+      .getByRole("link", { name: /127\.0\.0\.1/ })
+      .first()
+      .click();
     await heading(page, /127\.0\.0\.1/);
     views += 1;
     await view("/app/settings/keys", "API keys");
@@ -145,4 +160,35 @@ test("a Free user works a day on the dashboard, 20 page views and 5 scans, and i
     expect(seen.refused).toEqual([expect.stringMatching(/^429 POST .*\/api\/v1\/scan$/)]);
     expect(seen.elsewhere).toEqual([]);
   });
+});
+
+test("the report page names the real cause when it cannot be shown: a missing scan, or a session that read too much", async ({
+  page,
+}) => {
+  // 3,600 reads on a two-core machine
+  test.setTimeout(240_000);
+  await signIn(page, await signUpByApi());
+  await page.goto("/app/scans/7d4f5a52-4d8e-4a8e-9a55-0c7f1b0e9d11");
+  const problem = page.getByRole("alert");
+  await expect(problem).toContainText("This scan cannot be shown.");
+  await expect(problem).toContainText("It may have been deleted, or belong to another account.");
+
+  const started = await scanFromDashboard(page, `${siteUrl()}/guides/cold-brew?cause`);
+  await started.getByRole("link", { name: "Open the report" }).click();
+  await expect(page.locator(".grade-large")).toBeVisible();
+  const report = page.url();
+  // a script on this session reads until the session's own budget (3,600 an hour) is spent
+  const jwt = await sessionToken(page);
+  const read = () =>
+    page.request.get("/api/v1/scans?limit=1", { headers: { Authorization: `Bearer ${jwt}` } }).then((r) => r.status());
+  let status = 200;
+  while (status === 200) status = Math.max(...(await Promise.all(Array.from({ length: 100 }, read))));
+  expect(status).toBe(429);
+
+  await page.goto(report);
+  await expect(problem).toContainText("This scan cannot be shown.");
+  await expect(problem).toContainText("reached for this dashboard session's reads");
+  await expect(problem).toContainText(/Try again in about (\d+ minutes|an hour)\./);
+  await expect(problem).not.toContainText("deleted");
+  await expectAccessible(page, "report, refused");
 });

@@ -216,7 +216,13 @@ export const ScanReport = ({ id }: { id: string }) => {
       <p>
         <Link to="/scans">← All scans</Link>
       </p>
-      {live.state === "error" && !scan ? <Problem problem={live.problem} title="This scan cannot be shown." /> : null}
+      {live.state === "error" && !scan ? (
+        <Problem
+          // a 404's hint speaks to API callers (which id to use); here the page says what it means
+          problem={live.problem.status === 404 ? { ...live.problem, hint: null } : live.problem}
+          title="This scan cannot be shown."
+        />
+      ) : null}
       {!scan && live.state === "loading" ? <Loading what="the scan" /> : null}
       {scan && (scan.status === "queued" || scan.status === "running") ? (
         <div className="card" role="status" aria-live="polite">

@@ -266,10 +266,14 @@ describe("dashboard sessions", () => {
       const auth = { authorization: `Bearer ${token}` };
       const account = await ctx.call("/api/v1/account", { headers: auth });
       expect(account.status).toBe(200);
-      // counted per user, at the user's plan's limit
-      expectRateHeaders(account, 10);
+      // a read is counted on the session's own budget; the account shows the plan's window
+      expectRateHeaders(account, 3_600);
+      expect(body(account).data.rateLimit).toMatchObject({ limit: 10, remaining: 10 });
       const created = await ctx.call("/api/v1/keys", { headers: auth, body: { name: "from the dashboard" } });
       expect(created.status).toBe(201);
+      // a change is counted per user, at the user's plan's limit
+      expectRateHeaders(created, 10);
+      expect(created.headers.get("x-ratelimit-remaining")).toBe("9");
       const scans = await ctx.call("/api/v1/scans", { headers: auth });
       expect(scans.status).toBe(200);
       const scan = await ctx.scanWith(auth);

@@ -97,6 +97,10 @@ describe("progress streams, scans and audits under way (gateway alone: jobs stay
       data: expect.objectContaining({ id, status: "running" }),
     });
     stream.close();
+    // a HEAD is answered with the stream's headers and ends at once
+    const head = await fetch(`${base}/api/v1/scan/${id}/events`, { method: "HEAD", headers: cookie });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
 
     const account = await createAccount(ctx.stack.db);
     const scanned = await ctx.scanWith({ "x-api-key": account.key, prefer: "respond-async" });

@@ -120,11 +120,11 @@ export const apiAccess = ({ routes, auth, limiter, log, onRejected, sessionCalle
     table
       .at(path)
       .some((route) => route.authorization === "account-or-link" && route.method === req.method.toLowerCase());
-  /** the request's route takes the session cookie in place of a header */
-  const cookieOpens = (path: string, req: Request): boolean =>
-    table
-      .at(path)
-      .some((route) => route.authorization === "account-or-cookie" && route.method === req.method.toLowerCase());
+  /** the request's route takes the session cookie in place of a header (a HEAD is its GET's) */
+  const cookieOpens = (path: string, req: Request): boolean => {
+    const method = req.method === "HEAD" ? "get" : req.method.toLowerCase();
+    return table.at(path).some((route) => route.authorization === "account-or-cookie" && route.method === method);
+  };
   return async (req, res, next) => {
     // a CORS preflight carries no credentials and does no work: neither authenticated nor counted
     if (res.locals.preflight) return next();

@@ -57,6 +57,15 @@ const follow = async <T>(
     res.status(204).end();
     return;
   }
+  // a HEAD has no body to stream: its headers are the answer, and the connection is free at once
+  if (req.method === "HEAD") {
+    res
+      .status(200)
+      .setHeader("Content-Type", "text/event-stream; charset=utf-8")
+      .setHeader("Cache-Control", "no-store");
+    res.end();
+    return;
+  }
   const stream: EventStream = streams.start(owner, req, res);
   let sent = lastSeen;
   while (!stream.signal.aborted) {

@@ -1,6 +1,6 @@
 import { AuditIdParam, ScanIdParam } from "@scan/contract";
 import { z } from "zod";
-import type { ZodOpenApiPathsObject } from "zod-openapi";
+import type { ZodOpenApiPathItemObject, ZodOpenApiPathsObject } from "zod-openapi";
 import { apiErrors, apiHeaders, security } from "./common";
 
 /** GET /api/v1/scan/{id}/events and GET /api/v1/audits/{id}/events: progress as server-sent events. */
@@ -38,43 +38,60 @@ const stream = (description: string, event: string, component: string) => ({
   },
 });
 
+type StreamOperation = {
+  operationId: string;
+  tag: string;
+  summary: string;
+  /** what the events hold and when they come; the rules common to both streams follow it */
+  events: string;
+  path: typeof ScanIdParam | typeof AuditIdParam;
+  /** the event's name, and the schema component its data is */
+  event: string;
+  component: string;
+  /** what the 200 streams, and of what the 204 says the client has the end */
+  until: string;
+  thing: string;
+};
+
+const streamOperation = (op: StreamOperation): ZodOpenApiPathItemObject => ({
+  get: {
+    operationId: op.operationId,
+    tags: [op.tag],
+    summary: op.summary,
+    description: [op.events, "", STREAM_RULES].join("\n"),
+    security: security.apiKeyOrSessionCookie,
+    requestParams: { path: op.path, header: z.object({ "Last-Event-ID": LastEventId }) },
+    responses: {
+      "200": stream(op.until, op.event, op.component),
+      "204": { description: `The client already has the finished ${op.thing}'s event (its \`Last-Event-ID\`).` },
+      ...apiErrors(400, 401, 403, 404, 405, 429, 500, 503),
+    },
+  },
+});
+
 export const progressPaths: ZodOpenApiPathsObject = {
-  "/api/v1/scan/{id}/events": {
-    get: {
-      operationId: "streamScanProgress",
-      tags: ["Scans"],
-      summary: "A scan's progress, pushed",
-      description: [
-        "The scan's state as server-sent events named `scan`, each holding the stored scan as `GET /api/v1/scan/{id}` answers it (without its envelope), sent as its `status` moves `queued` → `running` → `completed` | `failed`; the event id is the status. The last event holds the finished scan with its scores and checks.",
-        "",
-        STREAM_RULES,
-      ].join("\n"),
-      security: security.apiKeyOrSessionCookie,
-      requestParams: { path: ScanIdParam, header: z.object({ "Last-Event-ID": LastEventId }) },
-      responses: {
-        "200": stream("The scan's progress, until it has finished.", "scan", "StoredScan"),
-        "204": { description: "The client already has the finished scan's event (its `Last-Event-ID`)." },
-        ...apiErrors(400, 401, 403, 404, 405, 429, 500, 503),
-      },
-    },
-  },
-  "/api/v1/audits/{id}/events": {
-    get: {
-      operationId: "streamAuditProgress",
-      tags: ["Audits"],
-      summary: "An audit's progress, pushed",
-      description: [
-        "The audit's state as server-sent events named `audit`, each holding the audit as `GET /api/v1/audits/{id}` answers it but without its `report` (read that once the audit has completed), sent when its status changes or a page is done; the event id is `<status>.<pages discovered>.<pages done>`.",
-        "",
-        STREAM_RULES,
-      ].join("\n"),
-      security: security.apiKeyOrSessionCookie,
-      requestParams: { path: AuditIdParam, header: z.object({ "Last-Event-ID": LastEventId }) },
-      responses: {
-        "200": stream("The audit's progress, until it has completed, failed or been cancelled.", "audit", "AuditView"),
-        "204": { description: "The client already has the finished audit's event (its `Last-Event-ID`)." },
-        ...apiErrors(400, 401, 403, 404, 405, 429, 500, 503),
-      },
-    },
-  },
+  "/api/v1/scan/{id}/events": streamOperation({
+    operationId: "streamScanProgress",
+    tag: "Scans",
+    summary: "A scan's progress, pushed",
+    events:
+      "The scan's state as server-sent events named `scan`, each holding the stored scan as `GET /api/v1/scan/{id}` answers it (without its envelope), sent as its `status` moves `queued` → `running` → `completed` | `failed`; the event id is the status. The last event holds the finished scan with its scores and checks.",
+    path: ScanIdParam,
+    event: "scan",
+    component: "StoredScan",
+    until: "The scan's progress, until it has finished.",
+    thing: "scan",
+  }),
+  "/api/v1/audits/{id}/events": streamOperation({
+    operationId: "streamAuditProgress",
+    tag: "Audits",
+    summary: "An audit's progress, pushed",
+    events:
+      "The audit's state as server-sent events named `audit`, each holding the audit as `GET /api/v1/audits/{id}` answers it but without its `report` (read that once the audit has completed), sent when its status changes or a page is done; the event id is `<status>.<pages discovered>.<pages done>`.",
+    path: AuditIdParam,
+    event: "audit",
+    component: "AuditView",
+    until: "The audit's progress, until it has completed, failed or been cancelled.",
+    thing: "audit",
+  }),
 };

@@ -165,8 +165,8 @@ test("a Free user works a day on the dashboard, 20 page views and 5 scans, and i
 test("the report page names the real cause when it cannot be shown: a missing scan, or a session that read too much", async ({
   page,
 }) => {
-  // 3,600 reads on a two-core machine
-  test.setTimeout(240_000);
+  // 3,600 reads on a shared two-core machine, 20 at a time (100 at once wait on Postgres's pool)
+  test.setTimeout(360_000);
   await signIn(page, await signUpByApi());
   await page.goto("/app/scans/7d4f5a52-4d8e-4a8e-9a55-0c7f1b0e9d11");
   const problem = page.getByRole("alert");
@@ -182,7 +182,7 @@ test("the report page names the real cause when it cannot be shown: a missing sc
   const read = () =>
     page.request.get("/api/v1/scans?limit=1", { headers: { Authorization: `Bearer ${jwt}` } }).then((r) => r.status());
   let status = 200;
-  while (status === 200) status = Math.max(...(await Promise.all(Array.from({ length: 100 }, read))));
+  while (status === 200) status = Math.max(...(await Promise.all(Array.from({ length: 20 }, read))));
   expect(status).toBe(429);
 
   await page.goto(report);

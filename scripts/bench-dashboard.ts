@@ -5,7 +5,7 @@
  * - the sign-in page, from navigation to its form answering input (`sign-in:interactive`,
  *   a fresh browser context each time, nothing cached): ≤ 1 s;
  * - a full scan's report (53 checks) drawn after its data arrived (`report:draw`, from the
- *   answer of GET /api/v1/scan/{id} to the next frame after React committed it): ≤ 100 ms.
+ *   arrival, by the scan's progress stream or a GET, to the next frame after React committed it): ≤ 100 ms.
  * Prints a table and writes docs/reports/dashboard.md.
  */
 import { existsSync, writeFileSync } from "node:fs";

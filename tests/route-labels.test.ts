@@ -114,6 +114,16 @@ describe("route labels of the request metrics", () => {
         { status: 404, send: () => call(`/api/v1/scan/${randomUUID()}`, { headers: key() }) },
         { status: 405, method: "POST", send: () => call(`/api/v1/scan/${scanId}`, { method: "POST", headers: key() }) },
       ],
+      // a progress stream's 200 is open until the scan ends: the refusals are probed
+      "GET /api/v1/scan/:id/events": [
+        { status: 401, send: () => call(`/api/v1/scan/${scanId}/events`) },
+        { status: 404, send: () => call(`/api/v1/scan/${randomUUID()}/events`, { headers: key() }) },
+        {
+          status: 405,
+          method: "POST",
+          send: () => call(`/api/v1/scan/${scanId}/events`, { method: "POST", headers: key() }),
+        },
+      ],
       "POST /api/v1/scans/batch": [
         {
           status: 202,
@@ -297,6 +307,15 @@ describe("route labels of the request metrics", () => {
           status: 405,
           method: "POST",
           send: () => call(`/api/v1/audits/${randomUUID()}`, { method: "POST", headers: key() }),
+        },
+      ],
+      "GET /api/v1/audits/:id/events": [
+        { status: 404, send: () => call(`/api/v1/audits/${randomUUID()}/events`, { headers: key() }) },
+        { status: 401, send: () => call(`/api/v1/audits/${randomUUID()}/events`) },
+        {
+          status: 405,
+          method: "DELETE",
+          send: () => call(`/api/v1/audits/${randomUUID()}/events`, { method: "DELETE", headers: key() }),
         },
       ],
       "DELETE /api/v1/audits/:id": [

@@ -178,7 +178,7 @@ describe("dashboard sessions", () => {
       expect(body(refused).error).toEqual({
         code: "rate_limited",
         message: "Too many sign-in attempts for this account",
-        hint: expect.stringMatching(/^Retry after \d+ seconds\.$/),
+        hint: expect.stringMatching(/^Try again in about \d+ minutes\.$/),
       });
       const retryAfter = Number(refused.headers.get("retry-after"));
       expect(retryAfter).toBeGreaterThan(0);
@@ -266,10 +266,14 @@ describe("dashboard sessions", () => {
       const auth = { authorization: `Bearer ${token}` };
       const account = await ctx.call("/api/v1/account", { headers: auth });
       expect(account.status).toBe(200);
-      // counted per user, at the user's plan's limit
-      expectRateHeaders(account, 10);
+      // a read is counted on the session's own budget; the account shows the plan's window
+      expectRateHeaders(account, 3_600);
+      expect(body(account).data.rateLimit).toMatchObject({ limit: 10, remaining: 10 });
       const created = await ctx.call("/api/v1/keys", { headers: auth, body: { name: "from the dashboard" } });
       expect(created.status).toBe(201);
+      // a change is counted per user, at the user's plan's limit
+      expectRateHeaders(created, 10);
+      expect(created.headers.get("x-ratelimit-remaining")).toBe("9");
       const scans = await ctx.call("/api/v1/scans", { headers: auth });
       expect(scans.status).toBe(200);
       const scan = await ctx.scanWith(auth);

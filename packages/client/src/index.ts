@@ -7,6 +7,8 @@ import type { components, operations, paths } from "./generated/openapi";
  * each request. docs/client.md shows how to use it.
  */
 
+/** How the dashboard and the command line say a wait, and an error's message with its hint. */
+export { problemSentence, waitInWords } from "@scan/contract/wait";
 export type { components, operations, paths };
 
 type Schemas = components["schemas"];

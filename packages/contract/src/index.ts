@@ -22,3 +22,4 @@ export * from "./text";
 export * from "./tools";
 export * from "./top-problems";
 export * from "./url";
+export * from "./wait";

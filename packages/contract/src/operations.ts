@@ -5,7 +5,7 @@ import { ScanMode } from "./jobs";
 /** GET /api/v1/account: the caller's plan and what is left of its limits. */
 export const AccountView = z.object({
   plan: Plan,
-  /** the window the request itself was counted in: the API key's counter, or the signed-in user's */
+  /** the plan's window: the API key's counter this request was counted in; for a dashboard session, the user's counter its scans and other changes count against (its reads have a budget of their own) */
   rateLimit: z.object({
     limit: z.int().nonnegative(),
     remaining: z.int().nonnegative(),

@@ -1,3 +1,5 @@
+import { waitInWords } from "@scan/client";
+
 /** How dates, durations and numbers read on the dashboard: the user's locale, their time zone. */
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
@@ -16,14 +18,12 @@ export const formatMs = (ms: number | null | undefined): string => {
   return ms < 1_000 ? `${Math.round(ms)} ms` : `${(ms / 1_000).toFixed(1)} s`;
 };
 
-/** "in 12 min", "in 40 s": how long until `iso`. */
+/** "in about 12 minutes", "in a few seconds": how long until `iso`. */
 export const formatUntil = (iso: string | number): string => {
   const seconds = Math.max(
     0,
     Math.round(((typeof iso === "number" ? iso * 1_000 : Date.parse(iso)) - Date.now()) / 1_000),
   );
-  if (seconds < 90) return `in ${seconds} s`;
-  if (seconds < 90 * 60) return `in ${Math.round(seconds / 60)} min`;
-  if (seconds < 48 * 3_600) return `in ${Math.round(seconds / 3_600)} h`;
+  if (seconds < 48 * 3_600) return `in ${waitInWords(seconds)}`;
   return `in ${Math.round(seconds / 86_400)} days`;
 };

@@ -32,6 +32,7 @@ import { requestContext } from "./http/request-context";
 import { observeRequests } from "./http/request-log";
 import { wellFormedRequest } from "./http/request-shape";
 import { API_PREFIX, routerOf } from "./http/route";
+import { sessionCallerOf } from "./http/session-access";
 import type { GatewayMetrics } from "./observability/metrics";
 import { accountRoutes } from "./routes/account.route";
 import { adminRoutes, DASHBOARD_PATH } from "./routes/admin.route";
@@ -48,6 +49,7 @@ import { keywordRoutes } from "./routes/keywords.route";
 import { MCP_PATHS, mcpRoutes } from "./routes/mcp.route";
 import { operationsRoutes } from "./routes/operations.route";
 import { opsRoutes } from "./routes/ops.route";
+import { type ProgressDeps, progressRoutes } from "./routes/progress.route";
 import { scanRoutes } from "./routes/scan.route";
 import { scanListRoutes } from "./routes/scans.route";
 import { siteRoutes } from "./routes/sites.route";
@@ -98,6 +100,8 @@ export type AppDeps = {
   corsOrigins?: readonly string[];
   /** the Idempotency-Keys of the creating POSTs and their answers */
   idempotency: IdempotencyStore;
+  /** the scans' and audits' progress streams (server-sent events) */
+  progress: Omit<ProgressDeps, "scans" | "audits">;
 };
 
 export const createApp = ({
@@ -131,6 +135,7 @@ export const createApp = ({
   dashboardDir,
   corsOrigins = [],
   idempotency,
+  progress,
 }: AppDeps): Express => {
   const onRejected = (plan: string) => metrics.rateLimitRejections.inc({ plan });
   // the REST API, declared route by route: the access middleware and the body parser read the declarations
@@ -145,8 +150,9 @@ export const createApp = ({
     ...keywordRoutes(keywords),
     ...citationRoutes(citations),
     ...generatorRoutes(tools.generators),
-    ...accountRoutes(operations),
+    ...accountRoutes({ operations, limiter }),
     ...operationsRoutes(operations),
+    ...progressRoutes({ scans, audits, ...progress }),
   ];
   const sessionRoutes = authRoutes(sessionAuth);
   const ops = opsRoutes({ metrics, readiness, metricsToken });
@@ -181,7 +187,10 @@ export const createApp = ({
   // CORS headers on every answer of the API and the tool server, errors included; preflights are marked
   app.use(cors.corsHeaders);
   // authentication and rate limits before bodies are read: a refused caller's body is never parsed
-  app.use(API_PREFIX, apiAccess({ routes: api, auth, limiter, log, onRejected }));
+  app.use(
+    API_PREFIX,
+    apiAccess({ routes: api, auth, limiter, log, onRejected, sessionCaller: sessionCallerOf(sessionAuth.sessions) }),
+  );
   // every other response shows the caller's counter too, read without spending
   app.use(rateLimitShown({ auth, limiter, log }));
   app.use(wellFormedRequest({ maxUrlBytes }));

@@ -193,6 +193,9 @@ export const Config = z
     RATE_LIMIT_ANONYMOUS_READS: intFrom(600, 1, 1_000_000_000).describe(
       "reads of anonymous scans by their access links (`GET /api/v1/scan/:id?access=...`) per window per client address, counted apart from the anonymous scans themselves",
     ),
+    RATE_LIMIT_SESSION_READS: intFrom(3_600, 1, 1_000_000_000).describe(
+      "reads (`GET`, `HEAD`) per window per dashboard session, counted apart from the plan's requests: the dashboard's pages and progress streams never spend the API's allowance, while its scans, audits and other changes count against the plan as over the API",
+    ),
     RATE_LIMIT_WINDOW_S: intFrom(3_600, 1, 86_400).describe("the rate-limit window, in seconds"),
     RATE_LIMIT_PREFIX: z
       .string()
@@ -233,6 +236,15 @@ export const Config = z
     ),
     KEY_CACHE_MAX: intFrom(10_000, 1, 1_000_000).describe("API keys held in that cache"),
     MAX_KEYS_PER_USER: intFrom(10, 1, 1_000).describe("active API keys a user may hold"),
+    PROGRESS_STREAMS_PER_USER: intFrom(4, 1, 100).describe(
+      "progress streams (`GET /api/v1/scan/:id/events`, `GET /api/v1/audits/:id/events`) one user may hold open at once in each gateway process; one more is 429",
+    ),
+    PROGRESS_STREAM_LIFETIME_S: intFrom(300, 10, 3_600).describe(
+      "a progress stream ends after this long and its client reconnects with Last-Event-ID, authenticated again: a session revoked meanwhile keeps no stream",
+    ),
+    PROGRESS_POLL_MS: intFrom(1_000, 50, 60_000).describe(
+      "how often a progress stream reads its scan or audit again; a scan's last event comes as soon as its job ends",
+    ),
     MCP_SSE_SESSIONS_PER_KEY: intFrom(10, 1, 1_000).describe(
       "open legacy SSE sessions of the tool server one key may hold per gateway process",
     ),

@@ -48,6 +48,7 @@ import { createSessionService } from "./domain/session-service";
 import { createSiteCredentials } from "./domain/site-credentials";
 import { createSiteService } from "./domain/site-service";
 import { answerClientError, answerConnect } from "./http/errors";
+import { createEventStreams } from "./http/event-stream";
 import { createSignInThrottle } from "./http/sign-in-throttle";
 import { createGatewayMetrics, type GatewayMetrics } from "./observability/metrics";
 import { DASHBOARD_PATH } from "./routes/admin.route";
@@ -245,6 +246,12 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     activePerUser: config.AUDITS_ACTIVE_PER_USER,
     assertScannable: scans.assertScannable,
   });
+  const streams = createEventStreams({
+    maxPerUser: config.PROGRESS_STREAMS_PER_USER,
+    heartbeatMs: 15_000,
+    lifetimeMs: config.PROGRESS_STREAM_LIFETIME_S * 1000,
+    retryMs: 2_000,
+  });
   const app = createApp({
     scans,
     tools: {
@@ -318,6 +325,11 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     dashboardDir: config.DASHBOARD_DIR ?? DASHBOARD_BUILD,
     corsOrigins: config.CORS_ORIGINS,
     idempotency,
+    progress: {
+      streams,
+      pollMs: config.PROGRESS_POLL_MS,
+      scanEnded: (scanId, ms, signal) => waiter.wait(scanId, ms, signal),
+    },
   });
 
   const server = createServer(
@@ -351,6 +363,8 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     // stop intake; requests in flight get until the deadline, then their waits end as 202s;
     // idle SSE sessions end now, busy ones after their last tool call
     mcpSessions.drain();
+    // progress streams end now: their clients reconnect, to another gateway, with Last-Event-ID
+    streams.closeAll();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     const drained = await Promise.race([
@@ -387,6 +401,7 @@ const rateLimitTable = (config: Config): RateLimitTable => {
   return {
     anonymous: config.RATE_LIMIT_ANONYMOUS,
     anonymousReads: config.RATE_LIMIT_ANONYMOUS_READS,
+    sessionReads: config.RATE_LIMIT_SESSION_READS,
     byForm: { A: formA, B: { ...formA, pro: config.RATE_LIMIT_PRO_FORM_B } },
     serviceForm: config.RESPONSE_FORM,
   };

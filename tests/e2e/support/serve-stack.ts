@@ -60,7 +60,6 @@ const main = async () => {
     allowlist: [site.hostPort, audits.audited.hostPort, audits.held.hostPort],
     env: {
       SCAN_TIMEOUT_MS: "20000",
-      RATE_LIMIT_FREE: "100000",
       RATE_LIMIT_ANONYMOUS: "100000",
       SIGN_UP: "open",
       // the queue dashboard exists, so Operations links to it

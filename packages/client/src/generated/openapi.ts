@@ -714,6 +714,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/scan/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A scan's progress, pushed
+         * @description The scan's state as server-sent events named `scan`, each holding the stored scan as `GET /api/v1/scan/{id}` answers it (without its envelope), sent as its `status` moves `queued` → `running` → `completed` | `failed`; the event id is the status. The last event holds the finished scan with its scores and checks.
+         *
+         *     The answer is `text/event-stream`: first `retry: 2000`, then an event each time the state changes, its `id` naming the state (send it back as `Last-Event-ID` on reconnecting), and a `: keep-alive` comment every 15 seconds. The stream ends after the final state's event; it also ends after `PROGRESS_STREAM_LIFETIME_S` (300 s by default) and when the gateway shuts down, and the client reconnects with `Last-Event-ID`, authenticated again.
+         *
+         *     **Who.** An API key or a dashboard session's JWT in the headers, as every endpoint; or, for a browser's `EventSource` (which cannot send headers), the dashboard's session cookie alone, from this gateway's own pages (a request whose `Origin` or `Referer` names another site is refused). No credential ever travels in the URL. Only the caller's own scans and audits: another user's is 404, as a missing one.
+         *
+         *     **Counting.** Opening a stream is one request: a dashboard session's on the session's read budget (`RATE_LIMIT_SESSION_READS`), a key's against its plan. What the stream sends afterwards costs nothing. One user holds at most `PROGRESS_STREAMS_PER_USER` (4) streams open per gateway process; one more is 429.
+         *
+         *     Errors before the stream opens (401, 404, 429, 503) are ordinary JSON in the request's envelope.
+         */
+        get: operations["streamScanProgress"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audits/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An audit's progress, pushed
+         * @description The audit's state as server-sent events named `audit`, each holding the audit as `GET /api/v1/audits/{id}` answers it but without its `report` (read that once the audit has completed), sent when its status changes or a page is done; the event id is `<status>.<pages discovered>.<pages done>`.
+         *
+         *     The answer is `text/event-stream`: first `retry: 2000`, then an event each time the state changes, its `id` naming the state (send it back as `Last-Event-ID` on reconnecting), and a `: keep-alive` comment every 15 seconds. The stream ends after the final state's event; it also ends after `PROGRESS_STREAM_LIFETIME_S` (300 s by default) and when the gateway shuts down, and the client reconnects with `Last-Event-ID`, authenticated again.
+         *
+         *     **Who.** An API key or a dashboard session's JWT in the headers, as every endpoint; or, for a browser's `EventSource` (which cannot send headers), the dashboard's session cookie alone, from this gateway's own pages (a request whose `Origin` or `Referer` names another site is refused). No credential ever travels in the URL. Only the caller's own scans and audits: another user's is 404, as a missing one.
+         *
+         *     **Counting.** Opening a stream is one request: a dashboard session's on the session's read budget (`RATE_LIMIT_SESSION_READS`), a key's against its plan. What the stream sends afterwards costs nothing. One user holds at most `PROGRESS_STREAMS_PER_USER` (4) streams open per gateway process; one more is 429.
+         *
+         *     Errors before the stream opens (401, 404, 429, 503) are ordinary JSON in the request's envelope.
+         */
+        get: operations["streamAuditProgress"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mcp/sse": {
         parameters: {
             query?: never;
@@ -6974,6 +7030,98 @@ export interface operations {
             406: components["responses"]["ApiError406"];
             409: components["responses"]["ApiError409"];
             410: components["responses"]["ApiError410"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    streamScanProgress: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Sent by an EventSource when it reconnects: the `id` of the last event it received. The stream then sends the current state only if it differs; when that id is already the final state's, the answer is 204 (which tells an EventSource to stop). */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The scan's progress, until it has finished. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description The client already has the finished scan's event (its `Last-Event-ID`). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            403: components["responses"]["ApiError403"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    streamAuditProgress: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Sent by an EventSource when it reconnects: the `id` of the last event it received. The stream then sends the current state only if it differs; when that id is already the final state's, the answer is 204 (which tells an EventSource to stop). */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The audit's progress, until it has completed, failed or been cancelled. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description The client already has the finished audit's event (its `Last-Event-ID`). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            403: components["responses"]["ApiError403"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
             429: components["responses"]["ApiError429"];
             500: components["responses"]["ApiError500"];
             503: components["responses"]["ApiError503"];

@@ -1,4 +1,4 @@
-import type { ApiProblem } from "@scan/client";
+import { type ApiProblem, waitInWords } from "@scan/client";
 import { type ReactNode, useEffect, useId, useRef } from "react";
 import { Link, usePlace } from "../router";
 
@@ -35,7 +35,7 @@ const adviceFor = (problem: ApiProblem): string => {
   if (problem.status === 404) return "It may have been deleted, or belong to another account.";
   if (problem.status === 429)
     return problem.retryAfterS
-      ? `Too many requests: try again in ${problem.retryAfterS} seconds.`
+      ? `Too many requests: try again in ${waitInWords(problem.retryAfterS)}.`
       : "Too many requests: wait a moment, then try again.";
   if (problem.status >= 500)
     return "The service has a problem; try again in a minute. If it goes on, tell its operator.";

@@ -130,7 +130,7 @@ export const Account = () => {
               label="Requests this hour"
               used={account.data.rateLimit.limit - account.data.rateLimit.remaining}
               limit={account.data.rateLimit.limit}
-              note={`The window resets ${formatUntil(account.data.rateLimit.reset)}. This page's own request counts too.`}
+              note={`Scans, audits and other changes made here count, as over the API; reading the dashboard does not. The window resets ${formatUntil(account.data.rateLimit.reset)}.`}
             />
             {account.data.quota ? (
               <Use

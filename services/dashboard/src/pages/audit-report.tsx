@@ -4,6 +4,7 @@ import { FormError, Grade, Loading, Problem, ScoreBar, StatusBadge, TableWrap } 
 import { saveFile } from "../download";
 import { formatDateTime } from "../format";
 import { asProblem, useLoad, useRefreshWhile } from "../load";
+import { followProgress } from "../progress";
 import { Link } from "../router";
 import { useApi } from "../session";
 import { AUDIT_POLL_MS, AuditProgress, isActive } from "./site-audits";
@@ -216,18 +217,34 @@ export const AuditReport = ({ id, closeHref, focus }: { id: string; closeHref: s
     async () => dataOf(await api.GET("/api/v1/audits/{id}", { params: { path: { id } } })),
     [api, id],
   );
-  useRefreshWhile(
-    audit.data !== null && isActive(audit.data) && audit.state !== "loading",
-    audit.reload,
-    audit.data,
-    AUDIT_POLL_MS,
-  );
+  // while under way, the audit's progress is pushed; the whole audit (its report) is read once it has ended
+  const [pushed, setPushed] = useState<AuditView | null>(null);
+  const [streamRefused, setStreamRefused] = useState(false);
+  const underWay = audit.data !== null && isActive(audit.data);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reload is read when the audit ends, not a reason to reconnect
+  useEffect(() => {
+    if (!underWay) return;
+    setStreamRefused(false);
+    return followProgress("audit", id, {
+      onState: (view) => {
+        if (isActive(view)) {
+          setPushed(view);
+          return false;
+        }
+        void audit.reload().then(() => setPushed(null));
+        return true;
+      },
+      onRefused: () => setStreamRefused(true),
+    });
+  }, [underWay, id]);
+  // no stream to be had (too many open, a proxy that breaks them): read the audit every few seconds instead
+  useRefreshWhile(underWay && streamRefused && audit.state !== "loading", audit.reload, audit.data, AUDIT_POLL_MS);
   // opened by a link on this page: the focus follows, so a keyboard or screen reader user is taken to it
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, when it opens
   useEffect(() => {
     if (focus) heading.current?.focus();
   }, []);
-  const data = audit.data;
+  const data = pushed?.id === id ? pushed : audit.data;
   return (
     <section className="audit-report" aria-labelledby="audit-report-title">
       <div className="section-head">

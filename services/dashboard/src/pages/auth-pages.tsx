@@ -1,3 +1,4 @@
+import { problemSentence, waitInWords } from "@scan/client";
 import { type FormEvent, useEffect, useState } from "react";
 import * as auth from "../auth";
 import { Welcome } from "../components/layout";
@@ -14,8 +15,8 @@ const MAX_PASSWORD = 256;
 const problemText = (problem: auth.AuthProblem, what: "sign-in" | "other"): string => {
   if (problem.status === 401 && what === "sign-in") return "Wrong email or password.";
   if (problem.status === 429)
-    return `Too many attempts. Try again ${problem.retryAfterS ? `in ${problem.retryAfterS} seconds` : "later"}.`;
-  return problem.hint ? `${problem.message} ${problem.hint}` : problem.message;
+    return `Too many attempts. Try again ${problem.retryAfterS ? `in ${waitInWords(problem.retryAfterS)}` : "later"}.`;
+  return problemSentence(problem.message, problem.hint);
 };
 
 /** Where to go after signing in: the page that asked for it, if it is one of ours. */

@@ -1,4 +1,4 @@
-import { type ApiKeyView, type CreatedApiKey, dataOf } from "@scan/client";
+import { type ApiKeyView, type CreatedApiKey, dataOf, problemSentence } from "@scan/client";
 import { type FormEvent, useRef, useState } from "react";
 import { Confirm } from "../components/confirm";
 import { Shell } from "../components/layout";
@@ -82,7 +82,7 @@ const CreateKey = ({ onCreated }: { onCreated: (key: CreatedApiKey) => void }) =
       onCreated(created);
     } catch (failure) {
       const problem = asProblem(failure);
-      setError(problem.hint ? `${problem.message} ${problem.hint}` : problem.message);
+      setError(problemSentence(problem.message, problem.hint));
     } finally {
       setBusy(false);
     }

@@ -218,7 +218,8 @@ export const ScanReport = ({ id }: { id: string }) => {
       </p>
       {live.state === "error" && !scan ? (
         <Problem
-          problem={{ status: 404, code: "not_found", message: live.message, hint: null, retryAfterS: null }}
+          // a 404's hint speaks to API callers (which id to use); here the page says what it means
+          problem={live.problem.status === 404 ? { ...live.problem, hint: null } : live.problem}
           title="This scan cannot be shown."
         />
       ) : null}

@@ -1,4 +1,4 @@
-import { dataOf, type ScanSummary } from "@scan/client";
+import { dataOf, problemSentence, type ScanSummary } from "@scan/client";
 import { type FormEvent, useState } from "react";
 import { Shell } from "../components/layout";
 import {
@@ -46,7 +46,7 @@ const StartedScan = ({ id, onFinished }: { id: string; onFinished: () => void })
       <p role="status" aria-live="polite" className="started-state">
         {STATE_TEXT[status]}
         {scan?.status === "failed" && scan.error ? ` ${scan.error.message}` : ""}
-        {live.state === "error" ? ` (${live.message})` : ""}
+        {live.state === "error" ? ` ${problemSentence(live.problem.message, live.problem.hint)}` : ""}
       </p>
       {scan?.status === "completed" ? (
         <p>
@@ -78,7 +78,7 @@ const ScanForm = ({ onStarted }: { onStarted: (id: string) => void }) => {
       setUrl("");
     } catch (failure) {
       const problem = asProblem(failure);
-      setError(problem.hint ? `${problem.message} ${problem.hint}` : problem.message);
+      setError(problemSentence(problem.message, problem.hint));
     } finally {
       setBusy(false);
     }

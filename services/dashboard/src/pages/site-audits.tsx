@@ -1,4 +1,4 @@
-import { type AuditView, dataOf } from "@scan/client";
+import { type AuditView, dataOf, problemSentence } from "@scan/client";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Confirm } from "../components/confirm";
 import {
@@ -78,7 +78,7 @@ const StartAudit = ({ siteId, onStarted }: { siteId: string; onStarted: (audit: 
       onStarted(audit);
     } catch (failure) {
       const problem = asProblem(failure);
-      setError(problem.hint ? `${problem.message}. ${problem.hint}` : problem.message);
+      setError(problemSentence(problem.message, problem.hint));
     } finally {
       setBusy(false);
     }

@@ -1,4 +1,4 @@
-import { type AuditScheduleView, dataOf, ScanApiError } from "@scan/client";
+import { type AuditScheduleView, dataOf, problemSentence, ScanApiError } from "@scan/client";
 import { type FormEvent, useState } from "react";
 import { Confirm } from "../components/confirm";
 import { Empty, Field, FormError, Loading, MaxPagesField, Notice, Problem } from "../components/ui";
@@ -97,7 +97,7 @@ const ScheduleForm = ({
       onSaved(dataOf({ data, error: failed, response }), response.status === 201);
     } catch (failure) {
       const problem = asProblem(failure);
-      setError(problem.hint ? `${problem.message}. ${problem.hint}` : problem.message);
+      setError(problemSentence(problem.message, problem.hint));
     } finally {
       setBusy(false);
     }

@@ -269,6 +269,8 @@ export const security = {
   apiKey: requirement("apiKeyBearer", "apiKeyHeader", "sessionJwt"),
   /** POST /api/v1/scan: also anonymous (10 an hour per address); GET of an anonymous scan by its access link */
   apiKeyOrAnonymous: [{}, ...requirement("apiKeyBearer", "apiKeyHeader", "sessionJwt")],
+  /** the progress streams: also the dashboard's session cookie, since a browser's EventSource sends no header of ours */
+  apiKeyOrSessionCookie: requirement("apiKeyBearer", "apiKeyHeader", "sessionJwt", "sessionCookie"),
   jwt: requirement("userJwt"),
   /** a JWT of a user with the operator role */
   operatorJwt: requirement("userJwt"),

@@ -26,6 +26,7 @@ import { authPaths } from "./auth-paths";
 import { errorTable, securitySchemes } from "./common";
 import { generatorPaths } from "./generator-paths";
 import { mcpPaths } from "./mcp-paths";
+import { progressPaths } from "./progress-paths";
 import { scanPaths } from "./scan-paths";
 import { servicePaths } from "./service-paths";
 
@@ -143,6 +144,7 @@ export const createApiDocument = (): oas31.OpenAPIObject =>
         ...accountPaths,
         ...authPaths,
         ...auditPaths,
+        ...progressPaths,
         ...mcpPaths,
         ...servicePaths,
       },

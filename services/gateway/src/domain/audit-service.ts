@@ -155,6 +155,8 @@ export const createAuditService = ({ db, queue, pagesByPlan, activePerUser, asse
   };
 
   const get = async (userId: string, auditId: string) => view(await owned(userId, auditId), true);
+  /** The audit's state and progress without its report: what a progress stream sends at each change. */
+  const progress = async (userId: string, auditId: string) => view(await owned(userId, auditId), false);
 
   const listForSite = async (
     userId: string,
@@ -290,7 +292,7 @@ export const createAuditService = ({ db, queue, pagesByPlan, activePerUser, asse
     return view(await owned(userId, auditId), true);
   };
 
-  return { create, get, listForSite, pages, pagesAsCsv, report, reportAsCsv, exportReport, cancel };
+  return { create, get, progress, listForSite, pages, pagesAsCsv, report, reportAsCsv, exportReport, cancel };
 };
 
 export type AuditService = ReturnType<typeof createAuditService>;

@@ -6,11 +6,17 @@ import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
  * Requests per window (docs/spec/public-scanning-api.md §8): anonymous callers per address;
  * keys and users by plan, in the column of the envelope form the key answers in (the spec's
  * table gives Pro 1,000 an hour in Form A and 500 in Form B); and the reads of anonymous scans
- * by their access links, per address, in a window of their own.
+ * by their access links, per address, in a window of their own; and a dashboard session's reads,
+ * per session, in a window of their own.
  */
 export type RateLimitTable = {
   anonymous: number;
   anonymousReads: number;
+  /**
+   * The reads (GET, HEAD) a dashboard session makes, per session: the dashboard's pages and
+   * progress streams, counted apart from the plan's allowance so browsing never spends it.
+   */
+  sessionReads: number;
   byForm: Record<ResponseForm, Record<Plan, number>>;
   /** the service's form (RESPONSE_FORM): the column of users and of keys with no form of their own */
   serviceForm: ResponseForm;
@@ -28,6 +34,7 @@ export type RateSubject =
   | { kind: "ip-read"; bucket: string }
   | { kind: "key"; keyId: string; plan: Plan; form: ResponseForm | null }
   | { kind: "user"; userId: string; plan: Plan }
+  | { kind: "session-read"; sessionId: string }
   | { kind: "sign-in-address"; bucket: string }
   | { kind: "sign-in-account"; account: string };
 
@@ -70,6 +77,7 @@ export const createRateLimiter = ({ redis, prefix, windowS, limits, signIn }: Ra
     });
   const anonymous = make(limits.anonymous, "ip");
   const anonymousReads = make(limits.anonymousReads, "ip-read");
+  const sessionReads = make(limits.sessionReads, "session-read");
   const byPlan = (scope: string, table: Record<Plan, number>) =>
     ({
       free: make(table.free, scope),
@@ -93,6 +101,8 @@ export const createRateLimiter = ({ redis, prefix, windowS, limits, signIn }: Ra
         return [keys[subject.form ?? limits.serviceForm][subject.plan], subject.keyId];
       case "user":
         return [users[limits.serviceForm][subject.plan], subject.userId];
+      case "session-read":
+        return [sessionReads, subject.sessionId];
       case "sign-in-address":
         return [signInAddresses, subject.bucket];
       case "sign-in-account":

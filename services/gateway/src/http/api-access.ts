@@ -1,12 +1,13 @@
-import { AppError } from "@scan/contract";
+import { AppError, waitInWords } from "@scan/contract";
 import type { Request, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
-import { ANONYMOUS, type Authenticator, type Caller } from "../domain/authenticate";
+import { ANONYMOUS, type Authenticator, type Caller, type UserCaller } from "../domain/authenticate";
 import { clientBucket } from "../domain/client-ip";
 import { type RateLimiter, type RateLimitState, type RateSubject, rateLimitHeaders } from "../domain/rate-limiter";
 import { ACCESS_PARAM } from "../domain/scan-access";
 import type { Route } from "./route";
 import { pathTable } from "./route-paths";
+import { assertNotForeign } from "./session-access";
 
 declare global {
   namespace Express {
@@ -29,24 +30,46 @@ export type ApiAccessDeps = {
   auth: Authenticator;
   limiter: RateLimiter;
   log: Logger;
+  /**
+   * The dashboard session a request's cookie names, as its user: asked only on a path whose
+   * route is `account-or-cookie` (a browser's EventSource sends no header of ours), when the
+   * request carries no other credential.
+   */
+  sessionCaller?: (req: Request) => Promise<UserCaller | null>;
   /** told of every request the rate limit refuses, with the caller's plan (or anonymous), for the metrics */
   onRejected?: (plan: string) => void;
 };
 
+/** Requests that only read: a dashboard session's are counted on the session's own budget. */
+const READS = new Set(["GET", "HEAD"]);
+
 /**
- * What a caller's requests are counted against: its key, its user (key endpoints), or its
- * address; an anonymous read by an access link (`byLink`) in the address's window of reads.
+ * What a caller's requests are counted against: its key, its user (key endpoints, and every
+ * change a dashboard session makes: a scan started there costs one request of the plan, as over
+ * the API), a dashboard session's reads in the session's own window, or its address; an
+ * anonymous read by an access link (`byLink`) in the address's window of reads.
  */
 export const subjectOf = (caller: Caller, req: Request, byLink = false): RateSubject => {
   switch (caller.kind) {
     case "key":
       return { kind: "key", keyId: caller.keyId, plan: caller.plan, form: caller.defaultForm };
     case "user":
+      if (caller.sessionId !== null && READS.has(req.method))
+        return { kind: "session-read", sessionId: caller.sessionId };
       return { kind: "user", userId: caller.userId, plan: caller.plan };
     case "anonymous":
       // req.ip honours TRUST_PROXY hops; with none trusted it is the socket's address
       return { kind: byLink ? "ip-read" : "ip", bucket: clientBucket(req.ip) };
   }
+};
+
+/** The cookie's session, for a request from this gateway's own pages only: another origin's page never rides on it. */
+const byCookie = async (
+  req: Request,
+  sessionCaller: (req: Request) => Promise<UserCaller | null>,
+): Promise<UserCaller | null> => {
+  assertNotForeign(req);
+  return sessionCaller(req);
 };
 
 /** Whether the request presents an access link (the `access` query parameter, once). */
@@ -86,7 +109,7 @@ const givingBack = (
  * (POST /api/v1/scan). This runs before express matches a route, so an unknown path is
  * refused like any other, and a refused caller's body is never read.
  */
-export const apiAccess = ({ routes, auth, limiter, log, onRejected }: ApiAccessDeps): RequestHandler => {
+export const apiAccess = ({ routes, auth, limiter, log, onRejected, sessionCaller }: ApiAccessDeps): RequestHandler => {
   const table = pathTable(routes.map((route) => ({ path: route.path, value: route })));
   const open = routes
     .filter((route) => route.authorization === "anyone")
@@ -97,6 +120,11 @@ export const apiAccess = ({ routes, auth, limiter, log, onRejected }: ApiAccessD
     table
       .at(path)
       .some((route) => route.authorization === "account-or-link" && route.method === req.method.toLowerCase());
+  /** the request's route takes the session cookie in place of a header (a HEAD is its GET's) */
+  const cookieOpens = (path: string, req: Request): boolean => {
+    const method = req.method === "HEAD" ? "get" : req.method.toLowerCase();
+    return table.at(path).some((route) => route.authorization === "account-or-cookie" && route.method === method);
+  };
   return async (req, res, next) => {
     // a CORS preflight carries no credentials and does no work: neither authenticated nor counted
     if (res.locals.preflight) return next();
@@ -110,6 +138,7 @@ export const apiAccess = ({ routes, auth, limiter, log, onRejected }: ApiAccessD
       caller = takesJwt
         ? await auth.byToken(req.get("authorization"))
         : ((await auth.byAccount({ authorization: req.get("authorization"), apiKey: req.get("x-api-key") })) ??
+          (sessionCaller && cookieOpens(path, req) ? await byCookie(req, sessionCaller) : null) ??
           ANONYMOUS);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
@@ -132,11 +161,18 @@ export const apiAccess = ({ routes, auth, limiter, log, onRejected }: ApiAccessD
     if (state.allowed) res.locals.giveBack = givingBack(limiter, subject, state, res, log);
     if (!state.allowed) {
       onRejected?.(caller.kind === "anonymous" ? "anonymous" : caller.plan);
-      const who = caller.kind === "anonymous" ? "this address" : caller.kind === "key" ? "this API key" : "this user";
+      const who =
+        subject.kind === "session-read"
+          ? "this dashboard session's reads"
+          : caller.kind === "anonymous"
+            ? "this address"
+            : caller.kind === "key"
+              ? "this API key"
+              : "this user";
       throw new AppError(
         "rate_limited",
         `Rate limit of ${state.limit} requests per ${limiter.windowS === 3_600 ? "hour" : `${limiter.windowS} seconds`} reached for ${who}`,
-        `Retry after ${state.retryAfterS} seconds${caller.kind === "anonymous" ? ", or send an API key for a higher limit" : ""}.`,
+        `Try again in ${waitInWords(state.retryAfterS ?? 1)}${caller.kind === "anonymous" ? ", or send an API key for a higher limit" : ""}.`,
         { "Retry-After": String(state.retryAfterS) },
       );
     }

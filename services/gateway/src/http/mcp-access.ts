@@ -1,4 +1,4 @@
-import { AppError } from "@scan/contract";
+import { AppError, waitInWords } from "@scan/contract";
 import type { Request, Response } from "express";
 import type { Logger } from "pino";
 import type { Authenticator, KeyCaller, KeyCarriers } from "../domain/authenticate";
@@ -48,7 +48,7 @@ export const createMcpAccess = ({ auth, limiter, log }: McpAccessDeps) => {
     throw new AppError(
       "rate_limited",
       `Rate limit of ${state.limit} requests per ${window} reached for ${who}`,
-      `Retry after ${state.retryAfterS} seconds${hint}.`,
+      `Try again in ${waitInWords(state.retryAfterS ?? 1)}${hint}.`,
       { "Retry-After": String(state.retryAfterS) },
     );
   };

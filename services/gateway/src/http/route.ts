@@ -30,6 +30,11 @@ export type Authorization =
    * window of its own)
    */
   | "account-or-link"
+  /**
+   * an account, or a browser signed in to the dashboard presenting only its session cookie: the
+   * progress streams, which a browser's EventSource opens without any header of ours
+   */
+  | "account-or-cookie"
   /** a user signed in with a JWT: the key endpoints, and every path under theirs */
   | "user-jwt"
   /** a user with the operator role, signed in with a JWT; members are refused with 403 */
@@ -38,11 +43,11 @@ export type Authorization =
   | "public"
   | Guard;
 
-type CallerKind = "anyone" | "account" | "account-or-link" | "user-jwt" | "operator";
+type CallerKind = "anyone" | "account" | "account-or-link" | "account-or-cookie" | "user-jwt" | "operator";
 
 type CallerOf<A> = A extends "anyone" | "account-or-link"
   ? Caller
-  : A extends "account"
+  : A extends "account" | "account-or-cookie"
     ? AccountCaller
     : A extends "user-jwt" | "operator"
       ? UserCaller
@@ -97,7 +102,14 @@ const bodySent = (req: Request): BodySent => ({
   hasBody: req.get("transfer-encoding") !== undefined || (req.get("content-length") ?? "0") !== "0",
 });
 
-const CALLER_KINDS: readonly Authorization[] = ["anyone", "account", "account-or-link", "user-jwt", "operator"];
+const CALLER_KINDS: readonly Authorization[] = [
+  "anyone",
+  "account",
+  "account-or-link",
+  "account-or-cookie",
+  "user-jwt",
+  "operator",
+];
 
 const isCallerKind = (authorization: Authorization): authorization is CallerKind =>
   CALLER_KINDS.includes(authorization);
@@ -123,7 +135,7 @@ const callerFor = (authorization: Authorization, res: Response): Caller | undefi
   }
   if (
     caller === undefined ||
-    (authorization === "account" && caller.kind === "anonymous") ||
+    ((authorization === "account" || authorization === "account-or-cookie") && caller.kind === "anonymous") ||
     (authorization === "account-or-link" && caller.kind === "anonymous" && typeof res.req.query.access !== "string")
   ) {
     throw new AppError("unauthenticated", "This endpoint needs an API key");

@@ -1,6 +1,7 @@
 import { AppError } from "@scan/contract";
 import type { Request, Response } from "express";
 import ipaddr from "ipaddr.js";
+import type { UserCaller } from "../domain/authenticate";
 import { csrfTokenMatches, type LiveSession, type SessionService } from "../domain/session-service";
 
 /** The dashboard session's cookie. */
@@ -128,3 +129,23 @@ export const currentSession = async (sessions: SessionService, req: Request): Pr
 
 export const noSession = () =>
   new AppError("unauthenticated", "You are not signed in, or your session has ended", "Sign in again.");
+
+/**
+ * The signed-in user of the request's session cookie, as the API sees a session's JWT: for the
+ * endpoints a browser reaches without our headers (the progress streams). Null without a live session.
+ */
+export const sessionCallerOf =
+  (sessions: SessionService) =>
+  async (req: Request): Promise<UserCaller | null> => {
+    const current = await currentSession(sessions, req);
+    if (!current) return null;
+    const { session } = current;
+    return {
+      kind: "user",
+      userId: session.user.id,
+      plan: session.user.plan,
+      role: session.user.role,
+      claims: { sub: session.user.id, exp: Math.floor(session.endsAt.getTime() / 1000), sid: session.id },
+      sessionId: session.id,
+    };
+  };

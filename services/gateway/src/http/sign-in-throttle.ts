@@ -1,4 +1,4 @@
-import { AppError } from "@scan/contract";
+import { AppError, waitInWords } from "@scan/contract";
 import type { Request, Response } from "express";
 import type { Logger } from "pino";
 import { clientBucket } from "../domain/client-ip";
@@ -42,7 +42,7 @@ export const createSignInThrottle = ({ limiter, log }: { limiter: RateLimiter; l
     throw new AppError(
       "rate_limited",
       byAccount ? "Too many sign-in attempts for this account" : "Too many attempts from this address",
-      `Retry after ${state.retryAfterS} seconds.`,
+      `Try again in ${waitInWords(state.retryAfterS ?? 1)}.`,
       { "Retry-After": String(state.retryAfterS) },
     );
   };

@@ -1,11 +1,25 @@
 import { type AccountView, successBody } from "@scan/contract";
 import type { Operations } from "../domain/operations";
+import type { RateLimiter } from "../domain/rate-limiter";
+import { subjectOf } from "../http/api-access";
 import { type Route, route } from "../http/route";
 
-/** GET /api/v1/account: the caller's plan, its rate-limit window (this request counted) and the user's monthly quota. */
-export const accountRoutes = (operations: Operations): Route[] => [
-  route({ method: "get", path: "/api/v1/account", authorization: "account" }, async ({ caller, res }) => {
-    const window = res.locals.rateLimit;
+export type AccountRouteDeps = { operations: Operations; limiter: RateLimiter };
+
+/**
+ * GET /api/v1/account: the caller's plan, its rate-limit window and the user's monthly quota.
+ * A key's window is the one this request was counted in. A dashboard session's read is counted
+ * on the session's own budget, so its page shows the plan's window instead, read without
+ * spending: the one its scans and other changes count against (and, while that is used up,
+ * this page still answers and says until when).
+ */
+export const accountRoutes = ({ operations, limiter }: AccountRouteDeps): Route[] => [
+  route({ method: "get", path: "/api/v1/account", authorization: "account" }, async ({ caller, req, res }) => {
+    const counted = subjectOf(caller, req);
+    const window =
+      counted.kind === "session-read"
+        ? await limiter.peek({ kind: "user", userId: caller.userId, plan: caller.plan })
+        : res.locals.rateLimit;
     const data: AccountView = {
       plan: caller.plan,
       rateLimit: { limit: window.limit, remaining: window.remaining, reset: window.resetAt },

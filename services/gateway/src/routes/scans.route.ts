@@ -7,6 +7,7 @@ import {
   type ScanSummary,
   successBody,
   toStoredScan,
+  waitInWords,
 } from "@scan/contract";
 import { type RateLimiter, rateLimitHeaders } from "../domain/rate-limiter";
 import type { ScanService } from "../domain/scan-service";
@@ -57,7 +58,7 @@ export const scanListRoutes = ({ scans, sites, limiter, onRejected }: ScanListDe
           throw new AppError(
             "rate_limited",
             `A batch of ${urls.length} scans needs ${urls.length} requests of the rate limit; fewer are left in this window`,
-            `Retry after ${state.retryAfterS} seconds, or send a smaller batch.`,
+            `Try again in ${waitInWords(state.retryAfterS ?? 1)}, or send a smaller batch.`,
             { "Retry-After": String(state.retryAfterS) },
           );
         }

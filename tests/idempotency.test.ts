@@ -398,14 +398,22 @@ describe("Idempotency-Key while the first request runs, and on a server error", 
     expect([later.status, later.headers.get("idempotent-replayed")]).toEqual([202, "true"]);
   });
 
-  it("keeps no 5xx: a retry after a 502 runs again", async () => {
+  it("answers a retry after a 502 with the same failed scan: the key made it, and makes no second one", async () => {
     const payload = { url: site.url("/broken"), mode: "quick" };
     const before = await stack.db.scan.count({ where: { userId: account.user.id } });
     const first = await post("/api/v1/scan", payload, { "idempotency-key": "broken" });
     expect(first.status).toBe(502);
+    const failed = await stack.db.scan.findFirstOrThrow({
+      where: { userId: account.user.id },
+      orderBy: { createdAt: "desc" },
+    });
+    expect((await first.json()).error.hint).toContain(failed.id);
     const retry = await post("/api/v1/scan", payload, { "idempotency-key": "broken" });
     expect(retry.status).toBe(502);
-    expect(retry.headers.get("idempotent-replayed")).toBeNull();
+    expect((await retry.json()).error.hint).toContain(failed.id);
+    expect(await stack.db.scan.count({ where: { userId: account.user.id } })).toBe(before + 1);
+    // a new key is a new scan
+    expect((await post("/api/v1/scan", payload, { "idempotency-key": "broken-again" })).status).toBe(502);
     expect(await stack.db.scan.count({ where: { userId: account.user.id } })).toBe(before + 2);
     expect(await stack.db.idempotencyKey.count({ where: { scope: `key:${account.keyId}`, state: "completed" } })).toBe(
       1,

@@ -135,6 +135,7 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
   const scans = createScanService({
     db,
     queue,
+    log,
     waiter,
     allowlist,
     ports: parsePorts(config.SCAN_PORTS),

@@ -4,8 +4,44 @@ import type { Request, Response } from "express";
 import type { Logger } from "pino";
 import type { Caller } from "../domain/authenticate";
 import { clientBucket } from "../domain/client-ip";
-import type { Claim, IdempotencyStore } from "../domain/idempotency-store";
+import { type BoundResource, type Claim, ClaimLostError, type IdempotencyStore } from "../domain/idempotency-store";
+import type { Tx } from "../domain/user-lock";
 import type { Around } from "./route";
+
+declare global {
+  namespace Express {
+    interface Locals {
+      /**
+       * On an idempotent route called with an Idempotency-Key: what an earlier request with
+       * the key created (answer it, create nothing), and how the work binds what it creates
+       * to the key, inside the transaction that stores it.
+       */
+      idempotency?: { resource: BoundResource | null; bind: (resource: BoundResource, tx: Tx) => Promise<void> };
+    }
+  }
+}
+
+/** how often a key's answer that could not be kept (the database away) is tried again */
+const KEEP_RETRY_MS = 1_000;
+
+/**
+ * Runs a write of the key's row until it succeeds or the claim's lease runs out: an answer sent
+ * while Postgres was away is kept once it is back, so its retries replay it instead of hearing
+ * "still being answered" until the lease ends.
+ */
+const keepTrying = (write: () => Promise<void>, forMs: number, log: Logger): void => {
+  const until = Date.now() + forMs;
+  const again = () => {
+    write().catch((error: unknown) => {
+      if (Date.now() + KEEP_RETRY_MS >= until) {
+        log.warn({ err: error instanceof Error ? error.message : String(error) }, "idempotency key not recorded");
+        return;
+      }
+      setTimeout(again, KEEP_RETRY_MS).unref();
+    });
+  };
+  setTimeout(again, KEEP_RETRY_MS).unref();
+};
 
 const KEY_HINT =
   'Send one Idempotency-Key of 1 to 255 printable ASCII characters, bare or as a quoted string ("..."); a UUID v4 is a good key.';
@@ -115,13 +151,12 @@ const watch = async (
       const value = res.getHeader(name);
       if (value !== undefined) headers[name] = String(value);
     }
-    const keeping = remembered(status)
-      ? store.complete(claim, { status, headers, body: bytesOf(body) })
-      : store.release(claim);
-    keeping
-      .catch((error: unknown) => {
-        // the claim expires with its lease; the answer still goes out
-        log.warn({ err: error instanceof Error ? error.message : String(error) }, "idempotency key not recorded");
+    const answer = { status, headers, body: bytesOf(body) };
+    const keep = () => (remembered(status) ? store.complete(claim, answer) : store.release(claim));
+    keep()
+      .catch(() => {
+        // the answer still goes out; it is kept once the database is back, within the claim's lease
+        keepTrying(keep, store.leaseMs, log);
       })
       .finally(() => send(body));
     return res;
@@ -132,6 +167,7 @@ const watch = async (
   } catch (error) {
     // the error handler answers next, through send above
     failed = true;
+    if (error instanceof ClaimLostError) throw IN_USE();
     throw error;
   } finally {
     if (!failed && !settled) {
@@ -140,6 +176,14 @@ const watch = async (
     }
   }
 };
+
+const IN_USE = () =>
+  new AppError(
+    "idempotency_key_in_use",
+    "A request with this Idempotency-Key is still being answered",
+    "Retry after Retry-After seconds with the same key and body: you will receive its answer.",
+    { "Retry-After": "1" },
+  );
 
 /**
  * Idempotency-Key on the routes declared idempotent (the POSTs that create something), after
@@ -164,8 +208,14 @@ export const idempotentRequests =
       path: route.path,
     });
     switch (outcome.kind) {
-      case "claimed":
-        return watch(store, outcome.claim, res, res.locals.log, proceed);
+      case "claimed": {
+        const { claim } = outcome;
+        res.locals.idempotency = {
+          resource: outcome.resource,
+          bind: (resource, tx) => store.bind(claim, resource, tx),
+        };
+        return watch(store, claim, res, res.locals.log, proceed);
+      }
       case "replay": {
         await res.locals.giveBack?.();
         for (const [name, value] of Object.entries(outcome.answer.headers)) res.setHeader(name, value);
@@ -175,12 +225,7 @@ export const idempotentRequests =
       }
       case "in_progress":
         await res.locals.giveBack?.();
-        throw new AppError(
-          "idempotency_key_in_use",
-          "A request with this Idempotency-Key is still being answered",
-          "Retry after Retry-After seconds with the same key and body: you will receive its answer.",
-          { "Retry-After": "1" },
-        );
+        throw IN_USE();
       case "mismatch":
         throw new AppError(
           "idempotency_key_reused",

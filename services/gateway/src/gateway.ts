@@ -29,6 +29,7 @@ import { startCredentialFeed } from "./domain/credential-changes";
 import { createGeneratorTools } from "./domain/generator-tools";
 import { createHistoryService } from "./domain/history-service";
 import { createIdempotencyStore } from "./domain/idempotency-store";
+import { createLiveWork } from "./domain/live-work";
 import { expiryOf, issueUserToken } from "./domain/jwt-issuer";
 import { jwtKeysFrom } from "./domain/jwt-keys";
 import { createJwtVerifier } from "./domain/jwt-verifier";
@@ -242,6 +243,8 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
   const audits = createAuditService({
     db,
     queue,
+    liveWork: createLiveWork(queue),
+    log,
     pagesByPlan,
     activePerUser: config.AUDITS_ACTIVE_PER_USER,
     assertScannable: scans.assertScannable,

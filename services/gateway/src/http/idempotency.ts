@@ -128,6 +128,15 @@ const bytesOf = (body: unknown): Buffer =>
       ? Buffer.from(body)
       : Buffer.from(JSON.stringify(body ?? null) ?? "");
 
+/** A retry while the key's first request is still being answered (or a claim a retry took over). */
+const IN_USE = () =>
+  new AppError(
+    "idempotency_key_in_use",
+    "A request with this Idempotency-Key is still being answered",
+    "Retry after Retry-After seconds with the same key and body: you will receive its answer.",
+    { "Retry-After": "1" },
+  );
+
 /**
  * Watches the answer of a claimed request: once its status and body are known they are kept
  * (or the claim released), and only then sent, so a retry that arrives the moment the client
@@ -176,14 +185,6 @@ const watch = async (
     }
   }
 };
-
-const IN_USE = () =>
-  new AppError(
-    "idempotency_key_in_use",
-    "A request with this Idempotency-Key is still being answered",
-    "Retry after Retry-After seconds with the same key and body: you will receive its answer.",
-    { "Retry-After": "1" },
-  );
 
 /**
  * Idempotency-Key on the routes declared idempotent (the POSTs that create something), after

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { createAccount, type TestAccount } from "./support/accounts";
 import { type AccountsApi, body, startAccountsApi } from "./support/accounts-api";
 import { type FixtureServer, html, startFixtureServer } from "./support/fixture-server";
@@ -396,6 +397,32 @@ describe("Idempotency-Key while the first request runs, and on a server error", 
     }
     const later = await post("/api/v1/scan", payload, { "idempotency-key": "slow" });
     expect([later.status, later.headers.get("idempotent-replayed")]).toEqual([202, "true"]);
+  });
+
+  it("answers the scan a key stored when its gateway died before answering: no second scan, counted once", async () => {
+    const payload = { url: site.url("/slow"), mode: "quick" };
+    const first = await post("/api/v1/scan", payload, { "idempotency-key": "died", prefer: "respond-async" });
+    expect(first.status).toBe(202);
+    const { id } = (await first.json()).data;
+    const scans = await stack.db.scan.count({ where: { userId: account.user.id } });
+    // the key as a gateway that died after storing the scan leaves it: claimed, bound to the scan,
+    // never answered, its claim no longer renewed
+    const keyHash = createHash("sha256").update("died").digest("hex");
+    const changed = await stack.db.$executeRaw`
+      UPDATE idempotency_keys
+      SET state = 'in_progress', status_code = NULL, response_headers = NULL, response_body = NULL,
+          locked_until = now() - interval '1 second'
+      WHERE scope = ${`key:${account.keyId}`} AND key_hash = ${keyHash} AND resource IS NOT NULL`;
+    expect(changed).toBe(1);
+    // the retry waits for that scan as the first request would have, and is told its id
+    const retry = await post("/api/v1/scan", payload, { "idempotency-key": "died" });
+    expect([200, 202]).toContain(retry.status);
+    expect((await retry.json()).data.id).toBe(id);
+    expect(await stack.db.scan.count({ where: { userId: account.user.id } })).toBe(scans);
+    // its answer is kept: the next retry replays it
+    const replay = await post("/api/v1/scan", payload, { "idempotency-key": "died" });
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect((await replay.json()).data.id).toBe(id);
   });
 
   it("answers a retry after a 502 with the same failed scan: the key made it, and makes no second one", async () => {

@@ -52,7 +52,10 @@ export type IdempotencyStoreDeps = {
   db: Db;
   /** how long a key and its answer are kept (24 h by default) */
   ttlMs: number;
-  /** how long a claim is held before a retry may take it over (its gateway is presumed dead) */
+  /**
+   * how long a claim is held unless its request renews it (every third of it, while it runs):
+   * a claim not renewed this long is its gateway's that died, and a retry may take it over
+   */
   leaseMs: number;
 };
 
@@ -163,6 +166,14 @@ export const createIdempotencyStore = ({ db, ttlMs, leaseMs }: IdempotencyStoreD
     return { kind: "in_progress" };
   };
 
+  /** Holds the claim another lease: its request is still at work. */
+  const renew = async (held: Claim): Promise<void> => {
+    await db.$executeRaw`
+      UPDATE idempotency_keys SET locked_until = now() + make_interval(secs => ${leaseMs / 1000}::float8)
+      WHERE scope = ${held.scope} AND key_hash = ${held.keyHash} AND claim_id = ${held.claimId}::uuid
+        AND state = 'in_progress'`;
+  };
+
   /** Keeps the answer for the key's retries; only the claim's own request can. */
   const complete = async (held: Claim, answer: StoredAnswer): Promise<void> => {
     const body = seal(answer.body, held.key, held.scope);
@@ -212,7 +223,7 @@ export const createIdempotencyStore = ({ db, ttlMs, leaseMs }: IdempotencyStoreD
       DELETE FROM idempotency_keys
       WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE expires_at <= now() LIMIT ${limit})`;
 
-  return { claim, bind, complete, release, sweep, ttlMs, leaseMs };
+  return { claim, renew, bind, complete, release, sweep, ttlMs, leaseMs };
 };
 
 export type IdempotencyStore = ReturnType<typeof createIdempotencyStore>;

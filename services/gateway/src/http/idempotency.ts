@@ -23,11 +23,13 @@ declare global {
 
 /** how often a key's answer that could not be kept (the database away) is tried again */
 const KEEP_RETRY_MS = 1_000;
+/** how long it is tried: outages longer than this end with the claim abandoned, and a retry answers its scans */
+const KEEP_TRYING_MS = 5 * 60_000;
 
 /**
- * Runs a write of the key's row until it succeeds or the claim's lease runs out: an answer sent
- * while Postgres was away is kept once it is back, so its retries replay it instead of hearing
- * "still being answered" until the lease ends.
+ * Runs a write of the key's row until it succeeds or `forMs` runs out: an answer sent while
+ * Postgres was away is kept once it is back, so its retries replay it. A retry that took the
+ * claim over meanwhile makes the write a no-op.
  */
 const keepTrying = (write: () => Promise<void>, forMs: number, log: Logger): void => {
   const until = Date.now() + forMs;
@@ -150,10 +152,15 @@ const watch = async (
   proceed: () => Promise<void>,
 ): Promise<void> => {
   let settled = false;
+  // the claim is held while the work runs: a gateway that dies stops renewing it, and a retry
+  // takes it over within one lease
+  const renewal = setInterval(() => void store.renew(claim).catch(() => undefined), store.leaseMs / 3);
+  renewal.unref();
   const send = res.send.bind(res);
   res.send = ((body?: unknown) => {
     if (settled) return send(body);
     settled = true;
+    clearInterval(renewal);
     const status = res.statusCode;
     const headers: Record<string, string> = {};
     for (const name of REPLAYED_HEADERS) {
@@ -165,7 +172,7 @@ const watch = async (
     keep()
       .catch(() => {
         // the answer still goes out; it is kept once the database is back, within the claim's lease
-        keepTrying(keep, store.leaseMs, log);
+        keepTrying(keep, KEEP_TRYING_MS, log);
       })
       .finally(() => send(body));
     return res;
@@ -179,6 +186,7 @@ const watch = async (
     if (error instanceof ClaimLostError) throw IN_USE();
     throw error;
   } finally {
+    if (!settled) clearInterval(renewal);
     if (!failed && !settled) {
       settled = true;
       await store.release(claim).catch(() => undefined);

@@ -37,7 +37,8 @@ describe("a stored scan whose job the queue could not take", () => {
       databaseUrl: database.url,
       redisUrl: redis.url,
       allowlist: [site.hostPort],
-      env: { REAPER_INTERVAL_MS: "500", ORPHAN_AFTER_MS: "1000", ADMISSION_CONTROL: "off" },
+      // the synchronous scan waits its budget for the sweep, which cannot queue it while Redis is away
+      env: { SCAN_WAIT_MS: "5000", REAPER_INTERVAL_MS: "500", ORPHAN_AFTER_MS: "1000", ADMISSION_CONTROL: "off" },
     });
     // a plan with a monthly quota: its scans are stored under the user's quota lock
     account = await createAccount(stack.db, "free");

@@ -51,7 +51,7 @@ type Awaited = {
   budgetMs: number;
   respondAsync: boolean;
   signal: AbortSignal;
-  /** settles once the scan is queued, or was not (false): nothing to wait for until the reaper queues it */
+  /** settles once the scan is queued, or was not (false): the reaper queues it from its row */
   queued: Promise<boolean>;
 };
 
@@ -66,11 +66,9 @@ type Awaited = {
 export const createScanSubmit = ({ db, intake, waiter, waitMs, admission, log }: ScanSubmissionDeps) => {
   const answer = async ({ accepted, accessToken, budgetMs, respondAsync, signal, queued }: Awaited) => {
     const finished = respondAsync ? Promise.resolve(false) : waiter.wait(accepted.id, budgetMs, signal);
-    if (!(await queued)) {
-      // the queue is away: nothing runs the scan before the reaper queues it again
-      waiter.cancel(accepted.id);
+    // the queue away: the wait goes on, as the reaper may queue the scan from its row within the budget
+    if (!(await queued))
       log.warn({ scanId: accepted.id }, "scan stored but not queued: the reaper queues it once the queue is back");
-    }
     await finished;
     try {
       // read the row whatever woke us: the events are best effort, the row is the truth

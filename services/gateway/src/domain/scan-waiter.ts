@@ -55,11 +55,6 @@ export class ScanWaiter {
     });
   }
 
-  /** Stops every wait for the scan as unfinished: nothing will run it soon (its job could not be queued). */
-  cancel(scanId: string): void {
-    this.settle(scanId, false);
-  }
-
   get pending(): number {
     return this.waiters.size;
   }

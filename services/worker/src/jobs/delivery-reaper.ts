@@ -28,6 +28,8 @@ export type DeliveryReaperDeps = {
 
 export type DeliverySweep = { callbacksRequeued: number; alertsRequeued: number; failed: number };
 
+type Cursor = { at: Date; id: string };
+
 /** What a sweep knows of one delivery from its row. */
 type Pending = {
   jobId: string;
@@ -74,12 +76,25 @@ export const createDeliveryReaper = ({
     delayMs: Math.max(0, pending.dueAt.getTime() - now),
   });
 
+  /**
+   * where each kind's last sweep stopped when it read a full page: a backlog of deliveries still
+   * on their way (a receiver down for hours) does not hide the lost ones behind it
+   */
+  const cursors: { callbacks: Cursor | null; alerts: Cursor | null } = { callbacks: null, alerts: null };
+  const after = (cursor: Cursor | null, field: "completedAt" | "createdAt") =>
+    cursor ? { OR: [{ [field]: { gt: cursor.at } }, { [field]: cursor.at, id: { gt: cursor.id } }] } : {};
+  const next = (rows: ReadonlyArray<{ id: string; at: Date | null }>): Cursor | null => {
+    const last = rows.at(-1);
+    return rows.length === PAGE && last?.at ? { at: last.at, id: last.id } : null;
+  };
+
   const sweepCallbacks = async (result: DeliverySweep, now: number) => {
     const scans = await db.scan.findMany({
       where: {
         callbackState: "pending",
         status: { in: ["completed", "failed"] },
         completedAt: { lt: new Date(now - orphanAfterMs) },
+        ...after(cursors.callbacks, "completedAt"),
       },
       select: {
         id: true,
@@ -91,9 +106,10 @@ export const createDeliveryReaper = ({
           select: { attempt: true, createdAt: true, nextAttemptAt: true },
         },
       },
-      orderBy: { completedAt: "asc" },
+      orderBy: [{ completedAt: "asc" }, { id: "asc" }],
       take: PAGE,
     });
+    cursors.callbacks = next(scans.map((scan) => ({ id: scan.id, at: scan.completedAt })));
     for (const scan of scans) {
       const [last] = scan.deliveries;
       const pending: Pending = {
@@ -127,11 +143,16 @@ export const createDeliveryReaper = ({
 
   const sweepAlerts = async (result: DeliverySweep, now: number) => {
     const alerts = await db.auditAlert.findMany({
-      where: { state: "pending", createdAt: { lt: new Date(now - orphanAfterMs) } },
+      where: {
+        state: "pending",
+        createdAt: { lt: new Date(now - orphanAfterMs) },
+        ...after(cursors.alerts, "createdAt"),
+      },
       select: { id: true, attempts: true, createdAt: true, nextAttemptAt: true },
-      orderBy: { createdAt: "asc" },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       take: PAGE,
     });
+    cursors.alerts = next(alerts.map((alert) => ({ id: alert.id, at: alert.createdAt })));
     for (const alert of alerts) {
       const pending: Pending = {
         jobId: alertJobId(alert.id),

@@ -442,8 +442,12 @@ describe("Idempotency-Key while the first request runs, and on a server error", 
     // a new key is a new scan
     expect((await post("/api/v1/scan", payload, { "idempotency-key": "broken-again" })).status).toBe(502);
     expect(await stack.db.scan.count({ where: { userId: account.user.id } })).toBe(before + 2);
-    expect(await stack.db.idempotencyKey.count({ where: { scope: `key:${account.keyId}`, state: "completed" } })).toBe(
-      1,
-    );
+    // a 5xx is not kept as an answer: the key stays bound to its scan, and each retry reads it again
+    const broken = await stack.db.idempotencyKey.findUniqueOrThrow({
+      where: {
+        scope_keyHash: { scope: `key:${account.keyId}`, keyHash: createHash("sha256").update("broken").digest("hex") },
+      },
+    });
+    expect([broken.state, broken.statusCode, broken.resource === null]).toEqual(["in_progress", null, false]);
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { createAccount, type TestAccount } from "./support/accounts";
 import { type AccountsApi, body, startAccountsApi } from "./support/accounts-api";
 import { type FixtureServer, html, startFixtureServer } from "./support/fixture-server";
@@ -398,17 +399,55 @@ describe("Idempotency-Key while the first request runs, and on a server error", 
     expect([later.status, later.headers.get("idempotent-replayed")]).toEqual([202, "true"]);
   });
 
-  it("keeps no 5xx: a retry after a 502 runs again", async () => {
+  it("answers the scan a key stored when its gateway died before answering: no second scan, counted once", async () => {
+    const payload = { url: site.url("/slow"), mode: "quick" };
+    const first = await post("/api/v1/scan", payload, { "idempotency-key": "died", prefer: "respond-async" });
+    expect(first.status).toBe(202);
+    const { id } = (await first.json()).data;
+    const scans = await stack.db.scan.count({ where: { userId: account.user.id } });
+    // the key as a gateway that died after storing the scan leaves it: claimed, bound to the scan,
+    // never answered, its claim no longer renewed
+    const keyHash = createHash("sha256").update("died").digest("hex");
+    const changed = await stack.db.$executeRaw`
+      UPDATE idempotency_keys
+      SET state = 'in_progress', status_code = NULL, response_headers = NULL, response_body = NULL,
+          locked_until = now() - interval '1 second'
+      WHERE scope = ${`key:${account.keyId}`} AND key_hash = ${keyHash} AND resource IS NOT NULL`;
+    expect(changed).toBe(1);
+    // the retry waits for that scan as the first request would have, and is told its id
+    const retry = await post("/api/v1/scan", payload, { "idempotency-key": "died" });
+    expect([200, 202]).toContain(retry.status);
+    expect((await retry.json()).data.id).toBe(id);
+    expect(await stack.db.scan.count({ where: { userId: account.user.id } })).toBe(scans);
+    // its answer is kept: the next retry replays it
+    const replay = await post("/api/v1/scan", payload, { "idempotency-key": "died" });
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect((await replay.json()).data.id).toBe(id);
+  });
+
+  it("answers a retry after a 502 with the same failed scan: the key made it, and makes no second one", async () => {
     const payload = { url: site.url("/broken"), mode: "quick" };
     const before = await stack.db.scan.count({ where: { userId: account.user.id } });
     const first = await post("/api/v1/scan", payload, { "idempotency-key": "broken" });
     expect(first.status).toBe(502);
+    const failed = await stack.db.scan.findFirstOrThrow({
+      where: { userId: account.user.id },
+      orderBy: { createdAt: "desc" },
+    });
+    expect((await first.json()).error.hint).toContain(failed.id);
     const retry = await post("/api/v1/scan", payload, { "idempotency-key": "broken" });
     expect(retry.status).toBe(502);
-    expect(retry.headers.get("idempotent-replayed")).toBeNull();
+    expect((await retry.json()).error.hint).toContain(failed.id);
+    expect(await stack.db.scan.count({ where: { userId: account.user.id } })).toBe(before + 1);
+    // a new key is a new scan
+    expect((await post("/api/v1/scan", payload, { "idempotency-key": "broken-again" })).status).toBe(502);
     expect(await stack.db.scan.count({ where: { userId: account.user.id } })).toBe(before + 2);
-    expect(await stack.db.idempotencyKey.count({ where: { scope: `key:${account.keyId}`, state: "completed" } })).toBe(
-      1,
-    );
+    // a 5xx is not kept as an answer: the key stays bound to its scan, and each retry reads it again
+    const broken = await stack.db.idempotencyKey.findUniqueOrThrow({
+      where: {
+        scope_keyHash: { scope: `key:${account.keyId}`, keyHash: createHash("sha256").update("broken").digest("hex") },
+      },
+    });
+    expect([broken.state, broken.statusCode, broken.resource === null]).toEqual(["in_progress", null, false]);
   });
 });

@@ -466,7 +466,11 @@ export type AuditAlertView = z.infer<typeof AuditAlertView>;
 
 /** The delivery job of an alert, on the webhook queue: its id is the alert's, so it is queued once. */
 export const ALERT_JOB = { name: "deliver-alert" } as const;
-export const AlertJobPayload = z.object({ alertId: z.uuid() });
+export const AlertJobPayload = z.object({
+  alertId: z.uuid(),
+  /** attempts made before this job (it was queued again from the alert's row after the queue lost it) */
+  attemptsBefore: z.int().nonnegative().optional(),
+});
 export type AlertJobPayload = z.infer<typeof AlertJobPayload>;
 export const alertJobId = (alertId: string) => `alert-${alertId}`;
 

@@ -127,11 +127,19 @@ export const WEBHOOK_QUEUE = "webhooks";
 export const WebhookJobPayload = z.object({
   scanId: z.uuid(),
   requestId: z.string().max(200).optional(),
+  /** attempts made before this job (it was queued again from the scan's row after the queue lost it) */
+  attemptsBefore: z.int().nonnegative().optional(),
 });
 export type WebhookJobPayload = z.infer<typeof WebhookJobPayload>;
 
 export const WEBHOOK_JOB = {
   name: "deliver",
+  /**
+   * the backoff of a delivery queued again from its row: BullMQ's exponential backoff counted
+   * from the attempts made before the job (the worker's backoffStrategy), so the delays go on
+   * where they stopped
+   */
+  resumedBackoff: "delivery-resumed",
   /** attempts and backoff are the worker's WEBHOOK_ATTEMPTS and WEBHOOK_BACKOFF_MS */
   keepCompleted: { age: 24 * 3600, count: 5000 },
   keepFailed: { age: 7 * 24 * 3600, count: 5000 },

@@ -35,6 +35,7 @@ import { createJwtVerifier } from "./domain/jwt-verifier";
 import { createKeyCache, type KeyCache } from "./domain/key-cache";
 import { createKeyService } from "./domain/key-service";
 import { createKeywordService } from "./domain/keyword-service";
+import { createLiveWork } from "./domain/live-work";
 import { createMcpSessions } from "./domain/mcp-sessions";
 import { createOperations } from "./domain/operations";
 import { createPageTools } from "./domain/page-tools";
@@ -58,6 +59,8 @@ const DASHBOARD_BUILD = resolvePath(__dirname, "../../dashboard/dist");
 
 /** how often expired idempotency keys are deleted */
 const IDEMPOTENCY_SWEEP_MS = 10 * 60_000;
+/** how long an Idempotency-Key's claim holds without renewal; its request renews it every third of this */
+const IDEMPOTENCY_LEASE_MS = 15_000;
 
 /** how long the queue clients get to close cleanly at shutdown */
 const CLIENT_CLOSE_MS = 2_000;
@@ -136,6 +139,7 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
   const scans = createScanService({
     db,
     queue,
+    log,
     waiter,
     allowlist,
     ports: parsePorts(config.SCAN_PORTS),
@@ -227,9 +231,9 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
   const idempotency = createIdempotencyStore({
     db,
     ttlMs: config.IDEMPOTENCY_TTL_S * 1000,
-    // a claim outlives the longest request (a generate: the scan's wait, then the model), so
-    // only a claim whose gateway died is ever taken over
-    leaseMs: config.SCAN_WAIT_MS + config.LLM_TIMEOUT_MS + 60_000,
+    // renewed every 5 s while its request runs, however long: only a claim whose gateway died
+    // (or lost the database for longer) is taken over, within 15 s of its last renewal
+    leaseMs: IDEMPOTENCY_LEASE_MS,
   });
   // expired keys are deleted in the background, a batch at a time; every gateway may do it
   const sweepKeys = () =>
@@ -242,6 +246,8 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
   const audits = createAuditService({
     db,
     queue,
+    liveWork: createLiveWork(queue),
+    log,
     pagesByPlan,
     activePerUser: config.AUDITS_ACTIVE_PER_USER,
     assertScannable: scans.assertScannable,

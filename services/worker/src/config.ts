@@ -21,10 +21,10 @@ export const Config = z.object({
     "how long in-flight work may take at SIGTERM before it is handed back",
   ),
   REAPER_INTERVAL_MS: intFrom(5_000, 100, 3_600_000).describe(
-    "how often the scans whose job the queue lost are looked for (one worker sweeps at a time)",
+    "how often the scans, audit pages and deliveries whose job the queue lost are looked for (one worker sweeps at a time)",
   ),
   ORPHAN_AFTER_MS: intFrom(10_000, 100, 86_400_000).describe(
-    "a queued scan unchanged this long whose job the queue lost (or whose job died) is queued again from its row; a running one once it has run `SCAN_TIMEOUT_MS` + 15 s",
+    "a queued scan unchanged this long whose job the queue lost (or whose job died) is queued again from its row; a running one once it has run `SCAN_TIMEOUT_MS` + 15 s; a pending callback or alert this long past its next attempt's due time (plus `WEBHOOK_TIMEOUT_MS`), at the attempt it had reached",
   ),
   DATABASE_WAIT_MS: intFrom(120_000, 0, 600_000).describe(
     "how long a scan waits for an unreachable Postgres, per read or write, before its job fails and the reaper queues it again",

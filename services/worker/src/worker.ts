@@ -7,12 +7,12 @@ import {
   SCAN_QUEUE,
   WEBHOOK_JOB,
   WEBHOOK_QUEUE,
-  type WebhookJobPayload,
+  WebhookJobPayload,
 } from "@scan/contract";
 import type { Db } from "@scan/db";
 import { probeAll, type Readiness, siteSecretsBox, warnIfRedisEvicts } from "@scan/platform";
 import { captureLimitsOf, createScanner, resolveAll, type Scanner } from "@scan/scanner";
-import { type Job, Queue, Worker } from "bullmq";
+import { type Job, type MinimalJob, Queue, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import type { Config } from "./config";
@@ -23,11 +23,12 @@ import { createWorkerMetrics, type WorkerMetrics } from "./infra/metrics";
 import { createAlertProcessor } from "./jobs/alert.job";
 import { createAuditProcessor } from "./jobs/audit.job";
 import { createAuditReaper } from "./jobs/audit-reaper";
+import { createDeliveryReaper, type Resumed } from "./jobs/delivery-reaper";
 import { startReaper } from "./jobs/reaper";
 import { createPruner, pruneEvery } from "./jobs/retention";
 import { createScanProcessor } from "./jobs/scan.job";
 import { createScheduleSync } from "./jobs/schedule-sync";
-import { createWebhookProcessor } from "./jobs/webhook.job";
+import { createWebhookProcessor, retryDelayMs } from "./jobs/webhook.job";
 
 export type ScanWorkerDeps = { config: Config; db: Db; connection: Redis; log: Logger };
 
@@ -71,6 +72,12 @@ const MAX_STALLED_COUNT = 1;
  */
 const RUNNING_GRACE_MS = 15_000;
 
+/** the attempts a delivery made before this job: none for a job queued when its delivery became due */
+const deliveryAttemptsBefore = (job: MinimalJob | undefined): number => {
+  const parsed = WebhookJobPayload.pick({ attemptsBefore: true }).safeParse(job?.data);
+  return parsed.success ? (parsed.data.attemptsBefore ?? 0) : 0;
+};
+
 /** true when the promise settles within ms, false when the time runs out first */
 const within = (promise: Promise<unknown>, ms: number): Promise<boolean> =>
   Promise.race([
@@ -107,24 +114,23 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
 
   const webhooks = new Queue(WEBHOOK_QUEUE, { connection, prefix: config.QUEUE_PREFIX });
   webhooks.on("error", (error) => log.warn({ err: error.message }, "webhook queue error"));
-  const enqueueCallback = async (payload: WebhookJobPayload) => {
-    await webhooks.add(WEBHOOK_JOB.name, payload, {
-      jobId: payload.scanId,
-      attempts: config.WEBHOOK_ATTEMPTS,
-      backoff: { type: "exponential", delay: config.WEBHOOK_BACKOFF_MS },
-      removeOnComplete: WEBHOOK_JOB.keepCompleted,
-      removeOnFail: WEBHOOK_JOB.keepFailed,
-    });
+  /** a delivery's job: its attempts left, and a backoff that goes on from the attempts made before it */
+  const deliveryJob = (jobId: string, resumed: Resumed = { attemptsBefore: 0, delayMs: 0 }) => ({
+    jobId,
+    attempts: Math.max(1, config.WEBHOOK_ATTEMPTS - resumed.attemptsBefore),
+    backoff:
+      resumed.attemptsBefore === 0
+        ? { type: "exponential", delay: config.WEBHOOK_BACKOFF_MS }
+        : { type: WEBHOOK_JOB.resumedBackoff },
+    ...(resumed.delayMs > 0 ? { delay: resumed.delayMs } : {}),
+    removeOnComplete: WEBHOOK_JOB.keepCompleted,
+    removeOnFail: WEBHOOK_JOB.keepFailed,
+  });
+  const enqueueCallback = async (payload: WebhookJobPayload, resumed?: Resumed) => {
+    await webhooks.add(WEBHOOK_JOB.name, payload, deliveryJob(payload.scanId, resumed));
   };
-
-  const enqueueAlert = async (payload: AlertJobPayload) => {
-    await webhooks.add(ALERT_JOB.name, payload, {
-      jobId: alertJobId(payload.alertId),
-      attempts: config.WEBHOOK_ATTEMPTS,
-      backoff: { type: "exponential", delay: config.WEBHOOK_BACKOFF_MS },
-      removeOnComplete: WEBHOOK_JOB.keepCompleted,
-      removeOnFail: WEBHOOK_JOB.keepFailed,
-    });
+  const enqueueAlert = async (payload: AlertJobPayload, resumed?: Resumed) => {
+    await webhooks.add(ALERT_JOB.name, payload, deliveryJob(alertJobId(payload.alertId), resumed));
   };
 
   const siteAccess = createSiteAccessReader({ db, box: siteSecretsBox(config.SITE_SECRETS_KEY) });
@@ -195,7 +201,17 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
         queue,
         orphanAfterMs: config.ORPHAN_AFTER_MS,
         runningAfterMs: config.SCAN_TIMEOUT_MS + RUNNING_GRACE_MS,
-        alerts: { queue: webhooks, enqueue: enqueueAlert },
+        log,
+      }).sweep,
+      // callbacks and alerts whose jobs Redis lost: queued again at the attempt they had reached
+      createDeliveryReaper({
+        db,
+        queue: webhooks,
+        enqueueCallback,
+        enqueueAlert,
+        attempts: config.WEBHOOK_ATTEMPTS,
+        orphanAfterMs: config.ORPHAN_AFTER_MS,
+        timeoutMs: config.WEBHOOK_TIMEOUT_MS,
         log,
       }).sweep,
       createScheduleSync({ db, queue, redis: connection, log }).sweep,
@@ -235,6 +251,7 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
     secret: config.WEBHOOK_SECRET,
     policy: deliveryPolicy,
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    backoffMs: config.WEBHOOK_BACKOFF_MS,
     log,
     metrics,
   });
@@ -246,6 +263,11 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
       prefix: config.QUEUE_PREFIX,
       concurrency: config.WEBHOOK_CONCURRENCY,
       lockDuration: config.WEBHOOK_TIMEOUT_MS + 10_000,
+      settings: {
+        // a delivery queued again from its row waits as it would have: from the attempts made before the job
+        backoffStrategy: (attemptsMade: number, _type?: string, _error?: Error, job?: MinimalJob) =>
+          retryDelayMs(deliveryAttemptsBefore(job) + attemptsMade, config.WEBHOOK_BACKOFF_MS),
+      },
     },
   );
   webhookWorker.on("error", (error) => log.error({ err: error }, "webhook worker error"));

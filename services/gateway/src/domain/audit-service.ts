@@ -17,15 +17,20 @@ import {
 import type { Audit, Db } from "@scan/db";
 import { type AuditExportFormat, exportedPagesOf, streamAuditExport, TOOL } from "@scan/reports";
 import type { Queue } from "bullmq";
+import type { Logger } from "pino";
 import { z } from "zod";
 import { anyChecksPruned, auditPageViews, scoresOf, toAuditPageView } from "./audit-page-views";
 import type { AccountCaller } from "./authenticate";
+import type { LiveWork } from "./live-work";
 import { siteNotFound } from "./site-service";
 import { withUserLock } from "./user-lock";
 
 export type AuditServiceDeps = {
   db: Db;
   queue: Pick<Queue, "add">;
+  /** which page jobs a live worker runs now: progress counts only those as running */
+  liveWork: LiveWork;
+  log: Logger;
   /** the most pages one audit may scan, by plan */
   pagesByPlan: Record<Plan, number>;
   /** audits under way at once per user */
@@ -76,13 +81,37 @@ export const toAuditView = (audit: Audit, progress: AuditProgress, withReport: b
  * under way, read with their progress counted from the page rows, paged through, exported and
  * cancelled. The worker does the rest (services/worker/src/jobs/audit.job.ts).
  */
-export const createAuditService = ({ db, queue, pagesByPlan, activePerUser, assertScannable }: AuditServiceDeps) => {
+export const createAuditService = ({
+  db,
+  queue,
+  liveWork,
+  log,
+  pagesByPlan,
+  activePerUser,
+  assertScannable,
+}: AuditServiceDeps) => {
+  /**
+   * The page counts by status, from live work only: a page whose row says running but whose
+   * worker is gone (killed under it; its job is handed to another worker within the stalled
+   * check) is counted as queued, as it is about to be run again. With Redis away the rows are
+   * all there is, and are shown as they are.
+   */
   const progressOf = async (auditId: string): Promise<AuditProgress> => {
     const counts = await db.auditPage.groupBy({ by: ["status"], where: { auditId }, _count: { _all: true } });
     const progress = emptyProgress();
     for (const row of counts) {
       progress[row.status] = row._count._all;
       progress.discovered += row._count._all;
+    }
+    if (progress.running === 0) return progress;
+    const running = await db.auditPage.findMany({ where: { auditId, status: "running" }, select: { id: true } });
+    try {
+      const live = await liveWork(running.map((page) => page.id));
+      const orphaned = running.length - live.size;
+      progress.running -= orphaned;
+      progress.queued += orphaned;
+    } catch (error) {
+      log.warn({ auditId, err: error instanceof Error ? error.message : String(error) }, "live audit work not read");
     }
     return progress;
   };
@@ -137,19 +166,12 @@ export const createAuditService = ({ db, queue, pagesByPlan, activePerUser, asse
     try {
       const job = auditStepJob("discover", { auditId: audit.id, requestId });
       await queue.add(job.name, job.data, job.opts);
-    } catch {
-      await db.audit.update({
-        where: { id: audit.id },
-        data: {
-          status: "failed",
-          errorCode: "service_unavailable",
-          errorMessage: "The scan queue was unavailable",
-          completedAt: new Date(),
-        },
-      });
-      throw new AppError("service_unavailable", "The scan queue is unavailable", "Try again in a few seconds.", {
-        "Retry-After": "5",
-      });
+    } catch (error) {
+      // stored: the caller is told the audit, and the worker's reaper queues its discovery from the row once the queue is back
+      log.warn(
+        { auditId: audit.id, err: error instanceof Error ? error.message : String(error) },
+        "audit stored but its discovery not queued: the reaper queues it once the queue is back",
+      );
     }
     return toAuditView(audit, emptyProgress(), false);
   };

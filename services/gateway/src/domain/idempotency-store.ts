@@ -1,5 +1,13 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, randomUUID } from "node:crypto";
 import type { Db } from "@scan/db";
+import type { Tx } from "./user-lock";
+
+/** The claim was taken over by a retry before its request stored anything: that request must not. */
+export class ClaimLostError extends Error {
+  constructor() {
+    super("the Idempotency-Key's claim was taken over by a retry");
+  }
+}
 
 /** A request sent with an Idempotency-Key, as the store knows it. */
 export type IdempotentRequest = {
@@ -16,12 +24,23 @@ export type IdempotentRequest = {
 /** The right to answer a key's request, held by one request at a time. */
 export type Claim = { scope: string; keyHash: string; claimId: string; key: string };
 
+/**
+ * What a key's request created, bound to the key in the transaction that stored it: a retry
+ * after the request lost its answer (an outage, a time-out, a gateway restart) answers these
+ * scans and creates nothing. `accessToken`: an anonymous scan's link token, which only its
+ * maker, and so only the key's retries, may be given again.
+ */
+export type BoundResource = { scans: string[]; accessToken: string | null };
+
 /** An answer as it is replayed: status, the headers worth repeating, the body's bytes. */
 export type StoredAnswer = { status: number; headers: Record<string, string>; body: Buffer };
 
 export type ClaimOutcome =
-  /** the first time (or the key expired, or its claim was abandoned): do the work, then complete or release */
-  | { kind: "claimed"; claim: Claim }
+  /**
+   * the first time (or the key expired, or its claim was abandoned): do the work, then complete
+   * or release; `resource` when an abandoned claim had already created it: answer that instead
+   */
+  | { kind: "claimed"; claim: Claim; resource: BoundResource | null }
   /** done before: answer this again */
   | { kind: "replay"; answer: StoredAnswer }
   /** another request with the key is being answered */
@@ -33,7 +52,10 @@ export type IdempotencyStoreDeps = {
   db: Db;
   /** how long a key and its answer are kept (24 h by default) */
   ttlMs: number;
-  /** how long a claim is held before a retry may take it over (its gateway is presumed dead) */
+  /**
+   * how long a claim is held unless its request renews it (every third of it, while it runs):
+   * a claim not renewed this long is its gateway's that died, and a retry may take it over
+   */
   leaseMs: number;
 };
 
@@ -65,6 +87,9 @@ const open = (stored: Buffer, key: string, scope: string): Buffer => {
 const openHeaders = (stored: Record<string, string> | null, key: string, scope: string): Record<string, string> =>
   stored?.sealed ? JSON.parse(open(Buffer.from(stored.sealed, "base64"), key, scope).toString("utf8")) : {};
 
+const openResource = (stored: Uint8Array | null, key: string, scope: string): BoundResource | null =>
+  stored ? (JSON.parse(open(Buffer.from(stored), key, scope).toString("utf8")) as BoundResource) : null;
+
 type Row = {
   fingerprint: string;
   method: string;
@@ -92,8 +117,9 @@ export const createIdempotencyStore = ({ db, ttlMs, leaseMs }: IdempotencyStoreD
     for (let attempt = 0; attempt < 5; attempt++) {
       const claimId = randomUUID();
       // a row is taken over when it has expired, or when its claim was abandoned by a gateway
-      // that died (same request only: another request with the key is refused below)
-      const taken = await db.$queryRaw<Array<{ claim_id: string }>>`
+      // that died or lost its answer (same request only: another request with the key is
+      // refused below); an abandoned claim keeps what it created, for the new claim to answer
+      const taken = await db.$queryRaw<Array<{ claim_id: string; resource: Uint8Array | null }>>`
         INSERT INTO idempotency_keys
           (scope, key_hash, fingerprint, method, path, state, claim_id, locked_until, created_at, expires_at)
         VALUES
@@ -104,12 +130,20 @@ export const createIdempotencyStore = ({ db, ttlMs, leaseMs }: IdempotencyStoreD
           fingerprint = EXCLUDED.fingerprint, method = EXCLUDED.method, path = EXCLUDED.path,
           state = 'in_progress', claim_id = EXCLUDED.claim_id, locked_until = EXCLUDED.locked_until,
           status_code = NULL, response_headers = NULL, response_body = NULL,
+          resource = CASE WHEN idempotency_keys.expires_at <= now() THEN NULL ELSE idempotency_keys.resource END,
           created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
         WHERE idempotency_keys.expires_at <= now()
            OR (idempotency_keys.state = 'in_progress' AND idempotency_keys.locked_until <= now()
                AND idempotency_keys.fingerprint = EXCLUDED.fingerprint)
-        RETURNING claim_id`;
-      if (taken.length > 0) return { kind: "claimed", claim: { scope, keyHash, claimId, key: request.key } };
+        RETURNING claim_id, resource`;
+      const [won] = taken;
+      if (won) {
+        return {
+          kind: "claimed",
+          claim: { scope, keyHash, claimId, key: request.key },
+          resource: openResource(won.resource, request.key, scope),
+        };
+      }
       const [row] = await db.$queryRaw<Row[]>`
         SELECT fingerprint, method, path, state, status_code, response_headers, response_body,
                expires_at <= now() AS expired, locked_until <= now() AS abandoned
@@ -132,6 +166,14 @@ export const createIdempotencyStore = ({ db, ttlMs, leaseMs }: IdempotencyStoreD
     return { kind: "in_progress" };
   };
 
+  /** Holds the claim another lease: its request is still at work. */
+  const renew = async (held: Claim): Promise<void> => {
+    await db.$executeRaw`
+      UPDATE idempotency_keys SET locked_until = now() + make_interval(secs => ${leaseMs / 1000}::float8)
+      WHERE scope = ${held.scope} AND key_hash = ${held.keyHash} AND claim_id = ${held.claimId}::uuid
+        AND state = 'in_progress'`;
+  };
+
   /** Keeps the answer for the key's retries; only the claim's own request can. */
   const complete = async (held: Claim, answer: StoredAnswer): Promise<void> => {
     const body = seal(answer.body, held.key, held.scope);
@@ -146,11 +188,33 @@ export const createIdempotencyStore = ({ db, ttlMs, leaseMs }: IdempotencyStoreD
       WHERE scope = ${held.scope} AND key_hash = ${held.keyHash} AND claim_id = ${held.claimId}::uuid`;
   };
 
-  /** Forgets the key: the work gave no answer worth repeating (a 5xx, a "try again"), so a retry does it again. */
+  /**
+   * Binds what the claim's request created to the key, inside the transaction that stores it:
+   * both are kept or neither. A claim taken over meanwhile (its lease ran out) binds nothing,
+   * and the request is refused, so its creation is rolled back: one key, one creation.
+   */
+  const bind = async (held: Claim, resource: BoundResource, tx: Tx): Promise<void> => {
+    const sealed = seal(Buffer.from(JSON.stringify(resource)), held.key, held.scope);
+    const bound = await tx.$executeRaw`
+      UPDATE idempotency_keys SET resource = ${sealed}
+      WHERE scope = ${held.scope} AND key_hash = ${held.keyHash} AND claim_id = ${held.claimId}::uuid`;
+    if (bound === 0) throw new ClaimLostError();
+  };
+
+  /**
+   * Forgets the key: the work gave no answer worth repeating (a 5xx, a "try again"), so a retry
+   * does it again. A key bound to what its request created is not forgotten: its claim is given
+   * up at once, and a retry answers what was created.
+   */
   const release = async (held: Claim): Promise<void> => {
     await db.$executeRaw`
       DELETE FROM idempotency_keys
-      WHERE scope = ${held.scope} AND key_hash = ${held.keyHash} AND claim_id = ${held.claimId}::uuid`;
+      WHERE scope = ${held.scope} AND key_hash = ${held.keyHash} AND claim_id = ${held.claimId}::uuid
+        AND resource IS NULL`;
+    await db.$executeRaw`
+      UPDATE idempotency_keys SET locked_until = now()
+      WHERE scope = ${held.scope} AND key_hash = ${held.keyHash} AND claim_id = ${held.claimId}::uuid
+        AND state = 'in_progress'`;
   };
 
   /** Deletes up to `limit` expired keys; answers how many went. */
@@ -159,7 +223,7 @@ export const createIdempotencyStore = ({ db, ttlMs, leaseMs }: IdempotencyStoreD
       DELETE FROM idempotency_keys
       WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE expires_at <= now() LIMIT ${limit})`;
 
-  return { claim, complete, release, sweep, ttlMs };
+  return { claim, renew, bind, complete, release, sweep, ttlMs, leaseMs };
 };
 
 export type IdempotencyStore = ReturnType<typeof createIdempotencyStore>;

@@ -2,6 +2,7 @@ import type { AccountView, OperationsView, Plan } from "@scan/contract";
 import type { Db } from "@scan/db";
 import type { Queue } from "bullmq";
 import { z } from "zod";
+import { workerNameOf } from "./live-work";
 import { quotaMonth, scansThisMonth } from "./monthly-quota";
 
 /** The latest failed scans shown. */
@@ -19,11 +20,9 @@ const PercentileRow = z.object({ p50: z.number().nullable(), p95: z.number().nul
  * waiting worker sends one every few seconds.
  */
 const workerOf = (client: Record<string, string>, now: number): OperationsView["workers"][number] => {
-  const raw = client.rawname ?? "";
-  const named = raw.indexOf(":w:");
   const idleS = Number(client.idle);
   return {
-    name: named === -1 ? `worker at ${client.addr ?? "an unknown address"}` : raw.slice(named + 3),
+    name: workerNameOf(client) ?? `worker at ${client.addr ?? "an unknown address"}`,
     lastSeen: new Date(now - (Number.isFinite(idleS) ? idleS * 1000 : 0)).toISOString(),
   };
 };

@@ -36,14 +36,16 @@ export const createPageTools = ({ scans }: { scans: ScanService }) => {
   ): Promise<Scan> => {
     const url = normaliseScanUrl(rawUrl, urlForm);
     if (!url.ok) throw new AppError("invalid_request", `url: ${url.reason}`, URL_HINT);
-    const { scan, finished } = await scans.submit({ url: url.url, mode, requestId, keepSnapshot }, caller, signal);
-    if (!finished) {
+    const submitted = await scans.submit({ url: url.url, mode, requestId, keepSnapshot }, caller, signal);
+    if (!submitted.finished) {
+      const { id } = submitted.scan;
       throw new AppError(
         "upstream_failure",
-        `The scan of ${scan.url} did not finish in time`,
-        `It is still running as scan ${scan.id}; GET /api/v1/scan/${scan.id} returns it once it completes.`,
+        `The scan of ${submitted.scan.url} did not finish in time`,
+        `It is still running as scan ${id}; GET /api/v1/scan/${id} returns it once it completes.`,
       );
     }
+    const { scan } = submitted;
     if (scan.status === "failed") {
       throw new AppError(
         "upstream_failure",

@@ -1,19 +1,33 @@
 import { randomUUID } from "node:crypto";
 import { AppError, type ScanMode } from "@scan/contract";
-import type { Db, Scan } from "@scan/db";
+import type { Logger } from "pino";
 import type { AccountCaller } from "./authenticate";
+import type { BoundResource } from "./idempotency-store";
 import type { NewScan, ScanIntake } from "./scan-intake";
+import type { Tx } from "./user-lock";
 
-export type BatchSubmission = { urls: readonly string[]; mode: ScanMode; requestId: string; callbackUrl?: string };
+export type BatchSubmission = {
+  urls: readonly string[];
+  mode: ScanMode;
+  requestId: string;
+  callbackUrl?: string;
+  /** binds the scans to the request's Idempotency-Key, in the transaction that stores them */
+  bind?: (resource: BoundResource, tx: Tx) => Promise<void>;
+};
+
+/** A scan of the batch as its caller is told of it: queued, to be polled or called back. */
+export type BatchScan = { id: string; url: string; mode: ScanMode };
 
 /**
  * Stores and queues many scans at once, all or none: every URL is checked first (the first
  * one at fault is named by its index), then the quota is checked for all of them. Callers
- * poll each scan or give a callback_url; nobody waits here.
+ * poll each scan or give a callback_url; nobody waits here. Once they are stored the caller
+ * is told their ids, whether or not the queue took them (the reaper queues them from their
+ * rows when it could not).
  */
 export const createBatchSubmit =
-  ({ db, intake }: { db: Db; intake: ScanIntake }) =>
-  async (input: BatchSubmission, owner: AccountCaller): Promise<Scan[]> => {
+  ({ intake, log }: { intake: ScanIntake; log: Logger }) =>
+  async (input: BatchSubmission, owner: AccountCaller): Promise<BatchScan[]> => {
     const refusals = await Promise.all(
       input.urls.map((url, i) =>
         intake.assertScannable(url).then(
@@ -40,9 +54,25 @@ export const createBatchSubmit =
       mode: input.mode,
       requestId: input.requestId,
     }));
-    const priorities = await intake.storeWithPriorities(scans, owner, callbackUrl);
-    await intake.enqueue(scans, priorities, callbackUrl);
-    const rows = await db.scan.findMany({ where: { id: { in: scans.map((scan) => scan.id) } } });
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    return scans.map((scan) => byId.get(scan.id)).filter((row): row is Scan => row !== undefined);
+    const { bind } = input;
+    const ids = scans.map((scan) => scan.id);
+    const priorities = await intake.storeWithPriorities(
+      scans,
+      owner,
+      callbackUrl,
+      bind && ((tx) => bind({ scans: ids, accessToken: null }, tx)),
+    );
+    if (!(await intake.enqueue(scans, priorities)))
+      log.warn({ scans: ids.length }, "batch stored but not queued: the reaper queues it once the queue is back");
+    return scans.map(({ id, url, mode }) => ({ id, url, mode }));
   };
+
+/**
+ * The scans of a batch an earlier request with the same Idempotency-Key stored: the same
+ * request (same body), so the same URLs in the same order.
+ */
+export const resumeBatch = (input: Pick<BatchSubmission, "urls" | "mode">, resource: BoundResource): BatchScan[] =>
+  input.urls.flatMap((url, i) => {
+    const id = resource.scans[i];
+    return id ? [{ id, url, mode: input.mode }] : [];
+  });

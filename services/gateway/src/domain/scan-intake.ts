@@ -5,7 +5,10 @@ import { type PortPolicy, type Resolve, vetTarget } from "@scan/platform";
 import type { Queue } from "bullmq";
 import { type AccountCaller, keyIdOf } from "./authenticate";
 import { quotaMonth, scansThisMonth } from "./monthly-quota";
-import { withUserLock } from "./user-lock";
+import { type Tx, withUserLock } from "./user-lock";
+
+/** Work done in the transaction that stores new scans: an Idempotency-Key bound to them. */
+export type OnStored = (tx: Tx) => Promise<void>;
 
 export type ScanIntakeDeps = {
   db: Db;
@@ -62,10 +65,16 @@ export const createScanIntake = ({
   };
 
   /**
-   * Stores scan rows, all or none; for a key holder, under a per-user lock that counts this
-   * month's scans first, so concurrent requests cannot overrun the quota.
+   * Stores scan rows, all or none, with `onStored` in the same transaction; for a key holder,
+   * under a per-user lock that counts this month's scans first, so concurrent requests cannot
+   * overrun the quota.
    */
-  const storeAll = async (scans: readonly NewScan[], owner: AccountCaller | null, callbackUrl: string | null) => {
+  const storeAll = async (
+    scans: readonly NewScan[],
+    owner: AccountCaller | null,
+    callbackUrl: string | null,
+    onStored?: OnStored,
+  ) => {
     // keepSnapshot is stored too: a scan the queue lost is queued again from its row
     const rows = scans.map((scan) => ({
       ...scan,
@@ -75,7 +84,14 @@ export const createScanIntake = ({
       ...(owner ? { userId: owner.userId, apiKeyId: keyIdOf(owner) } : {}),
     }));
     const quota = owner ? monthlyQuotas[owner.plan] : null;
-    if (!owner || quota === null) return db.scan.createMany({ data: rows });
+    if (!owner || quota === null) {
+      if (!onStored) return db.scan.createMany({ data: rows });
+      return db.$transaction(async (tx) => {
+        const stored = await tx.scan.createMany({ data: rows });
+        await onStored(tx);
+        return stored;
+      });
+    }
     return withUserLock(db, "scan-quota", owner.userId, async (tx) => {
       const now = new Date();
       const used = await scansThisMonth(tx, owner.userId, now);
@@ -89,7 +105,9 @@ export const createScanIntake = ({
           `The quota resets at ${nextMonth.toISOString()}; a higher plan has a larger quota.`,
         );
       }
-      return tx.scan.createMany({ data: rows });
+      const stored = await tx.scan.createMany({ data: rows });
+      await onStored?.(tx);
+      return stored;
     });
   };
 
@@ -114,30 +132,27 @@ export const createScanIntake = ({
     scans: readonly NewScan[],
     owner: AccountCaller | null,
     callbackUrl: string | null,
+    onStored?: OnStored,
   ): Promise<number[]> => {
-    const [priorities] = await Promise.all([prioritiesFor(owner, scans), storeAll(scans, owner, callbackUrl)]);
+    const [priorities] = await Promise.all([
+      prioritiesFor(owner, scans),
+      storeAll(scans, owner, callbackUrl, onStored),
+    ]);
     return priorities;
   };
 
-  /** Queues stored scans; when the queue cannot take them they are failed, and the caller gets a 503. */
-  const enqueue = async (scans: readonly NewScan[], priorities: readonly number[], callbackUrl: string | null) => {
+  /**
+   * Queues stored scans; answers false when the queue cannot take them now (Redis away). Their
+   * rows stay queued and the worker's reaper queues them from the rows once the queue is back,
+   * as it does for jobs the queue lost: a stored scan is never failed for the queue's sake,
+   * and its caller is told its id.
+   */
+  const enqueue = async (scans: readonly NewScan[], priorities: readonly number[]): Promise<boolean> => {
     try {
       await queue.addBulk(scans.map((scan, i) => scanJob(scan, priorities[i] ?? MAX_SCAN_PRIORITY)));
+      return true;
     } catch {
-      await db.scan.updateMany({
-        where: { id: { in: scans.map((scan) => scan.id) } },
-        data: {
-          status: "failed",
-          errorCode: "service_unavailable",
-          errorMessage: "The scan queue was unavailable",
-          completedAt: new Date(),
-          // the caller hears of it in the 503; nothing will be delivered
-          callbackState: callbackUrl ? "failed" : null,
-        },
-      });
-      throw new AppError("service_unavailable", "The scan queue is unavailable", "Try again in a few seconds.", {
-        "Retry-After": "5",
-      });
+      return false;
     }
   };
 

@@ -1,4 +1,5 @@
 import type { Db } from "@scan/db";
+import type { Logger } from "pino";
 import type { Admission } from "./admission";
 import { createBatchSubmit } from "./scan-batches";
 import { createScanIntake, type ScanIntakeDeps } from "./scan-intake";
@@ -12,6 +13,7 @@ export type ScanServiceDeps = ScanIntakeDeps & {
   waitMs: number;
   /** refuses waiting callers whose scan cannot finish in their budget; null: no admission control */
   admission: Admission | null;
+  log: Logger;
 };
 
 /**
@@ -19,11 +21,13 @@ export type ScanServiceDeps = ScanIntakeDeps & {
  * A scan alone (scan-submission) or in a batch (scan-batches) goes through the same intake
  * (scan-intake: vetting, quota, priority, queue); reading is scan-reader's.
  */
-export const createScanService = ({ db, waiter, waitMs, admission, ...intakeDeps }: ScanServiceDeps) => {
+export const createScanService = ({ db, waiter, waitMs, admission, log, ...intakeDeps }: ScanServiceDeps) => {
   const intake = createScanIntake({ db, ...intakeDeps });
+  const { submit, resume } = createScanSubmit({ db, intake, waiter, waitMs, admission, log });
   return {
-    submit: createScanSubmit({ db, intake, waiter, waitMs, admission }),
-    submitBatch: createBatchSubmit({ db, intake }),
+    submit,
+    resume,
+    submitBatch: createBatchSubmit({ intake, log }),
     /** the address policy every URL the service will fetch passes: a site's too, as its pages are scanned */
     assertScannable: intake.assertScannable,
     /** a URL the service will POST to (callbacks, alerts): public, resolvable, and signable (WEBHOOK_SECRET set) */

@@ -1,6 +1,6 @@
 import type { Db } from "@scan/db";
 
-type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
+export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
 /**
  * Runs `work` in a transaction holding a per-user, per-purpose advisory lock, so that a

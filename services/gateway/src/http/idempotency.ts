@@ -4,8 +4,46 @@ import type { Request, Response } from "express";
 import type { Logger } from "pino";
 import type { Caller } from "../domain/authenticate";
 import { clientBucket } from "../domain/client-ip";
-import type { Claim, IdempotencyStore } from "../domain/idempotency-store";
+import { type BoundResource, type Claim, ClaimLostError, type IdempotencyStore } from "../domain/idempotency-store";
+import type { Tx } from "../domain/user-lock";
 import type { Around } from "./route";
+
+declare global {
+  namespace Express {
+    interface Locals {
+      /**
+       * On an idempotent route called with an Idempotency-Key: what an earlier request with
+       * the key created (answer it, create nothing), and how the work binds what it creates
+       * to the key, inside the transaction that stores it.
+       */
+      idempotency?: { resource: BoundResource | null; bind: (resource: BoundResource, tx: Tx) => Promise<void> };
+    }
+  }
+}
+
+/** how often a key's answer that could not be kept (the database away) is tried again */
+const KEEP_RETRY_MS = 1_000;
+/** how long it is tried: outages longer than this end with the claim abandoned, and a retry answers its scans */
+const KEEP_TRYING_MS = 5 * 60_000;
+
+/**
+ * Runs a write of the key's row until it succeeds or `forMs` runs out: an answer sent while
+ * Postgres was away is kept once it is back, so its retries replay it. A retry that took the
+ * claim over meanwhile makes the write a no-op.
+ */
+const keepTrying = (write: () => Promise<void>, forMs: number, log: Logger): void => {
+  const until = Date.now() + forMs;
+  const again = () => {
+    write().catch((error: unknown) => {
+      if (Date.now() + KEEP_RETRY_MS >= until) {
+        log.warn({ err: error instanceof Error ? error.message : String(error) }, "idempotency key not recorded");
+        return;
+      }
+      setTimeout(again, KEEP_RETRY_MS).unref();
+    });
+  };
+  setTimeout(again, KEEP_RETRY_MS).unref();
+};
 
 const KEY_HINT =
   'Send one Idempotency-Key of 1 to 255 printable ASCII characters, bare or as a quoted string ("..."); a UUID v4 is a good key.';
@@ -92,6 +130,15 @@ const bytesOf = (body: unknown): Buffer =>
       ? Buffer.from(body)
       : Buffer.from(JSON.stringify(body ?? null) ?? "");
 
+/** A retry while the key's first request is still being answered (or a claim a retry took over). */
+const IN_USE = () =>
+  new AppError(
+    "idempotency_key_in_use",
+    "A request with this Idempotency-Key is still being answered",
+    "Retry after Retry-After seconds with the same key and body: you will receive its answer.",
+    { "Retry-After": "1" },
+  );
+
 /**
  * Watches the answer of a claimed request: once its status and body are known they are kept
  * (or the claim released), and only then sent, so a retry that arrives the moment the client
@@ -105,23 +152,27 @@ const watch = async (
   proceed: () => Promise<void>,
 ): Promise<void> => {
   let settled = false;
+  // the claim is held while the work runs: a gateway that dies stops renewing it, and a retry
+  // takes it over within one lease
+  const renewal = setInterval(() => void store.renew(claim).catch(() => undefined), store.leaseMs / 3);
+  renewal.unref();
   const send = res.send.bind(res);
   res.send = ((body?: unknown) => {
     if (settled) return send(body);
     settled = true;
+    clearInterval(renewal);
     const status = res.statusCode;
     const headers: Record<string, string> = {};
     for (const name of REPLAYED_HEADERS) {
       const value = res.getHeader(name);
       if (value !== undefined) headers[name] = String(value);
     }
-    const keeping = remembered(status)
-      ? store.complete(claim, { status, headers, body: bytesOf(body) })
-      : store.release(claim);
-    keeping
-      .catch((error: unknown) => {
-        // the claim expires with its lease; the answer still goes out
-        log.warn({ err: error instanceof Error ? error.message : String(error) }, "idempotency key not recorded");
+    const answer = { status, headers, body: bytesOf(body) };
+    const keep = () => (remembered(status) ? store.complete(claim, answer) : store.release(claim));
+    keep()
+      .catch(() => {
+        // the answer still goes out; it is kept once the database is back, within the claim's lease
+        keepTrying(keep, KEEP_TRYING_MS, log);
       })
       .finally(() => send(body));
     return res;
@@ -132,8 +183,10 @@ const watch = async (
   } catch (error) {
     // the error handler answers next, through send above
     failed = true;
+    if (error instanceof ClaimLostError) throw IN_USE();
     throw error;
   } finally {
+    if (!settled) clearInterval(renewal);
     if (!failed && !settled) {
       settled = true;
       await store.release(claim).catch(() => undefined);
@@ -164,8 +217,14 @@ export const idempotentRequests =
       path: route.path,
     });
     switch (outcome.kind) {
-      case "claimed":
-        return watch(store, outcome.claim, res, res.locals.log, proceed);
+      case "claimed": {
+        const { claim } = outcome;
+        res.locals.idempotency = {
+          resource: outcome.resource,
+          bind: (resource, tx) => store.bind(claim, resource, tx),
+        };
+        return watch(store, claim, res, res.locals.log, proceed);
+      }
       case "replay": {
         await res.locals.giveBack?.();
         for (const [name, value] of Object.entries(outcome.answer.headers)) res.setHeader(name, value);
@@ -175,12 +234,7 @@ export const idempotentRequests =
       }
       case "in_progress":
         await res.locals.giveBack?.();
-        throw new AppError(
-          "idempotency_key_in_use",
-          "A request with this Idempotency-Key is still being answered",
-          "Retry after Retry-After seconds with the same key and body: you will receive its answer.",
-          { "Retry-After": "1" },
-        );
+        throw IN_USE();
       case "mismatch":
         throw new AppError(
           "idempotency_key_reused",

@@ -49,35 +49,35 @@ export const scanRoutes = (scans: ScanService): Route[] => [
       // a client that goes away stops the wait, not the scan
       const gone = new AbortController();
       res.on("close", () => gone.abort());
-      const { scan, finished, accessToken } = await scans.submit(
-        {
-          url: url.url,
-          mode: input.mode,
-          requestId: res.locals.requestId,
-          callbackUrl: input.callback_url,
-          respondAsync,
-          budgetMs: wait,
-        },
-        caller.kind === "anonymous" ? null : caller,
-        gone.signal,
-      );
+      // a retry whose key's first request stored the scan answers that scan, and stores nothing
+      const bound = res.locals.idempotency?.resource;
+      const request = { url: url.url, mode: input.mode, respondAsync, budgetMs: wait };
+      const submitted = bound
+        ? await scans.resume(request, bound, gone.signal)
+        : await scans.submit(
+            {
+              ...request,
+              requestId: res.locals.requestId,
+              callbackUrl: input.callback_url,
+              bind: res.locals.idempotency?.bind,
+            },
+            caller.kind === "anonymous" ? null : caller,
+            gone.signal,
+          );
       // a client that went away is answered all the same: the answer is what its retry (with an Idempotency-Key) receives
       const meta = { requestId: res.locals.requestId };
       // where the scan is read: an anonymous maker's link carries the token only it is given
-      const link = scanLink(scan.id, accessToken);
-      if (respondAsync || !finished) {
+      const link = scanLink(submitted.scan.id, submitted.accessToken);
+      if (respondAsync || !submitted.finished) {
+        const { id, url: scanned, mode, status } = submitted.scan;
         if (respondAsync) res.setHeader("Preference-Applied", "respond-async");
         res.status(202).location(link);
         res.json(
-          successBody(
-            form,
-            { id: scan.id, url: scan.url, mode: scan.mode, status: scan.status } satisfies ScanAccepted,
-            meta,
-            { scanEndpoint: true },
-          ),
+          successBody(form, { id, url: scanned, mode, status } satisfies ScanAccepted, meta, { scanEndpoint: true }),
         );
         return;
       }
+      const { scan } = submitted;
       if (scan.status === "failed") {
         throw new AppError(
           "upstream_failure",

@@ -10,6 +10,7 @@ import {
   waitInWords,
 } from "@scan/contract";
 import { type RateLimiter, rateLimitHeaders } from "../domain/rate-limiter";
+import { resumeBatch } from "../domain/scan-batches";
 import type { ScanService } from "../domain/scan-service";
 import type { SiteService } from "../domain/site-service";
 import { subjectOf } from "../http/api-access";
@@ -48,9 +49,11 @@ export const scanListRoutes = ({ scans, sites, limiter, onRejected }: ScanListDe
         if (!url.ok) throw new AppError("invalid_request", `urls[${i}]: ${url.reason}`, BATCH_HINT);
         return url.url;
       });
+      // a retry whose key's first request stored the batch answers those scans, and stores nothing
+      const bound = res.locals.idempotency?.resource;
       // every URL is a request against the rate limit: the access check counted one, the rest
-      // are counted here, all or none
-      if (urls.length > 1) {
+      // are counted here, all or none (once: not again for the retry that answers a stored batch)
+      if (urls.length > 1 && !bound) {
         const state = await limiter.consume(subjectOf(owner, req), urls.length - 1);
         for (const [name, value] of Object.entries(rateLimitHeaders(state))) res.setHeader(name, value);
         if (!state.allowed) {
@@ -63,10 +66,18 @@ export const scanListRoutes = ({ scans, sites, limiter, onRejected }: ScanListDe
           );
         }
       }
-      const queued = await scans.submitBatch(
-        { urls, mode: input.mode, requestId: res.locals.requestId, callbackUrl: input.callback_url },
-        owner,
-      );
+      const queued = bound
+        ? resumeBatch({ urls, mode: input.mode }, bound)
+        : await scans.submitBatch(
+            {
+              urls,
+              mode: input.mode,
+              requestId: res.locals.requestId,
+              callbackUrl: input.callback_url,
+              bind: res.locals.idempotency?.bind,
+            },
+            owner,
+          );
       res.status(202).json(
         successBody(
           form,

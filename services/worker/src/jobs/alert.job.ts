@@ -5,6 +5,7 @@ import { type Job, UnrecoverableError } from "bullmq";
 import type { Logger } from "pino";
 import { type DeliveryPolicy, type DeliveryResult, deliver } from "../domain/webhook-delivery";
 import type { WorkerMetrics } from "../infra/metrics";
+import { attemptOf, retryDelayMs } from "./webhook.job";
 
 export type AlertJobDeps = {
   db: Db;
@@ -12,6 +13,8 @@ export type AlertJobDeps = {
   secret: string | undefined;
   policy: DeliveryPolicy;
   timeoutMs: number;
+  /** the delay before the first retry; doubled for each further one, as callbacks' */
+  backoffMs: number;
   log: Logger;
   metrics: WorkerMetrics;
 };
@@ -24,16 +27,15 @@ export type AlertJobDeps = {
  * `X-Webhook-Id`.
  */
 export const createAlertProcessor =
-  ({ db, secret, policy, timeoutMs, log, metrics }: AlertJobDeps) =>
+  ({ db, secret, policy, timeoutMs, backoffMs, log, metrics }: AlertJobDeps) =>
   async (job: Job): Promise<{ alertId: string; delivered: boolean }> => {
     const parsed = AlertJobPayload.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError(`bad alert payload: ${parsed.error.message}`);
-    const { alertId } = parsed.data;
+    const { alertId, attemptsBefore } = parsed.data;
     const alert = await db.auditAlert.findUnique({ where: { id: alertId } });
     if (!alert) throw new UnrecoverableError(`alert ${alertId} does not exist`);
     if (alert.state !== "pending") return { alertId, delivered: alert.state === "delivered" };
-    const attempt = job.attemptsMade + 1;
-    const lastAttempt = attempt >= (job.opts.attempts ?? 1);
+    const { attempt, lastAttempt } = attemptOf(job, attemptsBefore);
     const jobLog = log.child({ alertId, auditId: alert.auditId, attempt, alert: redactUrl(alert.url) });
     let result: DeliveryResult;
     if (!secret) {
@@ -66,6 +68,8 @@ export const createAlertProcessor =
       data: {
         attempts: attempt,
         lastError: result.error,
+        // when the queue will try again: the sweep that queues a lost delivery again keeps to it
+        nextAttemptAt: result.ok || givingUp ? null : new Date(Date.now() + retryDelayMs(attempt, backoffMs)),
         ...(result.ok ? { state: "delivered", deliveredAt: new Date() } : givingUp ? { state: "failed" } : {}),
       },
     });

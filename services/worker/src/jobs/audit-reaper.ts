@@ -1,11 +1,4 @@
-import {
-  type AlertJobPayload,
-  AUDIT_JOB,
-  alertJobId,
-  auditPageJob,
-  auditStepJob,
-  auditStepJobId,
-} from "@scan/contract";
+import { AUDIT_JOB, auditPageJob, auditStepJob, auditStepJobId } from "@scan/contract";
 import type { Db } from "@scan/db";
 import type { Queue } from "bullmq";
 import type { Logger } from "pino";
@@ -20,7 +13,6 @@ export type AuditSweep = {
   pagesFailed: number;
   stepsRequeued: number;
   finished: number;
-  alertsRequeued: number;
 };
 
 /**
@@ -35,13 +27,10 @@ export const createAuditReaper = ({
   queue,
   orphanAfterMs,
   runningAfterMs,
-  alerts,
   log,
 }: {
   db: Db;
   queue: Queue;
-  /** the webhook queue and how an alert is queued on it: undelivered alerts whose job was lost are queued again */
-  alerts: { queue: Pick<Queue, "getJob">; enqueue: (payload: AlertJobPayload) => Promise<void> };
   orphanAfterMs: number;
   runningAfterMs: number;
   log: Logger;
@@ -154,26 +143,11 @@ export const createAuditReaper = ({
     }
   };
 
-  const sweepAlerts = async (result: AuditSweep, now: number) => {
-    const pending = await db.auditAlert.findMany({
-      where: { state: "pending", createdAt: { lt: new Date(now - orphanAfterMs) } },
-      select: { id: true },
-      take: PAGE,
-    });
-    for (const alert of pending) {
-      if (await alerts.queue.getJob(alertJobId(alert.id))) continue;
-      await alerts.enqueue({ alertId: alert.id });
-      result.alertsRequeued += 1;
-      log.warn({ alertId: alert.id }, "regression alert queued again from its row");
-    }
-  };
-
   const sweep = async (): Promise<AuditSweep> => {
-    const result: AuditSweep = { pagesRequeued: 0, pagesFailed: 0, stepsRequeued: 0, finished: 0, alertsRequeued: 0 };
+    const result: AuditSweep = { pagesRequeued: 0, pagesFailed: 0, stepsRequeued: 0, finished: 0 };
     const now = Date.now();
     await sweepPages(result, now);
     await sweepAudits(result, now);
-    await sweepAlerts(result, now);
     return result;
   };
   return { sweep };

@@ -22,6 +22,16 @@ export type WebhookJobDeps = {
 export const retryDelayMs = (attempt: number, backoffMs: number): number => backoffMs * 2 ** (attempt - 1);
 
 /**
+ * Where a delivery job stands among all its delivery's attempts: a job queued again from its
+ * row (the queue lost the first) starts after the attempts made before it, and its last
+ * attempt is the delivery's last.
+ */
+export const attemptOf = (job: Job, attemptsBefore = 0): { attempt: number; lastAttempt: boolean } => {
+  const attempt = attemptsBefore + job.attemptsMade + 1;
+  return { attempt, lastAttempt: attempt >= attemptsBefore + (job.opts.attempts ?? 1) };
+};
+
+/**
  * Delivers a finished scan to its callback URL: one signed POST per attempt, each attempt
  * stored (GET /api/v1/scan/:id shows them), retried with exponential backoff until a 2xx or
  * the last attempt. The body is the same bytes on every attempt; the signature's timestamp
@@ -32,15 +42,14 @@ export const createWebhookProcessor =
   async (job: Job): Promise<{ scanId: string; delivered: boolean }> => {
     const parsed = WebhookJobPayload.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError(`bad webhook payload: ${parsed.error.message}`);
-    const { scanId, requestId } = parsed.data;
+    const { scanId, requestId, attemptsBefore } = parsed.data;
     const scan = await db.scan.findUnique({ where: { id: scanId } });
     if (!scan?.callbackUrl) throw new UnrecoverableError(`scan ${scanId} has no callback to deliver`);
     if (scan.callbackState === "delivered") return { scanId, delivered: true };
     if (scan.status !== "completed" && scan.status !== "failed") {
       throw new UnrecoverableError(`scan ${scanId} is ${scan.status}; only finished scans are delivered`);
     }
-    const attempt = job.attemptsMade + 1;
-    const lastAttempt = attempt >= (job.opts.attempts ?? 1);
+    const { attempt, lastAttempt } = attemptOf(job, attemptsBefore);
     const jobLog = log.child({ scanId, requestId, attempt, callback: redactUrl(scan.callbackUrl) });
 
     const attemptedAt = new Date();

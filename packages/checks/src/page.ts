@@ -3,6 +3,7 @@ import type { Snapshot } from "@scan/contract";
 import { parseHTML } from "linkedom";
 import { ancestorsOf, boilerplateOf, boilerplateReason, enclosingBoilerplate } from "./lib/boilerplate";
 import { isHiddenByMarkup, isInert, readableText, textUnder } from "./lib/element";
+import { profiled } from "./lib/profile";
 
 /** The main content of the page and where it came from (docs/spec/checks.md "What a snapshot holds"). */
 export type MainContent = {
@@ -53,11 +54,12 @@ export type Page = {
  * fragment (an empty response, bare text, a lone script); such input is wrapped the way a
  * browser's parser would place it, so every check sees a whole document.
  */
-export const parseDocument = (html: string): Document => {
-  const doc = parseHTML(html).document as unknown as Document;
-  if (doc.documentElement?.localName === "html") return doc;
-  return parseHTML(`<!doctype html><html><head></head><body>${html}</body></html>`).document as unknown as Document;
-};
+export const parseDocument = (html: string): Document =>
+  profiled("parse", () => {
+    const doc = parseHTML(html).document as unknown as Document;
+    if (doc.documentElement?.localName === "html") return doc;
+    return parseHTML(`<!doctype html><html><head></head><body>${html}</body></html>`).document as unknown as Document;
+  });
 
 export const foldWhitespace = (text: string): string => text.replace(/\s+/g, " ").trim();
 
@@ -71,7 +73,9 @@ let wordBreaker: Intl.Segmenter | undefined;
  * ICU's dictionaries) splits: counted by spaces, a Chinese sentence is one word, and every
  * length rule (an opening of 15 to 80 words, an answer of 20 to 80) would misjudge it.
  */
-export const countWords = (text: string): number => {
+export const countWords = (text: string): number => profiled("segmentation", () => wordsIn(text));
+
+const wordsIn = (text: string): number => {
   const folded = foldWhitespace(text);
   if (folded === "") return 0;
   const tokens = folded.split(" ");
@@ -264,7 +268,10 @@ const readable = (html: string) => {
  * (also when the page has more than READABILITY_MAX_ELEMENTS elements); with the page's h1
  * (`titleHeading`), and without the widgets Readability lets through (`pruneBoilerplate`).
  */
-export const extractMainContent = (renderedHtml: string, parsed?: Document): MainContent => {
+export const extractMainContent = (renderedHtml: string, parsed?: Document): MainContent =>
+  profiled("main-content", () => extractFrom(renderedHtml, parsed));
+
+const extractFrom = (renderedHtml: string, parsed?: Document): MainContent => {
   const article = readable(renderedHtml);
   // the page's own parse only serves to read: the caller's when it has one
   const doc = parsed ?? parseDocument(renderedHtml);

@@ -44,9 +44,11 @@ export type Page = {
   readonly finalUrl: URL;
   /** the rendered DOM */
   readonly doc: Document;
-  /** the DOM of the HTML as served, before scripts */
+  /** the DOM of the HTML as served, before scripts (the rendered DOM itself when the HTML is the same) */
   readonly rawDoc: Document;
   readonly main: MainContent;
+  /** the main content of the HTML as served, extracted as `main` is (the same when the HTML is) */
+  readonly servedMain: MainContent;
 };
 
 /**
@@ -252,29 +254,28 @@ export const READABILITY_MAX_ELEMENTS = 50_000;
 /** Start tags in an HTML text: the element count, near enough, without a DOM walk. */
 const countStartTags = (html: string): number => html.match(/<[a-zA-Z]/g)?.length ?? 0;
 
-const readable = (html: string) => {
+const readable = (html: string, doc: Document) => {
   // Readability's own maxElemsToParse counts with getElementsByTagName("*"), which linkedom answers with nothing
   if (countStartTags(html) > READABILITY_MAX_ELEMENTS) return null;
-  // Readability rewrites the DOM it is given, so it gets a parse of its own
-  const doc = parseDocument(html);
-  markBoilerplate(doc);
+  // Readability rewrites the DOM it is given: it gets a copy of the page's, a fraction of a parse's cost
+  const copy = doc.cloneNode(true) as Document;
+  markBoilerplate(copy);
   // without JSON-LD: Readability leaves a byline it finds in JSON-LD in the content, so adding
   // structured data would change what the content checks read
-  return new Readability(doc, { disableJSONLD: true }).parse();
+  return new Readability(copy, { disableJSONLD: true }).parse();
 };
 
 /**
- * Readability over the rendered DOM, falling back to <main>, then <article>, then <body>
- * (also when the page has more than READABILITY_MAX_ELEMENTS elements); with the page's h1
- * (`titleHeading`), and without the widgets Readability lets through (`pruneBoilerplate`).
+ * Readability over a page's DOM (`doc`, the parse of `html`, only read here), falling back to
+ * <main>, then <article>, then <body> (also when the page has more than
+ * READABILITY_MAX_ELEMENTS elements); with the page's h1 (`titleHeading`), and without the
+ * widgets Readability lets through (`pruneBoilerplate`).
  */
-export const extractMainContent = (renderedHtml: string, parsed?: Document): MainContent =>
-  profiled("main-content", () => extractFrom(renderedHtml, parsed));
+export const extractMainContent = (html: string, doc: Document = parseDocument(html)): MainContent =>
+  profiled("main-content", () => extractFrom(html, doc));
 
-const extractFrom = (renderedHtml: string, parsed?: Document): MainContent => {
-  const article = readable(renderedHtml);
-  // the page's own parse only serves to read: the caller's when it has one
-  const doc = parsed ?? parseDocument(renderedHtml);
+const extractFrom = (html: string, doc: Document): MainContent => {
+  const article = readable(html, doc);
   if (article?.content && countWords(article.textContent ?? "") > 0) {
     const root = parseDocument(`<!doctype html><html><body>${article.content}</body></html>`).body;
     const setAside = pruneBoilerplate(root);
@@ -308,9 +309,12 @@ const lazy = <T>(compute: () => T): (() => T) => {
 };
 
 export const preparePage = (snapshot: Snapshot, scannedAt: Date): Page => {
+  // one DOM per document, read by every check: the rendered page's, and the served HTML's when it differs
   const doc = parseDocument(snapshot.renderedHtml);
-  const rawDoc = lazy(() => parseDocument(snapshot.rawHtml));
+  const sameHtml = snapshot.rawHtml === snapshot.renderedHtml;
+  const rawDoc = sameHtml ? () => doc : lazy(() => parseDocument(snapshot.rawHtml));
   const main = lazy(() => extractMainContent(snapshot.renderedHtml, doc));
+  const servedMain = sameHtml ? main : lazy(() => extractMainContent(snapshot.rawHtml, rawDoc()));
   return {
     snapshot,
     scannedAt,
@@ -321,6 +325,9 @@ export const preparePage = (snapshot: Snapshot, scannedAt: Date): Page => {
     },
     get main() {
       return main();
+    },
+    get servedMain() {
+      return servedMain();
     },
   };
 };

@@ -47,8 +47,8 @@ export type Page = {
   /** the DOM of the HTML as served, before scripts (the rendered DOM itself when the HTML is the same) */
   readonly rawDoc: Document;
   readonly main: MainContent;
-  /** the main content of the HTML as served, extracted as `main` is (the same when the HTML is) */
-  readonly servedMain: MainContent;
+  /** the main content's text of the HTML as served, extracted as `main` is (its text when the HTML is the same) */
+  readonly servedText: string;
 };
 
 /**
@@ -308,13 +308,27 @@ const lazy = <T>(compute: () => T): (() => T) => {
   };
 };
 
-export const preparePage = (snapshot: Snapshot, scannedAt: Date): Page => {
+/**
+ * The main content's text of a page's HTML as served (`Page.servedText`), on its own: a scan
+ * reads it while the page renders, off the thread that drives the browser.
+ */
+export const servedMainText = (rawHtml: string, rawDoc?: Document): string => extractMainContent(rawHtml, rawDoc).text;
+
+/** What the caller already read of the snapshot, to be taken as is. */
+export type PageReadings = { servedText?: string | undefined };
+
+export const preparePage = (snapshot: Snapshot, scannedAt: Date, readings: PageReadings = {}): Page => {
   // one DOM per document, read by every check: the rendered page's, and the served HTML's when it differs
   const doc = parseDocument(snapshot.renderedHtml);
   const sameHtml = snapshot.rawHtml === snapshot.renderedHtml;
   const rawDoc = sameHtml ? () => doc : lazy(() => parseDocument(snapshot.rawHtml));
   const main = lazy(() => extractMainContent(snapshot.renderedHtml, doc));
-  const servedMain = sameHtml ? main : lazy(() => extractMainContent(snapshot.rawHtml, rawDoc()));
+  const known = readings.servedText;
+  const servedText = sameHtml
+    ? () => main().text
+    : known !== undefined
+      ? () => known
+      : lazy(() => servedMainText(snapshot.rawHtml, rawDoc()));
   return {
     snapshot,
     scannedAt,
@@ -326,8 +340,8 @@ export const preparePage = (snapshot: Snapshot, scannedAt: Date): Page => {
     get main() {
       return main();
     },
-    get servedMain() {
-      return servedMain();
+    get servedText() {
+      return servedText();
     },
   };
 };

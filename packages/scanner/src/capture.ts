@@ -76,6 +76,8 @@ export const captureSnapshot = async (
   target: { url: string; mode: ScanMode },
   policy: FetchPolicy,
   limits: CaptureLimits,
+  /** called with a full scan's HTML as served when the page is about to render, to be read meanwhile */
+  onRender?: (rawHtml: string) => void,
 ): Promise<Snapshot> => {
   const deadline = Date.now() + limits.scanTimeoutMs;
   const requested = new URL(target.url);
@@ -106,6 +108,7 @@ export const captureSnapshot = async (
   const served = !full && isDocument && limits.quickRender !== "always" ? judgeServedHtml(rawHtml) : null;
   const render = isDocument && (served === null || (served.render && limits.quickRender !== "never"));
   const asServed = served?.html ?? rawHtml;
+  if (render && full) onRender?.(rawHtml);
   const rendered: Rendered = render
     ? await renderDocument(
         openPage,

@@ -8,6 +8,7 @@ import { createCachingResolver } from "./dns-cache";
 import { type EgressProxy, startEgressProxy } from "./egress-proxy";
 import type { FetchPolicy } from "./http-fetch";
 import { type ScannedPage, type ScanRequest, scanPage } from "./scan-page";
+import { createServedReader } from "./served-reader";
 
 /** The system resolver's every address for a host: what the address policy vets. */
 export const resolveAll = async (hostname: string): Promise<string[]> =>
@@ -79,6 +80,11 @@ export type ScannerOptions = {
   spare?: boolean;
   onLaunch?: (browser: Browser) => void;
   onRestart?: (reason: RestartReason) => void;
+  /**
+   * Read a full scan's HTML as served on a thread of its own while the page renders
+   * (served-reader.ts); default true.
+   */
+  readServedInThread?: boolean;
 };
 
 export type Scanner = {
@@ -128,15 +134,18 @@ export const createScanner = (options: ScannerOptions): Scanner => {
     ports,
     userAgent: SCANNER_USER_AGENT,
   };
+  const servedReader =
+    (options.readServedInThread ?? true) ? createServedReader({ timeoutMs: options.limits.scanTimeoutMs }) : undefined;
   return {
     pool,
     policy,
     allowlist,
     ports,
-    scan: (request) => scanPage({ pool, policy, limits: options.limits }, request),
+    scan: (request) => scanPage({ pool, policy, limits: options.limits, servedReader }, request),
     close: async () => {
       await pool.close();
       await egress?.close();
+      await servedReader?.close();
     },
   };
 };

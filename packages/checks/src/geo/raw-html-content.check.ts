@@ -22,7 +22,7 @@ export const rawHtmlContent = defineCheck({
     const rendered = wordCounts(page.main.text);
     if (rendered.total === 0)
       return { status: "skip", description: "The rendered page has no main content to compare." };
-    const served = page.servedMain === page.main ? rendered : wordCounts(page.servedMain.text);
+    const served = page.snapshot.rawHtml === page.snapshot.renderedHtml ? rendered : wordCounts(page.servedText);
     const share = percent(sharedWords(rendered, served));
     const description = `The HTML as served holds ${share} % of the rendered main content's ${rendered.total} words.`;
     if (share >= 80) return { status: "pass", description };

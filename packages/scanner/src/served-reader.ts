@@ -28,7 +28,14 @@ const threadFile = (): string => {
 
 type Pending = { resolve: (text: string | undefined) => void; timer: NodeJS.Timeout };
 
-export const createServedReader = ({ timeoutMs }: { timeoutMs: number }): ServedReader => {
+export const createServedReader = ({
+  timeoutMs,
+  file = threadFile(),
+}: {
+  timeoutMs: number;
+  /** the thread's script (served-reader.thread.ts compiled, or run under tsx) */
+  file?: string;
+}): ServedReader => {
   let thread: Worker | null = null;
   let answered = false;
   let usable = true;
@@ -44,24 +51,24 @@ export const createServedReader = ({ timeoutMs }: { timeoutMs: number }): Served
   };
 
   // a thread that failed takes its readings with it; the next reading starts a new one
-  const drop = (failed: Worker) => {
+  const drop = (failed: Worker, { broken }: { broken: boolean }) => {
     if (thread !== failed) return;
     thread = null;
-    if (!answered) usable = false;
+    if (broken && !answered) usable = false;
     for (const id of [...pending.keys()]) settle(id, undefined);
     failed.terminate().catch(() => undefined);
   };
 
   const start = (): Worker => {
     // the thread runs with the process's own flags (under tsx: its loader), idle it keeps nothing alive
-    const started = new Worker(threadFile());
+    const started = new Worker(file);
     started.unref();
     started.on("message", (answer: ServedReadAnswer) => {
       answered = true;
       settle(answer.id, "text" in answer ? answer.text : undefined);
     });
-    started.on("error", () => drop(started));
-    started.on("exit", () => drop(started));
+    started.on("error", () => drop(started, { broken: true }));
+    started.on("exit", () => drop(started, { broken: true }));
     return started;
   };
 
@@ -78,7 +85,7 @@ export const createServedReader = ({ timeoutMs }: { timeoutMs: number }): Served
       const id = nextId++;
       return new Promise((resolve) => {
         // a thread stuck on one page is replaced: the scan reads that page itself
-        const timer = setTimeout(() => drop(running), timeoutMs);
+        const timer = setTimeout(() => drop(running, { broken: false }), timeoutMs);
         timer.unref();
         pending.set(id, { resolve, timer });
         running.postMessage({ id, rawHtml } satisfies ServedReadRequest);

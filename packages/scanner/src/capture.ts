@@ -17,6 +17,11 @@ export type CaptureLimits = {
   maxRedirects: number;
   /** quick scans: judge the served HTML unless scripts may change it (auto), or always/never render */
   quickRender: QuickRender;
+  /**
+   * captures (fetch and render) at once per process, the others waiting their turn, so that
+   * one scan's checks run while the next one renders; 0 or unset: as many as scans
+   */
+  rendersAtOnce?: number;
 };
 
 /**

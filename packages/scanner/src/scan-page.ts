@@ -12,6 +12,8 @@ export type ScanPageDeps = {
   limits: CaptureLimits;
   /** reads a full scan's served HTML while the page renders (served-reader.ts); without it the checks read it after */
   servedReader?: ServedReader | undefined;
+  /** waits for a capture's turn (`CaptureLimits.rendersAtOnce`); without it captures do not wait */
+  renderTurn?: <T>(capture: () => Promise<T>) => Promise<T>;
 };
 
 /** One page to scan; `access`: the credentials of a site behind a login, for its own origin only. */
@@ -35,24 +37,26 @@ export type ScannedPage = {
  * TargetError.
  */
 export const scanPage = async (
-  { pool, policy, limits, servedReader }: ScanPageDeps,
+  { pool, policy, limits, servedReader, renderTurn = (capture) => capture() }: ScanPageDeps,
   { url, mode, access }: ScanRequest,
 ): Promise<ScannedPage> => {
   const startedAt = performance.now();
   // a site behind a login: every fetch of this scan to its origin carries its credentials
   const scanPolicy = access ? { ...policy, access } : policy;
   let servedText: Promise<string | undefined> = Promise.resolve(undefined);
-  const snapshot = await pool.use((browser) =>
-    captureSnapshot(
-      () => pool.openPage(browser),
-      { url, mode },
-      scanPolicy,
-      limits,
-      servedReader
-        ? (rawHtml) => {
-            servedText = servedReader.read(rawHtml);
-          }
-        : undefined,
+  const snapshot = await renderTurn(() =>
+    pool.use((browser) =>
+      captureSnapshot(
+        () => pool.openPage(browser),
+        { url, mode },
+        scanPolicy,
+        limits,
+        servedReader
+          ? (rawHtml) => {
+              servedText = servedReader.read(rawHtml);
+            }
+          : undefined,
+      ),
     ),
   );
   const capturedAt = performance.now();

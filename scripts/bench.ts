@@ -52,6 +52,7 @@ const { values: args } = parseArgs({
     pages: { type: "string" },
     workers: { type: "string", default: "2" },
     "worker-concurrency": { type: "string", default: "1" },
+    "renders-at-once": { type: "string", default: "0" },
     connections: { type: "string" },
     throughput: { type: "string", default: "150" },
     overhead: { type: "string", default: "100" },
@@ -175,6 +176,8 @@ const main = async () => {
   const workerEnv = (extra: NodeJS.ProcessEnv = {}) => ({
     ...env,
     WORKER_CONCURRENCY: String(workerConcurrency),
+    // captures at once per worker (SCAN_RENDERS_AT_ONCE): with --worker-concurrency above it, checks overlap renders
+    SCAN_RENDERS_AT_ONCE: String(int("renders-at-once")),
     // several workers on one machine: each takes a free port for its metrics
     METRICS_PORT: "0",
     METRICS_HOST: "127.0.0.1",

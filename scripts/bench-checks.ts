@@ -13,13 +13,14 @@
  * hands back is a serialisation of its DOM), and the AI crawlers' fetches answer the served
  * HTML, so every step a full scan takes is taken.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { type Profile, parseDocument, preparePage, recordProfile, runChecks } from "@scan/checks";
+import { type Profile, preparePage, recordProfile, runChecks } from "@scan/checks";
 import type { Snapshot } from "@scan/contract";
 import { median, percentile } from "../tests/support/corpus";
+import { SCANNED_AT, snapshotOf } from "./verdict-changes/extract";
 
 const ROOT = resolve(__dirname, "..");
 
@@ -47,47 +48,18 @@ const corpusDir = (): { dir: string; note: string } => {
   };
 };
 
-const SCANNED_AT = new Date("2026-06-01T12:00:00Z");
-
-const snapshotOf = (pages: string, name: string): Snapshot => {
-  const url = `http://127.0.0.1:8080/${name}/`;
-  const rawHtml = readFileSync(join(pages, name, "index.html"), "utf8");
-  const missing = (path: string) => ({
-    url: `http://127.0.0.1:8080${path}`,
-    status: 404,
-    contentType: "text/plain",
-    body: "not found",
-    truncated: false,
-    error: null,
-  });
-  const renderedHtml = `<!DOCTYPE html>${parseDocument(rawHtml).documentElement.outerHTML}`;
-  return {
-    requestedUrl: url,
-    finalUrl: url,
+/** The corpus page as the worker would capture it (verdict-changes' snapshot, the rendered HTML reserialised). */
+const snapshotFor = (pages: string, name: string): Snapshot => {
+  const snapshot = snapshotOf(pages, name, "reserialized");
+  if (mode === "quick") return snapshot;
+  const botFetches = ["GPTBot", "ClaudeBot", "PerplexityBot"].map((bot) => ({
+    bot,
+    userAgent: bot,
     status: 200,
-    redirects: [],
-    redirectLoop: false,
-    headers: { "content-type": "text/html; charset=utf-8" },
-    ttfbMs: 50,
-    rawHtml,
-    renderedHtml,
-    rendered: true,
-    renderReason: "corpus snapshot",
-    robotsTxt: missing("/robots.txt"),
-    llmsTxt: missing("/llms.txt"),
-    sitemap: missing("/sitemap.xml"),
-    subresources: [],
-    botFetches:
-      mode === "full"
-        ? ["GPTBot", "ClaudeBot", "PerplexityBot"].map((bot) => ({
-            bot,
-            userAgent: bot,
-            status: 200,
-            body: rawHtml,
-            error: null,
-          }))
-        : [],
-  };
+    body: snapshot.rawHtml,
+    error: null,
+  }));
+  return { ...snapshot, botFetches };
 };
 
 /** One scan's checks, timed whole and by frame (the parse of the rendered DOM included, as the worker pays it). */
@@ -108,7 +80,7 @@ const main = () => {
   process.stderr.write(`[bench:checks] ${corpus.note}, ${mode} scan, ${rounds} rounds\n`);
   const pagesDir = join(corpus.dir, "pages");
   const names = readdirSync(pagesDir).sort();
-  const snapshots = names.map((name) => ({ name, snapshot: snapshotOf(pagesDir, name) }));
+  const snapshots = names.map((name) => ({ name, snapshot: snapshotFor(pagesDir, name) }));
   // one pass to compile the checks' code paths, as a running worker has
   for (const { snapshot } of snapshots) scanOnce(snapshot);
 

@@ -27,7 +27,8 @@ export const SCANNED_AT = new Date("2026-06-01T12:00:00Z");
 
 export type RenderedHtml = "same" | "reserialized";
 
-const snapshotOf = (pages: string, name: string, rendered: RenderedHtml): Snapshot => {
+/** A corpus page as a scan's snapshot (scripts/bench-checks.ts judges the same). */
+export const snapshotOf = (pages: string, name: string, rendered: RenderedHtml): Snapshot => {
   const url = `http://127.0.0.1:8080/${name}/`;
   const html = readFileSync(join(pages, name, "index.html"), "utf8");
   const missing = (path: string) => ({

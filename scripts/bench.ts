@@ -2,7 +2,11 @@
  * The benchmark: `pnpm bench [options]` (docs/faults-and-benchmark.md). Serves tests/corpus/pages on
  * 127.0.0.1, starts the gateway and the workers as separate processes on a database and queue
  * prefix of their own, and measures, in one run:
- * - POST /api/v1/scan end to end per mode, against a bare Playwright render of the same pages;
+ * - POST /api/v1/scan end to end per mode, against a bare Playwright render of the same pages,
+ *   also per corpus page with the full scan's worker phases;
+ * - Lighthouse's SEO-only run against a full scan on the five heaviest pages (`--lighthouse
+ *   <folder>` where lighthouse@12.8 is installed, default ../lh12 beside the repository; skipped,
+ *   saying so, when it is not there);
  * - the gateway on a cheap endpoint, and POST /api/v1/aeo-2/evaluate against bare express;
  * - quick scans a minute with one worker process;
  * - a soak on a fresh worker with a share of hanging targets: RSS at scan 200 and at the end,
@@ -13,18 +17,19 @@
  * Needs DATABASE_URL and REDIS_URL, or PostgreSQL and Redis on their standard local ports.
  */
 import { randomBytes } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createDb } from "@scan/db";
 import { createKeyService, createUserService } from "@scan/gateway";
 import { resolveChromiumPath } from "@scan/scanner";
-import { corpusPages, serveCorpus } from "../tests/support/corpus";
+import { CORPUS_DIR, corpusPages, serveCorpus } from "../tests/support/corpus";
 import { hang, html, startFixtureServer } from "../tests/support/fixture-server";
 import { bareRender } from "./bench/baselines";
 import { driveScans } from "./bench/load";
 import { gatewayOverhead, modeResult } from "./bench/measure";
+import { compareLighthouse, findLighthouse, heaviestPages, perPageRows } from "./bench/per-page";
 import { measureEndpoints, soak, statusCounts } from "./bench/phases";
 import { trackChromium, watchTrees } from "./bench/procfs";
 import { type BenchResult, latency, renderTable, targetsOf } from "./bench/report";
@@ -47,6 +52,7 @@ const { values: args } = parseArgs({
     pages: { type: "string" },
     workers: { type: "string", default: "2" },
     "worker-concurrency": { type: "string", default: "1" },
+    "renders-at-once": { type: "string", default: "0" },
     connections: { type: "string" },
     throughput: { type: "string", default: "150" },
     overhead: { type: "string", default: "100" },
@@ -60,6 +66,9 @@ const { values: args } = parseArgs({
     startup: { type: "boolean", default: false },
     "startup-runs": { type: "string", default: "5" },
     "startup-settle-ms": { type: "string", default: "2000" },
+    lighthouse: { type: "string" },
+    "lighthouse-pages": { type: "string", default: "5" },
+    before: { type: "string" },
   },
 });
 
@@ -167,6 +176,8 @@ const main = async () => {
   const workerEnv = (extra: NodeJS.ProcessEnv = {}) => ({
     ...env,
     WORKER_CONCURRENCY: String(workerConcurrency),
+    // captures at once per worker (SCAN_RENDERS_AT_ONCE): with --worker-concurrency above it, checks overlap renders
+    SCAN_RENDERS_AT_ONCE: String(int("renders-at-once")),
     // several workers on one machine: each takes a free port for its metrics
     METRICS_PORT: "0",
     METRICS_HOST: "127.0.0.1",
@@ -233,6 +244,26 @@ const main = async () => {
       const scans = await driveScans({ gatewayUrl: gateway.url, headers: {}, targets: urls, mode, connections });
       const usage = watch.stop();
       result.modes.push(modeResult(mode, scans.results, scans.wallMs, usage, pool, connections));
+    }
+
+    const pagesDir = join(CORPUS_DIR, "pages");
+    if (result.modes.length > 0) result.perPage = perPageRows(pagesDir, pages, result.bareRender, result.modes);
+    if (result.perPage && result.modes.some((m) => m.mode === "full")) {
+      const found = findLighthouse(args.lighthouse ?? resolve(ROOT, "../lh12"));
+      if ("skipped" in found) {
+        say(found.skipped);
+        result.lighthouse = found;
+      } else {
+        const heavy = heaviestPages(pagesDir, pages, int("lighthouse-pages"));
+        say(`Lighthouse ${found.version} SEO-only on ${heavy.join(", ")}, one at a time`);
+        result.lighthouse = await compareLighthouse({
+          ...found,
+          chromePath: resolveChromiumPath(env.CHROMIUM_PATH),
+          pages: heavy,
+          urlOf: (page) => site.url(`/${page}/`),
+          rows: result.perPage,
+        });
+      }
     }
 
     // what the scans just stored cost in Postgres (pg_column_size: as stored, compressed or not)
@@ -316,6 +347,10 @@ const main = async () => {
   }
 
   result.machine.loadAverageEnd = loadavg();
+  if (args.before) {
+    const before = JSON.parse(readFileSync(args.before, "utf8")) as Partial<BenchResult>;
+    result.before = { file: args.before, throughputPerMinute: before.throughput?.scansPerMinute ?? null };
+  }
   result.targets = targetsOf(result);
   const table = renderTable(result);
   mkdirSync(join(ROOT, "docs/reports"), { recursive: true });

@@ -36,7 +36,12 @@ export const SERVICE_BUILDS: readonly ServiceBuild[] = [
     // @node-rs/argon2 loads a prebuilt native add-on for the platform at run time
     external: ["swagger-ui-dist", "@bull-board/api", "@bull-board/express", "@node-rs/argon2"],
   },
-  { service: "worker", entries: { main: "src/main.ts" }, external: ["playwright-core"] },
+  {
+    service: "worker",
+    // the scanner's thread that reads a full scan's served HTML while the page renders, found beside main.js
+    entries: { main: "src/main.ts", "served-reader.thread": "../../packages/scanner/src/served-reader.thread.ts" },
+    external: ["playwright-core"],
+  },
 ];
 
 /** The node versions the images and engines field run; esbuild lowers nothing newer than this. */

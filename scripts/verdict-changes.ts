@@ -6,7 +6,9 @@
  * offers), runs this tree's checks on the same pages, removes the worktree and writes
  * docs/reports/verdict-changes.md. `--before-json <file>` compares with a saved run instead
  * (`tsx scripts/verdict-changes/extract-cli.ts tests/corpus/pages <file>` writes one);
- * `--save <dir>` keeps both runs as JSON. The Lighthouse agreement of the real scans is read from
+ * `--save <dir>` keeps both runs as JSON; `--rendered reserialized` makes the rendered page the
+ * saved HTML parsed and serialised again, so that the served and rendered HTML differ as in a
+ * real scan (scripts/verdict-changes/extract.ts). The Lighthouse agreement of the real scans is read from
  * docs/reports/corpus-verdicts.md as the corpus test wrote it in each tree: run
  * tests/corpus.test.ts first so that this tree's is current.
  */
@@ -16,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { agreesWithLighthouse, CORPUS_DIR, LIGHTHOUSE_AUDITS, lighthouseVerdicts } from "../tests/support/corpus";
-import { extractVerdicts, type Verdicts } from "./verdict-changes/extract";
+import { extractVerdicts, type RenderedHtml, type Verdicts } from "./verdict-changes/extract";
 import { type Agreement, renderReport } from "./verdict-changes/report";
 
 const ROOT = resolve(__dirname, "..");
@@ -28,7 +30,7 @@ const run = (command: string, args: string[], cwd: string): string =>
   execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
 
 /** The verdicts of the checks at `commit`, computed in a worktree of their own that is removed after. */
-const verdictsAt = (commit: string): Verdicts => {
+const verdictsAt = (commit: string, rendered: RenderedHtml): Verdicts => {
   const scratch = mkdtempSync(join(tmpdir(), "verdicts-"));
   const tree = join(scratch, "tree");
   run("git", ["worktree", "add", "--detach", tree, commit], ROOT);
@@ -39,7 +41,7 @@ const verdictsAt = (commit: string): Verdicts => {
     for (const file of ["extract.ts", "extract-cli.ts"])
       copyFileSync(join(__dirname, "verdict-changes", file), join(into, file));
     const out = join(scratch, "verdicts.json");
-    run("pnpm", ["exec", "tsx", "scripts/verdict-changes/extract-cli.ts", PAGES, out], tree);
+    run("pnpm", ["exec", "tsx", "scripts/verdict-changes/extract-cli.ts", PAGES, out, rendered], tree);
     return JSON.parse(readFileSync(out, "utf8"));
   } finally {
     run("git", ["worktree", "remove", "--force", tree], ROOT);
@@ -76,8 +78,16 @@ const { values } = parseArgs({
     "before-json": { type: "string" },
     save: { type: "string" },
     out: { type: "string", default: REPORT },
+    rendered: { type: "string", default: "same" },
   },
 });
+const rendered = values.rendered;
+if (rendered !== "same" && rendered !== "reserialized") {
+  console.error(
+    "--rendered must be same (the saved HTML is the rendered page) or reserialized (parsed and serialised again)",
+  );
+  process.exit(2);
+}
 if (!values.before && !values["before-json"]) {
   console.error(
     "usage: tsx scripts/verdict-changes.ts --before <commit> | --before-json <file> [--save <dir>] [--out <md>]",
@@ -86,9 +96,9 @@ if (!values.before && !values["before-json"]) {
 }
 
 const before: Verdicts = values.before
-  ? verdictsAt(values.before)
+  ? verdictsAt(values.before, rendered)
   : JSON.parse(readFileSync(values["before-json"] as string, "utf8"));
-const after = extractVerdicts(join(CORPUS_DIR, "pages"));
+const after = extractVerdicts(join(CORPUS_DIR, "pages"), rendered);
 const head = run("git", ["rev-parse", "--short", "HEAD"], ROOT).trim();
 if (values.save) {
   mkdirSync(values.save, { recursive: true });
@@ -112,6 +122,7 @@ const markdown = renderReport({
     lighthouse: reportedAgreement(readFileSync(join(ROOT, CORPUS_REPORT), "utf8")),
     snapshotLighthouse: snapshotAgreement(after),
   },
+  rendered,
   command: `pnpm exec tsx scripts/verdict-changes.ts ${process.argv.slice(2).join(" ")}`,
 });
 writeFileSync(values.out, markdown);

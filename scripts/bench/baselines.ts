@@ -9,7 +9,13 @@ import { BASE_ARGS } from "@scan/scanner";
 import { chromium } from "playwright-core";
 import { ROOT } from "./stack";
 
-export type BareRender = { ms: number[]; wallMs: number; failures: number };
+/** `ms` in the order the renders ended; `renders` the same with each one's URL */
+export type BareRender = {
+  ms: number[];
+  renders: Array<{ url: string; ms: number }>;
+  wallMs: number;
+  failures: number;
+};
 
 /**
  * Renders each URL the plainest way Playwright can: the worker's Chromium with the worker's
@@ -50,6 +56,7 @@ export const bareRender = async ({
     // the browser's first page pays for starting its processes; no scan pays that
     await render(urls[0] as string);
     const ms: number[] = [];
+    const renders: BareRender["renders"] = [];
     let failures = 0;
     let next = 0;
     const started = performance.now();
@@ -57,14 +64,16 @@ export const bareRender = async ({
       while (next < urls.length) {
         const url = urls[next++] as string;
         try {
-          ms.push(await render(url));
+          const took = await render(url);
+          ms.push(took);
+          renders.push({ url, ms: took });
         } catch {
           failures += 1;
         }
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, concurrency) }, lane));
-    return { ms, wallMs: performance.now() - started, failures };
+    return { ms, renders, wallMs: performance.now() - started, failures };
   } finally {
     await browser.close();
   }

@@ -89,6 +89,7 @@ export const modeResult = (
         status: r.status,
         ms: Math.round(r.ms * 10) / 10,
         workerMs: t ? t.captureMs + t.checksMs + t.storeMs : null,
+        phases: t ? { captureMs: t.captureMs, checksMs: t.checksMs, storeMs: t.storeMs } : null,
         rendered: r.rendered,
       };
     }),

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { allChecks, preparePage } from "@scan/checks";
+import { allChecks, parseDocument, preparePage } from "@scan/checks";
 import type { Snapshot } from "@scan/contract";
 
 /**
@@ -8,8 +8,13 @@ import type { Snapshot } from "@scan/contract";
  * both the served and the rendered page, at http://127.0.0.1:8080/<name>/ with no robots.txt,
  * llms.txt or sitemap (as the corpus server serves it), judged at one fixed time.
  *
+ * With `rendered: "reserialized"` the rendered page is the saved HTML parsed and serialised
+ * again, as a browser hands back its DOM: the served and the rendered HTML then differ in text,
+ * as in a real scan, and the checks read each as they do there (the served HTML's own DOM and
+ * main content).
+ *
  * This file imports only what every version of the checks package offers (`allChecks`,
- * `preparePage`, `Snapshot`), so that it can be copied into an older tree and run there: the
+ * `parseDocument`, `preparePage`, `Snapshot`), so that it can be copied into an older tree and run there: the
  * same pages through two versions of the rules.
  */
 
@@ -20,7 +25,10 @@ export type Verdicts = Record<string, Record<string, Verdict>>;
 /** the time every page is judged at (freshness and dates are relative to it) */
 export const SCANNED_AT = new Date("2026-06-01T12:00:00Z");
 
-const snapshotOf = (pages: string, name: string): Snapshot => {
+export type RenderedHtml = "same" | "reserialized";
+
+/** A corpus page as a scan's snapshot (scripts/bench-checks.ts judges the same). */
+export const snapshotOf = (pages: string, name: string, rendered: RenderedHtml): Snapshot => {
   const url = `http://127.0.0.1:8080/${name}/`;
   const html = readFileSync(join(pages, name, "index.html"), "utf8");
   const missing = (path: string) => ({
@@ -40,7 +48,7 @@ const snapshotOf = (pages: string, name: string): Snapshot => {
     headers: { "content-type": "text/html; charset=utf-8" },
     ttfbMs: 50,
     rawHtml: html,
-    renderedHtml: html,
+    renderedHtml: rendered === "same" ? html : `<!DOCTYPE html>${parseDocument(html).documentElement.outerHTML}`,
     rendered: true,
     renderReason: "corpus snapshot",
     robotsTxt: missing("/robots.txt"),
@@ -52,10 +60,10 @@ const snapshotOf = (pages: string, name: string): Snapshot => {
 };
 
 /** The verdicts of this tree's checks on every page under `pages` (a folder of <name>/index.html). */
-export const extractVerdicts = (pages: string): Verdicts => {
+export const extractVerdicts = (pages: string, rendered: RenderedHtml = "same"): Verdicts => {
   const verdicts: Verdicts = {};
   for (const name of readdirSync(pages).sort()) {
-    const page = preparePage(snapshotOf(pages, name), SCANNED_AT);
+    const page = preparePage(snapshotOf(pages, name, rendered), SCANNED_AT);
     const row: Record<string, Verdict> = {};
     for (const check of allChecks) {
       try {

@@ -11,6 +11,8 @@ export type ReportInput = {
   after: { label: string; verdicts: Verdicts; lighthouse: Agreement | null; snapshotLighthouse: Agreement };
   /** the command that wrote the report, to run it again */
   command: string;
+  /** what the rendered page was (scripts/verdict-changes/extract.ts) */
+  rendered?: "same" | "reserialized";
   /** this tree's real scans, as tests/corpus.test.ts saves them (docs/reports/corpus-verdicts.json), if there */
   scanned: Verdicts | null;
 };
@@ -91,7 +93,14 @@ const scannedSection = (verdicts: Verdicts, scanned: Verdicts | null): string[] 
 };
 
 /** docs/reports/verdict-changes.md */
-export const renderReport = ({ before, after, command, lighthouseChecks, scanned }: ReportInput): string => {
+export const renderReport = ({
+  before,
+  after,
+  command,
+  lighthouseChecks,
+  scanned,
+  rendered = "same",
+}: ReportInput): string => {
   const { changes, compared, reworded } = changesOf(before.verdicts, after.verdicts);
   const pages = Object.keys(after.verdicts).length;
   const checks = Object.keys(Object.values(after.verdicts)[0] ?? {});
@@ -109,7 +118,9 @@ export const renderReport = ({ before, after, command, lighthouseChecks, scanned
     `Written by \`${command}\``,
     "(`scripts/verdict-changes.ts`). Every check's verdict on every page of the",
     "real-page corpus (`tests/corpus/pages`, the same pages as the shared corpus) is computed by both versions",
-    "of the rules, browser-free: each page's saved HTML is its served and rendered page at",
+    rendered === "same"
+      ? "of the rules, browser-free: each page's saved HTML is its served and rendered page at"
+      : "of the rules, browser-free: each page's saved HTML is its served page and, parsed and serialised again as a browser hands back its DOM, its rendered page, at",
     "`http://127.0.0.1:8080/<page>/` with no robots.txt, llms.txt or sitemap, judged at 2026-06-01T12:00Z.",
     "A verdict has changed when its status has. Why each rule changed is recorded in",
     "[docs/checks.md](../checks.md#rule-changes-and-why).",

@@ -23,6 +23,7 @@ export * from "./lib/memo";
 export * from "./lib/meta-robots";
 export * from "./lib/microdata";
 export * from "./lib/page-kind";
+export { type Profile, type ProfileStep, recordProfile } from "./lib/profile";
 export * from "./lib/robots";
 export {
   type Group,

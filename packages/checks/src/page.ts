@@ -3,6 +3,7 @@ import type { Snapshot } from "@scan/contract";
 import { parseHTML } from "linkedom";
 import { ancestorsOf, boilerplateOf, boilerplateReason, enclosingBoilerplate } from "./lib/boilerplate";
 import { isHiddenByMarkup, isInert, readableText, textUnder } from "./lib/element";
+import { profiled } from "./lib/profile";
 
 /** The main content of the page and where it came from (docs/spec/checks.md "What a snapshot holds"). */
 export type MainContent = {
@@ -43,9 +44,11 @@ export type Page = {
   readonly finalUrl: URL;
   /** the rendered DOM */
   readonly doc: Document;
-  /** the DOM of the HTML as served, before scripts */
+  /** the DOM of the HTML as served, before scripts (the rendered DOM itself when the HTML is the same) */
   readonly rawDoc: Document;
   readonly main: MainContent;
+  /** the main content's text of the HTML as served, extracted as `main` is (its text when the HTML is the same) */
+  readonly servedText: string;
 };
 
 /**
@@ -53,11 +56,12 @@ export type Page = {
  * fragment (an empty response, bare text, a lone script); such input is wrapped the way a
  * browser's parser would place it, so every check sees a whole document.
  */
-export const parseDocument = (html: string): Document => {
-  const doc = parseHTML(html).document as unknown as Document;
-  if (doc.documentElement?.localName === "html") return doc;
-  return parseHTML(`<!doctype html><html><head></head><body>${html}</body></html>`).document as unknown as Document;
-};
+export const parseDocument = (html: string): Document =>
+  profiled("parse", () => {
+    const doc = parseHTML(html).document as unknown as Document;
+    if (doc.documentElement?.localName === "html") return doc;
+    return parseHTML(`<!doctype html><html><head></head><body>${html}</body></html>`).document as unknown as Document;
+  });
 
 export const foldWhitespace = (text: string): string => text.replace(/\s+/g, " ").trim();
 
@@ -71,7 +75,9 @@ let wordBreaker: Intl.Segmenter | undefined;
  * ICU's dictionaries) splits: counted by spaces, a Chinese sentence is one word, and every
  * length rule (an opening of 15 to 80 words, an answer of 20 to 80) would misjudge it.
  */
-export const countWords = (text: string): number => {
+export const countWords = (text: string): number => profiled("segmentation", () => wordsIn(text));
+
+const wordsIn = (text: string): number => {
   const folded = foldWhitespace(text);
   if (folded === "") return 0;
   const tokens = folded.split(" ");
@@ -248,26 +254,28 @@ export const READABILITY_MAX_ELEMENTS = 50_000;
 /** Start tags in an HTML text: the element count, near enough, without a DOM walk. */
 const countStartTags = (html: string): number => html.match(/<[a-zA-Z]/g)?.length ?? 0;
 
-const readable = (html: string) => {
+const readable = (html: string, doc: Document) => {
   // Readability's own maxElemsToParse counts with getElementsByTagName("*"), which linkedom answers with nothing
   if (countStartTags(html) > READABILITY_MAX_ELEMENTS) return null;
-  // Readability rewrites the DOM it is given, so it gets a parse of its own
-  const doc = parseDocument(html);
-  markBoilerplate(doc);
+  // Readability rewrites the DOM it is given: it gets a copy of the page's, a fraction of a parse's cost
+  const copy = doc.cloneNode(true) as Document;
+  markBoilerplate(copy);
   // without JSON-LD: Readability leaves a byline it finds in JSON-LD in the content, so adding
   // structured data would change what the content checks read
-  return new Readability(doc, { disableJSONLD: true }).parse();
+  return new Readability(copy, { disableJSONLD: true }).parse();
 };
 
 /**
- * Readability over the rendered DOM, falling back to <main>, then <article>, then <body>
- * (also when the page has more than READABILITY_MAX_ELEMENTS elements); with the page's h1
- * (`titleHeading`), and without the widgets Readability lets through (`pruneBoilerplate`).
+ * Readability over a page's DOM (`doc`, the parse of `html`, only read here), falling back to
+ * <main>, then <article>, then <body> (also when the page has more than
+ * READABILITY_MAX_ELEMENTS elements); with the page's h1 (`titleHeading`), and without the
+ * widgets Readability lets through (`pruneBoilerplate`).
  */
-export const extractMainContent = (renderedHtml: string, parsed?: Document): MainContent => {
-  const article = readable(renderedHtml);
-  // the page's own parse only serves to read: the caller's when it has one
-  const doc = parsed ?? parseDocument(renderedHtml);
+export const extractMainContent = (html: string, doc: Document = parseDocument(html)): MainContent =>
+  profiled("main-content", () => extractFrom(html, doc));
+
+const extractFrom = (html: string, doc: Document): MainContent => {
+  const article = readable(html, doc);
   if (article?.content && countWords(article.textContent ?? "") > 0) {
     const root = parseDocument(`<!doctype html><html><body>${article.content}</body></html>`).body;
     const setAside = pruneBoilerplate(root);
@@ -300,10 +308,27 @@ const lazy = <T>(compute: () => T): (() => T) => {
   };
 };
 
-export const preparePage = (snapshot: Snapshot, scannedAt: Date): Page => {
+/**
+ * The main content's text of a page's HTML as served (`Page.servedText`), on its own: a scan
+ * reads it while the page renders, off the thread that drives the browser.
+ */
+export const servedMainText = (rawHtml: string, rawDoc?: Document): string => extractMainContent(rawHtml, rawDoc).text;
+
+/** What the caller already read of the snapshot, to be taken as is. */
+export type PageReadings = { servedText?: string | undefined };
+
+export const preparePage = (snapshot: Snapshot, scannedAt: Date, readings: PageReadings = {}): Page => {
+  // one DOM per document, read by every check: the rendered page's, and the served HTML's when it differs
   const doc = parseDocument(snapshot.renderedHtml);
-  const rawDoc = lazy(() => parseDocument(snapshot.rawHtml));
+  const sameHtml = snapshot.rawHtml === snapshot.renderedHtml;
+  const rawDoc = sameHtml ? () => doc : lazy(() => parseDocument(snapshot.rawHtml));
   const main = lazy(() => extractMainContent(snapshot.renderedHtml, doc));
+  const known = readings.servedText;
+  const servedText = sameHtml
+    ? () => main().text
+    : known !== undefined
+      ? () => known
+      : lazy(() => servedMainText(snapshot.rawHtml, rawDoc()));
   return {
     snapshot,
     scannedAt,
@@ -314,6 +339,9 @@ export const preparePage = (snapshot: Snapshot, scannedAt: Date): Page => {
     },
     get main() {
       return main();
+    },
+    get servedText() {
+      return servedText();
     },
   };
 };

@@ -1,5 +1,6 @@
 import type { CheckResult, Snapshot } from "@scan/contract";
 import { type CheckDefinition, toResult } from "./check";
+import { profiled } from "./lib/profile";
 import { type Page, preparePage } from "./page";
 import { checksFor } from "./registry";
 
@@ -19,7 +20,10 @@ export const runChecks = (snapshot: Snapshot, { mode, scannedAt, only, page: pre
   const page = prepared ?? preparePage(snapshot, scannedAt);
   return (only ?? checksFor(mode)).map((check) => {
     try {
-      return toResult(check, check.run(page));
+      return toResult(
+        check,
+        profiled(`check ${check.id}`, () => check.run(page)),
+      );
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       return toResult(check, { status: "skip", description: `The check could not run on this page: ${reason}` });

@@ -17,6 +17,11 @@ export type CaptureLimits = {
   maxRedirects: number;
   /** quick scans: judge the served HTML unless scripts may change it (auto), or always/never render */
   quickRender: QuickRender;
+  /**
+   * captures (fetch and render) at once per process, the others waiting their turn, so that
+   * one scan's checks run while the next one renders; 0 or unset: as many as scans
+   */
+  rendersAtOnce?: number;
 };
 
 /**
@@ -76,6 +81,8 @@ export const captureSnapshot = async (
   target: { url: string; mode: ScanMode },
   policy: FetchPolicy,
   limits: CaptureLimits,
+  /** called with a full scan's HTML as served when the page is about to render, to be read meanwhile */
+  onRender?: (rawHtml: string) => void,
 ): Promise<Snapshot> => {
   const deadline = Date.now() + limits.scanTimeoutMs;
   const requested = new URL(target.url);
@@ -106,6 +113,7 @@ export const captureSnapshot = async (
   const served = !full && isDocument && limits.quickRender !== "always" ? judgeServedHtml(rawHtml) : null;
   const render = isDocument && (served === null || (served.render && limits.quickRender !== "never"));
   const asServed = served?.html ?? rawHtml;
+  if (render && full) onRender?.(rawHtml);
   const rendered: Rendered = render
     ? await renderDocument(
         openPage,

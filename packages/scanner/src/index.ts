@@ -7,4 +7,5 @@ export * from "./egress-proxy";
 export * from "./http-fetch";
 export * from "./scan-page";
 export * from "./scanner";
+export * from "./served-reader";
 export * from "./site-files";

@@ -4,8 +4,17 @@ import { ScanOutcome, scoreChecks } from "@scan/contract";
 import type { BrowserPool } from "./browser-pool";
 import { type CaptureLimits, captureSnapshot } from "./capture";
 import type { FetchPolicy, SiteAccess } from "./http-fetch";
+import type { ServedReader } from "./served-reader";
 
-export type ScanPageDeps = { pool: BrowserPool; policy: FetchPolicy; limits: CaptureLimits };
+export type ScanPageDeps = {
+  pool: BrowserPool;
+  policy: FetchPolicy;
+  limits: CaptureLimits;
+  /** reads a full scan's served HTML while the page renders (served-reader.ts); without it the checks read it after */
+  servedReader?: ServedReader | undefined;
+  /** waits for a capture's turn (`CaptureLimits.rendersAtOnce`); without it captures do not wait */
+  renderTurn?: <T>(capture: () => Promise<T>) => Promise<T>;
+};
 
 /** One page to scan; `access`: the credentials of a site behind a login, for its own origin only. */
 export type ScanRequest = { url: string; mode: ScanMode; access?: SiteAccess | undefined };
@@ -28,18 +37,33 @@ export type ScannedPage = {
  * TargetError.
  */
 export const scanPage = async (
-  { pool, policy, limits }: ScanPageDeps,
+  { pool, policy, limits, servedReader, renderTurn = (capture) => capture() }: ScanPageDeps,
   { url, mode, access }: ScanRequest,
 ): Promise<ScannedPage> => {
   const startedAt = performance.now();
   // a site behind a login: every fetch of this scan to its origin carries its credentials
   const scanPolicy = access ? { ...policy, access } : policy;
-  const snapshot = await pool.use((browser) =>
-    captureSnapshot(() => pool.openPage(browser), { url, mode }, scanPolicy, limits),
+  let servedText: Promise<string | undefined> = Promise.resolve(undefined);
+  const snapshot = await renderTurn(() =>
+    pool.use((browser) =>
+      captureSnapshot(
+        () => pool.openPage(browser),
+        { url, mode },
+        scanPolicy,
+        limits,
+        servedReader
+          ? (rawHtml) => {
+              servedText = servedReader.read(rawHtml);
+            }
+          : undefined,
+      ),
+    ),
   );
-  const scannedAt = new Date();
   const capturedAt = performance.now();
-  const page = preparePage(snapshot, scannedAt);
+  // read while the page rendered: usually there already; checks time counts any wait for it
+  const readings = { servedText: await servedText };
+  const scannedAt = new Date();
+  const page = preparePage(snapshot, scannedAt, readings);
   const checks = runChecks(snapshot, { mode, scannedAt, page });
   const checksMs = Math.round(performance.now() - capturedAt);
   const outcome = ScanOutcome.parse({

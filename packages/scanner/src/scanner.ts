@@ -8,6 +8,8 @@ import { createCachingResolver } from "./dns-cache";
 import { type EgressProxy, startEgressProxy } from "./egress-proxy";
 import type { FetchPolicy } from "./http-fetch";
 import { type ScannedPage, type ScanRequest, scanPage } from "./scan-page";
+import { createServedReader } from "./served-reader";
+import { turns } from "./turns";
 
 /** The system resolver's every address for a host: what the address policy vets. */
 export const resolveAll = async (hostname: string): Promise<string[]> =>
@@ -39,6 +41,9 @@ export const ScanSettings = {
     "HTML read from the target; the rest is cut",
   ),
   MAX_REDIRECTS: intFrom(10, 0, 20).describe("redirect hops followed"),
+  SCAN_RENDERS_AT_ONCE: intFrom(0, 0, 32).describe(
+    "captures (fetch and render) at once per process, 0 for as many as scans at once; with `WORKER_CONCURRENCY` one more than it, one scan's checks run while the next page renders",
+  ),
   QUICK_RENDER: z
     .enum(["auto", "always", "never"])
     .default("auto")
@@ -56,6 +61,7 @@ export const captureLimitsOf = (config: Omit<ScanSettingValues, "CHROMIUM_PATH">
   maxHtmlBytes: config.MAX_HTML_BYTES,
   maxRedirects: config.MAX_REDIRECTS,
   quickRender: config.QUICK_RENDER,
+  rendersAtOnce: config.SCAN_RENDERS_AT_ONCE,
 });
 
 export type ScannerOptions = {
@@ -79,6 +85,11 @@ export type ScannerOptions = {
   spare?: boolean;
   onLaunch?: (browser: Browser) => void;
   onRestart?: (reason: RestartReason) => void;
+  /**
+   * Read a full scan's HTML as served on a thread of its own while the page renders
+   * (served-reader.ts); default true.
+   */
+  readServedInThread?: boolean;
 };
 
 export type Scanner = {
@@ -128,15 +139,19 @@ export const createScanner = (options: ScannerOptions): Scanner => {
     ports,
     userAgent: SCANNER_USER_AGENT,
   };
+  const renderTurn = turns(options.limits.rendersAtOnce ?? 0);
+  const servedReader =
+    (options.readServedInThread ?? true) ? createServedReader({ timeoutMs: options.limits.scanTimeoutMs }) : undefined;
   return {
     pool,
     policy,
     allowlist,
     ports,
-    scan: (request) => scanPage({ pool, policy, limits: options.limits }, request),
+    scan: (request) => scanPage({ pool, policy, limits: options.limits, servedReader, renderTurn }, request),
     close: async () => {
       await pool.close();
       await egress?.close();
+      await servedReader?.close();
     },
   };
 };

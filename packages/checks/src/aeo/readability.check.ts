@@ -2,6 +2,7 @@ import { syllable } from "syllable";
 import { defineCheck } from "../check";
 import { readableText } from "../lib/element";
 import { perPage } from "../lib/memo";
+import { profiled } from "../lib/profile";
 import type { Page } from "../page";
 import { pageLanguage } from "./headings";
 
@@ -48,22 +49,25 @@ const ENDS_SENTENCE = /[.!?…]+["'”’)\]]*\s*$/;
 
 type TextStats = { words: string[]; sentences: number };
 
-const textStats = perPage((page: Page): TextStats => {
-  const words: string[] = [];
-  let sentences = 0;
-  const { root, heading, excludes } = page.main;
-  // the page's h1, when it stands outside the main content's DOM, is a sentence of its own
-  const runs = heading && !root.contains(heading) ? [readableText(heading)] : [];
-  for (const run of [...runs, ...textRuns(root, excludes)]) {
-    const runWords = run.toLowerCase().match(WORD);
-    if (!runWords) continue;
-    // no spread: a run can be one huge block of text, beyond the engine's argument limit
-    for (const word of runWords) words.push(word);
-    // the text after the last full stop (or a run without any) is a sentence too
-    sentences += (run.match(SENTENCE_END)?.length ?? 0) + (ENDS_SENTENCE.test(run) ? 0 : 1);
-  }
-  return { words, sentences };
-});
+const textStats = perPage(
+  (page: Page): TextStats =>
+    profiled("segmentation", () => {
+      const words: string[] = [];
+      let sentences = 0;
+      const { root, heading, excludes } = page.main;
+      // the page's h1, when it stands outside the main content's DOM, is a sentence of its own
+      const runs = heading && !root.contains(heading) ? [readableText(heading)] : [];
+      for (const run of [...runs, ...textRuns(root, excludes)]) {
+        const runWords = run.toLowerCase().match(WORD);
+        if (!runWords) continue;
+        // no spread: a run can be one huge block of text, beyond the engine's argument limit
+        for (const word of runWords) words.push(word);
+        // the text after the last full stop (or a run without any) is a sentence too
+        sentences += (run.match(SENTENCE_END)?.length ?? 0) + (ENDS_SENTENCE.test(run) ? 0 : 1);
+      }
+      return { words, sentences };
+    }),
+);
 
 const COMMON_ENGLISH = new Set([
   "the",

@@ -1,5 +1,4 @@
 import { defineCheck } from "../check";
-import { extractMainContent } from "../page";
 import { sharedWords, wordCounts } from "./words";
 
 const percent = (share: number): number => Math.floor(share * 100);
@@ -23,8 +22,7 @@ export const rawHtmlContent = defineCheck({
     const rendered = wordCounts(page.main.text);
     if (rendered.total === 0)
       return { status: "skip", description: "The rendered page has no main content to compare." };
-    const { rawHtml, renderedHtml } = page.snapshot;
-    const served = rawHtml === renderedHtml ? rendered : wordCounts(extractMainContent(rawHtml).text);
+    const served = page.snapshot.rawHtml === page.snapshot.renderedHtml ? rendered : wordCounts(page.servedText);
     const share = percent(sharedWords(rendered, served));
     const description = `The HTML as served holds ${share} % of the rendered main content's ${rendered.total} words.`;
     if (share >= 80) return { status: "pass", description };

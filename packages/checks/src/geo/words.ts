@@ -1,3 +1,5 @@
+import { profiled } from "../lib/profile";
+
 /** Elements whose text no reader sees: code, styles, and markup kept for later. */
 const SILENT = new Set(["script", "style", "noscript", "template"]);
 
@@ -33,15 +35,16 @@ export type WordCounts = { counts: ReadonlyMap<string, number>; total: number };
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu;
 
 /** How often each word occurs in a text, lower-cased. */
-export const wordCounts = (text: string): WordCounts => {
-  const counts = new Map<string, number>();
-  let total = 0;
-  for (const [word] of text.toLowerCase().matchAll(WORD)) {
-    counts.set(word, (counts.get(word) ?? 0) + 1);
-    total += 1;
-  }
-  return { counts, total };
-};
+export const wordCounts = (text: string): WordCounts =>
+  profiled("segmentation", () => {
+    const counts = new Map<string, number>();
+    let total = 0;
+    for (const [word] of text.toLowerCase().matchAll(WORD)) {
+      counts.set(word, (counts.get(word) ?? 0) + 1);
+      total += 1;
+    }
+    return { counts, total };
+  });
 
 /**
  * The share (0 to 1) of the reference's words that the other copy also holds, counted with

@@ -1,5 +1,6 @@
 import type { Page } from "../page";
 import { perPage } from "./memo";
+import { profiled } from "./profile";
 
 export type JsonLdNode = Record<string, unknown>;
 
@@ -50,26 +51,29 @@ const failed = (index: number, text: string, error: Error): JsonLdBlock => {
   }
 };
 
-export const jsonLd = perPage((page: Page): JsonLd => {
-  const blocks: JsonLdBlock[] = [];
-  const nodes: JsonLdNode[] = [];
-  const unreadableNodes: JsonLdNode[] = [];
-  page.doc.querySelectorAll("script[type]").forEach((script, index) => {
-    const type = (script.getAttribute("type") ?? "").split(";")[0]?.trim().toLowerCase();
-    if (type !== "application/ld+json") return;
-    const text = script.textContent ?? "";
-    try {
-      const value: unknown = JSON.parse(text);
-      blocks.push({ ok: true, index, value });
-      collect(value, nodes);
-    } catch (error) {
-      const block = failed(index, text, error as Error);
-      blocks.push(block);
-      if (!block.ok && block.unwrapped !== undefined) collect(block.unwrapped, unreadableNodes);
-    }
-  });
-  return { blocks, nodes, unreadableNodes };
-});
+export const jsonLd = perPage(
+  (page: Page): JsonLd =>
+    profiled("json-ld", () => {
+      const blocks: JsonLdBlock[] = [];
+      const nodes: JsonLdNode[] = [];
+      const unreadableNodes: JsonLdNode[] = [];
+      page.doc.querySelectorAll("script[type]").forEach((script, index) => {
+        const type = (script.getAttribute("type") ?? "").split(";")[0]?.trim().toLowerCase();
+        if (type !== "application/ld+json") return;
+        const text = script.textContent ?? "";
+        try {
+          const value: unknown = JSON.parse(text);
+          blocks.push({ ok: true, index, value });
+          collect(value, nodes);
+        } catch (error) {
+          const block = failed(index, text, error as Error);
+          blocks.push(block);
+          if (!block.ok && block.unwrapped !== undefined) collect(block.unwrapped, unreadableNodes);
+        }
+      });
+      return { blocks, nodes, unreadableNodes };
+    }),
+);
 
 /** The position (1-based) of a block among the page's JSON-LD blocks: "block 2" in descriptions. */
 const positionOf = (page: Page, block: JsonLdBlock): number => jsonLd(page).blocks.indexOf(block) + 1;

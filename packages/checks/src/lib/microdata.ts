@@ -2,6 +2,7 @@ import type { Page } from "../page";
 import { isInert, readableText } from "./element";
 import type { JsonLdNode } from "./jsonld";
 import { perPage } from "./memo";
+import { profiled } from "./profile";
 
 /**
  * schema.org items written into the page's HTML: microdata (`itemscope`, `itemtype`,
@@ -122,14 +123,16 @@ const itemOf = (syntax: Syntax, root: Element): JsonLdNode => {
 };
 
 /** Every schema.org item of the rendered page in microdata or RDFa, nested ones included, in document order. */
-export const htmlItems = perPage((page: Page): HtmlItem[] => {
-  const items: HtmlItem[] = [];
-  for (const element of page.doc.querySelectorAll("[itemscope], [typeof]")) {
-    if (isInert(element)) continue;
-    for (const syntax of [MICRODATA, RDFA]) {
-      const types = syntax.types(element);
-      if (types && types.length > 0) items.push({ syntax: syntax.name, node: itemOf(syntax, element), element });
+export const htmlItems = perPage((page: Page): HtmlItem[] =>
+  profiled("json-ld", () => {
+    const items: HtmlItem[] = [];
+    for (const element of page.doc.querySelectorAll("[itemscope], [typeof]")) {
+      if (isInert(element)) continue;
+      for (const syntax of [MICRODATA, RDFA]) {
+        const types = syntax.types(element);
+        if (types && types.length > 0) items.push({ syntax: syntax.name, node: itemOf(syntax, element), element });
+      }
     }
-  }
-  return items;
-});
+    return items;
+  }),
+);

@@ -1,0 +1,169 @@
+/**
+ * The checks' profile: `pnpm bench:checks [--rounds 5] [--top 25] [--mode full|quick]`
+ * (docs/faults-and-benchmark.md). Runs the mode's checks over every corpus page the way the
+ * worker runs them (packages/checks/src/run.ts, one prepared page per scan), browser-free, and
+ * prints where the time goes: each check and each shared step of reading a page (parse,
+ * main-content, segmentation, json-ld), timed exclusively (lib/profile.ts), summed over the
+ * corpus and per page at p50/p95; then the pages whose checks cost most. Writes
+ * docs/reports/bench-checks.json and bench-checks.md.
+ *
+ * The corpus is ../shared/corpus relative to the repository root when it is there, else the
+ * repository's copy in tests/corpus (the run says which). As in a real scan, the rendered HTML
+ * is not the served text: it is the served page parsed and serialised again (what a browser
+ * hands back is a serialisation of its DOM), and the AI crawlers' fetches answer the served
+ * HTML, so every step a full scan takes is taken.
+ */
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { type Profile, preparePage, recordProfile, runChecks } from "@scan/checks";
+import type { Snapshot } from "@scan/contract";
+import { median, percentile } from "../tests/support/corpus";
+import { SCANNED_AT, snapshotOf } from "./verdict-changes/extract";
+
+const ROOT = resolve(__dirname, "..");
+
+const { values: args } = parseArgs({
+  options: {
+    rounds: { type: "string", default: "5" },
+    top: { type: "string", default: "25" },
+    mode: { type: "string", default: "full" },
+    out: { type: "string", default: join(ROOT, "docs/reports") },
+  },
+});
+const rounds = Number(args.rounds);
+const top = Number(args.top);
+const mode = args.mode === "quick" ? "quick" : "full";
+if (!Number.isInteger(rounds) || rounds < 1) throw new Error("--rounds must be a whole number of at least 1");
+if (!Number.isInteger(top) || top < 1) throw new Error("--top must be a whole number of at least 1");
+
+/** ../shared/corpus beside the repository, else the repository's own copy. */
+const corpusDir = (): { dir: string; note: string } => {
+  const shared = resolve(ROOT, "../shared/corpus");
+  if (existsSync(join(shared, "pages"))) return { dir: shared, note: `corpus ${shared}` };
+  return {
+    dir: join(ROOT, "tests/corpus"),
+    note: `corpus tests/corpus (${shared} is absent)`,
+  };
+};
+
+/** The corpus page as the worker would capture it (verdict-changes' snapshot, the rendered HTML reserialised). */
+const snapshotFor = (pages: string, name: string): Snapshot => {
+  const snapshot = snapshotOf(pages, name, "reserialized");
+  if (mode === "quick") return snapshot;
+  const botFetches = ["GPTBot", "ClaudeBot", "PerplexityBot"].map((bot) => ({
+    bot,
+    userAgent: bot,
+    status: 200,
+    body: snapshot.rawHtml,
+    error: null,
+  }));
+  return { ...snapshot, botFetches };
+};
+
+/** One scan's checks, timed whole and by frame (the parse of the rendered DOM included, as the worker pays it). */
+const scanOnce = (snapshot: Snapshot): { ms: number; profile: Profile } => {
+  let ms = 0;
+  const profile = recordProfile(() => {
+    const started = performance.now();
+    runChecks(snapshot, { mode, scannedAt: SCANNED_AT, page: preparePage(snapshot, SCANNED_AT) });
+    ms = performance.now() - started;
+  });
+  return { ms, profile };
+};
+
+const round1 = (value: number): number => Math.round(value * 10) / 10;
+
+const main = () => {
+  const corpus = corpusDir();
+  process.stderr.write(`[bench:checks] ${corpus.note}, ${mode} scan, ${rounds} rounds\n`);
+  const pagesDir = join(corpus.dir, "pages");
+  const names = readdirSync(pagesDir).sort();
+  const snapshots = names.map((name) => ({ name, snapshot: snapshotFor(pagesDir, name) }));
+  // one pass to compile the checks' code paths, as a running worker has
+  for (const { snapshot } of snapshots) scanOnce(snapshot);
+
+  // per page: the median of its rounds, whole and per frame
+  const perPage = snapshots.map(({ name, snapshot }) => {
+    const runs = Array.from({ length: rounds }, () => scanOnce(snapshot));
+    const frames = new Map<string, number>();
+    for (const frame of new Set(runs.flatMap((run) => [...run.profile.keys()])))
+      frames.set(frame, median(runs.map((run) => run.profile.get(frame) ?? 0)));
+    return { name, ms: median(runs.map((run) => run.ms)), frames };
+  });
+
+  const allFrames = [...new Set(perPage.flatMap((page) => [...page.frames.keys()]))];
+  const totalMs = perPage.reduce((sum, page) => sum + page.ms, 0);
+  const frames = allFrames
+    .map((frame) => {
+      const values = perPage.map((page) => page.frames.get(frame) ?? 0);
+      const sum = values.reduce((a, b) => a + b, 0);
+      const worst = perPage.reduce((a, b) => ((b.frames.get(frame) ?? 0) > (a.frames.get(frame) ?? 0) ? b : a));
+      return {
+        frame,
+        kind: frame.startsWith("check ") ? "check" : "shared step",
+        sumMs: round1(sum),
+        share: sum / totalMs,
+        p50: round1(median(values)),
+        p95: round1(percentile(values, 95)),
+        max: round1(worst.frames.get(frame) ?? 0),
+        maxPage: worst.name,
+      };
+    })
+    .sort((a, b) => b.sumMs - a.sumMs);
+  const pageMs = perPage.map((page) => page.ms);
+  const heaviest = [...perPage].sort((a, b) => b.ms - a.ms).slice(0, 5);
+
+  const result = {
+    startedAt: new Date().toISOString(),
+    corpus: corpus.note,
+    mode,
+    rounds,
+    pages: perPage.length,
+    machine: { cpus: cpus().length, loadAverage: loadavg(), node: process.version },
+    checksMs: { p50: round1(median(pageMs)), p95: round1(percentile(pageMs, 95)), sum: round1(totalMs) },
+    frames,
+    perPage: perPage.map((page) => ({ page: page.name, ms: round1(page.ms) })),
+  };
+
+  const lines = [
+    "# Checks profile",
+    "",
+    `\`pnpm bench:checks\` ${result.startedAt}: ${result.pages} pages (${corpus.note}), ${mode} scan, median of ${rounds} rounds a page after one warm-up pass, ${result.machine.cpus} cores, load average ${result.machine.loadAverage.map((v) => v.toFixed(1)).join(" ")}, Node ${process.version}.`,
+    "",
+    `Checks per page (the rendered DOM's parse included): p50 ${result.checksMs.p50} ms, p95 ${result.checksMs.p95} ms; ${result.checksMs.sum} ms over the corpus.`,
+    "",
+    `Top ${Math.min(top, frames.length)} costs, exclusive (a check is not charged for the shared steps it triggers):`,
+    "",
+    "| frame | kind | corpus ms | share | p50 ms/page | p95 ms/page | max ms (page) |",
+    "|---|---|---|---|---|---|---|",
+    ...frames
+      .slice(0, top)
+      .map(
+        (f) =>
+          `| ${f.frame} | ${f.kind} | ${f.sumMs} | ${(f.share * 100).toFixed(1)} % | ${f.p50} | ${f.p95} | ${f.max} (${f.maxPage}) |`,
+      ),
+    "",
+    "Heaviest pages:",
+    "",
+    "| page | checks ms | top frames |",
+    "|---|---|---|",
+    ...heaviest.map(
+      (page) =>
+        `| ${page.name} | ${round1(page.ms)} | ${[...page.frames]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 3)
+          .map(([frame, ms]) => `${frame} ${round1(ms)}`)
+          .join(", ")} |`,
+    ),
+    "",
+  ];
+  const markdown = `${lines.join("\n")}\n`;
+  mkdirSync(args.out as string, { recursive: true });
+  writeFileSync(join(args.out as string, "bench-checks.json"), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(join(args.out as string, "bench-checks.md"), markdown);
+  process.stdout.write(markdown);
+};
+
+main();

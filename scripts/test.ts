@@ -43,7 +43,8 @@ const count = (value: unknown): number | null => (typeof value === "number" ? va
 
 /** One step's words in the closing line: `jest passed (4012 tests)` or `jest FAILED (3 of 4015 tests failed)`. */
 export const describeStep = ({ name, code, passed, failed, broken = 0 }: StepOutcome): string => {
-  if (passed === null || failed === null) return `${name} ${code === 0 ? "passed" : `FAILED (${code === null ? "killed" : `exit ${code}`})`}`;
+  if (passed === null || failed === null)
+    return `${name} ${code === 0 ? "passed" : `FAILED (${code === null ? "killed" : `exit ${code}`})`}`;
   const files = broken > 0 ? `, ${broken} test ${broken === 1 ? "file" : "files"} did not run` : "";
   if (code === 0) return `${name} passed (${passed} tests)`;
   return `${name} FAILED (${failed} of ${passed + failed} tests failed${files})`;

@@ -7,6 +7,9 @@ import { type RateLimiter, type RateLimitState, type RateSubject, rateLimitHeade
 
 /** A read of the counters is cosmetic: it never holds a probe or an error answer up for longer. */
 const READ_BUDGET_MS = 250;
+
+export type RateLimitShownDeps = { auth: Authenticator; limiter: RateLimiter; log: Logger };
+
 /**
  * The X-RateLimit-* headers on responses that spend nothing (docs/spec/public-scanning-api.md
  * §8: every response carries them): probes, the API reference, unknown paths, the tool

@@ -1000,6 +1000,11 @@ export interface components {
                 }[] | null;
                 checks_pruned_at: string | null;
                 rendered: boolean | null;
+                render_failure: {
+                    /** @enum {string} */
+                    code: "dom_unreadable" | "parse_unfinished";
+                    message: string;
+                } | null;
             };
         };
         EvaluateRequest: {
@@ -1136,6 +1141,11 @@ export interface components {
                 fix: string;
             }[];
             rendered: boolean;
+            renderFailure: {
+                /** @enum {string} */
+                code: "dom_unreadable" | "parse_unfinished";
+                message: string;
+            } | null;
             /** Format: date-time */
             scannedAt: string;
             duration: number;
@@ -1196,6 +1206,11 @@ export interface components {
             }[] | null;
             checks_pruned_at: string | null;
             rendered: boolean | null;
+            render_failure: {
+                /** @enum {string} */
+                code: "dom_unreadable" | "parse_unfinished";
+                message: string;
+            } | null;
             callback?: {
                 url: string;
                 /** @enum {string} */
@@ -1245,6 +1260,11 @@ export interface components {
             } | null;
             checks_pruned_at: string | null;
             rendered: boolean | null;
+            render_failure: {
+                /** @enum {string} */
+                code: "dom_unreadable" | "parse_unfinished";
+                message: string;
+            } | null;
         };
         EvaluationOutput: {
             citations: {

@@ -430,7 +430,8 @@ describe("MCP tool server at shutdown", () => {
       redisUrl: await testRedisUrl(),
       allowlist: [],
       worker: false,
-      env: { SHUTDOWN_TIMEOUT_MS: "20000" },
+      // the longest deadline there is: a close that waited it out would outlive the test itself
+      env: { SHUTDOWN_TIMEOUT_MS: "120000" },
     });
     try {
       const account = await createAccount(stack.db, "pro");
@@ -439,9 +440,7 @@ describe("MCP tool server at shutdown", () => {
       });
       const stream = eventStream(response);
       expect((await stream.next()).event).toBe("endpoint");
-      const started = Date.now();
       await stack.gateway.close();
-      expect(Date.now() - started).toBeLessThan(5_000);
       await expect(stream.next()).rejects.toThrow(/ended/);
     } finally {
       await stack.worker?.close(1_000);

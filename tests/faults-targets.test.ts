@@ -1,10 +1,11 @@
 import { execFileSync } from "node:child_process";
-import type { ServerResponse } from "node:http";
 import { RENDER_FAILURE_MESSAGES } from "@scan/contract";
-import { type FixtureServer, hang, html, startFixtureServer } from "./support/fixture-server";
-import { eventually, sampleValue, scrape } from "./support/prometheus";
+import { type FixtureServer, html, startFixtureServer } from "./support/fixture-server";
+import { hostileTargets } from "./support/hostile-targets";
+import { sampleValue, scrape } from "./support/prometheus";
+import { type FinishedCheck, scanToEnd } from "./support/scan-to-end";
 import { createTestDatabase, stopContainers, type TestDatabase, testRedisUrl } from "./support/services";
-import { api, type Stack, startStack } from "./support/stack";
+import { type Stack, startStack } from "./support/stack";
 
 /**
  * Hostile and broken targets, and a browser that dies: every scan ends with a verdict or
@@ -16,17 +17,6 @@ import { api, type Stack, startStack } from "./support/stack";
 const SCAN_TIMEOUT_MS = 4_000;
 const GOOD = `<!doctype html><html lang="en"><head><title>A healthy page after the storm</title></head>
 <body><main><h1>Healthy</h1><p>${"Plain words of content. ".repeat(40)}</p></main></body></html>`;
-
-type Envelope = { data?: any; error?: { code: string; message: string } };
-type Check = { id: string; status: string };
-/** A finished scan as the client learns it: from the POST's answer, or from its row after a 202. */
-type Finished = {
-  status: "completed" | "failed";
-  errorCode: string | null;
-  checks: Check[];
-  rendered: boolean | null;
-  renderFailure: { code: string; message: string } | null;
-};
 
 /** Chromium processes whose parent is this test process (the pool's browser). */
 const browserPids = (): number[] =>
@@ -40,43 +30,10 @@ describe("faults: hostile targets and a dying browser", () => {
   let site: FixtureServer;
   let database: TestDatabase;
   let stack: Stack;
-  const timers = new Set<NodeJS.Timeout>();
-
-  const trickle = (_req: unknown, res: ServerResponse) => {
-    res.writeHead(200, { "content-type": "text/html" });
-    res.write("<!doctype html><html><head><title>slow</title>");
-    const timer = setInterval(() => res.write("<p>.</p>"), 100);
-    timers.add(timer);
-    res.on("close", () => clearInterval(timer));
-  };
+  const hostile = hostileTargets();
 
   beforeAll(async () => {
-    const huge = `<!doctype html><html lang="en"><head><title>A very large page</title></head><body>${"<p>Ten megabytes of paragraphs, one after another.</p>".repeat(200_000)}</body></html>`;
-    site = await startFixtureServer(
-      {
-        "/good": html(GOOD),
-        "/hang": hang,
-        "/trickle": trickle,
-        "/huge": html(huge),
-        "/hang-after-headers": (_req, res) => {
-          res.writeHead(200, { "content-type": "text/html" });
-          res.flushHeaders();
-        },
-        // the parser stops at a script that never arrives: the title after it is never parsed
-        "/blocked-parser": html(
-          `<!doctype html><html lang="en"><head><script src="/hang"></script><title>A title behind a stuck script</title></head><body><h1>Behind it</h1><p>${"words ".repeat(80)}</p></body></html>`,
-        ),
-        "/endless-script": html(
-          `<!doctype html><html><head><title>Spins for ever</title></head><body><p>${"words ".repeat(80)}</p><script>for(;;){}</script></body></html>`,
-        ),
-      },
-      (req, res) => {
-        // /redirect/N redirects to /redirect/N+1, for ever
-        const match = /^\/redirect\/(\d+)$/.exec(req.url ?? "");
-        if (!match) return void res.writeHead(404).end();
-        res.writeHead(302, { location: `/redirect/${Number(match[1]) + 1}` }).end();
-      },
-    );
+    site = await startFixtureServer({ "/good": html(GOOD), ...hostile.routes }, hostile.fallback);
     database = await createTestDatabase();
     stack = await startStack({
       databaseUrl: database.url,
@@ -87,49 +44,17 @@ describe("faults: hostile targets and a dying browser", () => {
   }, 60_000);
 
   afterAll(async () => {
-    for (const timer of timers) clearInterval(timer);
+    hostile.close();
     await stack?.close();
     await site?.close();
     await database?.drop();
     await stopContainers();
   });
 
-  const scan = async (path: string, mode: "quick" | "full" = "full"): Promise<Finished> => {
-    const response = await api(stack.gateway.url, "/api/v1/scan", { body: { url: site.url(path), mode } });
-    const body = response.body as Envelope;
-    if (response.status === 200) {
-      const { data } = body;
-      return {
-        status: "completed",
-        errorCode: null,
-        checks: data.checks,
-        rendered: data.rendered,
-        renderFailure: data.renderFailure,
-      };
-    }
-    if (response.status === 502) {
-      return { status: "failed", errorCode: body.error?.code ?? null, checks: [], rendered: null, renderFailure: null };
-    }
-    // the gateway's wait ran out first: the scan goes on, and its row says how it ended
-    expect([path, response.status]).toEqual([path, 202]);
-    const location = response.headers.get("location") ?? "";
-    const stored = await eventually(
-      async () => {
-        const data = (await api(stack.gateway.url, location)).body as Envelope;
-        return data.data?.status === "completed" || data.data?.status === "failed" ? data.data : undefined;
-      },
-      { timeoutMs: 120_000, intervalMs: 250, what: `the scan of ${path} to finish` },
-    );
-    return {
-      status: stored.status,
-      errorCode: stored.error?.code ?? null,
-      checks: stored.checks ?? [],
-      rendered: stored.rendered,
-      renderFailure: stored.render_failure,
-    };
-  };
+  const scan = (path: string, mode: "quick" | "full" = "full") =>
+    scanToEnd(stack.gateway.url, { url: site.url(path), mode });
 
-  const byId = (checks: Check[]) => Object.fromEntries(checks.map((check) => [check.id, check.status]));
+  const byId = (checks: FinishedCheck[]) => Object.fromEntries(checks.map((check) => [check.id, check.status]));
 
   const expectHealthy = async () => {
     const after = await scan("/good");

@@ -95,5 +95,14 @@ export const createWorkerMetrics = ({ defaults = true }: { defaults?: boolean } 
     });
   };
 
-  return { registry, scanDuration, checksRun, renderFallbacks, browserRestarts, webhookAttempts, watchPool, watchDependencies };
+  return {
+    registry,
+    scanDuration,
+    checksRun,
+    renderFallbacks,
+    browserRestarts,
+    webhookAttempts,
+    watchPool,
+    watchDependencies,
+  };
 };

@@ -108,7 +108,7 @@ describe("an audit's exports and the audit as a CI gate", () => {
       "the audit to complete",
     );
     expect(audit.status).toBe("completed");
-  }, 90_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.close();

@@ -57,7 +57,7 @@ describe("a whole-site audit of the corpus site", () => {
     const created = await call("/api/v1/sites", owner.key, { body: { url: site.url("/"), name: "Corpus site" } });
     expect(created.status).toBe(201);
     siteId = created.body.data.id;
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.close();
@@ -244,7 +244,7 @@ describe("audit requests", () => {
       worker: false,
       env: { RATE_LIMIT_FREE: "100000", AUDITS_ACTIVE_PER_USER: "2", AUDIT_PAGES_FREE: "25" },
     });
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.close();

@@ -100,7 +100,7 @@ describe("scan as a CI gate", () => {
     expect(scanned.code).toBe(0);
     const report = JSON.parse(scanned.stdout);
     bad = { overall: report.scores.overall, grade: report.grade };
-  }, 90_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.close();

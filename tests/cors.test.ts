@@ -42,7 +42,7 @@ describe("CORS by default: no origin", () => {
 
   beforeAll(async () => {
     ctx = await startAccountsApi();
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await ctx?.close();
@@ -105,7 +105,7 @@ describe("CORS with allowed origins", () => {
     account = await createAccount(ctx.stack.db, "pro");
     const args = process.getuid?.() === 0 ? ["--no-sandbox"] : [];
     browser = await chromium.launch({ executablePath: resolveChromiumPath(undefined), args });
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await browser?.close();

@@ -65,7 +65,7 @@ describe("exports of a stored scan", () => {
     });
     expect(failed.status).toBe(502);
     failedId = (await stack.db.scan.findFirstOrThrow({ where: { url: site.url("/down") } })).id;
-  }, 90_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.close();

@@ -46,7 +46,7 @@ describe("outages", () => {
         };
       });
     database = await createTestDatabase();
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await site?.close();
@@ -136,7 +136,7 @@ describe("outages", () => {
         env: env(),
       });
       key = (await createAccount(stack.db, "agency")).key;
-    }, 60_000);
+    }, 300_000);
 
     afterAll(async () => {
       await relay?.restore().catch(() => undefined);
@@ -192,7 +192,7 @@ describe("outages", () => {
         30_000,
         "every scan to be settled",
       );
-    }, 90_000);
+    }, 300_000);
   });
 
   describe("Redis restarted", () => {
@@ -207,7 +207,7 @@ describe("outages", () => {
         allowlist: [site.hostPort],
         env: env(),
       });
-    }, 60_000);
+    }, 300_000);
 
     afterAll(async () => {
       await stack?.close();
@@ -257,6 +257,6 @@ describe("outages", () => {
       );
       const lost = await stack.db.scan.findFirstOrThrow({ where: { mode: "full", url: site.url("/page") } });
       expect(lost).toEqual(expect.objectContaining({ status: "completed", requeues: 1 }));
-    }, 90_000);
+    }, 300_000);
   });
 });

@@ -50,7 +50,7 @@ describe("Postgres outages lose no accepted scan", () => {
       log,
       env: { SCAN_TIMEOUT_MS: "10000", RATE_LIMIT_ANONYMOUS: "100000", ADMISSION_CONTROL: "off" },
     });
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await relay?.restore().catch(() => undefined);

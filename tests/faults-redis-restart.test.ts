@@ -45,7 +45,7 @@ describe("Redis restarted empty with 20 scans in flight", () => {
         ADMISSION_CONTROL: "off",
       },
     });
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.close();

@@ -41,7 +41,7 @@ describe("faults: hostile targets and a dying browser", () => {
       allowlist: [site.hostPort],
       env: { SCAN_TIMEOUT_MS: String(SCAN_TIMEOUT_MS), SCAN_WAIT_MS: "34000", RATE_LIMIT_ANONYMOUS: "100000" },
     });
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     hostile.close();
@@ -140,5 +140,5 @@ describe("faults: hostile targets and a dying browser", () => {
     for (let i = 0; i < 3; i++) await expectHealthy();
     expect(stack.worker?.scanner.pool.launches ?? 0).toBeGreaterThan(launchesBefore);
     expect(browserPids().length).toBeGreaterThan(0);
-  }, 60_000);
+  }, 300_000);
 });

@@ -24,7 +24,7 @@ describe("Idempotency-Key", () => {
 
   beforeAll(async () => {
     ctx = await startAccountsApi();
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await ctx?.close();
@@ -344,7 +344,7 @@ describe("Idempotency-Key while the first request runs, and on a server error", 
       env: { SCAN_WAIT_MS: "2500", ADMISSION_CONTROL: "off" },
     });
     account = await createAccount(stack.db, "pro");
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.close();

@@ -37,7 +37,7 @@ describe("API key cache", () => {
       KEY_CACHE_TTL_MS: String(KEY_CACHE_TTL_MS),
     });
     await until(async () => ctx.stack.gateway.keyCache.isLive());
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await ctx?.close();

@@ -59,7 +59,7 @@ describe("MCP tool server", () => {
     });
     base = stack.gateway.url;
     pro = await createAccount(stack.db, "pro");
-  }, 60_000);
+  }, 300_000);
 
   // SSE sessions count against their key's cap until the server sees their stream close
   afterEach(async () => {
@@ -447,5 +447,5 @@ describe("MCP tool server at shutdown", () => {
       await stack.db.$disconnect();
       await database.drop();
     }
-  }, 60_000);
+  }, 300_000);
 });

@@ -94,7 +94,7 @@ describe("the API reference", () => {
     const response = await api(base, "/openapi.json");
     expect(response.status).toBe(200);
     document = response.body as Document;
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.close();

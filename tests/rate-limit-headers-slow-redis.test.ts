@@ -26,7 +26,7 @@ describe("rate-limit headers while Redis does not answer", () => {
     database = await createTestDatabase();
     redis = await startRedisServer();
     stack = await startStack({ databaseUrl: database.url, redisUrl: redis.url, allowlist: [], worker: false });
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     redis?.resume();

@@ -107,7 +107,7 @@ describe("readiness follows Redis", () => {
     await stopRedis(redis);
     await database?.drop();
     await stopContainers();
-  }, 30_000);
+  }, 300_000);
 
   it("is ready, goes unready within the timeout when Redis stops, and is ready again when it returns", async () => {
     const gateway = stack.gateway.url;
@@ -185,7 +185,7 @@ describe("readiness follows Postgres", () => {
   afterAll(async () => {
     await stack?.close();
     await stopRedis(redis);
-  }, 30_000);
+  }, 300_000);
 
   it("is unready with Postgres unreachable, and says so in dependency_up", async () => {
     const state = await readyz(stack.gateway.url);

@@ -58,7 +58,7 @@ describe("route labels of the request metrics", () => {
     // the dashboard's pages and files (GET /app, /app/{*page}) are labelled `/app` as a whole by
     // their own middleware; tests/dashboard-serving.test.ts holds them to it
     routes = gatewayRoutes(stack.gateway.server).filter((route) => !route.path.startsWith("/app"));
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.close();

@@ -57,7 +57,7 @@ describe("scan pipeline: gateway → queue → Chromium worker → Postgres", ()
     });
     base = stack.gateway.url;
     withKey = { "x-api-key": (await createAccount(stack.db)).key };
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.close();
@@ -365,7 +365,7 @@ describe("scan pipeline: budget exhausted", () => {
       allowlist: [site.hostPort],
       env: { SCAN_WAIT_MS: "1", ...HIGH_LIMITS },
     });
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.close();

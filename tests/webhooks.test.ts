@@ -122,7 +122,7 @@ describe("async scans and signed callbacks", () => {
     base = stack.gateway.url;
     owner = await createAccount(stack.db);
     reader = await createAccount(stack.db);
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.close();

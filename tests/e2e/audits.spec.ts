@@ -142,7 +142,7 @@ test.describe("a site's audits, history and alerts", () => {
     const news = page.locator(".audit-news");
     await expect(news).toHaveText(/^Audit started \(quick, up to 3 pages\)/);
     // the list is asked again while the audit runs, and says when it has ended
-    await expect(news).toHaveText(/has completed: grade [A-F]/, { timeout: 30_000 });
+    await expect(news).toHaveText(/has completed: grade [A-F]/, { timeout: 120_000 });
     await expect(page.getByRole("img", { name: /^Scores of 0 scans and 3 audits/ })).toBeVisible();
 
     const newest = page.getByRole("region", { name: "Audits", exact: true }).getByRole("row").nth(1);

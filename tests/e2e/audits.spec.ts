@@ -30,7 +30,7 @@ test.describe("a site's audits, history and alerts", () => {
   let heldSiteId: string;
 
   test.beforeAll(async ({ browser }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(300_000);
     account = await signUpByApi();
     // a plan that schedules more than one site: the held site gets a schedule of its own
     await sql(`UPDATE users SET plan = 'pro' WHERE email = $1`, [account.email]);

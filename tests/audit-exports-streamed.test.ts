@@ -22,7 +22,7 @@ import { api, type Stack, startStack } from "./support/stack";
  * has gone.
  */
 
-jest.setTimeout(60_000);
+jest.setTimeout(300_000);
 
 type Json = Record<string, any>;
 

@@ -19,7 +19,7 @@ import { type ApiResponse, api, type Stack, startStack } from "./support/stack";
  * on loopback: three judged, one linked page missing (404), one down (503).
  */
 
-jest.setTimeout(60_000);
+jest.setTimeout(300_000);
 
 type Json = Record<string, any>;
 

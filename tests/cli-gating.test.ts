@@ -15,7 +15,7 @@ import { type Stack, startStack } from "./support/stack";
  * schemas; colours on a terminal (a real pseudo-terminal from script(1)) and NO_COLOR/FORCE_COLOR.
  */
 
-jest.setTimeout(90_000);
+jest.setTimeout(300_000);
 
 const BIN = resolve(__dirname, "../packages/cli/bin/scan.cjs");
 

@@ -13,7 +13,7 @@ import { type Stack, startStack } from "./support/stack";
  */
 
 // each test runs the client as a process, some of them several times
-jest.setTimeout(60_000);
+jest.setTimeout(300_000);
 
 const BIN = resolve(__dirname, "../packages/cli/bin/scan.cjs");
 

@@ -14,7 +14,7 @@ import type { ApiResponse } from "./support/stack";
  * A real browser on an allowed and on a refused origin proves it end to end.
  */
 
-jest.setTimeout(60_000);
+jest.setTimeout(300_000);
 
 const PAGE_ORIGIN_HEADERS = {
   "access-control-request-method": "POST",

@@ -12,7 +12,7 @@ import { type ApiResponse, type Stack, startStack } from "./support/stack";
  * is 400; a retry while the first is running is 409; a 5xx is not kept; keys expire.
  */
 
-jest.setTimeout(90_000);
+jest.setTimeout(300_000);
 
 afterAll(() => stopContainers());
 

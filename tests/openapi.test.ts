@@ -19,7 +19,7 @@ import { type ApiResponse, api, type Stack, startStack } from "./support/stack";
  */
 
 // a quick scan through the worker and a browser rendering the reference; the machine may be busy
-jest.setTimeout(60_000);
+jest.setTimeout(300_000);
 
 /**
  * Mounted routes the reference leaves out, each with its reason. Matched as path prefixes.

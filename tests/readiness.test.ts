@@ -12,7 +12,7 @@ import { type Stack, startStack } from "./support/stack";
  */
 
 // Redis is stopped and started; reconnects take up to two seconds
-jest.setTimeout(30_000);
+jest.setTimeout(300_000);
 
 const freePort = async (): Promise<number> => {
   const server = createServer();

@@ -14,7 +14,7 @@ import { type ApiResponse, api, type Stack, startStack } from "./support/stack";
  * never under `unmatched`.
  */
 
-jest.setTimeout(120_000);
+jest.setTimeout(300_000);
 
 const METRICS_TOKEN = "metrics-token-0123456789abcdef";
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Widgets for every gap</title>

@@ -15,7 +15,7 @@ import { api, type Stack, startStack } from "./support/stack";
  */
 
 // scans and deliveries with retries; the machine may be busy
-jest.setTimeout(30_000);
+jest.setTimeout(300_000);
 
 const SECRET = "whsec_0123456789abcdef0123456789abcdef";
 

@@ -10,7 +10,9 @@
  * - the gateway on a cheap endpoint, and POST /api/v1/aeo-2/evaluate against bare express;
  * - quick scans a minute with one worker process;
  * - a soak on a fresh worker with a share of hanging targets: RSS at scan 200 and at the end,
- *   Chromium processes and zombies left.
+ *   Chromium processes and zombies left;
+ * - hostile targets (never answering, trickling, 10 MB, endless redirects and scripts) on a
+ *   worker with a short SCAN_TIMEOUT_MS: the time to each verdict against its budget.
  * Writes docs/reports/bench.json and docs/reports/bench.md and prints the table with the targets.
  * `pnpm bench --startup` measures only the start time and memory of the compiled services
  * against tsx (scripts/bench/startup.ts), into docs/reports/startup.json and startup.md.
@@ -26,7 +28,9 @@ import { createKeyService, createUserService } from "@scan/gateway";
 import { resolveChromiumPath } from "@scan/scanner";
 import { CORPUS_DIR, corpusPages, serveCorpus } from "../tests/support/corpus";
 import { hang, html, startFixtureServer } from "../tests/support/fixture-server";
+import { hostileTargets } from "../tests/support/hostile-targets";
 import { bareRender } from "./bench/baselines";
+import { measureHostile } from "./bench/hostile";
 import { driveScans } from "./bench/load";
 import { gatewayOverhead, modeResult } from "./bench/measure";
 import { compareLighthouse, findLighthouse, heaviestPages, perPageRows } from "./bench/per-page";
@@ -59,6 +63,8 @@ const { values: args } = parseArgs({
     soak: { type: "string", default: "1000" },
     "hang-rate": { type: "string", default: "0.05" },
     "soak-timeout-ms": { type: "string", default: "5000" },
+    hostile: { type: "string", default: "3" },
+    "hostile-timeout-ms": { type: "string", default: "4000" },
     "endpoint-seconds": { type: "string", default: "10" },
     "endpoint-connections": { type: "string", default: "10" },
     "cpu-prof": { type: "boolean", default: false },
@@ -145,8 +151,10 @@ const main = async () => {
   const runMarker = `SCAN_BENCH_RUN=${run}`;
   const queuePrefix = `bench-${run}`;
   const database = await createBenchDatabase(baseUrl);
+  const hostile = hostileTargets();
   const site = await startFixtureServer(
     {
+      ...hostile.routes,
       "/bench-hang/document/": hang,
       // a client-rendered shell whose script never arrives: the render itself hangs
       "/bench-hang/render/": html(
@@ -154,7 +162,7 @@ const main = async () => {
       ),
       "/bench-hang/app.js": hang,
     },
-    serveCorpus,
+    (req, res) => (req.url?.startsWith("/redirect/") ? hostile.fallback(req, res) : serveCorpus(req, res)),
   );
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -311,6 +319,28 @@ const main = async () => {
       };
     }
 
+    const hostileRounds = int("hostile");
+    if (hostileRounds > 0) {
+      for (const worker of pool) await worker.stop();
+      pool = [];
+      const scanTimeoutMs = int("hostile-timeout-ms");
+      say(`hostile targets: ${hostileRounds} full scans of each, one at a time, SCAN_TIMEOUT_MS=${scanTimeoutMs}`);
+      const worker = await startWorkerProcess(
+        "worker-hostile",
+        workerEnv({ SCAN_TIMEOUT_MS: String(scanTimeoutMs) }),
+        workerOptions,
+      );
+      services.push(worker);
+      result.hostile = await measureHostile({
+        gatewayUrl: gateway.url,
+        siteUrl: site.url,
+        rounds: hostileRounds,
+        scanTimeoutMs,
+        headers: keyed,
+      });
+      await worker.stop();
+    }
+
     if (soakScans > 0 && pages.length > 0) {
       for (const worker of pool) await worker.stop();
       pool = [];
@@ -339,6 +369,7 @@ const main = async () => {
     }
   } finally {
     chromium.stop();
+    hostile.close();
     await Promise.all(services.map((service) => service.stop()));
     await db.$disconnect();
     await site.close();

@@ -141,16 +141,23 @@ const scan = async (base: string, url: string, mode: string, key: string) => {
     headers: { "content-type": "application/json", "x-api-key": key },
     body: JSON.stringify({ url, mode }),
   });
-  type Result = { scores: Record<string, number>; grade: string; checks: Check[]; duration: number };
+  type Result = {
+    scores: Record<string, number>;
+    grade: string;
+    checks: Check[];
+    duration: number;
+    renderFailure: { code: string; message: string } | null;
+  };
   const body = (await response.json()) as { data?: Result; error?: { code: string; message: string } };
   if (!response.ok || !body.data?.scores) {
     say(`scan answered ${response.status}: ${JSON.stringify(body.error ?? body.data)}`);
     return;
   }
-  const { scores, grade, checks, duration } = body.data;
+  const { scores, grade, checks, duration, renderFailure } = body.data;
   say(
     `grade ${grade}  overall ${scores.overall}  seo ${scores.seo}  aeo ${scores.aeo}  geo ${scores.geo}  (${duration} ms)`,
   );
+  if (renderFailure) say(`judged on the HTML as served: ${renderFailure.message} (${renderFailure.code})`);
   for (const check of checks.filter((c) => c.status === "fail" || c.status === "warn")) {
     say(`  ${check.status.padEnd(4)} ${check.id.padEnd(24)} ${check.description}`);
   }

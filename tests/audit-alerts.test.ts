@@ -52,7 +52,7 @@ describe("regression alerts", () => {
       allowlist: [site.hostPort, receiver.hostPort],
       env: { WEBHOOK_SECRET, RATE_LIMIT_AGENCY: "100000" },
     });
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.close();

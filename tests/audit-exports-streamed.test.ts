@@ -22,7 +22,7 @@ import { api, type Stack, startStack } from "./support/stack";
  * has gone.
  */
 
-jest.setTimeout(60_000);
+jest.setTimeout(300_000);
 
 type Json = Record<string, any>;
 
@@ -161,7 +161,7 @@ describe("an audit's exports, written as the pages are read", () => {
     await stack.db.auditPage.createMany({
       data: Array.from({ length: PAGES }, (_, i) => pageRow(auditId, i + 1)),
     });
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.close();

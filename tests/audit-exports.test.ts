@@ -19,7 +19,7 @@ import { type ApiResponse, api, type Stack, startStack } from "./support/stack";
  * on loopback: three judged, one linked page missing (404), one down (503).
  */
 
-jest.setTimeout(60_000);
+jest.setTimeout(300_000);
 
 type Json = Record<string, any>;
 
@@ -108,7 +108,7 @@ describe("an audit's exports and the audit as a CI gate", () => {
       "the audit to complete",
     );
     expect(audit.status).toBe("completed");
-  }, 90_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.close();

@@ -46,7 +46,7 @@ describe("audit schedules", () => {
     stack = await startStack({ databaseUrl: database.url, redisUrl: redis.url, allowlist: [site.hostPort], env });
     connection = new Redis(redis.url, { maxRetriesPerRequest: null });
     queue = new Queue(SCAN_QUEUE, { connection, prefix: stack.prefix });
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await queue?.close();

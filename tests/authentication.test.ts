@@ -32,7 +32,7 @@ describe("authentication, ownership and quotas", () => {
   beforeAll(async () => {
     ctx = await startAccountsApi(ENV);
     stack = ctx.stack;
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await ctx?.close();

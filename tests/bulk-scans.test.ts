@@ -33,7 +33,7 @@ describe("bulk scans and queue policy", () => {
     );
     database = await createTestDatabase();
     redisUrl = await testRedisUrl();
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await site?.close();
@@ -62,7 +62,7 @@ describe("bulk scans and queue policy", () => {
       free = await createAccount(stack.db, "free");
       connection = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
       queue = new Queue(SCAN_QUEUE, { connection, prefix: stack.prefix });
-    }, 60_000);
+    }, 300_000);
 
     afterAll(async () => {
       await queue?.close();
@@ -246,7 +246,7 @@ describe("bulk scans and queue policy", () => {
         env: { SCAN_WAIT_MS: "20000" },
       });
       key = (await createAccount(stack.db, "agency")).key;
-    }, 60_000);
+    }, 300_000);
 
     afterAll(async () => {
       await stack?.close();
@@ -271,6 +271,6 @@ describe("bulk scans and queue policy", () => {
       expect(body(refusedB)).toEqual({ error: expect.any(String), code: "RATE_LIMITED" });
       // a caller who does not wait is queued whatever the queue's length
       expect((await scan({ prefer: "respond-async" })).status).toBe(202);
-    }, 60_000);
+    }, 300_000);
   });
 });

@@ -33,7 +33,7 @@ describe("citations", () => {
   beforeAll(async () => {
     ctx = await startListsApi();
     stack = ctx.stack;
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await ctx?.close();

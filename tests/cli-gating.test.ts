@@ -15,7 +15,7 @@ import { type Stack, startStack } from "./support/stack";
  * schemas; colours on a terminal (a real pseudo-terminal from script(1)) and NO_COLOR/FORCE_COLOR.
  */
 
-jest.setTimeout(90_000);
+jest.setTimeout(300_000);
 
 const BIN = resolve(__dirname, "../packages/cli/bin/scan.cjs");
 
@@ -100,7 +100,7 @@ describe("scan as a CI gate", () => {
     expect(scanned.code).toBe(0);
     const report = JSON.parse(scanned.stdout);
     bad = { overall: report.scores.overall, grade: report.grade };
-  }, 90_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.close();

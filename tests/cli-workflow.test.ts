@@ -13,7 +13,7 @@ import { sarifProblems } from "./support/report-schemas";
  * The SARIF it leaves is what upload-sarif would send: valid, and located without a scheme.
  */
 
-jest.setTimeout(90_000);
+jest.setTimeout(300_000);
 
 const ROOT = resolve(__dirname, "..");
 const WORKFLOW = join(ROOT, "docs/examples/aeo-scan-preview.yml");

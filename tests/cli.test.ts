@@ -13,7 +13,7 @@ import { type Stack, startStack } from "./support/stack";
  */
 
 // each test runs the client as a process, some of them several times
-jest.setTimeout(60_000);
+jest.setTimeout(300_000);
 
 const BIN = resolve(__dirname, "../packages/cli/bin/scan.cjs");
 
@@ -62,7 +62,7 @@ describe("scan <url> on the command line", () => {
     const { key } = await createAccount(stack.db, "pro");
     api = { SCAN_API_URL: stack.gateway.url, SCAN_API_KEY: key };
     anonymous = { SCAN_API_URL: stack.gateway.url };
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.close();
@@ -212,7 +212,7 @@ describe("scan <url> without SCAN_API_KEY when the API answers 202", () => {
       // a free key's limit that runs out while the client follows a scan
       env: { SCAN_WAIT_MS: "300", RATE_LIMIT_FREE: "2" },
     });
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.close();

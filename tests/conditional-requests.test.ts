@@ -20,7 +20,7 @@ describe("conditional requests", () => {
 
   beforeAll(async () => {
     ctx = await startAccountsApi();
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await ctx?.close();

@@ -14,7 +14,7 @@ import type { ApiResponse } from "./support/stack";
  * A real browser on an allowed and on a refused origin proves it end to end.
  */
 
-jest.setTimeout(60_000);
+jest.setTimeout(300_000);
 
 const PAGE_ORIGIN_HEADERS = {
   "access-control-request-method": "POST",
@@ -42,7 +42,7 @@ describe("CORS by default: no origin", () => {
 
   beforeAll(async () => {
     ctx = await startAccountsApi();
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await ctx?.close();
@@ -105,7 +105,7 @@ describe("CORS with allowed origins", () => {
     account = await createAccount(ctx.stack.db, "pro");
     const args = process.getuid?.() === 0 ? ["--no-sandbox"] : [];
     browser = await chromium.launch({ executablePath: resolveChromiumPath(undefined), args });
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await browser?.close();

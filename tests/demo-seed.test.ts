@@ -14,7 +14,7 @@ describe("demo seed", () => {
 
   beforeAll(async () => {
     ctx = await startListsApi();
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await ctx?.close();
@@ -79,7 +79,7 @@ describe("demo seed", () => {
     expect(perEngine).toEqual([450, 450, 450, 450]);
     const recent = await all("/api/v1/citations", { site_id: coffee.id, date_range: "7d" });
     expect(recent.data.some((track: any) => track.cited && track.citation_url.startsWith(coffee.url))).toBe(true);
-  }, 60_000);
+  }, 300_000);
 
   it("leaves a user who has sites alone unless told to replace them", async () => {
     const refused = await runCli("--email", "demo@example.com");
@@ -92,11 +92,11 @@ describe("demo seed", () => {
     expect(await ctx.stack.db.site.count({ where: { userId: replaced.user.id } })).toBe(6);
     expect(await ctx.stack.db.keyword.count({ where: { userId: replaced.user.id } })).toBe(30);
     expect(await ctx.stack.db.citationTrack.count({ where: { userId: replaced.user.id } })).toBe(1800);
-  }, 60_000);
+  }, 300_000);
 
   it("refuses an unknown plan", async () => {
     const run = await runCli("--email", "other@example.com", "--plan", "gold");
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/--plan must be one of free, starter, pro, agency/);
-  }, 30_000);
+  }, 300_000);
 });

@@ -36,7 +36,7 @@ describe("the development JWT key", () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     scratch = mkdtempSync(join(tmpdir(), "scan-dev-key-"));
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     rmSync(scratch, { recursive: true, force: true });
@@ -108,7 +108,7 @@ describe("the development JWT key", () => {
     } finally {
       await again.close();
     }
-  }, 60_000);
+  }, 300_000);
 
   it("is never made in production: a gateway without a key does not start, and says what to set", async () => {
     const dataDir = join(scratch, "production", ".data");
@@ -153,7 +153,7 @@ describe("the development JWT key", () => {
     expect(exit.code).toBe(1);
     expect(exit.stderr).toMatch(/no JWT key is configured: set JWT_SECRET/);
     expect(() => statSync(dataDir)).toThrow(/ENOENT/);
-  }, 60_000);
+  }, 300_000);
 
   it("an unusable key file is an error naming the file, not a new key", async () => {
     const dataDir = join(scratch, "broken");

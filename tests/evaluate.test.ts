@@ -62,7 +62,7 @@ describe("POST /api/v1/aeo-2/evaluate", () => {
     });
     base = stack.gateway.url;
     key = (await createAccount(stack.db, "agency")).key;
-  }, 60_000);
+  }, 300_000);
 
   it("needs an API key, in both forms", async () => {
     const a = await api(base, PATH, { body: FULL, anonymous: true });

@@ -11,7 +11,7 @@ import { type ApiResponse, api, type Stack, startStack } from "./support/stack";
  * published schema, and the negotiation's refusals come in the request's envelope.
  */
 
-jest.setTimeout(60_000);
+jest.setTimeout(300_000);
 
 type Json = Record<string, any>;
 type Check = { id: string; status: string; severity: string; description: string };
@@ -65,7 +65,7 @@ describe("exports of a stored scan", () => {
     });
     expect(failed.status).toBe(502);
     failedId = (await stack.db.scan.findFirstOrThrow({ where: { url: site.url("/down") } })).id;
-  }, 90_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.close();

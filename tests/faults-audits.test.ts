@@ -49,7 +49,7 @@ describe("an audit through a killed worker and a Redis restart", () => {
       worker: false,
       env: { RATE_LIMIT_AGENCY: "100000" },
     });
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.close();

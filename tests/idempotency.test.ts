@@ -13,7 +13,7 @@ import { type ApiResponse, type Stack, startStack } from "./support/stack";
  * is 400; a retry while the first is running is 409; a 5xx is not kept; keys expire.
  */
 
-jest.setTimeout(90_000);
+jest.setTimeout(300_000);
 
 afterAll(() => stopContainers());
 
@@ -25,7 +25,7 @@ describe("Idempotency-Key", () => {
 
   beforeAll(async () => {
     ctx = await startAccountsApi();
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await ctx?.close();
@@ -345,7 +345,7 @@ describe("Idempotency-Key while the first request runs, and on a server error", 
       env: { SCAN_WAIT_MS: "2500", ADMISSION_CONTROL: "off" },
     });
     account = await createAccount(stack.db, "pro");
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.close();

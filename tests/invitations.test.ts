@@ -43,7 +43,7 @@ describe("invitations, resets and the accounts CLI", () => {
   beforeAll(async () => {
     ctx = await startAccountsApi({ SIGN_UP: "invite" });
     base = ctx.stack.gateway.url;
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await ctx?.close();
@@ -90,7 +90,7 @@ describe("invitations, resets and the accounts CLI", () => {
     expect(gone.status).toBe(404);
     expect(body(gone).error.code).toBe("not_found");
     await expect(cli(["invite", "--email", email])).rejects.toThrow(/already exists/);
-  }, 60_000);
+  }, 300_000);
 
   it("an expired invitation is refused", async () => {
     const email = freshEmail("late");
@@ -98,7 +98,7 @@ describe("invitations, resets and the accounts CLI", () => {
     await ctx.stack.db.invitation.updateMany({ where: { email }, data: { expiresAt: new Date(Date.now() - 1_000) } });
     expect((await browser().send(`/auth/invitations/${token}`)).status).toBe(404);
     expect((await browser().signUp(email, PASSWORD, token)).status).toBe(400);
-  }, 60_000);
+  }, 300_000);
 
   it("a user the CLI made gets a password with set-password (read from standard input), and a role with set-role", async () => {
     const email = freshEmail("cli");
@@ -123,7 +123,7 @@ describe("invitations, resets and the accounts CLI", () => {
     // setting a password ends the user's sessions
     await cli(["set-password", "--email", email], "yet another long password\n");
     expect((await user.send("/auth/session")).status).toBe(401);
-  }, 60_000);
+  }, 300_000);
 
   it("a reset link from the CLI sets a new password once and ends every session", async () => {
     const email = freshEmail("forgetful");
@@ -152,5 +152,5 @@ describe("invitations, resets and the accounts CLI", () => {
     expect(twice.status).toBe(400);
     expect(body(twice).error.message).toMatch(/reset link is not valid/);
     await expect(cli(["reset-link", "--email", freshEmail("nobody")])).rejects.toThrow(/No user/);
-  }, 60_000);
+  }, 300_000);
 });

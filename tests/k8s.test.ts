@@ -15,7 +15,7 @@ import { PRIVATE_PATHS } from "../scripts/k8s-policy";
  */
 
 // the validator runs as a process (tsx), twice
-jest.setTimeout(30_000);
+jest.setTimeout(300_000);
 
 const ROOT = resolve(__dirname, "..");
 const K8S = join(ROOT, "infra/k8s");

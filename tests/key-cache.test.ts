@@ -11,12 +11,17 @@ import { stopContainers } from "./support/services";
 
 afterAll(() => stopContainers());
 
-/** Polls `probe` until it answers true; the milliseconds it took, or a failure after `withinMs`. */
-const within = async (withinMs: number, probe: () => Promise<boolean>): Promise<number> => {
+/**
+ * Polls `probe` until it answers true. Gives up after 30 s: long enough for a loaded machine,
+ * and far below the cache's TTL here, so only a notification can have dropped a key by then.
+ */
+const GIVE_UP_MS = 30_000;
+const KEY_CACHE_TTL_MS = 3_600_000;
+const until = async (probe: () => Promise<boolean>): Promise<void> => {
   const started = performance.now();
   for (;;) {
-    if (await probe()) return performance.now() - started;
-    if (performance.now() - started > withinMs) throw new Error(`not within ${withinMs} ms`);
+    if (await probe()) return;
+    if (performance.now() - started > GIVE_UP_MS) throw new Error(`still not so after ${GIVE_UP_MS} ms`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 };
@@ -26,9 +31,13 @@ describe("API key cache", () => {
   const scans = (key: string) => ctx.call("/api/v1/scans", { headers: { "x-api-key": key } });
 
   beforeAll(async () => {
-    ctx = await startAccountsApi({ RATE_LIMIT_PRO: "1000", RATE_LIMIT_AGENCY: "5000" });
-    await within(5_000, async () => ctx.stack.gateway.keyCache.isLive());
-  }, 60_000);
+    ctx = await startAccountsApi({
+      RATE_LIMIT_PRO: "1000",
+      RATE_LIMIT_AGENCY: "5000",
+      KEY_CACHE_TTL_MS: String(KEY_CACHE_TTL_MS),
+    });
+    await until(async () => ctx.stack.gateway.keyCache.isLive());
+  }, 300_000);
 
   afterAll(async () => {
     await ctx?.close();
@@ -56,13 +65,12 @@ describe("API key cache", () => {
     expect(body(refused).error.message).toMatch(/revoked/);
   });
 
-  it("hears a revocation made outside the gateway within milliseconds", async () => {
+  it("hears a revocation made outside the gateway, long before the cache's TTL", async () => {
     const account = await createAccount(ctx.stack.db, "pro");
     expect((await scans(account.key)).status).toBe(200);
     // another process's writer: the accounts command, another gateway
     await createKeyService({ db: ctx.stack.db, maxKeysPerUser: 10 }).revoke(account.user, account.keyId);
-    const ms = await within(1_000, async () => ctx.stack.gateway.keyCache.get(hashApiKey(account.key)) === undefined);
-    expect(ms).toBeLessThan(1_000);
+    await until(async () => ctx.stack.gateway.keyCache.get(hashApiKey(account.key)) === undefined);
     expect((await scans(account.key)).status).toBe(401);
   });
 
@@ -70,7 +78,7 @@ describe("API key cache", () => {
     const account = await createAccount(ctx.stack.db, "pro");
     expect((await scans(account.key)).headers.get("x-ratelimit-limit")).toBe("1000");
     await createUserService(ctx.stack.db).setPlan(account.user.email, "agency");
-    await within(1_000, async () => ctx.stack.gateway.keyCache.get(hashApiKey(account.key)) === undefined);
+    await until(async () => ctx.stack.gateway.keyCache.get(hashApiKey(account.key)) === undefined);
     expect((await scans(account.key)).headers.get("x-ratelimit-limit")).toBe("5000");
   });
 
@@ -80,11 +88,11 @@ describe("API key cache", () => {
     const cache = ctx.stack.gateway.keyCache;
     await ctx.stack.db.$queryRaw`
       SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'gateway credential feed'`;
-    await within(2_000, async () => !cache.isLive());
+    await until(async () => !cache.isLive());
     expect(cache.size()).toBe(0);
     // keys still work, read from Postgres
     expect((await scans(account.key)).status).toBe(200);
-    await within(10_000, async () => cache.isLive());
+    await until(async () => cache.isLive());
     expect((await scans(account.key)).status).toBe(200);
     expect(cache.get(hashApiKey(account.key))?.id).toBe(account.keyId);
   });

@@ -43,7 +43,7 @@ describe("key endpoints", () => {
     stack = ctx.stack;
     pg = new Client({ connectionString: ctx.database.url });
     await pg.connect();
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await pg?.end();
@@ -357,7 +357,7 @@ describe("key endpoints", () => {
       expect(used.status).toBe(404);
       expect(used.headers.get("x-ratelimit-limit")).toBe("10000");
       expect(body(used).code).toBe("NOT_FOUND");
-    }, 60_000);
+    }, 300_000);
   });
 });
 
@@ -378,7 +378,7 @@ describe("key endpoints with RS256", () => {
         JWT_AUDIENCE: "aeo-scan",
       },
     });
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await rs?.close();

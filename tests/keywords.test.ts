@@ -29,7 +29,7 @@ describe("keywords", () => {
   beforeAll(async () => {
     ctx = await startListsApi();
     stack = ctx.stack;
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await ctx?.close();

@@ -95,7 +95,7 @@ describe("list indexes", () => {
     await client.query("ANALYZE");
     await client.query("SET enable_seqscan = off");
     await client.query("SET enable_sort = off");
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await client?.end();

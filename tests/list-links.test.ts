@@ -75,7 +75,7 @@ describe("Link headers on the paginated lists", () => {
     // the account's own key and 22 more
     const keys = createKeyService({ db, maxKeysPerUser: 1_000 });
     for (let i = 0; i < 22; i++) await keys.create(account.user, { name: `key ${i}` });
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await ctx?.close();

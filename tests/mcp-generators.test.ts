@@ -94,7 +94,7 @@ describe("aeo_fix and aeo_generate", () => {
     });
     base = stack.gateway.url;
     account = await createAccount(stack.db, "pro");
-  }, 60_000);
+  }, 300_000);
 
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((client) => client.close().catch(() => undefined)));
@@ -131,7 +131,7 @@ describe("aeo_fix and aeo_generate", () => {
     await expect(
       client.callTool({ name: "aeo_audit_site", arguments: { url: site.url("/"), audit_id: audit.id } }),
     ).rejects.toThrow(/either url .* or audit_id/);
-  }, 60_000);
+  }, 300_000);
 
   it("lists all five tools with their input schemas", async () => {
     const client = await streamableClient(base, account.key);
@@ -445,7 +445,7 @@ describe("aeo_fix and aeo_generate", () => {
           LLM_MODEL: "test-model",
         },
       });
-    }, 60_000);
+    }, 300_000);
 
     afterAll(async () => {
       await gateway?.close();

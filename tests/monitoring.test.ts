@@ -23,7 +23,7 @@ import { type Stack, startStack } from "./support/stack";
  */
 
 // a gateway and a worker (Chromium) start to read their registries
-jest.setTimeout(60_000);
+jest.setTimeout(300_000);
 
 const ROOT = resolve(__dirname, "..");
 const PROMETHEUS = join(ROOT, "infra/prometheus");

@@ -19,7 +19,7 @@ import { type ApiResponse, api, type Stack, startStack } from "./support/stack";
  */
 
 // a quick scan through the worker and a browser rendering the reference; the machine may be busy
-jest.setTimeout(60_000);
+jest.setTimeout(300_000);
 
 /**
  * Mounted routes the reference leaves out, each with its reason. Matched as path prefixes.
@@ -94,7 +94,7 @@ describe("the API reference", () => {
     const response = await api(base, "/openapi.json");
     expect(response.status).toBe(200);
     document = response.body as Document;
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.close();

@@ -57,7 +57,7 @@ describe("operations and account", () => {
       env: { SIGN_UP: "open", ADMIN_TOKEN: "an-admin-token-0123456789", SCAN_QUOTA_STARTER: "50", SCAN_PORTS: "*" },
     });
     base = stack.gateway.url;
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.close();
@@ -157,7 +157,7 @@ describe("operations and account", () => {
     });
     expect(view.failures[0].error.length).toBeGreaterThan(0);
     expect(view.queueDashboard).toBe("/admin/queues");
-  }, 60_000);
+  }, 300_000);
 
   it("answers the caller's plan, rate-limit window and monthly quota, by key and by session", async () => {
     const account = await createAccount(stack.db, "starter");
@@ -194,5 +194,5 @@ describe("operations and account", () => {
       rateLimit: { limit: 10, remaining: 10, reset: expect.any(Number) },
       quota: { used: 0, limit: 100, resetsAt: next.toISOString() },
     });
-  }, 60_000);
+  }, 300_000);
 });

@@ -13,7 +13,7 @@ import { api, type Stack, startStack } from "./support/stack";
  */
 
 // scans run through Chromium; the machine may be busy
-jest.setTimeout(30_000);
+jest.setTimeout(300_000);
 
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>Operating a scanner: metrics, probes and logs</title>

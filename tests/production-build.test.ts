@@ -20,7 +20,7 @@ import { createTestDatabase, type TestDatabase, testRedisUrl, uniquePrefix } fro
  */
 
 // a build, two `pnpm deploy`s, two service starts and a scan
-jest.setTimeout(120_000);
+jest.setTimeout(300_000);
 
 const run = promisify(execFile);
 const ADMIN_TOKEN = "production-build-admin-token";

@@ -88,7 +88,7 @@ describe("rate limits across gateway processes", () => {
     account = await createAccount(db, "starter");
     ownScan = (await db.scan.create({ data: { url: "https://example.com/", mode: "quick", userId: account.user.id } }))
       .id;
-  }, 90_000);
+  }, 300_000);
 
   afterAll(async () => {
     await Promise.all(gateways.map(stopGatewayProcess));

@@ -32,7 +32,7 @@ describe("rate limits", () => {
   beforeAll(async () => {
     ctx = await startAccountsApi();
     stack = ctx.stack;
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await ctx?.close();
@@ -187,7 +187,7 @@ describe("client address without a trusted proxy", () => {
       allowlist: [],
       worker: false,
     });
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.close();

@@ -28,7 +28,7 @@ describe("reaper", () => {
     db = createDb(database.url);
     connection = new Redis(await testRedisUrl(), { maxRetriesPerRequest: null });
     queue = new Queue(SCAN_QUEUE, { connection, prefix: uniquePrefix() });
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await queue?.close();

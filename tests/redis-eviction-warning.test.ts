@@ -37,7 +37,7 @@ describe("the eviction warning", () => {
     redis = await startRedisServer();
     client = new Redis(redis.url, { maxRetriesPerRequest: 1 });
     database = await createTestDatabase();
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     client?.disconnect();

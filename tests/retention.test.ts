@@ -20,7 +20,7 @@ describe("retention", () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     db = createDb(database.url);
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await db?.$disconnect();

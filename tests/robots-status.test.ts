@@ -173,7 +173,7 @@ describe("robots.txt status handling through a scan (gateway → worker → chec
       allowlist: [...sites.values()].map((site) => site.hostPort),
       env: { SCAN_TIMEOUT_MS: "8000", SCAN_WAIT_MS: "20000", RATE_LIMIT_ANONYMOUS: "100000" },
     });
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.close();

@@ -14,7 +14,7 @@ import { type ApiResponse, api, type Stack, startStack } from "./support/stack";
  * never under `unmatched`.
  */
 
-jest.setTimeout(120_000);
+jest.setTimeout(300_000);
 
 const METRICS_TOKEN = "metrics-token-0123456789abcdef";
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Widgets for every gap</title>
@@ -58,7 +58,7 @@ describe("route labels of the request metrics", () => {
     // the dashboard's pages and files (GET /app, /app/{*page}) are labelled `/app` as a whole by
     // their own middleware; tests/dashboard-serving.test.ts holds them to it
     routes = gatewayRoutes(stack.gateway.server).filter((route) => !route.path.startsWith("/app"));
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.close();

@@ -31,7 +31,7 @@ describe("reading scans by their access links", () => {
 
   beforeAll(async () => {
     ctx = await startAccountsApi({ RATE_LIMIT_ANONYMOUS_READS: String(READS) });
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await ctx?.close();
@@ -166,7 +166,7 @@ describe("a key's rate limit follows its form", () => {
 
   beforeAll(async () => {
     ctx = await startAccountsApi();
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await ctx?.close();
@@ -224,7 +224,7 @@ describe("a service whose form is B", () => {
 
   beforeAll(async () => {
     ctx = await startAccountsApi({ RESPONSE_FORM: "B" });
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await ctx?.close();

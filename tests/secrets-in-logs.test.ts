@@ -41,7 +41,7 @@ describe("secrets stay out of logs and error bodies", () => {
         }),
       ),
     });
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.close();
@@ -116,7 +116,7 @@ describe("secrets stay out of logs and error bodies", () => {
     expect(fragments.filter((fragment) => logged.includes(fragment))).toEqual([]);
     const answered = errors.map((response) => JSON.stringify(response.body)).join("\n");
     expect(fragments.filter((fragment) => answered.includes(fragment))).toEqual([]);
-  }, 60_000);
+  }, 300_000);
 });
 
 /**

@@ -46,7 +46,7 @@ describe("dashboard sessions", () => {
     base = ctx.stack.gateway.url;
     pg = new Client({ connectionString: ctx.database.url });
     await pg.connect();
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await pg?.end();

@@ -52,7 +52,7 @@ describe("a site's regression alerts", () => {
       // one attempt: a receiver answering 500 makes a failed delivery at once
       env: { WEBHOOK_SECRET, WEBHOOK_ATTEMPTS: "1", RATE_LIMIT_AGENCY: "100000" },
     });
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.close();

@@ -97,7 +97,7 @@ describe("sites behind a login", () => {
     const created = await call("/api/v1/sites", owner, { body: { url: site.url("/") } });
     expect(created.status).toBe(201);
     siteId = body(created).data.id;
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.close();
@@ -257,7 +257,7 @@ describe("a service without SITE_SECRETS_KEY", () => {
       allowlist: ["127.0.0.1:9"],
       worker: false,
     });
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.close();

@@ -63,7 +63,7 @@ describe("sites from keyed scans, end to end", () => {
     };
     stack.worker?.worker.on("completed", (job) => mark(job.id));
     stack.worker?.worker.on("failed", (job) => mark(job?.id));
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.close();
@@ -114,7 +114,7 @@ describe("sites from keyed scans, end to end", () => {
         created_at: expect.any(String),
       },
     ]);
-  }, 60_000);
+  }, 300_000);
 
   it("prefers a full scan's scores, keeps them over later quick scans, and moves last_scan_at with every scan", async () => {
     const account = await createAccount(stack.db);
@@ -146,7 +146,7 @@ describe("sites from keyed scans, end to end", () => {
       scanned_at: full.completed_at,
     });
     expect(site.last_scan_at).toBe(laterQuick.completed_at);
-  }, 90_000);
+  }, 300_000);
 
   it("gives anonymous scans no site, and each user's scans their own", async () => {
     await scan(null, third.url("/"), "quick");
@@ -163,7 +163,7 @@ describe("sites from keyed scans, end to end", () => {
     expect(siteOne?.id).not.toBe(siteTwo?.id);
     expect(siteOne?.latest_scores_scan.id).toBe(byOne.id);
     expect(siteTwo?.latest_scores_scan.id).toBe(byTwo.id);
-  }, 60_000);
+  }, 300_000);
 
   it("answers one site by id, and the owner's scans of its origin only", async () => {
     const account = await createAccount(stack.db);
@@ -191,7 +191,7 @@ describe("sites from keyed scans, end to end", () => {
     }
     expect((await call(`/api/v1/sites/${randomUUID()}`, account.key)).status).toBe(404);
     expect((await call("/api/v1/sites/not-a-uuid", account.key)).status).toBe(400);
-  }, 60_000);
+  }, 300_000);
 
   it("leaves the owner without a site when the scan fails", async () => {
     const account = await createAccount(stack.db);
@@ -201,7 +201,7 @@ describe("sites from keyed scans, end to end", () => {
     const stored = await call(`/api/v1/scan/${body(queued).data.id}`, account.key);
     expect(body(stored).data.status).toBe("failed");
     expect(await sitesOf(account)).toEqual([]);
-  }, 60_000);
+  }, 300_000);
 });
 
 describe("upsertSiteScores", () => {
@@ -216,7 +216,7 @@ describe("upsertSiteScores", () => {
       allowlist: [],
       worker: false,
     });
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.close();

@@ -26,7 +26,7 @@ describe("sites", () => {
   beforeAll(async () => {
     ctx = await startListsApi();
     stack = ctx.stack;
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await ctx?.close();

@@ -47,7 +47,7 @@ describe("snapshots kept for the generators", () => {
     eventsConnection = connection.duplicate();
     events = new QueueEvents(SCAN_QUEUE, { connection: eventsConnection, prefix: stack.prefix });
     await events.waitUntilReady();
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await events?.close();

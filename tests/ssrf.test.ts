@@ -51,7 +51,7 @@ describe("SSRF: private targets are refused", () => {
       // every case is an anonymous request from this one address
       env: { SCAN_TIMEOUT_MS: "8000", SCAN_WAIT_MS: "20000", RATE_LIMIT_ANONYMOUS: "100000" },
     });
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.close();

@@ -1,6 +1,8 @@
 /** The benchmark's numbers, its targets (issue: fast and unbreakable), and the table. */
+
 import { median, percentile } from "../../tests/support/corpus";
 import type { BareRender } from "./baselines";
+import type { HostileResult } from "./hostile";
 import type { EndpointRun } from "./load";
 import { type LighthouseComparison, type PageRow, renderLighthouse, renderPerPage } from "./per-page";
 import type { ChromiumCensus } from "./procfs";
@@ -92,6 +94,8 @@ export type BenchResult = {
   /** quick scans one at a time on one worker: what the gateway and the queue add to a scan */
   overhead?: { scans: number; statuses: Record<string, number>; latencyMs: Latency; gatewayOverheadMs: Latency };
   soak?: SoakResult;
+  /** hostile targets: the time to each verdict against its budget */
+  hostile?: HostileResult;
   /** what a stored scan costs in Postgres, by mode: the check list and the whole row (pg_column_size) */
   storage?: Array<{ mode: string; scans: number; checksBytes: number; rowBytes: number }>;
   /** per corpus page: bare render, quick and full end to end, the full scan's worker phases (p50 of its rounds) */
@@ -169,6 +173,17 @@ export const targetsOf = (result: BenchResult): Target[] => {
       target: "0 and 0",
       measured: `${left.chromium} left, ${left.zombies} zombies (${result.soak.afterSoak.chromium} alive with the worker up, ${result.soak.afterSoak.zombies} zombies)`,
       pass: left.chromium === 0 && left.zombies === 0 && result.soak.afterSoak.zombies === 0,
+    });
+  }
+  if (result.hostile) {
+    const late = result.hostile.targets.filter((target) => !target.pass);
+    targets.push({
+      name: `hostile targets end within SCAN_TIMEOUT_MS (${result.hostile.scanTimeoutMs} ms) + their judging time, worst of each`,
+      target: "all",
+      measured: result.hostile.targets
+        .map((target) => `${target.path} ${f0(target.worstMs)}/${f0(target.budgetMs)} ms`)
+        .join(", "),
+      pass: late.length === 0,
     });
   }
   if (result.endpoints) {

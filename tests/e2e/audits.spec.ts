@@ -30,7 +30,7 @@ test.describe("a site's audits, history and alerts", () => {
   let heldSiteId: string;
 
   test.beforeAll(async ({ browser }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(300_000);
     account = await signUpByApi();
     // a plan that schedules more than one site: the held site gets a schedule of its own
     await sql(`UPDATE users SET plan = 'pro' WHERE email = $1`, [account.email]);
@@ -142,7 +142,7 @@ test.describe("a site's audits, history and alerts", () => {
     const news = page.locator(".audit-news");
     await expect(news).toHaveText(/^Audit started \(quick, up to 3 pages\)/);
     // the list is asked again while the audit runs, and says when it has ended
-    await expect(news).toHaveText(/has completed: grade [A-F]/, { timeout: 30_000 });
+    await expect(news).toHaveText(/has completed: grade [A-F]/, { timeout: 120_000 });
     await expect(page.getByRole("img", { name: /^Scores of 0 scans and 3 audits/ })).toBeVisible();
 
     const newest = page.getByRole("region", { name: "Audits", exact: true }).getByRole("row").nth(1);

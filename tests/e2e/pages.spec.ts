@@ -63,7 +63,7 @@ test.describe("every page", () => {
   let ids: Ids;
 
   test.beforeAll(async ({ browser }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(300_000);
     account = await signUpByApi();
     await makeOperator(account);
     const page = await (await browser.newContext({ baseURL: gatewayUrl() })).newPage();

@@ -51,8 +51,19 @@ export const startRelay = async (target: { host: string; port: number }): Promis
   return { port, cut, restore: listen, close: cut };
 };
 
-/** A throwaway redis-server on a port of its own, which a test may kill and start again. */
-export type RedisServer = { url: string; port: number; kill: () => Promise<void>; start: () => Promise<void> };
+/**
+ * A throwaway redis-server on a port of its own, which a test may kill and start again, or
+ * pause (SIGSTOP: connections stay open and nothing answers, as a Redis stuck on a slow disk
+ * or a starved CPU) and resume.
+ */
+export type RedisServer = {
+  url: string;
+  port: number;
+  kill: () => Promise<void>;
+  start: () => Promise<void>;
+  pause: () => void;
+  resume: () => void;
+};
 
 export const startRedisServer = async (): Promise<RedisServer> => {
   const probe = createServer();
@@ -87,8 +98,12 @@ export const startRedisServer = async (): Promise<RedisServer> => {
       running.once("exit", () => done());
       running.kill("SIGKILL");
     });
+  const signal = (name: NodeJS.Signals) => () => {
+    const running = child as ChildProcess | null;
+    if (running && running.exitCode === null) running.kill(name);
+  };
   await start();
-  return { url: `redis://127.0.0.1:${port}`, port, kill, start };
+  return { url: `redis://127.0.0.1:${port}`, port, kill, start, pause: signal("SIGSTOP"), resume: signal("SIGCONT") };
 };
 
 /** A real worker process (services/worker/src/main.ts), in one Node process that SIGKILL ends. */

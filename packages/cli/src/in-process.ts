@@ -1,4 +1,4 @@
-import type { ScanMode } from "@scan/contract";
+import { renderFailureOf, type ScanMode } from "@scan/contract";
 import { vetTarget } from "@scan/platform";
 import { failedPage, type PageReport } from "@scan/reports";
 import { captureLimitsOf, createScanner, resolveAll, type Scanner, TargetError } from "@scan/scanner";
@@ -54,6 +54,7 @@ export const scanInProcess = async (
       scannedAt: new Date().toISOString(),
       durationMs: Math.round(performance.now() - started),
       error: null,
+      renderFailure: renderFailureOf(outcome.renderFailure),
     };
   } catch (error) {
     if (error instanceof TargetError) {

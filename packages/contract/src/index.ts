@@ -10,6 +10,7 @@ export * from "./jobs";
 export * from "./keyword";
 export * from "./list-query";
 export * from "./operations";
+export * from "./render-failure";
 export * from "./scan";
 export * from "./scan-presenter";
 export * from "./scorer";

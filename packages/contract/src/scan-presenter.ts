@@ -2,6 +2,7 @@ import { z } from "zod";
 import { CheckResult } from "./check-result";
 import { Grade } from "./grade";
 import type { ScanMode } from "./jobs";
+import { renderFailureOf } from "./render-failure";
 import type { CallbackAttempt, CallbackDelivery, CallbackState, ScanResult, ScanStatus, StoredScan } from "./scan";
 
 /**
@@ -27,6 +28,8 @@ export type ScanRecord = {
   checksPrunedAt?: Date | null;
   /** null until the scan has completed */
   rendered: boolean | null;
+  /** a RenderFailureCode when a render was attempted and failed; absent or null otherwise */
+  renderFailure?: string | null;
   durationMs: number | null;
   errorCode: string | null;
   errorMessage: string | null;
@@ -73,6 +76,7 @@ export const toScanResult = (scan: ScanRecord): ScanResult => {
     issues: { critical: scan.issuesCritical, warning: scan.issuesWarning, info: scan.issuesInfo },
     checks,
     rendered: scan.rendered ?? true,
+    renderFailure: renderFailureOf(scan.renderFailure),
     scannedAt: scan.completedAt.toISOString(),
     duration: scan.durationMs ?? 0,
   };
@@ -99,6 +103,7 @@ export const toStoredScan = (scan: ScanRecord): StoredScan => ({
   checks: checksOf(scan),
   checks_pruned_at: scan.checksPrunedAt?.toISOString() ?? null,
   rendered: scan.rendered,
+  render_failure: renderFailureOf(scan.renderFailure),
 });
 
 const toAttempt = (delivery: DeliveryRecord): CallbackAttempt => ({

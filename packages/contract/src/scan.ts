@@ -3,6 +3,7 @@ import { CheckResult } from "./check-result";
 import { Grade } from "./grade";
 import { ScanMode } from "./jobs";
 import { pageParams, queryFilter, queryUuid } from "./list-query";
+import { RenderFailure, RenderFailureCode } from "./render-failure";
 
 /** POST /api/v1/scan body (docs/spec/public-scanning-api.md §4.1). `url` is normalised per form after this parse. */
 export const ScanRequest = z.strictObject({
@@ -42,8 +43,10 @@ export const ScanResult = z.object({
   partial: z.boolean(),
   issues: IssueCounts,
   checks: z.array(CheckResult),
-  /** whether the page's scripts ran in a browser before it was judged (full scans: always) */
+  /** whether the page's scripts ran in a browser before it was judged (full scans: unless the render failed) */
   rendered: z.boolean(),
+  /** why a render that was attempted failed, so the page was judged on its HTML as served; null otherwise */
+  renderFailure: RenderFailure.nullable(),
   scannedAt: z.iso.datetime(),
   /** elapsed scan time in milliseconds, from queueing to stored result */
   duration: z.int().nonnegative(),
@@ -54,6 +57,7 @@ export type ScanResult = z.infer<typeof ScanResult>;
 export const ScanOutcome = z.object({
   finalUrl: z.string(),
   rendered: z.boolean(),
+  renderFailure: RenderFailureCode.nullable(),
   scores: AreaScores,
   grade: Grade,
   issues: IssueCounts,
@@ -111,6 +115,12 @@ export const StoredScan = z.object({
   checks_pruned_at: z.iso.datetime().nullable(),
   /** null until the scan has completed */
   rendered: z.boolean().nullable(),
+  /**
+   * why a render that was attempted failed, so the page was judged on its HTML as served; null
+   * when it rendered, when it was judged on its served HTML by choice (a quick scan of a
+   * server-rendered page), and until the scan has completed
+   */
+  render_failure: RenderFailure.nullable(),
   /** present when the scan was requested with a callback_url */
   callback: CallbackDelivery.optional(),
 });

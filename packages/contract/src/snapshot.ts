@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RenderFailureCode } from "./render-failure";
 
 /** One response in the document's redirect chain. */
 export const RedirectHop = z.object({
@@ -67,6 +68,8 @@ export const Snapshot = z.object({
   rendered: z.boolean(),
   /** why it was or was not rendered */
   renderReason: z.string(),
+  /** set when a render was attempted and failed, so the page was judged on its served HTML */
+  renderFailure: RenderFailureCode.optional(),
   robotsTxt: TextResource.nullable(),
   llmsTxt: TextResource.nullable(),
   sitemap: TextResource.nullable(),

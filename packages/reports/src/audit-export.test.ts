@@ -214,4 +214,12 @@ describe("an audit as JUnit XML", () => {
     // a scan's own export, of one page, keeps its names bare
     expect(renderJunit([pageReport()], TOOL)).toContain('<testcase name="https: Page is served over HTTPS" ');
   });
+
+  it("names a failed render among a scan's properties, and leaves the property out when the page rendered", () => {
+    const renderFailure = { code: "parse_unfinished" as const, message: "The browser had not finished parsing." };
+    expect(renderJunit([pageReport({ renderFailure })], TOOL)).toContain(
+      '<property name="render_failure" value="parse_unfinished"/>',
+    );
+    expect(renderJunit([pageReport()], TOOL)).not.toContain('name="render_failure"');
+  });
 });

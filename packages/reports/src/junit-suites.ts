@@ -119,6 +119,7 @@ const pageProperties = (page: PageReport, tool: ToolInfo): Properties => [
       ] as const)
     : []),
   ["duration_ms", page.durationMs],
+  ["render_failure", page.renderFailure?.code ?? null],
 ];
 
 const detailsOf = (check: CheckResult): string =>

@@ -1,4 +1,12 @@
-import type { AuditPageView, CheckCategory, CheckResult, ScanMode, ScanResult, StoredScan } from "@scan/contract";
+import type {
+  AuditPageView,
+  CheckCategory,
+  CheckResult,
+  RenderFailure,
+  ScanMode,
+  ScanResult,
+  StoredScan,
+} from "@scan/contract";
 
 /**
  * One scanned page as every renderer reads it: the stored scan of the API, the synchronous
@@ -22,6 +30,8 @@ export type PageReport = {
   durationMs: number | null;
   /** why a failed scan failed */
   error: { code: string; message: string } | null;
+  /** why a render that was attempted failed, so the page was judged on its HTML as served */
+  renderFailure: RenderFailure | null;
 };
 
 /** What a report says about the program that made it (SARIF's tool.driver, JUnit's properties). */
@@ -51,6 +61,7 @@ export const pageOfStoredScan = (scan: StoredScan): PageReport => {
     scannedAt: scan.completed_at,
     durationMs: scan.duration_ms,
     error: scan.error,
+    renderFailure: scan.render_failure,
   };
 };
 
@@ -67,6 +78,7 @@ export const pageOfScanResult = (scan: ScanResult): PageReport => ({
   scannedAt: scan.scannedAt,
   durationMs: scan.duration,
   error: null,
+  renderFailure: scan.renderFailure,
 });
 
 /**
@@ -76,7 +88,14 @@ export const pageOfScanResult = (scan: ScanResult): PageReport => ({
  * audit page is no stored scan; the audit's id is on the export.
  */
 export const pageOfAuditPage = (page: AuditPageView, mode: ScanMode): PageReport | null => {
-  const about = { id: null, url: page.url, finalUrl: page.final_url, mode, scannedAt: page.scanned_at };
+  const about = {
+    id: null,
+    url: page.url,
+    finalUrl: page.final_url,
+    mode,
+    scannedAt: page.scanned_at,
+    renderFailure: null,
+  };
   if (page.status === "failed") {
     const code = page.http_status ? `http_${page.http_status}` : "page_failed";
     return {
@@ -120,6 +139,7 @@ export const failedPage = (
   scannedAt: null,
   durationMs,
   error,
+  renderFailure: null,
 });
 
 export const AREAS: readonly CheckCategory[] = ["seo", "aeo", "geo"];

@@ -134,6 +134,8 @@ export const pageArtifact = (page: PageReport, locations: SarifLocations) => ({
     grade: page.grade,
     scores: page.scores,
     scannedAt: page.scannedAt,
+    // judged on the HTML as served because the render failed: what scripts add was not seen
+    renderFailure: page.renderFailure,
   },
 });
 

@@ -71,6 +71,15 @@ describe("SARIF", () => {
     });
   });
 
+  it("carries a failed render in the artifact's properties, and null when the page rendered", () => {
+    const renderFailure = { code: "dom_unreadable" as const, message: "The page's scripts kept the browser busy." };
+    const [judged, rendered] = [pageReport({ renderFailure }), pageReport()].map(
+      (page) => JSON.parse(renderSarif([page], TOOL)).runs[0].artifacts[0].properties.renderFailure,
+    );
+    expect(judged).toEqual(renderFailure);
+    expect(rendered).toBeNull();
+  });
+
   it("points at the page without a scheme for GitHub code scanning, keeping the URL in the artifact", () => {
     const pages = [
       pageReport({ url: "https://example.com/a?b=1" }),

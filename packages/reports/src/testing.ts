@@ -67,6 +67,7 @@ export const pageReport = (overrides: Partial<PageReport> = {}): PageReport => (
   scannedAt: "2025-03-01T10:20:30.456Z",
   durationMs: 4200,
   error: null,
+  renderFailure: null,
   ...overrides,
 });
 

@@ -1,3 +1,4 @@
+import { RENDER_FAILURE_MESSAGES } from "@scan/contract";
 import { failingChecks } from "./page-report";
 import { checkResult, pageReport } from "./testing";
 import { ANSI, PLAIN, renderText, table, useColour } from "./text";
@@ -38,6 +39,15 @@ describe("the text report", () => {
       }),
     ]);
     expect(text).toContain("Failed: 503 (upstream_failure)");
+  });
+
+  it("says when a page was judged on its served HTML because its render failed, and not otherwise", () => {
+    const failure = { code: "parse_unfinished" as const, message: RENDER_FAILURE_MESSAGES.parse_unfinished };
+    const text = renderText([pageReport({ renderFailure: failure })]);
+    expect(text).toContain(
+      `  Judged on the HTML as served: ${RENDER_FAILURE_MESSAGES.parse_unfinished} (parse_unfinished)`,
+    );
+    expect(renderText([pageReport()])).not.toContain("Judged on the HTML as served");
   });
 
   it("paints with ANSI colours without moving the columns", () => {

@@ -107,6 +107,11 @@ const renderPage = (page: PageReport, paint: Paint): string => {
       return column === 1 && score !== null && score !== undefined ? paintScore(paint, score, cell) : cell;
     }),
   );
+  if (page.renderFailure) {
+    lines.push(
+      paint.warn(`  Judged on the HTML as served: ${page.renderFailure.message} (${page.renderFailure.code})`),
+    );
+  }
   if (page.mode === "quick") {
     lines.push(
       paint.faint(

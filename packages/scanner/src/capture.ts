@@ -1,4 +1,4 @@
-import type { ScanMode, Snapshot, Subresource, TextResource } from "@scan/contract";
+import type { RenderFailureCode, ScanMode, Snapshot, Subresource, TextResource } from "@scan/contract";
 import { vetTarget } from "@scan/platform";
 import type { Page, Route } from "playwright-core";
 import type { ScanPage } from "./browser-pool";
@@ -128,7 +128,7 @@ export const captureSnapshot = async (
       )
     : { dom: null, subresources: [], unusable: null };
   const renderReason = rendered.unusable
-    ? `rendered, but ${rendered.unusable}: judged on the served HTML`
+    ? `rendered, but ${UNUSABLE[rendered.unusable]}: judged on the served HTML`
     : (served?.reason ?? (isDocument ? "full scans always render" : "no HTML document to render"));
 
   return {
@@ -143,6 +143,7 @@ export const captureSnapshot = async (
     renderedHtml: rendered.dom ?? asServed,
     rendered: rendered.dom !== null,
     renderReason,
+    ...(rendered.unusable ? { renderFailure: rendered.unusable } : {}),
     robotsTxt: await robotsTxt,
     llmsTxt: await llmsTxt,
     sitemap: await sitemap,
@@ -155,7 +156,14 @@ export const captureSnapshot = async (
  * What a render gave: the settled DOM, or null and why it could not be used (the page is then
  * judged on its served HTML, as when it is not rendered).
  */
-type Rendered = { dom: string | null; subresources: Subresource[]; unusable: string | null };
+/** why a render's DOM could not be judged: the page is then judged on its served HTML */
+type Rendered = { dom: string | null; subresources: Subresource[]; unusable: RenderFailureCode | null };
+
+/** the render failures in the scan log's words */
+const UNUSABLE: Record<RenderFailureCode, string> = {
+  dom_unreadable: "its DOM could not be read (the page's scripts kept it busy)",
+  parse_unfinished: "the document had not finished parsing in time",
+};
 
 /**
  * The DOM as HTML, and whether the parser had finished the document. Evaluated in the page's
@@ -247,12 +255,11 @@ const renderDocument = async (
     // the scan's deadline bounds this too, with a moment left for a page that is merely busy
     const serialiseMs = Math.min(CONTENT_TIMEOUT_MS, Math.max(deadline - Date.now(), 250));
     const dom = await withTimeout(serialise(page), serialiseMs).catch(() => null);
-    if (!dom)
-      return { dom: null, subresources, unusable: "its DOM could not be read (the page's scripts kept it busy)" };
+    if (!dom) return { dom: null, subresources, unusable: "dom_unreadable" };
     // a document the parser has not finished (a slow parser-blocking script, an overloaded
     // machine) lacks whatever comes after that point: judging it would report a missing title
     // or heading that the page has
-    if (!dom.parsed) return { dom: null, subresources, unusable: "the document had not finished parsing in time" };
+    if (!dom.parsed) return { dom: null, subresources, unusable: "parse_unfinished" };
     return { dom: dom.html, subresources, unusable: null };
   } finally {
     release();

@@ -69,6 +69,7 @@ export const scanPage = async (
   const outcome = ScanOutcome.parse({
     finalUrl: snapshot.finalUrl,
     rendered: snapshot.rendered,
+    renderFailure: snapshot.renderFailure ?? null,
     ...scoreChecks(checks),
     checks,
   });

@@ -86,7 +86,7 @@ export const scanFromDashboard = async (page: Page, url: string, mode: "Quick" |
   await page.getByRole("button", { name: "Scan", exact: true }).click();
   const started = page.locator(".started").first();
   await expect(started.getByRole("status")).toContainText(/Queued|Running|Done/);
-  await expect(started.getByRole("status")).toHaveText("Done.", { timeout: 45_000 });
+  await expect(started.getByRole("status")).toHaveText("Done.", { timeout: 120_000 });
   return started;
 };
 

@@ -1056,6 +1056,11 @@ export interface components {
                 }[] | null;
                 checks_pruned_at: string | null;
                 rendered: boolean | null;
+                render_failure: {
+                    /** @enum {string} */
+                    code: "dom_unreadable" | "parse_unfinished";
+                    message: string;
+                } | null;
             };
         };
         EvaluateRequest: {
@@ -1192,6 +1197,11 @@ export interface components {
                 fix: string;
             }[];
             rendered: boolean;
+            renderFailure: {
+                /** @enum {string} */
+                code: "dom_unreadable" | "parse_unfinished";
+                message: string;
+            } | null;
             /** Format: date-time */
             scannedAt: string;
             duration: number;
@@ -1252,6 +1262,11 @@ export interface components {
             }[] | null;
             checks_pruned_at: string | null;
             rendered: boolean | null;
+            render_failure: {
+                /** @enum {string} */
+                code: "dom_unreadable" | "parse_unfinished";
+                message: string;
+            } | null;
             callback?: {
                 url: string;
                 /** @enum {string} */
@@ -1301,6 +1316,11 @@ export interface components {
             } | null;
             checks_pruned_at: string | null;
             rendered: boolean | null;
+            render_failure: {
+                /** @enum {string} */
+                code: "dom_unreadable" | "parse_unfinished";
+                message: string;
+            } | null;
         };
         EvaluationOutput: {
             citations: {

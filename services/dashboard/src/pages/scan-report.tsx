@@ -102,6 +102,11 @@ const ServedAndRendered = ({ scan }: { scan: StoredScan }) => {
           The page was rendered: its scripts ran in Chromium, and the checks read the page as a browser shows it.
           {compared.length > 0 ? " These checks held the HTML as served against the rendered page:" : ""}
         </p>
+      ) : scan.render_failure ? (
+        <p>
+          The page was to be rendered in Chromium, but the render failed: {scan.render_failure.message} Checks that need
+          its scripts read the page as a crawler that runs none does. Scan it again to judge it as a browser shows it.
+        </p>
       ) : (
         <p>
           The page was judged on its HTML as served, without running its scripts (a quick scan renders only pages that
@@ -164,6 +169,13 @@ export const Report = ({ scan }: { scan: StoredScan }) => {
                 ? "Quick scan: 20 core checks, not comparable with a full scan's scores."
                 : "Full scan: all 53 checks."}
             </p>
+            {scan.render_failure ? (
+              <p>
+                <a className="badge badge-warn" href="#served-title" title={scan.render_failure.message}>
+                  Judged on served HTML: the render failed
+                </a>
+              </p>
+            ) : null}
           </div>
         </div>
         <div className="summary-scores">

@@ -186,7 +186,10 @@ export const createRateLimiter = ({ redis, prefix, windowS, limits, signIn }: Ra
     };
   };
 
-  return { consume, peek, clear, refund, windowS };
+  /** The number of requests the subject's window allows, from the configuration alone (no Redis). */
+  const limitOf = (subject: RateSubject): number => pick(subject)[0].points;
+
+  return { consume, peek, clear, refund, limitOf, windowS };
 };
 
 export type RateLimiter = ReturnType<typeof createRateLimiter>;

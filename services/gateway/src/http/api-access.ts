@@ -3,6 +3,7 @@ import type { Request, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
 import { ANONYMOUS, type Authenticator, type Caller, type UserCaller } from "../domain/authenticate";
 import { clientBucket } from "../domain/client-ip";
+import { UNKNOWN_STATE_RETRY_S, unknownRateLimitState } from "../domain/rate-limit-memory";
 import { type RateLimiter, type RateLimitState, type RateSubject, rateLimitHeaders } from "../domain/rate-limiter";
 import { ACCESS_PARAM } from "../domain/scan-access";
 import type { Route } from "./route";
@@ -152,8 +153,10 @@ export const apiAccess = ({ routes, auth, limiter, log, onRejected, sessionCalle
       state = await limiter.consume(subject);
     } catch (error) {
       log.warn({ err: error instanceof Error ? error.message : String(error) }, "rate limiter unavailable");
+      const unknown = unknownRateLimitState(limiter.limitOf(subject));
       throw new AppError("service_unavailable", "The rate limiter is unavailable", "Try again in a few seconds.", {
-        "Retry-After": "5",
+        ...rateLimitHeaders(unknown),
+        "Retry-After": String(UNKNOWN_STATE_RETRY_S),
       });
     }
     for (const [name, value] of Object.entries(rateLimitHeaders(state))) res.setHeader(name, value);

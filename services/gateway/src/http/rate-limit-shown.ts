@@ -2,7 +2,8 @@ import type { RequestHandler } from "express";
 import type { Logger } from "pino";
 import type { Authenticator, KeyCaller } from "../domain/authenticate";
 import { clientBucket } from "../domain/client-ip";
-import { type RateLimiter, type RateSubject, rateLimitHeaders } from "../domain/rate-limiter";
+import { createRateLimitMemory } from "../domain/rate-limit-memory";
+import { type RateLimiter, type RateLimitState, type RateSubject, rateLimitHeaders } from "../domain/rate-limiter";
 
 /** A read of the counters is cosmetic: it never holds a probe or an error answer up for longer. */
 const READ_BUDGET_MS = 250;
@@ -14,12 +15,13 @@ export type RateLimitShownDeps = { auth: Authenticator; limiter: RateLimiter; lo
  * §8: every response carries them): probes, the API reference, unknown paths, the tool
  * server's refusals. The caller's counter is read, not counted: an API key's when the request
  * carries a valid one, else the client address's anonymous one. A response that already
- * carries the headers (the API counted the request) is left alone; when the counters cannot
- * be read in time the response goes without them rather than waiting.
+ * carries the headers (the API counted the request) is left alone. The read waits at most
+ * READ_BUDGET_MS; when it is slower or fails, the headers show the remembered state instead
+ * (createRateLimitMemory), so no answer goes without them and none waits on Redis.
  */
-export const rateLimitShown =
-  ({ auth, limiter, log }: RateLimitShownDeps): RequestHandler =>
-  async (req, res, next) => {
+export const rateLimitShown = ({ auth, limiter, log }: RateLimitShownDeps): RequestHandler => {
+  const memory = createRateLimitMemory(limiter.limitOf);
+  return async (req, res, next) => {
     if (res.hasHeader("X-RateLimit-Limit")) return next();
     let caller: KeyCaller | null = null;
     try {
@@ -32,22 +34,26 @@ export const rateLimitShown =
       ? { kind: "key", keyId: caller.keyId, plan: caller.plan, form: caller.defaultForm }
       : { kind: "ip", bucket: clientBucket(req.ip) };
     let timer: NodeJS.Timeout | undefined;
+    let state: RateLimitState | null = null;
     try {
-      const state = await Promise.race([
+      state = await Promise.race([
         limiter.peek(subject),
         new Promise<null>((resolve) => {
           timer = setTimeout(resolve, READ_BUDGET_MS, null);
         }),
       ]);
-      if (state && !res.hasHeader("X-RateLimit-Limit")) {
-        for (const [name, value] of Object.entries(rateLimitHeaders({ ...state, retryAfterS: null }))) {
-          res.setHeader(name, value);
-        }
-      }
+      if (state) memory.remember(subject, state);
     } catch (error) {
       log.debug({ err: error instanceof Error ? error.message : String(error) }, "rate counters unreadable");
     } finally {
       clearTimeout(timer);
     }
+    if (!res.hasHeader("X-RateLimit-Limit")) {
+      const shown = state ?? memory.fallback(subject);
+      for (const [name, value] of Object.entries(rateLimitHeaders({ ...shown, retryAfterS: null }))) {
+        res.setHeader(name, value);
+      }
+    }
     next();
   };
+};

@@ -1,3 +1,4 @@
+import { RenderFailureCode, ScanMode } from "@scan/contract";
 import type { Readiness } from "@scan/platform";
 import type { BrowserPool } from "@scan/scanner";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
@@ -8,6 +9,8 @@ export type WorkerMetrics = {
   scanDuration: Histogram<"mode" | "outcome">;
   /** scan_checks_total{area, status}: every check verdict of every completed scan */
   checksRun: Counter<"area" | "status">;
+  /** scan_render_fallbacks_total{mode, reason}: completed scans judged on the served HTML because their render failed */
+  renderFallbacks: Counter<"mode" | "reason">;
   /** browser_restarts_total{reason}: recycle (after BROWSER_RECYCLE_AFTER scans) or crash */
   browserRestarts: Counter<"reason">;
   /** webhook_delivery_attempts_total{result}: delivered, failed (will retry), gave_up */
@@ -37,6 +40,15 @@ export const createWorkerMetrics = ({ defaults = true }: { defaults?: boolean } 
     labelNames: ["area", "status"] as const,
     registers,
   });
+  const renderFallbacks = new Counter({
+    name: "scan_render_fallbacks_total",
+    help: "Completed scans judged on the HTML as served because their render failed, by mode and reason (a RenderFailureCode)",
+    labelNames: ["mode", "reason"] as const,
+    registers,
+  });
+  for (const mode of ScanMode.options) {
+    for (const reason of RenderFailureCode.options) renderFallbacks.inc({ mode, reason }, 0);
+  }
   const browserRestarts = new Counter({
     name: "browser_restarts_total",
     help: "Browsers launched to replace another: recycle (scan count reached) or crash (the browser died)",
@@ -83,5 +95,14 @@ export const createWorkerMetrics = ({ defaults = true }: { defaults?: boolean } 
     });
   };
 
-  return { registry, scanDuration, checksRun, browserRestarts, webhookAttempts, watchPool, watchDependencies };
+  return {
+    registry,
+    scanDuration,
+    checksRun,
+    renderFallbacks,
+    browserRestarts,
+    webhookAttempts,
+    watchPool,
+    watchDependencies,
+  };
 };

@@ -97,6 +97,7 @@ export const createScanProcessor =
             status: "completed",
             finalUrl: outcome.finalUrl,
             rendered: outcome.rendered,
+            renderFailure: outcome.renderFailure,
             seo: outcome.scores.seo,
             aeo: outcome.scores.aeo,
             geo: outcome.scores.geo,
@@ -133,6 +134,7 @@ export const createScanProcessor =
       stored = updated;
       stopTimer({ outcome: "completed" });
       for (const check of outcome.checks) metrics.checksRun.inc({ area: check.category, status: check.status });
+      if (outcome.renderFailure) metrics.renderFallbacks.inc({ mode, reason: outcome.renderFailure });
       jobLog.info(
         {
           grade: outcome.grade,

@@ -1,0 +1,104 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { ensureDashboardBuilt } from "./dashboard-build";
+
+/**
+ * `pnpm test`: builds the dashboard when it is stale, runs jest, then the browser tests whether
+ * or not a jest suite failed, and closes with one line that reports both. Exits non-zero when
+ * either failed. Arguments are passed to jest (`pnpm test tests/scan-pipeline.test.ts`).
+ */
+
+const ROOT = resolve(__dirname, "..");
+
+export type StepOutcome = {
+  name: string;
+  /** the process's exit code; null when it was killed by a signal */
+  code: number | null;
+  passed: number | null;
+  failed: number | null;
+  /** test files that failed without a failing test (they did not compile or load) */
+  broken?: number;
+};
+
+const run = (command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<number | null> =>
+  new Promise((settle, reject) => {
+    const child = spawn(command, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...env } });
+    child.on("error", reject);
+    child.on("exit", (code) => settle(code));
+  });
+
+const bin = (name: string) => join(ROOT, "node_modules", ".bin", name);
+
+const readJson = (path: string): Record<string, unknown> | null => {
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+};
+
+const count = (value: unknown): number | null => (typeof value === "number" ? value : null);
+
+/** One step's words in the closing line: `jest passed (4012 tests)` or `jest FAILED (3 of 4015 tests failed)`. */
+export const describeStep = ({ name, code, passed, failed, broken = 0 }: StepOutcome): string => {
+  if (passed === null || failed === null)
+    return `${name} ${code === 0 ? "passed" : `FAILED (${code === null ? "killed" : `exit ${code}`})`}`;
+  const files = broken > 0 ? `, ${broken} test ${broken === 1 ? "file" : "files"} did not run` : "";
+  if (code === 0) return `${name} passed (${passed} tests)`;
+  return `${name} FAILED (${failed} of ${passed + failed} tests failed${files})`;
+};
+
+/** The closing line, and the exit code of the whole command. */
+export const summarise = (steps: readonly StepOutcome[]): { line: string; code: number } => {
+  const ok = steps.every((step) => step.code === 0);
+  return { line: `tests: ${steps.map(describeStep).join("; ")}`, code: ok ? 0 : 1 };
+};
+
+const main = async () => {
+  process.stdout.write(ensureDashboardBuilt() ? "built the dashboard\n" : "the dashboard's build is up to date\n");
+  const reports = mkdtempSync(join(tmpdir(), "aeo-scan-test-"));
+  try {
+    const jestReport = join(reports, "jest.json");
+    const jestCode = await run(bin("jest"), [
+      "--runInBand",
+      "--json",
+      `--outputFile=${jestReport}`,
+      ...process.argv.slice(2),
+    ]);
+    const jest = readJson(jestReport);
+    const browserReport = join(reports, "playwright.json");
+    // the list reporter for the reader, the JSON one for the closing line
+    const browserCode = await run(bin("playwright"), ["test", "--reporter=list,json"], {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: browserReport,
+    });
+    const stats = readJson(browserReport)?.stats as Record<string, unknown> | undefined;
+    const { line, code } = summarise([
+      {
+        name: "jest",
+        code: jestCode,
+        passed: count(jest?.numPassedTests),
+        failed: count(jest?.numFailedTests),
+        broken: count(jest?.numRuntimeErrorTestSuites) ?? 0,
+      },
+      {
+        name: "browser tests",
+        code: browserCode,
+        passed: count(stats?.expected),
+        failed: stats ? (count(stats.unexpected) ?? 0) + (count(stats.flaky) ?? 0) : null,
+      },
+    ]);
+    process.stdout.write(`\n${line}\n`);
+    process.exitCode = code;
+  } finally {
+    rmSync(reports, { recursive: true, force: true });
+  }
+};
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  });
+}

@@ -25,6 +25,8 @@ const subjectKey = (subject: RateSubject): string => {
       return `user:${subject.userId}:${subject.plan}`;
     case "sign-in-account":
       return `sign-in-account:${subject.account}`;
+    case "session-read":
+      return `session-read:${subject.sessionId}`;
     default:
       return `${subject.kind}:${subject.bucket}`;
   }

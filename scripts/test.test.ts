@@ -2,11 +2,12 @@ import { describeStep, summarise } from "./test";
 
 describe("the test command's closing line", () => {
   it("reports both steps and fails when jest failed but the browser tests passed", () => {
-    const { line, code } = summarise([
+    const { line, totals, code } = summarise([
       { name: "jest", code: 1, passed: 4000, failed: 3 },
       { name: "browser tests", code: 0, passed: 41, failed: 0 },
     ]);
     expect(line).toBe("tests: jest FAILED (3 of 4003 tests failed); browser tests passed (41 tests)");
+    expect(totals).toBe("total: 4041 passed, 3 failed");
     expect(code).toBe(1);
   });
 
@@ -17,6 +18,21 @@ describe("the test command's closing line", () => {
     ]);
     expect(line).toBe("tests: jest passed (4003 tests); browser tests FAILED (1 of 41 tests failed)");
     expect(code).toBe(1);
+  });
+
+  it("counts a failed step without failed tests as a failure in the totals", () => {
+    expect(
+      summarise([
+        { name: "jest", code: 1, passed: 12, failed: 0, broken: 1 },
+        { name: "browser tests", code: 2, passed: null, failed: null },
+      ]).totals,
+    ).toBe("total: 12 passed, 2 failed");
+    expect(
+      summarise([
+        { name: "jest", code: 1, passed: 12, failed: 0 },
+        { name: "browser tests", code: 0, passed: 3, failed: 0 },
+      ]).totals,
+    ).toBe("total: 15 passed, 1 failed");
   });
 
   it("passes only when both passed", () => {

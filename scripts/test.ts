@@ -50,10 +50,25 @@ export const describeStep = ({ name, code, passed, failed, broken = 0 }: StepOut
   return `${name} FAILED (${failed} of ${passed + failed} tests failed${files})`;
 };
 
-/** The closing line, and the exit code of the whole command. */
-export const summarise = (steps: readonly StepOutcome[]): { line: string; code: number } => {
+/**
+ * The closing line, the totals line (`total: N passed, N failed`, the form any test runner's
+ * reader understands; a step without a report, or a test file that did not run, counts as a
+ * failure there too) and the exit code of the whole command.
+ */
+export const summarise = (steps: readonly StepOutcome[]): { line: string; totals: string; code: number } => {
   const ok = steps.every((step) => step.code === 0);
-  return { line: `tests: ${steps.map(describeStep).join("; ")}`, code: ok ? 0 : 1 };
+  let passed = 0;
+  let failed = 0;
+  for (const step of steps) {
+    passed += step.passed ?? 0;
+    failed += (step.failed ?? (step.code === 0 ? 0 : 1)) + (step.broken ?? 0);
+    if (step.code !== 0 && step.failed === 0 && !step.broken) failed += 1;
+  }
+  return {
+    line: `tests: ${steps.map(describeStep).join("; ")}`,
+    totals: `total: ${passed} passed, ${failed} failed`,
+    code: ok ? 0 : 1,
+  };
 };
 
 const main = async () => {
@@ -74,7 +89,7 @@ const main = async () => {
       PLAYWRIGHT_JSON_OUTPUT_NAME: browserReport,
     });
     const stats = readJson(browserReport)?.stats as Record<string, unknown> | undefined;
-    const { line, code } = summarise([
+    const { line, totals, code } = summarise([
       {
         name: "jest",
         code: jestCode,
@@ -89,7 +104,7 @@ const main = async () => {
         failed: stats ? (count(stats.unexpected) ?? 0) + (count(stats.flaky) ?? 0) : null,
       },
     ]);
-    process.stdout.write(`\n${line}\n`);
+    process.stdout.write(`\n${line}\n${totals}\n`);
     process.exitCode = code;
   } finally {
     rmSync(reports, { recursive: true, force: true });

@@ -44,7 +44,7 @@ describe("the dashboard and the hourly allowance", () => {
     const { call } = await signedUp();
     // three times the plan's hourly allowance of page loads: every one answers
     for (let n = 1; n <= FREE * 3; n += 1) {
-      const path = ["/api/v1/scans", "/api/v1/sites", "/api/v1/account"][n % 3] as string;
+      const path = ["/api/v1/scans", "/api/v1/sites", "/api/v1/keywords"][n % 3] as string;
       const response = await call(path);
       expect([n, path, response.status]).toEqual([n, path, 200]);
       expect(response.headers.get("x-ratelimit-limit")).toBe(String(SESSION_READS));
@@ -98,6 +98,33 @@ describe("the dashboard and the hourly allowance", () => {
     // a change is still the plan's to count
     const started = await call("/api/v1/scan", { body: scanBody(), headers: { prefer: "respond-async" } });
     expect(started.status).toBe(202);
+  });
+
+  it("the Account page answers once the session's reads are spent, spends none of them, and explains the budget", async () => {
+    const { call } = await signedUp();
+    const before = await call("/api/v1/account");
+    expect(before.status).toBe(200);
+    expect(body(before).data.sessionReads).toMatchObject({ limit: SESSION_READS, remaining: SESSION_READS });
+    expect(before.headers.get("x-ratelimit-remaining")).toBe(String(SESSION_READS));
+    for (let n = 1; n <= SESSION_READS; n += 1) expect((await call("/api/v1/scans")).status).toBe(200);
+    expect((await call("/api/v1/sites")).status).toBe(429);
+
+    for (const method of ["GET", "HEAD"]) {
+      const account = await call("/api/v1/account", { method });
+      expect([method, account.status]).toEqual([method, 200]);
+      expect(account.headers.get("x-ratelimit-limit")).toBe(String(SESSION_READS));
+      expect(account.headers.get("x-ratelimit-remaining")).toBe("0");
+      expect(account.headers.get("retry-after")).toBeNull();
+    }
+    const account = await call("/api/v1/account", { headers: { "x-response-form": "B" } });
+    expect(body(account)).toEqual({ success: true, data: expect.any(Object) });
+    const view = body(account).data;
+    // the session's budget, spent, with when it starts again; the plan's window, untouched
+    expect(view.sessionReads).toEqual({ limit: SESSION_READS, remaining: 0, reset: expect.any(Number) });
+    expect(view.sessionReads.reset).toBeGreaterThan(Date.now() / 1000);
+    expect(view.rateLimit).toMatchObject({ limit: FREE, remaining: FREE });
+    // every other read is still refused, the Account page's many loads notwithstanding
+    expect((await call("/api/v1/scans")).status).toBe(429);
   });
 
   it("an API key's allowance is unchanged: every request counts, reads included, and the user's dashboard does not touch it", async () => {

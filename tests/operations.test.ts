@@ -177,6 +177,7 @@ describe("operations and account", () => {
         remaining: Number(byKey.headers.get("x-ratelimit-remaining")),
         reset: Number(byKey.headers.get("x-ratelimit-reset")),
       },
+      sessionReads: null,
       quota: { used: 1, limit: 50, resetsAt: next.toISOString() },
     });
     expect(body(byKey).data.rateLimit.remaining).toBe(98);
@@ -188,10 +189,11 @@ describe("operations and account", () => {
     const bySession = await api(base, "/api/v1/account", {
       headers: { authorization: `Bearer ${await user.token()}` },
     });
-    // a session's read is on its own budget: the plan's window it shows is untouched by it
+    // the plan's window it shows is untouched by a session's reads, and this read spent none of the session's own
     expect(body(bySession).data).toEqual({
       plan: "free",
       rateLimit: { limit: 10, remaining: 10, reset: expect.any(Number) },
+      sessionReads: { limit: 3_600, remaining: 3_600, reset: expect.any(Number) },
       quota: { used: 0, limit: 100, resetsAt: next.toISOString() },
     });
   }, 300_000);

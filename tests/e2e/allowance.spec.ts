@@ -17,7 +17,8 @@ import {
  * 20 page views and 5 scans without one refusal, since the dashboard's reads are the session's
  * and not the plan's, and the scans are followed by their progress streams instead of polls.
  * Then the plan's requests used up: the refusal says why and for how long in words, while
- * every page, the Account page first, still answers.
+ * every page, the Account page first, still answers. And a session whose own reads a script spent
+ * is refused everywhere but on the Account page, which says so.
  */
 
 const FREE_REQUESTS = 10;
@@ -191,4 +192,12 @@ test("the report page names the real cause when it cannot be shown: a missing sc
   await expect(problem).toContainText(/Try again in about (\d+ minutes|an hour)\./);
   await expect(problem).not.toContainText("deleted");
   await expectAccessible(page, "report, refused");
+
+  // the Account page is what explains it: it still answers, and shows the session's reads spent
+  await page.goto("/app/settings/account");
+  await heading(page, "Account");
+  const reads = page.locator(".use", { hasText: "Dashboard reads this hour" });
+  await expect(reads).toContainText("3,600 of 3,600 used, 0 left.");
+  await expect(reads).toContainText(/every page but this one waits\. It starts again in about (\d+ minutes|an hour)\./);
+  await expectAccessible(page, "account, reads spent");
 });

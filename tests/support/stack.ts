@@ -63,22 +63,23 @@ export const startStack = async ({
     ...env,
   };
   const log = givenLog ?? createLogger({ service: "test", level: common.LOG_LEVEL as "silent" });
-  const db = createDb(databaseUrl);
-  const gateway = await startGateway({ config: gatewayConfig(common), db, log });
+  const config = gatewayConfig(common);
+  const db = createDb(databaseUrl, { poolSize: config.DATABASE_POOL_SIZE, poolWaitMs: config.DATABASE_POOL_WAIT_MS });
+  const gateway = await startGateway({ config, db, log });
   let scanWorker: ScanWorker | null = null;
   let connection: Redis | null = null;
   let workerOps: OpsServer | null = null;
   if (worker) {
-    const config = workerConfig(common);
+    const settings = workerConfig(common);
     connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
-    scanWorker = createScanWorker({ config, db, connection, log });
+    scanWorker = createScanWorker({ config: settings, db, connection, log });
     await scanWorker.worker.waitUntilReady();
     workerOps = await startOpsServer({
-      host: config.METRICS_HOST,
-      port: config.METRICS_PORT,
+      host: settings.METRICS_HOST,
+      port: settings.METRICS_PORT,
       registry: scanWorker.metrics.registry,
       readiness: scanWorker.readiness,
-      metricsToken: config.METRICS_TOKEN,
+      metricsToken: settings.METRICS_TOKEN,
     });
   }
   return {

@@ -3,15 +3,23 @@ import { Plan } from "./account";
 import { ScanMode } from "./jobs";
 
 /** GET /api/v1/account: the caller's plan and what is left of its limits. */
+const Window = z.object({
+  limit: z.int().nonnegative(),
+  remaining: z.int().nonnegative(),
+  /** Unix epoch seconds, as X-RateLimit-Reset */
+  reset: z.int().nonnegative(),
+});
+
 export const AccountView = z.object({
   plan: Plan,
   /** the plan's window: the API key's counter this request was counted in; for a dashboard session, the user's counter its scans and other changes count against (its reads have a budget of their own) */
-  rateLimit: z.object({
-    limit: z.int().nonnegative(),
-    remaining: z.int().nonnegative(),
-    /** Unix epoch seconds, as X-RateLimit-Reset */
-    reset: z.int().nonnegative(),
-  }),
+  rateLimit: Window,
+  /**
+   * a dashboard session's own budget of reads (RATE_LIMIT_SESSION_READS), as it stands: reading
+   * this view spends none of it, so the page answers and explains it once it is spent; null for
+   * an API key
+   */
+  sessionReads: Window.nullable(),
   /** the user's scans this calendar month (UTC); `limit` null is unlimited */
   quota: z.object({
     used: z.int().nonnegative(),

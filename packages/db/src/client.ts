@@ -19,8 +19,20 @@ export type Db = PrismaClient;
 /** Prisma's namespace: `Prisma.sql` builds parameterised SQL fragments for raw queries */
 export { Prisma } from "./generated/prisma/client";
 
-export type DbOptions = { poolSize?: number };
+export type DbOptions = {
+  /** connections held open at most */
+  poolSize?: number;
+  /**
+   * How long a query or a transaction waits for one of those connections (and a new connection
+   * for Postgres to accept it) before it fails as busy (`isDatabaseBusy`). One bound for both:
+   * left alone, a query waits without end while a transaction gives up after Prisma's 2 s.
+   */
+  poolWaitMs?: number;
+};
 
 /** The one place a PrismaClient is constructed; services receive it as a dependency. */
-export const createDb = (databaseUrl: string, { poolSize = 10 }: DbOptions = {}): Db =>
-  new PrismaClient({ adapter: new PrismaPg({ ...connectionFields(databaseUrl), max: poolSize }) });
+export const createDb = (databaseUrl: string, { poolSize = 10, poolWaitMs = 10_000 }: DbOptions = {}): Db =>
+  new PrismaClient({
+    adapter: new PrismaPg({ ...connectionFields(databaseUrl), max: poolSize, connectionTimeoutMillis: poolWaitMs }),
+    transactionOptions: { maxWait: poolWaitMs },
+  });

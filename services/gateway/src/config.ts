@@ -148,6 +148,12 @@ export const Config = z
     MAX_URL_BYTES: intFrom(8 * 1024, 256, 1024 * 1024).describe(
       "longest request URL (path and query) in bytes; longer is 414 (a URL over MAX_HEADER_BYTES is 431)",
     ),
+    DATABASE_POOL_SIZE: intFrom(10, 1, 1_000).describe(
+      "Postgres connections the gateway holds open at most; requests beyond them wait for one",
+    ),
+    DATABASE_POOL_WAIT_MS: intFrom(10_000, 100, 120_000).describe(
+      "how long a request's query or transaction waits for a free Postgres connection; past it the request answers 503 with Retry-After (the database is busy) rather than waiting on",
+    ),
     HEADERS_TIMEOUT_MS: intFrom(10_000, 100, 600_000).describe(
       "time a client has to send the request line and headers; a slower one gets 408 and the connection is closed",
     ),

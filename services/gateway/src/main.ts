@@ -6,7 +6,10 @@ import { startGateway } from "./gateway";
 const main = async () => {
   const config = loadConfig(process.env);
   const log = createLogger({ service: "gateway", level: config.LOG_LEVEL }, asyncStdout());
-  const db = createDb(config.DATABASE_URL);
+  const db = createDb(config.DATABASE_URL, {
+    poolSize: config.DATABASE_POOL_SIZE,
+    poolWaitMs: config.DATABASE_POOL_WAIT_MS,
+  });
   const gateway = await startGateway({ config, db, log });
   log.info({ url: gateway.url }, `gateway listening on ${gateway.url}`);
 

@@ -180,7 +180,7 @@ export interface paths {
         };
         /**
          * The caller's plan and limits
-         * @description The plan, the rate-limit window this request was counted in (the API key's counter, or the signed-in user's; the same numbers as the X-RateLimit-* headers) and the user's monthly scan quota: `used` counts every scan stored this calendar month (UTC) from any of the user's keys or sessions, `limit` null is unlimited, `resetsAt` is the start of next month.
+         * @description The plan, the rate-limit window this request was counted in (the API key's counter, or the signed-in user's; the same numbers as the X-RateLimit-* headers) and the user's monthly scan quota: `used` counts every scan stored this calendar month (UTC) from any of the user's keys or sessions, `limit` null is unlimited, `resetsAt` is the start of next month. A dashboard session's read of this view is not counted: `sessionReads` (null for an API key) and the X-RateLimit-* headers show the session's budget of reads as it stands, so the page answers, and explains that budget, also once it is spent.
          */
         get: operations["getAccount"];
         put?: never;
@@ -1454,6 +1454,11 @@ export interface components {
                 remaining: number;
                 reset: number;
             };
+            sessionReads: {
+                limit: number;
+                remaining: number;
+                reset: number;
+            } | null;
             quota: {
                 used: number;
                 limit: number | null;

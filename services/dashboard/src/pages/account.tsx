@@ -132,6 +132,14 @@ export const Account = () => {
               limit={account.data.rateLimit.limit}
               note={`Scans, audits and other changes made here count, as over the API; reading the dashboard does not. The window resets ${formatUntil(account.data.rateLimit.reset)}.`}
             />
+            {account.data.sessionReads ? (
+              <Use
+                label="Dashboard reads this hour"
+                used={account.data.sessionReads.limit - account.data.sessionReads.remaining}
+                limit={account.data.sessionReads.limit}
+                note={`The dashboard's pages read on this sign-in's own budget, apart from the requests above; while it is spent, every page but this one waits. It starts again ${formatUntil(account.data.sessionReads.reset)}.`}
+              />
+            ) : null}
             {account.data.quota ? (
               <Use
                 label="Scans this month"

@@ -107,7 +107,9 @@ const givingBack = (
  * declarations say the rest: a path at or under a `user-jwt` route (the key endpoints), or at
  * an `operator` route, takes a JWT instead of an API key; every other path takes an API key or
  * a dashboard session's JWT; and anonymous callers reach only paths with an `anyone` route
- * (POST /api/v1/scan). This runs before express matches a route, so an unknown path is
+ * (POST /api/v1/scan). A dashboard session's read of a route declared `uncountedForSessions`
+ * (the Account view) is not counted: its headers show the session's budget as it stands. This
+ * runs before express matches a route, so an unknown path is
  * refused like any other, and a refused caller's body is never read.
  */
 export const apiAccess = ({ routes, auth, limiter, log, onRejected, sessionCaller }: ApiAccessDeps): RequestHandler => {
@@ -125,6 +127,12 @@ export const apiAccess = ({ routes, auth, limiter, log, onRejected, sessionCalle
   const cookieOpens = (path: string, req: Request): boolean => {
     const method = req.method === "HEAD" ? "get" : req.method.toLowerCase();
     return table.at(path).some((route) => route.authorization === "account-or-cookie" && route.method === method);
+  };
+  /** the request reads a route declared uncounted for dashboard sessions (every GET route its path may be) */
+  const uncountedRead = (path: string, req: Request): boolean => {
+    if (!READS.has(req.method)) return false;
+    const reads = table.at(path).filter((route) => route.method === "get");
+    return reads.length > 0 && reads.every((route) => route.uncountedForSessions);
   };
   return async (req, res, next) => {
     // a CORS preflight carries no credentials and does no work: neither authenticated nor counted
@@ -148,9 +156,11 @@ export const apiAccess = ({ routes, auth, limiter, log, onRejected, sessionCalle
     if (caller.kind === "key" && !res.locals.formExplicit && caller.defaultForm) res.locals.form = caller.defaultForm;
 
     const subject = subjectOf(caller, req, caller.kind === "anonymous" && linkOpens(path, req));
+    // a session's read of such a route spends nothing: its headers show the session's budget as it stands
+    const counted = !(subject.kind === "session-read" && uncountedRead(path, req));
     let state: RateLimitState;
     try {
-      state = await limiter.consume(subject);
+      state = counted ? await limiter.consume(subject) : { ...(await limiter.peek(subject)), allowed: true };
     } catch (error) {
       log.warn({ err: error instanceof Error ? error.message : String(error) }, "rate limiter unavailable");
       const unknown = unknownRateLimitState(limiter.limitOf(subject));
@@ -161,7 +171,7 @@ export const apiAccess = ({ routes, auth, limiter, log, onRejected, sessionCalle
     }
     for (const [name, value] of Object.entries(rateLimitHeaders(state))) res.setHeader(name, value);
     res.locals.rateLimit = state;
-    if (state.allowed) res.locals.giveBack = givingBack(limiter, subject, state, res, log);
+    if (state.allowed && counted) res.locals.giveBack = givingBack(limiter, subject, state, res, log);
     if (!state.allowed) {
       onRejected?.(caller.kind === "anonymous" ? "anonymous" : caller.plan);
       const who =

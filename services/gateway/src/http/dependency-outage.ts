@@ -1,19 +1,23 @@
-import { isPrismaConnectionFailure } from "@scan/db";
+import { isDatabaseBusy, isPrismaConnectionFailure } from "@scan/db";
 
-/** ioredis's words when Redis is away: offline queue off, connection closed, retries spent. */
+/** ioredis's words when Redis is away or too slow: offline queue off, connection closed, retries spent, a command timed out. */
 const REDIS_DOWN =
-  /Connection is closed|Stream isn't writeable|enableOfflineQueue|Reached the max retries|ECONNREFUSED|ETIMEDOUT|ECONNRESET/;
+  /Connection is closed|Stream isn't writeable|enableOfflineQueue|Reached the max retries|Command timed out|ECONNREFUSED|ETIMEDOUT|ECONNRESET/;
 
 type Failure = { name?: unknown; message?: unknown; cause?: unknown };
 
+/** What an outage is: the database away, the database up with no connection free in time, or Redis away. */
+export type Outage = "database" | "database-busy" | "queue";
+
 /**
- * Which dependency an error says is down ("database" or "queue"), or null when it is a bug.
- * A dependency that is away is the caller's 503 (retry shortly), never a 500: the request was
- * fine and nothing about it was stored half-way.
+ * Which dependency an error says is down or overloaded, or null when it is a bug. Either is
+ * the caller's 503 (retry shortly), never a 500: the request was fine and nothing about it was
+ * stored half-way.
  */
-export const dependencyOutage = (error: unknown, depth = 0): "database" | "queue" | null => {
+export const dependencyOutage = (error: unknown, depth = 0): Outage | null => {
   if (error === null || typeof error !== "object" || depth > 3) return null;
   const failure = error as Failure;
+  if (isDatabaseBusy(failure)) return "database-busy";
   if (isPrismaConnectionFailure(failure)) return "database";
   const name = typeof failure.name === "string" ? failure.name : "";
   if (name === "MaxRetriesPerRequestError") return "queue";

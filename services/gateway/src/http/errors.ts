@@ -5,7 +5,7 @@ import { AppError, errorBody, parseResponseForm, type ResponseForm } from "@scan
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
 import { readerError } from "./body-errors";
-import { dependencyOutage } from "./dependency-outage";
+import { dependencyOutage, type Outage } from "./dependency-outage";
 
 export const sendError = (res: Response, error: AppError): void => {
   for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
@@ -28,6 +28,25 @@ export const notFound: RequestHandler = (req, _res, next) => {
   next(new AppError("not_found", `No route for ${req.method} ${req.path}`, "See the API reference in the README."));
 };
 
+/** What the caller is told of each outage: the same 503 and wait, and which dependency it was. */
+const OUTAGES: Record<Outage, () => AppError> = {
+  database: () =>
+    new AppError("service_unavailable", "The database is unavailable", "Try again in a few seconds.", {
+      "Retry-After": "5",
+    }),
+  "database-busy": () =>
+    new AppError(
+      "service_unavailable",
+      "The database is busy: every connection stayed in use for longer than a request may wait",
+      "Try again in a few seconds; sending fewer requests at once helps.",
+      { "Retry-After": "5" },
+    ),
+  queue: () =>
+    new AppError("service_unavailable", "The scan queue is unavailable", "Try again in a few seconds.", {
+      "Retry-After": "5",
+    }),
+};
+
 /** The last middleware: every error leaves in the selected envelope; a 500 never leaks its cause. */
 export const errorHandler =
   (log: Logger): ErrorRequestHandler =>
@@ -37,19 +56,16 @@ export const errorHandler =
     const outage = dependencyOutage(error);
     if (outage) {
       log.warn(
-        { requestId: res.locals.requestId, route: res.locals.loggedPath ?? req.path, dependency: outage },
-        "dependency unavailable",
+        {
+          requestId: res.locals.requestId,
+          route: res.locals.loggedPath ?? req.path,
+          dependency: outage,
+          err: error instanceof Error ? error.message : String(error),
+        },
+        outage === "database-busy" ? "dependency busy" : "dependency unavailable",
       );
       if (res.headersSent) return;
-      return sendError(
-        res,
-        new AppError(
-          "service_unavailable",
-          `The ${outage === "database" ? "database" : "scan queue"} is unavailable`,
-          "Try again in a few seconds.",
-          { "Retry-After": "5" },
-        ),
-      );
+      return sendError(res, OUTAGES[outage]());
     }
     const errorId = randomUUID();
     log.error(

@@ -120,6 +120,17 @@ describe("declared routes", () => {
     expect((await fetch(`${app.base}/api/v1/mine`)).status).toBe(401);
   });
 
+  it("lets only an API GET go uncounted for dashboard sessions", () => {
+    const uncounted = (method: "get" | "post", authorization: "account" | "public", path = "/api/v1/mine") =>
+      route({ method, path, authorization, uncountedForSessions: true }, () => undefined);
+    expect(uncounted("get", "account").uncountedForSessions).toBe(true);
+    expect(() => uncounted("post", "account")).toThrow("only a GET under /api/v1 goes uncounted for sessions");
+    expect(() => uncounted("get", "public", "/mine")).toThrow("only a GET under /api/v1 goes uncounted for sessions");
+    expect(route({ method: "get", path: "/api/v1/mine", authorization: "account" }, () => undefined)).toMatchObject({
+      uncountedForSessions: false,
+    });
+  });
+
   it("takes a caller only under /api/v1", () => {
     expect(() => route({ method: "get", path: "/mine", authorization: "account" }, () => undefined)).toThrow(
       "only routes under /api/v1 take a caller",

@@ -77,6 +77,12 @@ export type RouteDeclaration<A extends Authorization, P extends z.ZodType, Q ext
   maxContentLength?: number;
   /** a POST that creates something: a retry with the same Idempotency-Key answers the first answer again */
   idempotent?: boolean;
+  /**
+   * a read a dashboard session makes here is not counted on the session's read budget (its
+   * headers show that budget as it stands): the Account page, which explains the limits and
+   * must answer while that budget is spent. Only a GET; keys and changes are counted as ever.
+   */
+  uncountedForSessions?: boolean;
 };
 
 /**
@@ -92,6 +98,7 @@ export type Route = {
   authorization: Authorization;
   maxContentLength?: number;
   idempotent: boolean;
+  uncountedForSessions: boolean;
   /** the express handlers to mount: the guard, if any, then the work, with `around` inside it */
   handlers: (around?: Around) => RequestHandler[];
 };
@@ -165,19 +172,32 @@ export const route = <
   declaration: RouteDeclaration<A, P, Q, B>,
   handler: (input: RouteInput<A, P, Q, B>) => unknown,
 ): Route => {
-  const { method, path, authorization, params, query, body, maxContentLength, idempotent = false } = declaration;
+  const {
+    method,
+    path,
+    authorization,
+    params,
+    query,
+    body,
+    maxContentLength,
+    idempotent = false,
+    uncountedForSessions = false,
+  } = declaration;
   // the access middleware that authenticates callers runs under /api/v1 alone
   if (isCallerKind(authorization) !== isApiPath(path)) {
     throw new Error(`${method.toUpperCase()} ${path}: only routes under ${API_PREFIX} take a caller`);
   }
   if (idempotent && method !== "post")
     throw new Error(`${method.toUpperCase()} ${path}: only a POST is idempotent by key`);
+  if (uncountedForSessions && (method !== "get" || !isCallerKind(authorization)))
+    throw new Error(`${method.toUpperCase()} ${path}: only a GET under ${API_PREFIX} goes uncounted for sessions`);
   const declared: Route = {
     method,
     path,
     authorization,
     maxContentLength,
     idempotent,
+    uncountedForSessions,
     handlers: (around) => {
       const work: RequestHandler = async (req, res) => {
         const input = {

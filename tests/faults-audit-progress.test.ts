@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createAccount } from "./support/accounts";
 import { comparedPage as page } from "./support/audit-site";
+import { startQuickAudit } from "./support/audit-start";
 import { type FixtureServer, startFixtureServer } from "./support/fixture-server";
 import { eventually, startWorkerProcess, type WorkerProcess } from "./support/outages";
 import { createTestDatabase, stopContainers, type TestDatabase, testRedisUrl } from "./support/services";
@@ -66,17 +67,7 @@ describe("audit progress after a worker is killed", () => {
     try {
       workers.push(await startWorkerProcess(workerEnv), await startWorkerProcess(workerEnv));
       const { key } = await createAccount(stack.db, "agency");
-      const created = await api(stack.gateway.url, "/api/v1/sites", {
-        body: { url: site.url("/") },
-        headers: { "x-api-key": key },
-      });
-      const siteId = (created.body as Json).data.id as string;
-      const started = await api(stack.gateway.url, `/api/v1/sites/${siteId}/audits`, {
-        body: { mode: "quick" },
-        headers: { "x-api-key": key },
-      });
-      expect(started.status).toBe(202);
-      const auditId = (started.body as Json).data.id as string;
+      const { auditId } = await startQuickAudit(stack.gateway.url, key, site.url("/"));
       const progress = async (): Promise<Json> =>
         ((await api(stack.gateway.url, `/api/v1/audits/${auditId}`, { headers: { "x-api-key": key } })).body as Json)
           .data.progress;

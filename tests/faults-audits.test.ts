@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createAccount } from "./support/accounts";
 import { buildAuditSite } from "./support/audit-site";
+import { startQuickAudit } from "./support/audit-start";
 import { type FixtureServer, type Handler, startFixtureServer } from "./support/fixture-server";
 import {
   eventually,
@@ -78,17 +79,7 @@ describe("an audit through a killed worker and a Redis restart", () => {
     try {
       workers.push(await startWorkerProcess(workerEnv), await startWorkerProcess(workerEnv));
       const { key } = await createAccount(stack.db, "agency");
-      const created = await api(stack.gateway.url, "/api/v1/sites", {
-        body: { url: site.url("/") },
-        headers: { "x-api-key": key },
-      });
-      const siteId = (created.body as Json).data.id as string;
-      const started = await api(stack.gateway.url, `/api/v1/sites/${siteId}/audits`, {
-        body: { mode: "quick" },
-        headers: { "x-api-key": key },
-      });
-      expect(started.status).toBe(202);
-      const auditId = (started.body as Json).data.id as string;
+      const { auditId } = await startQuickAudit(stack.gateway.url, key, site.url("/"));
       const scanned = () => stack.db.auditPage.count({ where: { auditId, status: "scanned" } });
 
       await eventually(async () => (await scanned()) >= 10, 60_000, "ten pages scanned");

@@ -2,6 +2,7 @@
 export * from "./access-token";
 export * from "./address-policy";
 export * from "./api-key";
+export * from "./at-most";
 export * from "./config";
 export * from "./log";
 export * from "./readiness";

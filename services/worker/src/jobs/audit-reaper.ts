@@ -1,5 +1,6 @@
 import { AUDIT_JOB, auditPageJob, auditStepJob, auditStepJobId } from "@scan/contract";
 import type { Db } from "@scan/db";
+import { atMost } from "@scan/platform";
 import type { Queue } from "bullmq";
 import type { Logger } from "pino";
 import { finishIfDone } from "../domain/audit-store";
@@ -7,6 +8,8 @@ import { finishIfDone } from "../domain/audit-store";
 /** Job states in which a page or step is still on its way. */
 const ALIVE = new Set(["waiting", "active", "delayed", "prioritized", "waiting-children"]);
 const PAGE = 200;
+/** pages settled at once: well below the database pool, so requests served beside a sweep still find connections */
+const AT_ONCE = 4;
 
 export type AuditSweep = {
   pagesRequeued: number;
@@ -55,44 +58,42 @@ export const createAuditReaper = ({
       orderBy: [{ updatedAt: "asc" }, { id: "asc" }],
       take: PAGE,
     });
-    await Promise.all(
-      rows.map(async (row) => {
-        const state = await stateOf(row.id);
-        if (ALIVE.has(state)) return;
-        // its worker may still be at it, and stores it without the job
-        if (state === "missing" && row.status === "running" && now - row.updatedAt.getTime() < runningAfterMs) return;
-        const unchanged = { id: row.id, updatedAt: row.updatedAt, requeues: row.requeues };
-        if (
-          row.requeues >= AUDIT_JOB.maxRequeues ||
-          (row.audit.status !== "running" && row.audit.status !== "discovering")
-        ) {
-          const { count } = await db.auditPage.updateMany({
-            where: unchanged,
-            data:
-              row.audit.status === "running" || row.audit.status === "discovering"
-                ? {
-                    status: "failed",
-                    errorMessage: "The page lost its place in the queue too often",
-                    completedAt: new Date(),
-                  }
-                : { status: "cancelled", completedAt: new Date() },
-          });
-          result.pagesFailed += count;
-          if (count > 0 && (await finishIfDone(db, row.auditId))) await queueStep("report", row.auditId);
-          return;
-        }
-        const claimed = await db.auditPage.updateMany({
+    await atMost(rows, AT_ONCE, async (row) => {
+      const state = await stateOf(row.id);
+      if (ALIVE.has(state)) return;
+      // its worker may still be at it, and stores it without the job
+      if (state === "missing" && row.status === "running" && now - row.updatedAt.getTime() < runningAfterMs) return;
+      const unchanged = { id: row.id, updatedAt: row.updatedAt, requeues: row.requeues };
+      if (
+        row.requeues >= AUDIT_JOB.maxRequeues ||
+        (row.audit.status !== "running" && row.audit.status !== "discovering")
+      ) {
+        const { count } = await db.auditPage.updateMany({
           where: unchanged,
-          data: { status: "queued", startedAt: null, requeues: row.requeues + 1 },
+          data:
+            row.audit.status === "running" || row.audit.status === "discovering"
+              ? {
+                  status: "failed",
+                  errorMessage: "The page lost its place in the queue too often",
+                  completedAt: new Date(),
+                }
+              : { status: "cancelled", completedAt: new Date() },
         });
-        if (claimed.count === 0) return;
-        if (state !== "missing") await (await queue.getJob(row.id))?.remove();
-        const job = auditPageJob({ auditId: row.auditId, pageId: row.id, url: row.url, mode: row.audit.mode });
-        await queue.add(job.name, job.data, job.opts);
-        result.pagesRequeued += 1;
-        log.warn({ auditId: row.auditId, pageId: row.id, jobState: state }, "audit page queued again from its row");
-      }),
-    );
+        result.pagesFailed += count;
+        if (count > 0 && (await finishIfDone(db, row.auditId))) await queueStep("report", row.auditId);
+        return;
+      }
+      const claimed = await db.auditPage.updateMany({
+        where: unchanged,
+        data: { status: "queued", startedAt: null, requeues: row.requeues + 1 },
+      });
+      if (claimed.count === 0) return;
+      if (state !== "missing") await (await queue.getJob(row.id))?.remove();
+      const job = auditPageJob({ auditId: row.auditId, pageId: row.id, url: row.url, mode: row.audit.mode });
+      await queue.add(job.name, job.data, job.opts);
+      result.pagesRequeued += 1;
+      log.warn({ auditId: row.auditId, pageId: row.id, jobState: state }, "audit page queued again from its row");
+    });
   };
 
   const queueStep = async (step: "discover" | "report", auditId: string) => {

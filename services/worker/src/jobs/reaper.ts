@@ -1,5 +1,6 @@
 import { type PriorityWeights, SCAN_JOB, scanJob, scanPriority } from "@scan/contract";
 import type { Db } from "@scan/db";
+import { atMost } from "@scan/platform";
 import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
@@ -13,6 +14,8 @@ const STALLED_OUT = /stalled more than allowable limit/;
 /** rows looked at per query, and per sweep at most (a longer backlog is covered over several sweeps) */
 const PAGE = 200;
 const MOST_PER_SWEEP = 2_000;
+/** rows settled at once: well below the database pool, so requests served beside a sweep still find connections */
+const AT_ONCE = 4;
 /** how long stopping waits for a sweep under way */
 const STOP_WAIT_MS = 2_000;
 
@@ -173,8 +176,9 @@ export const createReaper = ({
       });
       const last = rows.at(-1);
       cursor = rows.length === PAGE && last ? { updatedAt: last.updatedAt, id: last.id } : null;
-      // a page's job states are read at once: one round trip's wait for them all
-      const outcomes = await Promise.all(rows.map((row) => settle(row, now)));
+      // a page's rows are settled a few at a time: a burst of hundreds of queries at once waits
+      // past the database pool's limit on a busy machine and leaves those rows for another sweep
+      const outcomes = await atMost(rows, AT_ONCE, (row) => settle(row, now));
       for (const outcome of outcomes) if (outcome) result[outcome] += 1;
       if (!cursor) break;
     }

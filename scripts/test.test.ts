@@ -1,4 +1,4 @@
-import { describeStep, summarise } from "./test";
+import { describeStep, slowestFiles, summarise } from "./test";
 
 describe("the test command's closing line", () => {
   it("reports both steps and fails when jest failed but the browser tests passed", () => {
@@ -54,5 +54,22 @@ describe("the test command's closing line", () => {
     expect(describeStep({ name: "browser tests", code: null, passed: null, failed: null })).toBe(
       "browser tests FAILED (killed)",
     );
+  });
+});
+
+describe("the test command's slowest files", () => {
+  it("lists the longest files first, relative to the project, at most the number asked", () => {
+    const report = {
+      testResults: [
+        { name: "/repo/tests/a.test.ts", perfStats: { start: 1_000, end: 3_500 } },
+        { name: "/repo/tests/b.test.ts", perfStats: { start: 0, end: 84_200 } },
+        { name: "/repo/tests/c.test.ts", perfStats: { start: 10, end: 20 } },
+      ],
+    };
+    expect(slowestFiles(report, "/repo", 2)).toEqual(["   84.2 s  tests/b.test.ts", "    2.5 s  tests/a.test.ts"]);
+  });
+
+  it("says nothing when jest left no report", () => {
+    expect(slowestFiles(null, "/repo")).toEqual([]);
   });
 });

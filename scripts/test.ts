@@ -71,6 +71,21 @@ export const summarise = (steps: readonly StepOutcome[]): { line: string; totals
   };
 };
 
+/** The slowest test files of a jest report, longest first: `  84.2 s  tests/corpus.test.ts`. */
+export const slowestFiles = (report: Record<string, unknown> | null, root: string, most = 10): string[] => {
+  const results = Array.isArray(report?.testResults) ? (report.testResults as Array<Record<string, unknown>>) : [];
+  return results
+    .map((result) => {
+      const stats = result.perfStats as { start?: number; end?: number } | undefined;
+      const ms = typeof stats?.start === "number" && typeof stats?.end === "number" ? stats.end - stats.start : 0;
+      const name = typeof result.name === "string" ? result.name : "?";
+      return { ms, file: name.startsWith(`${root}/`) ? name.slice(root.length + 1) : name };
+    })
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, most)
+    .map(({ ms, file }) => `${(ms / 1000).toFixed(1).padStart(7)} s  ${file}`);
+};
+
 const main = async () => {
   process.stdout.write(ensureDashboardBuilt() ? "built the dashboard\n" : "the dashboard's build is up to date\n");
   const reports = mkdtempSync(join(tmpdir(), "aeo-scan-test-"));
@@ -83,6 +98,8 @@ const main = async () => {
       ...process.argv.slice(2),
     ]);
     const jest = readJson(jestReport);
+    const slowest = slowestFiles(jest, ROOT);
+    if (slowest.length > 0) process.stdout.write(`\nslowest test files:\n${slowest.join("\n")}\n\n`);
     const browserReport = join(reports, "playwright.json");
     // the list reporter for the reader, the JSON one for the closing line
     const browserCode = await run(bin("playwright"), ["test", "--reporter=list,json"], {

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { TextResource } from "@scan/contract";
 import type { CheckDefinition, Verdict } from "../check";
-import { FIXED_SCAN_TIME, snapshotOf } from "../fixture";
+import { FIXED_SCAN_TIME, sharedCorpus, snapshotOf } from "../fixture";
 import { preparePage } from "../page";
 import { canonical } from "./canonical.check";
 import { crawlableAnchors } from "./crawlable-anchors.check";
@@ -16,13 +16,13 @@ import { robotsTxt } from "./robots-txt.check";
 import { title } from "./title.check";
 
 /**
- * Our SEO checks against Lighthouse 12.8.2 on the 67 real pages of tests/corpus, judged on the
+ * Our SEO checks against Lighthouse 12.8.2 on the 67 real pages of ../shared/corpus, judged on the
  * static HTML (Lighthouse saw the DOM after scripts ran). Agreement: Lighthouse pass ↔ our pass;
  * Lighthouse fail ↔ our warn or fail; not applicable ↔ anything. Every disagreement must be
  * listed in EXCEPTIONS with its reason, and every exception must still be a disagreement.
  */
 
-const CORPUS = resolve(__dirname, "../../../../tests/corpus");
+const CORPUS = sharedCorpus("corpus");
 const ORIGIN = "http://127.0.0.1:8080";
 
 // our check ↔ the Lighthouse audit it overlaps (docs/spec/checks.md)

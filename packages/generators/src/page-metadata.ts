@@ -15,6 +15,7 @@ import {
   nodesById,
   type Page,
   pageDates,
+  publishedDate,
   resolveHref,
   siteOf,
   textOf,
@@ -182,8 +183,6 @@ export const authorOf = (page: Page): Author | null => {
  */
 export const dateOf = (page: Page, kind: "published" | "modified"): Sourced | null => {
   const { dates } = pageDates(page);
-  const found =
-    dates.find((date) => date.kind === kind) ??
-    (kind === "published" ? dates.find((date) => date.kind === "date") : undefined);
+  const found = kind === "published" ? publishedDate(dates) : dates.find((date) => date.kind === kind);
   return found ? { value: found.raw, source: found.source } : null;
 };

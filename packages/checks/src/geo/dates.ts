@@ -7,7 +7,11 @@ import { elementsNamed, isInert } from "../seo/dom";
 
 export type PageDate = {
   date: Date;
-  kind: "published" | "modified" | "date";
+  /**
+   * `created` is JSON-LD dateCreated: when the record was made, which may be long before the
+   * page was published; it stands for the publish date only when the page states no other.
+   */
+  kind: "published" | "modified" | "date" | "created";
   source: string;
   /** the value as the page writes it */
   raw: string;
@@ -41,7 +45,7 @@ const parse = (raw: string | null | undefined): Date | null => {
 
 const JSON_LD_KEYS: Record<string, PageDate["kind"]> = {
   datePublished: "published",
-  dateCreated: "published",
+  dateCreated: "created",
   uploadDate: "published",
   dateModified: "modified",
 };
@@ -189,6 +193,64 @@ export const pageDates = perPage((page: Page): PageDates => {
   const ownRaw = new Set(dates.map((date) => date.raw));
   return { dates, future, others: others.filter((date) => !ownRaw.has(date.raw)), unreadable };
 });
+
+/**
+ * The page's publication date as the engines would take it: a stated published date (JSON-LD
+ * datePublished or uploadDate, a published-time meta, microdata datePublished), else the date
+ * its content shows (an article's `<time>`), else JSON-LD dateCreated.
+ */
+export const publishedDate = (dates: readonly PageDate[]): PageDate | undefined =>
+  dates.find((date) => date.kind === "published") ??
+  dates.find((date) => date.kind === "date") ??
+  dates.find((date) => date.kind === "created");
+
+const MONTHS = [
+  ...["january", "february", "march", "april", "may", "june", "july", "august", "september"],
+  ...["october", "november", "december"],
+];
+const MONTH =
+  "(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?";
+const WRITTEN_DATES: ReadonlyArray<{ pattern: RegExp; read: (match: RegExpExecArray) => [number, number, number] }> = [
+  // "May 6, 2019", "Sept. 12 2024"
+  {
+    pattern: new RegExp(`\\b${MONTH}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`, "i"),
+    read: (m) => [Number(m[3]), monthOf(m[1] ?? ""), Number(m[2])],
+  },
+  // "6 May 2019"
+  {
+    pattern: new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+${MONTH},?\\s+(\\d{4})\\b`, "i"),
+    read: (m) => [Number(m[3]), monthOf(m[2] ?? ""), Number(m[1])],
+  },
+  // "2019年5月6日"
+  {
+    pattern: /(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日/,
+    read: (m) => [Number(m[1]), Number(m[2]), Number(m[3])],
+  },
+  // "2019-05-06", "2019/05/06"
+  { pattern: /\b(\d{4})[-/](\d{2})[-/](\d{2})\b/, read: (m) => [Number(m[1]), Number(m[2]), Number(m[3])] },
+];
+
+const monthOf = (name: string): number =>
+  MONTHS.findIndex((month) => month.startsWith(name.toLowerCase().slice(0, 3))) + 1;
+
+/**
+ * The first date the text writes out for a reader ("May 6, 2019", "6 May 2019", "2019年5月6日",
+ * "2019-05-06"), as written and as an ISO day; null when it writes none that is a real day
+ * between 1991 and a day after `latest`.
+ */
+export const writtenDate = (text: string, latest: Date): { written: string; iso: string } | null => {
+  for (const { pattern, read } of WRITTEN_DATES) {
+    const match = pattern.exec(text);
+    if (!match) continue;
+    const [year, month, day] = read(match);
+    const time = Date.UTC(year, month - 1, day);
+    const date = new Date(time);
+    if (month < 1 || date.getUTCDate() !== day || date.getUTCMonth() !== month - 1) continue;
+    if (time < EARLIEST || time > latest.getTime() + DAY_MS) continue;
+    return { written: match[0], iso: isoDay(date) };
+  }
+  return null;
+};
 
 /** "2026-03-01" */
 export const isoDay = (date: Date): string => date.toISOString().slice(0, 10);

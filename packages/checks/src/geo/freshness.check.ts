@@ -1,6 +1,6 @@
 import { defineCheck } from "../check";
 import { newsArticle } from "../lib/page-kind";
-import { futureNote, isoDay, othersNote, pageDates, unreadableDatesNote } from "./dates";
+import { futureNote, isoDay, othersNote, pageDates, publishedDate, unreadableDatesNote } from "./dates";
 
 /** The date `months` calendar months before `date` (UTC). */
 const monthsBefore = (date: Date, months: number): Date => {
@@ -54,8 +54,8 @@ export const freshness = defineCheck({
     const stated = `${isoDay(newest.date)} (${newest.source}), ${age(newest.date, page.scannedAt)} before the scan`;
     const news = newsArticle(page);
     // the report's publication date, else the date of its dateline (a <time> that does not say which)
-    const published = dates.find((date) => date.kind === "published");
-    const dated = published ?? dates.find((date) => date.kind === "date");
+    const dated = publishedDate(dates);
+    const published = dated && dated.kind !== "date" ? dated : undefined;
     if (news && dated) {
       return {
         status: "pass",

@@ -83,4 +83,52 @@ describe("publish-date", () => {
     expect(verdict.status).toBe("pass");
     expect(verdict.description).toMatch(/published 2017-01-13 \(<meta datepublished>\)/);
   });
+
+  it("proposes the date the page shows, not a made-up one", () => {
+    const verdict = judge(
+      publishDate,
+      withHead(
+        "<title>Tides</title>",
+        "<article><h1>Tides</h1><p>By Ann Lee, 6 May 2024</p><p>The moon pulls the sea.</p></article>",
+      ),
+    );
+    expect(verdict.status).toBe("fail");
+    expect(verdict.description).toContain('Its content shows the date "6 May 2024" as plain text.');
+    expect(verdict.fix).toContain('<time datetime="2024-05-06">6 May 2024</time>');
+    expect(verdict.fix).toContain('datePublished ("2024-05-06")');
+    const cjk = judge(publishDate, withHead("", "<article><h1>潮汐</h1><p>2023年11月2日 发布</p></article>"));
+    expect(cjk.fix).toContain('<time datetime="2023-11-02">2023年11月2日</time>');
+  });
+
+  it("asks the owner for the date when the page shows none, and never invents one", () => {
+    const verdict = judge(
+      publishDate,
+      withHead("<title>Tides</title>", "<article><h1>Tides</h1><p>The moon pulls the sea.</p></article>"),
+    );
+    expect(verdict.fix).toContain('under the h1 "Tides" as <time datetime="YYYY-MM-DD">');
+    expect(verdict.fix).toContain("the site's owner must supply it");
+    expect(verdict.fix).not.toMatch(/datetime="\d{4}-/);
+    // not a real day, or before the web: no date to propose
+    const impossible = judge(
+      publishDate,
+      withHead("", "<article><h1>x</h1><p>February 30, 2024 and 1 May 1980</p></article>"),
+    );
+    expect(impossible.fix).toContain("must supply it");
+  });
+
+  it("takes dateCreated for the publish date only when the page states no other", () => {
+    const data = { "@context": "https://schema.org", "@type": "Article", dateCreated: "2019-01-01" };
+    const both = judge(
+      publishDate,
+      withHead(
+        jsonLd(data),
+        '<article itemscope itemtype="https://schema.org/Article"><h1>x</h1><meta itemprop="datePublished" content="2024-03-04"></article>',
+      ),
+    );
+    expect(both.description).toMatch(/published 2024-03-04 \(<meta datepublished>\)/);
+    expect(both.description).not.toContain("2019-01-01 (JSON-LD dateCreated)");
+    const alone = judge(publishDate, withHead(jsonLd(data)));
+    expect(alone.status).toBe("pass");
+    expect(alone.description).toContain("created 2019-01-01 (JSON-LD dateCreated)");
+  });
 });

@@ -1,6 +1,9 @@
 import { defineCheck } from "../check";
 import { readableText } from "../lib/element";
-import { futureNote, isoDay, othersNote, type PageDate, pageDates, unreadableDatesNote } from "./dates";
+import { futureNote, isoDay, othersNote, type PageDate, pageDates, unreadableDatesNote, writtenDate } from "./dates";
+
+// a byline's date sits near the top of the content: the first characters are read, not a long page's every date
+const WRITTEN_DATE_SPAN = 3_000;
 
 const dated = (date: PageDate): string => `${isoDay(date.date)} (${date.source})`;
 
@@ -21,11 +24,13 @@ export const publishDate = defineCheck({
     const { dates, future, others, unreadable } = pageDates(page);
     const notes = `${futureNote(future)}${othersNote(others)}${unreadableDatesNote(unreadable)}`;
     const published = dates.find((date) => date.kind === "published");
+    const created = published ? undefined : dates.find((date) => date.kind === "created");
     const modified = dates.find((date) => date.kind === "modified");
-    const first = published ?? modified ?? dates[0];
+    const first = published ?? modified ?? dates.find((date) => date.kind === "date") ?? created ?? dates[0];
     if (first) {
       const stated = [
         published ? `published ${dated(published)}` : null,
+        created ? `created ${dated(created)}` : null,
         modified ? `modified ${dated(modified)}` : null,
       ].filter((part): part is string => part !== null);
       return {
@@ -35,11 +40,16 @@ export const publishDate = defineCheck({
       };
     }
     const heading = page.main.heading ? readableText(page.main.heading) : "";
+    const shown = writtenDate(readableText(page.main.root).slice(0, WRITTEN_DATE_SPAN), page.scannedAt);
+    const markUp = shown
+      ? `mark the date it shows, "${shown.written}", up as <time datetime="${shown.iso}">${shown.written}</time>`
+      : `show the date it was first published${heading ? ` under the h1 "${heading.slice(0, 60)}"` : ""} as <time datetime="YYYY-MM-DD">: the page shows no date, so the site's owner must supply it`;
+    const fixJsonLd = `${unreadable.length > 0 ? "Make the JSON-LD block that holds the date parse (remove its <![CDATA[ wrapper), or add" : "Add"} datePublished${shown ? ` ("${shown.iso}")` : ""} and dateModified (the day of the last real change) to the page's JSON-LD`;
     return {
       status: "fail",
-      description: `The page has no machine-readable published or modified date of its own (JSON-LD datePublished/dateModified, article:published_time, <time datetime> in its content).${notes}`,
-      fix: `${unreadable.length > 0 ? "Make the JSON-LD block that holds the date parse (remove its <![CDATA[ wrapper), or add" : "Add"} datePublished and dateModified to the page's JSON-LD, and mark the visible date${heading ? ` under the h1 "${heading.slice(0, 60)}"` : ""} up as <time datetime="2026-01-31">, with the dates the page was really published and updated${others.length > 0 ? ` (the <time> ${isoDay((others[0] as PageDate).date)} beside the content dates something else)` : ""}.`,
-      evidence: [...others, ...future, ...unreadable].map((date) => date.raw),
+      description: `The page has no machine-readable published or modified date of its own (JSON-LD datePublished/dateModified, article:published_time, <time datetime> in its content).${shown ? ` Its content shows the date "${shown.written}" as plain text.` : ""}${notes}`,
+      fix: `${fixJsonLd}, and ${markUp}${others.length > 0 ? ` (the <time> ${isoDay((others[0] as PageDate).date)} beside the content dates something else)` : ""}.`,
+      evidence: [...(shown ? [shown.written] : []), ...[...others, ...future, ...unreadable].map((date) => date.raw)],
     };
   },
 });

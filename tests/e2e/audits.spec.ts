@@ -125,6 +125,88 @@ test.describe("a site's audits, history and alerts", () => {
     await checkOrigins();
   });
 
+  test("the report leads with its issues: new and persisting, filtered, a row opened to its pages", async ({
+    page,
+  }) => {
+    const checkOrigins = await watch(page);
+    await signIn(page, account);
+    await sitePage(page, history.siteId, `?audit=${history.after}`);
+    const report = page.getByRole("region", { name: /^Audit started/ });
+    const issues = report.getByRole("region", { name: "Issues", exact: true });
+    await expect(issues).toContainText("Since the previous quick audit: 1 new,");
+    const rows = issues.locator(".issues > li");
+    // the broken link to /old-guide: a site check, new since the audit that left /old-guide out
+    const broken = rows.filter({ hasText: "Internal links lead to pages that answer" });
+    await expect(broken).toContainText("New");
+    await expect(broken).toContainText("critical");
+    // the URL at fault and the page linking to it, of three pages judged
+    await expect(broken).toContainText("2 pages, 66.7 % of the site");
+    expect(await rows.filter({ hasText: "Persisting" }).count()).toBeGreaterThan(0);
+    const total = await rows.count();
+
+    // opened by the keyboard: a button that says it is expanded, its findings below
+    const toggle = broken.getByRole("button", { name: /Internal links lead to pages that answer/ });
+    await expect(toggle).toHaveAttribute("aria-expanded", "false");
+    await toggle.focus();
+    await page.keyboard.press("Enter");
+    await expect(toggle).toHaveAttribute("aria-expanded", "true");
+    const found = broken.locator(".issue-page-list > li");
+    await expect(found).toHaveCount(1);
+    await expect(found).toContainText(`${auditSiteUrl()}/old-guide`);
+    await expect(found).toContainText("404");
+    await expect(broken.getByRole("status")).toHaveText("1 finding.");
+
+    // a page check on every judged page: its pages, searched
+    const everywhere = rows.filter({ hasText: "3 pages, 100 % of the site" }).first();
+    await everywhere.locator(".issue-toggle").click();
+    await expect(everywhere.locator(".issue-page-list > li")).toHaveCount(3);
+    await everywhere.getByRole("searchbox").fill("GRIND");
+    await page.keyboard.press("Enter");
+    await expect(everywhere.locator(".issue-page-list > li")).toHaveCount(1);
+    await expect(everywhere.locator(".issue-page-list > li")).toContainText(`${auditSiteUrl()}/guides/grind`);
+    await expectAccessible(page, "audit report with an issue opened");
+    await issues.screenshot({ path: test.info().outputPath("issues-1280.png") });
+
+    // the worst pages name their failing checks by title, the id in the title attribute
+    const failing = report.getByRole("region", { name: "Worst pages" }).locator(".failing-check");
+    expect(await failing.count()).toBeGreaterThan(0);
+    for (const check of await failing.all()) {
+      const id = await check.getAttribute("title");
+      expect(await check.textContent()).not.toBe(id);
+    }
+
+    // filtered by severity: only critical rows are left
+    await issues.getByLabel("Severity").selectOption("critical");
+    const critical = await rows.count();
+    expect(critical).toBeGreaterThan(0);
+    expect(critical).toBeLessThan(total);
+    await expect(rows.locator(".badge", { hasText: /^(warning|info)$/ })).toHaveCount(0);
+    await issues.getByLabel("Category").selectOption("geo");
+    await issues.getByLabel("Severity").selectOption("");
+    await expect(rows.locator(".issue-reach", { hasText: /· (SEO|AEO) / })).toHaveCount(0);
+    await issues.getByLabel("Category").selectOption("");
+    await expect(rows).toHaveCount(total);
+
+    // a phone: URLs on one line each, cut rather than wrapped, the page no wider than the screen
+    await page.setViewportSize({ width: 375, height: 740 });
+    await expect(toggle).toHaveAttribute("aria-expanded", "true");
+    const url = broken.locator(".issue-page-list .url-line").first();
+    const box = await url.boundingBox();
+    const lineHeight = await url.evaluate((node) => Number.parseFloat(getComputedStyle(node).lineHeight) || 24);
+    expect(box?.height ?? 0).toBeLessThanOrEqual(lineHeight * 1.5);
+    for (const cell of await report.getByRole("region", { name: "Worst pages" }).locator(".url-line").all()) {
+      const cellBox = await cell.boundingBox();
+      expect(cellBox?.height ?? 0).toBeLessThanOrEqual(lineHeight * 1.5);
+    }
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await issues.screenshot({ path: test.info().outputPath("issues-375.png") });
+    await report
+      .getByRole("region", { name: "Worst pages" })
+      .screenshot({ path: test.info().outputPath("worst-pages-375.png") });
+    await expectAccessible(page, "audit report with its issues on a phone");
+    await checkOrigins();
+  });
+
   test("keyboard only: start an audit, follow it to its end, open its report", async ({ page }) => {
     await signIn(page, account);
     await sitePage(page, history.siteId);

@@ -38,6 +38,8 @@ test.describe("a site's audits, history and alerts", () => {
     await signIn(page, account);
     const api = auditApi(gatewayUrl(), await sessionToken(page));
     history = await api.regressedSite(auditSiteUrl());
+    // a scan of one of its pages: drawn on the page's own line, never on the site's
+    await api.call("/api/v1/scan", { url: `${auditSiteUrl()}/guides/ratio`, mode: "quick" });
     heldSiteId = (await api.call("/api/v1/sites", { url: `${heldSiteUrl()}/` })).id as string;
     await page.context().close();
   });
@@ -73,13 +75,30 @@ test.describe("a site's audits, history and alerts", () => {
     await signIn(page, account);
     await sitePage(page, history.siteId);
 
-    await expect(page.getByRole("img", { name: /^Scores of 0 scans and 2 audits, from / })).toBeVisible();
-    // an audit's point is a square on each line
+    // the site's line: its two audits alone, a square on each line, on a time axis
+    await expect(page.getByRole("img", { name: /^Site scores of 2 audits, from / })).toBeVisible();
     await expect(page.locator(".chart svg[role=img] rect")).toHaveCount(2 * 4);
+    await expect(page.locator(".chart svg[role=img] circle")).toHaveCount(0);
+    // five score levels, and moments along the time axis, each reading differently
+    const axis = await page.locator(".chart svg[role=img] text.axis").allTextContents();
+    expect(axis.slice(0, 5)).toEqual(["0", "25", "50", "75", "100"]);
+    const moments = axis.slice(5);
+    expect(moments.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(moments).size).toBe(moments.length);
+    // the scanned page on its own line
+    const scanned = page.getByRole("region", { name: "Scans of single pages" });
+    await expect(scanned.getByRole("img")).toHaveCount(1);
+    await expect(scanned.getByRole("img")).toHaveAccessibleName(
+      new RegExp(`^Overall score of 1 scan of ${auditSiteUrl()}/guides/ratio, from .*: \\d+ \\(quick\\)$`),
+    );
+    await expect(scanned).toContainText("/guides/ratio");
     await page.getByText("The scores as a table").click();
     const table = page.getByRole("region", { name: "Score history" });
-    await expect(table.getByRole("row")).toHaveCount(1 + 2);
+    await expect(table.getByRole("row")).toHaveCount(1 + 3);
     await expect(table.getByRole("cell", { name: "Audit", exact: true })).toHaveCount(2);
+    await expect(table.getByRole("cell", { name: "Scan", exact: true })).toHaveCount(1);
+    const historyCard = page.locator('section[aria-labelledby="history-title"]');
+    await historyCard.screenshot({ path: test.info().outputPath("history-1280.png") });
 
     const audits = page.getByRole("region", { name: "Audits", exact: true });
     await expect(audits.getByRole("row")).toHaveCount(1 + 2);
@@ -122,6 +141,7 @@ test.describe("a site's audits, history and alerts", () => {
     // a phone: nothing wider than the screen (wide tables scroll in their own frame)
     await page.setViewportSize({ width: 375, height: 740 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await historyCard.screenshot({ path: test.info().outputPath("history-375.png") });
     await checkOrigins();
   });
 
@@ -225,7 +245,7 @@ test.describe("a site's audits, history and alerts", () => {
     await expect(news).toHaveText(/^Audit started \(quick, up to 3 pages\)/);
     // the list is asked again while the audit runs, and says when it has ended
     await expect(news).toHaveText(/has completed: grade [A-F]/, { timeout: 120_000 });
-    await expect(page.getByRole("img", { name: /^Scores of 0 scans and 3 audits/ })).toBeVisible();
+    await expect(page.getByRole("img", { name: /^Site scores of 3 audits/ })).toBeVisible();
 
     const newest = page.getByRole("region", { name: "Audits", exact: true }).getByRole("row").nth(1);
     await expect(newest).toContainText("Done");

@@ -296,7 +296,7 @@ describe("an audit issue by issue", () => {
     expect((await api(stack.gateway.url, `/api/v1/audits/${second}/issues`)).status).toBe(401);
   });
 
-  it("counts an audit under way from the pages it has judged so far", async () => {
+  it("counts an audit under way from the pages it has judged so far, and says what retention left", async () => {
     // an audit of the site still running, its pages those of the second audit, scanned so far
     const running = await stack.db.audit.create({
       data: {
@@ -334,5 +334,18 @@ describe("an audit issue by issue", () => {
     expect(underWay.issues.every((issue: Json) => issue.state === "persisting")).toBe(true);
     expect((await pagesOf(running.id, "title")).data.map((page: Json) => page.url)).toEqual([site.url("/c")]);
     await stack.db.audit.update({ where: { id: running.id }, data: { status: "cancelled" } });
+
+    // once retention dropped the pages' checks: a completed audit's rollup stands (its report),
+    // its page checks' pages are gone (410), its site checks' findings stay; a cancelled one has nothing left to count
+    await stack.db.$executeRaw`UPDATE "audit_pages" SET "checks" = NULL, "facts" = NULL
+      WHERE "audit_id" IN (${second}::uuid, ${running.id}::uuid)`;
+    expect((await issuesOf(second)).issues).toEqual(done.issues);
+    const pruned = await call(`/api/v1/audits/${second}/issues/title/pages`, owner.key, "B");
+    expect(pruned.status).toBe(410);
+    expect(pruned.body).toMatchObject({ code: "CHECKS_PRUNED" });
+    expect((await pagesOf(second, "broken-internal-links")).meta.total).toBe(1);
+    const cancelled = await call(`/api/v1/audits/${running.id}/issues`, owner.key);
+    expect(cancelled.status).toBe(410);
+    expect(cancelled.body.error).toMatchObject({ code: "gone", message: expect.stringContaining("retention") });
   });
 });

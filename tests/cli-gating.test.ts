@@ -83,6 +83,7 @@ describe("scan as a CI gate", () => {
       "/good": html(GOOD),
       "/bad": html(BAD),
       "/broken": html("<h1>down</h1>", 503),
+      "/missing": html("<title>Not found</title><h1>Not found</h1>", 404),
       "/robots.txt": text("User-agent: *\nAllow: /\n"),
     });
     database = await createTestDatabase();
@@ -221,13 +222,42 @@ describe("scan as a CI gate", () => {
       });
     });
 
-    it("exits 3 when the scan fails, with the failure in the report", async () => {
+    it("exits 1 when the page does not answer, with the failure in the report, and 0 when that is allowed", async () => {
       const failed = await run([site.url("/broken"), "--mode", "quick", "--format", "sarif", "--min-score", "1"], api);
-      expect(failed.code).toBe(3);
+      expect(failed.code).toBe(1);
       const log = JSON.parse(failed.stdout);
       expect(sarifProblems(log)).toEqual([]);
       expect(log.runs[0].invocations[0].executionSuccessful).toBe(false);
       expect(failed.stderr).not.toContain("Assertions");
+      expect(failed.stderr).toMatch(
+        /scan: the page failed: it did not answer: .*503.* Exit 1; --allow-page-failure lets it pass\./,
+      );
+      const allowed = await run([site.url("/broken"), "--mode", "quick", "--allow-page-failure"], api);
+      expect(allowed.code).toBe(0);
+      expect(allowed.stdout).toMatch(/Failed: .*503.* \(upstream_failure\)/);
+      expect(allowed.stderr).toContain("Allowed by --allow-page-failure.");
+    });
+
+    it("exits 1 when the page answers 4xx, whatever the assertions say, and 0 when that is allowed", async () => {
+      const gate = ["--mode", "quick", "--min-grade", "F"];
+      const missing = await run([site.url("/missing"), ...gate], api);
+      expect(missing.code).toBe(1);
+      expect(missing.stderr).toContain("Assertions: all 1 passed");
+      expect(missing.stderr).toMatch(/scan: the page failed: .*404/);
+      expect(missing.stdout).toMatch(/fail\s+seo\s+critical\s+http-status/);
+      const allowed = await run([site.url("/missing"), ...gate, "--allow-page-failure"], api);
+      expect(allowed.code).toBe(0);
+      // allowed, the assertions still gate
+      const gated = await run(
+        [site.url("/missing"), ...gate, "--allow-page-failure", "--require-check", "meta-description"],
+        api,
+      );
+      expect(gated.code).toBe(1);
+      expect(gated.stderr).toMatch(/error {2}meta-description\s+check meta-description: fail/);
+      // a page that answers is no page failure
+      const good = await run([site.url("/good"), ...gate], api);
+      expect(good.code).toBe(0);
+      expect(good.stderr).not.toContain("the page failed");
     });
 
     it("exits 2 on bad usage and bad config, before scanning", async () => {
@@ -269,7 +299,10 @@ describe("scan as a CI gate", () => {
       expect(failing.stderr).toMatch(/error {2}title\s+check title: fail/);
       expect(await junitProblems(failing.stdout)).toEqual([]);
       const broken = await run([site.url("/broken"), "--mode", "quick"], inProcess);
-      expect(broken.code).toBe(3);
+      expect(broken.code).toBe(1);
+      expect(broken.stderr).toContain("scan: the page failed: it did not answer");
+      expect((await run([site.url("/broken"), "--mode", "quick", "--allow-page-failure"], inProcess)).code).toBe(0);
+      expect((await run([site.url("/missing"), "--mode", "quick"], inProcess)).code).toBe(1);
     });
   });
 

@@ -143,7 +143,8 @@ describe("scan <url> on the command line", () => {
 
     // a scan that fails is reported as the keyed client reports it
     const failed = await run([site.url("/broken"), "--mode", "quick"], anonymous);
-    expect(failed.code).toBe(3);
+    // the page itself failed: exit 1, as Lighthouse CI
+    expect(failed.code).toBe(1);
     expect(failed.stdout).toMatch(/Failed: .*503.* \(upstream_failure\)/);
     expect(failed.stderr).not.toMatch(/\b401\b|API key/);
   });
@@ -157,9 +158,9 @@ describe("scan <url> on the command line", () => {
     expect(report.checks.find((c: { id: string }) => c.id === "title").status).toBe("fail");
   });
 
-  it("exits 3 with the reason when the scan fails or the API refuses it", async () => {
+  it("exits 1 when the page fails, and 3 with the reason when the API refuses the scan", async () => {
     const failed = await run([site.url("/broken"), "--mode", "quick"], api);
-    expect(failed.code).toBe(3);
+    expect(failed.code).toBe(1);
     expect(failed.stdout).toMatch(/Failed: .*503.* \(upstream_failure\)/);
 
     const refused = await run(["http://10.1.2.3/", "--mode", "quick"], api);

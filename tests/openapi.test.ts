@@ -429,6 +429,22 @@ describe("the API reference", () => {
         expect([accept, answer.status]).toEqual([accept, accept === "text/html" ? 406 : 200]);
         expectDocumented("GET", "/api/v1/audits/{id}/report", answer);
       }
+      for (const query of ["", "?severity=critical&state=new", "?format=csv", "?state=gone"]) {
+        const answer = await api(base, `/api/v1/audits/${id}/issues${query}`, { headers });
+        expect([query, answer.status]).toEqual([query, query === "?state=gone" ? 400 : 200]);
+        expectDocumented("GET", "/api/v1/audits/{id}/issues", answer);
+      }
+      const issues = (await api(base, `/api/v1/audits/${id}/issues`, { headers })).body as Json;
+      const check = (issues.data.issues[0]?.check as string | undefined) ?? "title";
+      for (const [path, status] of [
+        [`/api/v1/audits/${id}/issues/${check}/pages?q=/`, issues.data.issues.length > 0 ? 200 : 404],
+        [`/api/v1/audits/${id}/issues/not-a-check/pages`, 404],
+        [`/api/v1/audits/${randomUUID()}/issues/${check}/pages`, 404],
+      ] as const) {
+        const answer = await api(base, path, { headers });
+        expect([path, answer.status]).toEqual([path, status]);
+        expectDocumented("GET", "/api/v1/audits/{id}/issues/{check}/pages", answer);
+      }
       const list = await api(base, `/api/v1/sites/${siteId}/audits`, { headers });
       expectDocumented("GET", "/api/v1/sites/{id}/audits", list);
       const history = await api(base, `/api/v1/sites/${siteId}/history`, { headers });

@@ -329,6 +329,23 @@ describe("route labels of the request metrics", () => {
           send: () => call(`/api/v1/audits/${randomUUID()}/pages`, { method: "POST", headers: key() }),
         },
       ],
+      "GET /api/v1/audits/:id/issues": [
+        { status: 404, send: () => call(`/api/v1/audits/${randomUUID()}/issues`, { headers: key() }) },
+        { status: 401, send: () => call(`/api/v1/audits/${randomUUID()}/issues`) },
+        {
+          status: 405,
+          method: "POST",
+          send: () => call(`/api/v1/audits/${randomUUID()}/issues`, { method: "POST", headers: key() }),
+        },
+      ],
+      "GET /api/v1/audits/:id/issues/:check/pages": [
+        { status: 404, send: () => call(`/api/v1/audits/${randomUUID()}/issues/title/pages`, { headers: key() }) },
+        {
+          status: 405,
+          method: "DELETE",
+          send: () => call(`/api/v1/audits/${randomUUID()}/issues/title/pages`, { method: "DELETE", headers: key() }),
+        },
+      ],
       "GET /api/v1/audits/:id/report": [
         { status: 404, send: () => call(`/api/v1/audits/${randomUUID()}/report`, { headers: key() }) },
         {

@@ -38,6 +38,8 @@ test.describe("a site's audits, history and alerts", () => {
     await signIn(page, account);
     const api = auditApi(gatewayUrl(), await sessionToken(page));
     history = await api.regressedSite(auditSiteUrl());
+    // a scan of one of its pages: drawn on the page's own line, never on the site's
+    await api.call("/api/v1/scan", { url: `${auditSiteUrl()}/guides/ratio`, mode: "quick" });
     heldSiteId = (await api.call("/api/v1/sites", { url: `${heldSiteUrl()}/` })).id as string;
     await page.context().close();
   });
@@ -73,13 +75,30 @@ test.describe("a site's audits, history and alerts", () => {
     await signIn(page, account);
     await sitePage(page, history.siteId);
 
-    await expect(page.getByRole("img", { name: /^Scores of 0 scans and 2 audits, from / })).toBeVisible();
-    // an audit's point is a square on each line
+    // the site's line: its two audits alone, a square on each line, on a time axis
+    await expect(page.getByRole("img", { name: /^Site scores of 2 audits, from / })).toBeVisible();
     await expect(page.locator(".chart svg[role=img] rect")).toHaveCount(2 * 4);
+    await expect(page.locator(".chart svg[role=img] circle")).toHaveCount(0);
+    // five score levels, and moments along the time axis, each reading differently
+    const axis = await page.locator(".chart svg[role=img] text.axis").allTextContents();
+    expect(axis.slice(0, 5)).toEqual(["0", "25", "50", "75", "100"]);
+    const moments = axis.slice(5);
+    expect(moments.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(moments).size).toBe(moments.length);
+    // the scanned page on its own line
+    const scanned = page.getByRole("region", { name: "Scans of single pages" });
+    await expect(scanned.getByRole("img")).toHaveCount(1);
+    await expect(scanned.getByRole("img")).toHaveAccessibleName(
+      new RegExp(`^Overall score of 1 scan of ${auditSiteUrl()}/guides/ratio, from .*: \\d+ \\(quick\\)$`),
+    );
+    await expect(scanned).toContainText("/guides/ratio");
     await page.getByText("The scores as a table").click();
     const table = page.getByRole("region", { name: "Score history" });
-    await expect(table.getByRole("row")).toHaveCount(1 + 2);
+    await expect(table.getByRole("row")).toHaveCount(1 + 3);
     await expect(table.getByRole("cell", { name: "Audit", exact: true })).toHaveCount(2);
+    await expect(table.getByRole("cell", { name: "Scan", exact: true })).toHaveCount(1);
+    const historyCard = page.locator('section[aria-labelledby="history-title"]');
+    await historyCard.screenshot({ path: test.info().outputPath("history-1280.png") });
 
     const audits = page.getByRole("region", { name: "Audits", exact: true });
     await expect(audits.getByRole("row")).toHaveCount(1 + 2);
@@ -122,6 +141,89 @@ test.describe("a site's audits, history and alerts", () => {
     // a phone: nothing wider than the screen (wide tables scroll in their own frame)
     await page.setViewportSize({ width: 375, height: 740 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await historyCard.screenshot({ path: test.info().outputPath("history-375.png") });
+    await checkOrigins();
+  });
+
+  test("the report leads with its issues: new and persisting, filtered, a row opened to its pages", async ({
+    page,
+  }) => {
+    const checkOrigins = await watch(page);
+    await signIn(page, account);
+    await sitePage(page, history.siteId, `?audit=${history.after}`);
+    const report = page.getByRole("region", { name: /^Audit started/ });
+    const issues = report.getByRole("region", { name: "Issues", exact: true });
+    await expect(issues).toContainText("Since the previous quick audit: 1 new,");
+    const rows = issues.locator(".issues > li");
+    // the broken link to /old-guide: a site check, new since the audit that left /old-guide out
+    const broken = rows.filter({ hasText: "Internal links lead to pages that answer" });
+    await expect(broken).toContainText("New");
+    await expect(broken).toContainText("critical");
+    // the URL at fault and the page linking to it, of three pages judged
+    await expect(broken).toContainText("2 pages, 66.7 % of the site");
+    expect(await rows.filter({ hasText: "Persisting" }).count()).toBeGreaterThan(0);
+    const total = await rows.count();
+
+    // opened by the keyboard: a button that says it is expanded, its findings below
+    const toggle = broken.getByRole("button", { name: /Internal links lead to pages that answer/ });
+    await expect(toggle).toHaveAttribute("aria-expanded", "false");
+    await toggle.focus();
+    await page.keyboard.press("Enter");
+    await expect(toggle).toHaveAttribute("aria-expanded", "true");
+    const found = broken.locator(".issue-page-list > li");
+    await expect(found).toHaveCount(1);
+    await expect(found).toContainText(`${auditSiteUrl()}/old-guide`);
+    await expect(found).toContainText("404");
+    await expect(broken.getByRole("status")).toHaveText("1 finding.");
+
+    // a page check on every judged page: its pages, searched
+    const everywhere = rows.filter({ hasText: "3 pages, 100 % of the site" }).first();
+    await everywhere.locator(".issue-toggle").click();
+    await expect(everywhere.locator(".issue-page-list > li")).toHaveCount(3);
+    await everywhere.getByRole("searchbox").fill("GRIND");
+    await page.keyboard.press("Enter");
+    await expect(everywhere.locator(".issue-page-list > li")).toHaveCount(1);
+    await expect(everywhere.locator(".issue-page-list > li")).toContainText(`${auditSiteUrl()}/guides/grind`);
+    await expectAccessible(page, "audit report with an issue opened");
+    await issues.screenshot({ path: test.info().outputPath("issues-1280.png") });
+
+    // the worst pages name their failing checks by title, the id in the title attribute
+    const failing = report.getByRole("region", { name: "Worst pages" }).locator(".failing-check");
+    expect(await failing.count()).toBeGreaterThan(0);
+    for (const check of await failing.all()) {
+      const id = await check.getAttribute("title");
+      expect(await check.textContent()).not.toBe(id);
+    }
+
+    // filtered by severity: only critical rows are left
+    await issues.getByLabel("Severity").selectOption("critical");
+    const critical = await rows.count();
+    expect(critical).toBeGreaterThan(0);
+    expect(critical).toBeLessThan(total);
+    await expect(rows.locator(".badge", { hasText: /^(warning|info)$/ })).toHaveCount(0);
+    await issues.getByLabel("Category").selectOption("geo");
+    await issues.getByLabel("Severity").selectOption("");
+    await expect(rows.locator(".issue-reach", { hasText: /· (SEO|AEO) / })).toHaveCount(0);
+    await issues.getByLabel("Category").selectOption("");
+    await expect(rows).toHaveCount(total);
+
+    // a phone: URLs on one line each, cut rather than wrapped, the page no wider than the screen
+    await page.setViewportSize({ width: 375, height: 740 });
+    await expect(toggle).toHaveAttribute("aria-expanded", "true");
+    const url = broken.locator(".issue-page-list .url-line").first();
+    const box = await url.boundingBox();
+    const lineHeight = await url.evaluate((node) => Number.parseFloat(getComputedStyle(node).lineHeight) || 24);
+    expect(box?.height ?? 0).toBeLessThanOrEqual(lineHeight * 1.5);
+    for (const cell of await report.getByRole("region", { name: "Worst pages" }).locator(".url-line").all()) {
+      const cellBox = await cell.boundingBox();
+      expect(cellBox?.height ?? 0).toBeLessThanOrEqual(lineHeight * 1.5);
+    }
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await issues.screenshot({ path: test.info().outputPath("issues-375.png") });
+    await report
+      .getByRole("region", { name: "Worst pages" })
+      .screenshot({ path: test.info().outputPath("worst-pages-375.png") });
+    await expectAccessible(page, "audit report with its issues on a phone");
     await checkOrigins();
   });
 
@@ -143,7 +245,7 @@ test.describe("a site's audits, history and alerts", () => {
     await expect(news).toHaveText(/^Audit started \(quick, up to 3 pages\)/);
     // the list is asked again while the audit runs, and says when it has ended
     await expect(news).toHaveText(/has completed: grade [A-F]/, { timeout: 120_000 });
-    await expect(page.getByRole("img", { name: /^Scores of 0 scans and 3 audits/ })).toBeVisible();
+    await expect(page.getByRole("img", { name: /^Site scores of 3 audits/ })).toBeVisible();
 
     const newest = page.getByRole("region", { name: "Audits", exact: true }).getByRole("row").nth(1);
     await expect(newest).toContainText("Done");

@@ -111,7 +111,13 @@ test("a new user signs up, makes a key, scans a page, reads the report, finds th
     await page.getByRole("link", { name: "127.0.0.1" }).first().click();
     await expect(page.getByRole("heading", { level: 1, name: "127.0.0.1" })).toBeVisible();
     await expect(page.getByRole("heading", { name: "Score history" })).toBeVisible();
-    await expect(page.getByRole("img", { name: /^Scores of 1 scan and 0 audits, from / })).toBeVisible();
+    // no audit yet: no line for the site; the scanned page on its own line
+    await expect(page.getByText("No audit of the whole site yet, so no line for the site")).toBeVisible();
+    await expect(
+      page
+        .getByRole("region", { name: "Scans of single pages" })
+        .getByRole("img", { name: /^Overall score of 1 scan of / }),
+    ).toBeVisible();
     await expect(page.getByText("No tracked keywords.")).toBeVisible();
     await expect(page.getByText(/No citation tracks/)).toBeVisible();
     await page.getByLabel("Engine").selectOption("claude");

@@ -2,6 +2,7 @@
 export * from "./crawler-robots";
 export * from "./csv";
 export * from "./exports";
+export * from "./issues";
 export * from "./page-facts";
 export * from "./regression";
 export * from "./site-checks";

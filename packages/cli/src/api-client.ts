@@ -9,6 +9,8 @@ export const EXIT = {
   ok: 0,
   /** an `error` assertion failed */
   assertionFailed: 1,
+  /** the page itself failed (a 4xx or 5xx, no answer), unless --allow-page-failure */
+  pageFailed: 1,
   /** bad flags, config file or environment */
   usage: 2,
   /** no result to judge: the scan failed, or could not be run or followed */

@@ -1,7 +1,7 @@
 /**
  * scan <url> [--mode quick|full] [--format text|json|csv|junit|sarif] [--output <file>]
  *            [--config <file>] [--min-score [area=]N] [--min-grade G] [--require-check id[,id]]
- *            [--assert key=level[:value]] [--timeout <seconds>]
+ *            [--assert key=level[:value]] [--timeout <seconds>] [--allow-page-failure]
  * scan audit <url> [--max-pages <n>] and the same options
  *
  * Scans a page and prints its scores and failing checks: through the API at SCAN_API_URL
@@ -45,6 +45,7 @@ import { loadConfig } from "./config";
 import { DEFAULT_CONFIG_FILE, loadConfigFile } from "./config-file";
 import { assertionFlags, FlagError } from "./flags";
 import { scanInProcess } from "./in-process";
+import { pageFailureOf } from "./page-failure";
 import { createProgress } from "./progress";
 import { formatSummary } from "./summary";
 
@@ -66,6 +67,8 @@ const USAGE = `usage: scan <url> [options]
   --timeout <seconds>       give up waiting after this many seconds (default 120; an audit: 3600)
   --sarif-locations <kind>  url (the default) or github: the page located without its scheme,
                             which GitHub code scanning accepts
+  --allow-page-failure      a page that answers 4xx or 5xx, or does not answer, does not fail the run
+                            (without it: exit 1, as Lighthouse CI does)
 
 Assertions (exit 1 when an error-level one fails; see docs/cli.md):
   --config <file>           read mode and assertions from this file (default: ./${DEFAULT_CONFIG_FILE} if present)
@@ -75,8 +78,9 @@ Assertions (exit 1 when an error-level one fails; see docs/cli.md):
   --assert key=level[:v]    any assertion at any level, e.g. categories:seo=warn:80,
                             grade=error:B, title=error, llms-txt=warn:0.5, h1=off
 
-Exit codes: 0 passed, 1 an error-level assertion failed, 2 bad usage or config,
-            3 no result (the scan or audit failed, or could not be run or followed)
+Exit codes: 0 passed, 1 an error-level assertion failed or the page itself failed (4xx, 5xx,
+            no answer), 2 bad usage or config, 3 no result (the scan or audit failed on the
+            service's side, or could not be run or followed)
 
 SCAN_API_URL   the API to use (e.g. http://127.0.0.1:3000); unset: scan in this process
 SCAN_API_KEY   sent as Authorization: Bearer <key>; with it the client follows the scan
@@ -104,6 +108,7 @@ const parse = (argv: string[]) => {
         "min-grade": { type: "string" },
         "require-check": { type: "string", multiple: true },
         assert: { type: "string", multiple: true },
+        "allow-page-failure": { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
     });
@@ -257,7 +262,14 @@ const main = async (): Promise<number> => {
     results,
   );
 
-  if (page.status !== "completed") return EXIT.noResult;
+  const failure = pageFailureOf(page);
+  const allowed = values["allow-page-failure"];
+  if (failure)
+    process.stderr.write(
+      `scan: the page failed: ${failure}${allowed ? " Allowed by --allow-page-failure." : " Exit 1; --allow-page-failure lets it pass."}\n`,
+    );
+  if (failure && !allowed) return EXIT.pageFailed;
+  if (page.status !== "completed") return failure ? EXIT.ok : EXIT.noResult;
   return results.some((result) => result.level === "error" && !result.passed) ? EXIT.assertionFailed : EXIT.ok;
 };
 

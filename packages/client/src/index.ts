@@ -41,6 +41,9 @@ export type SiteReport = NonNullable<AuditView["report"]>;
 export type SiteHistoryEntry = DataOf<"getSiteHistory">[number];
 export type AuditScheduleView = DataOf<"getAuditSchedule">;
 export type AuditAlertView = DataOf<"listSiteAlerts">[number];
+export type AuditIssues = DataOf<"getAuditIssues">;
+export type AuditIssue = AuditIssues["issues"][number];
+export type AuditIssuePage = DataOf<"listAuditIssuePages">[number];
 
 /** Where a user's JWT comes from: a fixed token, or a function asked before every request. */
 export type TokenSource = string | (() => string | null | undefined | Promise<string | null | undefined>);

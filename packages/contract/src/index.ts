@@ -1,6 +1,7 @@
 /** The API contract: what crosses the wire, the queue and the table of stored scans. */
 export * from "./account";
 export * from "./audit";
+export * from "./audit-issues";
 export * from "./check-result";
 export * from "./citation";
 export * from "./envelope";

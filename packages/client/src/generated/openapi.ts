@@ -685,6 +685,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/audits/{id}/issues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An audit issue by issue
+         * @description Every page check and site check that fails or warns in the audit, as a row: its `check` id, `scope` (`page` or `site`), title, category, severity, `pages` (a page check: the judged pages where it fails or warns; a site check: the distinct URLs its findings name) and `share` of the judged pages.
+         *
+         *     Each row's `state` compares it with the site's previous completed audit of the same mode (`previous_audit_id`): `new`, `persisting`, or `fixed` (failing there, not here; listed after the others, with `pages` 0 and `previous_pages` what it was). With no such audit, `state` is null. Rows come most severe first, then most pages.
+         *
+         *     `category`, `severity` and `state` keep the rows that match. An audit under way answers the page checks of the pages judged so far with `complete: false` and its `status`; the site checks run once every page is done, so they (and fixed site checks) appear when it has completed. `format=csv`: the rows the filters keep as a CSV file. A failed or cancelled audit whose pages' checks retention dropped is 410.
+         */
+        get: operations["getAuditIssues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audits/{id}/issues/{check}/pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The pages of one of an audit's issues
+         * @description The pages the issue `check` (a row of `GET /api/v1/audits/{id}/issues`) is on, in the order the audit admitted them, each with what the check found there: a page check's judged pages where it fails or warns, with its description on that page and the page's `page_id`; a site check's findings (at most 100 kept), each with the URL at fault and the pages involved (`related`). A fixed issue is on no page.
+         *
+         *     `q` keeps the pages whose URL or finding holds it (any case, matched literally). A check that is no row of the rollup is 404. Once retention dropped the pages' checks, a page check's pages are 410.
+         */
+        get: operations["listAuditIssuePages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/audits/{id}/report": {
         parameters: {
             query?: never;
@@ -6821,6 +6867,217 @@ export interface operations {
             401: components["responses"]["ApiError401"];
             404: components["responses"]["ApiError404"];
             405: components["responses"]["ApiError405"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    getAuditIssues: {
+        parameters: {
+            query?: {
+                category?: "seo" | "aeo" | "geo";
+                severity?: "critical" | "warning" | "info";
+                state?: "new" | "persisting" | "fixed";
+                format?: "json" | "csv";
+            };
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The issue rollup. With `format=csv`: a row per issue the filters keep as `text/csv` (RFC 4180, UTF-8 with a byte-order mark, CRLF), sent as an attachment; a text cell that a spreadsheet would read as a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) is prefixed with `'`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    /** @description With `format=csv`: `attachment; filename="audit-<id>-….csv"`. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            /** Format: uuid */
+                            audit_id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            /** @enum {string} */
+                            mode: "quick" | "full";
+                            /** @enum {string} */
+                            status: "discovering" | "running" | "finalizing" | "completed" | "failed" | "cancelled";
+                            complete: boolean;
+                            pages_judged: number;
+                            previous_audit_id: string | null;
+                            issues: {
+                                check: string;
+                                /** @enum {string} */
+                                scope: "page" | "site";
+                                title: string;
+                                /** @enum {string} */
+                                category: "seo" | "aeo" | "geo";
+                                /** @enum {string} */
+                                severity: "critical" | "warning" | "info";
+                                pages: number;
+                                share: number | null;
+                                findings: number | null;
+                                state: ("new" | "persisting" | "fixed") | null;
+                                previous_pages: number | null;
+                            }[];
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            audit_id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            /** @enum {string} */
+                            mode: "quick" | "full";
+                            /** @enum {string} */
+                            status: "discovering" | "running" | "finalizing" | "completed" | "failed" | "cancelled";
+                            complete: boolean;
+                            pages_judged: number;
+                            previous_audit_id: string | null;
+                            issues: {
+                                check: string;
+                                /** @enum {string} */
+                                scope: "page" | "site";
+                                title: string;
+                                /** @enum {string} */
+                                category: "seo" | "aeo" | "geo";
+                                /** @enum {string} */
+                                severity: "critical" | "warning" | "info";
+                                pages: number;
+                                share: number | null;
+                                findings: number | null;
+                                state: ("new" | "persisting" | "fixed") | null;
+                                previous_pages: number | null;
+                            }[];
+                        };
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            410: components["responses"]["ApiError410"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    listAuditIssuePages: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                q?: string;
+            };
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+                check: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the issue's pages. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            url: string;
+                            /** @enum {string} */
+                            status: "fail" | "warn";
+                            finding: string;
+                            related: string[];
+                            page_id: string | null;
+                        }[];
+                        meta: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            hasMore: boolean;
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            url: string;
+                            /** @enum {string} */
+                            status: "fail" | "warn";
+                            finding: string;
+                            related: string[];
+                            page_id: string | null;
+                        }[];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            /** @description Not modified: `If-None-Match` names the current `ETag`. No body; the tag, caching headers and rate-limit headers are sent, and the request is not counted against the limit. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            410: components["responses"]["ApiError410"];
             429: components["responses"]["ApiError429"];
             500: components["responses"]["ApiError500"];
             503: components["responses"]["ApiError503"];

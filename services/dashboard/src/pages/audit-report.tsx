@@ -7,6 +7,7 @@ import { asProblem, useLoad, useRefreshWhile } from "../load";
 import { followProgress } from "../progress";
 import { Link } from "../router";
 import { useApi } from "../session";
+import { AuditIssueList } from "./audit-issues";
 import { AUDIT_POLL_MS, AuditProgress, isActive } from "./site-audits";
 
 /** findings shown per site check, and pages per finding; the CSV holds them all */
@@ -80,7 +81,7 @@ const FailingSiteChecks = ({ checks }: { checks: SiteCheck[] }) => {
   );
 };
 
-const WorstPages = ({ pages }: { pages: SiteReport["worst_pages"] }) => (
+const WorstPages = ({ pages, titles }: { pages: SiteReport["worst_pages"]; titles: ReadonlyMap<string, string> }) => (
   <>
     <h4>Worst pages</h4>
     {pages.length === 0 ? (
@@ -107,14 +108,26 @@ const WorstPages = ({ pages }: { pages: SiteReport["worst_pages"] }) => (
           <tbody>
             {pages.map((page) => (
               <tr key={page.url}>
-                <td className="url">{page.url}</td>
+                <td className="url-cell">
+                  <span className="url-line" title={page.url}>
+                    {page.url}
+                  </span>
+                </td>
                 <td>
                   <Grade grade={page.grade} />
                 </td>
                 <td className="num">{page.overall}</td>
                 <td className="num">{page.issues.critical}</td>
                 <td className="num">{page.issues.warning}</td>
-                <td className="small">{page.failing.join(", ") || "–"}</td>
+                <td className="small failing-checks">
+                  {page.failing.length === 0
+                    ? "–"
+                    : page.failing.map((id) => (
+                        <span key={id} className="failing-check" title={id}>
+                          {titles.get(id) ?? id}
+                        </span>
+                      ))}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -127,9 +140,9 @@ const WorstPages = ({ pages }: { pages: SiteReport["worst_pages"] }) => (
 /** The audit's exports, fetched with the session's JWT and saved from the page. */
 const Exports = ({ audit }: { audit: AuditView }) => {
   const api = useApi();
-  const [busy, setBusy] = useState<"pages" | "report" | null>(null);
+  const [busy, setBusy] = useState<"pages" | "report" | "issues" | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const save = async (what: "pages" | "report") => {
+  const save = async (what: "pages" | "report" | "issues") => {
     setBusy(what);
     setError(null);
     try {
@@ -143,7 +156,9 @@ const Exports = ({ audit }: { audit: AuditView }) => {
         response,
       } = what === "pages"
         ? await api.GET("/api/v1/audits/{id}/pages", options)
-        : await api.GET("/api/v1/audits/{id}/report", options);
+        : what === "issues"
+          ? await api.GET("/api/v1/audits/{id}/issues", options)
+          : await api.GET("/api/v1/audits/{id}/report", options);
       // an error answer is the API's envelope, read as JSON whatever was asked for
       if (!response.ok || typeof data !== "string") throw new ScanApiError(problemOf(response, failed));
       saveFile(`audit-${audit.id}-${what}.csv`, data, "text/csv");
@@ -159,9 +174,24 @@ const Exports = ({ audit }: { audit: AuditView }) => {
         {busy === "pages" ? "Preparing…" : "Download pages (CSV)"}
       </button>
       {audit.status === "completed" ? (
-        <button type="button" className="button secondary small" onClick={() => void save("report")} disabled={!!busy}>
-          {busy === "report" ? "Preparing…" : "Download report (CSV)"}
-        </button>
+        <>
+          <button
+            type="button"
+            className="button secondary small"
+            onClick={() => void save("issues")}
+            disabled={!!busy}
+          >
+            {busy === "issues" ? "Preparing…" : "Download issues (CSV)"}
+          </button>
+          <button
+            type="button"
+            className="button secondary small"
+            onClick={() => void save("report")}
+            disabled={!!busy}
+          >
+            {busy === "report" ? "Preparing…" : "Download report (CSV)"}
+          </button>
+        </>
       ) : null}
       <FormError error={error} />
     </div>
@@ -268,8 +298,12 @@ export const AuditReport = ({ id, closeHref, focus }: { id: string; closeHref: s
           {data.report ? (
             <>
               <Summary audit={data} report={data.report} />
+              <AuditIssueList audit={data} />
               <FailingSiteChecks checks={data.report.site_checks} />
-              <WorstPages pages={data.report.worst_pages} />
+              <WorstPages
+                pages={data.report.worst_pages}
+                titles={new Map(data.report.page_checks.map((check) => [check.id, check.title]))}
+              />
             </>
           ) : null}
         </>

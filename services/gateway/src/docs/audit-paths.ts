@@ -1,6 +1,11 @@
 import {
   AuditAlertView,
   AuditIdParam,
+  AuditIssuePage,
+  AuditIssuePagesQuery,
+  AuditIssueParams,
+  AuditIssues,
+  AuditIssuesQuery,
   AuditPageListQuery,
   AuditPageView,
   AuditReportQuery,
@@ -236,6 +241,45 @@ export const auditPaths: ZodOpenApiPathsObject = {
         "200": withCsv(page("A page of the audit's pages.", AuditPageView), "every page of the audit, one row each"),
         "304": pageNotModified(),
         ...apiErrors(400, 401, 404, 405, 429, 500, 503),
+      },
+    },
+  },
+  "/api/v1/audits/{id}/issues": {
+    get: {
+      operationId: "getAuditIssues",
+      tags: ["Audits"],
+      summary: "An audit issue by issue",
+      description: [
+        "Every page check and site check that fails or warns in the audit, as a row: its `check` id, `scope` (`page` or `site`), title, category, severity, `pages` (a page check: the judged pages where it fails or warns; a site check: the distinct URLs its findings name) and `share` of the judged pages.",
+        "",
+        "Each row's `state` compares it with the site's previous completed audit of the same mode (`previous_audit_id`): `new`, `persisting`, or `fixed` (failing there, not here; listed after the others, with `pages` 0 and `previous_pages` what it was). With no such audit, `state` is null. Rows come most severe first, then most pages.",
+        "",
+        "`category`, `severity` and `state` keep the rows that match. An audit under way answers the page checks of the pages judged so far with `complete: false` and its `status`; the site checks run once every page is done, so they (and fixed site checks) appear when it has completed. `format=csv`: the rows the filters keep as a CSV file. A failed or cancelled audit whose pages' checks retention dropped is 410.",
+      ].join("\n"),
+      security: security.apiKey,
+      requestParams: { path: AuditIdParam, query: AuditIssuesQuery, header: headers },
+      responses: {
+        "200": withCsv(record("The issue rollup.", AuditIssues), "a row per issue the filters keep"),
+        ...apiErrors(400, 401, 404, 405, 410, 429, 500, 503),
+      },
+    },
+  },
+  "/api/v1/audits/{id}/issues/{check}/pages": {
+    get: {
+      operationId: "listAuditIssuePages",
+      tags: ["Audits"],
+      summary: "The pages of one of an audit's issues",
+      description: [
+        "The pages the issue `check` (a row of `GET /api/v1/audits/{id}/issues`) is on, in the order the audit admitted them, each with what the check found there: a page check's judged pages where it fails or warns, with its description on that page and the page's `page_id`; a site check's findings (at most 100 kept), each with the URL at fault and the pages involved (`related`). A fixed issue is on no page.",
+        "",
+        "`q` keeps the pages whose URL or finding holds it (any case, matched literally). A check that is no row of the rollup is 404. Once retention dropped the pages' checks, a page check's pages are 410.",
+      ].join("\n"),
+      security: security.apiKey,
+      requestParams: { path: AuditIssueParams, query: AuditIssuePagesQuery, header: headers },
+      responses: {
+        "200": page("A page of the issue's pages.", AuditIssuePage),
+        "304": pageNotModified(),
+        ...apiErrors(400, 401, 404, 405, 410, 429, 500, 503),
       },
     },
   },

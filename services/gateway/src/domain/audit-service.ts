@@ -19,6 +19,7 @@ import { type AuditExportFormat, exportedPagesOf, streamAuditExport, TOOL } from
 import type { Queue } from "bullmq";
 import type { Logger } from "pino";
 import { z } from "zod";
+import { createAuditIssueReader } from "./audit-issues";
 import { anyChecksPruned, auditPageViews, scoresOf, toAuditPageView } from "./audit-page-views";
 import type { AccountCaller } from "./authenticate";
 import type { LiveWork } from "./live-work";
@@ -314,7 +315,19 @@ export const createAuditService = ({
     return view(await owned(userId, auditId), true);
   };
 
-  return { create, get, progress, listForSite, pages, pagesAsCsv, report, reportAsCsv, exportReport, cancel };
+  return {
+    create,
+    get,
+    progress,
+    listForSite,
+    pages,
+    pagesAsCsv,
+    report,
+    reportAsCsv,
+    exportReport,
+    cancel,
+    ...createAuditIssueReader({ db, owned }),
+  };
 };
 
 export type AuditService = ReturnType<typeof createAuditService>;

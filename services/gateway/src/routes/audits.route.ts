@@ -1,5 +1,8 @@
 import {
   AuditIdParam,
+  AuditIssuePagesQuery,
+  AuditIssueParams,
+  AuditIssuesQuery,
   AuditPageListQuery,
   AuditReportQuery,
   AuditScheduleRequest,
@@ -26,6 +29,10 @@ const ID_HINT = "Use a UUID from the API.";
 const PAGES_HINT = "page ≥ 1; limit from 1 to 100; format: json or csv.";
 const REPORT_HINT = "format: json, csv, sarif or junit (or ask by Accept).";
 const LIST_HINT = "page ≥ 1; limit from 1 to 100.";
+const ISSUES_HINT =
+  "category: seo, aeo or geo; severity: critical, warning or info; state: new, persisting or fixed; format: json or csv.";
+const ISSUE_PAGES_HINT = "page ≥ 1; limit from 1 to 100; q: up to 200 characters of a URL or finding.";
+const ISSUE_HINT = "Use a UUID from the API and a check id from GET /api/v1/audits/{id}/issues.";
 
 const AuditListQuery = z.strictObject(pageParams);
 
@@ -179,6 +186,35 @@ export const auditRoutes = ({
           await audits.pagesAsCsv(caller.userId, id),
         );
       const { pages, meta } = await audits.pages(caller.userId, id, query);
+      await sendPage(req, res, pages, meta);
+    },
+  ),
+  route(
+    {
+      method: "get",
+      path: "/api/v1/audits/:id/issues",
+      authorization: "account",
+      params: { schema: AuditIdParam, hint: ID_HINT },
+      query: { schema: AuditIssuesQuery, hint: ISSUES_HINT, report: "names" },
+    },
+    async ({ caller, params, query, res }) => {
+      const id = params.id.toLowerCase();
+      if (query.format === "csv")
+        return sendCsv(res, `audit-${id}-issues`, await audits.issuesAsCsv(caller.userId, id, query));
+      const issues = await audits.issues(caller.userId, id, query);
+      res.json(successBody(res.locals.form, issues, { requestId: res.locals.requestId }));
+    },
+  ),
+  route(
+    {
+      method: "get",
+      path: "/api/v1/audits/:id/issues/:check/pages",
+      authorization: "account",
+      params: { schema: AuditIssueParams, hint: ISSUE_HINT },
+      query: { schema: AuditIssuePagesQuery, hint: ISSUE_PAGES_HINT, report: "names" },
+    },
+    async ({ caller, params, query, req, res }) => {
+      const { pages, meta } = await audits.issuePages(caller.userId, params.id.toLowerCase(), params.check, query);
       await sendPage(req, res, pages, meta);
     },
   ),

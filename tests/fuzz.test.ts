@@ -279,7 +279,8 @@ describe("fuzz: malformed input to every route", () => {
     }
     expect(failures.slice(0, 20)).toEqual([]);
     expect(sent).toBeGreaterThanOrEqual(2_000);
-  }, 300_000);
+    // a give-up bound, not a time limit: thousands of requests take minutes on a busy machine
+  }, 900_000);
 
   const raw = (payload: string) => rawRequest(base, payload);
 

@@ -9,17 +9,18 @@
  * served HTML's main content read beforehand, uncounted, as the worker's served-reader thread
  * reads it while the page renders: what the checks cost the worker's main thread.
  *
- * The corpus is ../shared/corpus relative to the repository root when it is there, else the
- * repository's copy in tests/corpus (the run says which). As in a real scan, the rendered HTML
+ * The corpus is ../shared/corpus beside the repository (SHARED_TEST_DATA names another folder);
+ * the run stops with a clear error when it is absent. As in a real scan, the rendered HTML
  * is not the served text: it is the served page parsed and serialised again (what a browser
  * hands back is a serialisation of its DOM), and the AI crawlers' fetches answer the served
  * HTML, so every step a full scan takes is taken.
  */
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { type Profile, preparePage, recordProfile, runChecks, servedMainText } from "@scan/checks";
+import { sharedCorpus } from "@scan/checks/testing";
 import type { Snapshot } from "@scan/contract";
 import { median, percentile } from "../tests/support/corpus";
 import { SCANNED_AT, snapshotOf } from "./verdict-changes/extract";
@@ -44,14 +45,10 @@ const served = args.served === "thread" ? "thread" : "inline";
 if (!Number.isInteger(rounds) || rounds < 1) throw new Error("--rounds must be a whole number of at least 1");
 if (!Number.isInteger(top) || top < 1) throw new Error("--top must be a whole number of at least 1");
 
-/** ../shared/corpus beside the repository, else the repository's own copy. */
+/** The shared corpus (../shared/corpus beside the repository, or SHARED_TEST_DATA). */
 const corpusDir = (): { dir: string; note: string } => {
-  const shared = resolve(ROOT, "../shared/corpus");
-  if (existsSync(join(shared, "pages"))) return { dir: shared, note: `corpus ${shared}` };
-  return {
-    dir: join(ROOT, "tests/corpus"),
-    note: `corpus tests/corpus (${shared} is absent)`,
-  };
+  const dir = sharedCorpus("corpus");
+  return { dir, note: `corpus ${dir}` };
 };
 
 /** The corpus page as the worker would capture it (verdict-changes' snapshot, the rendered HTML reserialised). */

@@ -1,5 +1,5 @@
 /**
- * The benchmark: `pnpm bench [options]` (docs/faults-and-benchmark.md). Serves tests/corpus/pages on
+ * The benchmark: `pnpm bench [options]` (docs/faults-and-benchmark.md). Serves the shared corpus's pages (../shared/corpus/pages) on
  * 127.0.0.1, starts the gateway and the workers as separate processes on a database and queue
  * prefix of their own, and measures, in one run:
  * - POST /api/v1/scan end to end per mode, against a bare Playwright render of the same pages,
@@ -26,7 +26,7 @@ import { parseArgs } from "node:util";
 import { createDb } from "@scan/db";
 import { createKeyService, createUserService } from "@scan/gateway";
 import { resolveChromiumPath } from "@scan/scanner";
-import { CORPUS_DIR, corpusPages, serveCorpus } from "../tests/support/corpus";
+import { corpusDir, corpusPages, serveCorpus } from "../tests/support/corpus";
 import { hang, html, startFixtureServer } from "../tests/support/fixture-server";
 import { hostileTargets } from "../tests/support/hostile-targets";
 import { bareRender } from "./bench/baselines";
@@ -254,7 +254,7 @@ const main = async () => {
       result.modes.push(modeResult(mode, scans.results, scans.wallMs, usage, pool, connections));
     }
 
-    const pagesDir = join(CORPUS_DIR, "pages");
+    const pagesDir = join(corpusDir(), "pages");
     if (result.modes.length > 0) result.perPage = perPageRows(pagesDir, pages, result.bareRender, result.modes);
     if (result.perPage && result.modes.some((m) => m.mode === "full")) {
       const found = findLighthouse(args.lighthouse ?? resolve(ROOT, "../lh12"));

@@ -5,7 +5,7 @@
  * (scripts/verdict-changes/extract.ts, which only uses what every version of the checks package
  * offers), runs this tree's checks on the same pages, removes the worktree and writes
  * docs/reports/verdict-changes.md. `--before-json <file>` compares with a saved run instead
- * (`tsx scripts/verdict-changes/extract-cli.ts tests/corpus/pages <file>` writes one);
+ * (`tsx scripts/verdict-changes/extract-cli.ts ../shared/corpus/pages <file>` writes one);
  * `--save <dir>` keeps both runs as JSON; `--rendered reserialized` makes the rendered page the
  * saved HTML parsed and serialised again, so that the served and rendered HTML differ as in a
  * real scan (scripts/verdict-changes/extract.ts). The Lighthouse agreement of the real scans is read from
@@ -17,12 +17,13 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { agreesWithLighthouse, CORPUS_DIR, LIGHTHOUSE_AUDITS, lighthouseVerdicts } from "../tests/support/corpus";
+import { agreesWithLighthouse, corpusDir, LIGHTHOUSE_AUDITS, lighthouseVerdicts } from "../tests/support/corpus";
 import { extractVerdicts, type RenderedHtml, type Verdicts } from "./verdict-changes/extract";
 import { type Agreement, renderReport } from "./verdict-changes/report";
 
 const ROOT = resolve(__dirname, "..");
-const PAGES = "tests/corpus/pages";
+/** the shared corpus's pages, an absolute path: both trees read the same pages */
+const PAGES = join(corpusDir(), "pages");
 const REPORT = join(ROOT, "docs/reports/verdict-changes.md");
 const CORPUS_REPORT = "docs/reports/corpus-verdicts.md";
 
@@ -98,7 +99,7 @@ if (!values.before && !values["before-json"]) {
 const before: Verdicts = values.before
   ? verdictsAt(values.before, rendered)
   : JSON.parse(readFileSync(values["before-json"] as string, "utf8"));
-const after = extractVerdicts(join(CORPUS_DIR, "pages"), rendered);
+const after = extractVerdicts(join(corpusDir(), "pages"), rendered);
 const head = run("git", ["rev-parse", "--short", "HEAD"], ROOT).trim();
 if (values.save) {
   mkdirSync(values.save, { recursive: true });

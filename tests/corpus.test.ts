@@ -271,7 +271,7 @@ const writeReport = () => {
   const lines = [
     "# Corpus verdicts",
     "",
-    `Written by \`tests/corpus.test.ts\`: ${results.size} pages of \`tests/corpus\`, served on 127.0.0.1, each scanned`,
+    `Written by \`tests/corpus.test.ts\`: ${results.size} pages of \`../shared/corpus\`, served on 127.0.0.1, each scanned`,
     "through the gateway, queue, Chromium worker and Postgres (one worker, concurrency 1).",
     "",
     "## Scan time through the gateway (ms, client wall clock)",

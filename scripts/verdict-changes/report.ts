@@ -117,7 +117,7 @@ export const renderReport = ({
     "",
     `Written by \`${command}\``,
     "(`scripts/verdict-changes.ts`). Every check's verdict on every page of the",
-    "real-page corpus (`tests/corpus/pages`, the same pages as the shared corpus) is computed by both versions",
+    "real-page corpus (`../shared/corpus/pages`, shared test data outside the repository) is computed by both versions",
     rendered === "same"
       ? "of the rules, browser-free: each page's saved HTML is its served and rendered page at"
       : "of the rules, browser-free: each page's saved HTML is its served page and, parsed and serialised again as a browser hands back its DOM, its rendered page, at",

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { CORPUS_DIR, corpusPages } from "./corpus";
+import { corpusDir, corpusPages } from "./corpus";
 import type { Handler } from "./fixture-server";
 
 /**
@@ -36,7 +36,7 @@ const CORPUS_MIN_BYTES = 2_000;
 /** corpus pages small enough to keep an audit of hundreds of them quick */
 const corpusBodies = (): Array<{ name: string; html: string }> =>
   corpusPages()
-    .map((name) => ({ name, file: join(CORPUS_DIR, "pages", name, "index.html") }))
+    .map((name) => ({ name, file: join(corpusDir(), "pages", name, "index.html") }))
     .filter(({ file }) => {
       const size = statSync(file).size;
       return size >= CORPUS_MIN_BYTES && size <= CORPUS_MAX_BYTES;

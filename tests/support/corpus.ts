@@ -1,13 +1,17 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { extname, join, normalize, resolve } from "node:path";
+import { extname, join, normalize } from "node:path";
+import { sharedCorpus } from "@scan/checks/testing";
 import type { Handler } from "./fixture-server";
 
-/** The real-page corpus (tests/corpus/README.md): saved pages and Lighthouse's SEO verdicts. */
-export const CORPUS_DIR = resolve(__dirname, "../corpus");
-const PAGES_DIR = join(CORPUS_DIR, "pages");
+/**
+ * The real-page corpus (../shared/corpus, shared test data kept outside the repository): saved
+ * pages and Lighthouse's SEO verdicts. Its folder; a clear error when it is absent.
+ */
+export const corpusDir = (): string => sharedCorpus("corpus");
+const pagesDir = () => join(corpusDir(), "pages");
 
-export const corpusPages = (): string[] => readdirSync(PAGES_DIR).sort();
+export const corpusPages = (): string[] => readdirSync(pagesDir()).sort();
 
 /** Our check ↔ the Lighthouse SEO audit it overlaps (docs/spec/checks.md). */
 export const LIGHTHOUSE_AUDITS: Readonly<Record<string, string>> = {
@@ -32,7 +36,7 @@ export const agreesWithLighthouse = (status: string, score: number): boolean =>
 
 /** Lighthouse 12.8.2 SEO audit scores per page: 1 pass, 0 fail, null not applicable. */
 export const lighthouseVerdicts = (): Record<string, Record<string, number | null>> =>
-  JSON.parse(readFileSync(join(CORPUS_DIR, "lighthouse-seo.json"), "utf8"));
+  JSON.parse(readFileSync(join(corpusDir(), "lighthouse-seo.json"), "utf8"));
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -49,8 +53,9 @@ const TYPES: Record<string, string> = {
  */
 export const serveCorpus: Handler = (req, res) => {
   const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
-  const file = normalize(join(PAGES_DIR, path.endsWith("/") ? `${path}index.html` : path));
-  if (!file.startsWith(`${PAGES_DIR}/`)) {
+  const pages = pagesDir();
+  const file = normalize(join(pages, path.endsWith("/") ? `${path}index.html` : path));
+  if (!file.startsWith(`${pages}/`)) {
     res.writeHead(404).end();
     return;
   }

@@ -1,5 +1,5 @@
 import { readdirSync } from "node:fs";
-import { CORPUS_PAGES, corpusSnapshot, FIXED_SCAN_TIME } from "./fixture";
+import { corpusPagesDir, corpusSnapshot, FIXED_SCAN_TIME } from "./fixture";
 import { preparePage } from "./page";
 import { allChecks } from "./registry";
 
@@ -11,7 +11,7 @@ import { allChecks } from "./registry";
  * evidence (no sitemap at the one origin all corpus pages share, no lang attribute) may share
  * their sentence.
  */
-const pages = readdirSync(CORPUS_PAGES).sort();
+const pages = readdirSync(corpusPagesDir()).sort();
 
 type Finding = { page: string; evidence: string; description: string; fix: string };
 const findings = new Map<string, Finding[]>();

@@ -3,6 +3,9 @@ import { join } from "node:path";
 import type { Snapshot, TextResource } from "@scan/contract";
 import type { CheckDefinition, Verdict } from "./check";
 import { preparePage } from "./page";
+import { sharedCorpus } from "./shared-data";
+
+export { SHARED_DATA_DIR, type SharedCorpus, sharedCorpus } from "./shared-data";
 
 /** A snapshot of a plain, healthy HTML page served with 200, for check tests. */
 export const snapshotOf = (html: string, overrides: Partial<Snapshot> = {}): Snapshot => ({
@@ -45,8 +48,8 @@ export const siteFile = (path: string, body: string, status = 200, contentType =
   error: null,
 });
 
-/** Where the real-page corpus is kept (tests/corpus/README.md). */
-export const CORPUS_PAGES = join(__dirname, "../../../tests/corpus/pages");
+/** Where the real-page corpus's pages are kept (shared test data, outside the repository). */
+export const corpusPagesDir = (): string => join(sharedCorpus("corpus"), "pages");
 
 /**
  * A page of the real-page corpus as a snapshot, browser-free: its raw and rendered HTML are the
@@ -56,7 +59,7 @@ export const CORPUS_PAGES = join(__dirname, "../../../tests/corpus/pages");
 export const corpusSnapshot = (name: string, overrides: Partial<Snapshot> = {}): Snapshot => {
   const url = `http://127.0.0.1:8080/${name}/`;
   const missing = (path: string) => ({ ...siteFile(path, "not found", 404), url: `http://127.0.0.1:8080${path}` });
-  return snapshotOf(readFileSync(join(CORPUS_PAGES, name, "index.html"), "utf8"), {
+  return snapshotOf(readFileSync(join(corpusPagesDir(), name, "index.html"), "utf8"), {
     requestedUrl: url,
     finalUrl: url,
     robotsTxt: missing("/robots.txt"),

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { CheckDefinition } from "@scan/checks";
 import {
   aiSearchAccess,
@@ -18,12 +18,12 @@ import {
   structuredData,
   visibleText,
 } from "@scan/checks";
-import { FIXED_SCAN_TIME, snapshotOf } from "@scan/checks/testing";
+import { corpusPagesDir, FIXED_SCAN_TIME, snapshotOf } from "@scan/checks/testing";
 import type { CheckStatus, Snapshot, TextResource } from "@scan/contract";
 import { fixes, withJsonLd } from "./fixes";
 
 /**
- * The fixes generated for every page of the real-page corpus (tests/corpus), judged by the
+ * The fixes generated for every page of the real-page corpus (../shared/corpus), judged by the
  * scanner's own checks, browser-free: each page is a snapshot whose raw and rendered HTML are
  * the saved file, served as http://127.0.0.1:8080/<page>/ with no robots.txt, llms.txt or
  * sitemap (as the corpus server serves it).
@@ -41,7 +41,7 @@ import { fixes, withJsonLd } from "./fixes";
  *   its own URL or origin; @ids are the page's URL or origin with a fragment, or the page's own.
  */
 
-const PAGES = resolve(__dirname, "../../../tests/corpus/pages");
+const PAGES = corpusPagesDir();
 const pages = readdirSync(PAGES).sort();
 const ORIGIN = "http://127.0.0.1:8080";
 

@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { preparePage, runChecks, servedMainText } from "@scan/checks";
-import { snapshotOf } from "@scan/checks/testing";
+import { corpusPagesDir, snapshotOf } from "@scan/checks/testing";
 import { buildSync } from "esbuild";
 import { createServedReader, type ServedReader } from "./served-reader";
 
@@ -32,8 +32,7 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-const corpusPage = (name: string) =>
-  readFileSync(resolve(__dirname, "../../../tests/corpus/pages", name, "index.html"), "utf8");
+const corpusPage = (name: string) => readFileSync(join(corpusPagesDir(), name, "index.html"), "utf8");
 
 // a client-rendered article: the served HTML holds its title, the script writes the rest
 const SERVED = `<!doctype html><html><head><title>Tides</title></head><body><main><h1>Tides</h1>

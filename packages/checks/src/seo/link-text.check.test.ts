@@ -42,4 +42,18 @@ describe("link-text", () => {
       '<a href="/x" rel="nofollow">here</a><a href="javascript:go()">here</a><a href="mailto:a@b.c">here</a><a href="#top">more</a>';
     expect(judge(linkText, page(links)).status).toBe("pass");
   });
+
+  it("reads a closed <details>'s content as Chrome's innerText does: empty, so not generic", () => {
+    const closed =
+      '<details><summary>Clone</summary><p>Work fast with our CLI. <a href="/cli">Learn more</a></p></details>';
+    expect(judge(linkText, page(closed)).status).toBe("pass");
+    // its summary is shown, and an open one shows everything
+    const summary = '<details><summary><a href="/a">Read more</a></summary><p>x</p></details>';
+    expect(judge(linkText, page(summary)).status).toBe("warn");
+    expect(judge(linkText, page(closed.replace("<details>", "<details open>"))).status).toBe("warn");
+  });
+
+  it("judges a link under `hidden`: Chrome's innerText of an element not laid out is its whole text", () => {
+    expect(judge(linkText, page('<div hidden><a href="/cli">Learn more</a></div>')).status).toBe("warn");
+  });
 });

@@ -163,9 +163,23 @@ const isAudited = (anchor: Anchor, pageUrl: string): boolean => {
   return protocol !== "javascript:" && protocol !== "mailto:" && withoutFragment(anchor.href) !== pageUrl;
 };
 
+/**
+ * Whether the link is in the content of a closed `<details>` (outside its summary): Chrome lays
+ * that content out unseen (content-visibility: hidden), so its `innerText`, which Lighthouse
+ * reads, is "" there. (An element under `hidden` or display:none is not laid out at all, and
+ * its innerText is its whole text: those links are judged.)
+ */
+const inClosedDetails = (element: Element): boolean => {
+  let child = element;
+  for (let node = element.parentElement; node; child = node, node = node.parentElement) {
+    if (node.localName === "details" && !node.hasAttribute("open") && child.localName !== "summary") return true;
+  }
+  return false;
+};
+
 const isGeneric = (anchor: Anchor): boolean => {
   const text = anchor.text.trim();
-  if (text === "") return false;
+  if (text === "" || inClosedDetails(anchor.element)) return false;
   const term = text.toLowerCase();
   if (anchor.lang === "") return ALL.has(term);
   return LISTS.get(anchor.lang.split("-")[0] ?? "")?.has(term) ?? false;

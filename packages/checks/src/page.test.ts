@@ -1,4 +1,6 @@
-import { countWords } from "./page";
+import { Readability } from "@mozilla/readability";
+import { FIXED_SCAN_TIME, snapshotOf } from "./fixture";
+import { countWords, parseDocument, preparePage, servedMainText } from "./page";
 
 describe("countWords", () => {
   it("counts words between spaces", () => {
@@ -14,5 +16,37 @@ describe("countWords", () => {
     expect(japanese).toBeGreaterThanOrEqual(6);
     // an English name in a Japanese sentence is one more word, not merged into the sentence
     expect(countWords("肉をくわえたイヌが、橋を渡っていました。 Aesop")).toBe(japanese + 1);
+  });
+});
+
+describe("preparePage: the served HTML's main content", () => {
+  const article = (extra = "") => `<!doctype html><html><head><title>Brewing green tea</title></head><body>
+<nav><a href="/">Home</a> <a href="/tea">Tea</a></nav>
+<article><h1>Brewing green tea</h1>
+${"<p>Green tea wants water well below boiling, about eighty degrees, and a short steep of two minutes; longer, and the leaves turn bitter.</p>".repeat(6)}
+${extra}</article></body></html>`;
+  const reserialised = (html: string) => `<!DOCTYPE html>${parseDocument(html).documentElement.outerHTML}`;
+
+  afterEach(() => jest.restoreAllMocks());
+
+  it("is the rendered page's, extracted once, when scripts changed nothing", () => {
+    const extractions = jest.spyOn(Readability.prototype, "parse");
+    const html = article();
+    const page = preparePage(snapshotOf(html, { renderedHtml: reserialised(html) }), FIXED_SCAN_TIME);
+    expect(page.servedText).toBe(page.main.text);
+    expect(page.servedText).toContain("eighty degrees");
+    expect(extractions).toHaveBeenCalledTimes(1);
+  });
+
+  it("is extracted from the served HTML when scripts changed the page", () => {
+    const served = article();
+    const rendered = reserialised(article("<p>Comments loaded by a script: lovely, thank you.</p>"));
+    const servedAlone = servedMainText(served);
+    const extractions = jest.spyOn(Readability.prototype, "parse");
+    const page = preparePage(snapshotOf(served, { renderedHtml: rendered }), FIXED_SCAN_TIME);
+    expect(page.main.text).toContain("Comments loaded by a script");
+    expect(page.servedText).not.toContain("Comments loaded by a script");
+    expect(page.servedText).toBe(servedAlone);
+    expect(extractions).toHaveBeenCalledTimes(2);
   });
 });

@@ -4,6 +4,7 @@ import { parseHTML } from "linkedom";
 import { ancestorsOf, boilerplateOf, boilerplateReason, enclosingBoilerplate } from "./lib/boilerplate";
 import { isHiddenByMarkup, isInert, readableText, textUnder } from "./lib/element";
 import { profiled } from "./lib/profile";
+import { sameTree } from "./lib/same-tree";
 
 /** The main content of the page and where it came from (docs/spec/checks.md "What a snapshot holds"). */
 export type MainContent = {
@@ -47,7 +48,7 @@ export type Page = {
   /** the DOM of the HTML as served, before scripts (the rendered DOM itself when the HTML is the same) */
   readonly rawDoc: Document;
   readonly main: MainContent;
-  /** the main content's text of the HTML as served, extracted as `main` is (its text when the HTML is the same) */
+  /** the main content's text of the HTML as served, extracted as `main` is (its text, not extracted again, when the HTML or its DOM is the same) */
   readonly servedText: string;
 };
 
@@ -254,9 +255,11 @@ export const READABILITY_MAX_ELEMENTS = 50_000;
 /** Start tags in an HTML text: the element count, near enough, without a DOM walk. */
 const countStartTags = (html: string): number => html.match(/<[a-zA-Z]/g)?.length ?? 0;
 
+// Readability's own maxElemsToParse counts with getElementsByTagName("*"), which linkedom answers with nothing
+const tooLargeForReadability = (html: string): boolean => countStartTags(html) > READABILITY_MAX_ELEMENTS;
+
 const readable = (html: string, doc: Document) => {
-  // Readability's own maxElemsToParse counts with getElementsByTagName("*"), which linkedom answers with nothing
-  if (countStartTags(html) > READABILITY_MAX_ELEMENTS) return null;
+  if (tooLargeForReadability(html)) return null;
   // Readability rewrites the DOM it is given: it gets a copy of the page's, a fraction of a parse's cost
   const copy = doc.cloneNode(true) as Document;
   markBoilerplate(copy);
@@ -314,6 +317,18 @@ const lazy = <T>(compute: () => T): (() => T) => {
  */
 export const servedMainText = (rawHtml: string, rawDoc?: Document): string => extractMainContent(rawHtml, rawDoc).text;
 
+/**
+ * Whether the served HTML's main content is the rendered page's, known without a second
+ * extraction: the extraction reads only the document element's tree (what lies beside it, a
+ * doctype or the white space before it, it never reads) and, for its size limit, the HTML's
+ * start tags; two documents whose document elements are the same tree, on the same side of the
+ * limit, have the same main content. So it is when the page's scripts changed nothing and the
+ * browser's parse of the page is linkedom's.
+ */
+const sameMainContent = (snapshot: Snapshot, doc: Document, rawDoc: Document): boolean =>
+  tooLargeForReadability(snapshot.rawHtml) === tooLargeForReadability(snapshot.renderedHtml) &&
+  sameTree(rawDoc.documentElement, doc.documentElement);
+
 /** What the caller already read of the snapshot, to be taken as is. */
 export type PageReadings = { servedText?: string | undefined };
 
@@ -328,7 +343,9 @@ export const preparePage = (snapshot: Snapshot, scannedAt: Date, readings: PageR
     ? () => main().text
     : known !== undefined
       ? () => known
-      : lazy(() => servedMainText(snapshot.rawHtml, rawDoc()));
+      : lazy(() =>
+          sameMainContent(snapshot, doc, rawDoc()) ? main().text : servedMainText(snapshot.rawHtml, rawDoc()),
+        );
   return {
     snapshot,
     scannedAt,

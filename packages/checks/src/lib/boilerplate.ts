@@ -54,16 +54,36 @@ const inCode = (element: Element): boolean => {
   return false;
 };
 
+type TokenReading = { word: string | null; parts: number };
+
+// what a class or id token says, by token: the same few hundred tokens recur on every element
+// of a page and on every page of a site. Bounded, since tokens come from the pages.
+const TOKENS_KEPT = 20_000;
+const tokenReadings = new Map<string, TokenReading>();
+
+/** The widget word a class or id token names (none when a negating word qualifies it), and how many words it has. */
+const readToken = (token: string): TokenReading => {
+  let reading = tokenReadings.get(token);
+  if (reading === undefined) {
+    const parts = partsOf(token);
+    const word = parts.some((part) => NEGATING.has(part))
+      ? null
+      : (parts.find((part) => WIDGET_WORDS.has(part)) ?? null);
+    reading = { word, parts: parts.length };
+    if (tokenReadings.size >= TOKENS_KEPT) tokenReadings.clear();
+    tokenReadings.set(token, reading);
+  }
+  return reading;
+};
+
 /** The widget word in a block element's class or id ("newsletter"), or null. */
 export const widgetWordOf = (element: Element): string | null => {
   if (INLINE.has(element.localName)) return null;
   const classes = (element.getAttribute("class") ?? "").split(/\s+/);
   const id = element.getAttribute("id") ?? "";
-  const tokens = partsOf(id).length <= MAX_ID_PARTS ? [...classes, id] : classes;
+  const tokens = readToken(id).parts <= MAX_ID_PARTS ? [...classes, id] : classes;
   for (const token of tokens) {
-    const parts = partsOf(token);
-    if (parts.some((part) => NEGATING.has(part))) continue;
-    const word = parts.find((part) => WIDGET_WORDS.has(part));
+    const { word } = readToken(token);
     if (word) return inCode(element) ? null : word;
   }
   return null;

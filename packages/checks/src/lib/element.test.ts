@@ -1,5 +1,5 @@
 import { parseDocument } from "../page";
-import { readableText } from "./element";
+import { readableText, settleBreaks } from "./element";
 
 const textOf = (html: string): string => {
   const body = parseDocument(`<html><body>${html}</body></html>`).body;
@@ -31,5 +31,22 @@ describe("readableText", () => {
     expect(
       textOf('<p>Shown<script>var x = 1;</script><span hidden>hidden</span><span style="display:none">gone</span></p>'),
     ).toBe("Shown");
+  });
+});
+
+describe("settleBreaks", () => {
+  const gap = "\uffff";
+  it("puts a space where elements set side by side join two words, nothing beside punctuation", () => {
+    expect(settleBreaks(`Lucas Nolan${gap}22 Dec 2016${gap}${gap}651`)).toBe("Lucas Nolan 22 Dec 2016 651");
+    expect(settleBreaks(`History${gap}[${gap}edit${gap}]`)).toBe("History[edit]");
+    expect(settleBreaks(`${gap}start and end${gap}`)).toBe("start and end");
+    expect(settleBreaks("no breaks at all")).toBe("no breaks at all");
+  });
+
+  it("reads letters outside the Basic Multilingual Plane whole", () => {
+    // U+1D400 MATHEMATICAL BOLD CAPITAL A is a letter written as two UTF-16 units; an emoji is not a letter
+    expect(settleBreaks(`\u{1d400}${gap}\u{1d401}`)).toBe("\u{1d400} \u{1d401}");
+    expect(settleBreaks(`word${gap}\u{1f600}`)).toBe("word\u{1f600}");
+    expect(settleBreaks(`中文${gap}字`)).toBe("中文 字");
   });
 });

@@ -39,7 +39,6 @@ const SILENT_TEXT = new Set(["script", "style", "noscript", "template"]);
 // (U+FFFF is a noncharacter: no page's text holds one)
 const SOFT_BREAK = "\uffff";
 const SOFT_BREAKS = /\uffff+/g;
-const BETWEEN_WORDS = /(?<=[\p{L}\p{N}])\uffff+(?=[\p{L}\p{N}])/gu;
 
 /**
  * What a reader sees before this node of a parent's children: a block element begins a line
@@ -56,8 +55,35 @@ export const breakBefore = (node: Node): string => {
   return previous?.nodeType === 1 ? SOFT_BREAK : "";
 };
 
-/** Text with its soft breaks settled: a space between two words ("Nolan|22"), nothing beside punctuation ("History|[|edit|]"). */
-export const settleBreaks = (text: string): string => text.replace(BETWEEN_WORDS, " ").replace(SOFT_BREAKS, "");
+const WORD_CHARACTER = /^[\p{L}\p{N}]$/u;
+
+/** The character (a whole code point) that ends before `at`, or "". */
+const characterBefore = (text: string, at: number): string => {
+  const low = text.charCodeAt(at - 1);
+  const high = text.charCodeAt(at - 2);
+  const pair = low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff;
+  return text.slice(Math.max(0, at - (pair ? 2 : 1)), at);
+};
+
+/** The character (a whole code point) that starts at `at`, or "". */
+const characterAt = (text: string, at: number): string => {
+  const code = text.codePointAt(at);
+  return code === undefined ? "" : String.fromCodePoint(code);
+};
+
+/**
+ * Text with its soft breaks settled: a space between two words ("Nolan|22"), nothing beside
+ * punctuation ("History|[|edit|]"). Each run of breaks is looked at once (a pattern that looked
+ * behind at every character of a long text cost more than the walk that made it).
+ */
+export const settleBreaks = (text: string): string => {
+  if (!text.includes(SOFT_BREAK)) return text;
+  return text.replace(SOFT_BREAKS, (breaks: string, at: number) =>
+    WORD_CHARACTER.test(characterBefore(text, at)) && WORD_CHARACTER.test(characterAt(text, at + breaks.length))
+      ? " "
+      : "",
+  );
+};
 
 /**
  * The text under a node as a reader sees it: without scripts, styles and the subtrees `skip`

@@ -38,4 +38,19 @@ describe("breadcrumb-schema", () => {
       "BreadcrumbList markup (microdata) with 3 items.",
     );
   });
+
+  it("warns on an item whose URL its template left unfilled, naming it", () => {
+    const broken = TRAIL.replace('"item":"https://example.com/"', '"item":"https://example.com/category/undefined"');
+    const verdict = judge(breadcrumbSchema, page(broken));
+    expect(verdict.status).toBe("warn");
+    expect(verdict.description).toContain(
+      'item 1 of 2 ("Home") links to "https://example.com/category/undefined", a value its template left unfilled',
+    );
+    expect(verdict.fix).toContain('Give the BreadcrumbList\'s item 1 of 2 ("Home") the URL');
+    const object = TRAIL.replace('"item":"https://example.com/"', '"item":{"@id":"[object Object]","name":"Home"}');
+    expect(judge(breadcrumbSchema, page(object)).status).toBe("warn");
+    // a real path that merely contains the letters passes
+    const fine = TRAIL.replace('"item":"https://example.com/"', '"item":"https://example.com/undefined-behaviour/"');
+    expect(judge(breadcrumbSchema, page(fine)).status).toBe("pass");
+  });
 });

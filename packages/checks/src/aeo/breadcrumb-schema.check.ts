@@ -1,16 +1,41 @@
 import { defineCheck } from "../check";
-import { jsonLd, nodesOfType, typesOf, unreadableFix, unreadableNote } from "../lib/jsonld";
+import { jsonLd, nodesOfType, textOf, typesOf, unreadableFix, unreadableNote } from "../lib/jsonld";
 import { htmlItems } from "../lib/microdata";
 
 const itemCount = (value: unknown): number => (Array.isArray(value) ? value.length : value ? 1 : 0);
 
+// what a template writes when a value it meant to fill in was missing
+const TEMPLATE_LEFTOVER = /(?:^|\/)(?:undefined|null|NaN)(?:[/?#]|$)|\[object |\{\{|\$\{|%7B%7B/i;
+
+const record = (value: unknown): Record<string, unknown> | null =>
+  value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+
 /**
- * Reads the page's BreadcrumbList markup with at least one item, in JSON-LD, microdata or RDFa
- * (as article-schema and organization-schema read them; one in a JSON-LD block that does not
- * parse is present but unreadable): where the page sits in the site, which engines
- * show in place of the URL. An empty list counts as none. The home page is skipped when it has
- * none: it is the top of every trail, and no breadcrumb guideline asks it for one.
+ * An item of the trail whose URL a template left unfilled ("…/undefined", "[object Object]",
+ * "{{url}}") or that is no URL at all; "" when none is. (Items without a name or URL are not
+ * judged here: the markup's forms, RDFa among them, carry them in too many ways.)
  */
+const itemProblem = (list: unknown, base: URL): string => {
+  const items = (Array.isArray(list) ? list : [list]).map(record);
+  for (const [index, item] of items.entries()) {
+    if (!item) continue;
+    const target = item.item;
+    const inner = record(target);
+    const url =
+      typeof target === "string" ? target.trim() : (textOf(inner?.["@id"]) ?? textOf(inner?.url) ?? textOf(item.url));
+    if (!url) continue;
+    const name = textOf(item.name) ?? textOf(inner?.name);
+    const at = `item ${index + 1} of ${items.length}${name ? ` ("${name.slice(0, 40)}")` : ""}`;
+    if (TEMPLATE_LEFTOVER.test(url)) return `${at} links to "${url.slice(0, 80)}", a value its template left unfilled`;
+    try {
+      new URL(url, base);
+    } catch {
+      return `${at} links to "${url.slice(0, 80)}", which is not a URL`;
+    }
+  }
+  return "";
+};
+
 export const breadcrumbSchema = defineCheck({
   id: "breadcrumb-schema",
   category: "aeo",
@@ -22,11 +47,20 @@ export const breadcrumbSchema = defineCheck({
     const lists = [
       ...nodesOfType(page, ["BreadcrumbList"]).map((node) => ({ syntax: "JSON-LD", node })),
       ...htmlItems(page).filter(({ node }) => typesOf(node).includes("BreadcrumbList")),
-    ].map(({ syntax, node }) => ({ syntax, items: itemCount(node.itemListElement) }));
+    ].map(({ syntax, node }) => ({ syntax, items: itemCount(node.itemListElement), list: node.itemListElement }));
     const counts = lists.map((list) => list.items);
     const best = [...lists].sort((a, b) => b.items - a.items)[0];
     const items = best?.items ?? 0;
     if (best && items > 0) {
+      const problem = itemProblem(best.list, page.finalUrl);
+      if (problem) {
+        return {
+          status: "warn",
+          description: `BreadcrumbList markup${best.syntax === "JSON-LD" ? "" : ` (${best.syntax})`} with ${items} item${items === 1 ? "" : "s"}, but ${problem}: engines drop a trail with such an item.`,
+          fix: `Give the BreadcrumbList's ${problem.split(" links")[0]} the URL of that level of the site, as the page's own links to it do; check the template that fills the trail in.`,
+          evidence: [String(items), problem],
+        };
+      }
       return {
         status: "pass",
         description: `BreadcrumbList markup${best.syntax === "JSON-LD" ? "" : ` (${best.syntax})`} with ${items} item${items === 1 ? "" : "s"}.`,

@@ -41,4 +41,14 @@ describe("crawlable-anchors", () => {
   it("fails on an href that is not a URL", () => {
     expect(judge(crawlableAnchors, body('<a href="http://[bad">Bad</a>')).description).toContain("not a valid URL");
   });
+
+  it("passes other javascript: hrefs as Lighthouse does, but never calls them followable", () => {
+    const verdict = judge(crawlableAnchors, body('<a href="javascript:openMenu()">Menu</a><a href="/ok">OK</a>'));
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toContain('1 runs a script instead of linking ("Menu" (href="javascript:openMenu()"))');
+    expect(verdict.description).toContain("crawlers do not follow");
+    expect(judge(crawlableAnchors, body('<a href="/ok">OK</a>')).description).toBe(
+      "None of the page's 1 <a> elements is a link crawlers cannot follow.",
+    );
+  });
 });

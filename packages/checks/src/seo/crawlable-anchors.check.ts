@@ -95,10 +95,19 @@ export const crawlableAnchors = defineCheck({
       .map((anchor) => ({ anchor, reason: problem(anchor, base) }))
       .filter((item): item is { anchor: Anchor; reason: string } => item.reason !== null);
     if (failing.length === 0) {
+      // Lighthouse passes other javascript: hrefs; no crawler follows them, and the page is told so
+      const scripted = all.filter(
+        (anchor) =>
+          anchor.rawHref.replace(/\s/g, "").toLowerCase().startsWith("javascript:") &&
+          (anchor.element.getAttribute("role") ?? "").trim() === "",
+      );
+      const first = scripted[0];
       return {
         status: "pass",
-        description: `None of the page's ${all.length} <a> elements is a link crawlers cannot follow.`,
-        evidence: [],
+        description: first
+          ? `None of the page's ${all.length} <a> elements is a link Lighthouse counts as uncrawlable; ${scripted.length} run${scripted.length === 1 ? "s" : ""} a script instead of linking (${describeAnchor(first)}), which crawlers do not follow: a <button> says so.`
+          : `None of the page's ${all.length} <a> elements is a link crawlers cannot follow.`,
+        evidence: first ? [describeAnchor(first)] : [],
       };
     }
     const examples = failing

@@ -55,12 +55,19 @@ const DELIVERY_TEXT: Record<AuditAlertView["delivery"]["state"], string> = {
   failed: "Not delivered",
 };
 
+const CHANNEL_TEXT: Record<AuditAlertView["delivery"]["channel"], string> = {
+  email: "by mail",
+  slack: "in Slack",
+  webhook: "by signed webhook",
+};
+
 const Delivery = ({ delivery }: { delivery: AuditAlertView["delivery"] }) => (
   <p className="small alert-delivery">
     <span className={`badge badge-alert-${delivery.state}`}>{DELIVERY_TEXT[delivery.state]}</span>{" "}
+    {CHANNEL_TEXT[delivery.channel]}{" "}
     {delivery.state === "delivered"
-      ? `to ${delivery.origin} at ${formatDateTime(delivery.delivered_at)}`
-      : `to ${delivery.origin}, ${delivery.attempts} ${delivery.attempts === 1 ? "attempt" : "attempts"}${
+      ? `to ${delivery.to} at ${formatDateTime(delivery.delivered_at)}`
+      : `to ${delivery.to}, ${delivery.attempts} ${delivery.attempts === 1 ? "attempt" : "attempts"}${
           delivery.last_error ? `; last: ${delivery.last_error}` : ""
         }`}
   </p>

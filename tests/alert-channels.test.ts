@@ -12,7 +12,8 @@ import { api, type Stack, startStack } from "./support/stack";
  * A schedule that alerts by mail and in Slack, on a deployment with no WEBHOOK_SECRET: a
  * regression planted between two audits sends exactly one mail (to a local SMTP server) and one
  * Slack payload (to a local server speaking Slack's incoming-webhook wire format: a JSON POST
- * answered 200 "ok"); an audit that finds nothing newly wrong sends neither.
+ * answered 200 "ok"); an audit that finds nothing newly wrong sends neither. The SMTP server
+ * refuses the first mail for now (451), so the mail is retried as webhook alerts are.
  */
 
 type Json = Record<string, any>;
@@ -28,6 +29,7 @@ describe("alerts by mail and Slack", () => {
   let database: TestDatabase;
   let stack: Stack;
   let broken = false;
+  let refusals = 0;
   const mails: Mail[] = [];
   const posts: Array<{ contentType: string | undefined; path: string; body: string }> = [];
 
@@ -66,6 +68,11 @@ describe("alerts by mail and Slack", () => {
         const chunks: Buffer[] = [];
         stream.on("data", (chunk: Buffer) => chunks.push(chunk));
         stream.on("end", () => {
+          // the first mail meets a passing refusal (451): the delivery retries it, as webhooks retry
+          if (refusals === 0) {
+            refusals += 1;
+            return done(Object.assign(new Error("Try again later"), { responseCode: 451 }));
+          }
           mails.push({
             from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
             to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
@@ -88,6 +95,7 @@ describe("alerts by mail and Slack", () => {
         SMTP_URL: `smtp://alerts:smtp-pass-0123@127.0.0.1:${smtpPort}`,
         ALERT_FROM: "Site alerts <alerts@agency.example>",
         DASHBOARD_URL,
+        WEBHOOK_BACKOFF_MS: "200",
       },
     });
   }, 300_000);
@@ -232,6 +240,7 @@ describe("alerts by mail and Slack", () => {
     expect(await stack.db.auditAlert.count({ where: { auditId: same } })).toBe(0);
     expect(await stack.db.auditAlert.count()).toBe(2);
     expect(mails).toHaveLength(1);
+    expect(refusals).toBe(1);
     expect(posts).toHaveLength(1);
   }, 240_000);
 });

@@ -110,6 +110,11 @@ test.describe("a site's audits, history and alerts", () => {
     );
     await expect(alerts).toContainText(`${auditSiteUrl()}/old-guide`);
     await expect(alerts).toContainText(`Delivered by signed webhook to ${auditSiteUrl()}`);
+    // one entry for the regressed audit, with each channel's delivery; the Slack URL masked
+    await expect(alerts.locator(".alert-item")).toHaveCount(1);
+    await expect(alerts).toContainText(`Delivered in Slack to ${auditSiteUrl()}/…alue`);
+    await expect(alerts).not.toContainText("slacktoken");
+    await alerts.screenshot({ path: test.info().outputPath("alerts-1280.png") });
 
     const schedule = page.getByRole("region", { name: "Audit schedule" });
     await expect(schedule).toContainText("Weekly, quick");

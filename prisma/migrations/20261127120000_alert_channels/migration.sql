@@ -2,7 +2,7 @@
 -- webhook beside its signed webhook, and an audit stores one alert per channel.
 CREATE TYPE "AlertChannel" AS ENUM ('webhook', 'email', 'slack');
 
-ALTER TABLE "audit_schedules" ADD COLUMN "alert_emails" TEXT[] DEFAULT ARRAY[]::TEXT[];
+ALTER TABLE "audit_schedules" ADD COLUMN "alert_emails" TEXT[] NOT NULL DEFAULT ARRAY[]::TEXT[];
 ALTER TABLE "audit_schedules" ADD COLUMN "alert_slack_url" TEXT;
 
 -- existing alerts were all signed webhooks

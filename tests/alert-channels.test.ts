@@ -172,6 +172,14 @@ describe("alerts by mail and Slack", () => {
       },
     });
     expect(again.status).toBe(200);
+    const edited = await api(stack.gateway.url, `/api/v1/sites/${siteId}/schedule`, {
+      headers,
+      body: { frequency: "weekly", mode: "quick", alert_slack_url: `${view.alert_slack_url}x` },
+    });
+    expect(edited.status).toBe(400);
+    expect((edited.body as Json).error.message).toBe(
+      "alert_slack_url is a masked URL that does not match the stored one",
+    );
     expect((await stack.db.auditSchedule.findUniqueOrThrow({ where: { siteId } })).alertSlackUrl).toBe(slackUrl);
 
     const audit = async () => {

@@ -98,6 +98,13 @@ export const createScheduleService = ({
   const vetSlack = async (input: string | undefined, stored: string | null) => {
     if (input === undefined) return null;
     if (stored !== null && input === maskSecretUrl(stored)) return stored;
+    // an edited mask would otherwise pass as a URL, and every message would go nowhere
+    if (input.includes("…"))
+      throw new AppError(
+        "invalid_request",
+        "alert_slack_url is a masked URL that does not match the stored one",
+        "Paste the whole Slack webhook URL, or send the masked value unchanged to keep the stored URL.",
+      );
     return vetDeliveryUrl(
       input,
       "alert_slack_url",

@@ -113,7 +113,7 @@ describe("regression alerts", () => {
     // still broken, not worse: no second alert
     const same = await audit();
     expect(await stack.db.auditAlert.count()).toBe(1);
-    expect(await stack.db.auditAlert.findUnique({ where: { auditId: same } })).toBeNull();
+    expect(await stack.db.auditAlert.findFirst({ where: { auditId: same } })).toBeNull();
     await eventually(
       async () => (await stack.db.auditAlert.findFirstOrThrow()).state === "delivered",
       10_000,

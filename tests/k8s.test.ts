@@ -51,7 +51,7 @@ const find = (kind: string, name: string): Doc => {
 const deployment = (name: string) => find("Deployment", name);
 const container = (name: string) => deployment(name).spec.template.spec.containers[0];
 
-const SECRET_SETTINGS = ["DATABASE_URL", "REDIS_URL", "ADMIN_TOKEN", "METRICS_TOKEN", "WEBHOOK_SECRET"];
+const SECRET_SETTINGS = ["DATABASE_URL", "REDIS_URL", "ADMIN_TOKEN", "METRICS_TOKEN", "WEBHOOK_SECRET", "SMTP_URL"];
 
 describe("Kubernetes manifests", () => {
   it("are valid against the Kubernetes and KEDA schemas", () => {

@@ -50,7 +50,9 @@ const expectedType = (field: Field): string => {
     Bytes: "bytea",
     DateTime: "timestamp",
   };
-  return defaults[field.type] ?? field.type;
+  const base = defaults[field.type] ?? field.type;
+  // Postgres names an array type after its element, with a leading underscore
+  return field.isList ? `_${base}` : base;
 };
 
 describe("database schema", () => {

@@ -91,7 +91,7 @@ describe("a site's regression alerts", () => {
 
   const settled = (auditId: string) =>
     eventually(
-      async () => (await stack.db.auditAlert.findUnique({ where: { auditId } }))?.state !== "pending",
+      async () => (await stack.db.auditAlert.findFirst({ where: { auditId } }))?.state !== "pending",
       30_000,
       "the alert's delivery to settle",
     );
@@ -113,7 +113,7 @@ describe("a site's regression alerts", () => {
     const brokenAgain = await audit(owner, siteId, []);
     await settled(brokenAgain);
     // getting better is not a regression
-    expect(await stack.db.auditAlert.findUnique({ where: { auditId: cleanAgain } })).toBeNull();
+    expect(await stack.db.auditAlert.findFirst({ where: { auditId: cleanAgain } })).toBeNull();
 
     const first = await call(owner, `/api/v1/sites/${siteId}/alerts`);
     const alerts = expectPage(first, { page: 1, limit: 20, total: 2, hasMore: false });

@@ -109,11 +109,16 @@ test.describe("a site's audits, history and alerts", () => {
       "Internal links lead to pages that answer (broken-internal-links) passed before",
     );
     await expect(alerts).toContainText(`${auditSiteUrl()}/old-guide`);
-    await expect(alerts).toContainText(`Delivered to ${auditSiteUrl()}`);
+    await expect(alerts).toContainText(`Delivered by signed webhook to ${auditSiteUrl()}`);
+    // one entry for the regressed audit, with each channel's delivery; the Slack URL masked
+    await expect(alerts.locator(".alert-item")).toHaveCount(1);
+    await expect(alerts).toContainText(`Delivered in Slack to ${auditSiteUrl()}/…alue`);
+    await expect(alerts).not.toContainText("slacktoken");
+    await alerts.screenshot({ path: test.info().outputPath("alerts-1280.png") });
 
     const schedule = page.getByRole("region", { name: "Audit schedule" });
     await expect(schedule).toContainText("Weekly, quick");
-    await expect(schedule).toContainText(`Alerts go to ${auditSiteUrl()}/hooks/alerts`);
+    await expect(schedule).toContainText(`Signed webhook to ${auditSiteUrl()}/hooks/alerts`);
     await expectAccessible(page, "site with audits and an alert");
 
     // the alert opens the audit that regressed; the focus goes to it
@@ -288,11 +293,35 @@ test.describe("a site's audits, history and alerts", () => {
     const schedule = page.getByRole("region", { name: "Audit schedule" });
     await expect(schedule).toContainText("No schedule");
     await schedule.getByLabel("How often").selectOption("daily");
-    await schedule.getByLabel("Alert URL").fill(`${heldSiteUrl()}/hooks`);
+    // this deployment has no SMTP server: a mail alert is refused saying what the operator must set
+    await schedule.getByLabel("Mail to").fill("seo@agency.example");
+    await schedule.getByRole("button", { name: "Save schedule" }).click();
+    await expect(schedule.getByRole("alert")).toContainText("no SMTP server");
+    await expect(schedule.getByRole("alert")).toContainText("Ask the operator to set SMTP_URL");
+    await schedule.getByLabel("Mail to").fill("");
+    // by keyboard: the Slack field, then the signed webhook field
+    const slackUrl = `${heldSiteUrl()}/services/T0E2E/B0E2E/slacktokenvalue`;
+    await schedule.getByLabel("Slack incoming webhook").focus();
+    await page.keyboard.type(slackUrl);
+    await page.keyboard.press("Tab");
+    await expect(schedule.getByLabel("Signed webhook URL")).toBeFocused();
+    await page.keyboard.type(`${heldSiteUrl()}/hooks`);
     await schedule.getByRole("button", { name: "Save schedule" }).click();
     await expect(schedule.getByRole("status")).toHaveText(/^Scheduled: daily full audits, next /);
     await expect(schedule).toContainText("Daily, full");
-    await expect(schedule).toContainText(`Alerts go to ${heldSiteUrl()}/hooks`);
+    await expect(schedule).toContainText(`Signed webhook to ${heldSiteUrl()}/hooks`);
+    // the Slack URL is a secret: shown masked, in the summary and in the form
+    await expect(schedule).toContainText(`Slack ${heldSiteUrl()}/…alue`);
+    await expect(schedule.getByLabel("Slack incoming webhook")).toHaveValue(`${heldSiteUrl()}/…alue`);
+    await expect(schedule).not.toContainText("slacktoken");
+    await schedule.screenshot({ path: test.info().outputPath("schedule-1280.png") });
+    await page.setViewportSize({ width: 375, height: 800 });
+    await schedule.screenshot({ path: test.info().outputPath("schedule-375.png") });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    // saved again unchanged, the masked value keeps the stored URL
+    await schedule.getByRole("button", { name: "Save schedule" }).click();
+    await expect(schedule.getByRole("status")).toHaveText(/^Schedule changed: daily full audits/);
+    await expect(schedule).toContainText(`Slack ${heldSiteUrl()}/…alue`);
     await expectAccessible(page, "site with a schedule");
     await schedule.getByRole("button", { name: "Stop the schedule" }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Stop the schedule" }).click();

@@ -1,4 +1,5 @@
 /** Whole-site audits: discovery, URL rules, page facts, site checks, the site report and its CSV. */
+export * from "./alert-message";
 export * from "./crawler-robots";
 export * from "./csv";
 export * from "./exports";

@@ -301,6 +301,18 @@ export const AuditScheduleRequest = CreateAuditRequest.extend({
   frequency: AuditFrequency.meta({ description: "`daily` or `weekly`" }),
   /** receives a signed POST when an audit of the site is worse than the one before (vetted like a callback_url) */
   alert_url: z.string({ error: "must be a string" }).max(2048, "must be at most 2,048 characters").optional(),
+  /** addresses mailed when an audit of the site is worse than the one before (the operator's SMTP server) */
+  alert_emails: z
+    .array(z.email({ error: "must be an e-mail address such as seo@agency.example" }), {
+      error: "must be a list of e-mail addresses",
+    })
+    .max(10, "must hold at most 10 addresses")
+    .default([]),
+  /**
+   * a Slack incoming-webhook URL posted to when an audit of the site is worse than the one before;
+   * the masked value a schedule shows keeps the stored URL
+   */
+  alert_slack_url: z.string({ error: "must be a string" }).max(2048, "must be at most 2,048 characters").optional(),
   /** the overall score's fall, in points, that counts as a regression */
   alert_drop: z
     .int({ error: "must be an integer from 1 to 100" })
@@ -319,6 +331,9 @@ export const AuditScheduleView = z.object({
   include: z.array(z.string()),
   exclude: z.array(z.string()),
   alert_url: z.string().nullable(),
+  alert_emails: z.array(z.string()),
+  /** the Slack webhook URL, masked (it is a secret): its origin and the last 4 characters */
+  alert_slack_url: z.string().nullable(),
   alert_drop: z.int(),
   /** the cron pattern (UTC) the queue runs it on: a time of day, and for weekly a weekday, fixed per site */
   pattern: z.string(),
@@ -433,6 +448,24 @@ export type RegressionAlert = z.infer<typeof RegressionAlert>;
 export const AlertDeliveryState = z.enum(["pending", "delivered", "failed"]);
 export type AlertDeliveryState = z.infer<typeof AlertDeliveryState>;
 
+/** How an alert reaches people: a signed webhook, a mail, or a Slack message. */
+export const AlertChannel = z.enum(["webhook", "email", "slack"]);
+export type AlertChannel = z.infer<typeof AlertChannel>;
+
+/**
+ * A secret URL as it may be shown (a Slack webhook's path is its token): the scheme, host and
+ * port, then the path's last 4 characters. Showing the same URL twice gives the same mask.
+ */
+export const maskSecretUrl = (url: string): string => {
+  try {
+    const parsed = new URL(url);
+    const rest = `${parsed.pathname}${parsed.search}`;
+    return `${parsed.origin}/…${rest.length > 12 ? rest.slice(-4) : ""}`;
+  } catch {
+    return "…";
+  }
+};
+
 /**
  * A stored regression alert as GET /api/v1/sites/:id/alerts shows it: what the webhook said and
  * how its delivery went. Where it was sent is shown as an origin only: an alert URL's path or
@@ -451,14 +484,18 @@ export const AuditAlertView = z.object({
   reasons: z.array(RegressionReason).min(1),
   created_at: z.iso.datetime(),
   delivery: z.object({
+    /** how it was sent: `webhook` (signed POST), `email` or `slack` */
+    channel: AlertChannel,
+    /** where it was sent, as it may be shown: the webhook's origin, the mail's addresses, the Slack URL masked */
+    to: z.string(),
     /** `pending` until a 2xx (`delivered`) or the last attempt failed (`failed`) */
     state: AlertDeliveryState,
-    /** POSTs tried so far */
+    /** sends tried so far */
     attempts: z.int().nonnegative(),
     /** why the last attempt failed (`HTTP 500`, `could not connect (ECONNREFUSED)`, ...); null after a success */
     last_error: z.string().nullable(),
     delivered_at: z.iso.datetime().nullable(),
-    /** the scheme, host and port the alert was sent to */
+    /** the scheme, host and port the alert was sent to (empty for a mail) */
     origin: z.string(),
   }),
 });

@@ -58,6 +58,26 @@ export const OpsConfig = {
   WEBHOOK_SECRET: optionalSecret().describe(
     "signs callbacks (16+ characters, the same on both services); unset, `callback_url` is refused with 400",
   ),
+  SMTP_URL: z
+    .preprocess(
+      (value) => (value === "" ? undefined : value),
+      z
+        .string()
+        .regex(/^smtps?:\/\/[^\s]+$/, "must be an smtp:// or smtps:// URL, e.g. smtp://user:password@mail.example:587")
+        .optional(),
+    )
+    .describe(
+      "the SMTP server regression alerts are mailed through (`smtp://user:password@host:587`, STARTTLS when offered; `smtps://` for TLS from the start; the same on both services; never logged); unset, `alert_emails` is refused with 400",
+    ),
+  ALERT_FROM: z
+    .string()
+    .min(3)
+    .default("SEO scanner alerts <alerts@localhost>")
+    .describe("the From of alert mails: an address the SMTP server may send as, with a display name"),
+  DASHBOARD_URL: z
+    .url({ error: "must be an absolute URL, e.g. https://scan.example/app" })
+    .default("http://localhost:3000/app")
+    .describe("the dashboard's public address: alert mails and Slack messages link to the audit under it"),
   SITE_SECRETS_KEY: z
     .preprocess((value) => (value === "" ? undefined : value), z.string().optional())
     .refine((value) => value === undefined || Buffer.from(value.trim(), "base64").length === 32, {

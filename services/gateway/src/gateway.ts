@@ -277,7 +277,9 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
       db,
       queue,
       pagesByPlan,
-      vetCallback: scans.vetCallback,
+      vetDeliveryUrl: scans.vetDeliveryUrl,
+      webhooksEnabled: config.WEBHOOK_SECRET !== undefined,
+      mailEnabled: config.SMTP_URL !== undefined,
       schedulesByPlan: {
         free: config.AUDIT_SCHEDULES_FREE,
         starter: config.AUDIT_SCHEDULES_STARTER,

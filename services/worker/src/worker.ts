@@ -14,6 +14,7 @@ import { probeAll, type Readiness, siteSecretsBox, warnIfRedisEvicts } from "@sc
 import { captureLimitsOf, createScanner, resolveAll, type Scanner } from "@scan/scanner";
 import { type Job, type MinimalJob, Queue, Worker } from "bullmq";
 import type { Redis } from "ioredis";
+import { createTransport } from "nodemailer";
 import type { Logger } from "pino";
 import type { Config } from "./config";
 import { createDatabaseWait } from "./domain/database-wait";
@@ -246,8 +247,13 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
     log,
     metrics,
   });
+  // the SMTP server alert mails go through; its URL holds a password, so it is never logged
+  const mailer = config.SMTP_URL ? createTransport(config.SMTP_URL) : null;
   const deliverAlert = createAlertProcessor({
     db,
+    mailer,
+    from: config.ALERT_FROM,
+    dashboardUrl: config.DASHBOARD_URL,
     secret: config.WEBHOOK_SECRET,
     policy: deliveryPolicy,
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
@@ -303,6 +309,7 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
     await stopReaper();
     await within(queue.close(), CLIENT_CLOSE_MS);
     await within(webhooks.close(), CLIENT_CLOSE_MS);
+    mailer?.close();
     await scanner.close();
   };
   return { worker, webhookWorker, scanner, metrics, readiness, close };

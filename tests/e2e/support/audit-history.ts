@@ -1,8 +1,8 @@
 /**
  * Gives a user's site on the audited loopback site (audit-sites.ts) a real history through the
- * API: a schedule with an alert URL, a quick audit that leaves /old-guide out, then a quick
- * audit that finds the broken link to it: a regression, stored as an alert and delivered to the
- * site's /hooks/alerts. The browser tests and the screenshot script share it.
+ * API: a schedule with an alert URL and a Slack webhook, a quick audit that leaves /old-guide out, then a quick
+ * audit that finds the broken link to it: a regression, stored as an alert per channel and delivered
+ * to the site's /hooks/alerts and its stand-in Slack hook. The browser tests and the screenshot script share it.
  */
 
 type Json = Record<string, any>;
@@ -49,6 +49,7 @@ export const auditApi = (gateway: string, token: string) => {
       frequency: "weekly",
       mode: "quick",
       alert_url: `${origin}/hooks/alerts`,
+      alert_slack_url: `${origin}/services/T0E2E/B0E2E/slacktokenvalue`,
       alert_drop: 5,
     });
     const before = await audit(siteId, { mode: "quick", exclude: ["/old-guide"] });

@@ -5,7 +5,8 @@ import { type FixtureServer, html, startFixtureServer, text } from "../../suppor
  * The loopback sites the browser tests audit. The audited site is four pages: the home page
  * links to two guides and to /old-guide, which answers 404, so an audit that excludes
  * /old-guide finds no broken link and the next one without the exclusion does (a regression).
- * Its /hooks/alerts takes the regression alerts (204). The held site keeps its robots.txt
+ * Its /hooks/alerts takes the regression alerts (204), and /services/T0E2E/B0E2E/slacktokenvalue
+ * their Slack messages (200 "ok"). The held site keeps its robots.txt
  * unanswered until /release is asked for, so an audit of it stays `discovering` as long as a
  * test needs it to.
  */
@@ -57,6 +58,11 @@ export const startAuditSites = async (): Promise<AuditSites> => {
     "/hooks/alerts": (req: IncomingMessage, res: ServerResponse) => {
       req.resume();
       req.on("end", () => res.writeHead(204).end());
+    },
+    // answers as a Slack incoming webhook does: 200 "ok"
+    "/services/T0E2E/B0E2E/slacktokenvalue": (req: IncomingMessage, res: ServerResponse) => {
+      req.resume();
+      req.on("end", () => res.writeHead(200, { "content-type": "text/html" }).end("ok"));
     },
   });
   origin = audited.origin;

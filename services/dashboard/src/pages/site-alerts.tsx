@@ -55,16 +55,37 @@ const DELIVERY_TEXT: Record<AuditAlertView["delivery"]["state"], string> = {
   failed: "Not delivered",
 };
 
+const CHANNEL_TEXT: Record<AuditAlertView["delivery"]["channel"], string> = {
+  email: "by mail",
+  slack: "in Slack",
+  webhook: "by signed webhook",
+};
+
 const Delivery = ({ delivery }: { delivery: AuditAlertView["delivery"] }) => (
   <p className="small alert-delivery">
     <span className={`badge badge-alert-${delivery.state}`}>{DELIVERY_TEXT[delivery.state]}</span>{" "}
+    {CHANNEL_TEXT[delivery.channel]}{" "}
     {delivery.state === "delivered"
-      ? `to ${delivery.origin} at ${formatDateTime(delivery.delivered_at)}`
-      : `to ${delivery.origin}, ${delivery.attempts} ${delivery.attempts === 1 ? "attempt" : "attempts"}${
+      ? `to ${delivery.to} at ${formatDateTime(delivery.delivered_at)}`
+      : `to ${delivery.to}, ${delivery.attempts} ${delivery.attempts === 1 ? "attempt" : "attempts"}${
           delivery.last_error ? `; last: ${delivery.last_error}` : ""
         }`}
   </p>
 );
+
+/**
+ * One entry per regressed audit: the API lists one alert per channel (mail, Slack, webhook) with
+ * the same facts, so those of one audit next to each other are shown once, with each delivery.
+ */
+const byAudit = (items: readonly AuditAlertView[]) => {
+  const groups: Array<{ alert: AuditAlertView; deliveries: AuditAlertView["delivery"][] }> = [];
+  for (const item of items) {
+    const last = groups.at(-1);
+    if (last && last.alert.audit_id === item.audit_id) last.deliveries.push(item.delivery);
+    else groups.push({ alert: item, deliveries: [item.delivery] });
+  }
+  return groups;
+};
 
 /** The site's regression alerts, newest first: what got worse, against which audit, and whether the webhook got through. */
 export const SiteAlerts = ({
@@ -96,14 +117,15 @@ export const SiteAlerts = ({
       <Empty title="No regression alerts.">
         <p>
           An alert is raised when a completed audit is worse than the site's previous audit of the same mode (a lower
-          score or grade, or a check failing that passed) while the schedule below has an alert URL.
+          score or grade, or a check failing that passed) while the schedule below mails someone, posts to Slack or has
+          a signed webhook.
         </p>
       </Empty>
     );
   return (
     <>
       <ol className="alerts">
-        {alerts.data.items.map((alert) => (
+        {byAudit(alerts.data.items).map(({ alert, deliveries }) => (
           <li key={alert.id} className="alert-item">
             <div className="alert-head">
               <h3 className="alert-title">{formatDateTime(alert.created_at)}</h3>
@@ -134,7 +156,9 @@ export const SiteAlerts = ({
                 the audit before it
               </Link>
             </p>
-            <Delivery delivery={alert.delivery} />
+            {deliveries.map((delivery) => (
+              <Delivery key={delivery.channel} delivery={delivery} />
+            ))}
           </li>
         ))}
       </ol>

@@ -42,18 +42,43 @@ const ScheduleSummary = ({ schedule }: { schedule: AuditScheduleView }) => (
         </div>
       ) : null}
     </dl>
-    <p>
-      {schedule.alert_url ? (
-        <>
-          Alerts go to <span className="url">{schedule.alert_url}</span> when an audit's overall score falls{" "}
-          {schedule.alert_drop} points or more, its grade drops, or a check starts failing.
-        </>
-      ) : (
-        "No alerts: the schedule has no alert URL."
-      )}
-    </p>
+    <AlertSummary schedule={schedule} />
   </>
 );
+
+/** Where the schedule's regression alerts go, one line per channel. */
+const AlertSummary = ({ schedule }: { schedule: AuditScheduleView }) => {
+  const channels = [
+    ...(schedule.alert_emails.length > 0
+      ? [{ key: "email", label: "Mail to", to: schedule.alert_emails.join(", ") }]
+      : []),
+    ...(schedule.alert_slack_url ? [{ key: "slack", label: "Slack", to: schedule.alert_slack_url }] : []),
+    ...(schedule.alert_url ? [{ key: "webhook", label: "Signed webhook to", to: schedule.alert_url }] : []),
+  ];
+  if (channels.length === 0) return <p>No alerts: the schedule mails no one and posts nowhere.</p>;
+  return (
+    <>
+      <p>
+        When an audit's overall score falls {schedule.alert_drop} points or more, its grade drops, or a check starts
+        failing, alerts go to:
+      </p>
+      <ul className="alert-channels">
+        {channels.map((channel) => (
+          <li key={channel.key}>
+            {channel.label} <span className="url">{channel.to}</span>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+};
+
+/** "a@x.example, b@y.example" as the list the API takes; blanks between commas are dropped. */
+const emailList = (text: string): string[] =>
+  text
+    .split(/[,;\s]+/)
+    .map((address) => address.trim())
+    .filter((address) => address !== "");
 
 const ScheduleForm = ({
   siteId,
@@ -69,6 +94,9 @@ const ScheduleForm = ({
   const [mode, setMode] = useState<Mode>(current?.mode ?? "full");
   const [maxPages, setMaxPages] = useState(current ? String(current.max_pages) : "");
   const [alertUrl, setAlertUrl] = useState(current?.alert_url ?? "");
+  const [alertEmails, setAlertEmails] = useState(current?.alert_emails.join(", ") ?? "");
+  // the stored Slack URL is shown masked; sent back unchanged, the API keeps it
+  const [slackUrl, setSlackUrl] = useState(current?.alert_slack_url ?? "");
   const [alertDrop, setAlertDrop] = useState(String(current?.alert_drop ?? 5));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -88,6 +116,8 @@ const ScheduleForm = ({
           mode,
           ...(maxPages.trim() === "" ? {} : { max_pages: Number(maxPages) }),
           ...(alertUrl.trim() === "" ? {} : { alert_url: alertUrl.trim() }),
+          alert_emails: emailList(alertEmails),
+          ...(slackUrl.trim() === "" ? {} : { alert_slack_url: slackUrl.trim() }),
           alert_drop: Number(alertDrop),
           // patterns set through the API are kept: this form does not edit them
           include: current?.include ?? [],
@@ -124,37 +154,79 @@ const ScheduleForm = ({
         </Field>
         <MaxPagesField label="Most pages per audit" value={maxPages} onChange={setMaxPages} />
       </div>
-      <div className="form-row">
-        <Field
-          label="Alert URL"
-          hint="Optional: receives a signed POST when an audit is worse than the one before. Empty: no alerts."
-        >
-          {(props) => (
-            <input
-              {...props}
-              type="url"
-              inputMode="url"
-              placeholder="https://hooks.example.com/seo"
-              value={alertUrl}
-              onChange={(e) => setAlertUrl(e.target.value)}
-            />
-          )}
-        </Field>
-        <Field label="Alert on a fall of" hint="Points of the overall score, 1 to 100.">
-          {(props) => (
-            <input
-              {...props}
-              type="number"
-              min={1}
-              max={100}
-              required
-              inputMode="numeric"
-              value={alertDrop}
-              onChange={(e) => setAlertDrop(e.target.value)}
-            />
-          )}
-        </Field>
-      </div>
+      <fieldset className="alert-fields">
+        <legend>Alerts when an audit is worse than the one before (any, all or none)</legend>
+        <div className="form-row">
+          <Field
+            label="Mail to"
+            hint="Optional: e-mail addresses, separated by commas (up to 10). The mail names the site, says what got worse and links to the audit."
+          >
+            {(props) => (
+              <input
+                {...props}
+                type="text"
+                inputMode="email"
+                autoComplete="off"
+                placeholder="seo@agency.example, client@shop.example"
+                value={alertEmails}
+                onChange={(e) => setAlertEmails(e.target.value)}
+              />
+            )}
+          </Field>
+          <Field
+            label="Slack incoming webhook"
+            hint={
+              current?.alert_slack_url
+                ? "Shown masked: leave it as it is to keep it, clear it to stop posting to Slack, or paste a new one."
+                : "Optional: the https://hooks.slack.com/services/… URL from your Slack app's Incoming Webhooks page."
+            }
+          >
+            {(props) => (
+              <input
+                {...props}
+                type="text"
+                inputMode="url"
+                autoComplete="off"
+                spellCheck={false}
+                placeholder="https://hooks.slack.com/services/…"
+                value={slackUrl}
+                onChange={(e) => setSlackUrl(e.target.value)}
+              />
+            )}
+          </Field>
+        </div>
+        <div className="form-row">
+          <Field
+            label="Signed webhook URL"
+            hint="Optional, for programs: receives a POST signed with the deployment's WEBHOOK_SECRET."
+          >
+            {(props) => (
+              <input
+                {...props}
+                type="url"
+                inputMode="url"
+                placeholder="https://hooks.example.com/seo"
+                value={alertUrl}
+                onChange={(e) => setAlertUrl(e.target.value)}
+              />
+            )}
+          </Field>
+          <Field label="Alert on a fall of" hint="Points of the overall score, 1 to 100.">
+            {(props) => (
+              <input
+                {...props}
+                type="number"
+                min={1}
+                max={100}
+                required
+                inputMode="numeric"
+                value={alertDrop}
+                onChange={(e) => setAlertDrop(e.target.value)}
+              />
+            )}
+          </Field>
+        </div>
+      </fieldset>
       <FormError error={error} />
       <button type="submit" className="button primary" disabled={busy}>
         {busy ? "Saving…" : "Save schedule"}
@@ -192,7 +264,10 @@ export const SiteSchedule = ({ siteId }: { siteId: string }) => {
         </>
       ) : (
         <Empty title="No schedule: the site is audited only when you start an audit.">
-          <p>Choose how often below; an alert URL is told when an audit finds the site worse than before.</p>
+          <p>
+            Choose how often below; a mail, a Slack message or a signed webhook tells you when an audit finds the site
+            worse than before.
+          </p>
         </Empty>
       )}
       <ScheduleForm

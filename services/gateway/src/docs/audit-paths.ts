@@ -112,7 +112,9 @@ export const auditPaths: ZodOpenApiPathsObject = {
       description: [
         "Creates the site's schedule (201) or replaces it (200): one per site. `frequency` is `daily` or `weekly`; the other fields are `POST /api/v1/sites/{id}/audits`'s, checked the same way.",
         "",
-        "`alert_url` (optional, vetted like a scan's `callback_url`, and refused without a `WEBHOOK_SECRET`) receives a signed POST when an audit of the site regressed (see the callback); `alert_drop` (1 to 100, default 5) is the fall of the overall score, in points, that counts.",
+        "When an audit of the site regressed, one alert goes to each channel the schedule has, any of three: `alert_url` (optional, vetted like a scan's `callback_url`; refused with 400 naming `WEBHOOK_SECRET` when the operator has not set it) receives a signed POST (see the callback); `alert_emails` (up to 10 addresses; refused with 400 naming `SMTP_URL` when the operator has not set one) get a mail; `alert_slack_url` (a Slack incoming-webhook URL, vetted by the same address policy) gets a Slack message (`{text, blocks}`). Mail and Slack need no `WEBHOOK_SECRET`; both name the site in their subject or header, say what got worse (scores, grade, checks from what to what, on how many pages) and link to the audit in the dashboard (`DASHBOARD_URL`). `alert_drop` (1 to 100, default 5) is the fall of the overall score, in points, that counts.",
+        "",
+        "The Slack URL is a secret: the schedule shows it masked (its origin and last 4 characters). Sending that masked value back unchanged keeps the stored URL, so a form can be saved again without asking for it; leaving `alert_slack_url` out removes it, as leaving out `alert_url` or `alert_emails` does.",
         "",
         "The queue runs it by a cron pattern in UTC (`pattern`) whose time of day (and weekday) is fixed per site, so many sites spread over the day. When it comes due while an audit of the site is under way, that run is skipped. A plan schedules at most `AUDIT_SCHEDULES_<PLAN>` sites (403 `PLAN_LIMIT` beyond). Schedules survive restarts: the worker makes the queue's scheduler again from the stored schedule when Redis lost it.",
       ].join("\n"),
@@ -154,9 +156,9 @@ export const auditPaths: ZodOpenApiPathsObject = {
       tags: ["Audits"],
       summary: "A site's regression alerts",
       description: [
-        "The regression alerts stored for the site, newest first: one per audit that was worse than the site's previous completed audit of the same mode while the site's schedule had an `alert_url` (see the callback of `POST /api/v1/sites/{id}/schedule`).",
+        "The regression alerts stored for the site, newest first: one per audit and channel (`webhook`, `email`, `slack`) for each audit that was worse than the site's previous completed audit of the same mode while the site's schedule had that channel (see `POST /api/v1/sites/{id}/schedule`).",
         "",
-        "Each names both audits, both scores and grades and the reasons (`score_drop`, `grade_lower`, `check_failing` with its pages), with its delivery: `pending` (being tried), `delivered` (a 2xx came back) or `failed` (the last attempt failed), the attempts made, the last error, and the origin it went to (the alert URL's path and query may hold the receiver's token and are not shown).",
+        "Each names both audits, both scores and grades and the reasons (`score_drop`, `grade_lower`, `check_failing` with its pages), with its delivery: its `channel`, `to` (the webhook's origin, the mail's addresses, or the Slack URL masked), `pending` (being tried), `delivered` (a 2xx came back, or the SMTP server took the mail) or `failed` (the last attempt failed, or a permanent refusal: no such mailbox, a revoked Slack hook), the attempts made (retried with backoff up to `WEBHOOK_ATTEMPTS`, as callbacks are), the last error, and the origin it went to (the alert URL's path and query may hold the receiver's token and are not shown).",
       ].join("\n"),
       security: security.apiKey,
       requestParams: { path: SiteIdParam, query: z.strictObject(pageParams), header: headers },

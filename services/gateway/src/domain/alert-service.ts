@@ -1,4 +1,4 @@
-import { type AuditAlertView, offsetOf, type PageMeta, pageMeta, RegressionAlert } from "@scan/contract";
+import { type AuditAlertView, maskSecretUrl, offsetOf, type PageMeta, pageMeta, RegressionAlert } from "@scan/contract";
 import type { AuditAlert, Db } from "@scan/db";
 import { siteNotFound } from "./site-service";
 
@@ -9,6 +9,13 @@ const originOf = (url: string): string => {
   } catch {
     return "";
   }
+};
+
+/** Where an alert went, as it may be shown: a Slack URL is its secret, a webhook's path may be. */
+const shownTarget = (alert: AuditAlert): string => {
+  if (alert.channel === "email") return alert.url;
+  if (alert.channel === "slack") return maskSecretUrl(alert.url);
+  return originOf(alert.url);
 };
 
 export const toAlertView = (alert: AuditAlert): AuditAlertView => {
@@ -25,11 +32,13 @@ export const toAlertView = (alert: AuditAlert): AuditAlertView => {
     reasons: body.reasons,
     created_at: alert.createdAt.toISOString(),
     delivery: {
+      channel: alert.channel,
+      to: shownTarget(alert),
       state: alert.state,
       attempts: alert.attempts,
       last_error: alert.state === "delivered" ? null : alert.lastError,
       delivered_at: alert.deliveredAt?.toISOString() ?? null,
-      origin: originOf(alert.url),
+      origin: alert.channel === "email" ? "" : originOf(alert.url),
     },
   };
 };

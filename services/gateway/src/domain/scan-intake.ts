@@ -157,12 +157,21 @@ export const createScanIntake = ({
   };
 
   /**
-   * A callback URL follows a scan target's rules (absolute http(s), no credentials, public
-   * unless allowlisted), and must resolve now: a callback that cannot be delivered is refused
-   * before the scan is queued, not discovered after it has run.
+   * A URL the service will POST to (a callback, an alert's webhook or Slack URL) follows a scan
+   * target's rules (absolute http(s), no credentials, public unless allowlisted), and must
+   * resolve now: one that cannot be delivered is refused when given, not discovered later.
    */
+  const vetDeliveryUrl = async (input: string, field: string, hint: string): Promise<string> => {
+    const normalised = normaliseScanUrl(input, "A");
+    if (!normalised.ok)
+      throw new AppError("invalid_request", `${field}: ${normalised.reason.replace(/^url /, "")}`, hint);
+    const verdict = await vetTarget(new URL(normalised.url), allowlist, resolve, ports);
+    if (!verdict.allowed) throw new AppError("invalid_request", `${field} is not allowed: ${verdict.reason}`, hint);
+    return normalised.url;
+  };
+
+  /** A callback URL is a delivery URL, and wants a WEBHOOK_SECRET to sign with. */
   const vetCallback = async (input: string): Promise<string> => {
-    const hint = "Give an absolute, public http(s) URL that accepts a POST with the finished scan.";
     if (!callbacksEnabled) {
       throw new AppError(
         "invalid_request",
@@ -170,15 +179,14 @@ export const createScanIntake = ({
         "Poll GET /api/v1/scan/:id instead, or ask the operator to set WEBHOOK_SECRET.",
       );
     }
-    const normalised = normaliseScanUrl(input, "A");
-    if (!normalised.ok)
-      throw new AppError("invalid_request", `callback_url: ${normalised.reason.replace(/^url /, "")}`, hint);
-    const verdict = await vetTarget(new URL(normalised.url), allowlist, resolve, ports);
-    if (!verdict.allowed) throw new AppError("invalid_request", `callback_url is not allowed: ${verdict.reason}`, hint);
-    return normalised.url;
+    return vetDeliveryUrl(
+      input,
+      "callback_url",
+      "Give an absolute, public http(s) URL that accepts a POST with the finished scan.",
+    );
   };
 
-  return { assertScannable, vetCallback, storeWithPriorities, enqueue };
+  return { assertScannable, vetCallback, vetDeliveryUrl, storeWithPriorities, enqueue };
 };
 
 export type ScanIntake = ReturnType<typeof createScanIntake>;

@@ -32,6 +32,8 @@ export const createScanService = ({ db, waiter, waitMs, admission, log, ...intak
     assertScannable: intake.assertScannable,
     /** a URL the service will POST to (callbacks, alerts): public, resolvable, and signable (WEBHOOK_SECRET set) */
     vetCallback: intake.vetCallback,
+    /** the same address rules for any URL the service will POST to, whatever signs it */
+    vetDeliveryUrl: intake.vetDeliveryUrl,
     ...createScanReader({ db }),
   };
 };

@@ -4,6 +4,7 @@ import {
   type AuditScheduleView,
   auditScheduler,
   auditSchedulerId,
+  maskSecretUrl,
   type Plan,
   schedulePattern,
 } from "@scan/contract";
@@ -21,8 +22,12 @@ export type ScheduleServiceDeps = {
   pagesByPlan: Record<Plan, number>;
   /** sites with a schedule, by plan */
   schedulesByPlan: Record<Plan, number>;
-  /** vets an alert URL as a callback URL is vetted */
-  vetCallback: (url: string) => Promise<string>;
+  /** vets a URL the service will POST to (the address policy), naming the field in its refusal */
+  vetDeliveryUrl: (url: string, field: string, hint: string) => Promise<string>;
+  /** WEBHOOK_SECRET is set: signed webhook alerts can be sent */
+  webhooksEnabled: boolean;
+  /** SMTP_URL is set: alert mails can be sent */
+  mailEnabled: boolean;
 };
 
 const stringList = z.array(z.string());
@@ -43,7 +48,9 @@ export const createScheduleService = ({
   queue,
   pagesByPlan,
   schedulesByPlan,
-  vetCallback,
+  vetDeliveryUrl,
+  webhooksEnabled,
+  mailEnabled,
 }: ScheduleServiceDeps) => {
   const viewOf = async (schedule: AuditSchedule): Promise<AuditScheduleView> => {
     const scheduler = await queue.getJobScheduler(auditSchedulerId(schedule.siteId)).catch(() => undefined);
@@ -56,6 +63,9 @@ export const createScheduleService = ({
       include: stringList.parse(schedule.include),
       exclude: stringList.parse(schedule.exclude),
       alert_url: schedule.alertUrl,
+      alert_emails: schedule.alertEmails,
+      // the URL is the channel's secret: shown masked, never whole
+      alert_slack_url: schedule.alertSlackUrl === null ? null : maskSecretUrl(schedule.alertSlackUrl),
       alert_drop: schedule.alertDrop,
       pattern: schedulePattern(schedule.siteId, schedule.frequency),
       next_run_at: scheduler?.next ? new Date(scheduler.next).toISOString() : null,
@@ -64,6 +74,42 @@ export const createScheduleService = ({
       created_at: schedule.createdAt.toISOString(),
       updated_at: schedule.updatedAt.toISOString(),
     };
+  };
+
+  /** a signed webhook: the address policy, and a WEBHOOK_SECRET to sign with */
+  const vetWebhook = async (url: string) => {
+    if (!webhooksEnabled)
+      throw new AppError(
+        "invalid_request",
+        "alert_url is not available: signed webhook alerts need WEBHOOK_SECRET, which this deployment has not set",
+        "Ask the operator to set WEBHOOK_SECRET (16+ characters, the same on the gateway and the worker), or choose an e-mail or Slack alert instead.",
+      );
+    return vetDeliveryUrl(
+      url,
+      "alert_url",
+      "Give an absolute, public http(s) URL that accepts a signed POST with the regression.",
+    );
+  };
+
+  /**
+   * A Slack incoming webhook: the address policy, no signature (Slack's URL is its own secret).
+   * The masked URL the schedule shows, sent back unchanged, keeps the stored one.
+   */
+  const vetSlack = async (input: string | undefined, stored: string | null) => {
+    if (input === undefined) return null;
+    if (stored !== null && input === maskSecretUrl(stored)) return stored;
+    // an edited mask would otherwise pass as a URL, and every message would go nowhere
+    if (input.includes("…"))
+      throw new AppError(
+        "invalid_request",
+        "alert_slack_url is a masked URL that does not match the stored one",
+        "Paste the whole Slack webhook URL, or send the masked value unchanged to keep the stored URL.",
+      );
+    return vetDeliveryUrl(
+      input,
+      "alert_slack_url",
+      "Give the Slack incoming-webhook URL (https://hooks.slack.com/services/…) from the Slack app's Incoming Webhooks page.",
+    );
   };
 
   const ownedSite = async (userId: string, siteId: string) => {
@@ -82,17 +128,21 @@ export const createScheduleService = ({
         `The ${owner.plan} plan audits at most ${ceiling} pages; max_pages was ${input.max_pages}`,
         `Ask for ${ceiling} pages or fewer, or leave max_pages out.`,
       );
-    // the same rules as a callback_url: public, resolvable, and a WEBHOOK_SECRET to sign with
-    const alertUrl =
-      input.alert_url === undefined
-        ? null
-        : await vetCallback(input.alert_url).catch((error: unknown) => {
-            if (error instanceof AppError)
-              throw new AppError(error.kind, error.message.replace(/^callback_url/, "alert_url"), error.hint);
-            throw error;
-          });
+    const alertUrl = input.alert_url === undefined ? null : await vetWebhook(input.alert_url);
+    const current = await db.auditSchedule.findUnique({ where: { siteId }, select: { alertSlackUrl: true } });
+    const alertSlackUrl = await vetSlack(input.alert_slack_url, current?.alertSlackUrl ?? null);
+    if (input.alert_emails.length > 0 && !mailEnabled)
+      throw new AppError(
+        "invalid_request",
+        "alert_emails is not available: this deployment has no SMTP server to send mail through",
+        "Ask the operator to set SMTP_URL (and ALERT_FROM) on the gateway and the worker, or choose a Slack alert.",
+      );
+    // one address once, whatever its case
+    const alertEmails = [...new Map(input.alert_emails.map((address) => [address.toLowerCase(), address])).values()];
     const data = {
       alertUrl,
+      alertEmails,
+      alertSlackUrl,
       alertDrop: input.alert_drop,
       frequency: input.frequency,
       mode: input.mode,

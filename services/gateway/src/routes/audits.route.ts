@@ -50,7 +50,7 @@ const sendCsv = (res: Response, name: string, csv: string) => {
 
 /** Whole-site audits (docs/audits.md): start one for a site, follow it, page through it, export it, cancel it. */
 const SCHEDULE_HINT =
-  'Send {"frequency": "daily" | "weekly", "mode": "quick" | "full", "max_pages": 100, "include": [...], "exclude": [...]}; frequency is required.';
+  'Send {"frequency": "daily" | "weekly", "mode": "quick" | "full", "max_pages": 100, "include": [...], "exclude": [...], "alert_emails": ["seo@agency.example"], "alert_slack_url": "https://hooks.slack.com/services/...", "alert_url": "https://...", "alert_drop": 5}; frequency is required.';
 
 export const auditRoutes = ({
   audits,

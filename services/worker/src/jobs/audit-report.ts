@@ -11,7 +11,13 @@ import {
   regressionOf,
   runSiteChecks,
 } from "@scan/audit";
-import { CheckResult, type RegressionAlert, SiteReport, type SiteReport as SiteReportType } from "@scan/contract";
+import {
+  type AlertChannel,
+  CheckResult,
+  type RegressionAlert,
+  SiteReport,
+  type SiteReport as SiteReportType,
+} from "@scan/contract";
 import { fetchDocument, TargetError } from "@scan/scanner";
 import { z } from "zod";
 import { StoredDiscovery, setSiteScoresFromAudit } from "../domain/audit-store";
@@ -32,9 +38,10 @@ const Checks = z.array(CheckResult);
  */
 export const createAuditReport = ({ db, scanner, log, reportFetchTimeoutMs, enqueueAlert }: AuditJobDeps) => {
   /**
-   * The regression alert of a completed audit, when the site's schedule has an alert URL and
-   * the audit is worse than the site's previous completed audit of the same mode. Returned as
-   * the row to store in the transaction that completes the audit: one alert per audit.
+   * The regression alerts of a completed audit, one per channel the site's schedule has (signed
+   * webhook, mail, Slack), when the audit is worse than the site's previous completed audit of
+   * the same mode. Returned as the rows to store in the transaction that completes the audit:
+   * one alert per audit and channel.
    */
   const alertFor = async (
     audit: { id: string; siteId: string; userId: string; mode: "quick" | "full"; startUrl: string },
@@ -43,18 +50,24 @@ export const createAuditReport = ({ db, scanner, log, reportFetchTimeoutMs, enqu
   ) => {
     const schedule = await db.auditSchedule.findUnique({
       where: { siteId: audit.siteId },
-      select: { alertUrl: true, alertDrop: true },
+      select: { alertUrl: true, alertEmails: true, alertSlackUrl: true, alertDrop: true },
     });
-    if (!schedule?.alertUrl) return null;
+    if (!schedule) return [];
+    const targets: Array<{ channel: AlertChannel; url: string }> = [
+      ...(schedule.alertUrl ? [{ channel: "webhook" as const, url: schedule.alertUrl }] : []),
+      ...(schedule.alertEmails.length > 0 ? [{ channel: "email" as const, url: schedule.alertEmails.join(", ") }] : []),
+      ...(schedule.alertSlackUrl ? [{ channel: "slack" as const, url: schedule.alertSlackUrl }] : []),
+    ];
+    if (targets.length === 0) return [];
     const previous = await db.audit.findFirst({
       where: { siteId: audit.siteId, mode: audit.mode, status: "completed", id: { not: audit.id } },
       orderBy: [{ completedAt: "desc" }, { id: "desc" }],
       select: { id: true, report: true },
     });
-    if (!previous?.report) return null;
+    if (!previous?.report) return [];
     const before = SiteReport.parse(previous.report);
     const { reasons, pageChecksFailing } = regressionOf(before, report, schedule.alertDrop);
-    if (reasons.length === 0) return null;
+    if (reasons.length === 0) return [];
     for (const reason of reasons) {
       if (reason.kind !== "check_failing" || reason.scope !== "page" || !pageChecksFailing.includes(reason.check))
         continue;
@@ -64,35 +77,38 @@ export const createAuditReport = ({ db, scanner, log, reportFetchTimeoutMs, enqu
         ORDER BY "position" LIMIT 50`;
       reason.pages = rows.map((row) => row.url);
     }
-    const id = randomUUID();
-    const body: RegressionAlert = {
-      event: "site.regressed",
-      alert_id: id,
-      site_id: audit.siteId,
-      site_url: new URL(audit.startUrl).origin,
-      audit_id: audit.id,
-      previous_audit_id: previous.id,
-      mode: audit.mode,
-      scores: { before: before.scores, after: report.scores },
-      grade: { before: before.grade, after: report.grade },
-      reasons,
-      detected_at: detectedAt.toISOString(),
-    };
-    return {
-      id,
-      auditId: audit.id,
-      previousAuditId: previous.id,
-      siteId: audit.siteId,
-      userId: audit.userId,
-      url: schedule.alertUrl,
-      body,
-    };
+    return targets.map(({ channel, url }) => {
+      const id = randomUUID();
+      const body: RegressionAlert = {
+        event: "site.regressed",
+        alert_id: id,
+        site_id: audit.siteId,
+        site_url: new URL(audit.startUrl).origin,
+        audit_id: audit.id,
+        previous_audit_id: previous.id,
+        mode: audit.mode,
+        scores: { before: before.scores, after: report.scores },
+        grade: { before: before.grade, after: report.grade },
+        reasons,
+        detected_at: detectedAt.toISOString(),
+      };
+      return {
+        id,
+        auditId: audit.id,
+        channel,
+        previousAuditId: previous.id,
+        siteId: audit.siteId,
+        userId: audit.userId,
+        url,
+        body,
+      };
+    });
   };
 
-  /** hands a stored, undelivered alert of the audit to the webhook queue (its job id is the alert's) */
+  /** hands the stored, undelivered alerts of the audit to the webhook queue (each job's id is its alert's) */
   const queueAlert = async (auditId: string) => {
-    const alert = await db.auditAlert.findUnique({ where: { auditId }, select: { id: true, state: true } });
-    if (alert?.state === "pending") await enqueueAlert({ alertId: alert.id });
+    const alerts = await db.auditAlert.findMany({ where: { auditId, state: "pending" }, select: { id: true } });
+    for (const alert of alerts) await enqueueAlert({ alertId: alert.id });
   };
 
   /** answers to llms.txt links the audit did not scan: fetched hop by hop under the address policy */
@@ -184,7 +200,7 @@ export const createAuditReport = ({ db, scanner, log, reportFetchTimeoutMs, enqu
       discovery: discovery?.summary ?? null,
     });
     const completedAt = new Date();
-    const alert = await alertFor(audit, report, completedAt);
+    const alerts = await alertFor(audit, report, completedAt);
     const complete = db.audit.updateMany({
       where: { id: auditId, status: "finalizing" },
       data: {
@@ -201,12 +217,12 @@ export const createAuditReport = ({ db, scanner, log, reportFetchTimeoutMs, enqu
         completedAt,
       },
     });
-    // the audit completes and its alert is stored together: an audit alerts once or not at all
+    // the audit completes and its alerts are stored together: an audit alerts once per channel or not at all
     const [{ count }] = await db.$transaction([
       complete,
-      ...(alert ? [db.auditAlert.createMany({ data: [alert], skipDuplicates: true })] : []),
+      ...(alerts.length > 0 ? [db.auditAlert.createMany({ data: alerts, skipDuplicates: true })] : []),
     ]);
-    if (count > 0 && alert) await queueAlert(auditId);
+    if (count > 0 && alerts.length > 0) await queueAlert(auditId);
     // only a full audit that judged pages speaks for the site (docs/spec/checks.md: quick scores are partial)
     if (count > 0 && audit.mode === "full" && judged.length > 0)
       await setSiteScoresFromAudit(db, { id: auditId, siteId: audit.siteId, scores: report.scores, completedAt });

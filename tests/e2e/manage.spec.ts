@@ -1,5 +1,14 @@
 import type { Page } from "@playwright/test";
-import { expect, expectAccessible, gatewayUrl, signIn, signUpByApi, siteUrl, test } from "./support/fixtures";
+import {
+  expect,
+  expectAccessible,
+  gatewayUrl,
+  makeOperator,
+  signIn,
+  signUpByApi,
+  siteUrl,
+  test,
+} from "./support/fixtures";
 
 /**
  * Sites, keywords and citation tracks managed in the dashboard alone: a refused address is
@@ -125,5 +134,45 @@ test("a site, a keyword and a citation track are added, renamed and removed in t
   await expect(page.getByText("No sites yet.")).toBeVisible();
   await expectAccessible(page, "sites, after a delete");
 
+  expect(foreign()).toEqual([]);
+});
+
+test("the Operations chart has named axes with their ticks and a legend of one line per series", async ({ page }) => {
+  const foreign = collectRequests(page);
+  const operator = await signUpByApi();
+  await makeOperator(operator);
+  await signIn(page, operator);
+  await page.getByRole("link", { name: "Operations" }).click();
+  const chart = page.locator("figure.throughput");
+  const svg = chart.getByRole("img", {
+    name: /^Scans finished per minute over the last hour: \d+ done and \d+ failed/,
+  });
+  await expect(svg).toBeVisible();
+  await expect(svg.locator("text", { hasText: "Scans per minute" })).toHaveCount(1);
+  await expect(svg.locator("text", { hasText: "Minute finished (your time)" })).toHaveCount(1);
+  // the count axis starts at 0; the time axis reads clock times (hh:mm)
+  await expect(svg.locator("text.axis").filter({ hasText: /^0$/ })).toHaveCount(1);
+  expect(
+    await svg
+      .locator("text.axis")
+      .filter({ hasText: /^\d{1,2}:\d{2}/ })
+      .count(),
+  ).toBeGreaterThanOrEqual(3);
+
+  const legend = chart.getByRole("list", { name: "Legend" });
+  await expect(legend.getByRole("listitem")).toHaveText([/^Done: \d+$/, /^Failed: \d+$/]);
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 800 });
+    const items = await legend.getByRole("listitem").evaluateAll((nodes) =>
+      nodes.map((node) => {
+        const box = node.getBoundingClientRect();
+        return { height: box.height, lineHeight: Number.parseFloat(getComputedStyle(node).lineHeight), top: box.top };
+      }),
+    );
+    // each entry on a single line, and both on the same row
+    for (const item of items) expect(item.height).toBeLessThan(item.lineHeight * 1.5);
+    expect(new Set(items.map((item) => Math.round(item.top))).size).toBe(1);
+  }
+  await expectAccessible(page, "operations");
   expect(foreign()).toEqual([]);
 });

@@ -126,6 +126,23 @@ describe("renaming and deleting sites, keywords and citation tracks", () => {
     });
   });
 
+  describe("the site read", () => {
+    it("includes the site's schedule, or null when it has none, instead of a 404 to ask for", async () => {
+      const account = await createAccount(stack.db);
+      const id = await storeSite(stack.db, account, "scheduled.example");
+      const none = await call(account, `/api/v1/sites/${id}`, "GET");
+      expect(none.status).toBe(200);
+      expect(body(none).data).toMatchObject({ id, schedule: null });
+      const put = await call(account, `/api/v1/sites/${id}/schedule`, "POST", { frequency: "weekly", mode: "quick" });
+      expect(put.status).toBe(201);
+      const some = await call(account, `/api/v1/sites/${id}`, "GET", undefined, "B");
+      expect(body(some)).toMatchObject({
+        success: true,
+        data: { id, schedule: { site_id: id, frequency: "weekly", mode: "quick", pattern: body(put).data.pattern } },
+      });
+    });
+  });
+
   describe("keywords", () => {
     it("rewords a keyword as it records one, keeping its position, and deletes it", async () => {
       const account = await createAccount(stack.db);

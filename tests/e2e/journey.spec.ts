@@ -45,7 +45,7 @@ test("a new user signs up, makes a key, scans a page, reads the report, finds th
     await page.getByRole("link", { name: "API keys" }).click();
     await expect(page.getByText("No keys yet.")).toBeVisible();
     await page.getByLabel("Name").fill("reporting script");
-    await page.getByLabel("Default envelope").selectOption("B");
+    await page.getByLabel("Answer format").selectOption("B");
     await page.getByRole("button", { name: "Create key" }).click();
     await expect(page.getByText("It will not be shown again")).toBeVisible();
     key = await page.getByRole("textbox", { name: "New API key" }).inputValue();

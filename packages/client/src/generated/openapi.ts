@@ -244,7 +244,7 @@ export interface paths {
         };
         /**
          * One of the caller's sites
-         * @description The site by id, with its latest scores. Another user's or an unknown site is 404. Its scans are `GET /api/v1/scans?site_id=`, its keywords `GET /api/v1/keywords?site_id=`, its citation tracks `GET /api/v1/citations?site_id=`.
+         * @description The site by id, with its latest scores and its audit `schedule` (as `GET /api/v1/sites/{id}/schedule` answers it; `null` when the site has none, where that endpoint answers 404). Another user's or an unknown site is 404. Its scans are `GET /api/v1/scans?site_id=`, its keywords `GET /api/v1/keywords?site_id=`, its citation tracks `GET /api/v1/citations?site_id=`.
          */
         get: operations["getSite"];
         put?: never;
@@ -3641,7 +3641,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The site. */
+            /** @description The site, with its schedule or null. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3656,14 +3656,118 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        data: components["schemas"]["SiteView"];
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            url: string;
+                            domain: string;
+                            name: string;
+                            is_verified: boolean;
+                            latest_scores: {
+                                seo: number;
+                                aeo: number;
+                                geo: number;
+                            } | null;
+                            latest_scores_scan: {
+                                id: string | null;
+                                /** @enum {string} */
+                                mode: "quick" | "full";
+                                partial: boolean;
+                                /** Format: date-time */
+                                scanned_at: string;
+                            } | null;
+                            latest_scores_audit: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: date-time */
+                                completed_at: string;
+                            } | null;
+                            last_scan_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            schedule: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                site_id: string;
+                                /** @enum {string} */
+                                frequency: "daily" | "weekly";
+                                /** @enum {string} */
+                                mode: "quick" | "full";
+                                max_pages: number;
+                                include: string[];
+                                exclude: string[];
+                                alert_url: string | null;
+                                alert_drop: number;
+                                pattern: string;
+                                next_run_at: string | null;
+                                last_audit_id: string | null;
+                                last_run_at: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            } | null;
+                        };
                         meta: {
                             requestId: string;
                         };
                     } | {
                         /** @constant */
                         success: true;
-                        data: components["schemas"]["SiteView"];
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            url: string;
+                            domain: string;
+                            name: string;
+                            is_verified: boolean;
+                            latest_scores: {
+                                seo: number;
+                                aeo: number;
+                                geo: number;
+                            } | null;
+                            latest_scores_scan: {
+                                id: string | null;
+                                /** @enum {string} */
+                                mode: "quick" | "full";
+                                partial: boolean;
+                                /** Format: date-time */
+                                scanned_at: string;
+                            } | null;
+                            latest_scores_audit: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: date-time */
+                                completed_at: string;
+                            } | null;
+                            last_scan_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            schedule: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                site_id: string;
+                                /** @enum {string} */
+                                frequency: "daily" | "weekly";
+                                /** @enum {string} */
+                                mode: "quick" | "full";
+                                max_pages: number;
+                                include: string[];
+                                exclude: string[];
+                                alert_url: string | null;
+                                alert_drop: number;
+                                pattern: string;
+                                next_run_at: string | null;
+                                last_audit_id: string | null;
+                                last_run_at: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            } | null;
+                        };
                     };
                 };
             };

@@ -201,7 +201,7 @@ export const SitePage = ({ id }: { id: string }) => {
           </section>
           <section className="card" aria-labelledby="schedule-title">
             <h2 id="schedule-title">Audit schedule</h2>
-            <SiteSchedule siteId={id} />
+            <SiteSchedule siteId={id} initial={data.schedule} />
           </section>
           <section className="card" aria-labelledby="keywords-title">
             <h2 id="keywords-title">Keywords</h2>

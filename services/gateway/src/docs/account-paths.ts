@@ -21,6 +21,7 @@ import {
   RenameSiteRequest,
   SiteCredentialsRequest,
   SiteCredentialsView,
+  SiteDetail,
   SiteIdParam,
   SiteListQuery,
   SiteView,
@@ -121,10 +122,13 @@ export const accountPaths: ZodOpenApiPathsObject = {
       tags: ["Sites"],
       summary: "One of the caller's sites",
       description:
-        "The site by id, with its latest scores. Another user's or an unknown site is 404. Its scans are `GET /api/v1/scans?site_id=`, its keywords `GET /api/v1/keywords?site_id=`, its citation tracks `GET /api/v1/citations?site_id=`.",
+        "The site by id, with its latest scores and its audit `schedule` (as `GET /api/v1/sites/{id}/schedule` answers it; `null` when the site has none, where that endpoint answers 404). Another user's or an unknown site is 404. Its scans are `GET /api/v1/scans?site_id=`, its keywords `GET /api/v1/keywords?site_id=`, its citation tracks `GET /api/v1/citations?site_id=`.",
       security: security.apiKey,
       requestParams: { path: SiteIdParam, header: headers },
-      responses: { "200": record("The site.", SiteView), ...apiErrors(400, 401, 404, 405, 429, 500, 503) },
+      responses: {
+        "200": record("The site, with its schedule or null.", SiteDetail),
+        ...apiErrors(400, 401, 404, 405, 429, 500, 503),
+      },
     },
     patch: {
       operationId: "renameSite",

@@ -8,6 +8,7 @@ import {
   SiteListQuery,
   successBody,
 } from "@scan/contract";
+import type { ScheduleService } from "../domain/schedule-service";
 import type { SiteCredentials } from "../domain/site-credentials";
 import type { SiteService } from "../domain/site-service";
 import { sendPage } from "../http/pagination";
@@ -21,10 +22,12 @@ const BODY_HINT = 'Send {"url": "https://example.com", "name": "Example"} as JSO
 /** GET /api/v1/sites (docs/spec/public-scanning-api.md §4.4), POST /api/v1/sites, and GET, PATCH and DELETE /api/v1/sites/:id, for the key holder's own sites. */
 export const siteRoutes = ({
   sites,
+  schedules,
   credentials,
   assertScannable,
 }: {
   sites: SiteService;
+  schedules: Pick<ScheduleService, "find">;
   credentials: SiteCredentials;
   /** the scan address policy: a site is scanned later, so a private origin is refused now (SCAN_ALLOWLIST applies) */
   assertScannable: (url: string) => Promise<void>;
@@ -49,9 +52,9 @@ export const siteRoutes = ({
       params: { schema: SiteIdParam, hint: "Use a site id from GET /api/v1/sites." },
     },
     async ({ caller, params, res }) => {
-      res.json(
-        successBody(res.locals.form, await sites.get(caller.userId, params.id), { requestId: res.locals.requestId }),
-      );
+      const site = await sites.get(caller.userId, params.id);
+      const detail = { ...site, schedule: await schedules.find(site.id) };
+      res.json(successBody(res.locals.form, detail, { requestId: res.locals.requestId }));
     },
   ),
   route(

@@ -120,7 +120,7 @@ test("a new user signs up, makes a key, scans a page, reads the report, finds th
     ).toBeVisible();
     await expect(page.getByText("No tracked keywords.")).toBeVisible();
     await expect(page.getByText(/No citation tracks/)).toBeVisible();
-    await page.getByLabel("Engine").selectOption("claude");
+    await page.getByLabel("Engine", { exact: true }).selectOption("claude");
     await expect(page).toHaveURL(/engine=claude/);
     await page.getByLabel("Checked").selectOption("7d");
     await expect(page).toHaveURL(/range=7d/);

@@ -96,7 +96,7 @@ test("a site, a keyword and a citation track are added, renamed and removed in t
   const citations = page.getByRole("region", { name: "Citation tracks" });
   const record = citations.getByRole("form", { name: "Record what an engine answered" });
   await record.getByLabel("Question asked").fill("best crm?");
-  await record.getByLabel("Engine").selectOption("claude");
+  await record.getByLabel("Engine asked").selectOption("claude");
   await record.getByLabel("The answer cited this site").check();
   await record.getByRole("button", { name: "Record answer" }).click();
   // cited needs the page: the browser asks for it before anything is sent

@@ -326,7 +326,7 @@ const AddCitation = ({ siteId, onAdded }: { siteId: string; onAdded: (track: Cit
             <input {...props} required maxLength={500} value={query} onChange={(e) => setQuery(e.target.value)} />
           )}
         </Field>
-        <Field label="Engine">
+        <Field label="Engine asked">
           {(props) => (
             <select {...props} value={platform} onChange={(e) => setPlatform(e.target.value as Exclude<Engine, "all">)}>
               {PLATFORMS.map((value) => (

@@ -64,7 +64,7 @@ test("a site, a keyword and a citation track are added, renamed and removed in t
   const track = keywords.getByRole("form", { name: "Track a keyword" });
   await track.getByLabel("Keyword").fill("Best  CRM");
   await track.getByLabel("Position").fill("4");
-  await track.getByLabel("Monthly searches").fill("1900");
+  await track.getByLabel("Volume").fill("1900");
   await track.getByRole("button", { name: "Track keyword" }).click();
   await expect(keywords.getByText("“best crm” is tracked.")).toBeVisible();
   const keywordRow = keywords.getByRole("row", { name: /best crm/ });

@@ -103,7 +103,7 @@ const AddKeyword = ({
             />
           )}
         </Field>
-        <Field label="Monthly searches" hint="Optional; 0 when left empty.">
+        <Field label="Volume" hint="Monthly searches; optional, 0 when empty.">
           {(props) => (
             <input
               {...props}

@@ -1,10 +1,22 @@
+import { useSyncExternalStore } from "react";
 import { formatNumber } from "../format";
 import { timeScale } from "./history-chart";
 
 export type Minute = { at: string; done: number; failed: number };
 
-const WIDTH = 600;
 const HEIGHT = 200;
+/** a phone draws the chart on a narrower canvas, so its text is not shrunk below reading size */
+const NARROW = "(max-width: 640px)";
+
+const useNarrow = () =>
+  useSyncExternalStore(
+    (changed) => {
+      const query = window.matchMedia(NARROW);
+      query.addEventListener("change", changed);
+      return () => query.removeEventListener("change", changed);
+    },
+    () => window.matchMedia(NARROW).matches,
+  );
 const LEFT = 46;
 const RIGHT = 12;
 const TOP = 10;
@@ -25,29 +37,31 @@ export const countTicks = (top: number): number[] => {
  * one entry per series.
  */
 export const Throughput = ({ perMinute }: { perMinute: Minute[] }) => {
+  const narrow = useNarrow();
+  const canvasWidth = narrow ? 340 : 600;
   const busiest = Math.max(0, ...perMinute.map((minute) => minute.done + minute.failed));
   const ticks = countTicks(busiest);
   const yMax = ticks.at(-1) ?? 1;
-  const plotWidth = WIDTH - LEFT - RIGHT;
+  const plotWidth = canvasWidth - LEFT - RIGHT;
   const plotHeight = HEIGHT - TOP - BOTTOM;
   const bar = plotWidth / Math.max(1, perMinute.length);
   const y = (count: number) => TOP + plotHeight - (count * plotHeight) / yMax;
   const first = Date.parse(perMinute[0]?.at ?? new Date().toISOString());
   const last = Date.parse(perMinute.at(-1)?.at ?? new Date().toISOString());
   // tick marks sit under the middle of the first and last bars
-  const x = timeScale(first, last, LEFT + bar / 2, WIDTH - RIGHT - bar / 2, 5);
+  const x = timeScale(first, last, LEFT + bar / 2, canvasWidth - RIGHT - bar / 2, narrow ? 3 : 5);
   const done = perMinute.reduce((sum, minute) => sum + minute.done, 0);
   const failed = perMinute.reduce((sum, minute) => sum + minute.failed, 0);
   return (
     <figure className="throughput">
-      <svg className="bars" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby="throughput-title">
+      <svg className="bars" viewBox={`0 0 ${canvasWidth} ${HEIGHT}`} role="img" aria-labelledby="throughput-title">
         <title id="throughput-title">
           Scans finished per minute over the last hour: {formatNumber(done)} done and {formatNumber(failed)} failed, at
           most {formatNumber(busiest)} in one minute
         </title>
         {ticks.map((tick) => (
           <g key={tick}>
-            <line className="grid" x1={LEFT} x2={WIDTH - RIGHT} y1={y(tick)} y2={y(tick)} />
+            <line className="grid" x1={LEFT} x2={canvasWidth - RIGHT} y1={y(tick)} y2={y(tick)} />
             <text className="axis" x={LEFT - 6} y={y(tick) + 4} textAnchor="end">
               {tick}
             </text>
@@ -65,7 +79,7 @@ export const Throughput = ({ perMinute }: { perMinute: Minute[] }) => {
             </g>
           );
         })}
-        <line className="axis-line" x1={LEFT} x2={WIDTH - RIGHT} y1={y(0) + 0.5} y2={y(0) + 0.5} />
+        <line className="axis-line" x1={LEFT} x2={canvasWidth - RIGHT} y1={y(0) + 0.5} y2={y(0) + 0.5} />
         <line className="axis-line" x1={LEFT - 0.5} x2={LEFT - 0.5} y1={TOP} y2={y(0)} />
         {x.ticks.map((tick) => (
           <g key={tick.x}>

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from "react";
 import { formatNumber } from "../format";
+import { countTicks } from "./count-ticks";
 import { timeScale } from "./history-chart";
 
 export type Minute = { at: string; done: number; failed: number };
@@ -21,15 +22,6 @@ const LEFT = 46;
 const RIGHT = 12;
 const TOP = 10;
 const BOTTOM = 44;
-
-/** Whole-number ticks from 0 to at least `top`: at most five, evenly spaced. */
-export const countTicks = (top: number): number[] => {
-  const step = Math.max(1, Math.ceil(Math.max(1, top) / 4));
-  const ticks = [0];
-  while ((ticks.at(-1) ?? 0) < top) ticks.push((ticks.at(-1) ?? 0) + step);
-  if (ticks.length === 1) ticks.push(step);
-  return ticks;
-};
 
 /**
  * Scans finished in each minute of the last hour, oldest on the left, done and failed stacked:

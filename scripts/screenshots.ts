@@ -200,6 +200,28 @@ const main = async () => {
     await shoot(page, "site-top", `/app/sites/${siteId}?range=90d`, (p) => p.locator(".chart").waitFor(), {
       fullPage: false,
     });
+    // keywords and citation tracks, each card with its table and its form to add one
+    for (const [name, title] of [
+      ["site-keywords", "keywords-title"],
+      ["site-citations", "citations-title"],
+    ] as const) {
+      await page.goto(`/app/sites/${siteId}?range=90d`);
+      await page.locator(".chart").waitFor();
+      await page.waitForFunction(() => !document.querySelector(".state-loading"));
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      await page.locator(`section[aria-labelledby="${title}"]`).screenshot({ path: join(OUT, `${name}.png`) });
+      say(`docs/screenshots/${name}.png`);
+    }
+    await page.getByRole("button", { name: "Delete site" }).click();
+    await page.getByRole("dialog").waitFor();
+    await page.screenshot({ path: join(OUT, "site-delete.png") });
+    say("docs/screenshots/site-delete.png");
+    await page.keyboard.press("Escape");
+    await page.getByRole("button", { name: "Rename" }).click();
+    await page.getByRole("dialog").waitFor();
+    await page.screenshot({ path: join(OUT, "site-rename.png") });
+    say("docs/screenshots/site-rename.png");
+    await page.keyboard.press("Escape");
     // the audits card alone, with the regressed audit's report opened in it
     await page.goto(`/app/sites/${siteId}?audit=${regressed}`);
     await page.getByRole("heading", { name: "Worst pages" }).waitFor();
@@ -240,6 +262,16 @@ const main = async () => {
       fullPage: false,
     });
     await shoot(small, "phone-keys", "/app/settings/keys", (p) => p.locator("table").waitFor(), { fullPage: false });
+    await shoot(small, "phone-sites", "/app/sites", (p) => p.locator("table").waitFor(), { fullPage: false });
+    await small.goto(`/app/sites/${siteId}?range=90d`);
+    await small.locator(".chart").waitFor();
+    await small.waitForFunction(() => !document.querySelector(".state-loading"));
+    await small.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await small
+      .locator('section[aria-labelledby="keywords-title"]')
+      .screenshot({ path: join(OUT, "phone-site-keywords.png") });
+    say("docs/screenshots/phone-site-keywords.png");
+    await shoot(small, "phone-operations", "/app/operations", (p) => p.locator("figure.throughput").waitFor());
     await phone.close();
     await desktop.close();
   } finally {

@@ -127,7 +127,7 @@ describe("CORS with allowed origins", () => {
       expect([path, response.status]).toEqual([path, 204]);
       expect(response.body).toBe("");
       expect(response.headers.get("access-control-allow-origin")).toBe(ALLOWED);
-      expect(response.headers.get("access-control-allow-methods")).toBe("GET, HEAD, POST, DELETE");
+      expect(response.headers.get("access-control-allow-methods")).toBe("GET, HEAD, POST, PUT, PATCH, DELETE");
       const allowed = (response.headers.get("access-control-allow-headers") ?? "").split(", ");
       expect(allowed).toEqual(
         expect.arrayContaining([

@@ -95,7 +95,37 @@ describe("route labels of the request metrics", () => {
     const spareId = (spare.body as any).data.id as string;
     const keyword = { site_id: siteId, keyword: "widgets", position: 3, volume: 10, difficulty: 5 };
     const track = { site_id: siteId, platform: "claude", query_text: "widgets", cited: false };
+    // records that the PATCH and DELETE probes rename and delete
+    const idOf = async (path: string, body: unknown) =>
+      ((await call(path, { headers: key(), body })).body as any).data.id as string;
+    const doomedSiteId = await idOf("/api/v1/sites", { url: "https://doomed.labels.example" });
+    const [renamedKeyword, doomedKeyword] = [
+      await idOf("/api/v1/keywords", { ...keyword, keyword: "renamed" }),
+      await idOf("/api/v1/keywords", { ...keyword, keyword: "doomed" }),
+    ];
+    const [renamedTrack, doomedTrack] = [
+      await idOf("/api/v1/citations", track),
+      await idOf("/api/v1/citations", track),
+    ];
+    const changing = (kind: string, id: string, body: unknown, other: string) => ({
+      [`PATCH /api/v1/${kind}/:id`]: [
+        { status: 200, send: () => call(`/api/v1/${kind}/${id}`, { method: "PATCH", headers: key(), body }) },
+        { status: 401, send: () => call(`/api/v1/${kind}/${id}`, { method: "PATCH", body }) },
+        {
+          status: 404,
+          send: () => call(`/api/v1/${kind}/${randomUUID()}`, { method: "PATCH", headers: key(), body }),
+        },
+        { status: 405, method: "PUT", send: () => call(`/api/v1/${kind}/${id}`, { method: "PUT", headers: key() }) },
+      ],
+      [`DELETE /api/v1/${kind}/:id`]: [
+        { status: 200, send: () => call(`/api/v1/${kind}/${other}`, { method: "DELETE", headers: key() }) },
+        { status: 404, send: () => call(`/api/v1/${kind}/${other}`, { method: "DELETE", headers: key() }) },
+      ],
+    });
     return {
+      ...changing("sites", siteId, { name: "Labels" }, doomedSiteId),
+      ...changing("keywords", renamedKeyword, { keyword: "renamed again" }, doomedKeyword),
+      ...changing("citations", renamedTrack, { query_text: "widgets again" }, doomedTrack),
       "POST /api/v1/scan": [
         {
           status: 202,

@@ -45,7 +45,7 @@ test("a new user signs up, makes a key, scans a page, reads the report, finds th
     await page.getByRole("link", { name: "API keys" }).click();
     await expect(page.getByText("No keys yet.")).toBeVisible();
     await page.getByLabel("Name").fill("reporting script");
-    await page.getByLabel("Default envelope").selectOption("B");
+    await page.getByLabel("Answer format").selectOption("B");
     await page.getByRole("button", { name: "Create key" }).click();
     await expect(page.getByText("It will not be shown again")).toBeVisible();
     key = await page.getByRole("textbox", { name: "New API key" }).inputValue();
@@ -120,7 +120,7 @@ test("a new user signs up, makes a key, scans a page, reads the report, finds th
     ).toBeVisible();
     await expect(page.getByText("No tracked keywords.")).toBeVisible();
     await expect(page.getByText(/No citation tracks/)).toBeVisible();
-    await page.getByLabel("Engine").selectOption("claude");
+    await page.getByLabel("Engine", { exact: true }).selectOption("claude");
     await expect(page).toHaveURL(/engine=claude/);
     await page.getByLabel("Checked").selectOption("7d");
     await expect(page).toHaveURL(/range=7d/);

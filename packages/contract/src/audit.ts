@@ -4,6 +4,7 @@ import { Grade } from "./grade";
 import { AUDIT_PAGE_PRIORITY, INTERACTIVE_PRIORITY_CEILING, ScanMode } from "./jobs";
 import { pageParams, queryEnum } from "./list-query";
 import { IssueCounts } from "./scan";
+import { SiteView } from "./site";
 import { hasNoNul, NUL_MESSAGE } from "./text";
 
 /** The most pages any audit may ask for, whatever the plan (the plan's ceiling is usually lower). */
@@ -345,6 +346,13 @@ export const AuditScheduleView = z.object({
   updated_at: z.iso.datetime(),
 });
 export type AuditScheduleView = z.infer<typeof AuditScheduleView>;
+
+/**
+ * GET /api/v1/sites/:id: the site with its audit schedule, null when it has none, so that a page
+ * about one site learns both in one read and a site without a schedule is not an error.
+ */
+export const SiteDetail = SiteView.extend({ schedule: AuditScheduleView.nullable() });
+export type SiteDetail = z.infer<typeof SiteDetail>;
 
 export const AuditScheduledPayload = z.object({ siteId: z.uuid() });
 export type AuditScheduledPayload = z.infer<typeof AuditScheduledPayload>;

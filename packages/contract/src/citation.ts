@@ -43,16 +43,27 @@ const HttpUrl = z
  * observation names the page of the site the answer cited; one that did not cite the site may
  * name what the answer cited instead, or nothing.
  */
+const QueryText = z
+  .string({ error: "is required and must be a string" })
+  .trim()
+  .min(1, "must not be blank")
+  .max(500, "must be at most 500 characters")
+  .refine(hasNoNul, NUL_MESSAGE);
+
+/** PATCH and DELETE /api/v1/citations/:id */
+export const CitationIdParam = z.object({
+  id: z.uuid({ error: "id must be a UUID" }).transform((id) => id.toLowerCase()),
+});
+
+/** PATCH /api/v1/citations/:id body: the query's wording corrected; what was observed stays. */
+export const RenameCitationRequest = z.strictObject({ query_text: QueryText });
+export type RenameCitationRequest = z.infer<typeof RenameCitationRequest>;
+
 export const RecordCitationRequest = z
   .strictObject({
     site_id: z.uuid({ error: "must be a UUID" }).transform((value) => value.toLowerCase()),
     platform: z.enum(AiEngine.options, { error: `must be one of ${AiEngine.options.join(", ")}` }),
-    query_text: z
-      .string({ error: "is required and must be a string" })
-      .trim()
-      .min(1, "must not be blank")
-      .max(500, "must be at most 500 characters")
-      .refine(hasNoNul, NUL_MESSAGE),
+    query_text: QueryText,
     cited: z.boolean({ error: "must be true or false" }),
     citation_url: HttpUrl.nullable().optional(),
     /** when the answer was observed; now when absent */

@@ -67,6 +67,7 @@ describe("errorBody", () => {
     checks_pruned: [410, "gone", "CHECKS_PRUNED"],
     request_timeout: [408, "request_timeout", "REQUEST_TIMEOUT"],
     idempotency_key_in_use: [409, "idempotency_key_in_use", "IDEMPOTENCY_KEY_IN_USE"],
+    conflict: [409, "conflict", "CONFLICT"],
     idempotency_key_reused: [422, "idempotency_key_reused", "IDEMPOTENCY_KEY_REUSED"],
     payload_too_large: [413, "payload_too_large", "PAYLOAD_TOO_LARGE"],
     uri_too_long: [414, "uri_too_long", "URI_TOO_LONG"],

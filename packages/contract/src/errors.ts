@@ -21,6 +21,7 @@ export const ERROR_TABLE = {
   request_timeout: { status: 408, a: "request_timeout", b: "REQUEST_TIMEOUT" },
   scan_not_finished: { status: 409, a: "conflict", b: "SCAN_NOT_FINISHED" },
   checks_pruned: { status: 410, a: "gone", b: "CHECKS_PRUNED" },
+  conflict: { status: 409, a: "conflict", b: "CONFLICT" },
   idempotency_key_in_use: { status: 409, a: "idempotency_key_in_use", b: "IDEMPOTENCY_KEY_IN_USE" },
   payload_too_large: { status: 413, a: "payload_too_large", b: "PAYLOAD_TOO_LARGE" },
   uri_too_long: { status: 414, a: "uri_too_long", b: "URI_TOO_LONG" },

@@ -41,6 +41,15 @@ export const KeywordText = z
   );
 
 /** GET /api/v1/keywords query (docs/spec/public-scanning-api.md §4.5); unknown parameters are refused. */
+/** PATCH and DELETE /api/v1/keywords/:id */
+export const KeywordIdParam = z.object({
+  id: z.uuid({ error: "id must be a UUID" }).transform((id) => id.toLowerCase()),
+});
+
+/** PATCH /api/v1/keywords/:id body: the query's new wording; its positions stay. */
+export const RenameKeywordRequest = z.strictObject({ keyword: KeywordText });
+export type RenameKeywordRequest = z.infer<typeof RenameKeywordRequest>;
+
 export const KeywordListQuery = z.strictObject({ ...pageParams, site_id: queryUuid() });
 export type KeywordListQuery = z.infer<typeof KeywordListQuery>;
 

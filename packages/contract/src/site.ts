@@ -36,6 +36,21 @@ export const CreateSiteRequest = z.strictObject({
 });
 export type CreateSiteRequest = z.infer<typeof CreateSiteRequest>;
 
+/** PATCH /api/v1/sites/:id body: a new name; the origin stays (another origin is another site). */
+export const RenameSiteRequest = z.strictObject({
+  name: z
+    .string({ error: "is required and must be a string" })
+    .trim()
+    .min(1, "must not be blank")
+    .max(100, "must be at most 100 characters")
+    .refine(hasNoNul, NUL_MESSAGE),
+});
+export type RenameSiteRequest = z.infer<typeof RenameSiteRequest>;
+
+/** What a DELETE of a site, keyword or citation track answers. */
+export const DeletedRecord = z.object({ id: z.uuid(), deleted: z.literal(true) });
+export type DeletedRecord = z.infer<typeof DeletedRecord>;
+
 /** Where a site lives: one site per origin and user. */
 export type SiteOrigin = { url: string; domain: string };
 

@@ -27,3 +27,13 @@ export const formatUntil = (iso: string | number): string => {
   if (seconds < 48 * 3_600) return `in ${waitInWords(seconds)}`;
   return `in ${Math.round(seconds / 86_400)} days`;
 };
+
+/**
+ * What a site is called on the dashboard: its name, except that a name that is only the host
+ * of a site on another port than the scheme's reads with the port (two sites of one host differ by it).
+ */
+export const siteTitle = (site: { name: string; domain: string; url: string }): string => {
+  if (site.name !== site.domain) return site.name;
+  const { port, host } = new URL(site.url);
+  return port ? host : site.name;
+};

@@ -144,7 +144,7 @@ export const createApp = ({
     ...scanListRoutes({ scans, sites, limiter, onRejected }),
     ...keyRoutes(keys),
     ...evaluateRoutes(),
-    ...siteRoutes({ sites, credentials: siteCredentials, assertScannable: scans.assertScannable }),
+    ...siteRoutes({ sites, schedules, credentials: siteCredentials, assertScannable: scans.assertScannable }),
     ...auditRoutes({ audits, schedules, history }),
     ...alertRoutes({ alerts }),
     ...keywordRoutes(keywords),

@@ -9,6 +9,7 @@
  */
 import { parseArgs } from "node:util";
 import { AppError, Plan } from "@scan/contract";
+import { problemSentence } from "@scan/contract/wait";
 import { createDb, migrateDeploy } from "@scan/db";
 import { CommonConfig, parseConfig } from "@scan/platform";
 import { z } from "zod";
@@ -52,7 +53,7 @@ const main = async () => {
       ].join("\n"),
     );
   } catch (error) {
-    if (error instanceof AppError) fail(`${error.message}. ${error.hint}`);
+    if (error instanceof AppError) fail(problemSentence(error.message, error.hint));
     throw error;
   } finally {
     await db.$disconnect();

@@ -244,15 +244,23 @@ export interface paths {
         };
         /**
          * One of the caller's sites
-         * @description The site by id, with its latest scores. Another user's or an unknown site is 404. Its scans are `GET /api/v1/scans?site_id=`, its keywords `GET /api/v1/keywords?site_id=`, its citation tracks `GET /api/v1/citations?site_id=`.
+         * @description The site by id, with its latest scores and its audit `schedule` (as `GET /api/v1/sites/{id}/schedule` answers it; `null` when the site has none, where that endpoint answers 404). Another user's or an unknown site is 404. Its scans are `GET /api/v1/scans?site_id=`, its keywords `GET /api/v1/keywords?site_id=`, its citation tracks `GET /api/v1/citations?site_id=`.
          */
         get: operations["getSite"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete one of the caller's sites
+         * @description Deletes the site with its keywords, citation tracks, audits, audit schedule, regression alerts and stored credentials. Its scans stay (they are of URLs); a later scan of the origin made with a key records the site again, without what was deleted. 409 `conflict` while an audit of the site is under way; another user's or an unknown site is 404.
+         */
+        delete: operations["deleteSite"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Rename one of the caller's sites
+         * @description Gives the site a new `name` (1 to 100 characters, trimmed). Its origin, scores and records stay: another origin is another site. Another user's or an unknown site is 404.
+         */
+        patch: operations["renameSite"];
         trace?: never;
     };
     "/api/v1/sites/{id}/credentials": {
@@ -307,6 +315,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/keywords/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Stop tracking a keyword
+         * @description Deletes the keyword and its recorded positions. Another user's or an unknown keyword is 404.
+         */
+        delete: operations["deleteKeyword"];
+        options?: never;
+        head?: never;
+        /**
+         * Reword a tracked keyword
+         * @description Changes the keyword's words (trimmed, whitespace-collapsed and lower-cased, as recorded); its positions, volume, difficulty and trend stay. 409 `conflict` when its site already tracks the new words; another user's or an unknown keyword is 404.
+         */
+        patch: operations["renameKeyword"];
+        trace?: never;
+    };
     "/api/v1/citations": {
         parameters: {
             query?: never;
@@ -329,6 +361,30 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/citations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a citation track
+         * @description Deletes one observation. Another user's or an unknown track is 404.
+         */
+        delete: operations["deleteCitation"];
+        options?: never;
+        head?: never;
+        /**
+         * Correct a citation track's query
+         * @description Changes the wording of the query the engine was asked (1 to 500 characters, trimmed); the engine, the answer observed and its time stay. Another user's or an unknown track is 404.
+         */
+        patch: operations["renameCitation"];
         trace?: never;
     };
     "/api/v1/keys": {
@@ -1726,6 +1782,7 @@ export interface components {
          * @description Conflict, in the request's form (Form A or Form B):
          *
          *     - `conflict` / `SCAN_NOT_FINISHED`: an export (CSV, SARIF, JUnit) of a scan that is still `queued` or `running`, read it as JSON until it has finished; or the report of an audit still under way, in any format, follow `GET /api/v1/audits/{id}` until it has completed
+         *     - `conflict` / `CONFLICT`: the change would clash with what is stored: a keyword reworded to words its site already tracks, or a site deleted while an audit of it is under way
          *     - `idempotency_key_in_use` / `IDEMPOTENCY_KEY_IN_USE`: a request with this `Idempotency-Key` is still being answered; retry after `Retry-After` to receive its answer
          */
         ApiError409: {
@@ -1752,7 +1809,7 @@ export interface components {
                 } | {
                     error: string;
                     /** @enum {string} */
-                    code: "SCAN_NOT_FINISHED" | "IDEMPOTENCY_KEY_IN_USE";
+                    code: "SCAN_NOT_FINISHED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE";
                 };
             };
         };
@@ -3586,7 +3643,234 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The site. */
+            /** @description The site, with its schedule or null. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            url: string;
+                            domain: string;
+                            name: string;
+                            is_verified: boolean;
+                            latest_scores: {
+                                seo: number;
+                                aeo: number;
+                                geo: number;
+                            } | null;
+                            latest_scores_scan: {
+                                id: string | null;
+                                /** @enum {string} */
+                                mode: "quick" | "full";
+                                partial: boolean;
+                                /** Format: date-time */
+                                scanned_at: string;
+                            } | null;
+                            latest_scores_audit: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: date-time */
+                                completed_at: string;
+                            } | null;
+                            last_scan_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            schedule: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                site_id: string;
+                                /** @enum {string} */
+                                frequency: "daily" | "weekly";
+                                /** @enum {string} */
+                                mode: "quick" | "full";
+                                max_pages: number;
+                                include: string[];
+                                exclude: string[];
+                                alert_url: string | null;
+                                alert_emails: string[];
+                                alert_slack_url: string | null;
+                                alert_drop: number;
+                                pattern: string;
+                                next_run_at: string | null;
+                                last_audit_id: string | null;
+                                last_run_at: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            } | null;
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            url: string;
+                            domain: string;
+                            name: string;
+                            is_verified: boolean;
+                            latest_scores: {
+                                seo: number;
+                                aeo: number;
+                                geo: number;
+                            } | null;
+                            latest_scores_scan: {
+                                id: string | null;
+                                /** @enum {string} */
+                                mode: "quick" | "full";
+                                partial: boolean;
+                                /** Format: date-time */
+                                scanned_at: string;
+                            } | null;
+                            latest_scores_audit: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: date-time */
+                                completed_at: string;
+                            } | null;
+                            last_scan_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            schedule: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                site_id: string;
+                                /** @enum {string} */
+                                frequency: "daily" | "weekly";
+                                /** @enum {string} */
+                                mode: "quick" | "full";
+                                max_pages: number;
+                                include: string[];
+                                exclude: string[];
+                                alert_url: string | null;
+                                alert_emails: string[];
+                                alert_slack_url: string | null;
+                                alert_drop: number;
+                                pattern: string;
+                                next_run_at: string | null;
+                                last_audit_id: string | null;
+                                last_run_at: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    deleteSite: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            deleted: true;
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            409: components["responses"]["ApiError409"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    renameSite: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The site, renamed. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3616,6 +3900,7 @@ export interface operations {
             401: components["responses"]["ApiError401"];
             404: components["responses"]["ApiError404"];
             405: components["responses"]["ApiError405"];
+            413: components["responses"]["ApiError413"];
             429: components["responses"]["ApiError429"];
             500: components["responses"]["ApiError500"];
             503: components["responses"]["ApiError503"];
@@ -4014,6 +4299,126 @@ export interface operations {
             503: components["responses"]["ApiError503"];
         };
     };
+    deleteKeyword: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            deleted: true;
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    renameKeyword: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    keyword: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The keyword, reworded. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["KeywordView"];
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["KeywordView"];
+                    };
+                };
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            409: components["responses"]["ApiError409"];
+            413: components["responses"]["ApiError413"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
     listCitations: {
         parameters: {
             query?: {
@@ -4161,6 +4566,125 @@ export interface operations {
             409: components["responses"]["ApiError409"];
             413: components["responses"]["ApiError413"];
             422: components["responses"]["ApiError422"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    deleteCitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            deleted: true;
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    renameCitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    query_text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The track, corrected. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["CitationView"];
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["CitationView"];
+                    };
+                };
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            413: components["responses"]["ApiError413"];
             429: components["responses"]["ApiError429"];
             500: components["responses"]["ApiError500"];
             503: components["responses"]["ApiError503"];

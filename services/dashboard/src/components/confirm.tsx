@@ -1,3 +1,4 @@
+import { problemSentence } from "@scan/client";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { asProblem } from "../load";
 import { FormError } from "./ui";
@@ -36,7 +37,8 @@ export const Confirm = ({ open, title, children, keepLabel, actLabel, busyLabel,
       await act();
       onClose(true);
     } catch (failure) {
-      setError(asProblem(failure).message);
+      const problem = asProblem(failure);
+      setError(problemSentence(problem.message, problem.hint));
     } finally {
       setBusy(false);
     }

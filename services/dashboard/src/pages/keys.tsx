@@ -94,12 +94,15 @@ const CreateKey = ({ onCreated }: { onCreated: (key: CreatedApiKey) => void }) =
         <Field label="Name" hint="What the key is for, e.g. “CI” or “reporting script”.">
           {(props) => <input {...props} maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />}
         </Field>
-        <Field label="Default envelope" hint="For requests that send no X-Response-Form.">
+        <Field
+          label="Answer format"
+          hint="How the API wraps its answers to programs using this key. A request can still ask for the other format."
+        >
           {(props) => (
             <select {...props} value={form} onChange={(e) => setForm(e.target.value as "" | "A" | "B")}>
               <option value="">The service's default</option>
-              <option value="A">Form A: {"{ok, data, meta}"}</option>
-              <option value="B">Form B: {"{success, data}"}</option>
+              <option value="A">Form A: ok, data and meta</option>
+              <option value="B">Form B: success and data</option>
             </select>
           )}
         </Field>
@@ -173,7 +176,7 @@ export const Keys = () => {
                 <tr>
                   <th scope="col">Name</th>
                   <th scope="col">Key</th>
-                  <th scope="col">Envelope</th>
+                  <th scope="col">Answer format</th>
                   <th scope="col">Created</th>
                   <th scope="col">Last used</th>
                   <th scope="col">
@@ -188,7 +191,7 @@ export const Keys = () => {
                     <td>
                       <code>{key.prefix}…</code>
                     </td>
-                    <td>{key.default_form ? `Form ${key.default_form}` : "default"}</td>
+                    <td>{key.default_form ? `Form ${key.default_form}` : "the service's default"}</td>
                     <td>{formatDateTime(key.created_at)}</td>
                     <td>{formatDateTime(key.last_used_at)}</td>
                     <td>

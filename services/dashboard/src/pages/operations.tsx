@@ -5,6 +5,7 @@ import { Empty, Loading, PageTitle, Problem, TableWrap } from "../components/ui"
 import { formatDateTime, formatMs, formatNumber } from "../format";
 import { useLoad } from "../load";
 import { useApi } from "../session";
+import { Throughput } from "./throughput-chart";
 
 const REFRESH_MS = 10_000;
 const STATES = ["waiting", "prioritized", "active", "delayed", "failed", "completed"] as const;
@@ -15,42 +16,6 @@ const STATE_NAME: Record<(typeof STATES)[number], string> = {
   delayed: "Delayed",
   failed: "Failed",
   completed: "Completed",
-};
-
-type Minute = { at: string; done: number; failed: number };
-
-/** Scans finished per minute over the last hour, oldest on the left: done in blue, failed in red on top. */
-const Throughput = ({ perMinute }: { perMinute: Minute[] }) => {
-  const top = Math.max(1, ...perMinute.map((minute) => minute.done + minute.failed));
-  const width = 600;
-  const height = 80;
-  const bar = width / Math.max(1, perMinute.length);
-  const total = perMinute.reduce((sum, minute) => sum + minute.done + minute.failed, 0);
-  const scale = (count: number) => (count / top) * (height - 4);
-  return (
-    <svg className="bars" viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby="throughput-title">
-      <title id="throughput-title">
-        Scans finished per minute over the last hour: {formatNumber(total)} in all, at most {top} in one minute
-      </title>
-      <line className="baseline" x1={0} x2={width} y1={height - 0.5} y2={height - 0.5} />
-      {perMinute.map((minute, i) => {
-        const done = scale(minute.done);
-        const failed = scale(minute.failed);
-        return (
-          <g key={minute.at}>
-            <rect x={i * bar + 1} y={height - done} width={Math.max(1, bar - 2)} height={done} />
-            <rect
-              className="failed"
-              x={i * bar + 1}
-              y={height - done - failed}
-              width={Math.max(1, bar - 2)}
-              height={failed}
-            />
-          </g>
-        );
-      })}
-    </svg>
-  );
 };
 
 export const Operations = () => {
@@ -131,13 +96,7 @@ export const Operations = () => {
                 <dd>{formatMs(data.lastHour.p95Ms)}</dd>
               </div>
             </dl>
-            <figure className="throughput">
-              <Throughput perMinute={data.lastHour.perMinute} />
-              <figcaption className="muted small">
-                Scans finished each minute of the last hour, now on the right: <span className="key-done">done</span>{" "}
-                and <span className="key-failed">failed</span>.
-              </figcaption>
-            </figure>
+            <Throughput perMinute={data.lastHour.perMinute} />
           </section>
           <section className="card" aria-labelledby="workers-title">
             <h2 id="workers-title">Workers</h2>

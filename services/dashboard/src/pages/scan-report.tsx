@@ -151,6 +151,32 @@ const useDrawnMark = (ready: boolean) => {
   }, [ready]);
 };
 
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * The issues as the sections below group them, by status (failed, warnings), with how many of
+ * them are of critical severity. The scan's own counts are by severity over the same checks;
+ * they stand alone when its check list was dropped by retention.
+ */
+const IssueSummary = ({ scan }: { scan: StoredScan }) => {
+  const { critical, warning, info } = scan.issues;
+  if (!scan.checks)
+    return (
+      <>
+        {plural(critical + warning + info, "check", "checks")} failed or warned: {critical} critical, {warning} of
+        warning severity, {info} of info severity
+      </>
+    );
+  const failed = scan.checks.filter((check) => check.status === "fail").length;
+  const warned = scan.checks.filter((check) => check.status === "warn").length;
+  return (
+    <>
+      {failed} failed, {plural(warned, "warning", "warnings")}
+      {critical > 0 ? ` (${critical} of them critical)` : ""}
+    </>
+  );
+};
+
 export const Report = ({ scan }: { scan: StoredScan }) => {
   const checks = scan.checks ?? [];
   useDrawnMark(true);
@@ -205,7 +231,7 @@ export const Report = ({ scan }: { scan: StoredScan }) => {
           <div>
             <dt>Issues</dt>
             <dd>
-              {scan.issues.critical} critical, {scan.issues.warning} warnings, {scan.issues.info} notes
+              <IssueSummary scan={scan} />
             </dd>
           </div>
         </dl>

@@ -1,9 +1,9 @@
-import { type AuditScheduleView, dataOf, problemSentence, ScanApiError } from "@scan/client";
-import { type FormEvent, useState } from "react";
+import { type AuditScheduleView, dataOf, problemSentence } from "@scan/client";
+import { type FormEvent, useEffect, useState } from "react";
 import { Confirm } from "../components/confirm";
-import { Empty, Field, FormError, Loading, MaxPagesField, Notice, Problem } from "../components/ui";
+import { Empty, Field, FormError, MaxPagesField, Notice } from "../components/ui";
 import { formatDateTime, formatUntil } from "../format";
-import { asProblem, useLoad } from "../load";
+import { asProblem } from "../load";
 import { useApi } from "../session";
 
 type Frequency = AuditScheduleView["frequency"];
@@ -235,23 +235,17 @@ const ScheduleForm = ({
   );
 };
 
-/** The site's audit schedule: what it runs and when, its alerts; set, change or stop it. */
-export const SiteSchedule = ({ siteId }: { siteId: string }) => {
+/**
+ * The site's audit schedule: what it runs and when, its alerts; set, change or stop it. The
+ * schedule comes with the site's own read (null when there is none), and each change answers
+ * the schedule as it now is, so the page never asks for a schedule that may not exist.
+ */
+export const SiteSchedule = ({ siteId, initial }: { siteId: string; initial: AuditScheduleView | null }) => {
   const api = useApi();
   const [said, setSaid] = useState<string | null>(null);
   const [deleting, setDeleting] = useState(false);
-  const schedule = useLoad(async () => {
-    try {
-      return dataOf(await api.GET("/api/v1/sites/{id}/schedule", { params: { path: { id: siteId } } }));
-    } catch (failure) {
-      // a site without a schedule is a 404: that is a state of the page, not an error
-      if (failure instanceof ScanApiError && failure.problem.status === 404) return null;
-      throw failure;
-    }
-  }, [api, siteId]);
-  if (schedule.state === "error") return <Problem problem={schedule.problem} retry={() => void schedule.reload()} />;
-  if (schedule.state === "loading" && schedule.data === null) return <Loading what="the schedule" />;
-  const current = schedule.data;
+  const [current, setCurrent] = useState(initial);
+  useEffect(() => setCurrent(initial), [initial]);
   return (
     <>
       {said ? <Notice kind="success">{said}</Notice> : null}
@@ -280,7 +274,7 @@ export const SiteSchedule = ({ siteId }: { siteId: string }) => {
               saved.next_run_at ? `, next ${formatDateTime(saved.next_run_at)}` : ""
             }.`,
           );
-          void schedule.reload();
+          setCurrent(saved);
         }}
       />
       <Confirm
@@ -296,7 +290,7 @@ export const SiteSchedule = ({ siteId }: { siteId: string }) => {
           setDeleting(false);
           if (acted) {
             setSaid("The schedule is stopped. Its audits stay.");
-            void schedule.reload();
+            setCurrent(null);
           }
         }}
       >

@@ -1,8 +1,10 @@
 import { dataOf } from "@scan/client";
 import { useEffect, useRef, useState } from "react";
+import { Confirm } from "../components/confirm";
 import { Shell } from "../components/layout";
-import { Loading, PageTitle, Problem, ScoreBar } from "../components/ui";
-import { formatDateTime } from "../format";
+import { Rename } from "../components/rename";
+import { Loading, Notice, PageTitle, Problem, ScoreBar } from "../components/ui";
+import { formatDateTime, siteTitle } from "../format";
 import { useLoad } from "../load";
 import { Link, navigate, usePlace } from "../router";
 import { useApi } from "../session";
@@ -12,6 +14,7 @@ import { SiteAudits } from "./site-audits";
 import { ScoreHistory } from "./site-history";
 import { SiteSchedule } from "./site-schedule";
 import { Citations, ENGINES, type Engine, Keywords, RANGES, type Range } from "./site-tracking";
+import { announceSiteDeleted } from "./sites";
 
 const pageOf = (value: string | null) => Math.max(1, Math.floor(Number(value)) || 1);
 
@@ -34,6 +37,8 @@ export const SitePage = ({ id }: { id: string }) => {
   const openAudit = search.get("audit");
   // bumped when an audit finishes: the scores, the history and the alerts load again
   const [audited, setAudited] = useState(0);
+  const [editing, setEditing] = useState<"rename" | "delete" | null>(null);
+  const [renamed, setRenamed] = useState<string | null>(null);
 
   // the audit opened by a link on this page takes the focus; one opened by the page's own URL leaves it on the title
   const shownAudit = useRef(openAudit);
@@ -70,12 +75,74 @@ export const SitePage = ({ id }: { id: string }) => {
   };
 
   const data = site.data;
+  const title = data ? siteTitle(data) : "Site";
   return (
     <Shell>
-      <PageTitle>{data?.name ?? "Site"}</PageTitle>
+      <PageTitle
+        actions={
+          data ? (
+            <>
+              <button type="button" className="button secondary small" onClick={() => setEditing("rename")}>
+                Rename
+              </button>
+              <button type="button" className="button danger small" onClick={() => setEditing("delete")}>
+                Delete site
+              </button>
+            </>
+          ) : null
+        }
+      >
+        {title}
+      </PageTitle>
       <p>
         <Link to="/sites">← All sites</Link>
       </p>
+      {renamed ? <Notice kind="success">{renamed}</Notice> : null}
+      {data ? (
+        <>
+          <Rename
+            open={editing === "rename"}
+            title={`Rename “${title}”`}
+            label="Name"
+            hint="1 to 100 characters. The address stays the same."
+            current={data.name}
+            maxLength={100}
+            saveLabel="Save name"
+            save={async (name) => {
+              const next = dataOf(await api.PATCH("/api/v1/sites/{id}", { params: { path: { id } }, body: { name } }));
+              setRenamed(`The site is renamed “${siteTitle(next)}”.`);
+              await site.reload();
+            }}
+            onClose={() => setEditing(null)}
+          />
+          <Confirm
+            open={editing === "delete"}
+            title={`Delete the site “${title}”?`}
+            keepLabel="Keep the site"
+            actLabel="Delete site"
+            busyLabel="Deleting…"
+            act={async () => {
+              dataOf(await api.DELETE("/api/v1/sites/{id}", { params: { path: { id } } }));
+            }}
+            onClose={(deleted) => {
+              setEditing(null);
+              if (deleted) {
+                announceSiteDeleted(title);
+                navigate("/sites");
+              }
+            }}
+          >
+            <p>
+              Its keywords, citation tracks, audits with their reports, audit schedule, regression alerts and stored
+              sign-in credentials are deleted with it. This cannot be undone.
+            </p>
+            <p>
+              Your scans of its pages stay in Scans. A later scan of {data.url} adds the site again, without what is
+              deleted now.
+            </p>
+          </Confirm>
+        </>
+      ) : null}
       {site.state === "error" && !data ? <Problem problem={site.problem} retry={() => void site.reload()} /> : null}
       {site.state === "loading" && !data ? <Loading what="the site" /> : null}
       {data ? (
@@ -134,7 +201,7 @@ export const SitePage = ({ id }: { id: string }) => {
           </section>
           <section className="card" aria-labelledby="schedule-title">
             <h2 id="schedule-title">Audit schedule</h2>
-            <SiteSchedule siteId={id} />
+            <SiteSchedule siteId={id} initial={data.schedule} />
           </section>
           <section className="card" aria-labelledby="keywords-title">
             <h2 id="keywords-title">Keywords</h2>

@@ -1,9 +1,9 @@
-import { dataOf, type SiteView } from "@scan/client";
+import { dataOf, problemSentence, type SiteView } from "@scan/client";
 import { type FormEvent, useEffect, useState } from "react";
 import { Shell } from "../components/layout";
-import { Empty, Field, Loading, Pager, PageTitle, Problem, TableWrap } from "../components/ui";
-import { formatDateTime } from "../format";
-import { useLoad } from "../load";
+import { Empty, Field, FormError, Loading, Notice, Pager, PageTitle, Problem, TableWrap } from "../components/ui";
+import { formatDateTime, siteTitle } from "../format";
+import { asProblem, useLoad } from "../load";
 import { Link, navigate, usePlace } from "../router";
 import { useApi } from "../session";
 
@@ -22,6 +22,71 @@ const Scores = ({ site }: { site: SiteView }) =>
     </td>
   );
 
+/** What the sites page says once: a site deleted on its own page, before the list shows without it. */
+let deletedSite: string | null = null;
+export const announceSiteDeleted = (title: string) => {
+  deletedSite = title;
+};
+
+/**
+ * Records a site from any of its pages' URLs. The API refuses what the scanner may not reach
+ * (private addresses, ports outside SCAN_PORTS) and the refusal shows under the form.
+ */
+const AddSite = ({ onAdded }: { onAdded: (site: SiteView, created: boolean) => void }) => {
+  const api = useApi();
+  const [url, setUrl] = useState("");
+  const [name, setName] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await api.POST("/api/v1/sites", {
+        body: { url: url.trim(), ...(name.trim() ? { name: name.trim() } : {}) },
+      });
+      const site = dataOf(answer);
+      setUrl("");
+      setName("");
+      onAdded(site, answer.response.status === 201);
+    } catch (failure) {
+      const problem = asProblem(failure);
+      setError(problemSentence(problem.message, problem.hint));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="card" onSubmit={submit} aria-labelledby="add-site-title">
+      <h2 id="add-site-title">Add a site</h2>
+      <div className="form-row">
+        <Field label="Address" hint="Any page of the site, e.g. https://example.com. The site is its origin.">
+          {(props) => (
+            <input
+              {...props}
+              type="url"
+              required
+              inputMode="url"
+              placeholder="https://"
+              maxLength={2048}
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+            />
+          )}
+        </Field>
+        <Field label="Name" hint="Optional: the client's or the project's name. The domain otherwise.">
+          {(props) => <input {...props} maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />}
+        </Field>
+      </div>
+      <FormError error={error} />
+      <button type="submit" className="button primary" disabled={busy}>
+        {busy ? "Adding…" : "Add site"}
+      </button>
+    </form>
+  );
+};
+
 export const Sites = () => {
   const api = useApi();
   const { search } = usePlace();
@@ -29,6 +94,11 @@ export const Sites = () => {
   const q = search.get("q") ?? "";
   const [text, setText] = useState(q);
   useEffect(() => setText(q), [q]);
+  const [notice, setNotice] = useState<string | null>(() => {
+    const said = deletedSite === null ? null : `The site “${deletedSite}” is deleted, with what was recorded for it.`;
+    deletedSite = null;
+    return said;
+  });
 
   const sites = useLoad(async () => {
     const result = await api.GET("/api/v1/sites", {
@@ -56,9 +126,21 @@ export const Sites = () => {
     <Shell>
       <PageTitle>Sites</PageTitle>
       <p className="muted">
-        A site is one origin (scheme, host and port). Every scan you make records its page's site, with the latest
-        scores.
+        A site is one origin (scheme, host and port). Add one below, or scan any of its pages: every scan you make
+        records its page's site, with the latest scores.
       </p>
+      <AddSite
+        onAdded={(site, created) => {
+          setNotice(
+            created
+              ? `The site “${siteTitle(site)}” is added.`
+              : `You already had the site “${siteTitle(site)}” (${site.url}).`,
+          );
+          if (page > 1 || q) navigate("/sites");
+          else void sites.reload();
+        }}
+      />
+      {notice ? <Notice kind="success">{notice}</Notice> : null}
       <search>
         <form className="search" onSubmit={find}>
           <Field label="Find a site" hint="Part of a domain, name or URL.">
@@ -81,7 +163,7 @@ export const Sites = () => {
         ) : (
           <Empty title="No sites yet.">
             <p>
-              <Link to="/scans">Scan a page</Link>: its site appears here with its scores.
+              Add one above, or <Link to="/scans">scan a page</Link>: its site appears here with its scores.
             </p>
           </Empty>
         )
@@ -109,7 +191,7 @@ export const Sites = () => {
                 {sites.data.items.map((site) => (
                   <tr key={site.id}>
                     <td>
-                      <Link to={`/sites/${site.id}`}>{site.name}</Link>
+                      <Link to={`/sites/${site.id}`}>{siteTitle(site)}</Link>
                       <div className="muted small url">{site.url}</div>
                     </td>
                     <Scores site={site} />

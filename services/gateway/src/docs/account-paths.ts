@@ -1,20 +1,27 @@
 import {
   AccountView,
   ApiKeyView,
+  CitationIdParam,
   CitationListQuery,
   CitationView,
   CreatedApiKey,
   CreateKeyRequest,
   CreateSiteRequest,
+  DeletedRecord,
   KeyIdParam,
+  KeywordIdParam,
   KeywordListQuery,
   KeywordView,
   OperationsView,
   PageQuery,
   RecordCitationRequest,
   RecordKeywordRequest,
+  RenameCitationRequest,
+  RenameKeywordRequest,
+  RenameSiteRequest,
   SiteCredentialsRequest,
   SiteCredentialsView,
+  SiteDetail,
   SiteIdParam,
   SiteListQuery,
   SiteView,
@@ -115,10 +122,40 @@ export const accountPaths: ZodOpenApiPathsObject = {
       tags: ["Sites"],
       summary: "One of the caller's sites",
       description:
-        "The site by id, with its latest scores. Another user's or an unknown site is 404. Its scans are `GET /api/v1/scans?site_id=`, its keywords `GET /api/v1/keywords?site_id=`, its citation tracks `GET /api/v1/citations?site_id=`.",
+        "The site by id, with its latest scores and its audit `schedule` (as `GET /api/v1/sites/{id}/schedule` answers it; `null` when the site has none, where that endpoint answers 404). Another user's or an unknown site is 404. Its scans are `GET /api/v1/scans?site_id=`, its keywords `GET /api/v1/keywords?site_id=`, its citation tracks `GET /api/v1/citations?site_id=`.",
       security: security.apiKey,
       requestParams: { path: SiteIdParam, header: headers },
-      responses: { "200": record("The site.", SiteView), ...apiErrors(400, 401, 404, 405, 429, 500, 503) },
+      responses: {
+        "200": record("The site, with its schedule or null.", SiteDetail),
+        ...apiErrors(400, 401, 404, 405, 429, 500, 503),
+      },
+    },
+    patch: {
+      operationId: "renameSite",
+      tags: ["Sites"],
+      summary: "Rename one of the caller's sites",
+      description:
+        "Gives the site a new `name` (1 to 100 characters, trimmed). Its origin, scores and records stay: another origin is another site. Another user's or an unknown site is 404.",
+      security: security.apiKey,
+      requestParams: { path: SiteIdParam, header: headers },
+      requestBody: jsonBody(RenameSiteRequest),
+      responses: {
+        "200": record("The site, renamed.", SiteView),
+        ...apiErrors(400, 401, 404, 405, 413, 429, 500, 503),
+      },
+    },
+    delete: {
+      operationId: "deleteSite",
+      tags: ["Sites"],
+      summary: "Delete one of the caller's sites",
+      description:
+        "Deletes the site with its keywords, citation tracks, audits, audit schedule, regression alerts and stored credentials. Its scans stay (they are of URLs); a later scan of the origin made with a key records the site again, without what was deleted. 409 `conflict` while an audit of the site is under way; another user's or an unknown site is 404.",
+      security: security.apiKey,
+      requestParams: { path: SiteIdParam, header: headers },
+      responses: {
+        "200": record("Deleted.", DeletedRecord),
+        ...apiErrors(400, 401, 404, 405, 409, 429, 500, 503),
+      },
     },
   },
   "/api/v1/sites/{id}/credentials": {
@@ -192,6 +229,34 @@ export const accountPaths: ZodOpenApiPathsObject = {
       },
     },
   },
+  "/api/v1/keywords/{id}": {
+    patch: {
+      operationId: "renameKeyword",
+      tags: ["Keywords"],
+      summary: "Reword a tracked keyword",
+      description:
+        "Changes the keyword's words (trimmed, whitespace-collapsed and lower-cased, as recorded); its positions, volume, difficulty and trend stay. 409 `conflict` when its site already tracks the new words; another user's or an unknown keyword is 404.",
+      security: security.apiKey,
+      requestParams: { path: KeywordIdParam, header: headers },
+      requestBody: jsonBody(RenameKeywordRequest),
+      responses: {
+        "200": record("The keyword, reworded.", KeywordView),
+        ...apiErrors(400, 401, 404, 405, 409, 413, 429, 500, 503),
+      },
+    },
+    delete: {
+      operationId: "deleteKeyword",
+      tags: ["Keywords"],
+      summary: "Stop tracking a keyword",
+      description: "Deletes the keyword and its recorded positions. Another user's or an unknown keyword is 404.",
+      security: security.apiKey,
+      requestParams: { path: KeywordIdParam, header: headers },
+      responses: {
+        "200": record("Deleted.", DeletedRecord),
+        ...apiErrors(400, 401, 404, 405, 429, 500, 503),
+      },
+    },
+  },
   "/api/v1/citations": {
     get: {
       operationId: "listCitations",
@@ -218,6 +283,34 @@ export const accountPaths: ZodOpenApiPathsObject = {
       responses: {
         "201": created("The stored track.", CitationView),
         ...apiErrors(400, 401, 404, 405, 409, 413, 422, 429, 500, 503),
+      },
+    },
+  },
+  "/api/v1/citations/{id}": {
+    patch: {
+      operationId: "renameCitation",
+      tags: ["Citations"],
+      summary: "Correct a citation track's query",
+      description:
+        "Changes the wording of the query the engine was asked (1 to 500 characters, trimmed); the engine, the answer observed and its time stay. Another user's or an unknown track is 404.",
+      security: security.apiKey,
+      requestParams: { path: CitationIdParam, header: headers },
+      requestBody: jsonBody(RenameCitationRequest),
+      responses: {
+        "200": record("The track, corrected.", CitationView),
+        ...apiErrors(400, 401, 404, 405, 413, 429, 500, 503),
+      },
+    },
+    delete: {
+      operationId: "deleteCitation",
+      tags: ["Citations"],
+      summary: "Delete a citation track",
+      description: "Deletes one observation. Another user's or an unknown track is 404.",
+      security: security.apiKey,
+      requestParams: { path: CitationIdParam, header: headers },
+      responses: {
+        "200": record("Deleted.", DeletedRecord),
+        ...apiErrors(400, 401, 404, 405, 429, 500, 503),
       },
     },
   },

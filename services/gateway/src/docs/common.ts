@@ -36,6 +36,8 @@ export const ERROR_WHEN: Record<ErrorKind, string> = {
     "`Accept` names no representation the endpoint serves (`GET /api/v1/scan/{id}` and `GET /api/v1/audits/{id}/report`: JSON, CSV, SARIF or JUnit XML); the error itself is JSON",
   scan_not_finished:
     "an export (CSV, SARIF, JUnit) of a scan that is still `queued` or `running`, read it as JSON until it has finished; or the report of an audit still under way, in any format, follow `GET /api/v1/audits/{id}` until it has completed",
+  conflict:
+    "the change would clash with what is stored: a keyword reworded to words its site already tracks, or a site deleted while an audit of it is under way",
   checks_pruned:
     "an export (CSV, SARIF, JUnit) of a scan whose check list retention dropped, its scores are still in its JSON; or a SARIF or JUnit export of an audit whose pages' check lists were dropped, its site report is still there as JSON or CSV",
   idempotency_key_in_use:

@@ -83,7 +83,24 @@ export const createCitationService = ({ db, sites, now = () => new Date() }: Cit
     return toCitationView(track);
   };
 
-  return { list, record };
+  const trackNotFound = (id: string) =>
+    new AppError("not_found", `No citation track with id ${id}`, "Use a track id from GET /api/v1/citations.");
+
+  /** Corrects the wording of a track's query; what the engine answered stays as observed. */
+  const rename = async (userId: string, trackId: string, queryText: string): Promise<CitationView> => {
+    const { count } = await db.citationTrack.updateMany({ where: { id: trackId, userId }, data: { queryText } });
+    if (count === 0) throw trackNotFound(trackId);
+    return toCitationView(await db.citationTrack.findUniqueOrThrow({ where: { id: trackId } }));
+  };
+
+  /** Deletes one of the user's observations. */
+  const remove = async (userId: string, trackId: string): Promise<{ id: string; deleted: true }> => {
+    const { count } = await db.citationTrack.deleteMany({ where: { id: trackId, userId } });
+    if (count === 0) throw trackNotFound(trackId);
+    return { id: trackId, deleted: true };
+  };
+
+  return { list, record, rename, remove };
 };
 
 export type CitationService = ReturnType<typeof createCitationService>;

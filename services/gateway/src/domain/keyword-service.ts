@@ -1,5 +1,6 @@
 import type { PageMeta } from "@scan/contract";
 import {
+  AppError,
   type KeywordListQuery,
   type KeywordView,
   keywordTrend,
@@ -85,7 +86,40 @@ export const createKeywordService = ({ db, sites }: { db: Db; sites: SiteService
       return { keyword: toKeywordView(updated), created: false };
     });
 
-  return { list, record };
+  const keywordNotFound = (id: string) =>
+    new AppError("not_found", `No keyword with id ${id}`, "Use a keyword id from GET /api/v1/keywords.");
+
+  /**
+   * Rewords one of the user's keywords; its positions and trend stay. Its site tracking the new
+   * wording already is 409: two records of one query would split its history.
+   */
+  const rename = (userId: string, keywordId: string, keyword: string): Promise<KeywordView> =>
+    withUserLock(db, "keywords", userId, async (tx) => {
+      const existing = await tx.keyword.findFirst({ where: { id: keywordId, userId } });
+      if (!existing) throw keywordNotFound(keywordId);
+      if (existing.keyword === keyword) return toKeywordView(existing);
+      const taken = await tx.keyword.findUnique({
+        where: { siteId_keyword: { siteId: existing.siteId, keyword } },
+        select: { id: true },
+      });
+      if (taken) {
+        throw new AppError(
+          "conflict",
+          `The site already tracks "${keyword}".`,
+          "Delete one of the two keywords, or choose other words.",
+        );
+      }
+      return toKeywordView(await tx.keyword.update({ where: { id: keywordId }, data: { keyword } }));
+    });
+
+  /** Stops tracking one of the user's keywords; its recorded positions go with it. */
+  const remove = async (userId: string, keywordId: string): Promise<{ id: string; deleted: true }> => {
+    const { count } = await db.keyword.deleteMany({ where: { id: keywordId, userId } });
+    if (count === 0) throw keywordNotFound(keywordId);
+    return { id: keywordId, deleted: true };
+  };
+
+  return { list, record, rename, remove };
 };
 
 export type KeywordService = ReturnType<typeof createKeywordService>;

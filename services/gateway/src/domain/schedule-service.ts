@@ -181,6 +181,12 @@ export const createScheduleService = ({
     return { schedule: await viewOf(schedule), created };
   };
 
+  /** The site's schedule, or null when it has none (the caller has checked the site is the user's). */
+  const find = async (siteId: string): Promise<AuditScheduleView | null> => {
+    const schedule = await db.auditSchedule.findUnique({ where: { siteId } });
+    return schedule ? viewOf(schedule) : null;
+  };
+
   const get = async (userId: string, siteId: string) => {
     await ownedSite(userId, siteId);
     const schedule = await db.auditSchedule.findUnique({ where: { siteId } });
@@ -200,7 +206,7 @@ export const createScheduleService = ({
     return { ...view, next_run_at: null };
   };
 
-  return { put, get, remove };
+  return { put, get, find, remove };
 };
 
 export type ScheduleService = ReturnType<typeof createScheduleService>;

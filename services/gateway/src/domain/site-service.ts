@@ -93,7 +93,42 @@ export const createSiteService = ({ db }: { db: Db }) => {
     return toSiteView(site);
   };
 
-  return { list, get, create, assertOwned };
+  /** Gives one of the user's sites a new name; its origin, scores and records stay. */
+  const rename = async (userId: string, siteId: string, name: string): Promise<SiteView> => {
+    const { count } = await db.site.updateMany({ where: { id: siteId, userId }, data: { name } });
+    if (count === 0) throw siteNotFound(siteId);
+    return get(userId, siteId);
+  };
+
+  /**
+   * Deletes one of the user's sites with what belongs to it (keywords, citation tracks, audits,
+   * schedule, alerts; the database cascades). Scans stay: they are of URLs, not of sites, and a
+   * later keyed scan of the origin records the site again. Refused while an audit of it is under
+   * way, whose pages would be stored for nothing. A schedule's queue entry finds no row when it
+   * next fires and removes itself.
+   */
+  const remove = async (userId: string, siteId: string): Promise<{ id: string; deleted: true }> => {
+    await assertOwned(userId, siteId);
+    const running = await db.audit.count({
+      where: { siteId, userId, status: { in: ["discovering", "running", "finalizing"] } },
+    });
+    if (running > 0) {
+      throw new AppError(
+        "conflict",
+        "An audit of this site is under way.",
+        "Cancel the audit, or wait until it ends, then delete the site.",
+      );
+    }
+    // alerts name the site by id only (no foreign key): they go in the same transaction
+    const [, { count }] = await db.$transaction([
+      db.auditAlert.deleteMany({ where: { siteId, userId } }),
+      db.site.deleteMany({ where: { id: siteId, userId } }),
+    ]);
+    if (count === 0) throw siteNotFound(siteId);
+    return { id: siteId, deleted: true };
+  };
+
+  return { list, get, create, rename, remove, assertOwned };
 };
 
 export type SiteService = ReturnType<typeof createSiteService>;

@@ -9,6 +9,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { AppError, ERROR_TABLE } from "@scan/contract";
+import { problemSentence } from "@scan/contract/wait";
 import type { Logger } from "pino";
 import { z } from "zod";
 import type { ToolAnswer, ToolContext } from "./page-tools";
@@ -120,7 +121,9 @@ export const createToolServerFactory = ({ tools, log }: ToolServerDeps) => {
         });
       }
       return {
-        content: [{ type: "text", text: `${ERROR_TABLE[error.kind].a}: ${error.message}. ${error.hint}`.trim() }],
+        content: [
+          { type: "text", text: `${ERROR_TABLE[error.kind].a}: ${problemSentence(error.message, error.hint)}` },
+        ],
         isError: true,
       };
     }

@@ -45,7 +45,7 @@ export const CORS_EXPOSED_HEADERS = [
 ];
 
 /** Every method a path of the API or the tool server serves: one answer for every path, so preflights probe nothing. */
-const METHODS = "GET, HEAD, POST, DELETE";
+const METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE";
 
 /** How long a browser may reuse a preflight's answer (Chromium caps it at 7,200 s): a removed origin loses access within it. */
 const MAX_AGE_S = 600;

@@ -80,7 +80,7 @@ export const errorHandler =
   };
 
 /** The methods some route of the server serves: what a CONNECT is told to use instead. */
-export const SERVED_METHODS = "GET, HEAD, POST, DELETE";
+export const SERVED_METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE";
 
 /** A whole HTTP/1.1 answer with an error envelope, for a socket express never saw; the connection closes. */
 const rawAnswer = (

@@ -8,7 +8,7 @@ import { type BodySent, type BodySpec, type InputSpec, parseBody, parseInput } f
 /** The REST API: every request under it is authenticated and counted before any route runs (api-access). */
 export const API_PREFIX = "/api/v1";
 
-export type Method = "get" | "post" | "put" | "delete";
+export type Method = "get" | "post" | "put" | "patch" | "delete";
 
 /** An operator's check on an endpoint outside the API: throws the refusal, or returns to let the request on. */
 export type Guard = { guard: (req: Request, res: Response) => void };

@@ -2,11 +2,13 @@ import {
   AppError,
   CreateSiteRequest,
   normaliseScanUrl,
+  RenameSiteRequest,
   SiteCredentialsRequest,
   SiteIdParam,
   SiteListQuery,
   successBody,
 } from "@scan/contract";
+import type { ScheduleService } from "../domain/schedule-service";
 import type { SiteCredentials } from "../domain/site-credentials";
 import type { SiteService } from "../domain/site-service";
 import { sendPage } from "../http/pagination";
@@ -14,15 +16,18 @@ import { type Route, route } from "../http/route";
 
 const QUERY_HINT =
   "page ≥ 1; limit from 1 to 100; q: text to find in the domain, name or url (at most 200 characters).";
+const SITE_ID_HINT = "Use a site id from GET /api/v1/sites.";
 const BODY_HINT = 'Send {"url": "https://example.com", "name": "Example"} as JSON; name is optional.';
 
-/** GET /api/v1/sites (docs/spec/public-scanning-api.md §4.4), GET /api/v1/sites/:id and POST /api/v1/sites, for the key holder's own sites. */
+/** GET /api/v1/sites (docs/spec/public-scanning-api.md §4.4), POST /api/v1/sites, and GET, PATCH and DELETE /api/v1/sites/:id, for the key holder's own sites. */
 export const siteRoutes = ({
   sites,
+  schedules,
   credentials,
   assertScannable,
 }: {
   sites: SiteService;
+  schedules: Pick<ScheduleService, "find">;
   credentials: SiteCredentials;
   /** the scan address policy: a site is scanned later, so a private origin is refused now (SCAN_ALLOWLIST applies) */
   assertScannable: (url: string) => Promise<void>;
@@ -47,9 +52,9 @@ export const siteRoutes = ({
       params: { schema: SiteIdParam, hint: "Use a site id from GET /api/v1/sites." },
     },
     async ({ caller, params, res }) => {
-      res.json(
-        successBody(res.locals.form, await sites.get(caller.userId, params.id), { requestId: res.locals.requestId }),
-      );
+      const site = await sites.get(caller.userId, params.id);
+      const detail = { ...site, schedule: await schedules.find(site.id) };
+      res.json(successBody(res.locals.form, detail, { requestId: res.locals.requestId }));
     },
   ),
   route(
@@ -70,10 +75,38 @@ export const siteRoutes = ({
     },
   ),
 
+  route(
+    {
+      method: "patch",
+      path: "/api/v1/sites/:id",
+      authorization: "account",
+      params: { schema: SiteIdParam, hint: SITE_ID_HINT },
+      body: { schema: RenameSiteRequest, hint: 'Send {"name": "Example"} as JSON.', report: "names" },
+    },
+    async ({ caller, params, body: input, res }) => {
+      const site = await sites.rename(caller.userId, params.id, input.name);
+      res.json(successBody(res.locals.form, site, { requestId: res.locals.requestId }));
+    },
+  ),
+  route(
+    {
+      method: "delete",
+      path: "/api/v1/sites/:id",
+      authorization: "account",
+      params: { schema: SiteIdParam, hint: SITE_ID_HINT },
+    },
+    async ({ caller, params, res }) => {
+      res.json(
+        successBody(res.locals.form, await sites.remove(caller.userId, params.id), {
+          requestId: res.locals.requestId,
+        }),
+      );
+    },
+  ),
+
   ...credentialRoutes(credentials),
 ];
 
-const SITE_ID_HINT = "Use a site id from GET /api/v1/sites.";
 const CREDENTIALS_HINT =
   'Send {"headers": {"X-Staging-Token": "..."}, "cookies": {"session": "..."}, "basic": {"username": "...", "password": "..."}} as JSON; any of the three, at least one.';
 

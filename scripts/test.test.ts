@@ -61,7 +61,7 @@ describe("the test command's slowest files", () => {
   it("lists the longest files first, relative to the project, at most the number asked", () => {
     const report = {
       testResults: [
-        { name: "/repo/tests/a.test.ts", perfStats: { start: 1_000, end: 3_500 } },
+        { name: "/repo/tests/a.test.ts", startTime: 1_000, endTime: 3_500 },
         { name: "/repo/tests/b.test.ts", perfStats: { start: 0, end: 84_200 } },
         { name: "/repo/tests/c.test.ts", perfStats: { start: 10, end: 20 } },
       ],

@@ -76,8 +76,11 @@ export const slowestFiles = (report: Record<string, unknown> | null, root: strin
   const results = Array.isArray(report?.testResults) ? (report.testResults as Array<Record<string, unknown>>) : [];
   return results
     .map((result) => {
+      // jest's --json report: startTime/endTime per file (perfStats in its in-process results)
       const stats = result.perfStats as { start?: number; end?: number } | undefined;
-      const ms = typeof stats?.start === "number" && typeof stats?.end === "number" ? stats.end - stats.start : 0;
+      const start = typeof result.startTime === "number" ? result.startTime : stats?.start;
+      const end = typeof result.endTime === "number" ? result.endTime : stats?.end;
+      const ms = typeof start === "number" && typeof end === "number" ? end - start : 0;
       const name = typeof result.name === "string" ? result.name : "?";
       return { ms, file: name.startsWith(`${root}/`) ? name.slice(root.length + 1) : name };
     })

@@ -20,6 +20,24 @@ describe("article-schema", () => {
     );
     expect(verdict.status).toBe("warn");
     expect(verdict.description).toBe("NewsArticle JSON-LD lacks author, datePublished.");
+    // the date to add is the page's own, or its owner's to supply: never an example date
+    expect(verdict.fix).toContain("datePublished as YYYY-MM-DD: the page shows no date, so its owner must supply it");
+    const shown = judge(
+      articleSchema,
+      page(
+        ld('{"@context":"https://schema.org","@type":"NewsArticle","headline":"Hi"}'),
+        "<article><h1>Hi</h1><p>March 3, 2025. Rain fell.</p></article>",
+      ),
+    );
+    expect(shown.fix).toContain('(datePublished "2025-03-03": the page shows "March 3, 2025")');
+    const stated = judge(
+      articleSchema,
+      page(
+        ld('{"@context":"https://schema.org","@type":"NewsArticle","headline":"Hi"}') +
+          '<meta property="article:published_time" content="2024-02-01T08:00:00Z">',
+      ),
+    );
+    expect(stated.fix).toContain('(datePublished "2024-02-01", the page\'s <meta article:published_time>)');
   });
 
   it("fails when the page is an <article> without markup", () => {

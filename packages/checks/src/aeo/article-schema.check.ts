@@ -1,9 +1,22 @@
 import { defineCheck } from "../check";
+import { isoDay, pageDates, publishedDate, writtenDate } from "../geo/dates";
 import { readableText } from "../lib/element";
 import { type JsonLdNode, jsonLd, nodesOfType, textOf, typesOf, unreadableFix, unreadableNote } from "../lib/jsonld";
 import { type HtmlSyntax, htmlItems } from "../lib/microdata";
 import type { Page } from "../page";
 import { ancestor, elementsNamed, isInert } from "../seo/dom";
+
+/**
+ * The publish date to give datePublished, from the page itself: a date it states (a meta, its
+ * content's <time>) or writes out in its content; else that its owner must supply one.
+ */
+const pageDateNote = (page: Page): string => {
+  const stated = publishedDate(pageDates(page).dates);
+  if (stated) return ` (datePublished "${isoDay(stated.date)}", the page's ${stated.source})`;
+  const shown = writtenDate(readableText(page.main.root).slice(0, 3_000), page.scannedAt);
+  if (shown) return ` (datePublished "${shown.iso}": the page shows "${shown.written}")`;
+  return " (datePublished as YYYY-MM-DD: the page shows no date, so its owner must supply it)";
+};
 
 // Article and its subtypes in schema.org
 export const ARTICLE_TYPES = [
@@ -124,7 +137,7 @@ export const articleSchema = defineCheck({
         : [];
     const note = unreadableNote(page, ARTICLE_TYPES);
     const them = best.missing.length === 1 ? "it" : "them";
-    const date = best.missing.includes("datePublished") ? " (an ISO 8601 date such as 2026-01-31)" : "";
+    const date = best.missing.includes("datePublished") ? pageDateNote(page) : "";
     const headline = textOf(best.node.headline);
     return {
       status: "warn",

@@ -25,7 +25,18 @@ describe("anchor-ids", () => {
     expect(verdict.description).toBe(
       '1 of 3 h2/h3 headings of the main content have an id to link to; without one: h2 "Shipping times", h3 "C".',
     );
-    expect(verdict.fix).toMatch(/^Give h2 "Shipping times", h3 "C" an id each \(<h2 id="shipping-times">\)/);
+    expect(verdict.fix).toMatch(
+      /^Give h2 "Shipping times", h3 "C" an id each \(<h2 id="shipping-times">, <h3 id="c">\)/,
+    );
+  });
+
+  it("never proposes an id the page already has, or one id for two headings", () => {
+    const verdict = judge(
+      anchorIds,
+      page(`<div id="rates"></div><h2>Rates</h2>${TEXT}<h2>Rates</h2>${TEXT}<h2>Fees</h2>${TEXT}`),
+    );
+    expect(verdict.status).toBe("fail");
+    expect(verdict.fix).toContain('(<h2 id="rates-2">, <h2 id="rates-3">, and so on, each id used once on the page)');
   });
 
   it("fails when none do", () => {

@@ -73,6 +73,22 @@ const slug = (text: string): string =>
     .slice(0, 40) || "section";
 
 /**
+ * The markup to propose for these headings: an id from each one's text that no element of the
+ * page has and no other proposed id takes ("rates", then "rates-2"), as an id must be unique.
+ */
+const uniqueIds = (page: Page, headings: ReadonlyArray<{ level: number; text: string }>): string[] => {
+  const taken = new Set<string>();
+  for (const element of page.doc.querySelectorAll("[id]")) taken.add(element.getAttribute("id") ?? "");
+  return headings.map(({ level, text }) => {
+    const base = slug(text);
+    let id = base;
+    for (let n = 2; taken.has(id); n += 1) id = `${base}-${n}`;
+    taken.add(id);
+    return `<h${level} id="${id}">`;
+  });
+};
+
+/**
  * Reads the h2/h3 headings of the main content (headings.ts `contentHeadings`: never those of
  * navigation, sidebars, teasers or widgets), and whether most of them can be reached by a
  * fragment (`#pricing`), so that an answer can cite the exact passage (Google's "scroll to
@@ -102,11 +118,11 @@ export const anchorIds = defineCheck({
     const evidence = bare.map((heading) => heading.text);
     const description = `${linkable.length} of ${headings.length} h2/h3 heading${headings.length === 1 ? " of the main content has" : "s of the main content have"} an id to link to${bare.length > 0 ? `; without one: ${headingList(bare)}` : ""}.`;
     if (linkable.length * 2 > headings.length) return { status: "pass", description, evidence };
-    const [first] = bare;
+    const proposed = uniqueIds(page, bare.slice(0, 2));
     return {
       status: linkable.length > 0 ? "warn" : "fail",
       description,
-      fix: `Give ${headingList(bare, 2)} ${bare.length === 1 ? "an id" : "an id each"} (<h${first?.level ?? 2} id="${slug(first?.text ?? "")}">), so that answers and readers can link straight to the section.`,
+      fix: `Give ${headingList(bare, 2)} ${bare.length === 1 ? "an id" : "an id each"} (${proposed.join(", ")}${bare.length > 2 ? ", and so on, each id used once on the page" : ""}), so that answers and readers can link straight to the section.`,
       evidence,
     };
   },

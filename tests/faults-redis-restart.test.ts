@@ -102,7 +102,9 @@ describe("Redis restarted empty with 20 scans in flight", () => {
     // the scans still queued when Redis went were lost with it, and run again from their rows
     const queuedBefore = before.find((group) => group.status === "queued")?._count ?? 0;
     expect(queuedBefore).toBeGreaterThanOrEqual(10);
-    expect(rows.filter((row) => row.requeues === 1).length).toBeGreaterThanOrEqual(queuedBefore);
+    // (the count is read just before the kill: in between, each of the worker's 2 slots may take
+    // one more job, which then runs on without Redis and completes without being queued again)
+    expect(rows.filter((row) => row.requeues === 1).length).toBeGreaterThanOrEqual(queuedBefore - 2);
     // the callers who waited were kept waiting for the scan queued again, and got its result;
     // on a machine too loaded to finish within SCAN_WAIT_MS, the 202 that ends a full wait
     // (never an earlier one: the restart must not cut a wait short), and the row completed above

@@ -94,12 +94,13 @@ const main = async () => {
   const reports = mkdtempSync(join(tmpdir(), "aeo-scan-test-"));
   try {
     const jestReport = join(reports, "jest.json");
-    const jestCode = await run(bin("jest"), [
-      "--runInBand",
-      "--json",
-      `--outputFile=${jestReport}`,
-      ...process.argv.slice(2),
-    ]);
+    // one process runs every file in turn and its heap grows past Node's default limit (about
+    // 4 GB here) before the last file; 8 GB lets the whole suite finish
+    const jestCode = await run(
+      bin("jest"),
+      ["--runInBand", "--json", `--outputFile=${jestReport}`, ...process.argv.slice(2)],
+      { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --max-old-space-size=8192`.trim() },
+    );
     const jest = readJson(jestReport);
     const slowest = slowestFiles(jest, ROOT);
     if (slowest.length > 0) process.stdout.write(`\nslowest test files:\n${slowest.join("\n")}\n\n`);

@@ -27,10 +27,12 @@ describe("operator tokens", () => {
 describe("OpsConfig", () => {
   const Ops = z.object(OpsConfig);
   it("treats an empty secret as unset and refuses a short one", () => {
-    expect(parseConfig(Ops, { METRICS_TOKEN: "", WEBHOOK_SECRET: "" }, "test")).toEqual({
+    expect(parseConfig(Ops, { METRICS_TOKEN: "", WEBHOOK_SECRET: "", SMTP_URL: "" }, "test")).toEqual({
       METRICS_TOKEN: undefined,
       WEBHOOK_SECRET: undefined,
       READY_TIMEOUT_MS: 1000,
+      ALERT_FROM: "SEO scanner alerts <alerts@localhost>",
+      DASHBOARD_URL: "http://localhost:3000/app",
     });
     expect(() => parseConfig(Ops, { WEBHOOK_SECRET: "short" }, "test")).toThrow(/WEBHOOK_SECRET: must be at least 16/);
   });

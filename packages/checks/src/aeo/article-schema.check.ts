@@ -1,5 +1,5 @@
 import { defineCheck } from "../check";
-import { isoDay, pageDates, publishedDate, writtenDate } from "../geo/dates";
+import { isoDay, pageDates, publishedDate, shownDate } from "../geo/dates";
 import { readableText } from "../lib/element";
 import { type JsonLdNode, jsonLd, nodesOfType, textOf, typesOf, unreadableFix, unreadableNote } from "../lib/jsonld";
 import { type HtmlSyntax, htmlItems } from "../lib/microdata";
@@ -13,7 +13,7 @@ import { ancestor, elementsNamed, isInert } from "../seo/dom";
 const pageDateNote = (page: Page): string => {
   const stated = publishedDate(pageDates(page).dates);
   if (stated) return ` (datePublished "${isoDay(stated.date)}", the page's ${stated.source})`;
-  const shown = writtenDate(readableText(page.main.root).slice(0, 3_000), page.scannedAt);
+  const shown = shownDate(page);
   if (shown) return ` (datePublished "${shown.iso}": the page shows "${shown.written}")`;
   return " (datePublished as YYYY-MM-DD: the page shows no date, so its owner must supply it)";
 };

@@ -1,5 +1,5 @@
 import { ancestorsOf, enclosingBoilerplate } from "../lib/boilerplate";
-import { ancestor, isHiddenByMarkup } from "../lib/element";
+import { ancestor, isHiddenByMarkup, readableText } from "../lib/element";
 import { type JsonLdNode, jsonLd, textOf } from "../lib/jsonld";
 import { perPage } from "../lib/memo";
 import { countWords, type Page } from "../page";
@@ -251,6 +251,13 @@ export const writtenDate = (text: string, latest: Date): { written: string; iso:
   }
   return null;
 };
+
+// a byline's date sits near the top of the content: the first characters are read, not a long page's every date
+const SHOWN_DATE_SPAN = 3_000;
+
+/** The first date the page's main content writes out for a reader (writtenDate), or null. */
+export const shownDate = (page: Page): { written: string; iso: string } | null =>
+  writtenDate(readableText(page.main.root).slice(0, SHOWN_DATE_SPAN), page.scannedAt);
 
 /** "2026-03-01" */
 export const isoDay = (date: Date): string => date.toISOString().slice(0, 10);

@@ -1,9 +1,6 @@
 import { defineCheck } from "../check";
 import { readableText } from "../lib/element";
-import { futureNote, isoDay, othersNote, type PageDate, pageDates, unreadableDatesNote, writtenDate } from "./dates";
-
-// a byline's date sits near the top of the content: the first characters are read, not a long page's every date
-const WRITTEN_DATE_SPAN = 3_000;
+import { futureNote, isoDay, othersNote, type PageDate, pageDates, shownDate, unreadableDatesNote } from "./dates";
 
 const dated = (date: PageDate): string => `${isoDay(date.date)} (${date.source})`;
 
@@ -40,7 +37,7 @@ export const publishDate = defineCheck({
       };
     }
     const heading = page.main.heading ? readableText(page.main.heading) : "";
-    const shown = writtenDate(readableText(page.main.root).slice(0, WRITTEN_DATE_SPAN), page.scannedAt);
+    const shown = shownDate(page);
     const markUp = shown
       ? `mark the date it shows, "${shown.written}", up as <time datetime="${shown.iso}">${shown.written}</time>`
       : `show the date it was first published${heading ? ` under the h1 "${heading.slice(0, 60)}"` : ""} as <time datetime="YYYY-MM-DD">: the page shows no date, so the site's owner must supply it`;

@@ -1,4 +1,4 @@
-import { AUDIT_JOBS, auditSchedulerId, SCAN_QUEUE } from "@scan/contract";
+import { AUDIT_JOBS, auditSchedulerId, SCAN_QUEUE } from "@scan/queue";
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { createAccount } from "./support/accounts";

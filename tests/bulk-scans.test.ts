@@ -1,4 +1,4 @@
-import { SCAN_QUEUE } from "@scan/contract";
+import { SCAN_QUEUE } from "@scan/queue";
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { createAccount, type TestAccount } from "./support/accounts";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { PlanPriorityWeights, SCAN_JOB, SCAN_QUEUE, scanJob } from "@scan/contract";
 import { createDb } from "@scan/db";
 import { createLogger } from "@scan/platform";
+import { PlanPriorityWeights, SCAN_JOB, SCAN_QUEUE, scanJob } from "@scan/queue";
 import { createReaper } from "@scan/worker";
 import { Queue, Worker } from "bullmq";
 import { Redis } from "ioredis";

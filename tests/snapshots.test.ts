@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { SCAN_JOB, SCAN_QUEUE, type ScanJobPayload, unpackSnapshot } from "@scan/contract";
+import { unpackSnapshot } from "@scan/contract";
+import { SCAN_JOB, SCAN_QUEUE, type ScanJobPayload } from "@scan/queue";
 import { Queue, QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
 import { type FixtureServer, html, startFixtureServer, text } from "./support/fixture-server";

@@ -1,14 +1,13 @@
-import {
-  type AuditDiscovery,
-  type AuditPageStatus,
-  type CheckResult,
-  type CheckStatus,
-  type PageCheckSummary,
-  pointsFor,
-  type SiteCheckResult,
-  type SiteReport,
-  scoreChecks,
-  type WorstPage,
+import { pointsFor, scoreChecks } from "@scan/checks";
+import type {
+  AuditDiscovery,
+  AuditPageStatus,
+  CheckResult,
+  CheckStatus,
+  PageCheckSummary,
+  SiteCheckResult,
+  SiteReport,
+  WorstPage,
 } from "@scan/contract";
 
 /**

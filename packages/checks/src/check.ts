@@ -1,6 +1,6 @@
 import type { CheckCategory, CheckResult, CheckSeverity } from "@scan/contract";
-import { pointsFor } from "@scan/contract";
 import type { Page } from "./page";
+import { pointsFor } from "./score/scorer";
 
 /**
  * What a check says about a page; the framework adds id, scores and the catalogue fields. A

@@ -38,6 +38,8 @@ export {
 export * from "./page";
 export * from "./registry";
 export * from "./run";
+export * from "./score/grade";
+export * from "./score/scorer";
 export * from "./seo/anchors";
 export * from "./seo/dom";
 export * from "./seo/head";

@@ -1,4 +1,5 @@
-import { type AuditPageView, type CheckStatus, Grade, pointsFor, type ScanMode, type SiteReport } from "@scan/contract";
+import { pointsFor } from "@scan/checks";
+import { type AuditPageView, type CheckStatus, Grade, type ScanMode, type SiteReport } from "@scan/contract";
 import type { PageReport } from "@scan/reports";
 import { z } from "zod";
 

@@ -1,4 +1,5 @@
-import { AuditScheduleRequest, maskSecretUrl } from "./audit";
+import { maskSecretUrl } from "./audit-alerts";
+import { AuditScheduleRequest } from "./audit-schedule";
 
 describe("maskSecretUrl", () => {
   it("keeps the origin and the last 4 characters of a Slack webhook's token, nothing else", () => {

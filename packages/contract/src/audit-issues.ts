@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { AuditStatus } from "./audit";
 import { CheckCategory, CheckSeverity } from "./check-result";
-import { ScanMode } from "./jobs";
 import { pageParams, queryEnum, queryFilter } from "./list-query";
+import { ScanMode } from "./scan";
 import { hasNoNul, NUL_MESSAGE } from "./text";
 
 /**

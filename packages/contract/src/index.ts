@@ -1,27 +1,31 @@
-/** The API contract: what crosses the wire, the queue and the table of stored scans. */
+/**
+ * The wire contract: the bodies, queries and params of the HTTP API and its webhooks, the
+ * envelopes and the error table; and the gzip archive of a captured snapshot. The queue's
+ * contract is @scan/queue; the scorer is @scan/checks'.
+ */
 export * from "./account";
 export * from "./audit";
+export * from "./audit-alerts";
 export * from "./audit-issues";
+export * from "./audit-schedule";
 export * from "./check-result";
 export * from "./citation";
 export * from "./envelope";
 export * from "./errors";
 export * from "./grade";
-export * from "./jobs";
 export * from "./keyword";
 export * from "./list-query";
 export * from "./operations";
 export * from "./render-failure";
 export * from "./scan";
-export * from "./scan-presenter";
-export * from "./scorer";
 export * from "./session";
 export * from "./site";
 export * from "./site-credentials";
+export * from "./site-history";
+export * from "./site-report";
 export * from "./snapshot";
 export * from "./snapshot-archive";
 export * from "./text";
 export * from "./tools";
-export * from "./top-problems";
 export * from "./url";
 export * from "./wait";

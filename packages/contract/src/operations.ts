@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { Plan } from "./account";
-import { ScanMode } from "./jobs";
+import { ScanMode } from "./scan";
 
 /** GET /api/v1/account: the caller's plan and what is left of its limits. */
 const Window = z.object({

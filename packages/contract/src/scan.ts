@@ -1,9 +1,12 @@
 import { z } from "zod";
 import { CheckResult } from "./check-result";
 import { Grade } from "./grade";
-import { ScanMode } from "./jobs";
 import { pageParams, queryFilter, queryUuid } from "./list-query";
 import { RenderFailure, RenderFailureCode } from "./render-failure";
+
+/** How much of the catalogue a scan runs: `quick` (20 checks, partial scores) or `full` (all 53). */
+export const ScanMode = z.enum(["quick", "full"]);
+export type ScanMode = z.infer<typeof ScanMode>;
 
 /** POST /api/v1/scan body (docs/spec/public-scanning-api.md §4.1). `url` is normalised per form after this parse. */
 export const ScanRequest = z.strictObject({

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { ScanMode } from "./jobs";
 import { pageParams } from "./list-query";
+import { ScanMode } from "./scan";
 import { hasNoNul, NUL_MESSAGE } from "./text";
 
 /** Longest `q` accepted by GET /api/v1/sites. */

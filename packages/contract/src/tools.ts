@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { MAX_AUDIT_PAGES } from "./audit";
 import { CheckCategory, CheckSeverity, CheckStatus } from "./check-result";
 import { Grade } from "./grade";
-import { ScanMode } from "./jobs";
+import { ScanMode } from "./scan";
 
 /**
  * Inputs and outputs of the page tools, served as MCP tools (aeo_scan, aeo_score, aeo_fix,
@@ -58,3 +59,25 @@ export const ScoreSummary = z.object({
   scannedAt: z.iso.datetime(),
 });
 export type ScoreSummary = z.infer<typeof ScoreSummary>;
+
+/** aeo_audit_site: start an audit of a site (`url`), or read one (`audit_id`) */
+export const AuditToolInput = z.strictObject({
+  url: z
+    .string({ error: "must be a string" })
+    .optional()
+    .describe(
+      "Starts an audit of this URL's site (its origin): an absolute http(s) URL, or a host (read as https://).",
+    ),
+  audit_id: z
+    .uuid({ error: "must be a UUID" })
+    .optional()
+    .describe("Reads this audit: its progress, and its report once done."),
+  mode: ScanMode.optional().describe('With url: "quick" (20 checks a page) or "full" (53, the default).'),
+  max_pages: z
+    .int({ error: `must be an integer from 1 to ${MAX_AUDIT_PAGES}` })
+    .min(1, `must be an integer from 1 to ${MAX_AUDIT_PAGES}`)
+    .max(MAX_AUDIT_PAGES, `must be an integer from 1 to ${MAX_AUDIT_PAGES}`)
+    .optional()
+    .describe("With url: at most this many pages (default and ceiling: the plan's)."),
+});
+export type AuditToolInput = z.infer<typeof AuditToolInput>;

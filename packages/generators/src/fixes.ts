@@ -1,12 +1,5 @@
-import { allChecks, preparePage, runChecks } from "@scan/checks";
-import {
-  type CheckResult,
-  type CheckStatus,
-  type Grade,
-  type Snapshot,
-  scoreChecks,
-  type TextResource,
-} from "@scan/contract";
+import { allChecks, preparePage, runChecks, scoreChecks } from "@scan/checks";
+import type { CheckResult, CheckStatus, Grade, Snapshot, TextResource } from "@scan/contract";
 import { z } from "zod";
 import { generateJsonLd, type JsonLdFix } from "./json-ld";
 import { generateLlmsTxt, type TextFileFix } from "./llms-txt";

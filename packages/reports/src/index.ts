@@ -15,7 +15,9 @@ export * from "./junit";
 export * from "./page-report";
 export * from "./paged-document";
 export * from "./sarif";
+export * from "./scan-presenter";
 export * from "./text";
+export * from "./top-problems";
 
 /** The product as reports name it (SARIF's tool.driver, JUnit's properties). */
 export const TOOL: ToolInfo = { name: "aeo-scan", version: manifest.version };

@@ -1,6 +1,6 @@
-import { type Page, preparePage, runChecks } from "@scan/checks";
+import { type Page, preparePage, runChecks, scoreChecks } from "@scan/checks";
 import type { ScanMode, Snapshot } from "@scan/contract";
-import { ScanOutcome, scoreChecks } from "@scan/contract";
+import { ScanOutcome } from "@scan/contract";
 import type { BrowserPool } from "./browser-pool";
 import { type CaptureLimits, captureSnapshot } from "./capture";
 import type { FetchPolicy, SiteAccess } from "./http-fetch";

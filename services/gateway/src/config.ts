@@ -1,6 +1,7 @@
 import { createPublicKey } from "node:crypto";
-import { PlanPriorityWeights, ResponseForm } from "@scan/contract";
+import { ResponseForm } from "@scan/contract";
 import { CommonConfig, intFrom, OpsConfig, optionalSecret, parseConfig } from "@scan/platform";
+import { PlanPriorityWeights } from "@scan/queue";
 import { z } from "zod";
 
 /** An unset or blank variable is absent (compose files pass `VAR=` for "not set"). */

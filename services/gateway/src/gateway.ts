@@ -2,7 +2,6 @@ import { lookup } from "node:dns/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve as resolvePath } from "node:path";
-import { AUDIT_PAGE_PRIORITY, SCAN_QUEUE, WEBHOOK_QUEUE } from "@scan/contract";
 import type { Db } from "@scan/db";
 import type { LlmEndpoint } from "@scan/generators";
 import {
@@ -13,6 +12,7 @@ import {
   siteSecretsBox,
   warnIfRedisEvicts,
 } from "@scan/platform";
+import { AUDIT_PAGE_PRIORITY, SCAN_QUEUE, WEBHOOK_QUEUE } from "@scan/queue";
 import { Queue, QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";

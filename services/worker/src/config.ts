@@ -1,5 +1,5 @@
-import { PlanPriorityWeights } from "@scan/contract";
 import { CommonConfig, intFrom, OpsConfig, parseConfig } from "@scan/platform";
+import { PlanPriorityWeights } from "@scan/queue";
 import { ScanSettings } from "@scan/scanner";
 import { z } from "zod";
 

@@ -1,4 +1,6 @@
 import { hostname } from "node:os";
+import type { Db } from "@scan/db";
+import { probeAll, type Readiness, siteSecretsBox, warnIfRedisEvicts } from "@scan/platform";
 import {
   ALERT_JOB,
   type AlertJobPayload,
@@ -8,9 +10,7 @@ import {
   WEBHOOK_JOB,
   WEBHOOK_QUEUE,
   WebhookJobPayload,
-} from "@scan/contract";
-import type { Db } from "@scan/db";
-import { probeAll, type Readiness, siteSecretsBox, warnIfRedisEvicts } from "@scan/platform";
+} from "@scan/queue";
 import { captureLimitsOf, createScanner, resolveAll, type Scanner } from "@scan/scanner";
 import { type Job, type MinimalJob, Queue, Worker } from "bullmq";
 import type { Redis } from "ioredis";

@@ -5,7 +5,6 @@ import {
   type AuditPageView,
   type AuditProgress,
   type AuditView,
-  auditStepJob,
   type CreateAuditRequest,
   type Grade,
   offsetOf,
@@ -15,6 +14,7 @@ import {
   SiteReport,
 } from "@scan/contract";
 import type { Audit, Db } from "@scan/db";
+import { auditStepJob } from "@scan/queue";
 import { type AuditExportFormat, exportedPagesOf, streamAuditExport, TOOL } from "@scan/reports";
 import type { Queue } from "bullmq";
 import type { Logger } from "pino";

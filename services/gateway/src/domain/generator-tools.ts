@@ -1,8 +1,9 @@
 import type { Snapshot } from "@scan/contract";
-import { AppError, toScanResult, unpackSnapshot } from "@scan/contract";
+import { AppError, unpackSnapshot } from "@scan/contract";
 import type { Db, Scan } from "@scan/db";
 import type { LlmEndpoint } from "@scan/generators";
 import { fixes, generate } from "@scan/generators";
+import { toScanResult } from "@scan/reports";
 import type { FixInput, FixResult, GenerateInput, GenerateResult } from "./generator-schemas";
 import type { PageTools, ToolAnswer, ToolContext } from "./page-tools";
 

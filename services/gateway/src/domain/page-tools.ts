@@ -1,6 +1,7 @@
 import type { ResponseForm, ScanMode, ScanResult, ScanToolInput, ScoreSummary, ScoreToolInput } from "@scan/contract";
-import { AppError, normaliseScanUrl, topProblems, toScanResult } from "@scan/contract";
+import { AppError, normaliseScanUrl } from "@scan/contract";
 import type { Scan } from "@scan/db";
+import { topProblems, toScanResult } from "@scan/reports";
 import type { AccountCaller } from "./authenticate";
 import type { ScanService } from "./scan-service";
 

@@ -1,7 +1,8 @@
 import type { Plan } from "@scan/contract";
-import { AppError, MAX_SCAN_PRIORITY, normaliseScanUrl, type ScanMode, scanJob, scanPriority } from "@scan/contract";
+import { AppError, normaliseScanUrl, type ScanMode } from "@scan/contract";
 import type { Db } from "@scan/db";
 import { type PortPolicy, type Resolve, vetTarget } from "@scan/platform";
+import { MAX_SCAN_PRIORITY, scanJob, scanPriority } from "@scan/queue";
 import type { Queue } from "bullmq";
 import { type AccountCaller, keyIdOf } from "./authenticate";
 import { quotaMonth, scansThisMonth } from "./monthly-quota";

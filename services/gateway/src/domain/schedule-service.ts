@@ -1,14 +1,6 @@
-import {
-  AppError,
-  type AuditScheduleRequest,
-  type AuditScheduleView,
-  auditScheduler,
-  auditSchedulerId,
-  maskSecretUrl,
-  type Plan,
-  schedulePattern,
-} from "@scan/contract";
+import { AppError, type AuditScheduleRequest, type AuditScheduleView, maskSecretUrl, type Plan } from "@scan/contract";
 import type { AuditSchedule, Db } from "@scan/db";
+import { auditScheduler, auditSchedulerId, schedulePattern } from "@scan/queue";
 import type { Queue } from "bullmq";
 import { z } from "zod";
 import type { AccountCaller } from "./authenticate";

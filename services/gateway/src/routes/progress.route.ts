@@ -1,11 +1,5 @@
-import {
-  AuditIdParam,
-  type AuditView,
-  FINISHED_AUDIT_STATUSES,
-  ScanIdParam,
-  type StoredScan,
-  toStoredScan,
-} from "@scan/contract";
+import { AuditIdParam, type AuditView, FINISHED_AUDIT_STATUSES, ScanIdParam, type StoredScan } from "@scan/contract";
+import { toStoredScan } from "@scan/reports";
 import type { Request, Response } from "express";
 import type { AuditService } from "../domain/audit-service";
 import type { ScanService } from "../domain/scan-service";

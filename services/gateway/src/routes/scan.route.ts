@@ -6,10 +6,8 @@ import {
   ScanReadQuery,
   ScanRequest,
   successBody,
-  toCallbackDelivery,
-  toScanResult,
-  toStoredScan,
 } from "@scan/contract";
+import { toCallbackDelivery, toScanResult, toStoredScan } from "@scan/reports";
 import { scanLink } from "../domain/scan-access";
 import type { ScanService } from "../domain/scan-service";
 import { sendRevalidatable } from "../http/conditional";

@@ -6,9 +6,9 @@ import {
   ScanListQuery,
   type ScanSummary,
   successBody,
-  toStoredScan,
   waitInWords,
 } from "@scan/contract";
+import { toStoredScan } from "@scan/reports";
 import { type RateLimiter, rateLimitHeaders } from "../domain/rate-limiter";
 import { resumeBatch } from "../domain/scan-batches";
 import type { ScanService } from "../domain/scan-service";

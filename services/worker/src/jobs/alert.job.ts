@@ -1,7 +1,8 @@
 import { alertMessage } from "@scan/audit";
-import { AlertJobPayload, maskSecretUrl, RegressionAlert } from "@scan/contract";
+import { maskSecretUrl, RegressionAlert } from "@scan/contract";
 import type { AuditAlert, Db } from "@scan/db";
 import { redactText, redactUrl, SIGNATURE_HEADER, signWebhook } from "@scan/platform";
+import { AlertJobPayload } from "@scan/queue";
 import { type Job, UnrecoverableError } from "bullmq";
 import type { Logger } from "pino";
 import { type DeliveryPolicy, type DeliveryResult, deliver } from "../domain/webhook-delivery";

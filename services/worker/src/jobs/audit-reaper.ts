@@ -1,6 +1,6 @@
-import { AUDIT_JOB, auditPageJob, auditStepJob, auditStepJobId } from "@scan/contract";
 import type { Db } from "@scan/db";
 import { atMost } from "@scan/platform";
+import { AUDIT_JOB, auditPageJob, auditStepJob, auditStepJobId } from "@scan/queue";
 import type { Queue } from "bullmq";
 import type { Logger } from "pino";
 import { finishIfDone } from "../domain/audit-store";

@@ -7,6 +7,8 @@ import {
   type SitemapBounds,
   type UrlRules,
 } from "@scan/audit";
+import type { Db } from "@scan/db";
+import { vetTarget } from "@scan/platform";
 import {
   type AlertJobPayload,
   AUDIT_JOBS,
@@ -16,9 +18,7 @@ import {
   auditPageJob,
   auditSchedulerId,
   auditStepJob,
-} from "@scan/contract";
-import type { Db } from "@scan/db";
-import { vetTarget } from "@scan/platform";
+} from "@scan/queue";
 import { type Scanner, type SiteAccess, TargetError } from "@scan/scanner";
 import { DelayedError, type Job, type Queue, UnrecoverableError } from "bullmq";
 import type { Logger } from "pino";

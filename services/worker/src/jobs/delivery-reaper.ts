@@ -1,5 +1,5 @@
-import { type AlertJobPayload, alertJobId, type WebhookJobPayload } from "@scan/contract";
 import type { Db } from "@scan/db";
+import { type AlertJobPayload, alertJobId, type WebhookJobPayload } from "@scan/queue";
 import type { Queue } from "bullmq";
 import type { Logger } from "pino";
 

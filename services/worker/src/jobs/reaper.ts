@@ -1,6 +1,6 @@
-import { type PriorityWeights, SCAN_JOB, scanJob, scanPriority } from "@scan/contract";
 import type { Db } from "@scan/db";
 import { atMost } from "@scan/platform";
+import { type PriorityWeights, SCAN_JOB, scanJob, scanPriority } from "@scan/queue";
 import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";

@@ -1,5 +1,5 @@
-import { type ScanJobOutcome, ScanJobPayload, type WebhookJobPayload } from "@scan/contract";
 import { type Db, isDatabaseUnreachable } from "@scan/db";
+import { type ScanJobOutcome, ScanJobPayload, type WebhookJobPayload } from "@scan/queue";
 import { type Scanner, TargetError } from "@scan/scanner";
 import { type Job, UnrecoverableError } from "bullmq";
 import type { Logger } from "pino";

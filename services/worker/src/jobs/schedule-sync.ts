@@ -1,5 +1,5 @@
-import { auditScheduler } from "@scan/contract";
 import type { Db } from "@scan/db";
+import { auditScheduler } from "@scan/queue";
 import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";

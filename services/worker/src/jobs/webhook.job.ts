@@ -1,6 +1,8 @@
-import { ScanWebhook, toStoredScan, WebhookJobPayload } from "@scan/contract";
+import { ScanWebhook } from "@scan/contract";
 import type { Db } from "@scan/db";
 import { redactUrl, SIGNATURE_HEADER, signWebhook } from "@scan/platform";
+import { WebhookJobPayload } from "@scan/queue";
+import { toStoredScan } from "@scan/reports";
 import { type Job, UnrecoverableError } from "bullmq";
 import type { Logger } from "pino";
 import { type DeliveryPolicy, type DeliveryResult, deliver } from "../domain/webhook-delivery";

@@ -1,6 +1,5 @@
-import type { CheckCategory, CheckResult, CheckStatus } from "./check-result";
-import { type Grade, gradeFor } from "./grade";
-import type { IssueCounts } from "./scan";
+import type { CheckCategory, CheckResult, CheckStatus, Grade, IssueCounts } from "@scan/contract";
+import { gradeFor } from "./grade";
 
 export type Scores = { seo: number; aeo: number; geo: number; overall: number; total: number };
 export type ScoreCard = { scores: Scores; grade: Grade; issues: IssueCounts };

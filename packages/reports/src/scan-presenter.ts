@@ -1,9 +1,16 @@
+import {
+  type CallbackAttempt,
+  type CallbackDelivery,
+  type CallbackState,
+  CheckResult,
+  Grade,
+  renderFailureOf,
+  type ScanMode,
+  type ScanResult,
+  type ScanStatus,
+  type StoredScan,
+} from "@scan/contract";
 import { z } from "zod";
-import { CheckResult } from "./check-result";
-import { Grade } from "./grade";
-import type { ScanMode } from "./jobs";
-import { renderFailureOf } from "./render-failure";
-import type { CallbackAttempt, CallbackDelivery, CallbackState, ScanResult, ScanStatus, StoredScan } from "./scan";
 
 /**
  * A stored scan row as the presenters need it. The Prisma model satisfies it structurally, so

@@ -1,4 +1,4 @@
-import type { CheckResult } from "./check-result";
+import type { CheckResult } from "@scan/contract";
 import { scoreChecks } from "./scorer";
 
 const result = (overrides: Partial<CheckResult>): CheckResult => ({

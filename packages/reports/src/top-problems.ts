@@ -1,4 +1,4 @@
-import type { CheckResult, CheckSeverity } from "./check-result";
+import type { CheckResult, CheckSeverity } from "@scan/contract";
 
 const SEVERITY_RANK: Record<CheckSeverity, number> = { critical: 0, warning: 1, info: 2 };
 

@@ -1,4 +1,4 @@
-import type { CheckResult } from "./check-result";
+import type { CheckResult } from "@scan/contract";
 import { topProblems } from "./top-problems";
 
 const check = (id: string, overrides: Partial<CheckResult>): CheckResult => ({

@@ -1,0 +1,46 @@
+import { AUDIT_JOBS, auditPageJob, auditScheduler, auditStepJob } from "./audit-jobs";
+import { JOB_KINDS, jobKindOf } from "./job-kinds";
+import { SCAN_JOB, SCAN_QUEUE, scanJob } from "./scan-job";
+import { ALERT_JOB, WEBHOOK_JOB, WEBHOOK_QUEUE } from "./webhook-job";
+
+const scanId = "5b0c3c1e-8a53-4a4e-9d1f-6f7a2b9c0d11";
+const auditId = "0f4c7a52-3d7e-4b8a-9c61-2e5d8f1a7b90";
+const pageId = "9a1e2b3c-4d5e-4f60-8a7b-1c2d3e4f5a6b";
+const siteId = "c3d2e1f0-a9b8-4c7d-8e6f-5a4b3c2d1e0f";
+
+describe("the job kinds", () => {
+  it("name each kind once per queue", () => {
+    const keys = JOB_KINDS.map((kind) => `${kind.queue}/${kind.name}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it("hold every job the catalogue names, on the queue it is added to", () => {
+    const onScans = [SCAN_JOB.name, ...Object.values(AUDIT_JOBS)];
+    const onWebhooks = [WEBHOOK_JOB.name, ALERT_JOB.name];
+    for (const name of onScans) expect(jobKindOf(SCAN_QUEUE, name)).toBeDefined();
+    for (const name of onWebhooks) expect(jobKindOf(WEBHOOK_QUEUE, name)).toBeDefined();
+    expect(JOB_KINDS).toHaveLength(onScans.length + onWebhooks.length);
+  });
+
+  it("know no job by another queue's name", () => {
+    expect(jobKindOf(WEBHOOK_QUEUE, SCAN_JOB.name)).toBeUndefined();
+    expect(jobKindOf(SCAN_QUEUE, WEBHOOK_JOB.name)).toBeUndefined();
+    expect(jobKindOf(SCAN_QUEUE, "no-such-job")).toBeUndefined();
+  });
+
+  it("accept the payload of every job the builders make, and refuse another kind's", () => {
+    const built = [
+      scanJob({ id: scanId, url: "https://example.com/", mode: "full", requestId: "r1", keepSnapshot: true }, 3),
+      auditStepJob("discover", { auditId }),
+      auditStepJob("report", { auditId, requestId: "r2" }),
+      auditPageJob({ auditId, pageId, url: "https://example.com/a", mode: "quick" }),
+      auditScheduler({ siteId, frequency: "weekly" }).template,
+    ];
+    for (const job of built) {
+      const kind = jobKindOf(SCAN_QUEUE, job.name);
+      expect(kind?.payload.safeParse(job.data).success).toBe(true);
+    }
+    expect(jobKindOf(SCAN_QUEUE, AUDIT_JOBS.page)?.payload.safeParse({ auditId }).success).toBe(false);
+    expect(jobKindOf(WEBHOOK_QUEUE, ALERT_JOB.name)?.payload.safeParse({ scanId }).success).toBe(false);
+  });
+});

@@ -101,6 +101,43 @@ describe("workspace boundaries", () => {
     expect(problems).toEqual([]);
   });
 
+  it("a workspace imports only the workspace packages its manifest depends on", () => {
+    const problems = files.flatMap((file) => {
+      const from = workspaceOf(file);
+      if (!from) return [];
+      const manifest = JSON.parse(readFileSync(join(ROOT, from.dir, "package.json"), "utf8"));
+      const declared = new Set(Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }));
+      return specifiersOf(readFileSync(join(ROOT, file), "utf8"))
+        .map((specifier) => specifier.match(/^(@scan\/[^/]+)/)?.[1])
+        .filter((name): name is string => name !== undefined && name !== from.name && !declared.has(name))
+        .map((name) => `${file}: imports ${name}, which ${from.name}'s package.json does not depend on`);
+    });
+    expect([...new Set(problems)]).toEqual([]);
+  });
+
+  it("the workspace's dependencies form no cycle", () => {
+    const dependsOn = new Map(
+      workspaces.map((w) => {
+        const manifest = JSON.parse(readFileSync(join(ROOT, w.dir, "package.json"), "utf8"));
+        const deps = Object.keys({ ...manifest.dependencies, ...manifest.devDependencies });
+        return [w.name, deps.filter((dep) => workspaces.some((other) => other.name === dep))];
+      }),
+    );
+    const cycles: string[] = [];
+    const done = new Set<string>();
+    const visit = (name: string, path: string[]) => {
+      if (path.includes(name)) {
+        cycles.push([...path.slice(path.indexOf(name)), name].join(" → "));
+        return;
+      }
+      if (done.has(name)) return;
+      for (const dep of dependsOn.get(name) ?? []) visit(dep, [...path, name]);
+      done.add(name);
+    };
+    for (const name of dependsOn.keys()) visit(name, []);
+    expect(cycles).toEqual([]);
+  });
+
   it("every exports entry names a file that exists", () => {
     const missing = workspaces.flatMap((w) => {
       const manifest = JSON.parse(readFileSync(join(ROOT, w.dir, "package.json"), "utf8"));

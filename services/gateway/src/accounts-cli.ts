@@ -21,14 +21,14 @@ import { Plan, ResponseForm, Role } from "@scan/contract";
 import { createDb } from "@scan/db";
 import { parseConfig } from "@scan/platform";
 import { AccountsConfig as Config } from "./config";
-import { createAccountService } from "./domain/account-service";
-import { issueUserToken, ttlSeconds } from "./domain/jwt-issuer";
-import { jwtKeysFrom } from "./domain/jwt-keys";
-import { createKeyService } from "./domain/key-service";
-import { createOneTimeLinks } from "./domain/one-time-links";
-import { createPasswordCheck } from "./domain/passwords";
-import { createSessionService } from "./domain/session-service";
-import { createUserService } from "./domain/user-service";
+import { createAccountService } from "./auth/account-service";
+import { issueUserToken, ttlSeconds } from "./auth/jwt-issuer";
+import { jwtKeysFrom } from "./auth/jwt-keys";
+import { createKeyService } from "./keys/key-service";
+import { createOneTimeLinks } from "./auth/one-time-links";
+import { createPasswordCheck } from "./auth/passwords";
+import { createSessionService } from "./access/session-service";
+import { createUserService } from "./auth/user-service";
 
 const COMMANDS = [
   "create-user",

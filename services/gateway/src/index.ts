@@ -2,10 +2,10 @@
 
 export * from "./config";
 export { createApiDocument } from "./docs/openapi";
-export * from "./domain/generator-schemas";
-export * from "./domain/jwt-issuer";
-export * from "./domain/key-service";
-export * from "./domain/one-time-links";
-export * from "./domain/user-service";
+export * from "./generators/generator-schemas";
+export * from "./auth/jwt-issuer";
+export * from "./keys/key-service";
+export * from "./auth/one-time-links";
+export * from "./auth/user-service";
 export * from "./gateway";
 export * from "./seed/demo-seed";

@@ -67,7 +67,7 @@ const ASSETS = new Map<string, Asset>([
 
 /** The service's icon (services/gateway/assets, drawn as favicon.svg; scripts/favicon.ts renders the ICO). */
 const FAVICON = readFileSync(
-  // from the sources (src/routes/) or from the bundle (dist/), which sits one level higher
+  // from the sources (src/ops/) or from the bundle (dist/), which sits one level higher
   [join(__dirname, "..", "..", "assets"), join(__dirname, "..", "assets")]
     .map((dir) => join(dir, "favicon.ico"))
     .find((file) => existsSync(file)) ?? join(__dirname, "..", "..", "assets", "favicon.ico"),

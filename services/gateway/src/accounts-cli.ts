@@ -20,15 +20,18 @@ import { parseArgs } from "node:util";
 import { Plan, ResponseForm, Role } from "@scan/contract";
 import { createDb } from "@scan/db";
 import { parseConfig } from "@scan/platform";
-import { AccountsConfig as Config } from "./config";
-import { createAccountService } from "./auth/account-service";
-import { issueUserToken, ttlSeconds } from "./auth/jwt-issuer";
-import { jwtKeysFrom } from "./auth/jwt-keys";
-import { createKeyService } from "./keys/key-service";
-import { createOneTimeLinks } from "./auth/one-time-links";
-import { createPasswordCheck } from "./auth/passwords";
 import { createSessionService } from "./access/session-service";
-import { createUserService } from "./auth/user-service";
+import {
+  createAccountService,
+  createOneTimeLinks,
+  createPasswordCheck,
+  createUserService,
+  issueUserToken,
+  jwtKeysFrom,
+  ttlSeconds,
+} from "./auth";
+import { AccountsConfig as Config } from "./config";
+import { createKeyService } from "./keys";
 
 const COMMANDS = [
   "create-user",

@@ -16,43 +16,39 @@ import {
 import { Queue, QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
-import { createApp } from "./app";
-import { type Config, httpsRequired } from "./config";
-import { createAccountService } from "./auth/account-service";
-import { createAdmission } from "./scans/admission";
-import { createAlertService } from "./audits/alert-service";
-import { createAuditService } from "./audits/audit-service";
-import { createAuditTools } from "./mcp/audit-tools";
 import { createAuthenticator } from "./access/authenticate";
-import { createCitationService } from "./sites/citation-service";
 import { startCredentialFeed } from "./access/credential-changes";
-import { createGeneratorTools } from "./generators/generator-tools";
-import { createHistoryService } from "./audits/history-service";
 import { createIdempotencyStore } from "./access/idempotency-store";
-import { expiryOf, issueUserToken } from "./auth/jwt-issuer";
-import { jwtKeysFrom } from "./auth/jwt-keys";
 import { createJwtVerifier } from "./access/jwt-verifier";
 import { createKeyCache, type KeyCache } from "./access/key-cache";
-import { createKeyService } from "./keys/key-service";
-import { createKeywordService } from "./sites/keyword-service";
-import { createLiveWork } from "./audits/live-work";
-import { createMcpSessions } from "./mcp/mcp-sessions";
-import { createOperations } from "./ops/operations";
-import { createPageTools } from "./scans/page-tools";
-import { createPasswordCheck } from "./auth/passwords";
 import { createRateLimiter, type RateLimitTable } from "./access/rate-limiter";
-import { terminalScansAmong } from "./scans/scan-reader";
-import { createScanService } from "./scans/scan-service";
-import { ScanWaiter } from "./scans/scan-waiter";
-import { createScheduleService } from "./audits/schedule-service";
 import { createSessionService } from "./access/session-service";
-import { createSiteCredentials } from "./sites/site-credentials";
-import { createSiteService } from "./sites/site-service";
+import { createApp } from "./app";
+import {
+  createAlertService,
+  createAuditService,
+  createHistoryService,
+  createLiveWork,
+  createScheduleService,
+} from "./audits";
+import {
+  createAccountService,
+  createPasswordCheck,
+  createSignInThrottle,
+  expiryOf,
+  issueUserToken,
+  jwtKeysFrom,
+} from "./auth";
+import { type Config, httpsRequired } from "./config";
+import { createGeneratorTools } from "./generators";
 import { answerClientError, answerConnect } from "./http/errors";
 import { createEventStreams } from "./http/event-stream";
-import { createSignInThrottle } from "./auth/sign-in-throttle";
+import { createKeyService } from "./keys";
+import { createAuditTools, createMcpSessions } from "./mcp";
 import { createGatewayMetrics, type GatewayMetrics } from "./observability/metrics";
-import { DASHBOARD_PATH } from "./ops/admin.route";
+import { createOperations, DASHBOARD_PATH } from "./ops";
+import { createAdmission, createPageTools, createScanService, ScanWaiter, terminalScansAmong } from "./scans";
+import { createCitationService, createKeywordService, createSiteCredentials, createSiteService } from "./sites";
 
 /** The dashboard's build in this checkout (`pnpm --filter @scan/dashboard build` writes it). */
 const DASHBOARD_BUILD = resolvePath(__dirname, "../../dashboard/dist");

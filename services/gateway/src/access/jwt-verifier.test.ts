@@ -1,6 +1,6 @@
 import { createHmac, generateKeyPairSync } from "node:crypto";
 import jwt from "jsonwebtoken";
-import { issueUserToken, ttlSeconds } from "../auth/jwt-issuer";
+import { issueUserToken, ttlSeconds } from "../auth";
 import { createJwtVerifier } from "./jwt-verifier";
 
 const SECRET = "a-test-secret-that-is-long-enough-for-hs256";

@@ -1,6 +1,6 @@
 import { type AuditAlertView, maskSecretUrl, offsetOf, type PageMeta, pageMeta, RegressionAlert } from "@scan/contract";
 import type { AuditAlert, Db } from "@scan/db";
-import { siteNotFound } from "../sites/site-service";
+import { siteNotFound } from "../sites";
 
 /** The scheme, host and port of an alert URL: its path and query may hold the receiver's token. */
 const originOf = (url: string): string => {

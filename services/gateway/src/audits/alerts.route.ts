@@ -1,8 +1,8 @@
 import { pageParams, SiteIdParam } from "@scan/contract";
 import { z } from "zod";
-import type { AlertService } from "./alert-service";
 import { sendPage } from "../http/pagination";
 import { type Route, route } from "../http/route";
+import type { AlertService } from "./alert-service";
 
 export const AlertListQuery = z.strictObject(pageParams);
 

@@ -19,12 +19,12 @@ import { type AuditExportFormat, exportedPagesOf, streamAuditExport, TOOL } from
 import type { Queue } from "bullmq";
 import type { Logger } from "pino";
 import { z } from "zod";
+import type { AccountCaller } from "../access/authenticate";
+import { withUserLock } from "../access/user-lock";
+import { siteNotFound } from "../sites";
 import { createAuditIssueReader } from "./audit-issues";
 import { anyChecksPruned, auditPageViews, scoresOf, toAuditPageView } from "./audit-page-views";
-import type { AccountCaller } from "../access/authenticate";
 import type { LiveWork } from "./live-work";
-import { siteNotFound } from "../sites/site-service";
-import { withUserLock } from "../access/user-lock";
 
 export type AuditServiceDeps = {
   db: Db;

@@ -15,13 +15,13 @@ import {
 import { EXPORT_FORMATS } from "@scan/reports";
 import type { Response } from "express";
 import { z } from "zod";
+import { sendPage } from "../http/pagination";
+import { type Route, route } from "../http/route";
+import { sendStreamedFile } from "../http/streamed-file";
+import { exportFormatFor } from "../scans";
 import type { AuditService } from "./audit-service";
 import type { HistoryService } from "./history-service";
 import type { ScheduleService } from "./schedule-service";
-import { sendPage } from "../http/pagination";
-import { type Route, route } from "../http/route";
-import { exportFormatFor } from "../scans/scan-representation";
-import { sendStreamedFile } from "../http/streamed-file";
 
 const BODY_HINT =
   'Send {"mode": "quick" | "full", "max_pages": 100, "include": ["/blog/*"], "exclude": ["/tag/*"]}; every field is optional.';

@@ -8,7 +8,7 @@ import {
 } from "@scan/contract";
 import type { Db } from "@scan/db";
 import { Prisma } from "@scan/db";
-import { siteNotFound } from "../sites/site-service";
+import { siteNotFound } from "../sites";
 
 type Row = {
   kind: "scan" | "audit";

@@ -12,8 +12,8 @@ import type { AuditSchedule, Db } from "@scan/db";
 import type { Queue } from "bullmq";
 import { z } from "zod";
 import type { AccountCaller } from "../access/authenticate";
-import { siteNotFound } from "../sites/site-service";
 import { withUserLock } from "../access/user-lock";
+import { siteNotFound } from "../sites";
 
 export type ScheduleServiceDeps = {
   db: Db;

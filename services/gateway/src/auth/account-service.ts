@@ -1,6 +1,5 @@
 import { AppError, Email, type Plan, type Role } from "@scan/contract";
 import type { Db } from "@scan/db";
-import { hashPassword, NewPassword, type PasswordCheck } from "./passwords";
 import {
   type LiveSession,
   type SessionService,
@@ -8,6 +7,7 @@ import {
   type StartedSession,
   sha256Hex,
 } from "../access/session-service";
+import { hashPassword, NewPassword, type PasswordCheck } from "./passwords";
 
 /** `open`: anyone may make an account; `invite`: only with an invitation link. */
 export type SignUpMode = "open" | "invite";

@@ -1,8 +1,8 @@
 import { type AccountView, successBody } from "@scan/contract";
-import type { Operations } from "../ops/operations";
 import type { RateLimiter } from "../access/rate-limiter";
 import { subjectOf } from "../http/api-access";
 import { type Route, route } from "../http/route";
+import type { Operations } from "../ops";
 
 export type AccountRouteDeps = { operations: Operations; limiter: RateLimiter };
 

@@ -10,7 +10,6 @@ import {
   successBody,
 } from "@scan/contract";
 import type { Request, Response } from "express";
-import type { AccountService } from "./account-service";
 import { csrfTokenOf, type LiveSession, type SessionService, type StartedSession } from "../access/session-service";
 import { type Route, route } from "../http/route";
 import {
@@ -21,6 +20,7 @@ import {
   noSession,
   setSessionCookie,
 } from "../http/session-access";
+import type { AccountService } from "./account-service";
 import type { SignInThrottle } from "./sign-in-throttle";
 
 /** Signs a JWT for the session's user carrying the session's id, living `lifetimeS`, and says when it expires. */

@@ -1,6 +1,6 @@
+import type { JwtVerifierOptions } from "../access/jwt-verifier";
 import { developmentKey } from "../infra/development-key";
 import type { JwtIssuerOptions } from "./jwt-issuer";
-import type { JwtVerifierOptions } from "../access/jwt-verifier";
 
 /** The JWT settings the gateway and the accounts CLI share (config.ts JwtFields). */
 export type JwtSettings = {

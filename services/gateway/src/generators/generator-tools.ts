@@ -3,8 +3,8 @@ import { AppError, toScanResult, unpackSnapshot } from "@scan/contract";
 import type { Db, Scan } from "@scan/db";
 import type { LlmEndpoint } from "@scan/generators";
 import { fixes, generate } from "@scan/generators";
+import type { PageTools, ToolAnswer, ToolContext } from "../scans";
 import type { FixInput, FixResult, GenerateInput, GenerateResult } from "./generator-schemas";
-import type { PageTools, ToolAnswer, ToolContext } from "../scans/page-tools";
 
 export type GeneratorToolsDeps = {
   pages: PageTools;

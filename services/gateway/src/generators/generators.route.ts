@@ -1,10 +1,10 @@
 import { successBody } from "@scan/contract";
 import type { Response } from "express";
 import type { AccountCaller } from "../access/authenticate";
+import { type Route, route } from "../http/route";
+import type { ToolContext } from "../scans";
 import { FixInput, GenerateInput } from "./generator-schemas";
 import type { GeneratorTools } from "./generator-tools";
-import type { ToolContext } from "../scans/page-tools";
-import { type Route, route } from "../http/route";
 
 const FIX_HINT =
   'Send {"url": "https://example.com", "issues": ["llms-txt", "structured-data"]} as JSON; issues is optional.';

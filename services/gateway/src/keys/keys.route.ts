@@ -1,7 +1,7 @@
 import { CreateKeyRequest, KeyIdParam, PageQuery, successBody } from "@scan/contract";
-import type { KeyService } from "./key-service";
 import { sendPage } from "../http/pagination";
 import { type Route, route } from "../http/route";
+import type { KeyService } from "./key-service";
 
 const BODY_HINT = 'Send {"name": "ci", "default_form": "A" | "B" | null} as JSON; both fields are optional.';
 

@@ -1,7 +1,7 @@
 import { AppError, type AuditToolInput, type AuditView, normaliseScanUrl } from "@scan/contract";
-import type { AuditService } from "../audits/audit-service";
-import type { ToolAnswer, ToolContext } from "../scans/page-tools";
-import type { SiteService } from "../sites/site-service";
+import type { AuditService } from "../audits";
+import type { ToolAnswer, ToolContext } from "../scans";
+import type { SiteService } from "../sites";
 
 const HINT =
   "Give url to start an audit of that site, then call again with the audit_id it answers until status is completed.";

@@ -7,11 +7,11 @@ import { AppError, ERROR_TABLE, type ErrorKind } from "@scan/contract";
 import express, { type ErrorRequestHandler, type Request, type Response, Router } from "express";
 import type { Logger } from "pino";
 import type { KeyCaller } from "../access/authenticate";
-import type { McpSessions } from "./mcp-sessions";
-import type { ToolServerFactory } from "./tool-server";
 import { readerError } from "../http/body-errors";
 import { JSON_RPC, type JsonRpcFault, type JsonRpcId, jsonRpcFault } from "../http/json-rpc";
 import type { McpAccess } from "../http/mcp-access";
+import type { McpSessions } from "./mcp-sessions";
+import type { ToolServerFactory } from "./tool-server";
 
 export type McpRouteDeps = {
   access: McpAccess;

@@ -1,8 +1,8 @@
 import { AuditToolInput, AuditView, ScanResult, ScanToolInput, ScoreSummary, ScoreToolInput } from "@scan/contract";
+import type { GeneratorTools } from "../generators";
+import { FixInput, FixResult, GenerateInput, GenerateResult } from "../generators";
+import type { PageTools } from "../scans";
 import type { AuditTools } from "./audit-tools";
-import { FixInput, FixResult, GenerateInput, GenerateResult } from "../generators/generator-schemas";
-import type { GeneratorTools } from "../generators/generator-tools";
-import type { PageTools } from "../scans/page-tools";
 import { defineTool, type ToolDefinition } from "./tool-server";
 
 export type Tools = { pages: PageTools; generators: GeneratorTools; audits: AuditTools };

@@ -12,7 +12,7 @@ import { AppError, ERROR_TABLE } from "@scan/contract";
 import { problemSentence } from "@scan/contract/wait";
 import type { Logger } from "pino";
 import { z } from "zod";
-import type { ToolAnswer, ToolContext } from "../scans/page-tools";
+import type { ToolAnswer, ToolContext } from "../scans";
 
 /** One tool: its MCP description, its argument schema, and what runs it. */
 export type ToolDefinition = {

@@ -1,6 +1,6 @@
 import { successBody } from "@scan/contract";
-import type { Operations } from "./operations";
 import { type Route, route } from "../http/route";
+import type { Operations } from "./operations";
 
 /** GET /api/v1/operations: the queue, its workers, the last hour and the latest failures, for operators (members: 403). */
 export const operationsRoutes = (operations: Operations): Route[] => [

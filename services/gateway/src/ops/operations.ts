@@ -2,8 +2,8 @@ import type { AccountView, OperationsView, Plan } from "@scan/contract";
 import type { Db } from "@scan/db";
 import type { Queue } from "bullmq";
 import { z } from "zod";
-import { workerNameOf } from "../audits/live-work";
-import { quotaMonth, scansThisMonth } from "../scans/monthly-quota";
+import { workerNameOf } from "../audits";
+import { quotaMonth, scansThisMonth } from "../scans";
 
 /** The latest failed scans shown. */
 const FAILURES_SHOWN = 10;

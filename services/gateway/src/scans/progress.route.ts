@@ -7,10 +7,10 @@ import {
   toStoredScan,
 } from "@scan/contract";
 import type { Request, Response } from "express";
-import type { AuditService } from "../audits/audit-service";
-import type { ScanService } from "./scan-service";
+import type { AuditService } from "../audits";
 import { type EventStream, type EventStreams, pause } from "../http/event-stream";
 import { type Route, route } from "../http/route";
+import type { ScanService } from "./scan-service";
 
 export type ProgressDeps = {
   scans: Pick<ScanService, "get">;

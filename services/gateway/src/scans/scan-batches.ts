@@ -3,8 +3,8 @@ import { AppError, type ScanMode } from "@scan/contract";
 import type { Logger } from "pino";
 import type { AccountCaller } from "../access/authenticate";
 import type { BoundResource } from "../access/idempotency-store";
-import type { NewScan, ScanIntake } from "./scan-intake";
 import type { Tx } from "../access/user-lock";
+import type { NewScan, ScanIntake } from "./scan-intake";
 
 export type BatchSubmission = {
   urls: readonly string[];

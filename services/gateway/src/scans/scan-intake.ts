@@ -4,8 +4,8 @@ import type { Db } from "@scan/db";
 import { type PortPolicy, type Resolve, vetTarget } from "@scan/platform";
 import type { Queue } from "bullmq";
 import { type AccountCaller, keyIdOf } from "../access/authenticate";
-import { quotaMonth, scansThisMonth } from "./monthly-quota";
 import { type Tx, withUserLock } from "../access/user-lock";
+import { quotaMonth, scansThisMonth } from "./monthly-quota";
 
 /** Work done in the transaction that stores new scans: an Idempotency-Key bound to them. */
 export type OnStored = (tx: Tx) => Promise<void>;

@@ -2,14 +2,14 @@ import { randomUUID } from "node:crypto";
 import { AppError, type ScanAccepted, type ScanMode } from "@scan/contract";
 import type { Db, Scan } from "@scan/db";
 import type { Logger } from "pino";
-import type { Admission } from "./admission";
 import type { AccountCaller } from "../access/authenticate";
 import type { BoundResource } from "../access/idempotency-store";
 import { newScanAccess } from "../access/scan-access";
+import type { Tx } from "../access/user-lock";
+import type { Admission } from "./admission";
 import type { NewScan, OnStored, ScanIntake } from "./scan-intake";
 import { isTerminal } from "./scan-reader";
 import type { ScanWaiter } from "./scan-waiter";
-import type { Tx } from "../access/user-lock";
 
 export type ScanSubmissionDeps = {
   db: Db;

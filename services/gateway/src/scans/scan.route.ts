@@ -11,11 +11,11 @@ import {
   toStoredScan,
 } from "@scan/contract";
 import { scanLink } from "../access/scan-access";
-import type { ScanService } from "./scan-service";
 import { sendRevalidatable } from "../http/conditional";
 import { parsePrefer } from "../http/prefer";
 import { type Route, route } from "../http/route";
 import { exportFormatFor, sendExport } from "./scan-representation";
+import type { ScanService } from "./scan-service";
 
 const BODY_HINT =
   'Send {"url": "https://example.com", "mode": "quick" | "full", "callback_url": "https://..." (optional)} as JSON.';

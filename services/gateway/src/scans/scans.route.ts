@@ -10,12 +10,12 @@ import {
   waitInWords,
 } from "@scan/contract";
 import { type RateLimiter, rateLimitHeaders } from "../access/rate-limiter";
-import { resumeBatch } from "./scan-batches";
-import type { ScanService } from "./scan-service";
-import type { SiteService } from "../sites/site-service";
 import { subjectOf } from "../http/api-access";
 import { sendPage } from "../http/pagination";
 import { type Route, route } from "../http/route";
+import type { SiteService } from "../sites";
+import { resumeBatch } from "./scan-batches";
+import type { ScanService } from "./scan-service";
 
 const BATCH_HINT =
   'Send {"urls": ["https://example.com/", ...], "mode": "quick" | "full", "callback_url": "https://..."} with 1 to 100 URLs; mode and callback_url are optional.';

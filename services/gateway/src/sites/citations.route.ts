@@ -5,9 +5,9 @@ import {
   RenameCitationRequest,
   successBody,
 } from "@scan/contract";
-import type { CitationService } from "./citation-service";
 import { sendPage } from "../http/pagination";
 import { type Route, route } from "../http/route";
+import type { CitationService } from "./citation-service";
 
 const QUERY_HINT =
   "page ≥ 1; limit from 1 to 100; site_id: a site id; engine: chatgpt, claude, perplexity, gemini or all; date_range: 7d, 30d or 90d.";

@@ -9,8 +9,8 @@ import {
   type RecordKeywordRequest,
 } from "@scan/contract";
 import type { Db, Keyword } from "@scan/db";
-import { type SiteService, siteNotFound } from "./site-service";
 import { withUserLock } from "../access/user-lock";
+import { type SiteService, siteNotFound } from "./site-service";
 
 export const toKeywordView = (keyword: Keyword): KeywordView => ({
   id: keyword.id,

@@ -5,9 +5,9 @@ import {
   RenameKeywordRequest,
   successBody,
 } from "@scan/contract";
-import type { KeywordService } from "./keyword-service";
 import { sendPage } from "../http/pagination";
 import { type Route, route } from "../http/route";
+import type { KeywordService } from "./keyword-service";
 
 const QUERY_HINT = "page ≥ 1; limit from 1 to 100; site_id: a site id from GET /api/v1/sites.";
 const ID_HINT = "Use a keyword id from GET /api/v1/keywords.";

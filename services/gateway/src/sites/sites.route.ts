@@ -8,11 +8,11 @@ import {
   SiteListQuery,
   successBody,
 } from "@scan/contract";
-import type { ScheduleService } from "../audits/schedule-service";
-import type { SiteCredentials } from "./site-credentials";
-import type { SiteService } from "./site-service";
+import type { ScheduleService } from "../audits";
 import { sendPage } from "../http/pagination";
 import { type Route, route } from "../http/route";
+import type { SiteCredentials } from "./site-credentials";
+import type { SiteService } from "./site-service";
 
 const QUERY_HINT =
   "page ≥ 1; limit from 1 to 100; q: text to find in the domain, name or url (at most 200 characters).";

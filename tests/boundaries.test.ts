@@ -60,6 +60,40 @@ const boundaryProblem = (file: string, specifier: string): string | null => {
   return null;
 };
 
+/**
+ * A service laid out by feature: each feature is a folder whose index.ts is its surface. A
+ * feature imports another only through that index, and the plumbing folders (requests, the
+ * callers' access) import no feature (their tests may, to make what they check), so a feature's insides can change without the others.
+ */
+const FEATURE_LAYOUTS: { root: string; features: string[]; plumbing: string[] }[] = [
+  {
+    root: "services/gateway/src",
+    features: ["scans", "audits", "sites", "auth", "keys", "mcp", "generators", "ops"],
+    plumbing: ["http", "access"],
+  },
+];
+
+/** What is wrong with one relative import inside a service laid out by feature, or null. */
+const featureProblem = (file: string, specifier: string): string | null => {
+  if (!specifier.startsWith(".")) return null;
+  const layout = FEATURE_LAYOUTS.find(({ root }) => file.startsWith(`${root}/`));
+  if (!layout) return null;
+  const folderOf = (path: string): { folder: string; rest: string } | undefined => {
+    const rel = posix.relative(layout.root, path);
+    if (rel.startsWith("..")) return undefined;
+    const [folder = "", ...rest] = rel.split("/");
+    return { folder, rest: rest.join("/") };
+  };
+  const from = folderOf(file)?.folder;
+  const target = folderOf(posix.normalize(posix.join(posix.dirname(file), specifier)));
+  if (!target || !layout.features.includes(target.folder) || target.folder === from) return null;
+  if (from !== undefined && layout.plumbing.includes(from) && !file.endsWith(".test.ts"))
+    return `${from}/ is plumbing and imports the feature ${target.folder}; move what both need into ${from}/`;
+  if (target.rest !== "" && target.rest !== "index")
+    return `reaches into the feature ${target.folder} past its index.ts; export what is needed there`;
+  return null;
+};
+
 describe("workspace boundaries", () => {
   const files = ["packages", "services", "tests", "scripts"].flatMap(sourceFiles);
 
@@ -83,6 +117,30 @@ describe("workspace boundaries", () => {
     const problems = files.flatMap((file) =>
       specifiersOf(readFileSync(join(ROOT, file), "utf8")).flatMap((specifier) => {
         const problem = boundaryProblem(file, specifier);
+        return problem ? [`${file}: ${problem}`] : [];
+      }),
+    );
+    expect(problems).toEqual([]);
+  });
+
+  it("flags the imports across features it exists to refuse", () => {
+    expect(featureProblem("services/gateway/src/audits/audit-service.ts", "../sites/site-service")).toMatch(
+      /past its index/,
+    );
+    expect(featureProblem("services/gateway/src/audits/audit-service.ts", "../sites")).toBeNull();
+    expect(featureProblem("services/gateway/src/audits/audits.route.ts", "./audit-service")).toBeNull();
+    expect(featureProblem("services/gateway/src/app.ts", "./scans/scan-service")).toMatch(/past its index/);
+    expect(featureProblem("services/gateway/src/http/route.ts", "../scans")).toMatch(/plumbing/);
+    expect(featureProblem("services/gateway/src/scans/scan.route.ts", "../http/route")).toBeNull();
+  });
+
+  it("features import each other only through their index, and plumbing imports no feature", () => {
+    const laidOut = files.filter((file) => FEATURE_LAYOUTS.some(({ root }) => file.startsWith(`${root}/`)));
+    for (const { root, features } of FEATURE_LAYOUTS)
+      for (const feature of features) expect(existsSync(join(ROOT, root, feature, "index.ts"))).toBe(true);
+    const problems = laidOut.flatMap((file) =>
+      specifiersOf(readFileSync(join(ROOT, file), "utf8")).flatMap((specifier) => {
+        const problem = featureProblem(file, specifier);
         return problem ? [`${file}: ${problem}`] : [];
       }),
     );

@@ -2,7 +2,7 @@ import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 
 /**
- * The dashboard is served by the gateway under /app/ (services/gateway/src/routes/dashboard.route.ts).
+ * The dashboard is served by the gateway under /app/ (services/gateway/src/ops/dashboard.route.ts).
  * `pnpm --filter @scan/dashboard dev` serves it with hot reload and sends the API's paths to the
  * gateway named by GATEWAY_URL (http://127.0.0.1:3000 by default), so cookies stay on one origin.
  * The proxy keeps the browser's Host header (no changeOrigin): the gateway's same-origin check

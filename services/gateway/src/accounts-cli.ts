@@ -20,15 +20,18 @@ import { parseArgs } from "node:util";
 import { Plan, ResponseForm, Role } from "@scan/contract";
 import { createDb } from "@scan/db";
 import { parseConfig } from "@scan/platform";
+import { createSessionService } from "./access/session-service";
+import {
+  createAccountService,
+  createOneTimeLinks,
+  createPasswordCheck,
+  createUserService,
+  issueUserToken,
+  jwtKeysFrom,
+  ttlSeconds,
+} from "./auth";
 import { AccountsConfig as Config } from "./config";
-import { createAccountService } from "./domain/account-service";
-import { issueUserToken, ttlSeconds } from "./domain/jwt-issuer";
-import { jwtKeysFrom } from "./domain/jwt-keys";
-import { createKeyService } from "./domain/key-service";
-import { createOneTimeLinks } from "./domain/one-time-links";
-import { createPasswordCheck } from "./domain/passwords";
-import { createSessionService } from "./domain/session-service";
-import { createUserService } from "./domain/user-service";
+import { createKeyService } from "./keys";
 
 const COMMANDS = [
   "create-user",

@@ -16,43 +16,39 @@ import { AUDIT_PAGE_PRIORITY, SCAN_QUEUE, WEBHOOK_QUEUE } from "@scan/queue";
 import { Queue, QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
+import { createAuthenticator } from "./access/authenticate";
+import { startCredentialFeed } from "./access/credential-changes";
+import { createIdempotencyStore } from "./access/idempotency-store";
+import { createJwtVerifier } from "./access/jwt-verifier";
+import { createKeyCache, type KeyCache } from "./access/key-cache";
+import { createRateLimiter, type RateLimitTable } from "./access/rate-limiter";
+import { createSessionService } from "./access/session-service";
 import { createApp } from "./app";
+import {
+  createAlertService,
+  createAuditService,
+  createHistoryService,
+  createLiveWork,
+  createScheduleService,
+} from "./audits";
+import {
+  createAccountService,
+  createPasswordCheck,
+  createSignInThrottle,
+  expiryOf,
+  issueUserToken,
+  jwtKeysFrom,
+} from "./auth";
 import { type Config, httpsRequired } from "./config";
-import { createAccountService } from "./domain/account-service";
-import { createAdmission } from "./domain/admission";
-import { createAlertService } from "./domain/alert-service";
-import { createAuditService } from "./domain/audit-service";
-import { createAuditTools } from "./domain/audit-tools";
-import { createAuthenticator } from "./domain/authenticate";
-import { createCitationService } from "./domain/citation-service";
-import { startCredentialFeed } from "./domain/credential-changes";
-import { createGeneratorTools } from "./domain/generator-tools";
-import { createHistoryService } from "./domain/history-service";
-import { createIdempotencyStore } from "./domain/idempotency-store";
-import { expiryOf, issueUserToken } from "./domain/jwt-issuer";
-import { jwtKeysFrom } from "./domain/jwt-keys";
-import { createJwtVerifier } from "./domain/jwt-verifier";
-import { createKeyCache, type KeyCache } from "./domain/key-cache";
-import { createKeyService } from "./domain/key-service";
-import { createKeywordService } from "./domain/keyword-service";
-import { createLiveWork } from "./domain/live-work";
-import { createMcpSessions } from "./domain/mcp-sessions";
-import { createOperations } from "./domain/operations";
-import { createPageTools } from "./domain/page-tools";
-import { createPasswordCheck } from "./domain/passwords";
-import { createRateLimiter, type RateLimitTable } from "./domain/rate-limiter";
-import { terminalScansAmong } from "./domain/scan-reader";
-import { createScanService } from "./domain/scan-service";
-import { ScanWaiter } from "./domain/scan-waiter";
-import { createScheduleService } from "./domain/schedule-service";
-import { createSessionService } from "./domain/session-service";
-import { createSiteCredentials } from "./domain/site-credentials";
-import { createSiteService } from "./domain/site-service";
+import { createGeneratorTools } from "./generators";
 import { answerClientError, answerConnect } from "./http/errors";
 import { createEventStreams } from "./http/event-stream";
-import { createSignInThrottle } from "./http/sign-in-throttle";
+import { createKeyService } from "./keys";
+import { createAuditTools, createMcpSessions } from "./mcp";
 import { createGatewayMetrics, type GatewayMetrics } from "./observability/metrics";
-import { DASHBOARD_PATH } from "./routes/admin.route";
+import { createOperations, DASHBOARD_PATH } from "./ops";
+import { createAdmission, createPageTools, createScanService, ScanWaiter, terminalScansAmong } from "./scans";
+import { createCitationService, createKeywordService, createSiteCredentials, createSiteService } from "./sites";
 
 /** The dashboard's build in this checkout (`pnpm --filter @scan/dashboard build` writes it). */
 const DASHBOARD_BUILD = resolvePath(__dirname, "../../dashboard/dist");

@@ -1,11 +1,9 @@
 /** The gateway as a library, for the tests and scripts that run it in process: the app, its config and the account services. */
 
+export * from "./auth";
 export * from "./config";
 export { createApiDocument } from "./docs/openapi";
-export * from "./domain/generator-schemas";
-export * from "./domain/jwt-issuer";
-export * from "./domain/key-service";
-export * from "./domain/one-time-links";
-export * from "./domain/user-service";
 export * from "./gateway";
+export * from "./generators";
+export * from "./keys";
 export * from "./seed/demo-seed";

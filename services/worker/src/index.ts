@@ -5,6 +5,6 @@ export { setSiteScoresFromAudit } from "./domain/audit-store";
 export * from "./domain/site-access";
 export * from "./domain/site-scores";
 export * from "./infra/ops-server";
-export * from "./jobs/reaper";
-export * from "./jobs/retention";
+export * from "./sweeps/reaper";
+export * from "./sweeps/retention";
 export * from "./worker";

@@ -23,12 +23,12 @@ import { createSiteAccessReader } from "./domain/site-access";
 import { createWorkerMetrics, type WorkerMetrics } from "./infra/metrics";
 import { createAlertProcessor } from "./jobs/alert.job";
 import { createAuditProcessor } from "./jobs/audit.job";
-import { createAuditReaper } from "./jobs/audit-reaper";
-import { createDeliveryReaper, type Resumed } from "./jobs/delivery-reaper";
-import { startReaper } from "./jobs/reaper";
-import { createPruner, pruneEvery } from "./jobs/retention";
+import { createAuditReaper } from "./sweeps/audit-reaper";
+import { createDeliveryReaper, type Resumed } from "./sweeps/delivery-reaper";
+import { startReaper } from "./sweeps/reaper";
+import { createPruner, pruneEvery } from "./sweeps/retention";
 import { createScanProcessor } from "./jobs/scan.job";
-import { createScheduleSync } from "./jobs/schedule-sync";
+import { createScheduleSync } from "./sweeps/schedule-sync";
 import { createWebhookProcessor, retryDelayMs } from "./jobs/webhook.job";
 
 export type ScanWorkerDeps = { config: Config; db: Db; connection: Redis; log: Logger };

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
-import { FixInput, FixResult, GenerateInput, GenerateResult } from "../domain/generator-schemas";
+import { FixInput, FixResult, GenerateInput, GenerateResult } from "../generators";
 import { apiErrors, created, creatingHeaderParams, jsonBody, security } from "./common";
 
 /** POST /api/v1/fix and POST /api/v1/generate: the aeo_fix and aeo_generate tools over REST. */

@@ -1,11 +1,11 @@
 import { AppError, waitInWords } from "@scan/contract";
 import type { Request, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
-import { ANONYMOUS, type Authenticator, type Caller, type UserCaller } from "../domain/authenticate";
-import { clientBucket } from "../domain/client-ip";
-import { UNKNOWN_STATE_RETRY_S, unknownRateLimitState } from "../domain/rate-limit-memory";
-import { type RateLimiter, type RateLimitState, type RateSubject, rateLimitHeaders } from "../domain/rate-limiter";
-import { ACCESS_PARAM } from "../domain/scan-access";
+import { ANONYMOUS, type Authenticator, type Caller, type UserCaller } from "../access/authenticate";
+import { clientBucket } from "../access/client-ip";
+import { UNKNOWN_STATE_RETRY_S, unknownRateLimitState } from "../access/rate-limit-memory";
+import { type RateLimiter, type RateLimitState, type RateSubject, rateLimitHeaders } from "../access/rate-limiter";
+import { ACCESS_PARAM } from "../access/scan-access";
 import type { Route } from "./route";
 import { pathTable } from "./route-paths";
 import { assertNotForeign } from "./session-access";

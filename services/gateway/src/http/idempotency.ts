@@ -2,10 +2,10 @@ import { createHash } from "node:crypto";
 import { AppError } from "@scan/contract";
 import type { Request, Response } from "express";
 import type { Logger } from "pino";
-import type { Caller } from "../domain/authenticate";
-import { clientBucket } from "../domain/client-ip";
-import { type BoundResource, type Claim, ClaimLostError, type IdempotencyStore } from "../domain/idempotency-store";
-import type { Tx } from "../domain/user-lock";
+import type { Caller } from "../access/authenticate";
+import { clientBucket } from "../access/client-ip";
+import { type BoundResource, type Claim, ClaimLostError, type IdempotencyStore } from "../access/idempotency-store";
+import type { Tx } from "../access/user-lock";
 import type { Around } from "./route";
 
 declare global {

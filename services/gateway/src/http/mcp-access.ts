@@ -1,9 +1,9 @@
 import { AppError, waitInWords } from "@scan/contract";
 import type { Request, Response } from "express";
 import type { Logger } from "pino";
-import type { Authenticator, KeyCaller, KeyCarriers } from "../domain/authenticate";
-import { clientBucket } from "../domain/client-ip";
-import { type RateLimiter, type RateLimitState, type RateSubject, rateLimitHeaders } from "../domain/rate-limiter";
+import type { Authenticator, KeyCaller, KeyCarriers } from "../access/authenticate";
+import { clientBucket } from "../access/client-ip";
+import { type RateLimiter, type RateLimitState, type RateSubject, rateLimitHeaders } from "../access/rate-limiter";
 
 export type McpAccessDeps = { auth: Authenticator; limiter: RateLimiter; log: Logger };
 

@@ -1,9 +1,9 @@
 import type { RequestHandler } from "express";
 import type { Logger } from "pino";
-import type { Authenticator, KeyCaller } from "../domain/authenticate";
-import { clientBucket } from "../domain/client-ip";
-import { createRateLimitMemory } from "../domain/rate-limit-memory";
-import { type RateLimiter, type RateLimitState, type RateSubject, rateLimitHeaders } from "../domain/rate-limiter";
+import type { Authenticator, KeyCaller } from "../access/authenticate";
+import { clientBucket } from "../access/client-ip";
+import { createRateLimitMemory } from "../access/rate-limit-memory";
+import { type RateLimiter, type RateLimitState, type RateSubject, rateLimitHeaders } from "../access/rate-limiter";
 
 /** A read of the counters is cosmetic: it never holds a probe or an error answer up for longer. */
 const READ_BUDGET_MS = 250;

@@ -1,7 +1,7 @@
 import { AppError } from "@scan/contract";
 import { type Request, type RequestHandler, type Response, Router } from "express";
 import type { z } from "zod";
-import type { AccountCaller, Caller, UserCaller } from "../domain/authenticate";
+import type { AccountCaller, Caller, UserCaller } from "../access/authenticate";
 import { methodNotAllowed } from "./errors";
 import { type BodySent, type BodySpec, type InputSpec, parseBody, parseInput } from "./route-input";
 

@@ -1,8 +1,8 @@
 import { AppError } from "@scan/contract";
 import type { Request, Response } from "express";
 import ipaddr from "ipaddr.js";
-import type { UserCaller } from "../domain/authenticate";
-import { csrfTokenMatches, type LiveSession, type SessionService } from "../domain/session-service";
+import type { UserCaller } from "../access/authenticate";
+import { csrfTokenMatches, type LiveSession, type SessionService } from "../access/session-service";
 
 /** The dashboard session's cookie. */
 export const SESSION_COOKIE = "scan_session";

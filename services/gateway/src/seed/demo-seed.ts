@@ -1,10 +1,9 @@
 import type { Plan } from "@scan/contract";
 import { AiEngine, AppError, RecordCitationRequest } from "@scan/contract";
 import type { Db } from "@scan/db";
-import { createKeyService } from "../domain/key-service";
-import { createKeywordService } from "../domain/keyword-service";
-import { createSiteService } from "../domain/site-service";
-import { createUserService } from "../domain/user-service";
+import { createUserService } from "../auth";
+import { createKeyService } from "../keys";
+import { createKeywordService, createSiteService } from "../sites";
 import { DEMO_SITES } from "./demo-data";
 
 const DAY_MS = 24 * 3_600_000;

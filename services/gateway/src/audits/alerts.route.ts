@@ -1,0 +1,24 @@
+import { pageParams, SiteIdParam } from "@scan/contract";
+import { z } from "zod";
+import { sendPage } from "../http/pagination";
+import { type Route, route } from "../http/route";
+import type { AlertService } from "./alert-service";
+
+export const AlertListQuery = z.strictObject(pageParams);
+
+/** A site's regression alerts (docs/audits.md, Regression alerts): read-only, newest first, paged. */
+export const alertRoutes = ({ alerts }: { alerts: AlertService }): Route[] => [
+  route(
+    {
+      method: "get",
+      path: "/api/v1/sites/:id/alerts",
+      authorization: "account",
+      params: { schema: SiteIdParam, hint: "Use a UUID from the API." },
+      query: { schema: AlertListQuery, hint: "page ≥ 1; limit from 1 to 100.", report: "names" },
+    },
+    async ({ caller, params, query, req, res }) => {
+      const { alerts: items, meta } = await alerts.listForSite(caller.userId, params.id.toLowerCase(), query);
+      await sendPage(req, res, items, meta);
+    },
+  ),
+];

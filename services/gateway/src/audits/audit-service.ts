@@ -1,0 +1,333 @@
+import { reportCsv, streamPagesCsv } from "@scan/audit";
+import {
+  AppError,
+  type AuditPageListQuery,
+  type AuditPageView,
+  type AuditProgress,
+  type AuditView,
+  type CreateAuditRequest,
+  type Grade,
+  offsetOf,
+  type PageMeta,
+  type Plan,
+  pageMeta,
+  SiteReport,
+} from "@scan/contract";
+import type { Audit, Db } from "@scan/db";
+import { auditStepJob } from "@scan/queue";
+import { type AuditExportFormat, exportedPagesOf, streamAuditExport, TOOL } from "@scan/reports";
+import type { Queue } from "bullmq";
+import type { Logger } from "pino";
+import { z } from "zod";
+import type { AccountCaller } from "../access/authenticate";
+import { withUserLock } from "../access/user-lock";
+import { siteNotFound } from "../sites";
+import { createAuditIssueReader } from "./audit-issues";
+import { anyChecksPruned, auditPageViews, scoresOf, toAuditPageView } from "./audit-page-views";
+import type { LiveWork } from "./live-work";
+
+export type AuditServiceDeps = {
+  db: Db;
+  queue: Pick<Queue, "add">;
+  /** which page jobs a live worker runs now: progress counts only those as running */
+  liveWork: LiveWork;
+  log: Logger;
+  /** the most pages one audit may scan, by plan */
+  pagesByPlan: Record<Plan, number>;
+  /** audits under way at once per user */
+  activePerUser: number;
+  /** the scan target's address policy, for the site's origin */
+  assertScannable: (url: string) => Promise<void>;
+};
+
+const ACTIVE = ["discovering", "running", "finalizing"] as const;
+const stringList = z.array(z.string());
+/** what an audit under way answers in Retry-After: it takes minutes, not seconds */
+const UNFINISHED_RETRY_S = 10;
+
+export const auditNotFound = (id: string) =>
+  new AppError("not_found", `No audit with id ${id}`, "Use an audit id from POST /api/v1/sites/{id}/audits.");
+
+const emptyProgress = (): AuditProgress => ({
+  discovered: 0,
+  queued: 0,
+  running: 0,
+  scanned: 0,
+  failed: 0,
+  blocked: 0,
+  cancelled: 0,
+});
+
+export const toAuditView = (audit: Audit, progress: AuditProgress, withReport: boolean): AuditView => ({
+  id: audit.id,
+  site_id: audit.siteId,
+  url: audit.startUrl,
+  mode: audit.mode,
+  status: audit.status,
+  max_pages: audit.maxPages,
+  include: stringList.parse(audit.include),
+  exclude: stringList.parse(audit.exclude),
+  progress,
+  scores: audit.status === "completed" ? scoresOf(audit) : null,
+  grade: audit.status === "completed" ? ((audit.grade as Grade | null) ?? null) : null,
+  error: audit.errorCode ? { code: audit.errorCode, message: audit.errorMessage ?? "" } : null,
+  created_at: audit.createdAt.toISOString(),
+  started_at: audit.startedAt?.toISOString() ?? null,
+  completed_at: audit.completedAt?.toISOString() ?? null,
+  report: withReport && audit.status === "completed" && audit.report ? SiteReport.parse(audit.report) : null,
+});
+
+/**
+ * Whole-site audits of a user's sites: started within the plan's page ceiling and the number
+ * under way, read with their progress counted from the page rows, paged through, exported and
+ * cancelled. The worker does the rest (services/worker/src/jobs/audit.job.ts).
+ */
+export const createAuditService = ({
+  db,
+  queue,
+  liveWork,
+  log,
+  pagesByPlan,
+  activePerUser,
+  assertScannable,
+}: AuditServiceDeps) => {
+  /**
+   * The page counts by status, from live work only: a page whose row says running but whose
+   * worker is gone (killed under it; its job is handed to another worker within the stalled
+   * check) is counted as queued, as it is about to be run again. With Redis away the rows are
+   * all there is, and are shown as they are.
+   */
+  const progressOf = async (auditId: string): Promise<AuditProgress> => {
+    const counts = await db.auditPage.groupBy({ by: ["status"], where: { auditId }, _count: { _all: true } });
+    const progress = emptyProgress();
+    for (const row of counts) {
+      progress[row.status] = row._count._all;
+      progress.discovered += row._count._all;
+    }
+    if (progress.running === 0) return progress;
+    const running = await db.auditPage.findMany({ where: { auditId, status: "running" }, select: { id: true } });
+    try {
+      const live = await liveWork(running.map((page) => page.id));
+      const orphaned = running.length - live.size;
+      progress.running -= orphaned;
+      progress.queued += orphaned;
+    } catch (error) {
+      log.warn({ auditId, err: error instanceof Error ? error.message : String(error) }, "live audit work not read");
+    }
+    return progress;
+  };
+
+  const owned = async (userId: string, auditId: string): Promise<Audit> => {
+    const audit = await db.audit.findFirst({ where: { id: auditId, userId } });
+    if (!audit) throw auditNotFound(auditId);
+    return audit;
+  };
+
+  const view = async (audit: Audit, withReport: boolean) => toAuditView(audit, await progressOf(audit.id), withReport);
+
+  const create = async (
+    owner: AccountCaller,
+    siteId: string,
+    input: CreateAuditRequest,
+    requestId: string,
+  ): Promise<AuditView> => {
+    const site = await db.site.findFirst({ where: { id: siteId, userId: owner.userId } });
+    if (!site) throw siteNotFound(siteId);
+    const ceiling = pagesByPlan[owner.plan];
+    if (input.max_pages !== undefined && input.max_pages > ceiling)
+      throw new AppError(
+        "plan_limit",
+        `The ${owner.plan} plan audits at most ${ceiling} pages; max_pages was ${input.max_pages}`,
+        `Ask for ${ceiling} pages or fewer, or leave max_pages out; a higher plan audits more pages.`,
+      );
+    const startUrl = `${site.url}/`;
+    // the site's origin passes the scan address policy again: SCAN_ALLOWLIST may have changed since it was stored
+    await assertScannable(startUrl);
+    const audit = await withUserLock(db, "audits", owner.userId, async (tx) => {
+      const active = await tx.audit.count({ where: { userId: owner.userId, status: { in: [...ACTIVE] } } });
+      if (active >= activePerUser)
+        throw new AppError(
+          "plan_limit",
+          `${active} audits are already under way; at most ${activePerUser} may run at once`,
+          "Wait for one to finish, or cancel one with DELETE /api/v1/audits/{id}.",
+        );
+      return tx.audit.create({
+        data: {
+          userId: owner.userId,
+          siteId: site.id,
+          startUrl,
+          mode: input.mode,
+          maxPages: input.max_pages ?? ceiling,
+          include: input.include,
+          exclude: input.exclude,
+          requestId,
+        },
+      });
+    });
+    try {
+      const job = auditStepJob("discover", { auditId: audit.id, requestId });
+      await queue.add(job.name, job.data, job.opts);
+    } catch (error) {
+      // stored: the caller is told the audit, and the worker's reaper queues its discovery from the row once the queue is back
+      log.warn(
+        { auditId: audit.id, err: error instanceof Error ? error.message : String(error) },
+        "audit stored but its discovery not queued: the reaper queues it once the queue is back",
+      );
+    }
+    return toAuditView(audit, emptyProgress(), false);
+  };
+
+  const get = async (userId: string, auditId: string) => view(await owned(userId, auditId), true);
+  /** The audit's state and progress without its report: what a progress stream sends at each change. */
+  const progress = async (userId: string, auditId: string) => view(await owned(userId, auditId), false);
+
+  const listForSite = async (
+    userId: string,
+    siteId: string,
+    query: { page: number; limit: number },
+  ): Promise<{ audits: AuditView[]; meta: PageMeta }> => {
+    const site = await db.site.findFirst({ where: { id: siteId, userId }, select: { id: true } });
+    if (!site) throw siteNotFound(siteId);
+    const where = { siteId, userId };
+    const [total, rows] = await db.$transaction(
+      [
+        db.audit.count({ where }),
+        db.audit.findMany({
+          where,
+          orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+          skip: offsetOf(query),
+          take: query.limit,
+        }),
+      ],
+      { isolationLevel: "RepeatableRead" },
+    );
+    const audits = await Promise.all(rows.map((row) => view(row, false)));
+    return { audits, meta: pageMeta(query, total) };
+  };
+
+  const pages = async (
+    userId: string,
+    auditId: string,
+    query: AuditPageListQuery,
+  ): Promise<{ pages: AuditPageView[]; meta: PageMeta }> => {
+    await owned(userId, auditId);
+    const where = { auditId };
+    const [total, rows] = await db.$transaction(
+      [
+        db.auditPage.count({ where }),
+        db.auditPage.findMany({
+          where,
+          orderBy: { position: "asc" },
+          skip: offsetOf(query),
+          take: query.limit,
+        }),
+      ],
+      { isolationLevel: "RepeatableRead" },
+    );
+    return { pages: rows.map(toAuditPageView), meta: pageMeta(query, total) };
+  };
+
+  /** Every page of the audit as CSV, a line per page as the pages are read. */
+  const pagesAsCsv = async (userId: string, auditId: string): Promise<AsyncIterable<string>> => {
+    await owned(userId, auditId);
+    return streamPagesCsv(auditPageViews(db, auditId, { checks: true }));
+  };
+
+  /**
+   * The completed audit with its report. An audit under way has none yet: 409 with
+   * Retry-After, as an export of an unfinished scan; a failed or cancelled one never will: 404.
+   */
+  const completed = async (userId: string, auditId: string): Promise<Audit & { report: SiteReport }> => {
+    const audit = await owned(userId, auditId);
+    if ((ACTIVE as readonly string[]).includes(audit.status))
+      throw new AppError(
+        "scan_not_finished",
+        `Audit ${auditId} is ${audit.status}: it has no report until it has completed`,
+        `Follow GET /api/v1/audits/${auditId} until its status is completed, then ask again.`,
+        { "Retry-After": String(UNFINISHED_RETRY_S) },
+      );
+    if (audit.status !== "completed" || !audit.report)
+      throw new AppError(
+        "not_found",
+        `Audit ${auditId} has no report: it is ${audit.status}`,
+        "A report exists once an audit has completed; start another with POST /api/v1/sites/{id}/audits.",
+      );
+    return { ...audit, report: SiteReport.parse(audit.report) };
+  };
+
+  const report = async (userId: string, auditId: string): Promise<SiteReport> =>
+    (await completed(userId, auditId)).report;
+
+  const reportAsCsv = async (userId: string, auditId: string) => reportCsv(await report(userId, auditId));
+
+  /**
+   * The completed audit as SARIF or JUnit XML, in parts as it is written, its pages read as it
+   * goes: its site report and, page by page, the judged pages' checks and the pages that failed.
+   * 410 once retention dropped a judged page's checks: an export without them would read as
+   * pages with nothing wrong. That is decided here, before the file's first byte.
+   */
+  const exportReport = async (
+    userId: string,
+    auditId: string,
+    format: AuditExportFormat,
+  ): Promise<AsyncIterable<string>> => {
+    const audit = await completed(userId, auditId);
+    if (await anyChecksPruned(db, auditId))
+      throw new AppError(
+        "checks_pruned",
+        `Audit ${auditId} no longer has its pages' checks: retention dropped them`,
+        `Its site report is still in GET /api/v1/audits/${auditId}/report as JSON or CSV; audit the site again for a ${format} export.`,
+      );
+    return streamAuditExport(
+      format,
+      {
+        id: audit.id,
+        url: audit.startUrl,
+        mode: audit.mode,
+        completedAt: audit.completedAt?.toISOString() ?? null,
+        report: audit.report,
+        // each pass of the file reads the pages anew, their checks only when it shows them
+        pages: ({ checks }) => exportedPagesOf(auditPageViews(db, auditId, { checks }), audit.mode),
+      },
+      TOOL,
+    );
+  };
+
+  /**
+   * Cancels an audit under way: it and its pages not yet started are marked cancelled, pages
+   * being scanned finish and are kept, nothing more is queued. A finished audit is left as it
+   * is; either way the answer is the audit as it now stands.
+   */
+  const cancel = async (userId: string, auditId: string) => {
+    const audit = await owned(userId, auditId);
+    if ((ACTIVE as readonly string[]).includes(audit.status)) {
+      await db.$transaction([
+        db.audit.updateMany({
+          where: { id: auditId, status: { in: [...ACTIVE] } },
+          data: { status: "cancelled", completedAt: new Date() },
+        }),
+        db.auditPage.updateMany({
+          where: { auditId, status: "queued" },
+          data: { status: "cancelled", completedAt: new Date() },
+        }),
+      ]);
+    }
+    return view(await owned(userId, auditId), true);
+  };
+
+  return {
+    create,
+    get,
+    progress,
+    listForSite,
+    pages,
+    pagesAsCsv,
+    report,
+    reportAsCsv,
+    exportReport,
+    cancel,
+    ...createAuditIssueReader({ db, owned }),
+  };
+};
+
+export type AuditService = ReturnType<typeof createAuditService>;

@@ -1,0 +1,37 @@
+import { type AccountView, successBody } from "@scan/contract";
+import type { RateLimiter } from "../access/rate-limiter";
+import { subjectOf } from "../http/api-access";
+import { type Route, route } from "../http/route";
+import type { Operations } from "../ops";
+
+export type AccountRouteDeps = { operations: Operations; limiter: RateLimiter };
+
+/**
+ * GET /api/v1/account: the caller's plan, its rate-limit window and the user's monthly quota.
+ * A key's window is the one this request was counted in. A dashboard session's read is counted
+ * on the session's own budget, so its page shows the plan's window instead, read without
+ * spending: the one its scans and other changes count against (and, while that is used up,
+ * this page still answers and says until when). Its reads are uncounted for a session, so it
+ * answers, and shows the session's read budget, also once that budget is spent.
+ */
+export const accountRoutes = ({ operations, limiter }: AccountRouteDeps): Route[] => [
+  route(
+    { method: "get", path: "/api/v1/account", authorization: "account", uncountedForSessions: true },
+    async ({ caller, req, res }) => {
+      const bySession = subjectOf(caller, req).kind === "session-read";
+      // the access middleware peeked the session's budget rather than spending it
+      const window = bySession
+        ? await limiter.peek({ kind: "user", userId: caller.userId, plan: caller.plan })
+        : res.locals.rateLimit;
+      const reads = res.locals.rateLimit;
+      const data: AccountView = {
+        plan: caller.plan,
+        rateLimit: { limit: window.limit, remaining: window.remaining, reset: window.resetAt },
+        sessionReads: bySession ? { limit: reads.limit, remaining: reads.remaining, reset: reads.resetAt } : null,
+        quota: await operations.quota(caller.userId, caller.plan),
+      };
+      res.setHeader("Cache-Control", "no-store");
+      res.json(successBody(res.locals.form, data, { requestId: res.locals.requestId }));
+    },
+  ),
+];

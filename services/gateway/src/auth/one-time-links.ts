@@ -1,0 +1,46 @@
+import { AppError, emailOrRefusal, type Plan, type Role } from "@scan/contract";
+import type { Db } from "@scan/db";
+import { newSecret, sha256Hex } from "../access/session-service";
+
+/** Where the dashboard takes a link's token: in the fragment, which browsers never send to a server or a log. */
+export const INVITATION_PATH = "/app/invitation";
+export const PASSWORD_RESET_PATH = "/app/reset-password";
+
+export const linkTo = (publicUrl: string, path: string, token: string): string =>
+  `${publicUrl.replace(/\/+$/, "")}${path}#token=${token}`;
+
+export type OneTimeLink = { url: string; token: string; expiresAt: Date };
+
+/**
+ * The operator's one-time links (the accounts CLI makes them): an invitation to sign up as a
+ * given email, and a password reset for an existing user. Each token is 32 random bytes, kept
+ * only as its SHA-256, and works once, before its expiry.
+ */
+export const createOneTimeLinks = ({ db, publicUrl }: { db: Db; publicUrl: string }) => {
+  const invite = async (
+    email: string,
+    { plan, role, lifetimeS }: { plan: Plan; role: Role; lifetimeS: number },
+  ): Promise<OneTimeLink & { email: string }> => {
+    const address = emailOrRefusal(email);
+    if (await db.user.findUnique({ where: { email: address } })) {
+      throw new AppError(
+        "invalid_request",
+        `A user with email ${address} already exists`,
+        "Give them a password reset link instead (accounts reset-link).",
+      );
+    }
+    const token = newSecret();
+    const expiresAt = new Date(Date.now() + lifetimeS * 1000);
+    await db.invitation.create({ data: { email: address, plan, role, tokenHash: sha256Hex(token), expiresAt } });
+    return { email: address, token, expiresAt, url: linkTo(publicUrl, INVITATION_PATH, token) };
+  };
+
+  const passwordReset = async (user: { id: string }, lifetimeS: number): Promise<OneTimeLink> => {
+    const token = newSecret();
+    const expiresAt = new Date(Date.now() + lifetimeS * 1000);
+    await db.passwordReset.create({ data: { userId: user.id, tokenHash: sha256Hex(token), expiresAt } });
+    return { token, expiresAt, url: linkTo(publicUrl, PASSWORD_RESET_PATH, token) };
+  };
+
+  return { invite, passwordReset };
+};

@@ -1,0 +1,76 @@
+import type { ApiKeyView, CreatedApiKey, CreateKeyRequest, PageMeta, PageQuery, Plan } from "@scan/contract";
+import { AppError } from "@scan/contract";
+import type { ApiKey, Db } from "@scan/db";
+import { generateApiKey } from "@scan/platform";
+import { withUserLock } from "../access/user-lock";
+
+export type KeyServiceDeps = {
+  db: Db;
+  maxKeysPerUser: number;
+  /** told of each key revoked, after it is committed */
+  onRevoked?: (keyId: string) => void;
+};
+
+export const toApiKeyView = (key: ApiKey, plan: Plan): ApiKeyView => ({
+  id: key.id,
+  name: key.name,
+  prefix: key.prefix,
+  plan,
+  default_form: key.defaultForm,
+  created_at: key.createdAt.toISOString(),
+  last_used_at: key.lastUsedAt?.toISOString() ?? null,
+  revoked_at: key.revokedAt?.toISOString() ?? null,
+});
+
+const notFound = (id: string) =>
+  new AppError("not_found", `No API key with id ${id}`, "List your keys with GET /api/v1/keys.");
+
+/** A user's API keys: list, create (the key is returned once), revoke. Another user's key is 404. */
+export const createKeyService = ({ db, maxKeysPerUser, onRevoked }: KeyServiceDeps) => {
+  const list = async (user: { id: string; plan: Plan }, page: PageQuery) => {
+    const where = { userId: user.id, revokedAt: null };
+    const [total, keys] = await Promise.all([
+      db.apiKey.count({ where }),
+      db.apiKey.findMany({
+        where,
+        orderBy: [{ createdAt: "desc" }, { id: "asc" }],
+        skip: (page.page - 1) * page.limit,
+        take: page.limit,
+      }),
+    ]);
+    const meta: PageMeta = { page: page.page, limit: page.limit, total, hasMore: page.page * page.limit < total };
+    return { keys: keys.map((key) => toApiKeyView(key, user.plan)), meta };
+  };
+
+  const create = (user: { id: string; plan: Plan }, input: CreateKeyRequest): Promise<CreatedApiKey> =>
+    withUserLock(db, "api-keys", user.id, async (tx) => {
+      const active = await tx.apiKey.count({ where: { userId: user.id, revokedAt: null } });
+      if (active >= maxKeysPerUser) {
+        throw new AppError(
+          "forbidden",
+          `You have ${active} active API keys, the most allowed`,
+          "Delete a key you no longer use with DELETE /api/v1/keys/:id, then create the new one.",
+        );
+      }
+      const { key, hash, prefix } = generateApiKey();
+      const stored = await tx.apiKey.create({
+        data: { userId: user.id, name: input.name ?? null, prefix, hash, defaultForm: input.default_form ?? null },
+      });
+      return { ...toApiKeyView(stored, user.plan), key };
+    });
+
+  /** Revokes one of the user's keys; a key that is someone else's, unknown or already revoked is 404. */
+  const revoke = async (user: { id: string; plan: Plan }, id: string): Promise<ApiKeyView> => {
+    const { count } = await db.apiKey.updateMany({
+      where: { id, userId: user.id, revokedAt: null },
+      data: { revokedAt: new Date() },
+    });
+    if (count === 0) throw notFound(id);
+    onRevoked?.(id);
+    return toApiKeyView(await db.apiKey.findUniqueOrThrow({ where: { id } }), user.plan);
+  };
+
+  return { list, create, revoke };
+};
+
+export type KeyService = ReturnType<typeof createKeyService>;

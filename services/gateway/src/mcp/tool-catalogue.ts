@@ -1,0 +1,69 @@
+import { AuditToolInput, AuditView, ScanResult, ScanToolInput, ScoreSummary, ScoreToolInput } from "@scan/contract";
+import type { GeneratorTools } from "../generators";
+import { FixInput, FixResult, GenerateInput, GenerateResult } from "../generators";
+import type { PageTools } from "../scans";
+import type { AuditTools } from "./audit-tools";
+import { defineTool, type ToolDefinition } from "./tool-server";
+
+export type Tools = { pages: PageTools; generators: GeneratorTools; audits: AuditTools };
+
+/** The tools the MCP server lists, in the order docs/spec/public-scanning-api.md §4.8 names them. */
+export const toolCatalogue = ({ pages, generators, audits }: Tools): ToolDefinition[] => [
+  defineTool({
+    name: "aeo_scan",
+    title: "Scan a page for SEO, AEO and GEO",
+    description:
+      "Scans one web page (full: all 53 checks, about 25 s; quick: the 20 core checks, about 10 s) and returns " +
+      "its grade (A+ to F), scores for SEO, AEO and GEO, the overall score, issue counts, and every check's " +
+      "verdict with a fix. The scan is stored; its id reads it again at GET /api/v1/scan/{id}.",
+    input: ScanToolInput,
+    output: ScanResult,
+    run: (args, context) => pages.scan(args, context),
+  }),
+  defineTool({
+    name: "aeo_score",
+    title: "Score a page quickly",
+    description:
+      "A quick scan of one web page (about 10 s): its SEO, AEO and GEO scores, the overall score and grade, " +
+      "and the three worst problems with how to fix each.",
+    input: ScoreToolInput,
+    output: ScoreSummary,
+    run: (args, context) => pages.score(args, context),
+  }),
+  defineTool({
+    name: "aeo_fix",
+    title: "Generate llms.txt, JSON-LD and robots.txt for a page",
+    description:
+      "Runs a full scan of one web page and generates files ready to paste, every value taken from the page: " +
+      "an llms.txt (llmstxt.org format), a JSON-LD block (Organization, WebSite, WebPage, and Article, FAQPage, " +
+      "BreadcrumbList where the page supports them) and a robots.txt that keeps the site's rules, allows the AI " +
+      "search crawlers and names the sitemap. `issues` (check ids) restricts it to the files that fix them.",
+    input: FixInput,
+    output: FixResult,
+    run: (args, context) => generators.fix(args, context),
+  }),
+  defineTool({
+    name: "aeo_generate",
+    title: "Draft FAQ, blog or product content from a page",
+    description:
+      "Scans one web page and drafts content from it: an FAQ (questions and answers), a blog outline, or a product " +
+      "description, optionally kept to a topic. Extractive (the page's own sentences) unless the server has a " +
+      "language model configured; `method` in the answer says which.",
+    input: GenerateInput,
+    output: GenerateResult,
+    run: (args, context) => generators.generate(args, context),
+  }),
+  defineTool({
+    name: "aeo_audit_site",
+    title: "Audit a whole site",
+    description:
+      "Starts an audit of a whole site with `url` (its sitemaps and links crawled, every page scanned, then site " +
+      "checks: duplicate titles, broken links, bad canonicals, sitemap problems, redirect chains, hreflang and " +
+      "llms.txt) and answers at once with the audit's id. Call again with `audit_id` to follow its progress; once " +
+      "completed the answer holds the site report: site grade and scores, failing site checks with their pages, " +
+      "each page check's pass rate, the worst pages.",
+    input: AuditToolInput,
+    output: AuditView,
+    run: (args, context) => audits.auditSite(args, context),
+  }),
+];

@@ -1,0 +1,193 @@
+import type { Plan } from "@scan/contract";
+import { AppError, normaliseScanUrl, type ScanMode } from "@scan/contract";
+import type { Db } from "@scan/db";
+import { type PortPolicy, type Resolve, vetTarget } from "@scan/platform";
+import { MAX_SCAN_PRIORITY, scanJob, scanPriority } from "@scan/queue";
+import type { Queue } from "bullmq";
+import { type AccountCaller, keyIdOf } from "../access/authenticate";
+import { type Tx, withUserLock } from "../access/user-lock";
+import { quotaMonth, scansThisMonth } from "./monthly-quota";
+
+/** Work done in the transaction that stores new scans: an Idempotency-Key bound to them. */
+export type OnStored = (tx: Tx) => Promise<void>;
+
+export type ScanIntakeDeps = {
+  db: Db;
+  queue: Queue;
+  allowlist: ReadonlySet<string>;
+  ports: PortPolicy;
+  resolve: Resolve;
+  /** scans per calendar month (UTC) by plan; null is unlimited */
+  monthlyQuotas: Record<Plan, number | null>;
+  /** callbacks are signed with WEBHOOK_SECRET; without one, callback_url is refused */
+  callbacksEnabled: boolean;
+  /** how much each waiting scan of a caller on this plan pushes that caller's next one back */
+  priorityWeights: PriorityWeights;
+};
+
+export type PriorityWeights = Record<Plan | "anonymous", number>;
+
+/** `keepSnapshot` asks the worker to keep the captured page for the generators (fix, generate) */
+export type NewScan = {
+  id: string;
+  url: string;
+  mode: ScanMode;
+  requestId: string;
+  keepSnapshot?: boolean;
+  /** anonymous scans: the hash of the access link's token (scan-access.ts) */
+  accessTokenHash?: string;
+};
+
+/**
+ * What every new scan goes through, alone or in a batch: its target and callback are vetted,
+ * its row is stored within the owner's monthly quota, and its job is queued with a priority.
+ */
+export const createScanIntake = ({
+  db,
+  queue,
+  allowlist,
+  ports,
+  resolve,
+  monthlyQuotas,
+  callbacksEnabled,
+  priorityWeights,
+}: ScanIntakeDeps) => {
+  /** Refuses private and reserved targets before anything is stored or queued. */
+  const assertScannable = async (url: string): Promise<void> => {
+    const verdict = await vetTarget(new URL(url), allowlist, resolve, ports);
+    // a name that does not resolve is the target's failure, reported by the scan itself (502)
+    if (!verdict.allowed && !verdict.reason.startsWith("unresolvable")) {
+      throw new AppError(
+        "invalid_request",
+        `url is not scannable: ${verdict.reason}`,
+        "Scan a public http(s) address; private, loopback and reserved addresses are refused.",
+      );
+    }
+  };
+
+  /**
+   * Stores scan rows, all or none, with `onStored` in the same transaction; for a key holder,
+   * under a per-user lock that counts this month's scans first, so concurrent requests cannot
+   * overrun the quota.
+   */
+  const storeAll = async (
+    scans: readonly NewScan[],
+    owner: AccountCaller | null,
+    callbackUrl: string | null,
+    onStored?: OnStored,
+  ) => {
+    // keepSnapshot is stored too: a scan the queue lost is queued again from its row
+    const rows = scans.map((scan) => ({
+      ...scan,
+      status: "queued" as const,
+      callbackUrl,
+      callbackState: callbackUrl ? ("pending" as const) : null,
+      ...(owner ? { userId: owner.userId, apiKeyId: keyIdOf(owner) } : {}),
+    }));
+    const quota = owner ? monthlyQuotas[owner.plan] : null;
+    if (!owner || quota === null) {
+      if (!onStored) return db.scan.createMany({ data: rows });
+      return db.$transaction(async (tx) => {
+        const stored = await tx.scan.createMany({ data: rows });
+        await onStored(tx);
+        return stored;
+      });
+    }
+    return withUserLock(db, "scan-quota", owner.userId, async (tx) => {
+      const now = new Date();
+      const used = await scansThisMonth(tx, owner.userId, now);
+      if (used + rows.length > quota) {
+        const nextMonth = quotaMonth(now).resetsAt;
+        throw new AppError(
+          "plan_limit",
+          rows.length > 1
+            ? `The ${owner.plan} plan's quota of ${quota} scans this month has ${Math.max(0, quota - used)} left, fewer than the ${rows.length} asked for`
+            : `The ${owner.plan} plan's quota of ${quota} scans this month is used up`,
+          `The quota resets at ${nextMonth.toISOString()}; a higher plan has a larger quota.`,
+        );
+      }
+      const stored = await tx.scan.createMany({ data: rows });
+      await onStored?.(tx);
+      return stored;
+    });
+  };
+
+  /**
+   * Queue order among waiting scans: a caller's n-th waiting scan (counting from 0) gets
+   * priority 1 + n × weight(plan), BullMQ running lower numbers first. A caller's first waiting
+   * scan goes ahead of every other caller's backlog, and over a backlog each plan gets slots in
+   * inverse proportion to its weight (Agency 1, Free 8 by default: eight Agency scans for one
+   * Free scan), so a flood from one caller or plan slows the others without starving them.
+   * The scans being submitted are left out of the count, so it can run beside their insert.
+   */
+  const prioritiesFor = async (owner: AccountCaller | null, scans: readonly NewScan[]): Promise<number[]> => {
+    const weight = priorityWeights[owner?.plan ?? "anonymous"];
+    const waiting = await db.scan.count({
+      where: { userId: owner?.userId ?? null, status: "queued", id: { notIn: scans.map((scan) => scan.id) } },
+    });
+    return scans.map((_, i) => scanPriority(waiting + i, weight));
+  };
+
+  /** Stores the scans and works out their queue priorities, the two queries side by side. */
+  const storeWithPriorities = async (
+    scans: readonly NewScan[],
+    owner: AccountCaller | null,
+    callbackUrl: string | null,
+    onStored?: OnStored,
+  ): Promise<number[]> => {
+    const [priorities] = await Promise.all([
+      prioritiesFor(owner, scans),
+      storeAll(scans, owner, callbackUrl, onStored),
+    ]);
+    return priorities;
+  };
+
+  /**
+   * Queues stored scans; answers false when the queue cannot take them now (Redis away). Their
+   * rows stay queued and the worker's reaper queues them from the rows once the queue is back,
+   * as it does for jobs the queue lost: a stored scan is never failed for the queue's sake,
+   * and its caller is told its id.
+   */
+  const enqueue = async (scans: readonly NewScan[], priorities: readonly number[]): Promise<boolean> => {
+    try {
+      await queue.addBulk(scans.map((scan, i) => scanJob(scan, priorities[i] ?? MAX_SCAN_PRIORITY)));
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  /**
+   * A URL the service will POST to (a callback, an alert's webhook or Slack URL) follows a scan
+   * target's rules (absolute http(s), no credentials, public unless allowlisted), and must
+   * resolve now: one that cannot be delivered is refused when given, not discovered later.
+   */
+  const vetDeliveryUrl = async (input: string, field: string, hint: string): Promise<string> => {
+    const normalised = normaliseScanUrl(input, "A");
+    if (!normalised.ok)
+      throw new AppError("invalid_request", `${field}: ${normalised.reason.replace(/^url /, "")}`, hint);
+    const verdict = await vetTarget(new URL(normalised.url), allowlist, resolve, ports);
+    if (!verdict.allowed) throw new AppError("invalid_request", `${field} is not allowed: ${verdict.reason}`, hint);
+    return normalised.url;
+  };
+
+  /** A callback URL is a delivery URL, and wants a WEBHOOK_SECRET to sign with. */
+  const vetCallback = async (input: string): Promise<string> => {
+    if (!callbacksEnabled) {
+      throw new AppError(
+        "invalid_request",
+        "callback_url is not available: this deployment has no WEBHOOK_SECRET to sign callbacks with",
+        "Poll GET /api/v1/scan/:id instead, or ask the operator to set WEBHOOK_SECRET.",
+      );
+    }
+    return vetDeliveryUrl(
+      input,
+      "callback_url",
+      "Give an absolute, public http(s) URL that accepts a POST with the finished scan.",
+    );
+  };
+
+  return { assertScannable, vetCallback, vetDeliveryUrl, storeWithPriorities, enqueue };
+};
+
+export type ScanIntake = ReturnType<typeof createScanIntake>;

@@ -1,0 +1,82 @@
+import type { PageMeta, ScanListQuery } from "@scan/contract";
+import { AppError, likeLiteral, offsetOf, pageMeta } from "@scan/contract";
+import type { Db, Scan, WebhookDelivery } from "@scan/db";
+import { grantsAccess } from "../access/scan-access";
+
+const TERMINAL = ["completed", "failed"] as const;
+
+export const isTerminal = (scan: Pick<Scan, "status">): boolean =>
+  (TERMINAL as readonly string[]).includes(scan.status);
+
+/** Which of these scans have finished: the waiter's fallback when an event is missed. */
+export const terminalScansAmong =
+  (db: Db) =>
+  async (ids: readonly string[]): Promise<ReadonlySet<string>> => {
+    const rows = await db.scan.findMany({
+      where: { id: { in: [...ids] }, status: { in: [...TERMINAL] } },
+      select: { id: true },
+    });
+    return new Set(rows.map((row) => row.id));
+  };
+
+/** Reads stored scans for their viewers: a key holder's list, one scan, its callback attempts. */
+export const createScanReader = ({ db }: { db: Db }) => {
+  /**
+   * The key holder's scans, newest first; the id breaks ties, so pages neither repeat nor skip.
+   * `origin` (a site's `scheme://host[:port]`) keeps the scans of that origin's URLs: normalised
+   * scan URLs always carry a path, so the origin and a slash begin every one of them.
+   */
+  const list = async (
+    userId: string,
+    query: ScanListQuery,
+    origin?: string,
+  ): Promise<{ scans: Scan[]; meta: PageMeta }> => {
+    const where = {
+      userId,
+      ...(query.status === undefined ? {} : { status: query.status }),
+      ...(origin === undefined ? {} : { url: { startsWith: likeLiteral(`${origin}/`) } }),
+    };
+    const [total, scans] = await db.$transaction(
+      [
+        db.scan.count({ where }),
+        db.scan.findMany({
+          where,
+          orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+          skip: offsetOf(query),
+          take: query.limit,
+        }),
+      ],
+      { isolationLevel: "RepeatableRead" },
+    );
+    return { scans, meta: pageMeta(query, total) };
+  };
+
+  /**
+   * A scan the viewer may see: their own (`viewerUserId`), or an anonymous one whose access
+   * link's token is `accessToken` (scan-access.ts). Anything else, another user's scan or an
+   * anonymous scan without its token, is 404, the same answer as a missing one.
+   */
+  const get = async (id: string, viewerUserId: string | null, accessToken?: string): Promise<Scan> => {
+    const scan = await db.scan.findUnique({ where: { id } });
+    const visible =
+      scan !== null &&
+      ((viewerUserId !== null && scan.userId === viewerUserId) ||
+        (scan.userId === null && grantsAccess(scan.accessTokenHash, accessToken)));
+    if (!visible) {
+      throw new AppError(
+        "not_found",
+        `No scan with id ${id}`,
+        accessToken === undefined
+          ? "Use the id returned by POST /api/v1/scan; an anonymous scan is read with the whole link from its Location header."
+          : "Use the whole link from the Location header of the POST /api/v1/scan that made the scan.",
+      );
+    }
+    return scan;
+  };
+
+  /** The callback attempts of a scan, oldest first. */
+  const deliveries = (scanId: string): Promise<WebhookDelivery[]> =>
+    db.webhookDelivery.findMany({ where: { scanId }, orderBy: [{ attempt: "asc" }, { createdAt: "asc" }] });
+
+  return { list, get, deliveries };
+};

@@ -1,0 +1,125 @@
+import {
+  AppError,
+  type BatchScanAccepted,
+  BatchScanRequest,
+  normaliseScanUrl,
+  ScanListQuery,
+  type ScanSummary,
+  successBody,
+  waitInWords,
+} from "@scan/contract";
+<<<<<<< HEAD:services/gateway/src/routes/scans.route.ts
+import { toStoredScan } from "@scan/reports";
+import { type RateLimiter, rateLimitHeaders } from "../domain/rate-limiter";
+import { resumeBatch } from "../domain/scan-batches";
+import type { ScanService } from "../domain/scan-service";
+import type { SiteService } from "../domain/site-service";
+=======
+import { type RateLimiter, rateLimitHeaders } from "../access/rate-limiter";
+>>>>>>> folders:services/gateway/src/scans/scans.route.ts
+import { subjectOf } from "../http/api-access";
+import { sendPage } from "../http/pagination";
+import { type Route, route } from "../http/route";
+import type { SiteService } from "../sites";
+import { resumeBatch } from "./scan-batches";
+import type { ScanService } from "./scan-service";
+
+const BATCH_HINT =
+  'Send {"urls": ["https://example.com/", ...], "mode": "quick" | "full", "callback_url": "https://..."} with 1 to 100 URLs; mode and callback_url are optional.';
+const LIST_HINT =
+  "page ≥ 1; limit from 1 to 100; status (optional): queued, running, completed or failed; site_id (optional): one of your sites' ids.";
+
+export type ScanListDeps = {
+  scans: ScanService;
+  sites: SiteService;
+  limiter: RateLimiter;
+  onRejected?: (plan: string) => void;
+};
+
+/**
+ * POST /api/v1/scans/batch (many scans, answered at once) and GET /api/v1/scans (the key
+ * holder's scans). Beyond docs/spec/public-scanning-api.md, for agencies that send scans in bulk (docs/api.md, Bulk scans).
+ */
+export const scanListRoutes = ({ scans, sites, limiter, onRejected }: ScanListDeps): Route[] => [
+  route(
+    {
+      method: "post",
+      path: "/api/v1/scans/batch",
+      authorization: "account",
+      body: { schema: BatchScanRequest, hint: BATCH_HINT, report: "names" },
+      idempotent: true,
+    },
+    async ({ caller: owner, body: input, req, res }) => {
+      const form = res.locals.form;
+      const urls = input.urls.map((raw, i) => {
+        const url = normaliseScanUrl(raw, form);
+        if (!url.ok) throw new AppError("invalid_request", `urls[${i}]: ${url.reason}`, BATCH_HINT);
+        return url.url;
+      });
+      // a retry whose key's first request stored the batch answers those scans, and stores nothing
+      const bound = res.locals.idempotency?.resource;
+      // every URL is a request against the rate limit: the access check counted one, the rest
+      // are counted here, all or none (once: not again for the retry that answers a stored batch)
+      if (urls.length > 1 && !bound) {
+        const state = await limiter.consume(subjectOf(owner, req), urls.length - 1);
+        for (const [name, value] of Object.entries(rateLimitHeaders(state))) res.setHeader(name, value);
+        if (!state.allowed) {
+          onRejected?.(owner.plan);
+          throw new AppError(
+            "rate_limited",
+            `A batch of ${urls.length} scans needs ${urls.length} requests of the rate limit; fewer are left in this window`,
+            `Try again in ${waitInWords(state.retryAfterS ?? 1)}, or send a smaller batch.`,
+            { "Retry-After": String(state.retryAfterS) },
+          );
+        }
+      }
+      const queued = bound
+        ? resumeBatch({ urls, mode: input.mode }, bound)
+        : await scans.submitBatch(
+            {
+              urls,
+              mode: input.mode,
+              requestId: res.locals.requestId,
+              callbackUrl: input.callback_url,
+              bind: res.locals.idempotency?.bind,
+            },
+            owner,
+          );
+      res.status(202).json(
+        successBody(
+          form,
+          {
+            scans: queued.map((scan) => ({
+              id: scan.id,
+              url: scan.url,
+              mode: scan.mode,
+              status: "queued" as const,
+              location: `/api/v1/scan/${scan.id}`,
+            })),
+          } satisfies BatchScanAccepted,
+          { requestId: res.locals.requestId },
+        ),
+      );
+    },
+  ),
+
+  route(
+    {
+      method: "get",
+      path: "/api/v1/scans",
+      authorization: "account",
+      query: { schema: ScanListQuery, hint: LIST_HINT, report: "names" },
+    },
+    async ({ caller, query, req, res }) => {
+      // another user's or an unknown site is 404, as on the other lists
+      const site = query.site_id === undefined ? undefined : await sites.get(caller.userId, query.site_id);
+      const { scans: rows, meta } = await scans.list(caller.userId, query, site?.url);
+      // a summary per scan: the checks of a hundred scans are fetched one scan at a time
+      const items = rows.map((scan): ScanSummary => {
+        const { checks: _checks, ...summary } = toStoredScan(scan);
+        return summary;
+      });
+      await sendPage(req, res, items, meta);
+    },
+  ),
+];

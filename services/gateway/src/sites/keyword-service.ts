@@ -1,0 +1,125 @@
+import type { PageMeta } from "@scan/contract";
+import {
+  AppError,
+  type KeywordListQuery,
+  type KeywordView,
+  keywordTrend,
+  offsetOf,
+  pageMeta,
+  type RecordKeywordRequest,
+} from "@scan/contract";
+import type { Db, Keyword } from "@scan/db";
+import { withUserLock } from "../access/user-lock";
+import { type SiteService, siteNotFound } from "./site-service";
+
+export const toKeywordView = (keyword: Keyword): KeywordView => ({
+  id: keyword.id,
+  site_id: keyword.siteId,
+  keyword: keyword.keyword,
+  position: keyword.position,
+  previous_position: keyword.previousPosition,
+  volume: keyword.volume,
+  difficulty: keyword.difficulty,
+  trend: keyword.trend,
+  created_at: keyword.createdAt.toISOString(),
+  updated_at: keyword.updatedAt.toISOString(),
+});
+
+/**
+ * Newest first, the id breaking ties, so pages neither repeat nor skip a keyword. Recording a
+ * new position updates the keyword in place and leaves its place in the list where it was.
+ * Served by (user_id, created_at, id), and by (site_id, created_at, id) with site_id.
+ */
+const ORDER = [{ createdAt: "desc" as const }, { id: "desc" as const }];
+
+/** The keywords a user tracks: list, and record a keyword's current position. */
+export const createKeywordService = ({ db, sites }: { db: Db; sites: SiteService }) => {
+  const list = async (
+    userId: string,
+    query: KeywordListQuery,
+  ): Promise<{ keywords: KeywordView[]; meta: PageMeta }> => {
+    if (query.site_id !== undefined) await sites.assertOwned(userId, query.site_id);
+    const where = { userId, ...(query.site_id === undefined ? {} : { siteId: query.site_id }) };
+    const [total, rows] = await db.$transaction(
+      [
+        db.keyword.count({ where }),
+        db.keyword.findMany({ where, orderBy: ORDER, skip: offsetOf(query), take: query.limit }),
+      ],
+      { isolationLevel: "RepeatableRead" },
+    );
+    return { keywords: rows.map(toKeywordView), meta: pageMeta(query, total) };
+  };
+
+  /**
+   * Records the keyword's position for one of the user's sites: the first record creates it
+   * (`trend` new), a later one moves the stored position to `previous_position` and sets the
+   * trend from the two. Under the user's lock, so concurrent records of one keyword apply one
+   * after the other and each sees the position before it.
+   */
+  const record = (userId: string, input: RecordKeywordRequest): Promise<{ keyword: KeywordView; created: boolean }> =>
+    withUserLock(db, "keywords", userId, async (tx) => {
+      const site = await tx.site.findFirst({ where: { id: input.site_id, userId }, select: { id: true } });
+      if (!site) throw siteNotFound(input.site_id);
+      const key = { siteId_keyword: { siteId: input.site_id, keyword: input.keyword } };
+      const existing = await tx.keyword.findUnique({ where: key });
+      const values = { position: input.position, volume: input.volume, difficulty: input.difficulty };
+      if (!existing) {
+        const created = await tx.keyword.create({
+          data: {
+            userId,
+            siteId: input.site_id,
+            keyword: input.keyword,
+            ...values,
+            trend: keywordTrend(null, input.position),
+          },
+        });
+        return { keyword: toKeywordView(created), created: true };
+      }
+      const updated = await tx.keyword.update({
+        where: key,
+        data: {
+          ...values,
+          previousPosition: existing.position,
+          trend: keywordTrend(existing.position, input.position),
+        },
+      });
+      return { keyword: toKeywordView(updated), created: false };
+    });
+
+  const keywordNotFound = (id: string) =>
+    new AppError("not_found", `No keyword with id ${id}`, "Use a keyword id from GET /api/v1/keywords.");
+
+  /**
+   * Rewords one of the user's keywords; its positions and trend stay. Its site tracking the new
+   * wording already is 409: two records of one query would split its history.
+   */
+  const rename = (userId: string, keywordId: string, keyword: string): Promise<KeywordView> =>
+    withUserLock(db, "keywords", userId, async (tx) => {
+      const existing = await tx.keyword.findFirst({ where: { id: keywordId, userId } });
+      if (!existing) throw keywordNotFound(keywordId);
+      if (existing.keyword === keyword) return toKeywordView(existing);
+      const taken = await tx.keyword.findUnique({
+        where: { siteId_keyword: { siteId: existing.siteId, keyword } },
+        select: { id: true },
+      });
+      if (taken) {
+        throw new AppError(
+          "conflict",
+          `The site already tracks "${keyword}".`,
+          "Delete one of the two keywords, or choose other words.",
+        );
+      }
+      return toKeywordView(await tx.keyword.update({ where: { id: keywordId }, data: { keyword } }));
+    });
+
+  /** Stops tracking one of the user's keywords; its recorded positions go with it. */
+  const remove = async (userId: string, keywordId: string): Promise<{ id: string; deleted: true }> => {
+    const { count } = await db.keyword.deleteMany({ where: { id: keywordId, userId } });
+    if (count === 0) throw keywordNotFound(keywordId);
+    return { id: keywordId, deleted: true };
+  };
+
+  return { list, record, rename, remove };
+};
+
+export type KeywordService = ReturnType<typeof createKeywordService>;

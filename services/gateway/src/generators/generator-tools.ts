@@ -3,11 +3,8 @@ import { AppError, unpackSnapshot } from "@scan/contract";
 import type { Db, Scan } from "@scan/db";
 import type { LlmEndpoint } from "@scan/generators";
 import { fixes, generate } from "@scan/generators";
-<<<<<<< HEAD:services/gateway/src/domain/generator-tools.ts
 import { toScanResult } from "@scan/reports";
-=======
 import type { PageTools, ToolAnswer, ToolContext } from "../scans";
->>>>>>> folders:services/gateway/src/generators/generator-tools.ts
 import type { FixInput, FixResult, GenerateInput, GenerateResult } from "./generator-schemas";
 
 export type GeneratorToolsDeps = {

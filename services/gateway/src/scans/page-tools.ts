@@ -1,12 +1,8 @@
 import type { ResponseForm, ScanMode, ScanResult, ScanToolInput, ScoreSummary, ScoreToolInput } from "@scan/contract";
 import { AppError, normaliseScanUrl } from "@scan/contract";
 import type { Scan } from "@scan/db";
-<<<<<<< HEAD:services/gateway/src/domain/page-tools.ts
 import { topProblems, toScanResult } from "@scan/reports";
-import type { AccountCaller } from "./authenticate";
-=======
 import type { AccountCaller } from "../access/authenticate";
->>>>>>> folders:services/gateway/src/scans/page-tools.ts
 import type { ScanService } from "./scan-service";
 
 /**

@@ -7,13 +7,8 @@ import {
   ScanRequest,
   successBody,
 } from "@scan/contract";
-<<<<<<< HEAD:services/gateway/src/routes/scan.route.ts
 import { toCallbackDelivery, toScanResult, toStoredScan } from "@scan/reports";
-import { scanLink } from "../domain/scan-access";
-import type { ScanService } from "../domain/scan-service";
-=======
 import { scanLink } from "../access/scan-access";
->>>>>>> folders:services/gateway/src/scans/scan.route.ts
 import { sendRevalidatable } from "../http/conditional";
 import { parsePrefer } from "../http/prefer";
 import { type Route, route } from "../http/route";

@@ -8,15 +8,8 @@ import {
   successBody,
   waitInWords,
 } from "@scan/contract";
-<<<<<<< HEAD:services/gateway/src/routes/scans.route.ts
 import { toStoredScan } from "@scan/reports";
-import { type RateLimiter, rateLimitHeaders } from "../domain/rate-limiter";
-import { resumeBatch } from "../domain/scan-batches";
-import type { ScanService } from "../domain/scan-service";
-import type { SiteService } from "../domain/site-service";
-=======
 import { type RateLimiter, rateLimitHeaders } from "../access/rate-limiter";
->>>>>>> folders:services/gateway/src/scans/scans.route.ts
 import { subjectOf } from "../http/api-access";
 import { sendPage } from "../http/pagination";
 import { type Route, route } from "../http/route";

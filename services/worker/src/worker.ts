@@ -23,13 +23,13 @@ import { createSiteAccessReader } from "./domain/site-access";
 import { createWorkerMetrics, type WorkerMetrics } from "./infra/metrics";
 import { createAlertProcessor } from "./jobs/alert.job";
 import { createAuditProcessor } from "./jobs/audit.job";
+import { createScanProcessor } from "./jobs/scan.job";
+import { createWebhookProcessor, retryDelayMs } from "./jobs/webhook.job";
 import { createAuditReaper } from "./sweeps/audit-reaper";
 import { createDeliveryReaper, type Resumed } from "./sweeps/delivery-reaper";
 import { startReaper } from "./sweeps/reaper";
 import { createPruner, pruneEvery } from "./sweeps/retention";
-import { createScanProcessor } from "./jobs/scan.job";
 import { createScheduleSync } from "./sweeps/schedule-sync";
-import { createWebhookProcessor, retryDelayMs } from "./jobs/webhook.job";
 
 export type ScanWorkerDeps = { config: Config; db: Db; connection: Redis; log: Logger };
 

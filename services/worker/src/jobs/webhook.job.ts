@@ -1,6 +1,7 @@
 import { ScanWebhook, toStoredScan, WebhookJobPayload } from "@scan/contract";
 import type { Db } from "@scan/db";
 import { redactUrl, SIGNATURE_HEADER, signWebhook } from "@scan/platform";
+import { scans } from "@scan/records";
 import { type Job, UnrecoverableError } from "bullmq";
 import type { Logger } from "pino";
 import { type DeliveryPolicy, type DeliveryResult, deliver } from "../domain/webhook-delivery";
@@ -94,13 +95,13 @@ export const createWebhookProcessor =
       },
     });
     if (result.ok) {
-      await db.scan.update({ where: { id: scanId }, data: { callbackState: "delivered" } });
+      await scans.callbackDelivered(db, scanId);
       metrics.webhookAttempts.inc({ result: "delivered" });
       jobLog.info({ status: result.statusCode, ms: result.durationMs }, "callback delivered");
       return { scanId, delivered: true };
     }
     if (givingUp) {
-      await db.scan.update({ where: { id: scanId }, data: { callbackState: "failed" } });
+      await scans.callbackFailed(db, scanId);
       metrics.webhookAttempts.inc({ result: "gave_up" });
       jobLog.warn({ status: result.statusCode, reason: result.error }, "callback not delivered; giving up");
       throw new UnrecoverableError(`callback not delivered: ${result.error}`);

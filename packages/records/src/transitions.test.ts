@@ -45,7 +45,9 @@ describe.each(KINDS)("the $name transition table", ({ states, initial, ended, ta
   });
 
   it("moves no row out of an ended state", () => {
-    const leaving = stateMoves(table).filter((move) => move.from.some((state) => ended.includes(state) && state !== move.to));
+    const leaving = stateMoves(table).filter((move) =>
+      move.from.some((state) => ended.includes(state) && state !== move.to),
+    );
     expect(leaving.map((move) => move.name)).toEqual([]);
   });
 

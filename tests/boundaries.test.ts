@@ -206,3 +206,47 @@ describe("workspace boundaries", () => {
     expect(missing).toEqual([]);
   });
 });
+
+/**
+ * Scan, audit, audit page, site and schedule rows are written only by @scan/records, whose
+ * operations hold each kind's transition table: a write of one of those rows anywhere else in
+ * a package or a program (a Prisma write, or SQL that inserts, updates or deletes) is refused.
+ */
+const RECORDS_DIR = "packages/records";
+const PRISMA_ROW_WRITE =
+  /\.(scan|audit|auditPage|site|auditSchedule)\s*\.\s*(create|createMany|createManyAndReturn|update|updateMany|updateManyAndReturn|upsert|delete|deleteMany)\s*\(/g;
+const SQL_ROW_WRITE = /\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?(scans|audits|audit_pages|sites|audit_schedules)\b/gi;
+
+const rowWritesOf = (source: string): string[] => [
+  ...[...source.matchAll(PRISMA_ROW_WRITE)].map((m) => `${m[1]}.${m[2]}`),
+  ...[...source.matchAll(SQL_ROW_WRITE)].map((m) => `${(m[1] ?? "").replace(/\s+/g, " ").toUpperCase()} ${m[2]}`),
+];
+
+describe("row writers", () => {
+  const writers = ["packages", "services"].flatMap(sourceFiles).filter((file) => !file.startsWith(`${RECORDS_DIR}/`));
+
+  it("flags the writes it exists to refuse, and not reads", () => {
+    expect(rowWritesOf("await db.scan.updateMany({ where })")).toEqual(["scan.updateMany"]);
+    expect(rowWritesOf("tx.auditPage\n  .update({ where })")).toEqual(["auditPage.update"]);
+    expect(rowWritesOf("await tx.auditSchedule.create({ data })")).toEqual(["auditSchedule.create"]);
+    expect(rowWritesOf('db.$executeRaw`UPDATE "audits" SET "status" = 1`')).toEqual(["UPDATE audits"]);
+    expect(rowWritesOf('db.$executeRaw`INSERT INTO "sites" ("id") VALUES (1)`')).toEqual(["INSERT INTO sites"]);
+    expect(rowWritesOf("db.$executeRaw`DELETE FROM scans WHERE true`")).toEqual(["DELETE FROM scans"]);
+    expect(rowWritesOf("db.scan.findMany({ where }); db.site.count(); db.auditAlert.createMany({ data })")).toEqual([]);
+    expect(rowWritesOf('SELECT 1 FROM "audit_pages" WHERE "status" = \'queued\'')).toEqual([]);
+  });
+
+  it("looks at the programs' and libraries' files", () => {
+    expect(writers).toEqual(expect.arrayContaining(["services/worker/src/jobs/scan.job.ts"]));
+    expect(writers.some((file) => file.startsWith(`${RECORDS_DIR}/`))).toBe(false);
+  });
+
+  it(`no file outside ${RECORDS_DIR} writes scan, audit, audit page, site or schedule rows`, () => {
+    const problems = writers.flatMap((file) =>
+      rowWritesOf(readFileSync(join(ROOT, file), "utf8")).map(
+        (write) => `${file}: ${write}; use the operations of @scan/records`,
+      ),
+    );
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { setSiteScoresFromAudit, upsertSiteScores } from "@scan/worker";
+import { sites } from "@scan/records";
 import { createAccount, type TestAccount } from "./support/accounts";
 import { body, UUID } from "./support/accounts-api";
 import { type FixtureServer, html, startFixtureServer, text } from "./support/fixture-server";
@@ -205,7 +205,7 @@ describe("sites from keyed scans, end to end", () => {
   }, 300_000);
 });
 
-describe("upsertSiteScores", () => {
+describe("sites.recordScanScores", () => {
   let database: TestDatabase;
   let stack: Stack;
 
@@ -249,7 +249,7 @@ describe("upsertSiteScores", () => {
   it("ranks full above quick, then later above earlier, and is idempotent", async () => {
     const { user } = await createAccount(stack.db);
     const quick = await completed(user.id, "quick", 0, 50);
-    await upsertSiteScores(stack.db, quick);
+    await sites.recordScanScores(stack.db, quick);
     expect(await siteOf(user.id)).toEqual(
       expect.objectContaining({
         domain: "brew.example",
@@ -262,7 +262,7 @@ describe("upsertSiteScores", () => {
     );
 
     const full = await completed(user.id, "full", 10, 70);
-    await upsertSiteScores(stack.db, full);
+    await sites.recordScanScores(stack.db, full);
     expect(await siteOf(user.id)).toEqual(
       expect.objectContaining({
         latestSeo: 70,
@@ -277,26 +277,26 @@ describe("upsertSiteScores", () => {
 
     // a later quick scan moves last_scan_at only
     const laterQuick = await completed(user.id, "quick", 20, 90);
-    await upsertSiteScores(stack.db, laterQuick);
+    await sites.recordScanScores(stack.db, laterQuick);
     expect(await siteOf(user.id)).toEqual(
       expect.objectContaining({ latestSeo: 70, latestMode: "full", latestScanId: full.id, lastScanAt: at(20) }),
     );
 
     // a full scan that completed earlier but is stored later (out of order) changes nothing
     const olderFull = await completed(user.id, "full", 5, 30);
-    await upsertSiteScores(stack.db, olderFull);
+    await sites.recordScanScores(stack.db, olderFull);
     expect(await siteOf(user.id)).toEqual(
       expect.objectContaining({ latestSeo: 70, latestScanId: full.id, lastScanAt: at(20) }),
     );
 
     // storing the same scan again changes nothing
     const before = await siteOf(user.id);
-    await upsertSiteScores(stack.db, full);
-    await upsertSiteScores(stack.db, laterQuick);
+    await sites.recordScanScores(stack.db, full);
+    await sites.recordScanScores(stack.db, laterQuick);
     expect(await siteOf(user.id)).toEqual({ ...before, updatedAt: expect.any(Date) });
 
     const laterFull = await completed(user.id, "full", 30, 80);
-    await upsertSiteScores(stack.db, laterFull);
+    await sites.recordScanScores(stack.db, laterFull);
     expect(await siteOf(user.id)).toEqual(
       expect.objectContaining({
         latestSeo: 80,
@@ -310,10 +310,10 @@ describe("upsertSiteScores", () => {
 
   it("keeps a full audit's site scores over later scans, until a later full audit", async () => {
     const { user } = await createAccount(stack.db);
-    await upsertSiteScores(stack.db, await completed(user.id, "full", 0, 50));
+    await sites.recordScanScores(stack.db, await completed(user.id, "full", 0, 50));
     const site = await siteOf(user.id);
     const audit = randomUUID();
-    await setSiteScoresFromAudit(stack.db, {
+    await sites.recordAuditScores(stack.db, {
       id: audit,
       siteId: site.id,
       scores: { seo: 61, aeo: 62, geo: 63 },
@@ -323,12 +323,12 @@ describe("upsertSiteScores", () => {
       expect.objectContaining({ latestSeo: 61, latestMode: "full", latestScanId: null, latestAuditId: audit }),
     );
     // a later full scan of one page moves last_scan_at, not the site-wide scores
-    await upsertSiteScores(stack.db, await completed(user.id, "full", 20, 90));
+    await sites.recordScanScores(stack.db, await completed(user.id, "full", 20, 90));
     expect(await siteOf(user.id)).toEqual(
       expect.objectContaining({ latestSeo: 61, latestAuditId: audit, lastScanAt: at(20) }),
     );
     // an audit that completed earlier, stored later, changes nothing; a later one replaces them
-    await setSiteScoresFromAudit(stack.db, {
+    await sites.recordAuditScores(stack.db, {
       id: randomUUID(),
       siteId: site.id,
       scores: { seo: 1, aeo: 1, geo: 1 },
@@ -336,7 +336,7 @@ describe("upsertSiteScores", () => {
     });
     expect(await siteOf(user.id)).toEqual(expect.objectContaining({ latestSeo: 61, latestAuditId: audit }));
     const later = randomUUID();
-    await setSiteScoresFromAudit(stack.db, {
+    await sites.recordAuditScores(stack.db, {
       id: later,
       siteId: site.id,
       scores: { seo: 71, aeo: 72, geo: 73 },
@@ -352,7 +352,7 @@ describe("upsertSiteScores", () => {
     await stack.db.site.create({
       data: { userId: user.id, url: "https://brew.example", domain: "brew.example", name: "Brew", isVerified: true },
     });
-    await upsertSiteScores(stack.db, await completed(user.id, "quick", 0, 40));
+    await sites.recordScanScores(stack.db, await completed(user.id, "quick", 0, 40));
     expect(await siteOf(user.id)).toEqual(
       expect.objectContaining({ name: "Brew", isVerified: true, latestSeo: 40, latestMode: "quick" }),
     );
@@ -363,7 +363,7 @@ describe("upsertSiteScores", () => {
     const scans = await Promise.all(
       [0, 1, 2, 3, 4, 5].map((minute) => completed(user.id, minute % 2 ? "full" : "quick", minute, 40 + minute)),
     );
-    await Promise.all(scans.map((scan) => upsertSiteScores(stack.db, scan)));
+    await Promise.all(scans.map((scan) => sites.recordScanScores(stack.db, scan)));
     expect(await siteOf(user.id)).toEqual(
       expect.objectContaining({ latestSeo: 45, latestMode: "full", latestScanId: scans[5]?.id, lastScanAt: at(5) }),
     );

@@ -1,9 +1,7 @@
 /** The worker as a library, for the tests and scripts that run it in process. */
 
 export * from "./config";
-export { setSiteScoresFromAudit } from "./domain/audit-store";
 export * from "./domain/site-access";
-export * from "./domain/site-scores";
 export * from "./infra/ops-server";
 export * from "./sweeps/reaper";
 export * from "./sweeps/retention";

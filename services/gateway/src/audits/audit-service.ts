@@ -15,6 +15,7 @@ import {
 } from "@scan/contract";
 import type { Audit, Db } from "@scan/db";
 import { auditStepJob } from "@scan/queue";
+import { AUDIT_WHERE, audits as auditRows } from "@scan/records";
 import { type AuditExportFormat, exportedPagesOf, streamAuditExport, TOOL } from "@scan/reports";
 import type { Queue } from "bullmq";
 import type { Logger } from "pino";
@@ -40,7 +41,6 @@ export type AuditServiceDeps = {
   assertScannable: (url: string) => Promise<void>;
 };
 
-const ACTIVE = ["discovering", "running", "finalizing"] as const;
 const stringList = z.array(z.string());
 /** what an audit under way answers in Retry-After: it takes minutes, not seconds */
 const UNFINISHED_RETRY_S = 10;
@@ -144,24 +144,22 @@ export const createAuditService = ({
     // the site's origin passes the scan address policy again: SCAN_ALLOWLIST may have changed since it was stored
     await assertScannable(startUrl);
     const audit = await withUserLock(db, "audits", owner.userId, async (tx) => {
-      const active = await tx.audit.count({ where: { userId: owner.userId, status: { in: [...ACTIVE] } } });
+      const active = await tx.audit.count({ where: { userId: owner.userId, ...AUDIT_WHERE.underWay } });
       if (active >= activePerUser)
         throw new AppError(
           "plan_limit",
           `${active} audits are already under way; at most ${activePerUser} may run at once`,
           "Wait for one to finish, or cancel one with DELETE /api/v1/audits/{id}.",
         );
-      return tx.audit.create({
-        data: {
-          userId: owner.userId,
-          siteId: site.id,
-          startUrl,
-          mode: input.mode,
-          maxPages: input.max_pages ?? ceiling,
-          include: input.include,
-          exclude: input.exclude,
-          requestId,
-        },
+      return auditRows.insertDiscovering(tx, {
+        userId: owner.userId,
+        siteId: site.id,
+        startUrl,
+        mode: input.mode,
+        maxPages: input.max_pages ?? ceiling,
+        include: input.include,
+        exclude: input.exclude,
+        requestId,
       });
     });
     try {
@@ -239,7 +237,7 @@ export const createAuditService = ({
    */
   const completed = async (userId: string, auditId: string): Promise<Audit & { report: SiteReport }> => {
     const audit = await owned(userId, auditId);
-    if ((ACTIVE as readonly string[]).includes(audit.status))
+    if (auditRows.isUnderWay(audit.status))
       throw new AppError(
         "scan_not_finished",
         `Audit ${auditId} is ${audit.status}: it has no report until it has completed`,
@@ -300,18 +298,7 @@ export const createAuditService = ({
    */
   const cancel = async (userId: string, auditId: string) => {
     const audit = await owned(userId, auditId);
-    if ((ACTIVE as readonly string[]).includes(audit.status)) {
-      await db.$transaction([
-        db.audit.updateMany({
-          where: { id: auditId, status: { in: [...ACTIVE] } },
-          data: { status: "cancelled", completedAt: new Date() },
-        }),
-        db.auditPage.updateMany({
-          where: { auditId, status: "queued" },
-          data: { status: "cancelled", completedAt: new Date() },
-        }),
-      ]);
-    }
+    if (auditRows.isUnderWay(audit.status)) await auditRows.cancel(db, auditId);
     return view(await owned(userId, auditId), true);
   };
 

@@ -1,6 +1,7 @@
 import { AppError, type AuditScheduleRequest, type AuditScheduleView, maskSecretUrl, type Plan } from "@scan/contract";
 import type { AuditSchedule, Db } from "@scan/db";
 import { auditScheduler, auditSchedulerId, schedulePattern } from "@scan/queue";
+import { schedules } from "@scan/records";
 import type { Queue } from "bullmq";
 import { z } from "zod";
 import type { AccountCaller } from "../access/authenticate";
@@ -144,7 +145,7 @@ export const createScheduleService = ({
     };
     const { schedule, created } = await withUserLock(db, "audit-schedules", owner.userId, async (tx) => {
       const existing = await tx.auditSchedule.findUnique({ where: { siteId } });
-      if (existing) return { schedule: await tx.auditSchedule.update({ where: { siteId }, data }), created: false };
+      if (existing) return { schedule: await schedules.change(tx, siteId, data), created: false };
       const cap = schedulesByPlan[owner.plan];
       const count = await tx.auditSchedule.count({ where: { userId: owner.userId } });
       if (count >= cap)
@@ -154,7 +155,7 @@ export const createScheduleService = ({
           "Delete another site's schedule, or move to a higher plan.",
         );
       return {
-        schedule: await tx.auditSchedule.create({ data: { ...data, siteId, userId: owner.userId } }),
+        schedule: await schedules.insert(tx, { siteId, userId: owner.userId }, data),
         created: true,
       };
     });
@@ -192,7 +193,7 @@ export const createScheduleService = ({
     const schedule = await db.auditSchedule.findUnique({ where: { siteId } });
     if (!schedule) throw noSchedule(siteId);
     const view = await viewOf(schedule);
-    await db.auditSchedule.deleteMany({ where: { siteId } });
+    await schedules.remove(db, siteId);
     // a scheduler left behind (the queue away) finds no row when it fires, and removes itself
     await queue.removeJobScheduler(auditSchedulerId(siteId)).catch(() => undefined);
     return { ...view, next_run_at: null };

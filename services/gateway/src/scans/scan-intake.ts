@@ -3,6 +3,7 @@ import { AppError, normaliseScanUrl, type ScanMode } from "@scan/contract";
 import type { Db } from "@scan/db";
 import { type PortPolicy, type Resolve, vetTarget } from "@scan/platform";
 import { MAX_SCAN_PRIORITY, scanJob, scanPriority } from "@scan/queue";
+import { type NewScan, scans as scanRows } from "@scan/records";
 import type { Queue } from "bullmq";
 import { type AccountCaller, keyIdOf } from "../access/authenticate";
 import { type Tx, withUserLock } from "../access/user-lock";
@@ -27,16 +28,7 @@ export type ScanIntakeDeps = {
 
 export type PriorityWeights = Record<Plan | "anonymous", number>;
 
-/** `keepSnapshot` asks the worker to keep the captured page for the generators (fix, generate) */
-export type NewScan = {
-  id: string;
-  url: string;
-  mode: ScanMode;
-  requestId: string;
-  keepSnapshot?: boolean;
-  /** anonymous scans: the hash of the access link's token (scan-access.ts) */
-  accessTokenHash?: string;
-};
+export type { NewScan };
 
 /**
  * What every new scan goes through, alone or in a batch: its target and callback are vetted,
@@ -77,38 +69,32 @@ export const createScanIntake = ({
     onStored?: OnStored,
   ) => {
     // keepSnapshot is stored too: a scan the queue lost is queued again from its row
-    const rows = scans.map((scan) => ({
-      ...scan,
-      status: "queued" as const,
-      callbackUrl,
-      callbackState: callbackUrl ? ("pending" as const) : null,
-      ...(owner ? { userId: owner.userId, apiKeyId: keyIdOf(owner) } : {}),
-    }));
+    const stored = { owner: owner ? { userId: owner.userId, apiKeyId: keyIdOf(owner) } : null, callbackUrl };
     const quota = owner ? monthlyQuotas[owner.plan] : null;
     if (!owner || quota === null) {
-      if (!onStored) return db.scan.createMany({ data: rows });
+      if (!onStored) return scanRows.insertQueued(db, scans, stored);
       return db.$transaction(async (tx) => {
-        const stored = await tx.scan.createMany({ data: rows });
+        const inserted = await scanRows.insertQueued(tx, scans, stored);
         await onStored(tx);
-        return stored;
+        return inserted;
       });
     }
     return withUserLock(db, "scan-quota", owner.userId, async (tx) => {
       const now = new Date();
       const used = await scansThisMonth(tx, owner.userId, now);
-      if (used + rows.length > quota) {
+      if (used + scans.length > quota) {
         const nextMonth = quotaMonth(now).resetsAt;
         throw new AppError(
           "plan_limit",
-          rows.length > 1
-            ? `The ${owner.plan} plan's quota of ${quota} scans this month has ${Math.max(0, quota - used)} left, fewer than the ${rows.length} asked for`
+          scans.length > 1
+            ? `The ${owner.plan} plan's quota of ${quota} scans this month has ${Math.max(0, quota - used)} left, fewer than the ${scans.length} asked for`
             : `The ${owner.plan} plan's quota of ${quota} scans this month is used up`,
           `The quota resets at ${nextMonth.toISOString()}; a higher plan has a larger quota.`,
         );
       }
-      const stored = await tx.scan.createMany({ data: rows });
+      const inserted = await scanRows.insertQueued(tx, scans, stored);
       await onStored?.(tx);
-      return stored;
+      return inserted;
     });
   };
 

@@ -1,19 +1,17 @@
 import type { PageMeta, ScanListQuery } from "@scan/contract";
 import { AppError, likeLiteral, offsetOf, pageMeta } from "@scan/contract";
 import type { Db, Scan, WebhookDelivery } from "@scan/db";
+import { SCAN_WHERE, scans as scanRows } from "@scan/records";
 import { grantsAccess } from "../access/scan-access";
 
-const TERMINAL = ["completed", "failed"] as const;
-
-export const isTerminal = (scan: Pick<Scan, "status">): boolean =>
-  (TERMINAL as readonly string[]).includes(scan.status);
+export const isTerminal = (scan: Pick<Scan, "status">): boolean => scanRows.isEnded(scan.status);
 
 /** Which of these scans have finished: the waiter's fallback when an event is missed. */
 export const terminalScansAmong =
   (db: Db) =>
   async (ids: readonly string[]): Promise<ReadonlySet<string>> => {
     const rows = await db.scan.findMany({
-      where: { id: { in: [...ids] }, status: { in: [...TERMINAL] } },
+      where: { id: { in: [...ids] }, ...SCAN_WHERE.ended },
       select: { id: true },
     });
     return new Set(rows.map((row) => row.id));

@@ -1,6 +1,7 @@
 import type { Plan } from "@scan/contract";
 import { AiEngine, AppError, RecordCitationRequest } from "@scan/contract";
 import type { Db } from "@scan/db";
+import { sites as siteRows } from "@scan/records";
 import { createUserService } from "../auth";
 import { createKeyService } from "../keys";
 import { createKeywordService, createSiteService } from "../sites";
@@ -59,7 +60,7 @@ export const seedDemoUser = async (db: Db, options: SeedOptions): Promise<SeedSu
       "Pass --replace to delete them (with their keywords and citation tracks) and seed again.",
     );
   }
-  if (existing > 0) await db.site.deleteMany({ where: { userId: user.id } });
+  if (existing > 0) await siteRows.removeAllOf(db, user.id);
 
   const sites = createSiteService({ db });
   const keywords = createKeywordService({ db, sites });
@@ -72,23 +73,11 @@ export const seedDemoUser = async (db: Db, options: SeedOptions): Promise<SeedSu
     // sites added over the last months, oldest first, so the list's newest-first order is visible
     const createdAt = new Date(now.getTime() - (120 - index * 15) * DAY_MS);
     const scoredAt = demo.scores ? new Date(now.getTime() - demo.scores.daysAgo * DAY_MS) : null;
-    await db.site.update({
-      where: { id: site.id },
-      data: {
-        createdAt,
-        // no ownership proof exists yet; the demo shows both states of the field
-        isVerified: demo.isVerified,
-        ...(demo.scores && scoredAt
-          ? {
-              latestSeo: demo.scores.seo,
-              latestAeo: demo.scores.aeo,
-              latestGeo: demo.scores.geo,
-              latestMode: demo.scores.mode,
-              latestScoresAt: scoredAt,
-              lastScanAt: scoredAt,
-            }
-          : {}),
-      },
+    await siteRows.seedDemo(db, site.id, {
+      createdAt,
+      // no ownership proof exists yet; the demo shows both states of the field
+      isVerified: demo.isVerified,
+      scores: demo.scores && scoredAt ? { ...demo.scores, at: scoredAt } : null,
     });
 
     for (const keyword of demo.keywords) {

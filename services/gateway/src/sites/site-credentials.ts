@@ -1,6 +1,7 @@
 import { AppError, credentialsView, SiteCredentialsRequest, type SiteCredentialsView } from "@scan/contract";
 import type { Db } from "@scan/db";
 import type { SecretBox } from "@scan/platform";
+import { sites } from "@scan/records";
 import { siteNotFound } from "./site-service";
 
 const unconfigured = () =>
@@ -41,11 +42,8 @@ export const createSiteCredentials = ({ db, box }: { db: Db; box: SecretBox | nu
     const sealed = sealer().seal(JSON.stringify(input));
     await owned(userId, siteId);
     const updatedAt = new Date();
-    const { count } = await db.site.updateMany({
-      where: { id: siteId, userId },
-      data: { credentialsSealed: sealed, credentialsUpdatedAt: updatedAt },
-    });
-    if (count === 0) throw siteNotFound(siteId);
+    const { moved } = await sites.setCredentials(db, userId, siteId, sealed, updatedAt);
+    if (!moved) throw siteNotFound(siteId);
     return credentialsView(input, updatedAt);
   };
 
@@ -69,10 +67,7 @@ export const createSiteCredentials = ({ db, box }: { db: Db; box: SecretBox | nu
   const remove = async (userId: string, siteId: string): Promise<{ id: string; deleted: true }> => {
     const site = await owned(userId, siteId);
     if (!site.credentialsSealed) throw noneSet(siteId);
-    await db.site.updateMany({
-      where: { id: siteId, userId },
-      data: { credentialsSealed: null, credentialsUpdatedAt: null },
-    });
+    await sites.clearCredentials(db, userId, siteId);
     return { id: siteId, deleted: true };
   };
 

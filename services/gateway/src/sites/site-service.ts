@@ -9,6 +9,7 @@ import {
   siteOriginOf,
 } from "@scan/contract";
 import type { Db, Site } from "@scan/db";
+import { AUDIT_WHERE, sites as siteRows } from "@scan/records";
 
 export const toSiteView = (site: Site): SiteView => {
   const { latestSeo: seo, latestAeo: aeo, latestGeo: geo, latestMode: mode, latestScoresAt: scannedAt } = site;
@@ -68,16 +69,8 @@ export const createSiteService = ({ db }: { db: Db }) => {
     input: { url: string; name?: string | undefined },
   ): Promise<{ site: SiteView; created: boolean }> => {
     const origin = siteOriginOf(input.url);
-    const { count } = await db.site.createMany({
-      data: [{ userId, url: origin.url, domain: origin.domain, name: input.name ?? origin.domain }],
-      skipDuplicates: true,
-    });
-    const key = { userId_url: { userId, url: origin.url } };
-    const site =
-      count === 0 && input.name !== undefined
-        ? await db.site.update({ where: key, data: { name: input.name } })
-        : await db.site.findUniqueOrThrow({ where: key });
-    return { site: toSiteView(site), created: count === 1 };
+    const { site, created } = await siteRows.ensure(db, userId, origin, input.name);
+    return { site: toSiteView(site), created };
   };
 
   /** Throws 404 unless `siteId` is one of the user's sites; another user's is as missing as an unknown one. */
@@ -95,8 +88,8 @@ export const createSiteService = ({ db }: { db: Db }) => {
 
   /** Gives one of the user's sites a new name; its origin, scores and records stay. */
   const rename = async (userId: string, siteId: string, name: string): Promise<SiteView> => {
-    const { count } = await db.site.updateMany({ where: { id: siteId, userId }, data: { name } });
-    if (count === 0) throw siteNotFound(siteId);
+    const { moved } = await siteRows.rename(db, userId, siteId, name);
+    if (!moved) throw siteNotFound(siteId);
     return get(userId, siteId);
   };
 
@@ -110,7 +103,7 @@ export const createSiteService = ({ db }: { db: Db }) => {
   const remove = async (userId: string, siteId: string): Promise<{ id: string; deleted: true }> => {
     await assertOwned(userId, siteId);
     const running = await db.audit.count({
-      where: { siteId, userId, status: { in: ["discovering", "running", "finalizing"] } },
+      where: { siteId, userId, ...AUDIT_WHERE.underWay },
     });
     if (running > 0) {
       throw new AppError(
@@ -120,11 +113,8 @@ export const createSiteService = ({ db }: { db: Db }) => {
       );
     }
     // alerts name the site by id only (no foreign key): they go in the same transaction
-    const [, { count }] = await db.$transaction([
-      db.auditAlert.deleteMany({ where: { siteId, userId } }),
-      db.site.deleteMany({ where: { id: siteId, userId } }),
-    ]);
-    if (count === 0) throw siteNotFound(siteId);
+    const { moved } = await siteRows.remove(db, userId, siteId);
+    if (!moved) throw siteNotFound(siteId);
     return { id: siteId, deleted: true };
   };
 

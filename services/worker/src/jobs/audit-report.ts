@@ -18,9 +18,10 @@ import {
   SiteReport,
   type SiteReport as SiteReportType,
 } from "@scan/contract";
+import { audits, sites } from "@scan/records";
 import { fetchDocument, TargetError } from "@scan/scanner";
 import { z } from "zod";
-import { StoredDiscovery, setSiteScoresFromAudit } from "../domain/audit-store";
+import { StoredDiscovery } from "../domain/audit-store";
 import type { AuditJobDeps } from "./audit.job";
 
 /** page rows read per query while the report is built */
@@ -201,31 +202,14 @@ export const createAuditReport = ({ db, scanner, log, reportFetchTimeoutMs, enqu
     });
     const completedAt = new Date();
     const alerts = await alertFor(audit, report, completedAt);
-    const complete = db.audit.updateMany({
-      where: { id: auditId, status: "finalizing" },
-      data: {
-        status: "completed",
-        report,
-        seo: report.scores.seo,
-        aeo: report.scores.aeo,
-        geo: report.scores.geo,
-        overall: report.scores.overall,
-        grade: report.grade,
-        issuesCritical: report.issues.critical,
-        issuesWarning: report.issues.warning,
-        issuesInfo: report.issues.info,
-        completedAt,
-      },
-    });
     // the audit completes and its alerts are stored together: an audit alerts once per channel or not at all
-    const [{ count }] = await db.$transaction([
-      complete,
-      ...(alerts.length > 0 ? [db.auditAlert.createMany({ data: alerts, skipDuplicates: true })] : []),
-    ]);
-    if (count > 0 && alerts.length > 0) await queueAlert(auditId);
+    const { stored } = await audits.complete(db, auditId, report, completedAt, (tx) =>
+      alerts.length > 0 ? tx.auditAlert.createMany({ data: alerts, skipDuplicates: true }) : Promise.resolve(),
+    );
+    if (stored && alerts.length > 0) await queueAlert(auditId);
     // only a full audit that judged pages speaks for the site (docs/spec/checks.md: quick scores are partial)
-    if (count > 0 && audit.mode === "full" && judged.length > 0)
-      await setSiteScoresFromAudit(db, { id: auditId, siteId: audit.siteId, scores: report.scores, completedAt });
+    if (stored && audit.mode === "full" && judged.length > 0)
+      await sites.recordAuditScores(db, { id: auditId, siteId: audit.siteId, scores: report.scores, completedAt });
     log.info(
       {
         auditId,

@@ -19,11 +19,12 @@ import {
   auditSchedulerId,
   auditStepJob,
 } from "@scan/queue";
+import { type AdmittedPage, auditPages, audits, type Candidate, schedules } from "@scan/records";
 import { type Scanner, type SiteAccess, TargetError } from "@scan/scanner";
 import { DelayedError, type Job, type Queue, UnrecoverableError } from "bullmq";
 import type { Logger } from "pino";
 import { z } from "zod";
-import { type AdmittedPage, admitPages, type Candidate, finishIfDone, StoredDiscovery } from "../domain/audit-store";
+import { StoredDiscovery } from "../domain/audit-store";
 import type { HostSlots } from "../domain/host-slots";
 import { discoverSite } from "../domain/site-discovery";
 import { createAuditReport } from "./audit-report";
@@ -72,12 +73,6 @@ export const createAuditProcessor = (deps: AuditJobDeps) => {
     await queue.add(job.name, job.data, job.opts);
   };
 
-  const failAudit = (auditId: string, code: string, message: string) =>
-    db.audit.updateMany({
-      where: { id: auditId, status: { in: ["discovering", "running", "finalizing"] } },
-      data: { status: "failed", errorCode: code, errorMessage: message.slice(0, 1000), completedAt: new Date() },
-    });
-
   const discover = async (job: Job) => {
     const parsed = AuditJobPayload.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError(`bad audit payload: ${parsed.error.message}`);
@@ -91,11 +86,10 @@ export const createAuditProcessor = (deps: AuditJobDeps) => {
       ...(deps.sitemapBounds ? { bounds: deps.sitemapBounds } : {}),
     });
     if (found.robots.state === "unreachable") {
-      await failAudit(
-        auditId,
-        "upstream_failure",
-        `${found.robotsTxt.url} could not be read (${found.robotsTxt.error ?? `status ${found.robotsTxt.status}`}); under RFC 9309 a crawler must then assume the whole site is disallowed`,
-      );
+      await audits.fail(db, auditId, {
+        code: "upstream_failure",
+        message: `${found.robotsTxt.url} could not be read (${found.robotsTxt.error ?? `status ${found.robotsTxt.status}`}); under RFC 9309 a crawler must then assume the whole site is disallowed`,
+      });
       return;
     }
     const rules: UrlRules = {
@@ -104,19 +98,16 @@ export const createAuditProcessor = (deps: AuditJobDeps) => {
       exclude: stringList.parse(audit.exclude),
     };
     const stored: StoredDiscovery = { summary: found.summary, robotsTxt: found.robotsTxt, llmsTxt: found.llmsTxt };
-    await db.audit.updateMany({
-      where: { id: auditId, status: "discovering" },
-      data: { discovery: stored, startedAt: audit.startedAt ?? new Date() },
-    });
+    await audits.recordDiscovery(db, auditId, stored, audit.startedAt ?? new Date());
     const sitemapped = new Set(found.sitemapUrls);
     const candidates: Candidate[] = [{ url: audit.startUrl, depth: 0, inSitemap: sitemapped.has(audit.startUrl) }];
     for (const url of found.sitemapUrls) {
       if (url !== audit.startUrl && refusalOf(url, rules) === null) candidates.push({ url, depth: 1, inSitemap: true });
     }
-    const admitted = await admitPages(db, auditId, candidates);
+    const admitted = await audits.admitPages(db, auditId, candidates);
     await enqueuePages(auditId, audit.mode, admitted);
     // pages admitted by an earlier run of this job (lost before it got here) are queued again by the reaper
-    await db.audit.updateMany({ where: { id: auditId, status: "discovering" }, data: { status: "running" } });
+    await audits.markRunning(db, auditId);
     log.info(
       {
         auditId,
@@ -126,7 +117,7 @@ export const createAuditProcessor = (deps: AuditJobDeps) => {
       },
       "audit discovered",
     );
-    if (await finishIfDone(db, auditId)) await queueReport(auditId);
+    if (await audits.finishIfDone(db, auditId)) await queueReport(auditId);
   };
 
   const rulesOf = (audit: {
@@ -150,12 +141,9 @@ export const createAuditProcessor = (deps: AuditJobDeps) => {
   };
 
   /** ends a page that will not be scanned, then lets the audit finish if it was the last */
-  const settlePage = async (auditId: string, pageId: string, data: Record<string, unknown>) => {
-    await db.auditPage.updateMany({
-      where: { id: pageId, status: { in: ["queued", "running"] } },
-      data: { ...data, completedAt: new Date() },
-    });
-    if (await finishIfDone(db, auditId)) await queueReport(auditId);
+  const settlePage = async (auditId: string, end: Promise<unknown>) => {
+    await end;
+    if (await audits.finishIfDone(db, auditId)) await queueReport(auditId);
   };
 
   const page = async (job: Job, token?: string) => {
@@ -180,19 +168,16 @@ export const createAuditProcessor = (deps: AuditJobDeps) => {
     if (!audit || !row) throw new UnrecoverableError(`audit page ${pageId} does not exist`);
     if (row.status !== "queued" && row.status !== "running") {
       // done already (a stalled job run again): the audit may still be waiting for its report
-      if (await finishIfDone(db, auditId)) await queueReport(auditId);
+      if (await audits.finishIfDone(db, auditId)) await queueReport(auditId);
       return;
     }
     if (audit.status !== "running" && audit.status !== "discovering") {
-      await settlePage(auditId, pageId, { status: "cancelled" });
+      await settlePage(auditId, auditPages.cancel(db, pageId));
       return;
     }
     const { rules, robots } = rulesOf(audit);
     if (!robots.allowsCrawler(url)) {
-      await settlePage(auditId, pageId, {
-        status: "blocked",
-        errorMessage: "robots.txt disallows the audit's crawler",
-      });
+      await settlePage(auditId, auditPages.block(db, pageId, "robots.txt disallows the audit's crawler"));
       return;
     }
     // the one address policy, before anything is fetched (the scanner vets every hop again)
@@ -203,7 +188,7 @@ export const createAuditProcessor = (deps: AuditJobDeps) => {
       scanner.policy.ports,
     );
     if (!verdict.allowed) {
-      await settlePage(auditId, pageId, { status: "failed", errorMessage: `${url} refused: ${verdict.reason}` });
+      await settlePage(auditId, auditPages.fail(db, pageId, { message: `${url} refused: ${verdict.reason}` }));
       return;
     }
     const wait = await hostSlots.acquire(rules.origin, pageId, (robots.crawlDelayS ?? 0) * 1000);
@@ -213,22 +198,21 @@ export const createAuditProcessor = (deps: AuditJobDeps) => {
       throw new DelayedError();
     }
     try {
-      const started = await db.auditPage.updateMany({
-        where: { id: pageId, status: { in: ["queued", "running"] } },
-        data: { status: "running", startedAt: new Date() },
-      });
-      if (started.count === 0) return;
+      const started = await auditPages.markRunning(db, pageId);
+      if (!started.moved) return;
       let scanned: Awaited<ReturnType<Scanner["scan"]>>;
       try {
         scanned = await scanner.scan({ url, mode, access: await deps.siteAccess?.(auditId) });
       } catch (error) {
         if (!(error instanceof TargetError) && job.attemptsMade + 1 < (job.opts.attempts ?? 1)) throw error;
         const message = error instanceof Error ? error.message : String(error);
-        await settlePage(auditId, pageId, {
-          status: "failed",
-          httpStatus: error instanceof TargetError ? (error.status ?? null) : null,
-          errorMessage: message.slice(0, 1000),
-        });
+        await settlePage(
+          auditId,
+          auditPages.fail(db, pageId, {
+            message,
+            httpStatus: error instanceof TargetError ? (error.status ?? null) : null,
+          }),
+        );
         return;
       }
       const { outcome, snapshot } = scanned;
@@ -244,29 +228,10 @@ export const createAuditProcessor = (deps: AuditJobDeps) => {
       const candidates = found.map((link) => ({ url: link, depth: row.depth + 1, inSitemap: false }));
       // admitted while the page is still running: the audit cannot look finished while a page
       // it found is yet to be admitted (a run cut short here is run again, and admits nothing twice)
-      const admitted = await admitPages(db, auditId, candidates);
+      const admitted = await audits.admitPages(db, auditId, candidates);
       await enqueuePages(auditId, mode, admitted);
-      await db.auditPage.updateMany({
-        where: { id: pageId, status: "running" },
-        data: {
-          status: "scanned",
-          httpStatus: snapshot.status,
-          finalUrl: outcome.finalUrl,
-          seo: outcome.scores.seo,
-          aeo: outcome.scores.aeo,
-          geo: outcome.scores.geo,
-          overall: outcome.scores.overall,
-          grade: outcome.grade,
-          issuesCritical: outcome.issues.critical,
-          issuesWarning: outcome.issues.warning,
-          issuesInfo: outcome.issues.info,
-          checks: outcome.checks,
-          facts: PageFacts.parse(facts),
-          errorMessage: null,
-          completedAt: new Date(),
-        },
-      });
-      if (await finishIfDone(db, auditId)) await queueReport(auditId);
+      await auditPages.complete(db, pageId, { httpStatus: snapshot.status, outcome, facts: PageFacts.parse(facts) });
+      if (await audits.finishIfDone(db, auditId)) await queueReport(auditId);
     } finally {
       await hostSlots.release(rules.origin, pageId).catch(() => undefined);
     }
@@ -292,33 +257,17 @@ export const createAuditProcessor = (deps: AuditJobDeps) => {
       return;
     }
     const firing = `schedule-${job.id ?? job.timestamp}`;
-    const audit = await db.$transaction(async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`audit-schedule:${siteId}`}, 0))`;
-      const started = await tx.audit.findFirst({ where: { siteId, requestId: firing }, select: { id: true } });
-      if (started) return null;
-      const active = await tx.audit.count({
-        where: { siteId, status: { in: ["discovering", "running", "finalizing"] } },
-      });
-      if (active > 0) {
-        log.info({ siteId }, "scheduled audit skipped: an audit of the site is under way");
-        return null;
-      }
-      const created = await tx.audit.create({
-        data: {
-          userId: schedule.userId,
-          siteId,
-          startUrl: `${schedule.site.url}/`,
-          mode: schedule.mode,
-          maxPages: schedule.maxPages,
-          include: stringList.parse(schedule.include),
-          exclude: stringList.parse(schedule.exclude),
-          requestId: firing,
-        },
-      });
-      await tx.auditSchedule.update({ where: { siteId }, data: { lastAuditId: created.id, lastRunAt: new Date() } });
-      return created;
+    const start = await schedules.startScheduledAudit(db, schedule, {
+      startUrl: `${schedule.site.url}/`,
+      include: stringList.parse(schedule.include),
+      exclude: stringList.parse(schedule.exclude),
+      requestId: firing,
     });
-    if (!audit) return;
+    if (!start.started) {
+      if (start.reason === "busy") log.info({ siteId }, "scheduled audit skipped: an audit of the site is under way");
+      return;
+    }
+    const { audit } = start;
     const step = auditStepJob("discover", { auditId: audit.id });
     await queue.add(step.name, step.data, step.opts);
     log.info({ siteId, auditId: audit.id }, "scheduled audit started");

@@ -1,11 +1,11 @@
 import { type Db, isDatabaseUnreachable } from "@scan/db";
 import { type ScanJobOutcome, ScanJobPayload, type WebhookJobPayload } from "@scan/queue";
+import { scans } from "@scan/records";
 import { type Scanner, TargetError } from "@scan/scanner";
 import { type Job, UnrecoverableError } from "bullmq";
 import type { Logger } from "pino";
 import type { DatabaseWait } from "../domain/database-wait";
 import { SiteAccessError, type SiteAccessReader } from "../domain/site-access";
-import { upsertSiteScores } from "../domain/site-scores";
 import { keepSnapshot, type SnapshotRetention } from "../domain/snapshot-keeper";
 import type { WorkerMetrics } from "../infra/metrics";
 
@@ -23,12 +23,11 @@ export type ScanJobDeps = {
   siteAccess: SiteAccessReader;
 };
 
-const markFailed = (db: Db, scanId: string, errorCode: string, errorMessage: string) =>
-  db.scan.update({
-    where: { id: scanId },
-    data: { status: "failed", errorCode, errorMessage: errorMessage.slice(0, 1000), completedAt: new Date() },
-    select: { callbackUrl: true },
-  });
+/** a scan that had ended already keeps its verdict, and its callback is left to the run that ended it */
+const markFailed = async (db: Db, scanId: string, code: string, message: string) => {
+  const failed = await scans.fail(db, scanId, { code, message });
+  return { callbackUrl: failed.moved ? failed.callbackUrl : null };
+};
 
 /**
  * Runs one scan job: capture, judge, score, store, then hand a callback to the delivery queue.
@@ -48,13 +47,8 @@ export const createScanProcessor =
     if (!parsed.success) throw new UnrecoverableError(`bad scan payload: ${parsed.error.message}`);
     const { scanId, url, mode, requestId, keepSnapshot: keep } = parsed.data;
     const jobLog = log.child({ scanId, requestId, mode });
-    const started = await untilStored("start", () =>
-      db.scan.updateMany({
-        where: { id: scanId, status: { in: ["queued", "running"] } },
-        data: { status: "running", startedAt: new Date() },
-      }),
-    );
-    if (started.count === 0) {
+    const started = await untilStored("start", () => scans.markRunning(db, scanId));
+    if (!started.moved) {
       // already finished (a stalled job picked up again after its scan was stored) or unknown
       const existing = await untilStored("read", () =>
         db.scan.findUnique({
@@ -84,54 +78,18 @@ export const createScanProcessor =
         const kept = await untilStored("snapshot", () => keepSnapshot(db, scanId, snapshot, snapshots));
         if (!kept.kept) jobLog.warn({ reason: kept.reason }, "snapshot not kept");
       }
-      // read and written again as a whole when Postgres was away: the transaction stored all or nothing
-      const updated = await untilStored("store", async () => {
-        const scan = await db.scan.findUniqueOrThrow({
-          where: { id: scanId },
-          select: { createdAt: true, userId: true, url: true },
-        });
-        const completedAt = new Date();
-        const update = db.scan.update({
-          where: { id: scanId },
-          data: {
-            status: "completed",
-            finalUrl: outcome.finalUrl,
-            rendered: outcome.rendered,
-            renderFailure: outcome.renderFailure,
-            seo: outcome.scores.seo,
-            aeo: outcome.scores.aeo,
-            geo: outcome.scores.geo,
-            overall: outcome.scores.overall,
-            grade: outcome.grade,
-            issuesCritical: outcome.issues.critical,
-            issuesWarning: outcome.issues.warning,
-            issuesInfo: outcome.issues.info,
-            checks: outcome.checks,
-            durationMs: completedAt.getTime() - scan.createdAt.getTime(),
-            completedAt,
-            errorCode: null,
-            errorMessage: null,
-          },
-          select: { callbackUrl: true },
-        });
-        // a scan made with a key updates its owner's site in the same transaction: no completed
-        // scan without its site, whether or not the gateway is still waiting for it
-        const site = scan.userId
-          ? [
-              upsertSiteScores(db, {
-                id: scanId,
-                userId: scan.userId,
-                url: scan.url,
-                mode,
-                scores: outcome.scores,
-                completedAt,
-              }),
-            ]
-          : [];
-        const [updated] = await db.$transaction([update, ...site]);
-        return updated;
-      });
-      stored = updated;
+      // written again as a whole when Postgres was away: the transaction stored all or nothing
+      const completed = await untilStored("store", () => scans.complete(db, scanId, outcome, mode));
+      if (!completed.stored) {
+        // the reaper failed it, or another run of it stored it, meanwhile: the stored verdict stands
+        stopTimer({ outcome: "error" });
+        jobLog.warn({ status: completed.status }, "scan result not stored: the scan had ended already");
+        if (completed.status === "completed" || completed.status === "failed")
+          return { scanId, status: completed.status };
+        // its row is gone (its owner was deleted while it ran): nothing to store it in
+        return { scanId, status: "failed" };
+      }
+      stored = { callbackUrl: completed.callbackUrl };
       stopTimer({ outcome: "completed" });
       for (const check of outcome.checks) metrics.checksRun.inc({ area: check.category, status: check.status });
       if (outcome.renderFailure) metrics.renderFallbacks.inc({ mode, reason: outcome.renderFailure });

@@ -2,6 +2,7 @@ import { ScanWebhook } from "@scan/contract";
 import type { Db } from "@scan/db";
 import { redactUrl, SIGNATURE_HEADER, signWebhook } from "@scan/platform";
 import { WebhookJobPayload } from "@scan/queue";
+import { scans } from "@scan/records";
 import { toStoredScan } from "@scan/reports";
 import { type Job, UnrecoverableError } from "bullmq";
 import type { Logger } from "pino";
@@ -96,13 +97,13 @@ export const createWebhookProcessor =
       },
     });
     if (result.ok) {
-      await db.scan.update({ where: { id: scanId }, data: { callbackState: "delivered" } });
+      await scans.callbackDelivered(db, scanId);
       metrics.webhookAttempts.inc({ result: "delivered" });
       jobLog.info({ status: result.statusCode, ms: result.durationMs }, "callback delivered");
       return { scanId, delivered: true };
     }
     if (givingUp) {
-      await db.scan.update({ where: { id: scanId }, data: { callbackState: "failed" } });
+      await scans.callbackFailed(db, scanId);
       metrics.webhookAttempts.inc({ result: "gave_up" });
       jobLog.warn({ status: result.statusCode, reason: result.error }, "callback not delivered; giving up");
       throw new UnrecoverableError(`callback not delivered: ${result.error}`);

@@ -1,9 +1,9 @@
 import type { Db } from "@scan/db";
 import { atMost } from "@scan/platform";
 import { AUDIT_JOB, auditPageJob, auditStepJob, auditStepJobId } from "@scan/queue";
+import { AUDIT_PAGE_WHERE, AUDIT_WHERE, auditPages, audits as auditRows } from "@scan/records";
 import type { Queue } from "bullmq";
 import type { Logger } from "pino";
-import { finishIfDone } from "../domain/audit-store";
 
 /** Job states in which a page or step is still on its way. */
 const ALIVE = new Set(["waiting", "active", "delayed", "prioritized", "waiting-children"]);
@@ -45,7 +45,7 @@ export const createAuditReaper = ({
 
   const sweepPages = async (result: AuditSweep, now: number) => {
     const rows = await db.auditPage.findMany({
-      where: { status: { in: ["queued", "running"] }, updatedAt: { lt: new Date(now - orphanAfterMs) } },
+      where: { ...AUDIT_PAGE_WHERE.open, updatedAt: { lt: new Date(now - orphanAfterMs) } },
       select: {
         id: true,
         auditId: true,
@@ -63,31 +63,18 @@ export const createAuditReaper = ({
       if (ALIVE.has(state)) return;
       // its worker may still be at it, and stores it without the job
       if (state === "missing" && row.status === "running" && now - row.updatedAt.getTime() < runningAfterMs) return;
-      const unchanged = { id: row.id, updatedAt: row.updatedAt, requeues: row.requeues };
-      if (
-        row.requeues >= AUDIT_JOB.maxRequeues ||
-        (row.audit.status !== "running" && row.audit.status !== "discovering")
-      ) {
-        const { count } = await db.auditPage.updateMany({
-          where: unchanged,
-          data:
-            row.audit.status === "running" || row.audit.status === "discovering"
-              ? {
-                  status: "failed",
-                  errorMessage: "The page lost its place in the queue too often",
-                  completedAt: new Date(),
-                }
-              : { status: "cancelled", completedAt: new Date() },
-        });
-        result.pagesFailed += count;
-        if (count > 0 && (await finishIfDone(db, row.auditId))) await queueStep("report", row.auditId);
+      const unchanged = { updatedAt: row.updatedAt, requeues: row.requeues };
+      const auditRuns = row.audit.status === "running" || row.audit.status === "discovering";
+      if (row.requeues >= AUDIT_JOB.maxRequeues || !auditRuns) {
+        const { moved } = auditRuns
+          ? await auditPages.fail(db, row.id, { message: "The page lost its place in the queue too often" }, unchanged)
+          : await auditPages.cancel(db, row.id, unchanged);
+        if (moved) result.pagesFailed += 1;
+        if (moved && (await auditRows.finishIfDone(db, row.auditId))) await queueStep("report", row.auditId);
         return;
       }
-      const claimed = await db.auditPage.updateMany({
-        where: unchanged,
-        data: { status: "queued", startedAt: null, requeues: row.requeues + 1 },
-      });
-      if (claimed.count === 0) return;
+      const claimed = await auditPages.requeue(db, row.id, unchanged);
+      if (!claimed.moved) return;
       if (state !== "missing") await (await queue.getJob(row.id))?.remove();
       const job = auditPageJob({ auditId: row.auditId, pageId: row.id, url: row.url, mode: row.audit.mode });
       await queue.add(job.name, job.data, job.opts);
@@ -104,7 +91,7 @@ export const createAuditReaper = ({
   const sweepAudits = async (result: AuditSweep, now: number) => {
     const audits = await db.audit.findMany({
       where: {
-        status: { in: ["discovering", "running", "finalizing"] },
+        ...AUDIT_WHERE.underWay,
         updatedAt: { lt: new Date(now - orphanAfterMs) },
       },
       select: { id: true, status: true, requeues: true, updatedAt: true },
@@ -113,7 +100,7 @@ export const createAuditReaper = ({
     });
     for (const audit of audits) {
       if (audit.status === "running") {
-        if (await finishIfDone(db, audit.id)) {
+        if (await auditRows.finishIfDone(db, audit.id)) {
           await queueStep("report", audit.id);
           result.finished += 1;
         }
@@ -122,21 +109,18 @@ export const createAuditReaper = ({
       const step = audit.status === "discovering" ? "discover" : "report";
       const state = await stateOf(auditStepJobId(step, audit.id));
       if (ALIVE.has(state)) continue;
-      const unchanged = { id: audit.id, updatedAt: audit.updatedAt, requeues: audit.requeues };
+      const unchanged = { updatedAt: audit.updatedAt, requeues: audit.requeues };
       if (audit.requeues >= AUDIT_JOB.maxRequeues) {
-        await db.audit.updateMany({
-          where: unchanged,
-          data: {
-            status: "failed",
-            errorCode: "internal_error",
-            errorMessage: `The audit's ${step} step could not be completed`,
-            completedAt: new Date(),
-          },
-        });
+        await auditRows.fail(
+          db,
+          audit.id,
+          { code: "internal_error", message: `The audit's ${step} step could not be completed` },
+          unchanged,
+        );
         continue;
       }
-      const claimed = await db.audit.updateMany({ where: unchanged, data: { requeues: audit.requeues + 1 } });
-      if (claimed.count === 0) continue;
+      const claimed = await auditRows.requeueStep(db, audit.id, unchanged);
+      if (!claimed.moved) continue;
       if (state !== "missing") await (await queue.getJob(auditStepJobId(step, audit.id)))?.remove();
       await queueStep(step, audit.id);
       result.stepsRequeued += 1;

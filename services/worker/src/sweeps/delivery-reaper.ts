@@ -1,5 +1,6 @@
 import type { Db } from "@scan/db";
 import { type AlertJobPayload, alertJobId, type WebhookJobPayload } from "@scan/queue";
+import { SCAN_WHERE, scans } from "@scan/records";
 import type { Queue } from "bullmq";
 import type { Logger } from "pino";
 
@@ -89,10 +90,10 @@ export const createDeliveryReaper = ({
   };
 
   const sweepCallbacks = async (result: DeliverySweep, now: number) => {
-    const scans = await db.scan.findMany({
+    const rows = await db.scan.findMany({
       where: {
         callbackState: "pending",
-        status: { in: ["completed", "failed"] },
+        ...SCAN_WHERE.ended,
         completedAt: { lt: new Date(now - orphanAfterMs) },
         ...after(cursors.callbacks, "completedAt"),
       },
@@ -109,8 +110,8 @@ export const createDeliveryReaper = ({
       orderBy: [{ completedAt: "asc" }, { id: "asc" }],
       take: PAGE,
     });
-    cursors.callbacks = next(scans.map((scan) => ({ id: scan.id, at: scan.completedAt })));
-    for (const scan of scans) {
+    cursors.callbacks = next(rows.map((scan) => ({ id: scan.id, at: scan.completedAt })));
+    for (const scan of rows) {
       const [last] = scan.deliveries;
       const pending: Pending = {
         jobId: scan.id,
@@ -121,12 +122,9 @@ export const createDeliveryReaper = ({
       if (state === null) continue;
       if (pending.made >= attempts) {
         // its last attempt was made; only saying so was lost
-        const { count } = await db.scan.updateMany({
-          where: { id: scan.id, callbackState: "pending" },
-          data: { callbackState: "failed" },
-        });
-        result.failed += count;
-        if (count > 0) log.warn({ scanId: scan.id, attempts: pending.made }, "callback not delivered; giving up");
+        const { moved } = await scans.callbackFailed(db, scan.id);
+        if (moved) result.failed += 1;
+        if (moved) log.warn({ scanId: scan.id, attempts: pending.made }, "callback not delivered; giving up");
         continue;
       }
       await enqueueCallback(

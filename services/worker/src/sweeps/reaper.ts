@@ -1,6 +1,7 @@
 import type { Db } from "@scan/db";
 import { atMost } from "@scan/platform";
 import { type PriorityWeights, SCAN_JOB, scanJob, scanPriority } from "@scan/queue";
+import { SCAN_WHERE, scans } from "@scan/records";
 import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
@@ -76,18 +77,15 @@ export const createReaper = ({
   log,
 }: ReaperDeps) => {
   /** the row as the sweep read it: a row changed since (started, stored, claimed by another sweep) is left alone */
-  const unchanged = (row: Row) => ({ id: row.id, updatedAt: row.updatedAt, requeues: row.requeues });
+  const unchanged = (row: Row) => ({ updatedAt: row.updatedAt, requeues: row.requeues });
 
   /** where the last sweep stopped, when the backlog was longer than one sweep looks at */
   let cursor: { updatedAt: Date; id: string } | null = null;
 
   const fail = async (row: Row, message: string, jobState: string) => {
-    const { count } = await db.scan.updateMany({
-      where: unchanged(row),
-      data: { status: "failed", errorCode: "internal_error", errorMessage: message, completedAt: new Date() },
-    });
-    if (count > 0) log.warn({ scanId: row.id, jobState, requeues: row.requeues }, "orphaned scan failed");
-    return count;
+    const { moved } = await scans.fail(db, row.id, { code: "internal_error", message }, unchanged(row));
+    if (moved) log.warn({ scanId: row.id, jobState, requeues: row.requeues }, "orphaned scan failed");
+    return moved ? 1 : 0;
   };
 
   /** the gateway's rule: a caller's n-th waiting scan gets 1 + n × weight(plan) */
@@ -100,11 +98,8 @@ export const createReaper = ({
 
   const requeue = async (row: Row, jobState: string): Promise<number> => {
     // claim the row first, so no other sweep queues it too
-    const claimed = await db.scan.updateMany({
-      where: unchanged(row),
-      data: { status: "queued", startedAt: null, requeues: row.requeues + 1 },
-    });
-    if (claimed.count === 0) return 0;
+    const claimed = await scans.requeue(db, row.id, unchanged(row));
+    if (!claimed.moved) return 0;
     try {
       // a dead job keeps the id: it goes first, or the add would be a no-op
       if (jobState !== "missing") await (await queue.getJob(row.id))?.remove();
@@ -112,7 +107,7 @@ export const createReaper = ({
       await queue.add(job.name, job.data, job.opts);
     } catch (error) {
       // not queued after all: give the attempt back, the next sweep tries again
-      await db.scan.updateMany({ where: { id: row.id, requeues: row.requeues + 1 }, data: { requeues: row.requeues } });
+      await scans.returnRequeue(db, row.id, { requeues: row.requeues + 1 });
       throw error;
     }
     log.warn({ scanId: row.id, jobState, requeues: row.requeues + 1 }, "scan queued again from its row");
@@ -152,7 +147,7 @@ export const createReaper = ({
       const after = cursor;
       const rows: Row[] = await db.scan.findMany({
         where: {
-          status: { in: ["queued", "running"] },
+          ...SCAN_WHERE.open,
           updatedAt: { lt: new Date(now - orphanAfterMs) },
           ...(after
             ? { OR: [{ updatedAt: { gt: after.updatedAt } }, { updatedAt: after.updatedAt, id: { gt: after.id } }] }

@@ -1,4 +1,5 @@
 import { type Db, Prisma } from "@scan/db";
+import { audits, scans } from "@scan/records";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 
@@ -33,18 +34,8 @@ export const createPruner = ({
     WHEN u."plan" = 'starter' THEN ${days.starter}::int WHEN u."plan" = 'pro' THEN ${days.pro}::int
     WHEN u."plan" = 'agency' THEN ${days.agency}::int ELSE ${days.free}::int END) * interval '1 day'`;
 
-  const pruneScans = () =>
-    db.$executeRaw`UPDATE "scans" SET "checks" = NULL, "checks_pruned_at" = now() WHERE "id" IN (
-      SELECT s."id" FROM "scans" s LEFT JOIN "users" u ON u."id" = s."user_id"
-      WHERE s."checks" IS NOT NULL AND s."status" IN ('completed', 'failed') AND s."created_at" < ${cutoff}
-      LIMIT ${batchSize} FOR UPDATE OF s SKIP LOCKED)`;
-
-  const pruneAuditPages = () =>
-    db.$executeRaw`UPDATE "audit_pages" SET "checks" = NULL, "facts" = NULL WHERE "id" IN (
-      SELECT p."id" FROM "audit_pages" p JOIN "audits" a ON a."id" = p."audit_id" JOIN "users" u ON u."id" = a."user_id"
-      WHERE (p."checks" IS NOT NULL OR p."facts" IS NOT NULL) AND a."status" IN ('completed', 'failed', 'cancelled')
-        AND a."created_at" < ${cutoff}
-      LIMIT ${batchSize} FOR UPDATE OF p SKIP LOCKED)`;
+  const pruneScans = () => scans.pruneChecks(db, cutoff, batchSize);
+  const pruneAuditPages = () => audits.prunePageChecks(db, cutoff, batchSize);
 
   const prune = async (): Promise<PruneResult> => {
     const result: PruneResult = { scans: 0, auditPages: 0, batches: 0 };

@@ -1,0 +1,30 @@
+/**
+ * The one writer of scan, audit, audit page, site and schedule rows: each kind's module holds
+ * its named operations and the transition table they read their starting states from.
+ */
+export * as auditPages from "./audit-pages";
+export {
+  AUDIT_PAGE_ENDED,
+  AUDIT_PAGE_OPEN,
+  AUDIT_PAGE_STATES,
+  AUDIT_PAGE_TRANSITIONS,
+  AUDIT_PAGE_WHERE,
+} from "./audit-pages";
+export * as audits from "./audits";
+export {
+  type AdmittedPage,
+  AUDIT_ENDED,
+  AUDIT_STATES,
+  AUDIT_TRANSITIONS,
+  AUDIT_UNDER_WAY,
+  AUDIT_WHERE,
+  type Candidate,
+} from "./audits";
+export { outcomeColumns, type Verdict, verdictColumns } from "./outcome";
+export type { NewScan, ScanOwner } from "./scans";
+export * as scans from "./scans";
+export { CALLBACK_TRANSITIONS, SCAN_ENDED, SCAN_STATES, SCAN_TRANSITIONS, SCAN_WHERE } from "./scans";
+export * as schedules from "./schedules";
+export type { CompletedScan } from "./sites";
+export * as sites from "./sites";
+export { allows, type DbClient, type Move, startStates, type Transitions } from "./transitions";

@@ -1,0 +1,61 @@
+import type { Audit, AuditSchedule, Db, Prisma } from "@scan/db";
+import { AUDIT_WHERE, insertDiscovering } from "./audits";
+import type { DbClient } from "./transitions";
+
+/**
+ * A site's recurring audit has no states to move between: it is made, changed, deleted, and
+ * starts audits. Each change is written here once.
+ */
+
+export type ScheduleFields = Omit<
+  Prisma.AuditScheduleUncheckedCreateInput,
+  "id" | "siteId" | "userId" | "lastAuditId" | "lastRunAt" | "createdAt" | "updatedAt"
+>;
+
+/** Makes the site's schedule. */
+export const insert = (db: DbClient, owner: { siteId: string; userId: string }, fields: ScheduleFields) =>
+  db.auditSchedule.create({ data: { ...fields, siteId: owner.siteId, userId: owner.userId } });
+
+/** Changes the site's schedule as a whole. */
+export const change = (db: DbClient, siteId: string, fields: ScheduleFields) =>
+  db.auditSchedule.update({ where: { siteId }, data: fields });
+
+/** Deletes the site's schedule; audits it started stay. */
+export const remove = async (db: DbClient, siteId: string) => {
+  const { count } = await db.auditSchedule.deleteMany({ where: { siteId } });
+  return { moved: count > 0 };
+};
+
+export type ScheduledStart =
+  | { started: true; audit: Audit }
+  /** `fired`: this firing started an audit already (a job run twice); `busy`: one of the site's audits is under way */
+  | { started: false; reason: "fired" | "busy" };
+
+/**
+ * A schedule came due: an audit of the site as the schedule says, recorded on the schedule as
+ * its last, unless this firing (`requestId`) already started one or one of the site's audits
+ * is still under way. One firing at a time per site (an advisory lock), so two runs of one
+ * firing start one audit.
+ */
+export const startScheduledAudit = (
+  db: Db,
+  schedule: Pick<AuditSchedule, "siteId" | "userId" | "mode" | "maxPages">,
+  audit: { startUrl: string; include: string[]; exclude: string[]; requestId: string },
+): Promise<ScheduledStart> =>
+  db.$transaction(async (tx) => {
+    const { siteId } = schedule;
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`audit-schedule:${siteId}`}, 0))`;
+    const fired = await tx.audit.findFirst({ where: { siteId, requestId: audit.requestId }, select: { id: true } });
+    if (fired) return { started: false, reason: "fired" };
+    const active = await tx.audit.count({ where: { siteId, ...AUDIT_WHERE.underWay } });
+    if (active > 0) return { started: false, reason: "busy" };
+    const created = await insertDiscovering(tx, {
+      userId: schedule.userId,
+      siteId,
+      mode: schedule.mode,
+      maxPages: schedule.maxPages,
+      ...audit,
+    });
+    await tx.auditSchedule.update({ where: { siteId }, data: { lastAuditId: created.id, lastRunAt: new Date() } });
+    return { started: true, audit: created };
+  });

@@ -1,5 +1,5 @@
 import type { Plan } from "@scan/contract";
-import { AppError, normaliseScanUrl, type ScanMode } from "@scan/contract";
+import { AppError, normaliseScanUrl } from "@scan/contract";
 import type { Db } from "@scan/db";
 import { type PortPolicy, type Resolve, vetTarget } from "@scan/platform";
 import { MAX_SCAN_PRIORITY, scanJob, scanPriority } from "@scan/queue";

@@ -17,7 +17,7 @@ export const alertRoutes = ({ alerts }: { alerts: AlertService }): Route[] => [
       query: { schema: AlertListQuery, hint: "page ≥ 1; limit from 1 to 100.", report: "names" },
     },
     async ({ caller, params, query, req, res }) => {
-      const { alerts: items, meta } = await alerts.listForSite(caller.userId, params.id.toLowerCase(), query);
+      const { alerts: items, meta } = await alerts.listForSite(caller.userId, params.id, query);
       await sendPage(req, res, items, meta);
     },
   ),

@@ -74,7 +74,7 @@ export const auditRoutes = ({
       },
     },
     async ({ caller, params, query, req, res }) => {
-      const { entries, meta } = await history.list(caller.userId, params.id.toLowerCase(), query);
+      const { entries, meta } = await history.list(caller.userId, params.id, query);
       await sendPage(req, res, entries, meta);
     },
   ),
@@ -87,7 +87,7 @@ export const auditRoutes = ({
       body: { schema: AuditScheduleRequest, hint: SCHEDULE_HINT, report: "names" },
     },
     async ({ caller, params, body, res }) => {
-      const { schedule, created } = await schedules.put(caller, params.id.toLowerCase(), body);
+      const { schedule, created } = await schedules.put(caller, params.id, body);
       res.status(created ? 201 : 200).json(successBody(res.locals.form, schedule, { requestId: res.locals.requestId }));
     },
   ),
@@ -99,7 +99,7 @@ export const auditRoutes = ({
       params: { schema: SiteIdParam, hint: ID_HINT },
     },
     async ({ caller, params, res }) => {
-      const schedule = await schedules.get(caller.userId, params.id.toLowerCase());
+      const schedule = await schedules.get(caller.userId, params.id);
       res.json(successBody(res.locals.form, schedule, { requestId: res.locals.requestId }));
     },
   ),
@@ -111,7 +111,7 @@ export const auditRoutes = ({
       params: { schema: SiteIdParam, hint: ID_HINT },
     },
     async ({ caller, params, res }) => {
-      const schedule = await schedules.remove(caller.userId, params.id.toLowerCase());
+      const schedule = await schedules.remove(caller.userId, params.id);
       res.json(successBody(res.locals.form, schedule, { requestId: res.locals.requestId }));
     },
   ),
@@ -124,7 +124,7 @@ export const auditRoutes = ({
       body: { schema: CreateAuditRequest, hint: BODY_HINT, report: "names", optional: true },
     },
     async ({ caller, params, body, res }) => {
-      const audit = await audits.create(caller, params.id.toLowerCase(), body, res.locals.requestId);
+      const audit = await audits.create(caller, params.id, body, res.locals.requestId);
       res
         .status(202)
         .setHeader("location", `/api/v1/audits/${audit.id}`)
@@ -140,7 +140,7 @@ export const auditRoutes = ({
       query: { schema: AuditListQuery, hint: LIST_HINT, report: "names" },
     },
     async ({ caller, params, query, req, res }) => {
-      const { audits: items, meta } = await audits.listForSite(caller.userId, params.id.toLowerCase(), query);
+      const { audits: items, meta } = await audits.listForSite(caller.userId, params.id, query);
       await sendPage(req, res, items, meta);
     },
   ),
@@ -152,7 +152,7 @@ export const auditRoutes = ({
       params: { schema: AuditIdParam, hint: ID_HINT },
     },
     async ({ caller, params, res }) => {
-      const audit = await audits.get(caller.userId, params.id.toLowerCase());
+      const audit = await audits.get(caller.userId, params.id);
       res.json(successBody(res.locals.form, audit, { requestId: res.locals.requestId }));
     },
   ),
@@ -164,7 +164,7 @@ export const auditRoutes = ({
       params: { schema: AuditIdParam, hint: ID_HINT },
     },
     async ({ caller, params, res }) => {
-      const audit = await audits.cancel(caller.userId, params.id.toLowerCase());
+      const audit = await audits.cancel(caller.userId, params.id);
       res.json(successBody(res.locals.form, audit, { requestId: res.locals.requestId }));
     },
   ),
@@ -177,7 +177,7 @@ export const auditRoutes = ({
       query: { schema: AuditPageListQuery, hint: PAGES_HINT, report: "names" },
     },
     async ({ caller, params, query, req, res }) => {
-      const id = params.id.toLowerCase();
+      const { id } = params;
       if (query.format === "csv")
         // written as the pages are read: a large audit's file is never held whole
         return sendStreamedFile(
@@ -198,7 +198,7 @@ export const auditRoutes = ({
       query: { schema: AuditIssuesQuery, hint: ISSUES_HINT, report: "names" },
     },
     async ({ caller, params, query, res }) => {
-      const id = params.id.toLowerCase();
+      const { id } = params;
       if (query.format === "csv")
         return sendCsv(res, `audit-${id}-issues`, await audits.issuesAsCsv(caller.userId, id, query));
       const issues = await audits.issues(caller.userId, id, query);
@@ -214,7 +214,7 @@ export const auditRoutes = ({
       query: { schema: AuditIssuePagesQuery, hint: ISSUE_PAGES_HINT, report: "names" },
     },
     async ({ caller, params, query, req, res }) => {
-      const { pages, meta } = await audits.issuePages(caller.userId, params.id.toLowerCase(), params.check, query);
+      const { pages, meta } = await audits.issuePages(caller.userId, params.id, params.check, query);
       await sendPage(req, res, pages, meta);
     },
   ),
@@ -229,7 +229,7 @@ export const auditRoutes = ({
     async ({ caller, params, query, req, res }) => {
       // one URL, several representations: a cache keys them on Accept
       res.vary("Accept");
-      const id = params.id.toLowerCase();
+      const { id } = params;
       const format = exportFormatFor(query.format, req.get("accept"));
       if (format === "csv") return sendCsv(res, `audit-${id}-report`, await audits.reportAsCsv(caller.userId, id));
       if (format === "sarif" || format === "junit") {

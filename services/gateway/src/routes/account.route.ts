@@ -1,6 +1,7 @@
-import { type AccountView, successBody } from "@scan/contract";
+import type { AccountView } from "@scan/contract";
 import type { Operations } from "../domain/operations";
 import type { RateLimiter } from "../domain/rate-limiter";
+import { reply } from "../http/answer";
 import { subjectOf } from "../http/api-access";
 import { type Route, route } from "../http/route";
 
@@ -30,8 +31,7 @@ export const accountRoutes = ({ operations, limiter }: AccountRouteDeps): Route[
         sessionReads: bySession ? { limit: reads.limit, remaining: reads.remaining, reset: reads.resetAt } : null,
         quota: await operations.quota(caller.userId, caller.plan),
       };
-      res.setHeader("Cache-Control", "no-store");
-      res.json(successBody(res.locals.form, data, { requestId: res.locals.requestId }));
+      return reply(data, { headers: { "Cache-Control": "no-store" } });
     },
   ),
 ];

@@ -1,7 +1,7 @@
 import { pageParams, SiteIdParam } from "@scan/contract";
 import { z } from "zod";
 import type { AlertService } from "../domain/alert-service";
-import { sendPage } from "../http/pagination";
+import { page } from "../http/answer";
 import { type Route, route } from "../http/route";
 
 export const AlertListQuery = z.strictObject(pageParams);
@@ -16,9 +16,9 @@ export const alertRoutes = ({ alerts }: { alerts: AlertService }): Route[] => [
       params: { schema: SiteIdParam, hint: "Use a UUID from the API." },
       query: { schema: AlertListQuery, hint: "page ≥ 1; limit from 1 to 100.", report: "names" },
     },
-    async ({ caller, params, query, req, res }) => {
+    async ({ caller, params, query }) => {
       const { alerts: items, meta } = await alerts.listForSite(caller.userId, params.id, query);
-      await sendPage(req, res, items, meta);
+      return page(items, meta);
     },
   ),
 ];

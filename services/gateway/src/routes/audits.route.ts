@@ -10,7 +10,6 @@ import {
   pageParams,
   SiteHistoryQuery,
   SiteIdParam,
-  successBody,
 } from "@scan/contract";
 import { EXPORT_FORMATS } from "@scan/reports";
 import type { Response } from "express";
@@ -18,7 +17,7 @@ import { z } from "zod";
 import type { AuditService } from "../domain/audit-service";
 import type { HistoryService } from "../domain/history-service";
 import type { ScheduleService } from "../domain/schedule-service";
-import { sendPage } from "../http/pagination";
+import { page, reply } from "../http/answer";
 import { type Route, route } from "../http/route";
 import { exportFormatFor } from "../http/scan-representation";
 import { sendStreamedFile } from "../http/streamed-file";
@@ -73,9 +72,9 @@ export const auditRoutes = ({
         report: "names",
       },
     },
-    async ({ caller, params, query, req, res }) => {
+    async ({ caller, params, query }) => {
       const { entries, meta } = await history.list(caller.userId, params.id, query);
-      await sendPage(req, res, entries, meta);
+      return page(entries, meta);
     },
   ),
   route(
@@ -86,9 +85,9 @@ export const auditRoutes = ({
       params: { schema: SiteIdParam, hint: ID_HINT },
       body: { schema: AuditScheduleRequest, hint: SCHEDULE_HINT, report: "names" },
     },
-    async ({ caller, params, body, res }) => {
+    async ({ caller, params, body }) => {
       const { schedule, created } = await schedules.put(caller, params.id, body);
-      res.status(created ? 201 : 200).json(successBody(res.locals.form, schedule, { requestId: res.locals.requestId }));
+      return reply(schedule, { status: created ? 201 : 200 });
     },
   ),
   route(
@@ -98,9 +97,9 @@ export const auditRoutes = ({
       authorization: "account",
       params: { schema: SiteIdParam, hint: ID_HINT },
     },
-    async ({ caller, params, res }) => {
+    async ({ caller, params }) => {
       const schedule = await schedules.get(caller.userId, params.id);
-      res.json(successBody(res.locals.form, schedule, { requestId: res.locals.requestId }));
+      return schedule;
     },
   ),
   route(
@@ -110,9 +109,9 @@ export const auditRoutes = ({
       authorization: "account",
       params: { schema: SiteIdParam, hint: ID_HINT },
     },
-    async ({ caller, params, res }) => {
+    async ({ caller, params }) => {
       const schedule = await schedules.remove(caller.userId, params.id);
-      res.json(successBody(res.locals.form, schedule, { requestId: res.locals.requestId }));
+      return schedule;
     },
   ),
   route(
@@ -125,10 +124,7 @@ export const auditRoutes = ({
     },
     async ({ caller, params, body, res }) => {
       const audit = await audits.create(caller, params.id, body, res.locals.requestId);
-      res
-        .status(202)
-        .setHeader("location", `/api/v1/audits/${audit.id}`)
-        .json(successBody(res.locals.form, audit, { requestId: res.locals.requestId }));
+      return reply(audit, { status: 202, headers: { location: `/api/v1/audits/${audit.id}` } });
     },
   ),
   route(
@@ -139,9 +135,9 @@ export const auditRoutes = ({
       params: { schema: SiteIdParam, hint: ID_HINT },
       query: { schema: AuditListQuery, hint: LIST_HINT, report: "names" },
     },
-    async ({ caller, params, query, req, res }) => {
+    async ({ caller, params, query }) => {
       const { audits: items, meta } = await audits.listForSite(caller.userId, params.id, query);
-      await sendPage(req, res, items, meta);
+      return page(items, meta);
     },
   ),
   route(
@@ -151,9 +147,9 @@ export const auditRoutes = ({
       authorization: "account",
       params: { schema: AuditIdParam, hint: ID_HINT },
     },
-    async ({ caller, params, res }) => {
+    async ({ caller, params }) => {
       const audit = await audits.get(caller.userId, params.id);
-      res.json(successBody(res.locals.form, audit, { requestId: res.locals.requestId }));
+      return audit;
     },
   ),
   route(
@@ -163,9 +159,9 @@ export const auditRoutes = ({
       authorization: "account",
       params: { schema: AuditIdParam, hint: ID_HINT },
     },
-    async ({ caller, params, res }) => {
+    async ({ caller, params }) => {
       const audit = await audits.cancel(caller.userId, params.id);
-      res.json(successBody(res.locals.form, audit, { requestId: res.locals.requestId }));
+      return audit;
     },
   ),
   route(
@@ -176,7 +172,7 @@ export const auditRoutes = ({
       params: { schema: AuditIdParam, hint: ID_HINT },
       query: { schema: AuditPageListQuery, hint: PAGES_HINT, report: "names" },
     },
-    async ({ caller, params, query, req, res }) => {
+    async ({ caller, params, query, res }) => {
       const { id } = params;
       if (query.format === "csv")
         // written as the pages are read: a large audit's file is never held whole
@@ -186,7 +182,7 @@ export const auditRoutes = ({
           await audits.pagesAsCsv(caller.userId, id),
         );
       const { pages, meta } = await audits.pages(caller.userId, id, query);
-      await sendPage(req, res, pages, meta);
+      return page(pages, meta);
     },
   ),
   route(
@@ -202,7 +198,7 @@ export const auditRoutes = ({
       if (query.format === "csv")
         return sendCsv(res, `audit-${id}-issues`, await audits.issuesAsCsv(caller.userId, id, query));
       const issues = await audits.issues(caller.userId, id, query);
-      res.json(successBody(res.locals.form, issues, { requestId: res.locals.requestId }));
+      return issues;
     },
   ),
   route(
@@ -213,9 +209,9 @@ export const auditRoutes = ({
       params: { schema: AuditIssueParams, hint: ISSUE_HINT },
       query: { schema: AuditIssuePagesQuery, hint: ISSUE_PAGES_HINT, report: "names" },
     },
-    async ({ caller, params, query, req, res }) => {
+    async ({ caller, params, query }) => {
       const { pages, meta } = await audits.issuePages(caller.userId, params.id, params.check, query);
-      await sendPage(req, res, pages, meta);
+      return page(pages, meta);
     },
   ),
   route(
@@ -243,7 +239,7 @@ export const auditRoutes = ({
         );
       }
       const report = await audits.report(caller.userId, id);
-      res.json(successBody(res.locals.form, report, { requestId: res.locals.requestId }));
+      return report;
     },
   ),
 ];

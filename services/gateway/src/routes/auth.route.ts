@@ -7,11 +7,11 @@ import {
   type SessionView,
   SignInRequest,
   SignUpRequest,
-  successBody,
 } from "@scan/contract";
 import type { Request, Response } from "express";
 import type { AccountService } from "../domain/account-service";
 import { csrfTokenOf, type LiveSession, type SessionService, type StartedSession } from "../domain/session-service";
+import { type Reply, reply } from "../http/answer";
 import { type Route, route } from "../http/route";
 import {
   assertNotForeign,
@@ -49,14 +49,10 @@ const view = (session: LiveSession, secret: string): SessionView => ({
   expiresAt: session.endsAt.toISOString(),
 });
 
-const answer = (res: Response, status: number, data: unknown) => {
-  res.status(status).json(successBody("A", data, { requestId: res.locals.requestId }));
-};
-
 /** Hands the browser a new session: the cookie, and the session as the dashboard reads it. */
-const begin = (req: Request, res: Response, status: number, started: StartedSession) => {
+const begin = (req: Request, res: Response, status: number, started: StartedSession): Reply => {
   setSessionCookie(req, res, started.secret, started.expiresAt);
-  answer(res, status, view(started, started.secret));
+  return reply(view(started, started.secret), { status });
 };
 
 const BODY_HINT = {
@@ -86,7 +82,7 @@ export const authRoutes = ({ accounts, sessions, throttle, signToken, tokenLifet
       const previous = await currentSession(sessions, req);
       const started = await accounts.signUp(body);
       if (previous) await sessions.revoke(previous.session.id);
-      begin(req, res, 201, started);
+      return begin(req, res, 201, started);
     },
   ),
 
@@ -105,7 +101,7 @@ export const authRoutes = ({ accounts, sessions, throttle, signToken, tokenLifet
       // rotation: whatever session the browser held before is ended, and a new one begins
       const previous = await currentSession(sessions, req);
       if (previous) await sessions.revoke(previous.session.id);
-      begin(req, res, 200, started);
+      return begin(req, res, 200, started);
     },
   ),
 
@@ -125,10 +121,10 @@ export const authRoutes = ({ accounts, sessions, throttle, signToken, tokenLifet
       clearSessionCookie(req, res);
       throw noSession();
     }
-    answer(res, 200, view(current.session, current.secret));
+    return view(current.session, current.secret);
   }),
 
-  route({ method: "post", path: "/auth/token", authorization: "public" }, async ({ req, res }) => {
+  route({ method: "post", path: "/auth/token", authorization: "public" }, async ({ req }) => {
     const current = await currentSession(sessions, req);
     if (!current) throw noSession();
     assertSameSite(req, current.secret);
@@ -146,8 +142,7 @@ export const authRoutes = ({ accounts, sessions, throttle, signToken, tokenLifet
       Math.min(tokenLifetimeS, Math.floor((session.expiresAt.getTime() - Date.now()) / 1000)),
     );
     const { token, expiresAt } = signToken(session.user, session.id, lifetimeS);
-    const data: SessionTokenView = { token, expiresAt: expiresAt.toISOString() };
-    answer(res, 200, data);
+    return { token, expiresAt: expiresAt.toISOString() } satisfies SessionTokenView;
   }),
 
   route(
@@ -191,7 +186,7 @@ export const authRoutes = ({ accounts, sessions, throttle, signToken, tokenLifet
       authorization: "public",
       params: { schema: InvitationTokenParam, hint: "Use the token of the invitation link, after #token=." },
     },
-    async ({ params, res }) => {
+    async ({ params }) => {
       const email = await accounts.invitationEmail(params.token);
       if (!email) {
         throw new AppError(
@@ -200,7 +195,7 @@ export const authRoutes = ({ accounts, sessions, throttle, signToken, tokenLifet
           "Ask the operator for a new invitation link.",
         );
       }
-      answer(res, 200, { email });
+      return { email };
     },
   ),
 ];

@@ -1,12 +1,6 @@
-import {
-  CitationIdParam,
-  CitationListQuery,
-  RecordCitationRequest,
-  RenameCitationRequest,
-  successBody,
-} from "@scan/contract";
+import { CitationIdParam, CitationListQuery, RecordCitationRequest, RenameCitationRequest } from "@scan/contract";
 import type { CitationService } from "../domain/citation-service";
-import { sendPage } from "../http/pagination";
+import { page, reply } from "../http/answer";
 import { type Route, route } from "../http/route";
 
 const QUERY_HINT =
@@ -24,9 +18,9 @@ export const citationRoutes = (citations: CitationService): Route[] => [
       authorization: "account",
       query: { schema: CitationListQuery, hint: QUERY_HINT, report: "names" },
     },
-    async ({ caller, query, req, res }) => {
+    async ({ caller, query }) => {
       const { citations: items, meta } = await citations.list(caller.userId, query);
-      await sendPage(req, res, items, meta);
+      return page(items, meta);
     },
   ),
   route(
@@ -37,9 +31,9 @@ export const citationRoutes = (citations: CitationService): Route[] => [
       body: { schema: RecordCitationRequest, hint: BODY_HINT, report: "names" },
       idempotent: true,
     },
-    async ({ caller, body: input, res }) => {
+    async ({ caller, body: input }) => {
       const track = await citations.record(caller.userId, input);
-      res.status(201).json(successBody(res.locals.form, track, { requestId: res.locals.requestId }));
+      return reply(track, { status: 201 });
     },
   ),
   route(
@@ -54,9 +48,9 @@ export const citationRoutes = (citations: CitationService): Route[] => [
         report: "names",
       },
     },
-    async ({ caller, params, body: input, res }) => {
+    async ({ caller, params, body: input }) => {
       const view = await citations.rename(caller.userId, params.id, input.query_text);
-      res.json(successBody(res.locals.form, view, { requestId: res.locals.requestId }));
+      return view;
     },
   ),
   route(
@@ -66,12 +60,8 @@ export const citationRoutes = (citations: CitationService): Route[] => [
       authorization: "account",
       params: { schema: CitationIdParam, hint: ID_HINT },
     },
-    async ({ caller, params, res }) => {
-      res.json(
-        successBody(res.locals.form, await citations.remove(caller.userId, params.id), {
-          requestId: res.locals.requestId,
-        }),
-      );
+    async ({ caller, params }) => {
+      return citations.remove(caller.userId, params.id);
     },
   ),
 ];

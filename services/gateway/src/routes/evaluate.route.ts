@@ -1,5 +1,5 @@
 import { AEO2_META, EvaluateRequest, evaluateAeo2 } from "@scan/citation-evaluator";
-import { successBody } from "@scan/contract";
+import { reply } from "../http/answer";
 import { type Route, route } from "../http/route";
 
 const BODY_HINT =
@@ -19,17 +19,7 @@ export const evaluateRoutes = (): Route[] => [
       authorization: "account",
       body: { schema: EvaluateRequest, hint: BODY_HINT },
     },
-    ({ body: input, res }) => {
-      const form = res.locals.form;
-      const data = evaluateAeo2(input);
-      const meta = { version: AEO2_META.version, provenance: AEO2_META.provenance };
-      res
-        .status(200)
-        .json(
-          form === "A"
-            ? successBody(form, data, { ...meta, requestId: res.locals.requestId })
-            : { ...successBody(form, data), meta },
-        );
-    },
+    ({ body: input }) =>
+      reply(evaluateAeo2(input), { meta: { version: AEO2_META.version, provenance: AEO2_META.provenance } }),
   ),
 ];

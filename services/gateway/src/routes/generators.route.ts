@@ -1,4 +1,3 @@
-import { successBody } from "@scan/contract";
 import type { Response } from "express";
 import type { AccountCaller } from "../domain/authenticate";
 import { FixInput, GenerateInput } from "../domain/generator-schemas";
@@ -39,7 +38,7 @@ export const generatorRoutes = (generators: GeneratorTools): Route[] => [
     async ({ caller, body: input, res }) => {
       const context = contextOf(caller, res);
       const { data } = await generators.fix(input, context);
-      res.status(200).json(successBody(res.locals.form, data, { requestId: res.locals.requestId }));
+      return data;
     },
   ),
 
@@ -54,7 +53,7 @@ export const generatorRoutes = (generators: GeneratorTools): Route[] => [
     async ({ caller, body: input, res }) => {
       const context = contextOf(caller, res);
       const { data } = await generators.generate(input, context);
-      res.status(200).json(successBody(res.locals.form, data, { requestId: res.locals.requestId }));
+      return data;
     },
   ),
 ];

@@ -1,6 +1,6 @@
-import { CreateKeyRequest, KeyIdParam, PageQuery, successBody } from "@scan/contract";
+import { CreateKeyRequest, KeyIdParam, PageQuery } from "@scan/contract";
 import type { KeyService } from "../domain/key-service";
-import { sendPage } from "../http/pagination";
+import { page, reply } from "../http/answer";
 import { type Route, route } from "../http/route";
 
 const BODY_HINT = 'Send {"name": "ci", "default_form": "A" | "B" | null} as JSON; both fields are optional.';
@@ -14,9 +14,9 @@ export const keyRoutes = (keys: KeyService): Route[] => [
       authorization: "user-jwt",
       query: { schema: PageQuery, hint: "page ≥ 1; limit from 1 to 100." },
     },
-    async ({ caller: user, query, req, res }) => {
+    async ({ caller: user, query }) => {
       const { keys: items, meta } = await keys.list({ id: user.userId, plan: user.plan }, query);
-      await sendPage(req, res, items, meta);
+      return page(items, meta);
     },
   ),
   route(
@@ -27,11 +27,10 @@ export const keyRoutes = (keys: KeyService): Route[] => [
       body: { schema: CreateKeyRequest, hint: BODY_HINT, optional: true },
       idempotent: true,
     },
-    async ({ caller: user, body: input, res }) => {
+    async ({ caller: user, body: input }) => {
       const created = await keys.create({ id: user.userId, plan: user.plan }, input);
       // the only response that ever holds the key: no cache may keep it
-      res.setHeader("Cache-Control", "no-store");
-      res.status(201).json(successBody(res.locals.form, created, { requestId: res.locals.requestId }));
+      return reply(created, { status: 201, headers: { "Cache-Control": "no-store" } });
     },
   ),
 
@@ -42,9 +41,6 @@ export const keyRoutes = (keys: KeyService): Route[] => [
       authorization: "user-jwt",
       params: { schema: KeyIdParam, hint: "Use a key id from GET /api/v1/keys." },
     },
-    async ({ caller: user, params, res }) => {
-      const revoked = await keys.revoke({ id: user.userId, plan: user.plan }, params.id);
-      res.json(successBody(res.locals.form, revoked, { requestId: res.locals.requestId }));
-    },
+    async ({ caller: user, params }) => keys.revoke({ id: user.userId, plan: user.plan }, params.id),
   ),
 ];

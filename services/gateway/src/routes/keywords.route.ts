@@ -1,12 +1,6 @@
-import {
-  KeywordIdParam,
-  KeywordListQuery,
-  RecordKeywordRequest,
-  RenameKeywordRequest,
-  successBody,
-} from "@scan/contract";
+import { KeywordIdParam, KeywordListQuery, RecordKeywordRequest, RenameKeywordRequest } from "@scan/contract";
 import type { KeywordService } from "../domain/keyword-service";
-import { sendPage } from "../http/pagination";
+import { page, reply } from "../http/answer";
 import { type Route, route } from "../http/route";
 
 const QUERY_HINT = "page ≥ 1; limit from 1 to 100; site_id: a site id from GET /api/v1/sites.";
@@ -23,9 +17,9 @@ export const keywordRoutes = (keywords: KeywordService): Route[] => [
       authorization: "account",
       query: { schema: KeywordListQuery, hint: QUERY_HINT, report: "names" },
     },
-    async ({ caller, query, req, res }) => {
+    async ({ caller, query }) => {
       const { keywords: items, meta } = await keywords.list(caller.userId, query);
-      await sendPage(req, res, items, meta);
+      return page(items, meta);
     },
   ),
   route(
@@ -36,9 +30,9 @@ export const keywordRoutes = (keywords: KeywordService): Route[] => [
       body: { schema: RecordKeywordRequest, hint: BODY_HINT, report: "names" },
       idempotent: true,
     },
-    async ({ caller, body: input, res }) => {
+    async ({ caller, body: input }) => {
       const { keyword, created } = await keywords.record(caller.userId, input);
-      res.status(created ? 201 : 200).json(successBody(res.locals.form, keyword, { requestId: res.locals.requestId }));
+      return reply(keyword, { status: created ? 201 : 200 });
     },
   ),
   route(
@@ -49,9 +43,9 @@ export const keywordRoutes = (keywords: KeywordService): Route[] => [
       params: { schema: KeywordIdParam, hint: ID_HINT },
       body: { schema: RenameKeywordRequest, hint: 'Send {"keyword": "best crm tools"} as JSON.', report: "names" },
     },
-    async ({ caller, params, body: input, res }) => {
+    async ({ caller, params, body: input }) => {
       const view = await keywords.rename(caller.userId, params.id, input.keyword);
-      res.json(successBody(res.locals.form, view, { requestId: res.locals.requestId }));
+      return view;
     },
   ),
   route(
@@ -61,12 +55,8 @@ export const keywordRoutes = (keywords: KeywordService): Route[] => [
       authorization: "account",
       params: { schema: KeywordIdParam, hint: ID_HINT },
     },
-    async ({ caller, params, res }) => {
-      res.json(
-        successBody(res.locals.form, await keywords.remove(caller.userId, params.id), {
-          requestId: res.locals.requestId,
-        }),
-      );
+    async ({ caller, params }) => {
+      return keywords.remove(caller.userId, params.id);
     },
   ),
 ];

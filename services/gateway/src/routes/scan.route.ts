@@ -5,14 +5,13 @@ import {
   ScanIdParam,
   ScanReadQuery,
   ScanRequest,
-  successBody,
   toCallbackDelivery,
   toScanResult,
   toStoredScan,
 } from "@scan/contract";
 import { scanLink } from "../domain/scan-access";
 import type { ScanService } from "../domain/scan-service";
-import { sendRevalidatable } from "../http/conditional";
+import { reply } from "../http/answer";
 import { parsePrefer } from "../http/prefer";
 import { type Route, route } from "../http/route";
 import { exportFormatFor, sendExport } from "../http/scan-representation";
@@ -65,17 +64,13 @@ export const scanRoutes = (scans: ScanService): Route[] => [
             gone.signal,
           );
       // a client that went away is answered all the same: the answer is what its retry (with an Idempotency-Key) receives
-      const meta = { requestId: res.locals.requestId };
       // where the scan is read: an anonymous maker's link carries the token only it is given
       const link = scanLink(submitted.scan.id, submitted.accessToken);
       if (respondAsync || !submitted.finished) {
         const { id, url: scanned, mode, status } = submitted.scan;
         if (respondAsync) res.setHeader("Preference-Applied", "respond-async");
-        res.status(202).location(link);
-        res.json(
-          successBody(form, { id, url: scanned, mode, status } satisfies ScanAccepted, meta, { scanEndpoint: true }),
-        );
-        return;
+        res.location(link);
+        return reply({ id, url: scanned, mode, status } satisfies ScanAccepted, { status: 202, scanEndpoint: true });
       }
       const { scan } = submitted;
       if (scan.status === "failed") {
@@ -85,8 +80,7 @@ export const scanRoutes = (scans: ScanService): Route[] => [
           `Check that the site answers; the failed scan is stored as ${scan.id}.`,
         );
       }
-      res.status(200).setHeader("Content-Location", link);
-      res.json(successBody(form, toScanResult(scan), meta, { scanEndpoint: true }));
+      return reply(toScanResult(scan), { headers: { "Content-Location": link }, scanEndpoint: true });
     },
   ),
 
@@ -110,11 +104,7 @@ export const scanRoutes = (scans: ScanService): Route[] => [
       const ownCallback = scan.callbackUrl && viewer !== null && scan.userId === viewer;
       const callback = ownCallback ? toCallbackDelivery(scan, await scans.deliveries(scan.id)) : undefined;
       // the tag follows the scan's state (and its callback's): a poll of a running scan is a 304 until it moves
-      await sendRevalidatable(
-        req,
-        res,
-        successBody(res.locals.form, { ...toStoredScan(scan), callback }, { requestId: res.locals.requestId }),
-      );
+      return reply({ ...toStoredScan(scan), callback }, { revalidatable: true });
     },
   ),
 ];

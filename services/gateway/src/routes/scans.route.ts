@@ -5,7 +5,6 @@ import {
   normaliseScanUrl,
   ScanListQuery,
   type ScanSummary,
-  successBody,
   toStoredScan,
   waitInWords,
 } from "@scan/contract";
@@ -13,8 +12,8 @@ import { type RateLimiter, rateLimitHeaders } from "../domain/rate-limiter";
 import { resumeBatch } from "../domain/scan-batches";
 import type { ScanService } from "../domain/scan-service";
 import type { SiteService } from "../domain/site-service";
+import { page, reply } from "../http/answer";
 import { subjectOf } from "../http/api-access";
-import { sendPage } from "../http/pagination";
 import { type Route, route } from "../http/route";
 
 const BATCH_HINT =
@@ -78,20 +77,17 @@ export const scanListRoutes = ({ scans, sites, limiter, onRejected }: ScanListDe
             },
             owner,
           );
-      res.status(202).json(
-        successBody(
-          form,
-          {
-            scans: queued.map((scan) => ({
-              id: scan.id,
-              url: scan.url,
-              mode: scan.mode,
-              status: "queued" as const,
-              location: `/api/v1/scan/${scan.id}`,
-            })),
-          } satisfies BatchScanAccepted,
-          { requestId: res.locals.requestId },
-        ),
+      return reply(
+        {
+          scans: queued.map((scan) => ({
+            id: scan.id,
+            url: scan.url,
+            mode: scan.mode,
+            status: "queued" as const,
+            location: `/api/v1/scan/${scan.id}`,
+          })),
+        } satisfies BatchScanAccepted,
+        { status: 202 },
       );
     },
   ),
@@ -103,7 +99,7 @@ export const scanListRoutes = ({ scans, sites, limiter, onRejected }: ScanListDe
       authorization: "account",
       query: { schema: ScanListQuery, hint: LIST_HINT, report: "names" },
     },
-    async ({ caller, query, req, res }) => {
+    async ({ caller, query }) => {
       // another user's or an unknown site is 404, as on the other lists
       const site = query.site_id === undefined ? undefined : await sites.get(caller.userId, query.site_id);
       const { scans: rows, meta } = await scans.list(caller.userId, query, site?.url);
@@ -112,7 +108,7 @@ export const scanListRoutes = ({ scans, sites, limiter, onRejected }: ScanListDe
         const { checks: _checks, ...summary } = toStoredScan(scan);
         return summary;
       });
-      await sendPage(req, res, items, meta);
+      return page(items, meta);
     },
   ),
 ];

@@ -6,12 +6,11 @@ import {
   SiteCredentialsRequest,
   SiteIdParam,
   SiteListQuery,
-  successBody,
 } from "@scan/contract";
 import type { ScheduleService } from "../domain/schedule-service";
 import type { SiteCredentials } from "../domain/site-credentials";
 import type { SiteService } from "../domain/site-service";
-import { sendPage } from "../http/pagination";
+import { page, reply } from "../http/answer";
 import { type Route, route } from "../http/route";
 
 const QUERY_HINT =
@@ -39,9 +38,9 @@ export const siteRoutes = ({
       authorization: "account",
       query: { schema: SiteListQuery, hint: QUERY_HINT, report: "names" },
     },
-    async ({ caller, query, req, res }) => {
+    async ({ caller, query }) => {
       const { sites: items, meta } = await sites.list(caller.userId, query);
-      await sendPage(req, res, items, meta);
+      return page(items, meta);
     },
   ),
   route(
@@ -51,10 +50,10 @@ export const siteRoutes = ({
       authorization: "account",
       params: { schema: SiteIdParam, hint: "Use a site id from GET /api/v1/sites." },
     },
-    async ({ caller, params, res }) => {
+    async ({ caller, params }) => {
       const site = await sites.get(caller.userId, params.id);
       const detail = { ...site, schedule: await schedules.find(site.id) };
-      res.json(successBody(res.locals.form, detail, { requestId: res.locals.requestId }));
+      return detail;
     },
   ),
   route(
@@ -71,7 +70,7 @@ export const siteRoutes = ({
       if (!url.ok) throw new AppError("invalid_request", url.reason, BODY_HINT);
       await assertScannable(url.url);
       const { site, created } = await sites.create(caller.userId, { url: url.url, name: input.name });
-      res.status(created ? 201 : 200).json(successBody(res.locals.form, site, { requestId: res.locals.requestId }));
+      return reply(site, { status: created ? 201 : 200 });
     },
   ),
 
@@ -83,9 +82,9 @@ export const siteRoutes = ({
       params: { schema: SiteIdParam, hint: SITE_ID_HINT },
       body: { schema: RenameSiteRequest, hint: 'Send {"name": "Example"} as JSON.', report: "names" },
     },
-    async ({ caller, params, body: input, res }) => {
+    async ({ caller, params, body: input }) => {
       const site = await sites.rename(caller.userId, params.id, input.name);
-      res.json(successBody(res.locals.form, site, { requestId: res.locals.requestId }));
+      return site;
     },
   ),
   route(
@@ -95,12 +94,8 @@ export const siteRoutes = ({
       authorization: "account",
       params: { schema: SiteIdParam, hint: SITE_ID_HINT },
     },
-    async ({ caller, params, res }) => {
-      res.json(
-        successBody(res.locals.form, await sites.remove(caller.userId, params.id), {
-          requestId: res.locals.requestId,
-        }),
-      );
+    async ({ caller, params }) => {
+      return sites.remove(caller.userId, params.id);
     },
   ),
 
@@ -122,10 +117,8 @@ const credentialRoutes = (credentials: SiteCredentials): Route[] => [
       authorization: "account",
       params: { schema: SiteIdParam, hint: SITE_ID_HINT },
     },
-    async ({ caller, params, res }) => {
-      const view = await credentials.show(caller.userId, params.id);
-      res.setHeader("Cache-Control", "no-store");
-      res.json(successBody(res.locals.form, view, { requestId: res.locals.requestId }));
+    async ({ caller, params }) => {
+      return reply(await credentials.show(caller.userId, params.id), { headers: { "Cache-Control": "no-store" } });
     },
   ),
   route(
@@ -136,10 +129,9 @@ const credentialRoutes = (credentials: SiteCredentials): Route[] => [
       params: { schema: SiteIdParam, hint: SITE_ID_HINT },
       body: { schema: SiteCredentialsRequest, hint: CREDENTIALS_HINT, report: "names" },
     },
-    async ({ caller, params, body: input, res }) => {
+    async ({ caller, params, body: input }) => {
       const view = await credentials.set(caller.userId, params.id, input);
-      res.setHeader("Cache-Control", "no-store");
-      res.json(successBody(res.locals.form, view, { requestId: res.locals.requestId }));
+      return reply(view, { headers: { "Cache-Control": "no-store" } });
     },
   ),
   route(
@@ -149,12 +141,8 @@ const credentialRoutes = (credentials: SiteCredentials): Route[] => [
       authorization: "account",
       params: { schema: SiteIdParam, hint: SITE_ID_HINT },
     },
-    async ({ caller, params, res }) => {
-      res.json(
-        successBody(res.locals.form, await credentials.remove(caller.userId, params.id), {
-          requestId: res.locals.requestId,
-        }),
-      );
+    async ({ caller, params }) => {
+      return credentials.remove(caller.userId, params.id);
     },
   ),
 ];

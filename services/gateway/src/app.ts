@@ -3,6 +3,7 @@ import type { Readiness } from "@scan/platform";
 import type { Queue } from "bullmq";
 import express, { type Express } from "express";
 import type { Logger } from "pino";
+import { createApiDocument, NOT_YET_MOUNTED, operationOf } from "./docs/openapi";
 import type { AlertService } from "./domain/alert-service";
 import type { AuditService } from "./domain/audit-service";
 import type { Authenticator } from "./domain/authenticate";
@@ -31,7 +32,7 @@ import { rateLimitShown } from "./http/rate-limit-shown";
 import { requestContext } from "./http/request-context";
 import { observeRequests } from "./http/request-log";
 import { wellFormedRequest } from "./http/request-shape";
-import { API_PREFIX, routerOf } from "./http/route";
+import { API_PREFIX, type Route, routerOf } from "./http/route";
 import { sessionCallerOf } from "./http/session-access";
 import type { GatewayMetrics } from "./observability/metrics";
 import { accountRoutes } from "./routes/account.route";
@@ -41,12 +42,13 @@ import { auditRoutes } from "./routes/audits.route";
 import { AUTH_PREFIX, type AuthRouteDeps, authRoutes, INVITATION_LOOKUP } from "./routes/auth.route";
 import { citationRoutes } from "./routes/citations.route";
 import { dashboardRoutes } from "./routes/dashboard.route";
-import { docsRoutes } from "./routes/docs.route";
+import { docsRoutes, type Reference } from "./routes/docs.route";
 import { evaluateRoutes } from "./routes/evaluate.route";
 import { generatorRoutes } from "./routes/generators.route";
 import { keyRoutes } from "./routes/keys.route";
 import { keywordRoutes } from "./routes/keywords.route";
 import { MCP_PATHS, mcpRoutes } from "./routes/mcp.route";
+import { MCP_OPERATIONS } from "./routes/mcp-operations";
 import { operationsRoutes } from "./routes/operations.route";
 import { opsRoutes } from "./routes/ops.route";
 import { type ProgressDeps, progressRoutes } from "./routes/progress.route";
@@ -104,59 +106,132 @@ export type AppDeps = {
   progress: Omit<ProgressDeps, "scans" | "audits">;
 };
 
-export const createApp = ({
-  scans,
-  keys,
-  sites,
-  siteCredentials,
-  audits,
-  schedules,
-  history,
-  alerts,
-  keywords,
-  citations,
-  auth,
-  sessionAuth,
-  operations,
-  limiter,
-  tools,
-  mcpSessions,
-  log,
-  defaultForm,
-  bodyLimitBytes,
-  maxUrlBytes,
-  trustProxy,
-  httpsOnly: https,
-  metrics,
-  readiness,
-  metricsToken,
-  adminToken,
-  queues = [],
-  dashboardDir,
-  corsOrigins = [],
-  idempotency,
-  progress,
-}: AppDeps): Express => {
+/** What the declared routes are built on. */
+export type RouteDeps = Pick<
+  AppDeps,
+  | "scans"
+  | "keys"
+  | "sites"
+  | "siteCredentials"
+  | "audits"
+  | "schedules"
+  | "history"
+  | "alerts"
+  | "keywords"
+  | "citations"
+  | "sessionAuth"
+  | "operations"
+  | "limiter"
+  | "tools"
+  | "metrics"
+  | "readiness"
+  | "metricsToken"
+  | "progress"
+>;
+
+/** The routes the app declares, by where they are mounted; the reference page reads `reference`. */
+export const declaredRoutes = (
+  {
+    scans,
+    keys,
+    sites,
+    siteCredentials,
+    audits,
+    schedules,
+    history,
+    alerts,
+    keywords,
+    citations,
+    sessionAuth,
+    operations,
+    limiter,
+    tools,
+    metrics,
+    readiness,
+    metricsToken,
+    progress,
+  }: RouteDeps,
+  reference: Reference,
+) => {
   const onRejected = (plan: string) => metrics.rateLimitRejections.inc({ plan });
-  // the REST API, declared route by route: the access middleware and the body parser read the declarations
-  const api = [
-    ...scanRoutes(scans),
-    ...scanListRoutes({ scans, sites, limiter, onRejected }),
-    ...keyRoutes(keys),
-    ...evaluateRoutes(),
-    ...siteRoutes({ sites, schedules, credentials: siteCredentials, assertScannable: scans.assertScannable }),
-    ...auditRoutes({ audits, schedules, history }),
-    ...alertRoutes({ alerts }),
-    ...keywordRoutes(keywords),
-    ...citationRoutes(citations),
-    ...generatorRoutes(tools.generators),
-    ...accountRoutes({ operations, limiter }),
-    ...operationsRoutes(operations),
-    ...progressRoutes({ scans, audits, ...progress }),
-  ];
-  const sessionRoutes = authRoutes(sessionAuth);
-  const ops = opsRoutes({ metrics, readiness, metricsToken });
-  const docs = docsRoutes();
+  return {
+    // the REST API, declared route by route: the access middleware and the body parser read the
+    // declarations; the reference lists them in this order
+    api: [
+      ...scanRoutes(scans),
+      ...scanListRoutes({ scans, sites, limiter, onRejected }),
+      ...evaluateRoutes(),
+      ...generatorRoutes(tools.generators),
+      ...accountRoutes({ operations, limiter }),
+      ...operationsRoutes(operations),
+      ...siteRoutes({ sites, schedules, credentials: siteCredentials, assertScannable: scans.assertScannable }),
+      ...keywordRoutes(keywords),
+      ...citationRoutes(citations),
+      ...keyRoutes(keys),
+      ...auditRoutes({ audits, schedules, history }),
+      ...alertRoutes({ alerts }),
+      ...progressRoutes({ scans, audits, ...progress }),
+    ],
+    sessions: authRoutes(sessionAuth),
+    ops: opsRoutes({ metrics, readiness, metricsToken }),
+    docs: docsRoutes(reference),
+  };
+};
+
+/**
+ * The API reference of these routes: the declared routes' operations, the tool server's (its
+ * router is mounted whole), and those documented before their routes are mounted.
+ */
+export const referenceOf = ({ api, sessions, ops, docs }: ReturnType<typeof declaredRoutes>) =>
+  createApiDocument([
+    ...[...api, ...sessions].flatMap((route: Route) => operationOf(route) ?? []),
+    ...MCP_OPERATIONS,
+    ...[...ops, ...docs].flatMap((route: Route) => operationOf(route) ?? []),
+    ...NOT_YET_MOUNTED,
+  ]);
+
+/** Stands for a service while routes are read for their declarations alone: calling it throws. */
+const unreachable = <T>(): T =>
+  new Proxy(() => {}, {
+    get: () => unreachable(),
+    apply: () => {
+      throw new Error("routes read for the API reference alone serve no request");
+    },
+  }) as T;
+
+/**
+ * The API reference without a running app (`pnpm client:generate`): the routes createApp
+ * mounts, declared on services no request reaches (a declaration never calls them), so the
+ * document is the one /openapi.json serves (tests/openapi.test.ts compares them).
+ */
+export const describeApi = () => referenceOf(declaredRoutes(unreachable<RouteDeps>(), { document: "" }));
+
+export const createApp = (deps: AppDeps): Express => {
+  const {
+    auth,
+    sessionAuth,
+    limiter,
+    tools,
+    mcpSessions,
+    log,
+    defaultForm,
+    bodyLimitBytes,
+    maxUrlBytes,
+    trustProxy,
+    httpsOnly: https,
+    metrics,
+    adminToken,
+    queues = [],
+    dashboardDir,
+    corsOrigins = [],
+    idempotency,
+  } = deps;
+  const onRejected = (plan: string) => metrics.rateLimitRejections.inc({ plan });
+  const reference: Reference = { document: "" };
+  const routes = declaredRoutes(deps, reference);
+  const { api, sessions: sessionRoutes, ops, docs } = routes;
+  // the reference describes what is mounted here, built once
+  reference.document = JSON.stringify(referenceOf(routes));
   const cors = createCors({ origins: corsOrigins });
   const app = express();
   app.disable("x-powered-by");

@@ -1,7 +1,7 @@
 /** The gateway as a library, for the tests and scripts that run it in process: the app, its config and the account services. */
 
+export { describeApi } from "./app";
 export * from "./config";
-export { createApiDocument } from "./docs/openapi";
 export * from "./domain/generator-schemas";
 export * from "./domain/jwt-issuer";
 export * from "./domain/key-service";

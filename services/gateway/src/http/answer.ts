@@ -33,7 +33,7 @@ export class Page {
 
 export const reply = (data: unknown, options: ReplyOptions): Reply => new Reply(data, options);
 
-export const page = (items: readonly unknown[], meta: PageMeta): Page => new Page(items, meta);
+export const pageOf = (items: readonly unknown[], meta: PageMeta): Page => new Page(items, meta);
 
 /**
  * What a handler returns: its data (a 200 in the request's envelope), a `Reply` or a `Page`;

@@ -1,4 +1,5 @@
-import type { AccountView } from "@scan/contract";
+import { AccountView } from "@scan/contract";
+import { apiErrors, commonHeaders, NoStore, record } from "../docs/common";
 import type { Operations } from "../domain/operations";
 import type { RateLimiter } from "../domain/rate-limiter";
 import { reply } from "../http/answer";
@@ -17,7 +18,24 @@ export type AccountRouteDeps = { operations: Operations; limiter: RateLimiter };
  */
 export const accountRoutes = ({ operations, limiter }: AccountRouteDeps): Route[] => [
   route(
-    { method: "get", path: "/api/v1/account", authorization: "account", uncountedForSessions: true },
+    {
+      method: "get",
+      path: "/api/v1/account",
+      authorization: "account",
+      uncountedForSessions: true,
+      docs: {
+        operationId: "getAccount",
+        tags: ["Account"],
+        summary: "The caller's plan and limits",
+        description:
+          "The plan, the rate-limit window this request was counted in (the API key's counter, or the signed-in user's; the same numbers as the X-RateLimit-* headers) and the user's monthly scan quota: `used` counts every scan stored this calendar month (UTC) from any of the user's keys or sessions, `limit` null is unlimited, `resetsAt` is the start of next month. A dashboard session's read of this view is not counted: `sessionReads` (null for an API key) and the X-RateLimit-* headers show the session's budget of reads as it stands, so the page answers, and explains that budget, also once it is spent.",
+        headers: commonHeaders,
+        responses: {
+          "200": record("The caller's account.", AccountView, { headers: { "Cache-Control": NoStore } }),
+          ...apiErrors(401, 405, 429, 500, 503),
+        },
+      },
+    },
     async ({ caller, req, res }) => {
       const bySession = subjectOf(caller, req).kind === "session-read";
       // the access middleware peeked the session's budget rather than spending it

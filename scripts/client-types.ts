@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CLIENT_TYPES_FILE, renderClientTypes } from "@scan/client/generate";
-import { createApiDocument } from "@scan/gateway";
+import { describeApi } from "@scan/gateway";
 
 /**
  * `pnpm client:generate`: the typed client's types from the gateway's OpenAPI document, built
@@ -9,7 +9,7 @@ import { createApiDocument } from "@scan/gateway";
  * fails when the committed file differs.
  */
 const main = async () => {
-  writeFileSync(join(__dirname, "..", CLIENT_TYPES_FILE), await renderClientTypes(createApiDocument()));
+  writeFileSync(join(__dirname, "..", CLIENT_TYPES_FILE), await renderClientTypes(describeApi()));
   console.log(`wrote ${CLIENT_TYPES_FILE}`);
 };
 

@@ -2,13 +2,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createScanClient, dataOf, problemOf, ScanApiError } from "@scan/client";
 import { CLIENT_TYPES_FILE, renderClientTypes } from "@scan/client/generate";
-import { createApiDocument } from "@scan/gateway";
+import { describeApi } from "@scan/gateway";
 import { createAccount, tokenFor } from "./support/accounts";
 import { type AccountsApi, startAccountsApi } from "./support/accounts-api";
 
 describe("packages/client", () => {
   it("its types are what the gateway's OpenAPI document renders now (run `pnpm client:generate` after changing the API)", async () => {
-    const rendered = await renderClientTypes(createApiDocument());
+    const rendered = await renderClientTypes(describeApi());
     expect(rendered).toContain('"/api/v1/scan": {');
     expect(readFileSync(join(__dirname, "..", CLIENT_TYPES_FILE), "utf8")).toBe(rendered);
   });

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { describeApi } from "@scan/gateway";
 import { resolveChromiumPath } from "@scan/scanner";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import Ajv2020, { type ValidateFunction } from "ajv/dist/2020";
@@ -30,9 +31,9 @@ jest.setTimeout(300_000);
 const UNDOCUMENTED = ["/admin/queues", "/app"];
 
 /**
- * Documented operations whose routes are not mounted on this branch yet: the batch and list of
- * scans, and the MCP tool server. Remove each entry once its route is merged; the last test
- * below fails while a mounted route is still listed here.
+ * Documented operations whose routes are not mounted yet: services/gateway/src/docs/openapi.ts
+ * keeps them in its NOT_YET_MOUNTED, and they are listed here too. Remove each entry once its
+ * route is mounted; the last test below fails while a mounted route is still listed here.
  */
 const NOT_YET_MOUNTED: string[] = [];
 
@@ -123,9 +124,26 @@ describe("the API reference", () => {
       expect(mounted()).toEqual(expect.arrayContaining(["GET /api/v1/scan/{id}", "GET /openapi.json", "GET /docs"]));
     });
 
-    it("documents every mounted route", () => {
-      const documented = new Set(operationsOf(document));
-      expect(mounted().filter((operation) => !documented.has(operation))).toEqual([]);
+    it("documents every mounted route under /api/v1 with a summary, an id, a tag, a success and an error", () => {
+      const api = mounted().filter((operation) => operation.split(" ")[1]?.startsWith("/api/v1/"));
+      expect(api.length).toBeGreaterThanOrEqual(40);
+      const lacking = api.filter((operation) => {
+        const [method = "", path = ""] = operation.split(" ");
+        const documented = document.paths[path]?.[method.toLowerCase()] as Json | undefined;
+        const statuses = Object.keys(documented?.responses ?? {});
+        return !(
+          typeof documented?.summary === "string" &&
+          typeof documented.operationId === "string" &&
+          documented.tags?.length === 1 &&
+          statuses.some((status) => /^2\d\d$/.test(status)) &&
+          statuses.some((status) => /^[45]\d\d$/.test(status))
+        );
+      });
+      expect(lacking).toEqual([]);
+    });
+
+    it("is the document the reference is generated from without a server (pnpm client:generate)", () => {
+      expect(document).toEqual(JSON.parse(JSON.stringify(describeApi())));
     });
 
     it("documents no operation that is not mounted", () => {

@@ -48,7 +48,9 @@ export type ApiKeyView = z.infer<typeof ApiKeyView>;
 export const CreatedApiKey = ApiKeyView.extend({ key: z.string() });
 export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
 
-export const KeyIdParam = z.object({ id: z.uuid({ error: "id must be a UUID" }) });
+export const KeyIdParam = z.object({
+  id: z.uuid({ error: "id must be a UUID" }).transform((id) => id.toLowerCase()),
+});
 
 /** page and limit of a list (docs/spec/public-scanning-api.md §8: limit at most 100, default 20; page default 1). */
 export const PageQuery = z.object({

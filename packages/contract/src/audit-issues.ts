@@ -82,7 +82,7 @@ export type AuditIssuesQuery = z.infer<typeof AuditIssuesQuery>;
 
 /** A check id as the catalogue writes them */
 export const AuditIssueParams = z.object({
-  id: z.uuid({ error: "id must be a UUID" }),
+  id: z.uuid({ error: "id must be a UUID" }).transform((id) => id.toLowerCase()),
   check: z
     .string()
     .regex(/^[a-z0-9][a-z0-9-]{0,99}$/, "check must be a check id such as meta-description (lower-case, digits, -)"),

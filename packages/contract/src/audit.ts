@@ -44,7 +44,9 @@ export const CreateAuditRequest = z.strictObject({
 });
 export type CreateAuditRequest = z.infer<typeof CreateAuditRequest>;
 
-export const AuditIdParam = z.object({ id: z.uuid({ error: "id must be a UUID" }) });
+export const AuditIdParam = z.object({
+  id: z.uuid({ error: "id must be a UUID" }).transform((id) => id.toLowerCase()),
+});
 
 export const AuditStatus = z.enum(["discovering", "running", "finalizing", "completed", "failed", "cancelled"]);
 export type AuditStatus = z.infer<typeof AuditStatus>;

@@ -129,7 +129,9 @@ export const StoredScan = z.object({
 });
 export type StoredScan = z.infer<typeof StoredScan>;
 
-export const ScanIdParam = z.object({ id: z.uuid({ error: "id must be a UUID" }) });
+export const ScanIdParam = z.object({
+  id: z.uuid({ error: "id must be a UUID" }).transform((id) => id.toLowerCase()),
+});
 
 /**
  * What GET /api/v1/scan/:id answers in: the stored scan as JSON, or an export of a finished

@@ -9,6 +9,7 @@ import type { RateLimiter } from "./access/rate-limiter";
 import type { AlertService, AuditService, HistoryService, ScheduleService } from "./audits";
 import { alertRoutes, auditRoutes } from "./audits";
 import { AUTH_PREFIX, type AuthRouteDeps, accountRoutes, authRoutes, INVITATION_LOOKUP } from "./auth";
+import { createApiDocument, NOT_YET_MOUNTED, operationOf } from "./docs/openapi";
 import { evaluateRoutes, generatorRoutes } from "./generators";
 import { apiAccess } from "./http/api-access";
 import { createCors } from "./http/cors";
@@ -21,15 +22,23 @@ import { rateLimitShown } from "./http/rate-limit-shown";
 import { requestContext } from "./http/request-context";
 import { observeRequests } from "./http/request-log";
 import { wellFormedRequest } from "./http/request-shape";
-import { API_PREFIX, routerOf } from "./http/route";
+import { API_PREFIX, type Route, routerOf } from "./http/route";
 import { sessionCallerOf } from "./http/session-access";
 import type { KeyService } from "./keys";
 import { keyRoutes } from "./keys";
 import type { McpSessions } from "./mcp";
-import { createToolServerFactory, MCP_PATHS, mcpRoutes, type Tools, toolCatalogue } from "./mcp";
+import { createToolServerFactory, MCP_OPERATIONS, MCP_PATHS, mcpRoutes, type Tools, toolCatalogue } from "./mcp";
 import type { GatewayMetrics } from "./observability/metrics";
 import type { Operations } from "./ops";
-import { adminRoutes, DASHBOARD_PATH, dashboardRoutes, docsRoutes, operationsRoutes, opsRoutes } from "./ops";
+import {
+  adminRoutes,
+  DASHBOARD_PATH,
+  dashboardRoutes,
+  docsRoutes,
+  operationsRoutes,
+  opsRoutes,
+  type Reference,
+} from "./ops";
 import type { ScanService } from "./scans";
 import { type ProgressDeps, progressRoutes, scanListRoutes, scanRoutes } from "./scans";
 import type { CitationService, KeywordService, SiteCredentials, SiteService } from "./sites";
@@ -85,59 +94,132 @@ export type AppDeps = {
   progress: Omit<ProgressDeps, "scans" | "audits">;
 };
 
-export const createApp = ({
-  scans,
-  keys,
-  sites,
-  siteCredentials,
-  audits,
-  schedules,
-  history,
-  alerts,
-  keywords,
-  citations,
-  auth,
-  sessionAuth,
-  operations,
-  limiter,
-  tools,
-  mcpSessions,
-  log,
-  defaultForm,
-  bodyLimitBytes,
-  maxUrlBytes,
-  trustProxy,
-  httpsOnly: https,
-  metrics,
-  readiness,
-  metricsToken,
-  adminToken,
-  queues = [],
-  dashboardDir,
-  corsOrigins = [],
-  idempotency,
-  progress,
-}: AppDeps): Express => {
+/** What the declared routes are built on. */
+export type RouteDeps = Pick<
+  AppDeps,
+  | "scans"
+  | "keys"
+  | "sites"
+  | "siteCredentials"
+  | "audits"
+  | "schedules"
+  | "history"
+  | "alerts"
+  | "keywords"
+  | "citations"
+  | "sessionAuth"
+  | "operations"
+  | "limiter"
+  | "tools"
+  | "metrics"
+  | "readiness"
+  | "metricsToken"
+  | "progress"
+>;
+
+/** The routes the app declares, by where they are mounted; the reference page reads `reference`. */
+export const declaredRoutes = (
+  {
+    scans,
+    keys,
+    sites,
+    siteCredentials,
+    audits,
+    schedules,
+    history,
+    alerts,
+    keywords,
+    citations,
+    sessionAuth,
+    operations,
+    limiter,
+    tools,
+    metrics,
+    readiness,
+    metricsToken,
+    progress,
+  }: RouteDeps,
+  reference: Reference,
+) => {
   const onRejected = (plan: string) => metrics.rateLimitRejections.inc({ plan });
-  // the REST API, declared route by route: the access middleware and the body parser read the declarations
-  const api = [
-    ...scanRoutes(scans),
-    ...scanListRoutes({ scans, sites, limiter, onRejected }),
-    ...keyRoutes(keys),
-    ...evaluateRoutes(),
-    ...siteRoutes({ sites, schedules, credentials: siteCredentials, assertScannable: scans.assertScannable }),
-    ...auditRoutes({ audits, schedules, history }),
-    ...alertRoutes({ alerts }),
-    ...keywordRoutes(keywords),
-    ...citationRoutes(citations),
-    ...generatorRoutes(tools.generators),
-    ...accountRoutes({ operations, limiter }),
-    ...operationsRoutes(operations),
-    ...progressRoutes({ scans, audits, ...progress }),
-  ];
-  const sessionRoutes = authRoutes(sessionAuth);
-  const ops = opsRoutes({ metrics, readiness, metricsToken });
-  const docs = docsRoutes();
+  return {
+    // the REST API, declared route by route: the access middleware and the body parser read the
+    // declarations; the reference lists them in this order
+    api: [
+      ...scanRoutes(scans),
+      ...scanListRoutes({ scans, sites, limiter, onRejected }),
+      ...evaluateRoutes(),
+      ...generatorRoutes(tools.generators),
+      ...accountRoutes({ operations, limiter }),
+      ...operationsRoutes(operations),
+      ...siteRoutes({ sites, schedules, credentials: siteCredentials, assertScannable: scans.assertScannable }),
+      ...keywordRoutes(keywords),
+      ...citationRoutes(citations),
+      ...keyRoutes(keys),
+      ...auditRoutes({ audits, schedules, history }),
+      ...alertRoutes({ alerts }),
+      ...progressRoutes({ scans, audits, ...progress }),
+    ],
+    sessions: authRoutes(sessionAuth),
+    ops: opsRoutes({ metrics, readiness, metricsToken }),
+    docs: docsRoutes(reference),
+  };
+};
+
+/**
+ * The API reference of these routes: the declared routes' operations, the tool server's (its
+ * router is mounted whole), and those documented before their routes are mounted.
+ */
+export const referenceOf = ({ api, sessions, ops, docs }: ReturnType<typeof declaredRoutes>) =>
+  createApiDocument([
+    ...[...api, ...sessions].flatMap((route: Route) => operationOf(route) ?? []),
+    ...MCP_OPERATIONS,
+    ...[...ops, ...docs].flatMap((route: Route) => operationOf(route) ?? []),
+    ...NOT_YET_MOUNTED,
+  ]);
+
+/** Stands for a service while routes are read for their declarations alone: calling it throws. */
+const unreachable = <T>(): T =>
+  new Proxy(() => {}, {
+    get: () => unreachable(),
+    apply: () => {
+      throw new Error("routes read for the API reference alone serve no request");
+    },
+  }) as T;
+
+/**
+ * The API reference without a running app (`pnpm client:generate`): the routes createApp
+ * mounts, declared on services no request reaches (a declaration never calls them), so the
+ * document is the one /openapi.json serves (tests/openapi.test.ts compares them).
+ */
+export const describeApi = () => referenceOf(declaredRoutes(unreachable<RouteDeps>(), { document: "" }));
+
+export const createApp = (deps: AppDeps): Express => {
+  const {
+    auth,
+    sessionAuth,
+    limiter,
+    tools,
+    mcpSessions,
+    log,
+    defaultForm,
+    bodyLimitBytes,
+    maxUrlBytes,
+    trustProxy,
+    httpsOnly: https,
+    metrics,
+    adminToken,
+    queues = [],
+    dashboardDir,
+    corsOrigins = [],
+    idempotency,
+  } = deps;
+  const onRejected = (plan: string) => metrics.rateLimitRejections.inc({ plan });
+  const reference: Reference = { document: "" };
+  const routes = declaredRoutes(deps, reference);
+  const { api, sessions: sessionRoutes, ops, docs } = routes;
+  // the reference describes what is mounted here, built once
+  reference.document = JSON.stringify(referenceOf(routes));
   const cors = createCors({ origins: corsOrigins });
   const app = express();
   app.disable("x-powered-by");

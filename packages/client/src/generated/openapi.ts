@@ -431,166 +431,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/auth/sign-up": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Make an account and sign in
-         * @description Open to anyone with `SIGN_UP=open`; by invitation only with `SIGN_UP=invite` (the default), where `invitation` is the token of a link from `pnpm accounts invite` and `email` must be the invited one. The password has 12 to 256 characters. The email is normalised (Unicode NFKC, lower case, no trailing dot on the domain), so a look-alike of an address that already has an account is that address; one that has an account is 400 with a message that does not say so outright, and one holding an invisible character (zero-width, bidi control, soft hyphen, ...) is 400 naming it (see docs/authentication.md). Throttled per client address like sign-in. A session cookie the browser held is ended.
-         */
-        post: operations["signUp"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/auth/sign-in": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Sign in
-         * @description A new session every time (the one the browser held, if any, is ended). A wrong password and an unknown email get the same 401. Throttled per client address and per account (`SIGN_IN_LIMIT_*`, with the API's X-RateLimit-* headers and `Retry-After` on 429); a successful sign-in clears the account's count.
-         */
-        post: operations["signIn"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/auth/sign-out": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Sign out
-         * @description Ends the session (its JWTs are refused from then on) and clears the cookie. Without a live session it only clears the cookie.
-         */
-        post: operations["signOut"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/auth/session": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The signed-in user and the CSRF token
-         * @description Records the session's use (to the minute), which keeps it from its idle end.
-         */
-        get: operations["getSession"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/auth/token": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A short-lived JWT for /api/v1
-         * @description Signed with the deployment's JWT key (issuer and audience as configured), `sub` the user's id and `sid` the session's; it lives `USER_TOKEN_TTL_S` (5 minutes by default), never past the session's absolute end, and is refused as soon as the session ends. Keep it in memory and ask again before `expiresAt`. 503 under RS256 without `JWT_PRIVATE_KEY`.
-         */
-        post: operations["issueSessionToken"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/auth/password": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Change the password
-         * @description Checks the current password (throttled per account like sign-in), sets the new one, ends every other session of the user and rotates this one: the answer sets a new cookie, so read the new CSRF token from GET /auth/session.
-         */
-        post: operations["changePassword"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/auth/password-reset": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Set a password with a reset link
-         * @description The token of a link from `pnpm accounts reset-link` (valid once, 1 hour by default). Every session of the user ends; sign in afterwards. Throttled per client address.
-         */
-        post: operations["resetPassword"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/auth/invitations/{token}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The email an invitation is for
-         * @description For the accept-invitation page. An unknown, used or expired invitation is 404.
-         */
-        get: operations["getInvitation"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/sites/{id}/history": {
         parameters: {
             query?: never;
@@ -640,28 +480,6 @@ export interface paths {
          * @description Deletes the schedule and its scheduler; audits it started stay. 404 when the site has none.
          */
         delete: operations["deleteAuditSchedule"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/sites/{id}/alerts": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A site's regression alerts
-         * @description The regression alerts stored for the site, newest first: one per audit and channel (`webhook`, `email`, `slack`) for each audit that was worse than the site's previous completed audit of the same mode while the site's schedule had that channel (see `POST /api/v1/sites/{id}/schedule`).
-         *
-         *     Each names both audits, both scores and grades and the reasons (`score_drop`, `grade_lower`, `check_failing` with its pages), with its delivery: its `channel`, `to` (the webhook's origin, the mail's addresses, or the Slack URL masked), `pending` (being tried), `delivered` (a 2xx came back, or the SMTP server took the mail) or `failed` (the last attempt failed, or a permanent refusal: no such mailbox, a revoked Slack hook), the attempts made (retried with backoff up to `WEBHOOK_ATTEMPTS`, as callbacks are), the last error, and the origin it went to (the alert URL's path and query may hold the receiver's token and are not shown).
-         */
-        get: operations["listSiteAlerts"];
-        put?: never;
-        post?: never;
-        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -818,6 +636,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sites/{id}/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A site's regression alerts
+         * @description The regression alerts stored for the site, newest first: one per audit and channel (`webhook`, `email`, `slack`) for each audit that was worse than the site's previous completed audit of the same mode while the site's schedule had that channel (see `POST /api/v1/sites/{id}/schedule`).
+         *
+         *     Each names both audits, both scores and grades and the reasons (`score_drop`, `grade_lower`, `check_failing` with its pages), with its delivery: its `channel`, `to` (the webhook's origin, the mail's addresses, or the Slack URL masked), `pending` (being tried), `delivered` (a 2xx came back, or the SMTP server took the mail) or `failed` (the last attempt failed, or a permanent refusal: no such mailbox, a revoked Slack hook), the attempts made (retried with backoff up to `WEBHOOK_ATTEMPTS`, as callbacks are), the last error, and the origin it went to (the alert URL's path and query may hold the receiver's token and are not shown).
+         */
+        get: operations["listSiteAlerts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/scan/{id}/events": {
         parameters: {
             query?: never;
@@ -866,6 +706,166 @@ export interface paths {
          *     Errors before the stream opens (401, 404, 429, 503) are ordinary JSON in the request's envelope.
          */
         get: operations["streamAuditProgress"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sign-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make an account and sign in
+         * @description Open to anyone with `SIGN_UP=open`; by invitation only with `SIGN_UP=invite` (the default), where `invitation` is the token of a link from `pnpm accounts invite` and `email` must be the invited one. The password has 12 to 256 characters. The email is normalised (Unicode NFKC, lower case, no trailing dot on the domain), so a look-alike of an address that already has an account is that address; one that has an account is 400 with a message that does not say so outright, and one holding an invisible character (zero-width, bidi control, soft hyphen, ...) is 400 naming it (see docs/authentication.md). Throttled per client address like sign-in. A session cookie the browser held is ended.
+         */
+        post: operations["signUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sign-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in
+         * @description A new session every time (the one the browser held, if any, is ended). A wrong password and an unknown email get the same 401. Throttled per client address and per account (`SIGN_IN_LIMIT_*`, with the API's X-RateLimit-* headers and `Retry-After` on 429); a successful sign-in clears the account's count.
+         */
+        post: operations["signIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sign-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out
+         * @description Ends the session (its JWTs are refused from then on) and clears the cookie. Without a live session it only clears the cookie.
+         */
+        post: operations["signOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user and the CSRF token
+         * @description Records the session's use (to the minute), which keeps it from its idle end.
+         */
+        get: operations["getSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A short-lived JWT for /api/v1
+         * @description Signed with the deployment's JWT key (issuer and audience as configured), `sub` the user's id and `sid` the session's; it lives `USER_TOKEN_TTL_S` (5 minutes by default), never past the session's absolute end, and is refused as soon as the session ends. Keep it in memory and ask again before `expiresAt`. 503 under RS256 without `JWT_PRIVATE_KEY`.
+         */
+        post: operations["issueSessionToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the password
+         * @description Checks the current password (throttled per account like sign-in), sets the new one, ends every other session of the user and rotates this one: the answer sets a new cookie, so read the new CSRF token from GET /auth/session.
+         */
+        post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a password with a reset link
+         * @description The token of a link from `pnpm accounts reset-link` (valid once, 1 hour by default). Every session of the user ends; sign in afterwards. Throttled per client address.
+         */
+        post: operations["resetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/invitations/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The email an invitation is for
+         * @description For the accept-invitation page. An unknown, used or expired invitation is 404.
+         */
+        get: operations["getInvitation"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4884,384 +4884,6 @@ export interface operations {
             503: components["responses"]["ApiError503"];
         };
     };
-    signUp: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Sent by browsers. With the session, it (or `Referer`) must be this gateway's own origin; without one, a foreign origin is refused. */
-                Origin?: components["parameters"]["Origin"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    email: string;
-                    password: string;
-                    invitation?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description The account is made and signed in: the session, with its CSRF token. */
-            201: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Nothing of the session endpoints is cached. */
-                    "Cache-Control": "no-store";
-                    /** @description Attempts allowed in the throttle's window (the stricter of address and account). */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Attempts left in that window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description When the window resets, in Unix epoch seconds. */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description `scan_session=<secret>; Path=/; HttpOnly; SameSite=Lax[; Secure]; Expires=<the session's absolute end>` (Secure unless the gateway is reached on loopback over HTTP); cleared with `Max-Age=0`. */
-                    "Set-Cookie": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        ok: true;
-                        data: components["schemas"]["SessionView"];
-                        meta: {
-                            requestId: string;
-                        };
-                    };
-                };
-            };
-            400: components["responses"]["SessionError400"];
-            403: components["responses"]["SessionError403"];
-            405: components["responses"]["SessionError405"];
-            413: components["responses"]["SessionError413"];
-            429: components["responses"]["SessionError429"];
-            500: components["responses"]["SessionError500"];
-            503: components["responses"]["SessionError503"];
-        };
-    };
-    signIn: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Sent by browsers. With the session, it (or `Referer`) must be this gateway's own origin; without one, a foreign origin is refused. */
-                Origin?: components["parameters"]["Origin"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    email: string;
-                    password: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Signed in: the session, with its CSRF token. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Nothing of the session endpoints is cached. */
-                    "Cache-Control": "no-store";
-                    /** @description Attempts allowed in the throttle's window (the stricter of address and account). */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Attempts left in that window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description When the window resets, in Unix epoch seconds. */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description `scan_session=<secret>; Path=/; HttpOnly; SameSite=Lax[; Secure]; Expires=<the session's absolute end>` (Secure unless the gateway is reached on loopback over HTTP); cleared with `Max-Age=0`. */
-                    "Set-Cookie": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        ok: true;
-                        data: components["schemas"]["SessionView"];
-                        meta: {
-                            requestId: string;
-                        };
-                    };
-                };
-            };
-            400: components["responses"]["SessionError400"];
-            401: components["responses"]["SessionError401"];
-            403: components["responses"]["SessionError403"];
-            405: components["responses"]["SessionError405"];
-            413: components["responses"]["SessionError413"];
-            429: components["responses"]["SessionError429"];
-            500: components["responses"]["SessionError500"];
-            503: components["responses"]["SessionError503"];
-        };
-    };
-    signOut: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The session's `csrfToken` (GET /auth/session): every change made with the session carries it. */
-                "X-CSRF-Token": components["parameters"]["X-CSRF-Token"];
-                /** @description Sent by browsers. With the session, it (or `Referer`) must be this gateway's own origin; without one, a foreign origin is refused. */
-                Origin?: components["parameters"]["Origin"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Signed out. */
-            204: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Nothing of the session endpoints is cached. */
-                    "Cache-Control": "no-store";
-                    /** @description Attempts allowed in the throttle's window (the stricter of address and account). */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Attempts left in that window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description When the window resets, in Unix epoch seconds. */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description `scan_session=<secret>; Path=/; HttpOnly; SameSite=Lax[; Secure]; Expires=<the session's absolute end>` (Secure unless the gateway is reached on loopback over HTTP); cleared with `Max-Age=0`. */
-                    "Set-Cookie": string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            403: components["responses"]["SessionError403"];
-            405: components["responses"]["SessionError405"];
-            500: components["responses"]["SessionError500"];
-            503: components["responses"]["SessionError503"];
-        };
-    };
-    getSession: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The session. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Nothing of the session endpoints is cached. */
-                    "Cache-Control": "no-store";
-                    /** @description Attempts allowed in the throttle's window (the stricter of address and account). */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Attempts left in that window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description When the window resets, in Unix epoch seconds. */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        ok: true;
-                        data: components["schemas"]["SessionView"];
-                        meta: {
-                            requestId: string;
-                        };
-                    };
-                };
-            };
-            401: components["responses"]["SessionError401"];
-            405: components["responses"]["SessionError405"];
-            500: components["responses"]["SessionError500"];
-            503: components["responses"]["SessionError503"];
-        };
-    };
-    issueSessionToken: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The session's `csrfToken` (GET /auth/session): every change made with the session carries it. */
-                "X-CSRF-Token": components["parameters"]["X-CSRF-Token"];
-                /** @description Sent by browsers. With the session, it (or `Referer`) must be this gateway's own origin; without one, a foreign origin is refused. */
-                Origin?: components["parameters"]["Origin"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The token. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Nothing of the session endpoints is cached. */
-                    "Cache-Control": "no-store";
-                    /** @description Attempts allowed in the throttle's window (the stricter of address and account). */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Attempts left in that window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description When the window resets, in Unix epoch seconds. */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        ok: true;
-                        data: {
-                            token: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                        };
-                        meta: {
-                            requestId: string;
-                        };
-                    };
-                };
-            };
-            401: components["responses"]["SessionError401"];
-            403: components["responses"]["SessionError403"];
-            405: components["responses"]["SessionError405"];
-            500: components["responses"]["SessionError500"];
-            503: components["responses"]["SessionError503"];
-        };
-    };
-    changePassword: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The session's `csrfToken` (GET /auth/session): every change made with the session carries it. */
-                "X-CSRF-Token": components["parameters"]["X-CSRF-Token"];
-                /** @description Sent by browsers. With the session, it (or `Referer`) must be this gateway's own origin; without one, a foreign origin is refused. */
-                Origin?: components["parameters"]["Origin"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    currentPassword: string;
-                    newPassword: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Changed; this browser holds a new session. */
-            204: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Nothing of the session endpoints is cached. */
-                    "Cache-Control": "no-store";
-                    /** @description Attempts allowed in the throttle's window (the stricter of address and account). */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Attempts left in that window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description When the window resets, in Unix epoch seconds. */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description `scan_session=<secret>; Path=/; HttpOnly; SameSite=Lax[; Secure]; Expires=<the session's absolute end>` (Secure unless the gateway is reached on loopback over HTTP); cleared with `Max-Age=0`. */
-                    "Set-Cookie": string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["SessionError400"];
-            401: components["responses"]["SessionError401"];
-            403: components["responses"]["SessionError403"];
-            405: components["responses"]["SessionError405"];
-            413: components["responses"]["SessionError413"];
-            429: components["responses"]["SessionError429"];
-            500: components["responses"]["SessionError500"];
-            503: components["responses"]["SessionError503"];
-        };
-    };
-    resetPassword: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Sent by browsers. With the session, it (or `Referer`) must be this gateway's own origin; without one, a foreign origin is refused. */
-                Origin?: components["parameters"]["Origin"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    token: string;
-                    password: string;
-                };
-            };
-        };
-        responses: {
-            /** @description The password is set. */
-            204: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Nothing of the session endpoints is cached. */
-                    "Cache-Control": "no-store";
-                    /** @description Attempts allowed in the throttle's window (the stricter of address and account). */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Attempts left in that window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description When the window resets, in Unix epoch seconds. */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["SessionError400"];
-            403: components["responses"]["SessionError403"];
-            405: components["responses"]["SessionError405"];
-            413: components["responses"]["SessionError413"];
-            429: components["responses"]["SessionError429"];
-            500: components["responses"]["SessionError500"];
-            503: components["responses"]["SessionError503"];
-        };
-    };
-    getInvitation: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                token: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The invitation. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Nothing of the session endpoints is cached. */
-                    "Cache-Control": "no-store";
-                    /** @description Attempts allowed in the throttle's window (the stricter of address and account). */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Attempts left in that window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description When the window resets, in Unix epoch seconds. */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        ok: true;
-                        data: {
-                            email: string;
-                        };
-                        meta: {
-                            requestId: string;
-                        };
-                    };
-                };
-            };
-            400: components["responses"]["SessionError400"];
-            404: components["responses"]["SessionError404"];
-            405: components["responses"]["SessionError405"];
-            500: components["responses"]["SessionError500"];
-            503: components["responses"]["SessionError503"];
-        };
-    };
     getSiteHistory: {
         parameters: {
             query?: {
@@ -5785,222 +5407,6 @@ export interface operations {
                         };
                     };
                 };
-            };
-            400: components["responses"]["ApiError400"];
-            401: components["responses"]["ApiError401"];
-            404: components["responses"]["ApiError404"];
-            405: components["responses"]["ApiError405"];
-            429: components["responses"]["ApiError429"];
-            500: components["responses"]["ApiError500"];
-            503: components["responses"]["ApiError503"];
-        };
-    };
-    listSiteAlerts: {
-        parameters: {
-            query?: {
-                page?: number;
-                limit?: number;
-            };
-            header?: {
-                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
-                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
-                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
-                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
-            };
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of the site's alerts. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    Vary: components["headers"]["Vary"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        ok: true;
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            site_id: string;
-                            /** Format: uuid */
-                            audit_id: string;
-                            /** Format: uuid */
-                            previous_audit_id: string;
-                            /** @enum {string} */
-                            mode: "quick" | "full";
-                            scores: {
-                                before: {
-                                    seo: number;
-                                    aeo: number;
-                                    geo: number;
-                                    overall: number;
-                                    total: number;
-                                };
-                                after: {
-                                    seo: number;
-                                    aeo: number;
-                                    geo: number;
-                                    overall: number;
-                                    total: number;
-                                };
-                            };
-                            grade: {
-                                /** @enum {string} */
-                                before: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
-                                /** @enum {string} */
-                                after: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
-                            };
-                            reasons: ({
-                                /** @constant */
-                                kind: "score_drop";
-                                points: number;
-                                before: number;
-                                after: number;
-                            } | {
-                                /** @constant */
-                                kind: "grade_lower";
-                                /** @enum {string} */
-                                before: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
-                                /** @enum {string} */
-                                after: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
-                            } | {
-                                /** @constant */
-                                kind: "check_failing";
-                                /** @enum {string} */
-                                scope: "site" | "page";
-                                check: string;
-                                title: string;
-                                pages: string[];
-                            })[];
-                            /** Format: date-time */
-                            created_at: string;
-                            delivery: {
-                                /** @enum {string} */
-                                channel: "webhook" | "email" | "slack";
-                                to: string;
-                                /** @enum {string} */
-                                state: "pending" | "delivered" | "failed";
-                                attempts: number;
-                                last_error: string | null;
-                                delivered_at: string | null;
-                                origin: string;
-                            };
-                        }[];
-                        meta: {
-                            page: number;
-                            limit: number;
-                            total: number;
-                            hasMore: boolean;
-                            requestId: string;
-                        };
-                    } | {
-                        /** @constant */
-                        success: true;
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            site_id: string;
-                            /** Format: uuid */
-                            audit_id: string;
-                            /** Format: uuid */
-                            previous_audit_id: string;
-                            /** @enum {string} */
-                            mode: "quick" | "full";
-                            scores: {
-                                before: {
-                                    seo: number;
-                                    aeo: number;
-                                    geo: number;
-                                    overall: number;
-                                    total: number;
-                                };
-                                after: {
-                                    seo: number;
-                                    aeo: number;
-                                    geo: number;
-                                    overall: number;
-                                    total: number;
-                                };
-                            };
-                            grade: {
-                                /** @enum {string} */
-                                before: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
-                                /** @enum {string} */
-                                after: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
-                            };
-                            reasons: ({
-                                /** @constant */
-                                kind: "score_drop";
-                                points: number;
-                                before: number;
-                                after: number;
-                            } | {
-                                /** @constant */
-                                kind: "grade_lower";
-                                /** @enum {string} */
-                                before: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
-                                /** @enum {string} */
-                                after: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
-                            } | {
-                                /** @constant */
-                                kind: "check_failing";
-                                /** @enum {string} */
-                                scope: "site" | "page";
-                                check: string;
-                                title: string;
-                                pages: string[];
-                            })[];
-                            /** Format: date-time */
-                            created_at: string;
-                            delivery: {
-                                /** @enum {string} */
-                                channel: "webhook" | "email" | "slack";
-                                to: string;
-                                /** @enum {string} */
-                                state: "pending" | "delivered" | "failed";
-                                attempts: number;
-                                last_error: string | null;
-                                delivered_at: string | null;
-                                origin: string;
-                            };
-                        }[];
-                        meta: components["schemas"]["PageMeta"];
-                    };
-                };
-            };
-            /** @description Not modified: `If-None-Match` names the current `ETag`. No body; the tag, caching headers and rate-limit headers are sent, and the request is not counted against the limit. */
-            304: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    Vary: components["headers"]["Vary"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
             400: components["responses"]["ApiError400"];
             401: components["responses"]["ApiError401"];
@@ -7868,6 +7274,222 @@ export interface operations {
             503: components["responses"]["ApiError503"];
         };
     };
+    listSiteAlerts: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the site's alerts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            /** Format: uuid */
+                            audit_id: string;
+                            /** Format: uuid */
+                            previous_audit_id: string;
+                            /** @enum {string} */
+                            mode: "quick" | "full";
+                            scores: {
+                                before: {
+                                    seo: number;
+                                    aeo: number;
+                                    geo: number;
+                                    overall: number;
+                                    total: number;
+                                };
+                                after: {
+                                    seo: number;
+                                    aeo: number;
+                                    geo: number;
+                                    overall: number;
+                                    total: number;
+                                };
+                            };
+                            grade: {
+                                /** @enum {string} */
+                                before: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                                /** @enum {string} */
+                                after: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                            };
+                            reasons: ({
+                                /** @constant */
+                                kind: "score_drop";
+                                points: number;
+                                before: number;
+                                after: number;
+                            } | {
+                                /** @constant */
+                                kind: "grade_lower";
+                                /** @enum {string} */
+                                before: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                                /** @enum {string} */
+                                after: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                            } | {
+                                /** @constant */
+                                kind: "check_failing";
+                                /** @enum {string} */
+                                scope: "site" | "page";
+                                check: string;
+                                title: string;
+                                pages: string[];
+                            })[];
+                            /** Format: date-time */
+                            created_at: string;
+                            delivery: {
+                                /** @enum {string} */
+                                channel: "webhook" | "email" | "slack";
+                                to: string;
+                                /** @enum {string} */
+                                state: "pending" | "delivered" | "failed";
+                                attempts: number;
+                                last_error: string | null;
+                                delivered_at: string | null;
+                                origin: string;
+                            };
+                        }[];
+                        meta: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            hasMore: boolean;
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            /** Format: uuid */
+                            audit_id: string;
+                            /** Format: uuid */
+                            previous_audit_id: string;
+                            /** @enum {string} */
+                            mode: "quick" | "full";
+                            scores: {
+                                before: {
+                                    seo: number;
+                                    aeo: number;
+                                    geo: number;
+                                    overall: number;
+                                    total: number;
+                                };
+                                after: {
+                                    seo: number;
+                                    aeo: number;
+                                    geo: number;
+                                    overall: number;
+                                    total: number;
+                                };
+                            };
+                            grade: {
+                                /** @enum {string} */
+                                before: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                                /** @enum {string} */
+                                after: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                            };
+                            reasons: ({
+                                /** @constant */
+                                kind: "score_drop";
+                                points: number;
+                                before: number;
+                                after: number;
+                            } | {
+                                /** @constant */
+                                kind: "grade_lower";
+                                /** @enum {string} */
+                                before: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                                /** @enum {string} */
+                                after: "A+" | "A" | "B+" | "B" | "C" | "D" | "F";
+                            } | {
+                                /** @constant */
+                                kind: "check_failing";
+                                /** @enum {string} */
+                                scope: "site" | "page";
+                                check: string;
+                                title: string;
+                                pages: string[];
+                            })[];
+                            /** Format: date-time */
+                            created_at: string;
+                            delivery: {
+                                /** @enum {string} */
+                                channel: "webhook" | "email" | "slack";
+                                to: string;
+                                /** @enum {string} */
+                                state: "pending" | "delivered" | "failed";
+                                attempts: number;
+                                last_error: string | null;
+                                delivered_at: string | null;
+                                origin: string;
+                            };
+                        }[];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            /** @description Not modified: `If-None-Match` names the current `ETag`. No body; the tag, caching headers and rate-limit headers are sent, and the request is not counted against the limit. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
     streamScanProgress: {
         parameters: {
             query?: never;
@@ -7958,6 +7580,384 @@ export interface operations {
             429: components["responses"]["ApiError429"];
             500: components["responses"]["ApiError500"];
             503: components["responses"]["ApiError503"];
+        };
+    };
+    signUp: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Sent by browsers. With the session, it (or `Referer`) must be this gateway's own origin; without one, a foreign origin is refused. */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    password: string;
+                    invitation?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The account is made and signed in: the session, with its CSRF token. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Nothing of the session endpoints is cached. */
+                    "Cache-Control": "no-store";
+                    /** @description Attempts allowed in the throttle's window (the stricter of address and account). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Attempts left in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description `scan_session=<secret>; Path=/; HttpOnly; SameSite=Lax[; Secure]; Expires=<the session's absolute end>` (Secure unless the gateway is reached on loopback over HTTP); cleared with `Max-Age=0`. */
+                    "Set-Cookie": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["SessionView"];
+                        meta: {
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["SessionError400"];
+            403: components["responses"]["SessionError403"];
+            405: components["responses"]["SessionError405"];
+            413: components["responses"]["SessionError413"];
+            429: components["responses"]["SessionError429"];
+            500: components["responses"]["SessionError500"];
+            503: components["responses"]["SessionError503"];
+        };
+    };
+    signIn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Sent by browsers. With the session, it (or `Referer`) must be this gateway's own origin; without one, a foreign origin is refused. */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in: the session, with its CSRF token. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Nothing of the session endpoints is cached. */
+                    "Cache-Control": "no-store";
+                    /** @description Attempts allowed in the throttle's window (the stricter of address and account). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Attempts left in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description `scan_session=<secret>; Path=/; HttpOnly; SameSite=Lax[; Secure]; Expires=<the session's absolute end>` (Secure unless the gateway is reached on loopback over HTTP); cleared with `Max-Age=0`. */
+                    "Set-Cookie": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["SessionView"];
+                        meta: {
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["SessionError400"];
+            401: components["responses"]["SessionError401"];
+            403: components["responses"]["SessionError403"];
+            405: components["responses"]["SessionError405"];
+            413: components["responses"]["SessionError413"];
+            429: components["responses"]["SessionError429"];
+            500: components["responses"]["SessionError500"];
+            503: components["responses"]["SessionError503"];
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's `csrfToken` (GET /auth/session): every change made with the session carries it. */
+                "X-CSRF-Token": components["parameters"]["X-CSRF-Token"];
+                /** @description Sent by browsers. With the session, it (or `Referer`) must be this gateway's own origin; without one, a foreign origin is refused. */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Nothing of the session endpoints is cached. */
+                    "Cache-Control": "no-store";
+                    /** @description Attempts allowed in the throttle's window (the stricter of address and account). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Attempts left in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description `scan_session=<secret>; Path=/; HttpOnly; SameSite=Lax[; Secure]; Expires=<the session's absolute end>` (Secure unless the gateway is reached on loopback over HTTP); cleared with `Max-Age=0`. */
+                    "Set-Cookie": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["SessionError403"];
+            405: components["responses"]["SessionError405"];
+            500: components["responses"]["SessionError500"];
+            503: components["responses"]["SessionError503"];
+        };
+    };
+    getSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Nothing of the session endpoints is cached. */
+                    "Cache-Control": "no-store";
+                    /** @description Attempts allowed in the throttle's window (the stricter of address and account). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Attempts left in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["SessionView"];
+                        meta: {
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["SessionError401"];
+            405: components["responses"]["SessionError405"];
+            500: components["responses"]["SessionError500"];
+            503: components["responses"]["SessionError503"];
+        };
+    };
+    issueSessionToken: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's `csrfToken` (GET /auth/session): every change made with the session carries it. */
+                "X-CSRF-Token": components["parameters"]["X-CSRF-Token"];
+                /** @description Sent by browsers. With the session, it (or `Referer`) must be this gateway's own origin; without one, a foreign origin is refused. */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Nothing of the session endpoints is cached. */
+                    "Cache-Control": "no-store";
+                    /** @description Attempts allowed in the throttle's window (the stricter of address and account). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Attempts left in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            token: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["SessionError401"];
+            403: components["responses"]["SessionError403"];
+            405: components["responses"]["SessionError405"];
+            500: components["responses"]["SessionError500"];
+            503: components["responses"]["SessionError503"];
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's `csrfToken` (GET /auth/session): every change made with the session carries it. */
+                "X-CSRF-Token": components["parameters"]["X-CSRF-Token"];
+                /** @description Sent by browsers. With the session, it (or `Referer`) must be this gateway's own origin; without one, a foreign origin is refused. */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    currentPassword: string;
+                    newPassword: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Changed; this browser holds a new session. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Nothing of the session endpoints is cached. */
+                    "Cache-Control": "no-store";
+                    /** @description Attempts allowed in the throttle's window (the stricter of address and account). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Attempts left in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description `scan_session=<secret>; Path=/; HttpOnly; SameSite=Lax[; Secure]; Expires=<the session's absolute end>` (Secure unless the gateway is reached on loopback over HTTP); cleared with `Max-Age=0`. */
+                    "Set-Cookie": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["SessionError400"];
+            401: components["responses"]["SessionError401"];
+            403: components["responses"]["SessionError403"];
+            405: components["responses"]["SessionError405"];
+            413: components["responses"]["SessionError413"];
+            429: components["responses"]["SessionError429"];
+            500: components["responses"]["SessionError500"];
+            503: components["responses"]["SessionError503"];
+        };
+    };
+    resetPassword: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Sent by browsers. With the session, it (or `Referer`) must be this gateway's own origin; without one, a foreign origin is refused. */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The password is set. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Nothing of the session endpoints is cached. */
+                    "Cache-Control": "no-store";
+                    /** @description Attempts allowed in the throttle's window (the stricter of address and account). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Attempts left in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["SessionError400"];
+            403: components["responses"]["SessionError403"];
+            405: components["responses"]["SessionError405"];
+            413: components["responses"]["SessionError413"];
+            429: components["responses"]["SessionError429"];
+            500: components["responses"]["SessionError500"];
+            503: components["responses"]["SessionError503"];
+        };
+    };
+    getInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitation. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Nothing of the session endpoints is cached. */
+                    "Cache-Control": "no-store";
+                    /** @description Attempts allowed in the throttle's window (the stricter of address and account). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Attempts left in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            email: string;
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["SessionError400"];
+            404: components["responses"]["SessionError404"];
+            405: components["responses"]["SessionError405"];
+            500: components["responses"]["SessionError500"];
+            503: components["responses"]["SessionError503"];
         };
     };
     mcpSseOpen: {

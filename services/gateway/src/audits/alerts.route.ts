@@ -1,6 +1,7 @@
-import { pageParams, SiteIdParam } from "@scan/contract";
+import { AuditAlertView, pageParams, SiteIdParam } from "@scan/contract";
 import { z } from "zod";
-import { sendPage } from "../http/pagination";
+import { apiErrors, commonHeaders, page, pageNotModified } from "../docs/common";
+import { pageOf } from "../http/answer";
 import { type Route, route } from "../http/route";
 import type { AlertService } from "./alert-service";
 
@@ -15,10 +16,26 @@ export const alertRoutes = ({ alerts }: { alerts: AlertService }): Route[] => [
       authorization: "account",
       params: { schema: SiteIdParam, hint: "Use a UUID from the API." },
       query: { schema: AlertListQuery, hint: "page ≥ 1; limit from 1 to 100.", report: "names" },
+      docs: {
+        operationId: "listSiteAlerts",
+        tags: ["Audits"],
+        summary: "A site's regression alerts",
+        description: [
+          "The regression alerts stored for the site, newest first: one per audit and channel (`webhook`, `email`, `slack`) for each audit that was worse than the site's previous completed audit of the same mode while the site's schedule had that channel (see `POST /api/v1/sites/{id}/schedule`).",
+          "",
+          "Each names both audits, both scores and grades and the reasons (`score_drop`, `grade_lower`, `check_failing` with its pages), with its delivery: its `channel`, `to` (the webhook's origin, the mail's addresses, or the Slack URL masked), `pending` (being tried), `delivered` (a 2xx came back, or the SMTP server took the mail) or `failed` (the last attempt failed, or a permanent refusal: no such mailbox, a revoked Slack hook), the attempts made (retried with backoff up to `WEBHOOK_ATTEMPTS`, as callbacks are), the last error, and the origin it went to (the alert URL's path and query may hold the receiver's token and are not shown).",
+        ].join("\n"),
+        headers: commonHeaders,
+        responses: {
+          "200": page("A page of the site's alerts.", AuditAlertView),
+          "304": pageNotModified(),
+          ...apiErrors(400, 401, 404, 405, 429, 500, 503),
+        },
+      },
     },
-    async ({ caller, params, query, req, res }) => {
-      const { alerts: items, meta } = await alerts.listForSite(caller.userId, params.id.toLowerCase(), query);
-      await sendPage(req, res, items, meta);
+    async ({ caller, params, query }) => {
+      const { alerts: items, meta } = await alerts.listForSite(caller.userId, params.id, query);
+      return pageOf(items, meta);
     },
   ),
 ];

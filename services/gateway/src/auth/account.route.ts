@@ -1,5 +1,7 @@
-import { type AccountView, successBody } from "@scan/contract";
+import { AccountView } from "@scan/contract";
 import type { RateLimiter } from "../access/rate-limiter";
+import { apiErrors, commonHeaders, NoStore, record } from "../docs/common";
+import { reply } from "../http/answer";
 import { subjectOf } from "../http/api-access";
 import { type Route, route } from "../http/route";
 import type { Operations } from "../ops";
@@ -16,7 +18,24 @@ export type AccountRouteDeps = { operations: Operations; limiter: RateLimiter };
  */
 export const accountRoutes = ({ operations, limiter }: AccountRouteDeps): Route[] => [
   route(
-    { method: "get", path: "/api/v1/account", authorization: "account", uncountedForSessions: true },
+    {
+      method: "get",
+      path: "/api/v1/account",
+      authorization: "account",
+      uncountedForSessions: true,
+      docs: {
+        operationId: "getAccount",
+        tags: ["Account"],
+        summary: "The caller's plan and limits",
+        description:
+          "The plan, the rate-limit window this request was counted in (the API key's counter, or the signed-in user's; the same numbers as the X-RateLimit-* headers) and the user's monthly scan quota: `used` counts every scan stored this calendar month (UTC) from any of the user's keys or sessions, `limit` null is unlimited, `resetsAt` is the start of next month. A dashboard session's read of this view is not counted: `sessionReads` (null for an API key) and the X-RateLimit-* headers show the session's budget of reads as it stands, so the page answers, and explains that budget, also once it is spent.",
+        headers: commonHeaders,
+        responses: {
+          "200": record("The caller's account.", AccountView, { headers: { "Cache-Control": NoStore } }),
+          ...apiErrors(401, 405, 429, 500, 503),
+        },
+      },
+    },
     async ({ caller, req, res }) => {
       const bySession = subjectOf(caller, req).kind === "session-read";
       // the access middleware peeked the session's budget rather than spending it
@@ -30,8 +49,7 @@ export const accountRoutes = ({ operations, limiter }: AccountRouteDeps): Route[
         sessionReads: bySession ? { limit: reads.limit, remaining: reads.remaining, reset: reads.resetAt } : null,
         quota: await operations.quota(caller.userId, caller.plan),
       };
-      res.setHeader("Cache-Control", "no-store");
-      res.json(successBody(res.locals.form, data, { requestId: res.locals.requestId }));
+      return reply(data, { headers: { "Cache-Control": "no-store" } });
     },
   ),
 ];

@@ -213,6 +213,19 @@ export const IdempotentReplayed = header(
 /** The headers a revalidatable GET reads. */
 export const conditionalHeaderParams = { ...commonHeaderParams, "If-None-Match": IfNoneMatchParam };
 
+/** The headers of an operation, as its request parameters: every one's, a creating POST's, a revalidatable GET's. */
+export const commonHeaders = z.object(commonHeaderParams);
+export const creatingHeaders = z.object(creatingHeaderParams);
+export const conditionalHeaders = z.object(conditionalHeaderParams);
+
+/** How every list of records pages. */
+export const LIST_RULES =
+  "Newest first, with the id as tiebreaker, so paging never repeats or skips a record. `total` counts every match and `hasMore` is `page × limit < total`; a page past the end is an empty list. Integers are plain decimal digits; a parameter given twice, or one the endpoint does not know, is 400.";
+
+export const NoStore = z
+  .literal("no-store")
+  .meta({ description: "The answer is of this moment: not kept by a cache." });
+
 // security ---------------------------------------------------------------------------------
 
 export const securitySchemes = {

@@ -1,5 +1,8 @@
-import { AEO2_META, EvaluateRequest, evaluateAeo2 } from "@scan/citation-evaluator";
-import { successBody } from "@scan/contract";
+import { AEO2_META, EvaluateRequest, EvaluationMeta, EvaluationOutput, evaluateAeo2 } from "@scan/citation-evaluator";
+import { formASuccess, formBSuccess, RequestMeta } from "@scan/contract";
+import { z } from "zod";
+import { apiErrors, apiHeaders, commonHeaderParams } from "../docs/common";
+import { reply } from "../http/answer";
 import { type Route, route } from "../http/route";
 
 const BODY_HINT =
@@ -18,18 +21,36 @@ export const evaluateRoutes = (): Route[] => [
       path: "/api/v1/aeo-2/evaluate",
       authorization: "account",
       body: { schema: EvaluateRequest, hint: BODY_HINT },
+      docs: {
+        operationId: "evaluateAeo2",
+        tags: ["Evaluator"],
+        summary: "Score citation, evidence and revenue observations (AEO 2.0)",
+        description: [
+          "A pure, deterministic scorer over observations the caller supplies: it fetches nothing and does not verify where they came from (`meta.provenance` says so; `meta.version` is `2.0`).",
+          "",
+          "Every body field is optional (`{}` is valid; `null` counts as absent); unknown fields are refused at every level. Up to 100 citations and 100 evidence items; ratios are decimals from 0 to 1. Results come one per input item, in order; recommendations highest impact first. The formulas are in docs/api.md.",
+          "",
+          "Both forms carry `meta: {version, provenance}`; Form A adds `requestId`.",
+        ].join("\n"),
+        headers: z.object(commonHeaderParams),
+        responses: {
+          "200": {
+            description: "The scores.",
+            headers: z.object(apiHeaders),
+            content: {
+              "application/json": {
+                schema: z.xor([
+                  formASuccess(EvaluationOutput, EvaluationMeta.extend(RequestMeta.shape)),
+                  formBSuccess(EvaluationOutput, EvaluationMeta),
+                ]),
+              },
+            },
+          },
+          ...apiErrors(400, 401, 405, 413, 429, 500, 503),
+        },
+      },
     },
-    ({ body: input, res }) => {
-      const form = res.locals.form;
-      const data = evaluateAeo2(input);
-      const meta = { version: AEO2_META.version, provenance: AEO2_META.provenance };
-      res
-        .status(200)
-        .json(
-          form === "A"
-            ? successBody(form, data, { ...meta, requestId: res.locals.requestId })
-            : { ...successBody(form, data), meta },
-        );
-    },
+    ({ body: input }) =>
+      reply(evaluateAeo2(input), { meta: { version: AEO2_META.version, provenance: AEO2_META.provenance } }),
   ),
 ];

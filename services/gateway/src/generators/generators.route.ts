@@ -1,9 +1,10 @@
-import { successBody } from "@scan/contract";
 import type { Response } from "express";
+import { z } from "zod";
 import type { AccountCaller } from "../access/authenticate";
+import { apiErrors, created, creatingHeaderParams } from "../docs/common";
 import { type Route, route } from "../http/route";
 import type { ToolContext } from "../scans";
-import { FixInput, GenerateInput } from "./generator-schemas";
+import { FixInput, FixResult, GenerateInput, GenerateResult } from "./generator-schemas";
 import type { GeneratorTools } from "./generator-tools";
 
 const FIX_HINT =
@@ -35,11 +36,28 @@ export const generatorRoutes = (generators: GeneratorTools): Route[] => [
       authorization: "account",
       body: { schema: FixInput, hint: FIX_HINT },
       idempotent: true,
+      docs: {
+        operationId: "generateFixes",
+        tags: ["Generators"],
+        summary: "Files that fix a page: llms.txt, JSON-LD and robots.txt (aeo_fix)",
+        description: [
+          "Runs a full scan of the page (counted as a scan against the quota) and generates, from what the page itself holds, an `llms.txt` in the llmstxt.org format, JSON-LD (Organization, WebSite, WebPage, and Article, FAQPage or BreadcrumbList where the page supports them) and a `robots.txt` that keeps the site's rules, allows the AI search crawlers and names the sitemap. Nothing is invented: a value the page does not hold is left out.",
+          "",
+          "The files are proven before they are returned: the checks run on the page's snapshot as scanned and on a copy with the files in place (the JSON-LD in place of the page's own blocks, llms.txt and robots.txt served at the origin), at the scan's time. `proof` answers the scores, grade and verdicts before and after. A file's `addresses` lists only the checks that pass once it is in place; a check it is meant to fix that still does not pass is in its `ownerMustSupply`, with what the page does not state and its owner must supply (a logo, a publication date).",
+          "",
+          "`issues` restricts the files to those that make one of the given check ids pass or better; `unaddressed` says why each other asked id is not fixed. Each file carries the scan's verdicts on the checks it addresses. Same input and output as the MCP tool `aeo_fix`.",
+        ].join("\n"),
+        headers: z.object(creatingHeaderParams),
+        responses: {
+          "200": created("The generated files, the scan they come from, and their proof.", FixResult),
+          ...apiErrors(400, 401, 403, 405, 409, 413, 422, 429, 500, 502, 503),
+        },
+      },
     },
     async ({ caller, body: input, res }) => {
       const context = contextOf(caller, res);
       const { data } = await generators.fix(input, context);
-      res.status(200).json(successBody(res.locals.form, data, { requestId: res.locals.requestId }));
+      return data;
     },
   ),
 
@@ -50,11 +68,26 @@ export const generatorRoutes = (generators: GeneratorTools): Route[] => [
       authorization: "account",
       body: { schema: GenerateInput, hint: GENERATE_HINT },
       idempotent: true,
+      docs: {
+        operationId: "generateContent",
+        tags: ["Generators"],
+        summary: "Content drafted from a page: FAQ, blog outline or product description (aeo_generate)",
+        description: [
+          "Runs a quick scan of the page and drafts content from it: FAQ pairs from question headings and the paragraphs that answer them (and FAQPage data), a blog outline from headings and key sentences, or a product description from Product data, headings and lists. `topic` keeps what matches it.",
+          "",
+          "Without a language model configured the draft is extractive and deterministic; with an OpenAI-compatible endpoint configured (`LLM_BASE_URL`, `LLM_API_KEY`, `LLM_MODEL`) the model writes it, grounded on the page's text. `method` says which way was used. Same input and output as the MCP tool `aeo_generate`.",
+        ].join("\n"),
+        headers: z.object(creatingHeaderParams),
+        responses: {
+          "200": created("The drafted content and the scan it comes from.", GenerateResult),
+          ...apiErrors(400, 401, 403, 405, 409, 413, 422, 429, 500, 502, 503),
+        },
+      },
     },
     async ({ caller, body: input, res }) => {
       const context = contextOf(caller, res);
       const { data } = await generators.generate(input, context);
-      res.status(200).json(successBody(res.locals.form, data, { requestId: res.locals.requestId }));
+      return data;
     },
   ),
 ];

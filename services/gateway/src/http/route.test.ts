@@ -4,6 +4,7 @@ import { AppError } from "@scan/contract";
 import express from "express";
 import pino from "pino";
 import { z } from "zod";
+import { pageOf, reply } from "./answer";
 import { errorHandler, notFound } from "./errors";
 import { jsonBodies } from "./json-body";
 import { requestContext } from "./request-context";
@@ -72,6 +73,17 @@ describe("declared routes", () => {
     route({ method: "get", path: "/api/v1/mine", authorization: "account" }, ({ caller, res }) => {
       res.json({ user: caller.userId });
     }),
+    route({ method: "get", path: "/answers/data", authorization: "public" }, () => ({ word: "hello" })),
+    route({ method: "post", path: "/answers/created", authorization: "public" }, () =>
+      reply({ id: 7 }, { status: 201, headers: { Location: "/answers/7" }, meta: { version: "2" } }),
+    ),
+    route({ method: "get", path: "/answers/page", authorization: "public" }, () =>
+      pageOf(["a", "b"], { page: 1, limit: 2, total: 3, hasMore: true }),
+    ),
+    route({ method: "get", path: "/answers/tagged", authorization: "public" }, () =>
+      reply({ word: "same" }, { revalidatable: true }),
+    ),
+    route({ method: "get", path: "/answers/nothing", authorization: "public" }, () => undefined),
   ];
   let app: Awaited<ReturnType<typeof serve>>;
 
@@ -118,6 +130,45 @@ describe("declared routes", () => {
 
   it("refuses a caller route that no access middleware admitted anyone to", async () => {
     expect((await fetch(`${app.base}/api/v1/mine`)).status).toBe(401);
+  });
+
+  it("answers what a handler returns in the request's envelope", async () => {
+    const data = await fetch(`${app.base}/answers/data`, { headers: { "x-request-id": "r-1" } });
+    expect(data.status).toBe(200);
+    expect(await data.json()).toEqual({ ok: true, data: { word: "hello" }, meta: { requestId: "r-1" } });
+    const formB = await fetch(`${app.base}/answers/data`, { headers: { "x-response-form": "B" } });
+    expect(await formB.json()).toEqual({ success: true, data: { word: "hello" } });
+  });
+
+  it("answers a reply with its status, headers and meta, and a page with its links", async () => {
+    const created = await fetch(`${app.base}/answers/created`, { method: "POST", headers: { "x-request-id": "r-2" } });
+    expect(created.status).toBe(201);
+    expect(created.headers.get("location")).toBe("/answers/7");
+    expect(await created.json()).toEqual({ ok: true, data: { id: 7 }, meta: { version: "2", requestId: "r-2" } });
+    const createdB = await fetch(`${app.base}/answers/created`, {
+      method: "POST",
+      headers: { "x-response-form": "B" },
+    });
+    expect(await createdB.json()).toEqual({ success: true, data: { id: 7 }, meta: { version: "2" } });
+    const page = await fetch(`${app.base}/answers/page`, { headers: { "x-response-form": "B" } });
+    expect(page.headers.get("link")).toContain('rel="next"');
+    expect(await page.json()).toEqual({
+      success: true,
+      data: ["a", "b"],
+      meta: { page: 1, limit: 2, total: 3, hasMore: true },
+    });
+  });
+
+  it("tags a revalidatable reply and answers 304 to its tag", async () => {
+    const first = await fetch(`${app.base}/answers/tagged`);
+    const tag = first.headers.get("etag") ?? "";
+    expect(tag).toMatch(/^W\//);
+    const again = await fetch(`${app.base}/answers/tagged`, { headers: { "if-none-match": tag } });
+    expect(again.status).toBe(304);
+  });
+
+  it("answers 500 when a handler returns nothing and sent nothing", async () => {
+    expect((await fetch(`${app.base}/answers/nothing`)).status).toBe(500);
   });
 
   it("lets only an API GET go uncounted for dashboard sessions", () => {

@@ -1,7 +1,9 @@
 import { AppError } from "@scan/contract";
 import { type Request, type RequestHandler, type Response, Router } from "express";
 import type { z } from "zod";
+import type { ZodOpenApiOperationObject, ZodOpenApiParameters } from "zod-openapi";
 import type { AccountCaller, Caller, UserCaller } from "../access/authenticate";
+import { type Answer, sendAnswer } from "./answer";
 import { methodNotAllowed } from "./errors";
 import { type BodySent, type BodySpec, type InputSpec, parseBody, parseInput } from "./route-input";
 
@@ -65,6 +67,21 @@ export type RouteInput<A extends Authorization, P extends z.ZodType, Q extends z
   res: Response;
 };
 
+/**
+ * The route's operation in the API reference (docs/openapi.ts renders it). Its path and query
+ * parameters and its JSON body are the route's own schemas; its security follows its
+ * authorization unless given (a route outside /api/v1 names its own).
+ */
+export type RouteDocs = Pick<ZodOpenApiOperationObject, "description" | "security" | "callbacks" | "responses"> & {
+  operationId: string;
+  tags: [string];
+  summary: string;
+  /** the request headers it reads */
+  headers?: ZodOpenApiParameters["header"];
+  /** path parameters it reads without a schema of its own */
+  path?: ZodOpenApiParameters["path"];
+};
+
 export type RouteDeclaration<A extends Authorization, P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> = {
   method: Method;
   /** an express path: `/api/v1/scan/:id` */
@@ -83,6 +100,8 @@ export type RouteDeclaration<A extends Authorization, P extends z.ZodType, Q ext
    * must answer while that budget is spent. Only a GET; keys and changes are counted as ever.
    */
   uncountedForSessions?: boolean;
+  /** its operation in the API reference */
+  docs?: RouteDocs;
 };
 
 /**
@@ -99,6 +118,11 @@ export type Route = {
   maxContentLength?: number;
   idempotent: boolean;
   uncountedForSessions: boolean;
+  /** the schemas it reads, for its operation in the API reference */
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: { schema: z.ZodType; optional: boolean };
+  docs?: RouteDocs;
   /** the express handlers to mount: the guard, if any, then the work, with `around` inside it */
   handlers: (around?: Around) => RequestHandler[];
 };
@@ -159,9 +183,11 @@ export const guarded =
   };
 
 /**
- * Declares a route: what it takes and who may call it. The handler runs only for a caller the
- * authorization admits, with the path parameters, query and body parsed by their schemas
- * (in that order; the first at fault is the 400), and only does the work.
+ * Declares a route: what it takes, who may call it, and its operation in the API reference.
+ * The handler runs only for a caller the authorization admits, with the path parameters, query
+ * and body parsed by their schemas (in that order; the first at fault is the 400), and only
+ * does the work: it returns its data, which is answered here in the request's envelope (see
+ * http/answer.ts for other statuses, headers and pages), or answers on `res` itself.
  */
 export const route = <
   A extends Authorization,
@@ -170,7 +196,7 @@ export const route = <
   B extends z.ZodType = never,
 >(
   declaration: RouteDeclaration<A, P, Q, B>,
-  handler: (input: RouteInput<A, P, Q, B>) => unknown,
+  handler: (input: RouteInput<A, P, Q, B>) => Answer | Promise<Answer>,
 ): Route => {
   const {
     method,
@@ -182,6 +208,7 @@ export const route = <
     maxContentLength,
     idempotent = false,
     uncountedForSessions = false,
+    docs,
   } = declaration;
   // the access middleware that authenticates callers runs under /api/v1 alone
   if (isCallerKind(authorization) !== isApiPath(path)) {
@@ -198,6 +225,10 @@ export const route = <
     maxContentLength,
     idempotent,
     uncountedForSessions,
+    params: params?.schema,
+    query: query?.schema,
+    body: body ? { schema: body.schema, optional: body.optional ?? false } : undefined,
+    docs,
     handlers: (around) => {
       const work: RequestHandler = async (req, res) => {
         const input = {
@@ -208,9 +239,10 @@ export const route = <
           req,
           res,
         } as RouteInput<A, P, Q, B>;
+        const answer = async () => sendAnswer(req, res, await handler(input));
         // inputs the route refuses are refused before anything around it runs: a 400 is never remembered
-        if (around) await around(declared, req, res, async () => void (await handler(input)));
-        else await handler(input);
+        if (around) await around(declared, req, res, answer);
+        else await answer();
       };
       return typeof authorization === "object" ? [guarded(authorization), work] : [work];
     },

@@ -1,9 +1,24 @@
-import { CreateKeyRequest, KeyIdParam, PageQuery, successBody } from "@scan/contract";
-import { sendPage } from "../http/pagination";
+import { ApiKeyView, CreatedApiKey, CreateKeyRequest, KeyIdParam, PageQuery } from "@scan/contract";
+import { z } from "zod";
+import {
+  apiErrors,
+  commonHeaders,
+  conditionalHeaders,
+  created,
+  creatingHeaders,
+  page,
+  pageNotModified,
+  record,
+} from "../docs/common";
+import { pageOf, reply } from "../http/answer";
 import { type Route, route } from "../http/route";
 import type { KeyService } from "./key-service";
 
 const BODY_HINT = 'Send {"name": "ci", "default_form": "A" | "B" | null} as JSON; both fields are optional.';
+
+const CacheControl = z.literal("no-store").meta({
+  description: "The full key is in this response only (and its replay to a retry with the same `Idempotency-Key`).",
+});
 
 /** GET/POST /api/v1/keys and DELETE /api/v1/keys/:id (docs/spec/public-scanning-api.md §4.7), for the user a JWT names. */
 export const keyRoutes = (keys: KeyService): Route[] => [
@@ -13,10 +28,22 @@ export const keyRoutes = (keys: KeyService): Route[] => [
       path: "/api/v1/keys",
       authorization: "user-jwt",
       query: { schema: PageQuery, hint: "page ≥ 1; limit from 1 to 100." },
+      docs: {
+        operationId: "listKeys",
+        tags: ["API keys"],
+        summary: "The user's active API keys",
+        description: "Newest first. Never the keys themselves: their `prefix` tells them apart.",
+        headers: conditionalHeaders,
+        responses: {
+          "200": page("A page of keys.", ApiKeyView),
+          "304": pageNotModified(),
+          ...apiErrors(400, 401, 405, 429, 500, 503),
+        },
+      },
     },
-    async ({ caller: user, query, req, res }) => {
+    async ({ caller: user, query }) => {
       const { keys: items, meta } = await keys.list({ id: user.userId, plan: user.plan }, query);
-      await sendPage(req, res, items, meta);
+      return pageOf(items, meta);
     },
   ),
   route(
@@ -26,12 +53,29 @@ export const keyRoutes = (keys: KeyService): Route[] => [
       authorization: "user-jwt",
       body: { schema: CreateKeyRequest, hint: BODY_HINT, optional: true },
       idempotent: true,
+      docs: {
+        operationId: "createKey",
+        tags: ["API keys"],
+        summary: "Create an API key",
+        description:
+          "No body is fine. `default_form` is the envelope for requests made with the key that send no `X-Response-Form`. A user holds at most `MAX_KEYS_PER_USER` active keys (403 beyond). Without a JWT key configured the key endpoints answer 503.",
+        headers: creatingHeaders,
+        responses: {
+          "201": created(
+            "The key record and, this once, the key itself (again to a retry with its `Idempotency-Key`).",
+            CreatedApiKey,
+            {
+              headers: { "Cache-Control": CacheControl },
+            },
+          ),
+          ...apiErrors(400, 401, 403, 405, 409, 413, 422, 429, 500, 503),
+        },
+      },
     },
-    async ({ caller: user, body: input, res }) => {
+    async ({ caller: user, body: input }) => {
       const created = await keys.create({ id: user.userId, plan: user.plan }, input);
       // the only response that ever holds the key: no cache may keep it
-      res.setHeader("Cache-Control", "no-store");
-      res.status(201).json(successBody(res.locals.form, created, { requestId: res.locals.requestId }));
+      return reply(created, { status: 201, headers: { "Cache-Control": "no-store" } });
     },
   ),
 
@@ -41,10 +85,19 @@ export const keyRoutes = (keys: KeyService): Route[] => [
       path: "/api/v1/keys/:id",
       authorization: "user-jwt",
       params: { schema: KeyIdParam, hint: "Use a key id from GET /api/v1/keys." },
+      docs: {
+        operationId: "revokeKey",
+        tags: ["API keys"],
+        summary: "Revoke an API key",
+        description:
+          "The key authenticates nothing more and is no longer listed; the scans made with it stay the user's. Another user's, an unknown or an already revoked key is 404.",
+        headers: commonHeaders,
+        responses: {
+          "200": record("The revoked key (`revoked_at` set).", ApiKeyView),
+          ...apiErrors(400, 401, 404, 405, 429, 500, 503),
+        },
+      },
     },
-    async ({ caller: user, params, res }) => {
-      const revoked = await keys.revoke({ id: user.userId, plan: user.plan }, params.id);
-      res.json(successBody(res.locals.form, revoked, { requestId: res.locals.requestId }));
-    },
+    async ({ caller: user, params }) => keys.revoke({ id: user.userId, plan: user.plan }, params.id),
   ),
 ];

@@ -1,15 +1,33 @@
 import {
   AppError,
   normaliseScanUrl,
-  type ScanAccepted,
+  ScanAccepted,
   ScanIdParam,
   ScanReadQuery,
   ScanRequest,
-  successBody,
+  ScanResult,
+  ScanWebhook,
+  StoredScan,
 } from "@scan/contract";
 import { toCallbackDelivery, toScanResult, toStoredScan } from "@scan/reports";
+import { z } from "zod";
 import { scanLink } from "../access/scan-access";
-import { sendRevalidatable } from "../http/conditional";
+import {
+  apiErrors,
+  apiHeaders,
+  ContentLocationHeader,
+  conditionalHeaderParams,
+  created,
+  creatingHeaderParams,
+  jsonBody,
+  LocationHeader,
+  notModified,
+  PreferenceApplied,
+  record,
+  revalidationHeaders,
+  SarifLog,
+} from "../docs/common";
+import { reply } from "../http/answer";
 import { parsePrefer } from "../http/prefer";
 import { type Route, route } from "../http/route";
 import { exportFormatFor, sendExport } from "./scan-representation";
@@ -20,6 +38,54 @@ const BODY_HINT =
 
 const ACCESS_HINT =
   "The parameters are format=json|csv|sarif|junit and, for an anonymous scan, access=<token> from the Location header of POST /api/v1/scan.";
+
+// no example: the interactive reference fills parameters from examples, and a first try should wait for the score
+const Prefer = z.string().optional().meta({
+  description:
+    "`respond-async` (RFC 7240; any case, among other preferences) answers 202 as soon as the scan is stored and queued; `wait=<seconds>` waits less than `SCAN_WAIT_MS`. Without it the request waits for the result.",
+});
+
+/** The columns of a scan's CSV export, as its header row names them. */
+const CSV_HEADER =
+  "url,final_url,scan_id,mode,scanned_at,area,check_id,title,status,severity,score,max_score,finding,fix";
+
+const ContentDisposition = z
+  .string()
+  .optional()
+  .meta({
+    description: 'On an export: `attachment; filename="scan-<id>.csv"` (`.sarif`, `.xml`).',
+    header: { id: "Content-Disposition" },
+  });
+
+/** The signed POST a scan's callback_url receives when the scan has completed or failed. */
+const scanCallback = {
+  "{$request.body#/callback_url}": {
+    post: {
+      summary: "The finished scan, POSTed to callback_url",
+      description: [
+        "Sent once the scan has completed (`scan.completed`) or failed (`scan.failed`); `data` is what `GET /api/v1/scan/{id}` answers, byte for byte the same on every attempt.",
+        "",
+        "Verify `X-Signature: t=<unix seconds>,v1=<hex>`: the lowercase hex HMAC-SHA256, keyed with the deployment's `WEBHOOK_SECRET`, of `<t>.<raw body>`; compare in constant time and refuse a `t` more than 5 minutes from your clock.",
+        "",
+        "A 2xx answer is a delivery; anything else (redirects included, which are not followed), or no answer within `WEBHOOK_TIMEOUT_MS`, is retried with backoff up to `WEBHOOK_ATTEMPTS` in all. The attempts show on the scan as `callback`.",
+      ].join("\n"),
+      requestParams: {
+        header: z.object({
+          "X-Signature": z.string().meta({ description: "`t=<unix seconds>,v1=<hex HMAC-SHA256>`" }),
+          "X-Webhook-Id": z.uuid().meta({ description: "The scan id, the same on every attempt: deduplicate on it." }),
+          "X-Webhook-Attempt": z.int().positive().meta({ description: "1 for the first attempt." }),
+          "X-Request-Id": z.string().optional().meta({ description: "The request id of the scan's request." }),
+          "User-Agent": z.literal("AEOScan-Webhook/0.1"),
+        }),
+      },
+      requestBody: jsonBody(ScanWebhook),
+      responses: {
+        "2XX": { description: "Delivered." },
+        default: { description: "Not delivered: retried with backoff." },
+      },
+    },
+  },
+};
 
 /**
  * POST /api/v1/scan (docs/spec/public-scanning-api.md §4.1) and GET /api/v1/scan/:id (§4.3),
@@ -33,6 +99,37 @@ export const scanRoutes = (scans: ScanService): Route[] => [
       authorization: "anyone",
       body: { schema: ScanRequest, hint: BODY_HINT },
       idempotent: true,
+      docs: {
+        operationId: "createScan",
+        tags: ["Scans"],
+        summary: "Scan a URL",
+        description: [
+          "Stores the scan (`queued`), queues it and waits up to `SCAN_WAIT_MS` (30 s by default) for the result.",
+          "",
+          "- `url`: Form A wants an absolute `http(s)://` URL; in Form B a URL without a scheme means `https://`. Fragments are dropped, hosts lower-cased and IDNA-encoded, default ports removed; credentials, other schemes, more than 2,048 characters, and targets that are or resolve to loopback, private, link-local or reserved addresses are refused (400).",
+          "- `mode`: `quick` runs the 20 core checks (about 10 s; `partial: true`), `full` all 53 (about 25 s).",
+          "- `callback_url`: receives the finished scan by a signed POST (see the callback); it follows a target's address rules, and is refused when the deployment has no `WEBHOOK_SECRET`.",
+          "",
+          "Anonymous callers may scan too (10 an hour per address). Scans made with a key belong to the key's user and count against the plan's monthly quota (403 `PLAN_LIMIT` when used up).",
+        ].join("\n"),
+        headers: z.object({ ...creatingHeaderParams, Prefer }),
+        responses: {
+          "200": created("The scan result (Form A also carries `success: true`).", ScanResult, {
+            scanEndpoint: true,
+            headers: { "Content-Location": ContentLocationHeader },
+          }),
+          "202": created(
+            "Accepted and still running: asked for with `Prefer: respond-async`, or the wait ran out. The scan completes and is stored; poll `Location` or await the callback. A client that disconnects stops the wait, never the scan.",
+            ScanAccepted,
+            {
+              scanEndpoint: true,
+              headers: { Location: LocationHeader, "Preference-Applied": PreferenceApplied },
+            },
+          ),
+          ...apiErrors(400, 401, 403, 405, 409, 413, 422, 429, 500, 502, 503),
+        },
+        callbacks: { scanFinished: scanCallback },
+      },
     },
     async ({ caller, body: input, req, res }) => {
       const form = res.locals.form;
@@ -63,17 +160,13 @@ export const scanRoutes = (scans: ScanService): Route[] => [
             gone.signal,
           );
       // a client that went away is answered all the same: the answer is what its retry (with an Idempotency-Key) receives
-      const meta = { requestId: res.locals.requestId };
       // where the scan is read: an anonymous maker's link carries the token only it is given
       const link = scanLink(submitted.scan.id, submitted.accessToken);
       if (respondAsync || !submitted.finished) {
         const { id, url: scanned, mode, status } = submitted.scan;
         if (respondAsync) res.setHeader("Preference-Applied", "respond-async");
-        res.status(202).location(link);
-        res.json(
-          successBody(form, { id, url: scanned, mode, status } satisfies ScanAccepted, meta, { scanEndpoint: true }),
-        );
-        return;
+        res.location(link);
+        return reply({ id, url: scanned, mode, status } satisfies ScanAccepted, { status: 202, scanEndpoint: true });
       }
       const { scan } = submitted;
       if (scan.status === "failed") {
@@ -83,8 +176,7 @@ export const scanRoutes = (scans: ScanService): Route[] => [
           `Check that the site answers; the failed scan is stored as ${scan.id}.`,
         );
       }
-      res.status(200).setHeader("Content-Location", link);
-      res.json(successBody(form, toScanResult(scan), meta, { scanEndpoint: true }));
+      return reply(toScanResult(scan), { headers: { "Content-Location": link }, scanEndpoint: true });
     },
   ),
 
@@ -95,6 +187,57 @@ export const scanRoutes = (scans: ScanService): Route[] => [
       authorization: "account-or-link",
       params: { schema: ScanIdParam, hint: "Use the id returned by POST /api/v1/scan." },
       query: { schema: ScanReadQuery, hint: ACCESS_HINT, report: "names" },
+      docs: {
+        operationId: "getScan",
+        tags: ["Scans"],
+        summary: "A stored scan",
+        description: [
+          "The scan by id: `status` moves `queued` → `running` → `completed` | `failed`; `scores`, `grade`, `checks` and `rendered` are null until it has completed, `error` says why a failed scan failed, and `callback` lists the delivery attempts of a scan with a `callback_url`. A key holder reads the scans of the key's user; another user's scan is 404 exactly as a missing one is. An anonymous scan is read only by its access link (`?access=<token>`, the `Location` its POST answered), with or without a key; without the token it is 404 to every key, and a request with neither a key nor a token is 401. Reads by an access link are counted per address in a window of their own (`RATE_LIMIT_ANONYMOUS_READS`, 600 an hour by default), not against the address's 10 anonymous scans.",
+          "",
+          "**Exports.** A finished scan is also served as a file, chosen by `?format=` or, without it, by `Accept` (q-values honoured; none, `*/*` or `application/*` mean JSON):",
+          "",
+          "| format | `Accept` | answered as | file |",
+          "|---|---|---|---|",
+          "| `json` | `application/json` | the stored scan in the request's envelope | |",
+          "| `csv` | `text/csv` | `text/csv; charset=utf-8; header=present`, one row per check | `scan-<id>.csv` |",
+          "| `sarif` | `application/sarif+json` | a SARIF 2.1.0 log | `scan-<id>.sarif` |",
+          "| `junit` | `application/xml`, `application/junit+xml`, `text/xml` | `application/xml`, JUnit XML, one test case per check | `scan-<id>.xml` |",
+          "",
+          "`?format=` wins over `Accept`. An `Accept` that names none of these is 406; an export of a scan still queued or running is 409 (its JSON answers the status); an export of a scan whose check list retention dropped is 410. Errors are JSON in the request's envelope.",
+        ].join("\n"),
+        headers: z.object(conditionalHeaderParams),
+        responses: {
+          "200": {
+            ...record("The stored scan, or its export.", StoredScan),
+            // the JSON carries the revalidation headers; an export is a download (Content-Disposition)
+            headers: z.object({
+              ...apiHeaders,
+              ETag: revalidationHeaders.ETag.optional(),
+              "Cache-Control": revalidationHeaders["Cache-Control"].optional(),
+              Vary: revalidationHeaders.Vary,
+              "Content-Disposition": ContentDisposition,
+            }),
+            content: {
+              ...record("", StoredScan).content,
+              "text/csv": {
+                schema: z.string().meta({
+                  description: `RFC 4180 CSV with a header row (\`${CSV_HEADER}\`), CRLF line ends, one row per check; a failed scan is one row with status \`error\`. A cell a spreadsheet would run as a formula (starting with \`=\`, \`+\`, \`-\`, \`@\`, tab or CR) is prefixed with \`'\`.`,
+                  example: `${CSV_HEADER}\r\nhttps://example.com/,https://example.com/,…,full,2025-03-01T10:20:30.456Z,seo,title,Page has a title,fail,critical,0,6,The page has no <title>.,Add a <title>.\r\n`,
+                }),
+              },
+              "application/sarif+json": { schema: SarifLog },
+              "application/xml": {
+                schema: z.string().meta({
+                  description:
+                    "JUnit XML (`testsuites`): one `testsuite` per area (`SEO checks of <url>`), one `testcase` per check; `failure` (type `fail` or `warn`) for a check that did not pass, `skipped` for one that did not apply; valid against the Ant JUnit XSD and the Jenkins xUnit junit-10.xsd. A failed scan is one test case in `error`.",
+                }),
+              },
+            },
+          },
+          "304": notModified(),
+          ...apiErrors(400, 401, 404, 405, 406, 409, 410, 429, 500, 503),
+        },
+      },
     },
     async ({ caller, params, query, req, res }) => {
       // one URL, several representations: a cache keys them on Accept
@@ -108,11 +251,7 @@ export const scanRoutes = (scans: ScanService): Route[] => [
       const ownCallback = scan.callbackUrl && viewer !== null && scan.userId === viewer;
       const callback = ownCallback ? toCallbackDelivery(scan, await scans.deliveries(scan.id)) : undefined;
       // the tag follows the scan's state (and its callback's): a poll of a running scan is a 304 until it moves
-      await sendRevalidatable(
-        req,
-        res,
-        successBody(res.locals.form, { ...toStoredScan(scan), callback }, { requestId: res.locals.requestId }),
-      );
+      return reply({ ...toStoredScan(scan), callback }, { revalidatable: true });
     },
   ),
 ];

@@ -1,17 +1,25 @@
 import {
   AppError,
-  type BatchScanAccepted,
+  BatchScanAccepted,
   BatchScanRequest,
   normaliseScanUrl,
   ScanListQuery,
-  type ScanSummary,
-  successBody,
+  ScanSummary,
   waitInWords,
 } from "@scan/contract";
 import { toStoredScan } from "@scan/reports";
+import { z } from "zod";
 import { type RateLimiter, rateLimitHeaders } from "../access/rate-limiter";
+import {
+  apiErrors,
+  conditionalHeaderParams,
+  created,
+  creatingHeaderParams,
+  page,
+  pageNotModified,
+} from "../docs/common";
+import { pageOf, reply } from "../http/answer";
 import { subjectOf } from "../http/api-access";
-import { sendPage } from "../http/pagination";
 import { type Route, route } from "../http/route";
 import type { SiteService } from "../sites";
 import { resumeBatch } from "./scan-batches";
@@ -41,6 +49,18 @@ export const scanListRoutes = ({ scans, sites, limiter, onRejected }: ScanListDe
       authorization: "account",
       body: { schema: BatchScanRequest, hint: BATCH_HINT, report: "names" },
       idempotent: true,
+      docs: {
+        operationId: "createScanBatch",
+        tags: ["Scans"],
+        summary: "Scan up to 100 URLs",
+        description:
+          "Queues one scan per URL and answers at once. Each URL follows `POST /api/v1/scan`'s rules and counts against the rate limit; `mode` and `callback_url` apply to every scan. Poll each scan at `/api/v1/scan/{id}`, or list them with `GET /api/v1/scans`.",
+        headers: z.object(creatingHeaderParams),
+        responses: {
+          "202": created("The queued scans, in the order of `urls`.", BatchScanAccepted),
+          ...apiErrors(400, 401, 403, 405, 409, 413, 422, 429, 500, 503),
+        },
+      },
     },
     async ({ caller: owner, body: input, req, res }) => {
       const form = res.locals.form;
@@ -78,20 +98,17 @@ export const scanListRoutes = ({ scans, sites, limiter, onRejected }: ScanListDe
             },
             owner,
           );
-      res.status(202).json(
-        successBody(
-          form,
-          {
-            scans: queued.map((scan) => ({
-              id: scan.id,
-              url: scan.url,
-              mode: scan.mode,
-              status: "queued" as const,
-              location: `/api/v1/scan/${scan.id}`,
-            })),
-          } satisfies BatchScanAccepted,
-          { requestId: res.locals.requestId },
-        ),
+      return reply(
+        {
+          scans: queued.map((scan) => ({
+            id: scan.id,
+            url: scan.url,
+            mode: scan.mode,
+            status: "queued" as const,
+            location: `/api/v1/scan/${scan.id}`,
+          })),
+        } satisfies BatchScanAccepted,
+        { status: 202 },
       );
     },
   ),
@@ -102,8 +119,21 @@ export const scanListRoutes = ({ scans, sites, limiter, onRejected }: ScanListDe
       path: "/api/v1/scans",
       authorization: "account",
       query: { schema: ScanListQuery, hint: LIST_HINT, report: "names" },
+      docs: {
+        operationId: "listScans",
+        tags: ["Scans"],
+        summary: "The caller's scans",
+        description:
+          "The key holder's scans, newest first, optionally of one status and of one of their sites (`site_id`: the scans of URLs of the site's origin; another user's or an unknown site is 404); each without its checks (read one scan for those).",
+        headers: z.object(conditionalHeaderParams),
+        responses: {
+          "200": page("A page of scans.", ScanSummary),
+          "304": pageNotModified(),
+          ...apiErrors(400, 401, 404, 405, 429, 500, 503),
+        },
+      },
     },
-    async ({ caller, query, req, res }) => {
+    async ({ caller, query }) => {
       // another user's or an unknown site is 404, as on the other lists
       const site = query.site_id === undefined ? undefined : await sites.get(caller.userId, query.site_id);
       const { scans: rows, meta } = await scans.list(caller.userId, query, site?.url);
@@ -112,7 +142,7 @@ export const scanListRoutes = ({ scans, sites, limiter, onRejected }: ScanListDe
         const { checks: _checks, ...summary } = toStoredScan(scan);
         return summary;
       });
-      await sendPage(req, res, items, meta);
+      return pageOf(items, meta);
     },
   ),
 ];

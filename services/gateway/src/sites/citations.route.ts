@@ -1,11 +1,23 @@
 import {
   CitationIdParam,
   CitationListQuery,
+  CitationView,
+  DeletedRecord,
   RecordCitationRequest,
   RenameCitationRequest,
-  successBody,
 } from "@scan/contract";
-import { sendPage } from "../http/pagination";
+import {
+  apiErrors,
+  commonHeaders,
+  conditionalHeaders,
+  created,
+  creatingHeaders,
+  LIST_RULES,
+  page,
+  pageNotModified,
+  record,
+} from "../docs/common";
+import { pageOf, reply } from "../http/answer";
 import { type Route, route } from "../http/route";
 import type { CitationService } from "./citation-service";
 
@@ -23,10 +35,22 @@ export const citationRoutes = (citations: CitationService): Route[] => [
       path: "/api/v1/citations",
       authorization: "account",
       query: { schema: CitationListQuery, hint: QUERY_HINT, report: "names" },
+      docs: {
+        operationId: "listCitations",
+        tags: ["Citations"],
+        summary: "The caller's citation tracks",
+        description: `Observations of whether an AI engine's answer cited the site, \`checked_at\` within the \`date_range\` (last 30 days by default). ${LIST_RULES}`,
+        headers: conditionalHeaders,
+        responses: {
+          "200": page("A page of citation tracks.", CitationView),
+          "304": pageNotModified(),
+          ...apiErrors(400, 401, 404, 405, 429, 500, 503),
+        },
+      },
     },
-    async ({ caller, query, req, res }) => {
+    async ({ caller, query }) => {
       const { citations: items, meta } = await citations.list(caller.userId, query);
-      await sendPage(req, res, items, meta);
+      return pageOf(items, meta);
     },
   ),
   route(
@@ -36,10 +60,22 @@ export const citationRoutes = (citations: CitationService): Route[] => [
       authorization: "account",
       body: { schema: RecordCitationRequest, hint: BODY_HINT, report: "names" },
       idempotent: true,
+      docs: {
+        operationId: "recordCitation",
+        tags: ["Citations"],
+        summary: "Record an observation",
+        description:
+          "`citation_url` is required when `cited` is true. `checked_at` (ISO 8601 with `Z` or an offset) defaults to now and may be at most 5 minutes ahead of the server's clock. Each call stores one more track.",
+        headers: creatingHeaders,
+        responses: {
+          "201": created("The stored track.", CitationView),
+          ...apiErrors(400, 401, 404, 405, 409, 413, 422, 429, 500, 503),
+        },
+      },
     },
-    async ({ caller, body: input, res }) => {
+    async ({ caller, body: input }) => {
       const track = await citations.record(caller.userId, input);
-      res.status(201).json(successBody(res.locals.form, track, { requestId: res.locals.requestId }));
+      return reply(track, { status: 201 });
     },
   ),
   route(
@@ -53,10 +89,22 @@ export const citationRoutes = (citations: CitationService): Route[] => [
         hint: 'Send {"query_text": "best crm for startups?"} as JSON.',
         report: "names",
       },
+      docs: {
+        operationId: "renameCitation",
+        tags: ["Citations"],
+        summary: "Correct a citation track's query",
+        description:
+          "Changes the wording of the query the engine was asked (1 to 500 characters, trimmed); the engine, the answer observed and its time stay. Another user's or an unknown track is 404.",
+        headers: commonHeaders,
+        responses: {
+          "200": record("The track, corrected.", CitationView),
+          ...apiErrors(400, 401, 404, 405, 413, 429, 500, 503),
+        },
+      },
     },
-    async ({ caller, params, body: input, res }) => {
+    async ({ caller, params, body: input }) => {
       const view = await citations.rename(caller.userId, params.id, input.query_text);
-      res.json(successBody(res.locals.form, view, { requestId: res.locals.requestId }));
+      return view;
     },
   ),
   route(
@@ -65,13 +113,20 @@ export const citationRoutes = (citations: CitationService): Route[] => [
       path: "/api/v1/citations/:id",
       authorization: "account",
       params: { schema: CitationIdParam, hint: ID_HINT },
+      docs: {
+        operationId: "deleteCitation",
+        tags: ["Citations"],
+        summary: "Delete a citation track",
+        description: "Deletes one observation. Another user's or an unknown track is 404.",
+        headers: commonHeaders,
+        responses: {
+          "200": record("Deleted.", DeletedRecord),
+          ...apiErrors(400, 401, 404, 405, 429, 500, 503),
+        },
+      },
     },
-    async ({ caller, params, res }) => {
-      res.json(
-        successBody(res.locals.form, await citations.remove(caller.userId, params.id), {
-          requestId: res.locals.requestId,
-        }),
-      );
+    async ({ caller, params }) => {
+      return citations.remove(caller.userId, params.id);
     },
   ),
 ];

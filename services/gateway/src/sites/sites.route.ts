@@ -1,15 +1,31 @@
 import {
   AppError,
   CreateSiteRequest,
+  DeletedRecord,
   normaliseScanUrl,
   RenameSiteRequest,
   SiteCredentialsRequest,
+  SiteCredentialsView,
+  SiteDetail,
   SiteIdParam,
   SiteListQuery,
-  successBody,
+  SiteView,
 } from "@scan/contract";
+import { z } from "zod";
 import type { ScheduleService } from "../audits";
-import { sendPage } from "../http/pagination";
+import {
+  apiErrors,
+  commonHeaders,
+  conditionalHeaders,
+  created,
+  creatingHeaders,
+  LIST_RULES,
+  NoStore,
+  page,
+  pageNotModified,
+  record,
+} from "../docs/common";
+import { pageOf, reply } from "../http/answer";
 import { type Route, route } from "../http/route";
 import type { SiteCredentials } from "./site-credentials";
 import type { SiteService } from "./site-service";
@@ -38,10 +54,22 @@ export const siteRoutes = ({
       path: "/api/v1/sites",
       authorization: "account",
       query: { schema: SiteListQuery, hint: QUERY_HINT, report: "names" },
+      docs: {
+        operationId: "listSites",
+        tags: ["Sites"],
+        summary: "The caller's sites",
+        description: `\`q\` is a case-insensitive substring of the domain, name or url, matched literally (\`%\` and \`_\` match themselves). ${LIST_RULES}`,
+        headers: conditionalHeaders,
+        responses: {
+          "200": page("A page of sites.", SiteView),
+          "304": pageNotModified(),
+          ...apiErrors(400, 401, 405, 429, 500, 503),
+        },
+      },
     },
-    async ({ caller, query, req, res }) => {
+    async ({ caller, query }) => {
       const { sites: items, meta } = await sites.list(caller.userId, query);
-      await sendPage(req, res, items, meta);
+      return pageOf(items, meta);
     },
   ),
   route(
@@ -50,11 +78,23 @@ export const siteRoutes = ({
       path: "/api/v1/sites/:id",
       authorization: "account",
       params: { schema: SiteIdParam, hint: "Use a site id from GET /api/v1/sites." },
+      docs: {
+        operationId: "getSite",
+        tags: ["Sites"],
+        summary: "One of the caller's sites",
+        description:
+          "The site by id, with its latest scores and its audit `schedule` (as `GET /api/v1/sites/{id}/schedule` answers it; `null` when the site has none, where that endpoint answers 404). Another user's or an unknown site is 404. Its scans are `GET /api/v1/scans?site_id=`, its keywords `GET /api/v1/keywords?site_id=`, its citation tracks `GET /api/v1/citations?site_id=`.",
+        headers: commonHeaders,
+        responses: {
+          "200": record("The site, with its schedule or null.", SiteDetail),
+          ...apiErrors(400, 401, 404, 405, 429, 500, 503),
+        },
+      },
     },
-    async ({ caller, params, res }) => {
+    async ({ caller, params }) => {
       const site = await sites.get(caller.userId, params.id);
       const detail = { ...site, schedule: await schedules.find(site.id) };
-      res.json(successBody(res.locals.form, detail, { requestId: res.locals.requestId }));
+      return detail;
     },
   ),
   route(
@@ -64,6 +104,19 @@ export const siteRoutes = ({
       authorization: "account",
       body: { schema: CreateSiteRequest, hint: BODY_HINT, report: "names" },
       idempotent: true,
+      docs: {
+        operationId: "createSite",
+        tags: ["Sites"],
+        summary: "Record a site",
+        description:
+          "Records the site of the URL's origin (the URL follows the scan endpoint's rules, then is reduced to `scheme://host[:port]`). Safe to repeat: the caller's existing site for that origin is answered (and renamed when `name` is given). Keyed scans record their site by themselves.",
+        headers: creatingHeaders,
+        responses: {
+          "200": created("The caller already had this origin: the existing site.", SiteView),
+          "201": created("The new site.", SiteView),
+          ...apiErrors(400, 401, 405, 409, 413, 422, 429, 500, 503),
+        },
+      },
     },
     async ({ caller, body: input, res }) => {
       // the same URL rules as a scan's, so a scan of any page of the site finds it
@@ -71,7 +124,7 @@ export const siteRoutes = ({
       if (!url.ok) throw new AppError("invalid_request", url.reason, BODY_HINT);
       await assertScannable(url.url);
       const { site, created } = await sites.create(caller.userId, { url: url.url, name: input.name });
-      res.status(created ? 201 : 200).json(successBody(res.locals.form, site, { requestId: res.locals.requestId }));
+      return reply(site, { status: created ? 201 : 200 });
     },
   ),
 
@@ -82,10 +135,22 @@ export const siteRoutes = ({
       authorization: "account",
       params: { schema: SiteIdParam, hint: SITE_ID_HINT },
       body: { schema: RenameSiteRequest, hint: 'Send {"name": "Example"} as JSON.', report: "names" },
+      docs: {
+        operationId: "renameSite",
+        tags: ["Sites"],
+        summary: "Rename one of the caller's sites",
+        description:
+          "Gives the site a new `name` (1 to 100 characters, trimmed). Its origin, scores and records stay: another origin is another site. Another user's or an unknown site is 404.",
+        headers: commonHeaders,
+        responses: {
+          "200": record("The site, renamed.", SiteView),
+          ...apiErrors(400, 401, 404, 405, 413, 429, 500, 503),
+        },
+      },
     },
-    async ({ caller, params, body: input, res }) => {
+    async ({ caller, params, body: input }) => {
       const site = await sites.rename(caller.userId, params.id, input.name);
-      res.json(successBody(res.locals.form, site, { requestId: res.locals.requestId }));
+      return site;
     },
   ),
   route(
@@ -94,13 +159,21 @@ export const siteRoutes = ({
       path: "/api/v1/sites/:id",
       authorization: "account",
       params: { schema: SiteIdParam, hint: SITE_ID_HINT },
+      docs: {
+        operationId: "deleteSite",
+        tags: ["Sites"],
+        summary: "Delete one of the caller's sites",
+        description:
+          "Deletes the site with its keywords, citation tracks, audits, audit schedule, regression alerts and stored credentials. Its scans stay (they are of URLs); a later scan of the origin made with a key records the site again, without what was deleted. 409 `conflict` while an audit of the site is under way; another user's or an unknown site is 404.",
+        headers: commonHeaders,
+        responses: {
+          "200": record("Deleted.", DeletedRecord),
+          ...apiErrors(400, 401, 404, 405, 409, 429, 500, 503),
+        },
+      },
     },
-    async ({ caller, params, res }) => {
-      res.json(
-        successBody(res.locals.form, await sites.remove(caller.userId, params.id), {
-          requestId: res.locals.requestId,
-        }),
-      );
+    async ({ caller, params }) => {
+      return sites.remove(caller.userId, params.id);
     },
   ),
 
@@ -121,11 +194,21 @@ const credentialRoutes = (credentials: SiteCredentials): Route[] => [
       path: "/api/v1/sites/:id/credentials",
       authorization: "account",
       params: { schema: SiteIdParam, hint: SITE_ID_HINT },
+      docs: {
+        operationId: "getSiteCredentials",
+        tags: ["Sites"],
+        summary: "Which credentials a site behind a login sends",
+        description:
+          "The names of the headers and cookies, and whether HTTP Basic credentials are set: never a value. 404 when the site is not the caller's, or has no credentials; 503 when the service has no `SITE_SECRETS_KEY`.",
+        headers: commonHeaders,
+        responses: {
+          "200": record("What is set, by name.", SiteCredentialsView, { headers: { "Cache-Control": NoStore } }),
+          ...apiErrors(400, 401, 404, 405, 429, 500, 503),
+        },
+      },
     },
-    async ({ caller, params, res }) => {
-      const view = await credentials.show(caller.userId, params.id);
-      res.setHeader("Cache-Control", "no-store");
-      res.json(successBody(res.locals.form, view, { requestId: res.locals.requestId }));
+    async ({ caller, params }) => {
+      return reply(await credentials.show(caller.userId, params.id), { headers: { "Cache-Control": "no-store" } });
     },
   ),
   route(
@@ -135,11 +218,22 @@ const credentialRoutes = (credentials: SiteCredentials): Route[] => [
       authorization: "account",
       params: { schema: SiteIdParam, hint: SITE_ID_HINT },
       body: { schema: SiteCredentialsRequest, hint: CREDENTIALS_HINT, report: "names" },
+      docs: {
+        operationId: "setSiteCredentials",
+        tags: ["Sites"],
+        summary: "Set the credentials of a site behind a login",
+        description:
+          "Replaces the site's credentials whole: request headers, cookies and HTTP Basic credentials that the caller's scans of this origin send to it, and to no other origin (not a redirect's target, not another origin's subresource). Sealed with AES-256-GCM before they are stored, never logged, never returned: the answer names what is set. Headers that belong to the connection, `Host`, `User-Agent`, `Cookie` and `Authorization` are refused (cookies and Basic credentials have fields of their own). Anonymous scans and other users' scans of the same origin send none.",
+        headers: commonHeaders,
+        responses: {
+          "200": record("What is now set, by name.", SiteCredentialsView, { headers: { "Cache-Control": NoStore } }),
+          ...apiErrors(400, 401, 404, 405, 413, 429, 500, 503),
+        },
+      },
     },
-    async ({ caller, params, body: input, res }) => {
+    async ({ caller, params, body: input }) => {
       const view = await credentials.set(caller.userId, params.id, input);
-      res.setHeader("Cache-Control", "no-store");
-      res.json(successBody(res.locals.form, view, { requestId: res.locals.requestId }));
+      return reply(view, { headers: { "Cache-Control": "no-store" } });
     },
   ),
   route(
@@ -148,13 +242,20 @@ const credentialRoutes = (credentials: SiteCredentials): Route[] => [
       path: "/api/v1/sites/:id/credentials",
       authorization: "account",
       params: { schema: SiteIdParam, hint: SITE_ID_HINT },
+      docs: {
+        operationId: "deleteSiteCredentials",
+        tags: ["Sites"],
+        summary: "Remove the credentials of a site",
+        description: "Later scans of the site send none. 404 when the site is not the caller's or has none.",
+        headers: commonHeaders,
+        responses: {
+          "200": record("Removed.", z.object({ id: z.uuid(), deleted: z.literal(true) })),
+          ...apiErrors(400, 401, 404, 405, 429, 500, 503),
+        },
+      },
     },
-    async ({ caller, params, res }) => {
-      res.json(
-        successBody(res.locals.form, await credentials.remove(caller.userId, params.id), {
-          requestId: res.locals.requestId,
-        }),
-      );
+    async ({ caller, params }) => {
+      return credentials.remove(caller.userId, params.id);
     },
   ),
 ];

@@ -1,9 +1,11 @@
 import { z } from "zod";
 import type { ZodOpenApiPathsObject, ZodOpenApiResponseObject } from "zod-openapi";
-import { AllowHeader, RetryAfter, security } from "./common";
+import { AllowHeader, RetryAfter, security } from "../docs/common";
+import { type DocumentedOperation, operationsIn } from "../docs/openapi";
 
 /**
- * The tool server (docs/spec/public-scanning-api.md §4.8): JSON-RPC 2.0 over the MCP transports. Its messages are MCP's
+ * The tool server's operations in the API reference. Its router (mcp.route.ts) is mounted whole,
+ * not declared route by route, so its operations are written here, beside it. The tool server (docs/spec/public-scanning-api.md §4.8): JSON-RPC 2.0 over the MCP transports. Its messages are MCP's
  * (`initialize`, `tools/list`, `tools/call`, ...), validated by the MCP SDK; `tools/list`
  * answers each tool's input and output JSON Schema, so the shapes below stop at the envelope.
  */
@@ -105,7 +107,7 @@ const notServed = (operationId: string, description: string) => ({
   },
 });
 
-export const mcpPaths: ZodOpenApiPathsObject = {
+const mcpPaths: ZodOpenApiPathsObject = {
   "/mcp/sse": {
     get: {
       operationId: "mcpSseOpen",
@@ -174,3 +176,6 @@ export const mcpPaths: ZodOpenApiPathsObject = {
     delete: notServed("mcpStreamableHttpEnd", "No session to end"),
   },
 };
+
+/** The tool server's operations, as the app mounts its router (GET and DELETE /mcp: the 405 its path answers). */
+export const MCP_OPERATIONS: DocumentedOperation[] = operationsIn(mcpPaths);

@@ -6,13 +6,14 @@ import {
   type AlertJobPayload,
   AUDIT_JOBS,
   alertJobId,
+  SCAN_JOB,
   SCAN_QUEUE,
   WEBHOOK_JOB,
   WEBHOOK_QUEUE,
   WebhookJobPayload,
 } from "@scan/queue";
 import { captureLimitsOf, createScanner, resolveAll, type Scanner } from "@scan/scanner";
-import { type Job, type MinimalJob, Queue, Worker } from "bullmq";
+import { type MinimalJob, Queue, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import { createTransport } from "nodemailer";
 import type { Logger } from "pino";
@@ -22,7 +23,12 @@ import { createHostSlots } from "./domain/host-slots";
 import { createSiteAccessReader } from "./domain/site-access";
 import { createWorkerMetrics, type WorkerMetrics } from "./infra/metrics";
 import { createAlertProcessor } from "./jobs/alert.job";
-import { createAuditProcessor } from "./jobs/audit.job";
+import { createAuditDiscoverJob } from "./jobs/audit-discover.job";
+import { createAuditPageJob } from "./jobs/audit-page.job";
+import { createAuditReportJob } from "./jobs/audit-report.job";
+import { createAuditScheduledJob } from "./jobs/audit-scheduled.job";
+import { type AuditJobDeps, createAuditSteps } from "./jobs/audit-steps";
+import { dispatcherFor, type JobProcessors } from "./jobs/registry";
 import { createScanProcessor } from "./jobs/scan.job";
 import { createWebhookProcessor, retryDelayMs } from "./jobs/webhook.job";
 import { createAuditReaper } from "./sweeps/audit-reaper";
@@ -151,7 +157,7 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
   // a Queue on the worker's connection (the Worker blocks on its own)
   const queue = new Queue(SCAN_QUEUE, { connection, prefix: config.QUEUE_PREFIX });
   queue.on("error", (error) => log.warn({ err: error.message }, "queue error"));
-  const auditProcessor = createAuditProcessor({
+  const auditDeps: AuditJobDeps = {
     db,
     scanner,
     queue,
@@ -166,12 +172,48 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
     enqueueAlert,
     siteAccess: siteAccess.forAudit,
     log,
+  };
+  const auditSteps = createAuditSteps(auditDeps);
+  // the jobs deliveries run are built below; the scan queue's are here. One queue, one set of
+  // workers: an audit's pages run on the scan workers, below interactive scans in priority
+  const scanQueueJobs = {
+    [SCAN_JOB.name]: processor,
+    [AUDIT_JOBS.scheduled]: createAuditScheduledJob(auditDeps),
+    [AUDIT_JOBS.discover]: createAuditDiscoverJob(auditDeps, auditSteps),
+    [AUDIT_JOBS.page]: createAuditPageJob(auditDeps, auditSteps),
+    [AUDIT_JOBS.report]: createAuditReportJob(auditDeps),
+  };
+  const deliveryPolicy = { allowlist, resolve: resolveAll, userAgent: WEBHOOK_USER_AGENT };
+  const deliverCallback = createWebhookProcessor({
+    db,
+    secret: config.WEBHOOK_SECRET,
+    policy: deliveryPolicy,
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    backoffMs: config.WEBHOOK_BACKOFF_MS,
+    log,
+    metrics,
   });
-  const auditJobNames = new Set<string>(Object.values(AUDIT_JOBS));
-  // one queue, one set of workers: an audit's pages run on the scan workers, below interactive scans in priority
-  const dispatch = (job: Job, token?: string) =>
-    auditJobNames.has(job.name) ? auditProcessor(job, token) : processor(job);
-  const worker = new Worker(SCAN_QUEUE, dispatch, {
+  // the SMTP server alert mails go through; its URL holds a password, so it is never logged
+  const mailer = config.SMTP_URL ? createTransport(config.SMTP_URL) : null;
+  const deliverAlert = createAlertProcessor({
+    db,
+    mailer,
+    from: config.ALERT_FROM,
+    dashboardUrl: config.DASHBOARD_URL,
+    secret: config.WEBHOOK_SECRET,
+    policy: deliveryPolicy,
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    backoffMs: config.WEBHOOK_BACKOFF_MS,
+    log,
+    metrics,
+  });
+  // every kind of job in the queue contract, each with its processor (jobs/registry.ts)
+  const processors: JobProcessors = {
+    ...scanQueueJobs,
+    [WEBHOOK_JOB.name]: deliverCallback,
+    [ALERT_JOB.name]: deliverAlert,
+  };
+  const worker = new Worker(SCAN_QUEUE, dispatcherFor(SCAN_QUEUE, processors), {
     // how operators tell workers apart (GET /api/v1/operations lists the connected ones by it)
     name: `${hostname()}:${process.pid}`,
     connection,
@@ -237,45 +279,17 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
   void warnIfRedisEvicts(connection, log);
   worker.on("error", (error) => log.error({ err: error }, "worker error"));
 
-  const deliveryPolicy = { allowlist, resolve: resolveAll, userAgent: WEBHOOK_USER_AGENT };
-  const deliverCallback = createWebhookProcessor({
-    db,
-    secret: config.WEBHOOK_SECRET,
-    policy: deliveryPolicy,
-    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-    backoffMs: config.WEBHOOK_BACKOFF_MS,
-    log,
-    metrics,
-  });
-  // the SMTP server alert mails go through; its URL holds a password, so it is never logged
-  const mailer = config.SMTP_URL ? createTransport(config.SMTP_URL) : null;
-  const deliverAlert = createAlertProcessor({
-    db,
-    mailer,
-    from: config.ALERT_FROM,
-    dashboardUrl: config.DASHBOARD_URL,
-    secret: config.WEBHOOK_SECRET,
-    policy: deliveryPolicy,
-    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-    backoffMs: config.WEBHOOK_BACKOFF_MS,
-    log,
-    metrics,
-  });
-  const webhookWorker = new Worker(
-    WEBHOOK_QUEUE,
-    (job: Job) => (job.name === ALERT_JOB.name ? deliverAlert(job) : deliverCallback(job)),
-    {
-      connection,
-      prefix: config.QUEUE_PREFIX,
-      concurrency: config.WEBHOOK_CONCURRENCY,
-      lockDuration: config.WEBHOOK_TIMEOUT_MS + 10_000,
-      settings: {
-        // a delivery queued again from its row waits as it would have: from the attempts made before the job
-        backoffStrategy: (attemptsMade: number, _type?: string, _error?: Error, job?: MinimalJob) =>
-          retryDelayMs(deliveryAttemptsBefore(job) + attemptsMade, config.WEBHOOK_BACKOFF_MS),
-      },
+  const webhookWorker = new Worker(WEBHOOK_QUEUE, dispatcherFor(WEBHOOK_QUEUE, processors), {
+    connection,
+    prefix: config.QUEUE_PREFIX,
+    concurrency: config.WEBHOOK_CONCURRENCY,
+    lockDuration: config.WEBHOOK_TIMEOUT_MS + 10_000,
+    settings: {
+      // a delivery queued again from its row waits as it would have: from the attempts made before the job
+      backoffStrategy: (attemptsMade: number, _type?: string, _error?: Error, job?: MinimalJob) =>
+        retryDelayMs(deliveryAttemptsBefore(job) + attemptsMade, config.WEBHOOK_BACKOFF_MS),
     },
-  );
+  });
   webhookWorker.on("error", (error) => log.error({ err: error }, "webhook worker error"));
 
   // a browser that cannot start now is retried by the first scan, which then fails loudly

@@ -18,11 +18,13 @@ import {
   SiteReport,
   type SiteReport as SiteReportType,
 } from "@scan/contract";
+import { AuditJobPayload } from "@scan/queue";
 import { audits, sites } from "@scan/records";
 import { fetchDocument, TargetError } from "@scan/scanner";
+import { type Job, UnrecoverableError } from "bullmq";
 import { z } from "zod";
 import { StoredDiscovery } from "../domain/audit-store";
-import type { AuditJobDeps } from "./audit.job";
+import type { AuditJobDeps } from "./audit-steps";
 
 /** page rows read per query while the report is built */
 const BATCH = 500;
@@ -220,5 +222,15 @@ export const createAuditReport = ({ db, scanner, log, reportFetchTimeoutMs, enqu
       },
       "audit completed",
     );
+  };
+};
+
+/** The report's job: its payload names the audit. */
+export const createAuditReportJob = (deps: AuditJobDeps) => {
+  const report = createAuditReport(deps);
+  return async (job: Job): Promise<void> => {
+    const parsed = AuditJobPayload.safeParse(job.data);
+    if (!parsed.success) throw new UnrecoverableError(`bad audit payload: ${parsed.error.message}`);
+    await report(parsed.data.auditId);
   };
 };

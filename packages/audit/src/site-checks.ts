@@ -1,8 +1,11 @@
-import { type AiCatalogDiscovery, aiCatalogState } from "@scan/checks";
+import { AiCatalogDiscovery, aiCatalogState } from "@scan/checks";
 import type { AuditPageStatus, CheckCategory, CheckSeverity, SiteCheckResult, SiteFinding } from "@scan/contract";
 import type { CrawlerRobots } from "./crawler-robots";
 import type { PageFacts } from "./page-facts";
 import { normaliseAuditUrl } from "./urls";
+
+/** what discovery found of the site's ai-catalog.json, as the site checks read it */
+export { AiCatalogDiscovery };
 
 /** One page of an audit as the site checks read it. */
 export type AuditedPage = {

@@ -103,7 +103,12 @@ export const createAuditProcessor = (deps: AuditJobDeps) => {
       include: stringList.parse(audit.include),
       exclude: stringList.parse(audit.exclude),
     };
-    const stored: StoredDiscovery = { summary: found.summary, robotsTxt: found.robotsTxt, llmsTxt: found.llmsTxt };
+    const stored: StoredDiscovery = {
+      summary: found.summary,
+      robotsTxt: found.robotsTxt,
+      llmsTxt: found.llmsTxt,
+      aiCatalog: found.aiCatalog,
+    };
     await db.audit.updateMany({
       where: { id: auditId, status: "discovering" },
       data: { discovery: stored, startedAt: audit.startedAt ?? new Date() },

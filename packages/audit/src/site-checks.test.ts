@@ -1,3 +1,4 @@
+import { type AiCatalogDiscovery, aiCatalogSignals } from "@scan/checks";
 import type { CheckResult } from "@scan/contract";
 import type { PageFacts } from "./page-facts";
 import { type AuditedPage, runSiteChecks, type SiteCheckInput } from "./site-checks";
@@ -56,6 +57,8 @@ describe("site checks", () => {
       "redirect-chains": "pass",
       "hreflang-return-links": "skip",
       "llms-txt-links": "skip",
+      "ai-catalog": "skip",
+      "ai-catalog-schema": "skip",
     });
     for (const check of results) expect(check.score).toBe(check.status === "pass" ? check.maxScore : 0);
   });
@@ -185,5 +188,76 @@ describe("site report", () => {
     });
     expect(report.scores.overall).toBe(39);
     expect(report.grade).toBe("F");
+  });
+
+  describe("ai-catalog.json", () => {
+    const catalog = {
+      specVersion: "1.0",
+      entries: [
+        {
+          identifier: "urn:air:site.example:shop:assistant",
+          displayName: "Shop assistant",
+          type: "application/mcp-server-card+json",
+          url: `${O}/mcp.json`,
+          representativeQueries: ["find a product", "track my order"],
+        },
+      ],
+    };
+    const discovery = (
+      named: { html?: string; header?: string },
+      status: number,
+      body: string | null,
+      contentType = "application/json",
+    ): AiCatalogDiscovery => {
+      const signals = aiCatalogSignals({
+        pageUrl: `${O}/`,
+        html: named.html ?? "<title>Shop</title>",
+        linkHeader: named.header ?? null,
+        robotsTxt: null,
+      });
+      const url = signals.htmlLink ?? signals.httpHeaderLink ?? signals.wellKnown;
+      return { signals, catalog: { url, status, contentType, body, error: null } };
+    };
+    const statusOf = (aiCatalog: AiCatalogDiscovery) =>
+      Object.fromEntries(
+        runSiteChecks(input([page("/")], { aiCatalog }))
+          .filter((check) => check.id.startsWith("ai-catalog"))
+          .map((check) => [check.id, check.status]),
+      );
+
+    it("pass a valid catalog named by a link element, a Link header or found at the well-known path", () => {
+      const body = JSON.stringify(catalog);
+      const pass = { "ai-catalog": "pass", "ai-catalog-schema": "pass" };
+      expect(statusOf(discovery({ html: '<link rel="ai-catalog" href="/agents.json">' }, 200, body))).toEqual(pass);
+      expect(statusOf(discovery({ header: '</agents.json>; rel="ai-catalog"' }, 200, body))).toEqual(pass);
+      expect(statusOf(discovery({}, 200, body))).toEqual(pass);
+    });
+
+    it("fail a named catalog that does not answer, and skip the schema then", () => {
+      expect(statusOf(discovery({ html: '<link rel="ai-catalog" href="/agents.json">' }, 404, "not found"))).toEqual({
+        "ai-catalog": "fail",
+        "ai-catalog-schema": "skip",
+      });
+    });
+
+    it("skip both when there is none, or only an HTML page at the well-known path", () => {
+      const skip = { "ai-catalog": "skip", "ai-catalog-schema": "skip" };
+      expect(statusOf(discovery({}, 404, "not found"))).toEqual(skip);
+      expect(statusOf(discovery({}, 200, "<!doctype html><title>Home</title>", "text/html"))).toEqual(skip);
+    });
+
+    it("fail the schema with one finding per error", () => {
+      const invalid = { ...catalog, entries: [{ ...catalog.entries[0], identifier: "assistant", data: {} }] };
+      const [, schema] = runSiteChecks(
+        input([page("/")], { aiCatalog: discovery({}, 200, JSON.stringify(invalid)) }),
+      ).filter((check) => check.id.startsWith("ai-catalog"));
+      expect(schema?.status).toBe("fail");
+      expect(schema?.findings.map((finding) => finding.detail)).toEqual([
+        expect.stringContaining("JSON schema"),
+        expect.stringContaining("is not a URN"),
+        expect.stringContaining("both 'url' and 'data'"),
+      ]);
+      expect(statusOf(discovery({}, 200, "{ not json"))).toEqual({ "ai-catalog": "pass", "ai-catalog-schema": "fail" });
+    });
   });
 });

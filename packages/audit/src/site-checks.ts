@@ -1,7 +1,11 @@
+import { AiCatalogDiscovery, aiCatalogState } from "@scan/checks";
 import type { AuditPageStatus, CheckCategory, CheckSeverity, SiteCheckResult, SiteFinding } from "@scan/contract";
 import type { CrawlerRobots } from "./crawler-robots";
 import type { PageFacts } from "./page-facts";
 import { normaliseAuditUrl } from "./urls";
+
+/** what discovery found of the site's ai-catalog.json, as the site checks read it */
+export { AiCatalogDiscovery };
 
 /** One page of an audit as the site checks read it. */
 export type AuditedPage = {
@@ -20,6 +24,8 @@ export type SiteCheckInput = {
   pages: readonly AuditedPage[];
   robots: Pick<CrawlerRobots, "allowsGooglebot">;
   llmsTxt: { url: string; status: number; body: string | null } | null;
+  /** the ai-catalog.json looked for from the start page (null: not looked for, as in audits stored before it was) */
+  aiCatalog?: AiCatalogDiscovery | null;
   /** answers to URLs the audit did not scan as pages (llms.txt's links), fetched when the audit finished */
   extraAnswers: ReadonlyMap<string, Answer>;
 };
@@ -359,6 +365,46 @@ export const siteChecks: readonly SiteCheckDefinition[] = [
         });
       }
       return { applicable: links.length > 0, findings };
+    },
+  },
+  {
+    id: "ai-catalog",
+    category: "geo",
+    severity: "info",
+    maxScore: 2,
+    title: "The ai-catalog.json the site names answers",
+    noun: ["ai-catalog.json that cannot be read", "ai-catalog.json files that cannot be read"],
+    fix: 'Serve the catalog at the URL the <link rel="ai-catalog">, the Link header or robots.txt names, with 200 and its JSON, or point them at where it lives.',
+    notApplicable: "The site names no ai-catalog.json and has none at /.well-known/ai-catalog.json.",
+    passed: "The site's ai-catalog.json answers 200 where it is named.",
+    run: (site) => {
+      const state = site.aiCatalog ? aiCatalogState(site.aiCatalog) : null;
+      if (!state || state.kind === "absent") return { applicable: false, findings: [] };
+      if (state.kind === "read") return { applicable: true, findings: [] };
+      return { applicable: true, findings: [{ url: state.url, detail: state.why, pages: [site.origin] }] };
+    },
+  },
+  {
+    id: "ai-catalog-schema",
+    category: "geo",
+    severity: "info",
+    maxScore: 3,
+    title: "ai-catalog.json is valid against the ARD schema",
+    noun: ["ai-catalog.json error", "ai-catalog.json errors"],
+    fix: 'Make ai-catalog.json match the ARD schema: specVersion "1.0", and entries each with a urn:air: identifier, a displayName, a media type and exactly one of url or data.',
+    notApplicable: "There is no readable ai-catalog.json to validate.",
+    passed: "ai-catalog.json is valid against the ARD specification's schema and rules.",
+    run: (site) => {
+      const state = site.aiCatalog ? aiCatalogState(site.aiCatalog) : null;
+      if (state?.kind !== "read") return { applicable: false, findings: [] };
+      return {
+        applicable: true,
+        findings: state.errors.map((error) => ({
+          url: state.url,
+          detail: `${error.element}: ${error.message}`,
+          pages: [state.url],
+        })),
+      };
     },
   },
 ];

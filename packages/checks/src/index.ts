@@ -7,6 +7,7 @@ export * from "./aeo/headings";
 export * from "./aeo/organization-schema.check";
 export * from "./aeo/qa-pairs";
 export * from "./aeo/structured-data.check";
+export * from "./agentic/ai-catalog";
 export * from "./check";
 export * from "./geo/ai-search-access.check";
 export * from "./geo/author.check";

@@ -1,4 +1,4 @@
-import { PARITY_BOTS } from "@scan/checks";
+import { type AiCatalogDiscovery, aiCatalogSignals, aiCatalogUrl, PARITY_BOTS } from "@scan/checks";
 import type { BotFetch, TextResource } from "@scan/contract";
 import { decodeBody } from "./decode";
 import { fetchDocument } from "./document-fetch";
@@ -8,6 +8,8 @@ import { type FetchLimits, type FetchPolicy, TargetError } from "./http-fetch";
 const ROBOTS_MAX_BYTES = 500 * 1024;
 const LLMS_MAX_BYTES = 1024 * 1024;
 const SITEMAP_MAX_BYTES = 5 * 1024 * 1024;
+const AI_CATALOG_MAX_BYTES = 1024 * 1024;
+const PAGE_MAX_BYTES = 5 * 1024 * 1024;
 const SIDE_FETCH_MAX_REDIRECTS = 5;
 
 /**
@@ -42,6 +44,45 @@ export const fetchRobotsTxt = (origin: string, policy: FetchPolicy, deadline: nu
 
 export const fetchLlmsTxt = (origin: string, policy: FetchPolicy, deadline: number) =>
   fetchTextResource(new URL("/llms.txt", origin), policy, { deadline, maxBytes: LLMS_MAX_BYTES });
+
+/**
+ * The site's ai-catalog.json as Lighthouse 13.5 finds it: the page's `<link rel="ai-catalog">`
+ * and `Link` header (the page fetched once more, under the address policy), robots.txt's
+ * `Agentmap:`, else /.well-known/ai-catalog.json; then the catalog at the URL they chose, under
+ * the address policy too. Never throws: a page that cannot be fetched names nothing.
+ */
+export const fetchAiCatalog = async (
+  pageUrl: string,
+  robots: TextResource | null,
+  policy: FetchPolicy,
+  deadline: number,
+): Promise<AiCatalogDiscovery> => {
+  let html: string | null = null;
+  let linkHeader: string | null = null;
+  let finalUrl = pageUrl;
+  try {
+    const { final } = await fetchDocument(new URL(pageUrl), policy, {
+      deadline,
+      maxBytes: PAGE_MAX_BYTES,
+      maxRedirects: SIDE_FETCH_MAX_REDIRECTS,
+    });
+    finalUrl = final.url;
+    linkHeader = final.headers.link ?? null;
+    html = decodeBody(final.body, final.headers["content-type"]);
+  } catch {
+    // the page's own signals are unknown; robots.txt and the well-known path remain
+  }
+  const robotsTxt = robots && robots.status >= 200 && robots.status < 300 ? robots.body : null;
+  const signals = aiCatalogSignals({ pageUrl: finalUrl, html, linkHeader, robotsTxt });
+  const file = await fetchTextResource(new URL(aiCatalogUrl(signals)), policy, {
+    deadline,
+    maxBytes: AI_CATALOG_MAX_BYTES,
+  });
+  return {
+    signals,
+    catalog: { url: file.url, status: file.status, contentType: file.contentType, body: file.body, error: file.error },
+  };
+};
 
 /** The first `Sitemap:` line of a 2xx robots.txt, else /sitemap.xml of the origin. */
 export const sitemapUrlFor = (origin: string, robots: TextResource | null): URL => {

@@ -33,6 +33,16 @@ describe("llms-txt-format", () => {
     expect(verdict.description).toMatch(/an H1 title/);
   });
 
+  it("reads an H1 indented by up to three spaces, as CommonMark and Lighthouse do", () => {
+    expect(judge(llmsTxtFormat, PAGE, file(`   ${GOOD}`)).status).toBe("pass");
+  });
+
+  it("fails a file under Lighthouse's 50 characters even with the format's parts", () => {
+    const verdict = judge(llmsTxtFormat, PAGE, file("# A\n> b\n## c\n- [d](https://e.f)\n"));
+    expect(verdict.status).toBe("fail");
+    expect(verdict.description).toMatch(/holds only 32 characters/);
+  });
+
   it("fails on plain text", () => {
     const verdict = judge(llmsTxtFormat, PAGE, file("just some words"));
     expect(verdict.status).toBe("fail");

@@ -1,3 +1,4 @@
+import { AiCatalogDiscovery } from "@scan/audit";
 import { AuditDiscovery, TextResource } from "@scan/contract";
 import { z } from "zod";
 
@@ -6,5 +7,7 @@ export const StoredDiscovery = z.object({
   summary: AuditDiscovery,
   robotsTxt: TextResource,
   llmsTxt: TextResource,
+  /** absent on audits discovered before the ai-catalog checks */
+  aiCatalog: AiCatalogDiscovery.optional(),
 });
 export type StoredDiscovery = z.infer<typeof StoredDiscovery>;

@@ -1,3 +1,4 @@
+import type { AiCatalogDiscovery } from "@scan/audit";
 import {
   type CrawlerRobots,
   crawlerRobots,
@@ -6,13 +7,14 @@ import {
   type SitemapBounds,
 } from "@scan/audit";
 import type { AuditDiscovery, TextResource } from "@scan/contract";
-import { type FetchPolicy, fetchLlmsTxt, fetchRobotsTxt } from "@scan/scanner";
+import { type FetchPolicy, fetchAiCatalog, fetchLlmsTxt, fetchRobotsTxt } from "@scan/scanner";
 import { readSitemaps } from "./sitemap-reader";
 
 export type SiteDiscovery = {
   robotsTxt: TextResource;
   robots: CrawlerRobots;
   llmsTxt: TextResource;
+  aiCatalog: AiCatalogDiscovery;
   /** the sitemaps' page URLs on the site's origin, normalised, distinct, in the order read */
   sitemapUrls: string[];
   summary: AuditDiscovery;
@@ -21,7 +23,7 @@ export type SiteDiscovery = {
 /**
  * What an audit knows before it scans a page: robots.txt (its rules for the crawler, its
  * Crawl-delay and its `Sitemap:` lines), the sitemaps (those lines, else `/sitemap.xml`; indexes
- * followed, gzip read, within the bounds) and llms.txt. Every fetch passes the address policy.
+ * followed, gzip read, within the bounds), llms.txt and ai-catalog.json. Every fetch passes the address policy.
  */
 export const discoverSite = async (
   origin: string,
@@ -33,6 +35,7 @@ export const discoverSite = async (
     fetchLlmsTxt(origin, policy, deadline),
   ]);
   const robots = crawlerRobots(robotsTxt, origin);
+  const aiCatalog = await fetchAiCatalog(new URL("/", origin).toString(), robotsTxt, policy, deadline);
   const starts = robots.sitemaps.length > 0 ? [...robots.sitemaps] : [new URL("/sitemap.xml", origin).toString()];
   const read = await readSitemaps(starts, policy, { bounds, deadline });
   const sitemapUrls: string[] = [];
@@ -52,6 +55,7 @@ export const discoverSite = async (
     robotsTxt,
     robots,
     llmsTxt,
+    aiCatalog,
     sitemapUrls,
     summary: {
       robots_txt: { url: robotsTxt.url, status: robotsTxt.status, crawl_delay_s: robots.crawlDelayS },

@@ -37,7 +37,12 @@ export const createAuditDiscoverJob = (deps: AuditJobDeps, { enqueuePages, repor
       include: stringList.parse(audit.include),
       exclude: stringList.parse(audit.exclude),
     };
-    const stored: StoredDiscovery = { summary: found.summary, robotsTxt: found.robotsTxt, llmsTxt: found.llmsTxt };
+    const stored: StoredDiscovery = {
+      summary: found.summary,
+      robotsTxt: found.robotsTxt,
+      llmsTxt: found.llmsTxt,
+      aiCatalog: found.aiCatalog,
+    };
     await audits.recordDiscovery(db, auditId, stored, audit.startedAt ?? new Date());
     const sitemapped = new Set(found.sitemapUrls);
     const candidates: Candidate[] = [{ url: audit.startUrl, depth: 0, inSitemap: sitemapped.has(audit.startUrl) }];

@@ -195,6 +195,7 @@ export const createAuditReport = ({ db, scanner, log, reportFetchTimeoutMs, enqu
       robots: crawlerRobots(discovery?.robotsTxt ?? null, origin),
       llmsTxt,
       extraAnswers,
+      aiCatalog: discovery?.aiCatalog ?? null,
     });
     const report = buildSiteReport({
       mode: audit.mode,

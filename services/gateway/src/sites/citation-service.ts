@@ -1,4 +1,4 @@
-import type { PageMeta } from "@scan/contract";
+import type { DeletedRecord, PageMeta } from "@scan/contract";
 import {
   AppError,
   CHECKED_AT_SKEW_MS,
@@ -32,8 +32,19 @@ const ORDER = [{ checkedAt: "desc" as const }, { id: "desc" as const }];
 
 export type CitationServiceDeps = { db: Db; sites: SiteService; now?: () => Date };
 
+export type CitationService = {
+  /** The user's observations, latest first, by site, engine and period (the last N days up to now). */
+  list: (userId: string, query: CitationListQuery) => Promise<{ citations: CitationView[]; meta: PageMeta }>;
+  /** Stores one observation for one of the user's sites; `checked_at` defaults to now and may not be in the future. */
+  record: (userId: string, input: RecordCitationRequest) => Promise<CitationView>;
+  /** Corrects the wording of a track's query; what the engine answered stays as observed. */
+  rename: (userId: string, trackId: string, queryText: string) => Promise<CitationView>;
+  /** Deletes one of the user's observations. */
+  remove: (userId: string, trackId: string) => Promise<DeletedRecord>;
+};
+
 /** A user's AI-engine citation tracks: list by site, engine and period, and record an observation. */
-export const createCitationService = ({ db, sites, now = () => new Date() }: CitationServiceDeps) => {
+export const createCitationService = ({ db, sites, now = () => new Date() }: CitationServiceDeps): CitationService => {
   const list = async (
     userId: string,
     query: CitationListQuery,
@@ -102,5 +113,3 @@ export const createCitationService = ({ db, sites, now = () => new Date() }: Cit
 
   return { list, record, rename, remove };
 };
-
-export type CitationService = ReturnType<typeof createCitationService>;

@@ -1,4 +1,4 @@
-import type { PageMeta } from "@scan/contract";
+import type { DeletedRecord, PageMeta } from "@scan/contract";
 import {
   AppError,
   type KeywordListQuery,
@@ -32,8 +32,19 @@ export const toKeywordView = (keyword: Keyword): KeywordView => ({
  */
 const ORDER = [{ createdAt: "desc" as const }, { id: "desc" as const }];
 
+export type KeywordService = {
+  /** The user's keywords, newest first, of one site when `site_id` is given. */
+  list: (userId: string, query: KeywordListQuery) => Promise<{ keywords: KeywordView[]; meta: PageMeta }>;
+  /** Records the keyword's position for one of the user's sites: the first record creates it, a later one sets its trend. */
+  record: (userId: string, input: RecordKeywordRequest) => Promise<{ keyword: KeywordView; created: boolean }>;
+  /** Rewords one of the user's keywords; its positions and trend stay. */
+  rename: (userId: string, keywordId: string, keyword: string) => Promise<KeywordView>;
+  /** Stops tracking one of the user's keywords; its recorded positions go with it. */
+  remove: (userId: string, keywordId: string) => Promise<DeletedRecord>;
+};
+
 /** The keywords a user tracks: list, and record a keyword's current position. */
-export const createKeywordService = ({ db, sites }: { db: Db; sites: SiteService }) => {
+export const createKeywordService = ({ db, sites }: { db: Db; sites: SiteService }): KeywordService => {
   const list = async (
     userId: string,
     query: KeywordListQuery,
@@ -121,5 +132,3 @@ export const createKeywordService = ({ db, sites }: { db: Db; sites: SiteService
 
   return { list, record, rename, remove };
 };
-
-export type KeywordService = ReturnType<typeof createKeywordService>;

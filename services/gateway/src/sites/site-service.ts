@@ -1,4 +1,4 @@
-import type { PageMeta } from "@scan/contract";
+import type { CreateSiteRequest, DeletedRecord, PageMeta } from "@scan/contract";
 import {
   AppError,
   likeLiteral,
@@ -37,8 +37,23 @@ const ORDER = [{ createdAt: "desc" as const }, { id: "desc" as const }];
 export const siteNotFound = (id: string) =>
   new AppError("not_found", `No site with id ${id}`, "Use a site id from GET /api/v1/sites.");
 
+export type SiteService = {
+  /** The user's sites, filtered literally and case-insensitively by `q` on domain, name or url. */
+  list: (userId: string, query: SiteListQuery) => Promise<{ sites: SiteView[]; meta: PageMeta }>;
+  /** One of the user's sites; another user's is as missing as an unknown one. */
+  get: (userId: string, siteId: string) => Promise<SiteView>;
+  /** The user's site for `url`'s origin: created (`created: true`) or returned as it is, renamed when `name` is given. */
+  create: (userId: string, input: CreateSiteRequest) => Promise<{ site: SiteView; created: boolean }>;
+  /** Gives one of the user's sites a new name; its origin, scores and records stay. */
+  rename: (userId: string, siteId: string, name: string) => Promise<SiteView>;
+  /** Deletes one of the user's sites with what belongs to it; refused while an audit of it is under way. */
+  remove: (userId: string, siteId: string) => Promise<DeletedRecord>;
+  /** Throws 404 unless `siteId` is one of the user's sites; another user's is as missing as an unknown one. */
+  assertOwned: (userId: string, siteId: string) => Promise<void>;
+};
+
 /** A user's sites: list with a literal, case-insensitive filter, and create one per origin. */
-export const createSiteService = ({ db }: { db: Db }) => {
+export const createSiteService = ({ db }: { db: Db }): SiteService => {
   const list = async (userId: string, query: SiteListQuery): Promise<{ sites: SiteView[]; meta: PageMeta }> => {
     const pattern = query.q === undefined ? null : likeLiteral(query.q);
     const where = {
@@ -120,5 +135,3 @@ export const createSiteService = ({ db }: { db: Db }) => {
 
   return { list, get, create, rename, remove, assertOwned };
 };
-
-export type SiteService = ReturnType<typeof createSiteService>;

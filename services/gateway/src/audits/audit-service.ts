@@ -1,12 +1,17 @@
 import { reportCsv, streamPagesCsv } from "@scan/audit";
 import {
   AppError,
+  type AuditIssuePage,
+  type AuditIssuePagesQuery,
+  type AuditIssues,
+  type AuditIssuesQuery,
   type AuditPageListQuery,
   type AuditPageView,
   type AuditProgress,
   type AuditView,
   type CreateAuditRequest,
   type Grade,
+  type ListPage,
   offsetOf,
   type PageMeta,
   type Plan,
@@ -77,6 +82,44 @@ export const toAuditView = (audit: Audit, progress: AuditProgress, withReport: b
   report: withReport && audit.status === "completed" && audit.report ? SiteReport.parse(audit.report) : null,
 });
 
+export type AuditService = {
+  /** Starts an audit of one of the owner's sites, within the plan's page ceiling and audits under way. */
+  create: (owner: AccountCaller, siteId: string, input: CreateAuditRequest, requestId: string) => Promise<AuditView>;
+  /** One of the user's audits with its progress and, once completed, its report. */
+  get: (userId: string, auditId: string) => Promise<AuditView>;
+  /** The audit's state and progress without its report: what a progress stream sends at each change. */
+  progress: (userId: string, auditId: string) => Promise<AuditView>;
+  /** One of the user's sites' audits, newest first. */
+  listForSite: (userId: string, siteId: string, query: ListPage) => Promise<{ audits: AuditView[]; meta: PageMeta }>;
+  /** The audit's pages, one page of the list at a time. */
+  pages: (
+    userId: string,
+    auditId: string,
+    query: AuditPageListQuery,
+  ) => Promise<{ pages: AuditPageView[]; meta: PageMeta }>;
+  /** Every page of the audit as CSV, a line per page as the pages are read. */
+  pagesAsCsv: (userId: string, auditId: string) => Promise<AsyncIterable<string>>;
+  /** The completed audit's report; 409 with Retry-After while it is under way, 404 when it never will have one. */
+  report: (userId: string, auditId: string) => Promise<SiteReport>;
+  /** The completed audit's report as CSV. */
+  reportAsCsv: (userId: string, auditId: string) => Promise<string>;
+  /** The completed audit as SARIF or JUnit XML, in parts as it is written; 410 once retention dropped a page's checks. */
+  exportReport: (userId: string, auditId: string, format: AuditExportFormat) => Promise<AsyncIterable<string>>;
+  /** Cancels an audit under way (pages being scanned finish and are kept); answers the audit as it now stands. */
+  cancel: (userId: string, auditId: string) => Promise<AuditView>;
+  /** The audit's issues, check by check, compared with the site's previous completed audit of the same mode. */
+  issues: (userId: string, auditId: string, query: AuditIssuesQuery) => Promise<AuditIssues>;
+  /** The audit's issues as CSV. */
+  issuesAsCsv: (userId: string, auditId: string, query: AuditIssuesQuery) => Promise<string>;
+  /** The pages an issue is on, in the order the audit admitted them; a fixed issue is on none. */
+  issuePages: (
+    userId: string,
+    auditId: string,
+    check: string,
+    query: AuditIssuePagesQuery,
+  ) => Promise<{ pages: AuditIssuePage[]; meta: PageMeta }>;
+};
+
 /**
  * Whole-site audits of a user's sites: started within the plan's page ceiling and the number
  * under way, read with their progress counted from the page rows, paged through, exported and
@@ -90,7 +133,7 @@ export const createAuditService = ({
   pagesByPlan,
   activePerUser,
   assertScannable,
-}: AuditServiceDeps) => {
+}: AuditServiceDeps): AuditService => {
   /**
    * The page counts by status, from live work only: a page whose row says running but whose
    * worker is gone (killed under it; its job is handed to another worker within the stalled
@@ -316,5 +359,3 @@ export const createAuditService = ({
     ...createAuditIssueReader({ db, owned }),
   };
 };
-
-export type AuditService = ReturnType<typeof createAuditService>;

@@ -25,8 +25,20 @@ export const toApiKeyView = (key: ApiKey, plan: Plan): ApiKeyView => ({
 const notFound = (id: string) =>
   new AppError("not_found", `No API key with id ${id}`, "List your keys with GET /api/v1/keys.");
 
+/** The user whose keys are read or changed: their plan is shown on each key. */
+export type KeyOwner = { id: string; plan: Plan };
+
+export type KeyService = {
+  /** The user's live keys, newest first. */
+  list: (user: KeyOwner, page: PageQuery) => Promise<{ keys: ApiKeyView[]; meta: PageMeta }>;
+  /** Creates a key, within the most keys a user may hold; the secret is in this answer only. */
+  create: (user: KeyOwner, input: CreateKeyRequest) => Promise<CreatedApiKey>;
+  /** Revokes one of the user's keys; a key that is someone else's, unknown or already revoked is 404. */
+  revoke: (user: KeyOwner, id: string) => Promise<ApiKeyView>;
+};
+
 /** A user's API keys: list, create (the key is returned once), revoke. Another user's key is 404. */
-export const createKeyService = ({ db, maxKeysPerUser, onRevoked }: KeyServiceDeps) => {
+export const createKeyService = ({ db, maxKeysPerUser, onRevoked }: KeyServiceDeps): KeyService => {
   const list = async (user: { id: string; plan: Plan }, page: PageQuery) => {
     const where = { userId: user.id, revokedAt: null };
     const [total, keys] = await Promise.all([
@@ -72,5 +84,3 @@ export const createKeyService = ({ db, maxKeysPerUser, onRevoked }: KeyServiceDe
 
   return { list, create, revoke };
 };
-
-export type KeyService = ReturnType<typeof createKeyService>;

@@ -10,6 +10,7 @@ export * from "./aeo/structured-data.check";
 export { agenticChecks } from "./agentic";
 export * from "./agentic/ai-catalog";
 export { CLS_GOOD, CLS_POOR } from "./agentic/layout-shift.check";
+export { formLabel } from "./agentic/webmcp.check";
 export * from "./check";
 export * from "./geo/ai-search-access.check";
 export * from "./geo/author.check";

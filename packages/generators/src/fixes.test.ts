@@ -121,6 +121,58 @@ describe("fixes", () => {
     expect(out.jsonLd?.verdicts).toEqual({});
   });
 
+  it("adds an ai-catalog.json whose site checks pass on the patched copy, with no page verdict changed by its link", () => {
+    const out = fixes(pageAt("/news/mains", ARTICLE_PAGE), { issues: ["ai-catalog-schema"], ...at });
+    expect(out.aiCatalog?.addresses).toEqual(["ai-catalog", "ai-catalog-schema"]);
+    expect(out.aiCatalog?.link).toBe('<link rel="ai-catalog" href="/.well-known/ai-catalog.json">');
+    expect(out.proof.siteChecks.map(({ id, before, after }) => ({ id, before, after }))).toEqual([
+      { id: "ai-catalog", before: "skip", after: "pass" },
+      { id: "ai-catalog-schema", before: "skip", after: "pass" },
+    ]);
+    expect(out.proof.checks.filter((check) => check.before !== check.after)).toEqual([]);
+    expect(out.unaddressed).toEqual([]);
+    expect([out.llmsTxt, out.jsonLd, out.robotsTxt, out.webmcpForms]).toEqual([null, null, null, null]);
+  });
+
+  const FORM_PAGE = ARTICLE_PAGE.replace(
+    "</article>",
+    '</article><form id="letters"><fieldset><legend>Write to the editor</legend><label>Your letter <textarea name="letter"></textarea></label><button>Send</button></fieldset></form>',
+  );
+  const webmcp = (supported: boolean) => ({
+    agent: { axe: null, webmcp: { supported, tools: [], formIssues: [] }, layoutShift: null },
+  });
+
+  it("annotates bare forms and addresses webmcp-form-coverage only where the re-check, with WebMCP read, passes", () => {
+    const out = fixes(pageAt("/news/mains", FORM_PAGE, webmcp(true)), { issues: ["webmcp-form-coverage"], ...at });
+    expect(out.webmcpForms?.addresses).toEqual(["webmcp-form-coverage"]);
+    expect(out.webmcpForms?.forms[0]).toMatchObject({
+      toolname: "letters",
+      tooldescription: 'Write to the editor. Fields: Your letter. Submit: "Send".',
+    });
+    expect(out.proof.checks).toContainEqual(
+      expect.objectContaining({ id: "webmcp-form-coverage", before: "warn", after: "pass" }),
+    );
+    expect(out.proof.checks.filter((check) => check.before !== check.after).map((check) => check.id)).toEqual([
+      "webmcp-form-coverage",
+    ]);
+  });
+
+  it("keeps webmcp-form-coverage out of addresses where this Chromium has no WebMCP, and says what the re-check cannot show", () => {
+    const out = fixes(pageAt("/news/mains", FORM_PAGE, webmcp(false)), { issues: ["webmcp-form-coverage"], ...at });
+    expect(out.webmcpForms?.addresses).toEqual([]);
+    expect(out.webmcpForms?.ownerMustSupply).toEqual([
+      { id: "webmcp-form-coverage", before: "skip", after: "skip", what: out.webmcpForms?.recheck },
+    ]);
+    expect(out.unaddressed).toEqual([
+      {
+        id: "webmcp-form-coverage",
+        reason: expect.stringMatching(
+          /^The files could not be judged on the patched copy: This scan's Chromium exposes no WebMCP/,
+        ),
+      },
+    ]);
+  });
+
   it("is deterministic", () => {
     expect(JSON.stringify(fixes(product, at))).toBe(JSON.stringify(fixes(structuredClone(product), at)));
   });
@@ -136,6 +188,7 @@ describe("FixOptions", () => {
       path: ["issues", 1],
       message: "must be a check id of the catalogue (checks.md), such as structured-data",
     });
+    expect(FixOptions.safeParse({ issues: ["ai-catalog", "ai-catalog-schema"] }).success).toBe(true);
     expect(FixOptions.safeParse({ issues: "title" }).success).toBe(false);
     expect(FixOptions.safeParse({ issues: [], extra: 1 }).success).toBe(false);
   });

@@ -1,10 +1,21 @@
 import { allChecks, preparePage, runChecks, scoreChecks } from "@scan/checks";
-import type { CheckResult, CheckStatus, Grade, Snapshot, TextResource } from "@scan/contract";
+import type { CheckResult, CheckStatus, Grade, Snapshot } from "@scan/contract";
 import { z } from "zod";
+import {
+  AI_CATALOG_CHECKS,
+  type AiCatalogFix,
+  generateAiCatalog,
+  recheckAiCatalog,
+  type SiteRecheck,
+} from "./ai-catalog";
 import { generateJsonLd, type JsonLdFix } from "./json-ld";
 import { generateLlmsTxt, type TextFileFix } from "./llms-txt";
 import { pageFacts } from "./page-facts";
+import { applied, type Generated } from "./patched-copy";
 import { generateRobotsTxt } from "./robots-txt";
+import { generateWebMcpForms, type WebMcpFormsFix } from "./webmcp-forms";
+
+export { withJsonLd } from "./patched-copy";
 
 /**
  * Which generated file may fix which check. A file is produced when one of its checks is asked
@@ -18,11 +29,14 @@ export const FIX_CHECKS = {
     ...["author", "publish-date"],
   ],
   robotsTxt: ["ai-search-access", "robots-txt"],
+  aiCatalog: AI_CATALOG_CHECKS,
+  webmcpForms: ["webmcp-form-coverage"],
 } as const;
 
-const CHECK_IDS = allChecks.map((check) => check.id) as [string, ...string[]];
+// the page checks, and the site checks a generated file fixes
+const CHECK_IDS = [...allChecks.map((check) => check.id), ...AI_CATALOG_CHECKS] as string[] as [string, ...string[]];
 
-/** The options of `fixes` as a caller sends them: check ids of the catalogue, each at most once. */
+/** The options of `fixes` as a caller sends them: check ids of the catalogue (page checks, and the site checks ai-catalog and ai-catalog-schema), each at most once. */
 export const FixOptions = z.strictObject({
   issues: z
     .array(z.enum(CHECK_IDS, { error: "must be a check id of the catalogue (checks.md), such as structured-data" }))
@@ -49,8 +63,9 @@ export type ScoreSnapshot = { scores: { seo: number; aeo: number; geo: number; o
 
 /**
  * What the files do to the page: its checks run on the snapshot as scanned and on a copy with
- * every returned file in place (the JSON-LD in place of the page's own blocks, llms.txt and
- * robots.txt served at the origin), at the scan's time.
+ * every returned file in place (the JSON-LD in place of the page's own blocks, the ai-catalog
+ * link added, the bare forms annotated, llms.txt and robots.txt served at the origin), at the
+ * scan's time.
  */
 export type FixProof = {
   scannedAt: string;
@@ -58,6 +73,12 @@ export type FixProof = {
   after: ScoreSnapshot;
   /** every check a returned file is meant to fix, and every other check whose verdict changed, with its verdict after */
   checks: Array<{ id: string; before: CheckStatus; after: CheckStatus; description: string }>;
+  /**
+   * the site checks ai-catalog and ai-catalog-schema, run as a site audit runs them on the
+   * patched copy with the ai-catalog.json served (recheckAiCatalog); empty without that file.
+   * They weigh in a site audit, not in the page's scores.
+   */
+  siteChecks: SiteRecheck[];
 };
 
 export type Fixes = {
@@ -65,58 +86,32 @@ export type Fixes = {
   llmsTxt: Proven<TextFileFix> | null;
   jsonLd: Proven<JsonLdFix> | null;
   robotsTxt: Proven<TextFileFix> | null;
+  aiCatalog: Proven<AiCatalogFix> | null;
+  webmcpForms: Proven<WebMcpFormsFix> | null;
   /** asked-for check ids that no returned file makes pass, and why */
   unaddressed: Array<{ id: string; reason: string }>;
   proof: FixProof;
 };
-
-const JSON_LD_SCRIPT = /<script\b[^>]*\btype\s*=\s*["']?application\/ld\+json[^>]*>[\s\S]*?<\/script\s*>/gi;
-
-/** The page with its JSON-LD blocks replaced by a generated one (in the head, or first in the document). */
-export const withJsonLd = (html: string, script: string): string => {
-  const without = html.replace(JSON_LD_SCRIPT, "");
-  return /<\/head\s*>/i.test(without) ? without.replace(/<\/head\s*>/i, `${script}</head>`) : `${script}${without}`;
-};
-
-const served = (snapshot: Snapshot, file: TextFileFix): TextResource => ({
-  url: new URL(file.path, snapshot.finalUrl).href,
-  status: 200,
-  contentType: file.contentType,
-  body: file.content,
-  truncated: false,
-  error: null,
-});
-
-type Generated = { llmsTxt: TextFileFix | null; jsonLd: JsonLdFix | null; robotsTxt: TextFileFix | null };
-
-/** A copy of the snapshot with the files in place, as the site would serve it once its owner has published them. */
-const applied = (snapshot: Snapshot, files: Generated): Snapshot => ({
-  ...snapshot,
-  ...(files.jsonLd
-    ? {
-        rawHtml: withJsonLd(snapshot.rawHtml, files.jsonLd.html),
-        renderedHtml: withJsonLd(snapshot.renderedHtml, files.jsonLd.html),
-      }
-    : {}),
-  ...(files.llmsTxt ? { llmsTxt: served(snapshot, files.llmsTxt) } : {}),
-  ...(files.robotsTxt ? { robotsTxt: served(snapshot, files.robotsTxt) } : {}),
-});
 
 const scoreOf = (results: readonly CheckResult[]): ScoreSnapshot => {
   const { scores, grade } = scoreChecks(results);
   return { scores: { seo: scores.seo, aeo: scores.aeo, geo: scores.geo, overall: scores.overall }, grade };
 };
 
-const KINDS = ["llmsTxt", "jsonLd", "robotsTxt"] as const;
+const KINDS = ["llmsTxt", "jsonLd", "robotsTxt", "aiCatalog", "webmcpForms"] as const;
+
+/** A verdict on the page as scanned or on the patched copy, page check or site check. */
+type Verdict = { status: CheckStatus; description: string; fix?: string };
 
 /**
- * Files ready to paste that fix the page's llms.txt, JSON-LD and robots.txt checks, generated
- * from the snapshot alone (llms-txt.ts, json-ld.ts, robots-txt.ts say how), and proven before
- * they are returned: the checks run on the snapshot and on a copy with the files in place, at
- * the scan's time. A file's `addresses` lists only the checks that then pass; a check it is
+ * Files ready to paste that fix the page's llms.txt, JSON-LD, robots.txt, ai-catalog.json and
+ * WebMCP form checks, generated from the snapshot alone (llms-txt.ts, json-ld.ts,
+ * robots-txt.ts, ai-catalog.ts, webmcp-forms.ts say how), and proven before they are returned:
+ * the checks run on the snapshot and on a copy with the files in place (patched-copy.ts), at
+ * the scan's time, and the ai-catalog site checks as a site audit runs them on that copy. A file's `addresses` lists only the checks that then pass; a check it is
  * meant to fix that still does not pass is listed in `ownerMustSupply` with what the page does
  * not state (a logo, a publication date). With `issues`, only the files that make one of those
- * checks pass or better; without, all three. With `checks` (the scan's stored results), each
+ * checks pass or better; without, every file the page gives facts for. With `checks` (the scan's stored results), each
  * file carries the scan's verdicts on the checks it addresses. Pure: the same snapshot and
  * options give the same files and proof.
  */
@@ -132,16 +127,32 @@ export const fixes = (
     llmsTxt: wanted("llmsTxt") ? generateLlmsTxt(facts) : null,
     jsonLd: wanted("jsonLd") ? generateJsonLd(facts) : null,
     robotsTxt: wanted("robotsTxt") ? generateRobotsTxt(facts, snapshot) : null,
+    aiCatalog: wanted("aiCatalog") ? generateAiCatalog(facts, snapshot) : null,
+    webmcpForms: wanted("webmcpForms") ? generateWebMcpForms(snapshot) : null,
   };
   const before = runChecks(snapshot, { mode: "full", scannedAt });
-  const beforeOf = new Map(before.map((result) => [result.id, result]));
+  const beforeOf = new Map<string, Verdict>(before.map((result) => [result.id, result]));
+  for (const id of AI_CATALOG_CHECKS)
+    beforeOf.set(id, {
+      status: "skip",
+      description: "Not judged on the page as scanned: a page scan does not fetch ai-catalog.json (a site audit does).",
+    });
   const run = (files: Generated) => {
-    const after = runChecks(applied(snapshot, files), { mode: "full", scannedAt });
-    return { after, afterOf: new Map(after.map((result) => [result.id, result])) };
+    const copy = applied(snapshot, files);
+    const after = runChecks(copy, { mode: "full", scannedAt });
+    const siteChecks = recheckAiCatalog(copy, files.aiCatalog);
+    const afterOf = new Map<string, Verdict>([
+      ...after.map((result): [string, Verdict] => [result.id, result]),
+      ...siteChecks.map((result): [string, Verdict] => [
+        result.id,
+        { status: result.after, description: result.description },
+      ]),
+    ]);
+    return { after, siteChecks, afterOf };
   };
-  let { after, afterOf } = run(generated);
+  let { after, siteChecks, afterOf } = run(generated);
 
-  const statusOf = (results: Map<string, CheckResult>, id: string): CheckStatus => results.get(id)?.status ?? "skip";
+  const statusOf = (results: Map<string, Verdict>, id: string): CheckStatus => results.get(id)?.status ?? "skip";
   const prove = <T extends { addresses: string[]; needs?: Record<string, string> }>(file: T | null) => {
     if (!file) return null;
     const { needs = {}, ...rest } = file;
@@ -165,6 +176,8 @@ export const fixes = (
     llmsTxt: prove(generated.llmsTxt),
     jsonLd: prove(generated.jsonLd),
     robotsTxt: prove(generated.robotsTxt),
+    aiCatalog: prove(generated.aiCatalog),
+    webmcpForms: prove(generated.webmcpForms),
   });
   let files = proven();
 
@@ -181,7 +194,7 @@ export const fixes = (
       }
     }
     if (dropped) {
-      ({ after, afterOf } = run(generated));
+      ({ after, siteChecks, afterOf } = run(generated));
       files = proven();
     }
   }
@@ -204,6 +217,7 @@ export const fixes = (
         after: result.status,
         description: result.description,
       })),
+    siteChecks,
   };
 
   const addressed = new Set(KINDS.flatMap((kind) => files[kind]?.addresses ?? []));
@@ -216,6 +230,8 @@ export const fixes = (
     .map((id) => {
       const still = supply.get(id);
       const result = beforeOf.get(id);
+      if (still?.after === "skip")
+        return { id, reason: `The files could not be judged on the patched copy: ${still.what}` };
       if (still)
         return {
           id,

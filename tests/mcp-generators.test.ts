@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { validateAiCatalog } from "@scan/checks";
 import { ScanResult } from "@scan/contract";
 import { FixResult, GenerateResult } from "@scan/gateway";
 import { createAccount, type TestAccount } from "./support/accounts";
@@ -172,6 +173,20 @@ describe("aeo_fix and aeo_generate", () => {
     expect(fixes.unaddressed).toEqual([]);
     const { llmsTxt, jsonLd, robotsTxt } = fixes;
     if (!llmsTxt || !jsonLd || !robotsTxt) throw new Error("a file is missing");
+    // the ai-catalog.json lists the files the site served and passes the site checks as an audit runs them
+    const { aiCatalog } = fixes;
+    expect(aiCatalog?.addresses).toEqual(["ai-catalog", "ai-catalog-schema"]);
+    expect(validateAiCatalog(aiCatalog?.content ?? "").errors).toEqual([]);
+    expect(JSON.parse(aiCatalog?.content ?? "{}").entries).toEqual([
+      expect.objectContaining({ type: "application/xml", url: `${site.origin}/sitemap.xml` }),
+    ]);
+    expect(fixes.proof.siteChecks.map((check) => [check.id, check.after])).toEqual([
+      ["ai-catalog", "pass"],
+      ["ai-catalog-schema", "pass"],
+    ]);
+    expect(text$(result)).toContain('<link rel="ai-catalog" href="/.well-known/ai-catalog.json">');
+    // the guide has no form to annotate
+    expect(fixes.webmcpForms).toBeNull();
     // the scan's own verdicts ride along: these files fix checks that did not pass
     expect(jsonLd.verdicts["structured-data"]).toBe(verdicts(before)["structured-data"]);
     expect(robotsTxt.verdicts["ai-search-access"]).toBe("warn");

@@ -195,6 +195,14 @@ describe("the API reference", () => {
       }
     });
 
+    it("with the fix operation's generated files: the ai-catalog.json, the WebMCP form annotations and their re-check", () => {
+      const fix = document.paths["/api/v1/fix"]?.post as Json;
+      expect(fix.summary).toMatch(/ai-catalog\.json and WebMCP form annotations/);
+      const answer = JSON.stringify(fix.responses);
+      for (const field of ["aiCatalog", "webmcpForms", "siteChecks", "toolparamdescription", "recheck"])
+        expect([field, answer.includes(`"${field}"`)]).toEqual([field, true]);
+    });
+
     it("with unique operation ids, and every operation tagged and summarised", () => {
       const operations = Object.values(document.paths).flatMap((item) =>
         Object.entries(item)

@@ -135,8 +135,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Files that fix a page: llms.txt, JSON-LD and robots.txt (aeo_fix)
-         * @description Runs a full scan of the page (counted as a scan against the quota) and generates, from what the page itself holds, an `llms.txt` in the llmstxt.org format, JSON-LD (Organization, WebSite, WebPage, and Article, FAQPage or BreadcrumbList where the page supports them) and a `robots.txt` that keeps the site's rules, allows the AI search crawlers and names the sitemap. Nothing is invented: a value the page does not hold is left out.
+         * Files that fix a page: llms.txt, JSON-LD, robots.txt, ai-catalog.json and WebMCP form annotations (aeo_fix)
+         * @description Runs a full scan of the page (counted as a scan against the quota) and generates, from what the page itself holds, an `llms.txt` in the llmstxt.org format, JSON-LD (Organization, WebSite, WebPage, and Article, FAQPage or BreadcrumbList where the page supports them), a `robots.txt` that keeps the site's rules, allows the AI search crawlers and names the sitemap, an `ai-catalog.json` (Agent Resource Discovery) naming the site and listing the files it served, with the `<link rel="ai-catalog">` to add, and WebMCP annotations (`toolname`, `tooldescription`, `toolparamdescription`) for forms that have none, drawn from their ids, legends, labels and submit text. Nothing is invented: a value the page does not hold is left out.
+         *
+         *     A page scan does not fetch `ai-catalog.json`: its site checks (`ai-catalog`, `ai-catalog-schema`) are run as a site audit runs them, on the copy with the catalog served, and answered in `proof.siteChecks`. `webmcp-form-coverage` is judged only where the scan's Chromium exposes WebMCP; where it does not, the annotations are returned unjudged and `webmcpForms.recheck` says so.
          *
          *     The files are proven before they are returned: the checks run on the page's snapshot as scanned and on a copy with the files in place (the JSON-LD in place of the page's own blocks, llms.txt and robots.txt served at the origin), at the scan's time. `proof` answers the scores, grade and verdicts before and after. A file's `addresses` lists only the checks that pass once it is in place; a check it is meant to fix that still does not pass is in its `ownerMustSupply`, with what the page does not state and its owner must supply (a logo, a publication date).
          *
@@ -1077,7 +1079,7 @@ export interface components {
          *     |---|---|---|
          *     | `aeo_scan` | `url`, `mode` (`quick` \| `full`, optional) | the scan result with grade, as `POST /api/v1/scan`'s `data` |
          *     | `aeo_score` | `url` | a quick score summary with the top problems |
-         *     | `aeo_fix` | `url`, `issues` (check ids, optional) | generated llms.txt, JSON-LD and robots.txt |
+         *     | `aeo_fix` | `url`, `issues` (check ids, optional) | generated llms.txt, JSON-LD, robots.txt, ai-catalog.json and WebMCP form annotations |
          *     | `aeo_generate` | `url`, `content_type` (`faq` \| `blog` \| `product`), `topic` (optional) | generated FAQ, blog outline or product description |
          *     | `aeo_audit_site` | `url` (starts an audit of its site; `mode`, `max_pages` optional) or `audit_id` (reads one) | the audit: progress, and the site report once completed |
          */
@@ -2951,8 +2953,8 @@ export interface operations {
                 "application/json": {
                     /** @description The page to scan: an absolute http(s) URL, or a host or host/path (read as https://). */
                     url: string;
-                    /** @description Check ids to fix, such as llms-txt, structured-data, faq-schema or ai-search-access; only the files that address one of them are generated. All three files (llms.txt, JSON-LD, robots.txt) when absent. */
-                    issues?: ("http-status" | "redirect-chain" | "https" | "ttfb" | "title" | "title-length" | "meta-description" | "meta-description-length" | "indexable" | "canonical" | "h1" | "heading-order" | "lang" | "viewport" | "charset" | "image-alt" | "link-text" | "crawlable-anchors" | "hreflang" | "robots-txt" | "sitemap" | "open-graph" | "twitter-card" | "mixed-content" | "structured-data" | "organization-schema" | "faq-schema" | "article-schema" | "breadcrumb-schema" | "speakable" | "qa-content" | "answer-first" | "summary-intro" | "lists-and-tables" | "content-depth" | "subheadings" | "semantic-landmarks" | "readability" | "anchor-ids" | "ai-search-access" | "bot-access-parity" | "llms-txt" | "llms-txt-format" | "ai-snippet-directives" | "raw-html-content" | "statistics" | "citations-outbound" | "quotations" | "author" | "publish-date" | "freshness" | "entity-sameas" | "trust-pages" | "agent-accessibility-tree" | "webmcp-form-coverage" | "webmcp-schema-validity" | "cumulative-layout-shift")[];
+                    /** @description Check ids to fix, such as llms-txt, structured-data, faq-schema, ai-search-access, ai-catalog-schema or webmcp-form-coverage; only the files that address one of them are generated. Every file the page gives facts for (llms.txt, JSON-LD, robots.txt, ai-catalog.json, WebMCP form annotations) when absent. */
+                    issues?: ("http-status" | "redirect-chain" | "https" | "ttfb" | "title" | "title-length" | "meta-description" | "meta-description-length" | "indexable" | "canonical" | "h1" | "heading-order" | "lang" | "viewport" | "charset" | "image-alt" | "link-text" | "crawlable-anchors" | "hreflang" | "robots-txt" | "sitemap" | "open-graph" | "twitter-card" | "mixed-content" | "structured-data" | "organization-schema" | "faq-schema" | "article-schema" | "breadcrumb-schema" | "speakable" | "qa-content" | "answer-first" | "summary-intro" | "lists-and-tables" | "content-depth" | "subheadings" | "semantic-landmarks" | "readability" | "anchor-ids" | "ai-search-access" | "bot-access-parity" | "llms-txt" | "llms-txt-format" | "ai-snippet-directives" | "raw-html-content" | "statistics" | "citations-outbound" | "quotations" | "author" | "publish-date" | "freshness" | "entity-sameas" | "trust-pages" | "agent-accessibility-tree" | "webmcp-form-coverage" | "webmcp-schema-validity" | "cumulative-layout-shift" | "ai-catalog" | "ai-catalog-schema")[];
                 };
             };
         };
@@ -3060,12 +3062,82 @@ export interface operations {
                             } & {
                                 [key: string]: unknown;
                             }) | null;
+                            /** @description an ai-catalog.json (Agent Resource Discovery) listing the site's own files, valid against the ARD schema */
+                            aiCatalog: ({
+                                /** @description The checks this file makes pass: each passes when the checks run on the page with the file in place. */
+                                addresses: string[];
+                                path: string;
+                                contentType: string;
+                                content: string;
+                                placement: string;
+                                notes: string[];
+                                /** @description The scan's verdicts on the checks in addresses. */
+                                verdicts: {
+                                    [key: string]: "pass" | "warn" | "fail" | "skip";
+                                };
+                                /** @description Checks this file is meant to fix that still do not pass with it in place, and what the owner must supply. */
+                                ownerMustSupply: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    before: "pass" | "warn" | "fail" | "skip";
+                                    /** @enum {string} */
+                                    after: "pass" | "warn" | "fail" | "skip";
+                                    /** @description what the page does not state and its owner must supply (a logo, a publication date) */
+                                    what: string;
+                                }[];
+                                /** @description the <link rel="ai-catalog"> to add to the page's head; null when the page already names this URL */
+                                link: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            /** @description WebMCP annotations (toolname, tooldescription, toolparamdescription) for the page's bare forms; null when none is bare */
+                            webmcpForms: ({
+                                /** @description The checks this file makes pass: each passes when the checks run on the page with the file in place. */
+                                addresses: string[];
+                                /** @description each form without toolname or tooldescription, annotated from its own id, name, legend, labels and submit text */
+                                forms: ({
+                                    /** @description the form as found in the source: <form id="…">, <form name="…"> or <form action="…"> */
+                                    form: string;
+                                    toolname: string | null;
+                                    tooldescription: string | null;
+                                    fields: {
+                                        name: string;
+                                        toolparamdescription: string | null;
+                                    }[];
+                                    /** @description the form with its annotations, to paste in place of the page's */
+                                    html: string;
+                                    /** @description what the form does not state, for its owner to add */
+                                    missing: string[];
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
+                                placement: string;
+                                notes: string[];
+                                /** @description what re-running webmcp-form-coverage on the patched copy can and cannot show with the scan's Chromium */
+                                recheck: string;
+                                /** @description The scan's verdicts on the checks in addresses. */
+                                verdicts: {
+                                    [key: string]: "pass" | "warn" | "fail" | "skip";
+                                };
+                                /** @description Checks this file is meant to fix that still do not pass with it in place, and what the owner must supply. */
+                                ownerMustSupply: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    before: "pass" | "warn" | "fail" | "skip";
+                                    /** @enum {string} */
+                                    after: "pass" | "warn" | "fail" | "skip";
+                                    /** @description what the page does not state and its owner must supply (a logo, a publication date) */
+                                    what: string;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
                             /** @description asked-for checks that no returned file makes pass, and why */
                             unaddressed: {
                                 id: string;
                                 reason: string;
                             }[];
-                            /** @description The files proven before they are returned: the checks run on the page's snapshot as scanned and on a copy with the files in place (JSON-LD in place of the page's own blocks, llms.txt and robots.txt served at the origin). */
+                            /** @description The files proven before they are returned: the checks run on the page's snapshot as scanned and on a copy with the files in place (JSON-LD in place of the page's own blocks, the ai-catalog link added, bare forms annotated, llms.txt and robots.txt served at the origin). */
                             proof: {
                                 /** @description the scan time the checks were run at, before and after */
                                 scannedAt: string;
@@ -3093,6 +3165,15 @@ export interface operations {
                                 };
                                 /** @description every check a returned file is meant to fix, and every other check whose verdict changed; description is the verdict after */
                                 checks: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    before: "pass" | "warn" | "fail" | "skip";
+                                    /** @enum {string} */
+                                    after: "pass" | "warn" | "fail" | "skip";
+                                    description: string;
+                                }[];
+                                /** @description the site checks ai-catalog and ai-catalog-schema, run as a site audit runs them on the copy with the ai-catalog.json served where the page names it; before is skip, as a page scan does not fetch the catalog. They weigh in a site audit, not in these scores. Empty without aiCatalog. */
+                                siteChecks: {
                                     id: string;
                                     /** @enum {string} */
                                     before: "pass" | "warn" | "fail" | "skip";
@@ -3197,12 +3278,82 @@ export interface operations {
                             } & {
                                 [key: string]: unknown;
                             }) | null;
+                            /** @description an ai-catalog.json (Agent Resource Discovery) listing the site's own files, valid against the ARD schema */
+                            aiCatalog: ({
+                                /** @description The checks this file makes pass: each passes when the checks run on the page with the file in place. */
+                                addresses: string[];
+                                path: string;
+                                contentType: string;
+                                content: string;
+                                placement: string;
+                                notes: string[];
+                                /** @description The scan's verdicts on the checks in addresses. */
+                                verdicts: {
+                                    [key: string]: "pass" | "warn" | "fail" | "skip";
+                                };
+                                /** @description Checks this file is meant to fix that still do not pass with it in place, and what the owner must supply. */
+                                ownerMustSupply: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    before: "pass" | "warn" | "fail" | "skip";
+                                    /** @enum {string} */
+                                    after: "pass" | "warn" | "fail" | "skip";
+                                    /** @description what the page does not state and its owner must supply (a logo, a publication date) */
+                                    what: string;
+                                }[];
+                                /** @description the <link rel="ai-catalog"> to add to the page's head; null when the page already names this URL */
+                                link: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            /** @description WebMCP annotations (toolname, tooldescription, toolparamdescription) for the page's bare forms; null when none is bare */
+                            webmcpForms: ({
+                                /** @description The checks this file makes pass: each passes when the checks run on the page with the file in place. */
+                                addresses: string[];
+                                /** @description each form without toolname or tooldescription, annotated from its own id, name, legend, labels and submit text */
+                                forms: ({
+                                    /** @description the form as found in the source: <form id="…">, <form name="…"> or <form action="…"> */
+                                    form: string;
+                                    toolname: string | null;
+                                    tooldescription: string | null;
+                                    fields: {
+                                        name: string;
+                                        toolparamdescription: string | null;
+                                    }[];
+                                    /** @description the form with its annotations, to paste in place of the page's */
+                                    html: string;
+                                    /** @description what the form does not state, for its owner to add */
+                                    missing: string[];
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
+                                placement: string;
+                                notes: string[];
+                                /** @description what re-running webmcp-form-coverage on the patched copy can and cannot show with the scan's Chromium */
+                                recheck: string;
+                                /** @description The scan's verdicts on the checks in addresses. */
+                                verdicts: {
+                                    [key: string]: "pass" | "warn" | "fail" | "skip";
+                                };
+                                /** @description Checks this file is meant to fix that still do not pass with it in place, and what the owner must supply. */
+                                ownerMustSupply: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    before: "pass" | "warn" | "fail" | "skip";
+                                    /** @enum {string} */
+                                    after: "pass" | "warn" | "fail" | "skip";
+                                    /** @description what the page does not state and its owner must supply (a logo, a publication date) */
+                                    what: string;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
                             /** @description asked-for checks that no returned file makes pass, and why */
                             unaddressed: {
                                 id: string;
                                 reason: string;
                             }[];
-                            /** @description The files proven before they are returned: the checks run on the page's snapshot as scanned and on a copy with the files in place (JSON-LD in place of the page's own blocks, llms.txt and robots.txt served at the origin). */
+                            /** @description The files proven before they are returned: the checks run on the page's snapshot as scanned and on a copy with the files in place (JSON-LD in place of the page's own blocks, the ai-catalog link added, bare forms annotated, llms.txt and robots.txt served at the origin). */
                             proof: {
                                 /** @description the scan time the checks were run at, before and after */
                                 scannedAt: string;
@@ -3230,6 +3381,15 @@ export interface operations {
                                 };
                                 /** @description every check a returned file is meant to fix, and every other check whose verdict changed; description is the verdict after */
                                 checks: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    before: "pass" | "warn" | "fail" | "skip";
+                                    /** @enum {string} */
+                                    after: "pass" | "warn" | "fail" | "skip";
+                                    description: string;
+                                }[];
+                                /** @description the site checks ai-catalog and ai-catalog-schema, run as a site audit runs them on the copy with the ai-catalog.json served where the page names it; before is skip, as a page scan does not fetch the catalog. They weigh in a site audit, not in these scores. Empty without aiCatalog. */
+                                siteChecks: {
                                     id: string;
                                     /** @enum {string} */
                                     before: "pass" | "warn" | "fail" | "skip";

@@ -12,8 +12,9 @@ import { z } from "zod";
 export const FixInput = z.strictObject({
   url: ToolUrl,
   issues: FixOptions.shape.issues.describe(
-    "Check ids to fix, such as llms-txt, structured-data, faq-schema or ai-search-access; only the files that " +
-      "address one of them are generated. All three files (llms.txt, JSON-LD, robots.txt) when absent.",
+    "Check ids to fix, such as llms-txt, structured-data, faq-schema, ai-search-access, ai-catalog-schema or " +
+      "webmcp-form-coverage; only the files that address one of them are generated. Every file the page gives " +
+      "facts for (llms.txt, JSON-LD, robots.txt, ai-catalog.json, WebMCP form annotations) when absent.",
   ),
 });
 export type FixInput = z.infer<typeof FixInput>;
@@ -58,9 +59,14 @@ const Proof = z
       .describe(
         "every check a returned file is meant to fix, and every other check whose verdict changed; description is the verdict after",
       ),
+    siteChecks: z
+      .array(z.object({ id: z.string(), before: CheckStatus, after: CheckStatus, description: z.string() }))
+      .describe(
+        "the site checks ai-catalog and ai-catalog-schema, run as a site audit runs them on the copy with the ai-catalog.json served where the page names it; before is skip, as a page scan does not fetch the catalog. They weigh in a site audit, not in these scores. Empty without aiCatalog.",
+      ),
   })
   .describe(
-    "The files proven before they are returned: the checks run on the page's snapshot as scanned and on a copy with the files in place (JSON-LD in place of the page's own blocks, llms.txt and robots.txt served at the origin).",
+    "The files proven before they are returned: the checks run on the page's snapshot as scanned and on a copy with the files in place (JSON-LD in place of the page's own blocks, the ai-catalog link added, bare forms annotated, llms.txt and robots.txt served at the origin).",
   );
 const TextFile = z.looseObject({
   addresses: Addresses,
@@ -86,6 +92,39 @@ const JsonLdFile = z.looseObject({
   ownerMustSupply: OwnerMustSupply,
 });
 
+const AiCatalogFile = TextFile.extend({
+  link: z
+    .string()
+    .nullable()
+    .describe('the <link rel="ai-catalog"> to add to the page\'s head; null when the page already names this URL'),
+});
+const WebMcpForms = z.looseObject({
+  addresses: Addresses,
+  forms: z
+    .array(
+      z.looseObject({
+        form: z
+          .string()
+          .describe('the form as found in the source: <form id="…">, <form name="…"> or <form action="…">'),
+        toolname: z.string().nullable(),
+        tooldescription: z.string().nullable(),
+        fields: z.array(z.object({ name: z.string(), toolparamdescription: z.string().nullable() })),
+        html: z.string().describe("the form with its annotations, to paste in place of the page's"),
+        missing: z.array(z.string()).describe("what the form does not state, for its owner to add"),
+      }),
+    )
+    .describe(
+      "each form without toolname or tooldescription, annotated from its own id, name, legend, labels and submit text",
+    ),
+  placement: z.string(),
+  notes: z.array(z.string()),
+  recheck: z
+    .string()
+    .describe("what re-running webmcp-form-coverage on the patched copy can and cannot show with the scan's Chromium"),
+  verdicts: Verdicts,
+  ownerMustSupply: OwnerMustSupply,
+});
+
 /** What fix answers: the scan it was drawn from, and the files ready to paste. */
 export const FixResult = z.looseObject({
   /** the full scan the files were generated from (GET /api/v1/scan/:id) */
@@ -94,6 +133,12 @@ export const FixResult = z.looseObject({
   llmsTxt: TextFile.nullable(),
   jsonLd: JsonLdFile.nullable(),
   robotsTxt: TextFile.nullable(),
+  aiCatalog: AiCatalogFile.nullable().describe(
+    "an ai-catalog.json (Agent Resource Discovery) listing the site's own files, valid against the ARD schema",
+  ),
+  webmcpForms: WebMcpForms.nullable().describe(
+    "WebMCP annotations (toolname, tooldescription, toolparamdescription) for the page's bare forms; null when none is bare",
+  ),
   unaddressed: z
     .array(z.object({ id: z.string(), reason: z.string() }))
     .describe("asked-for checks that no returned file makes pass, and why"),

@@ -26,6 +26,8 @@ const fixSummary = (result: FixResult): string => {
     result.llmsTxt && { name: "llms.txt", file: result.llmsTxt, where: result.llmsTxt.path },
     result.jsonLd && { name: `JSON-LD (${result.jsonLd.types.join(", ")})`, file: result.jsonLd, where: null },
     result.robotsTxt && { name: "robots.txt", file: result.robotsTxt, where: result.robotsTxt.path },
+    result.aiCatalog && { name: "ai-catalog.json", file: result.aiCatalog, where: result.aiCatalog.path },
+    result.webmcpForms && { name: "WebMCP form annotations", file: result.webmcpForms, where: null },
   ].filter((entry) => entry !== null);
   const { before, after } = result.proof;
   const lines = [
@@ -44,11 +46,21 @@ const fixSummary = (result: FixResult): string => {
     ...result.proof.checks
       .filter((check) => check.before !== check.after)
       .map((check) => `  ${check.id}: ${check.before} → ${check.after}`),
+    ...result.proof.siteChecks.map(
+      (check) => `  ${check.id} (site check, as an audit runs it on the copy): ${check.before} → ${check.after}`,
+    ),
+    ...(result.webmcpForms ? [`WebMCP re-check: ${result.webmcpForms.recheck}`] : []),
     ...result.unaddressed.map((entry) => `Not addressed: ${entry.id}: ${entry.reason}`),
   ];
   if (result.llmsTxt) lines.push("", `${result.llmsTxt.path}:`, fence("markdown", result.llmsTxt.content));
   if (result.jsonLd) lines.push("", "JSON-LD:", fence("html", result.jsonLd.html));
   if (result.robotsTxt) lines.push("", `${result.robotsTxt.path}:`, fence("text", result.robotsTxt.content));
+  if (result.aiCatalog) {
+    lines.push("", `${result.aiCatalog.path}:`, fence("json", result.aiCatalog.content));
+    if (result.aiCatalog.link) lines.push("In the page's <head>:", fence("html", result.aiCatalog.link));
+  }
+  for (const form of result.webmcpForms?.forms ?? [])
+    lines.push("", `${form.form} annotated:`, fence("html", form.html));
   return lines.join("\n");
 };
 
@@ -70,7 +82,7 @@ const generateSummary = (result: GenerateResult): string => {
 };
 
 export type GeneratorTools = {
-  /** aeo_fix: a full scan of the page, then the llms.txt, JSON-LD and robots.txt made from it, the checks run again over them. */
+  /** aeo_fix: a full scan of the page, then the llms.txt, JSON-LD, robots.txt, ai-catalog.json and form annotations made from it, the checks run again over them. */
   fix: (input: FixInput, context: ToolContext) => Promise<ToolAnswer<FixResult>>;
   /** aeo_generate: a quick scan of the page, then content of the asked type drafted from its snapshot. */
   generate: (input: GenerateInput, context: ToolContext) => Promise<ToolAnswer<GenerateResult>>;

@@ -39,9 +39,12 @@ export const generatorRoutes = (generators: GeneratorTools): Route[] => [
       docs: {
         operationId: "generateFixes",
         tags: ["Generators"],
-        summary: "Files that fix a page: llms.txt, JSON-LD and robots.txt (aeo_fix)",
+        summary:
+          "Files that fix a page: llms.txt, JSON-LD, robots.txt, ai-catalog.json and WebMCP form annotations (aeo_fix)",
         description: [
-          "Runs a full scan of the page (counted as a scan against the quota) and generates, from what the page itself holds, an `llms.txt` in the llmstxt.org format, JSON-LD (Organization, WebSite, WebPage, and Article, FAQPage or BreadcrumbList where the page supports them) and a `robots.txt` that keeps the site's rules, allows the AI search crawlers and names the sitemap. Nothing is invented: a value the page does not hold is left out.",
+          'Runs a full scan of the page (counted as a scan against the quota) and generates, from what the page itself holds, an `llms.txt` in the llmstxt.org format, JSON-LD (Organization, WebSite, WebPage, and Article, FAQPage or BreadcrumbList where the page supports them), a `robots.txt` that keeps the site\'s rules, allows the AI search crawlers and names the sitemap, an `ai-catalog.json` (Agent Resource Discovery) naming the site and listing the files it served, with the `<link rel="ai-catalog">` to add, and WebMCP annotations (`toolname`, `tooldescription`, `toolparamdescription`) for forms that have none, drawn from their ids, legends, labels and submit text. Nothing is invented: a value the page does not hold is left out.',
+          "",
+          "A page scan does not fetch `ai-catalog.json`: its site checks (`ai-catalog`, `ai-catalog-schema`) are run as a site audit runs them, on the copy with the catalog served, and answered in `proof.siteChecks`. `webmcp-form-coverage` is judged only where the scan's Chromium exposes WebMCP; where it does not, the annotations are returned unjudged and `webmcpForms.recheck` says so.",
           "",
           "The files are proven before they are returned: the checks run on the page's snapshot as scanned and on a copy with the files in place (the JSON-LD in place of the page's own blocks, llms.txt and robots.txt served at the origin), at the scan's time. `proof` answers the scores, grade and verdicts before and after. A file's `addresses` lists only the checks that pass once it is in place; a check it is meant to fix that still does not pass is in its `ownerMustSupply`, with what the page does not state and its owner must supply (a logo, a publication date).",
           "",

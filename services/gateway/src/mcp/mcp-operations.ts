@@ -31,7 +31,7 @@ const JsonRpcMessage = z
       "|---|---|---|",
       "| `aeo_scan` | `url`, `mode` (`quick` \\| `full`, optional) | the scan result with grade, as `POST /api/v1/scan`'s `data` |",
       "| `aeo_score` | `url` | a quick score summary with the top problems |",
-      "| `aeo_fix` | `url`, `issues` (check ids, optional) | generated llms.txt, JSON-LD and robots.txt |",
+      "| `aeo_fix` | `url`, `issues` (check ids, optional) | generated llms.txt, JSON-LD, robots.txt, ai-catalog.json and WebMCP form annotations |",
       "| `aeo_generate` | `url`, `content_type` (`faq` \\| `blog` \\| `product`), `topic` (optional) | generated FAQ, blog outline or product description |",
       "| `aeo_audit_site` | `url` (starts an audit of its site; `mode`, `max_pages` optional) or `audit_id` (reads one) | the audit: progress, and the site report once completed |",
     ].join("\n"),

@@ -32,12 +32,14 @@ export const toolCatalogue = ({ pages, generators, audits }: Tools): ToolDefinit
   }),
   defineTool({
     name: "aeo_fix",
-    title: "Generate llms.txt, JSON-LD and robots.txt for a page",
+    title: "Generate llms.txt, JSON-LD, robots.txt, ai-catalog.json and WebMCP form annotations for a page",
     description:
       "Runs a full scan of one web page and generates files ready to paste, every value taken from the page: " +
       "an llms.txt (llmstxt.org format), a JSON-LD block (Organization, WebSite, WebPage, and Article, FAQPage, " +
       "BreadcrumbList where the page supports them) and a robots.txt that keeps the site's rules, allows the AI " +
-      "search crawlers and names the sitemap. `issues` (check ids) restricts it to the files that fix them.",
+      'search crawlers and names the sitemap, an ai-catalog.json listing the site\'s own files (with its <link rel="ai-catalog">) ' +
+      "and WebMCP annotations for forms that have none, from their labels. `issues` (check ids) restricts it to the " +
+      "files that fix them.",
     input: FixInput,
     output: FixResult,
     run: (args, context) => generators.fix(args, context),

@@ -48,8 +48,9 @@ export const SERVER_INFO = { name: "aeo-scan", version: "0.1.0" } as const;
 
 const INSTRUCTIONS =
   "Scans web pages for SEO, AEO (answer-engine) and GEO (generative-engine) signals. aeo_score is the quick look " +
-  "(about 10 s); aeo_scan the full 53-check scan (about 25 s); aeo_fix drafts llms.txt, JSON-LD and robots.txt " +
-  "from the page; aeo_generate drafts FAQ, blog or product content from it.";
+  "(about 10 s); aeo_scan the full 57-check scan (about 25 s); aeo_fix drafts llms.txt, JSON-LD, robots.txt, " +
+  "an ai-catalog.json and WebMCP form annotations from the page, each proven on a patched copy; aeo_generate " +
+  "drafts FAQ, blog or product content from it.";
 
 // one validator for every server: the SDK builds an Ajv per Server otherwise, and a server lives one request
 const jsonSchemaValidator = new AjvJsonSchemaValidator();

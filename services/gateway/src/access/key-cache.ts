@@ -4,6 +4,7 @@ import type { Plan, ResponseForm } from "@scan/contract";
 export type KnownKey = {
   id: string;
   userId: string;
+  workspaceId: string;
   plan: Plan;
   defaultForm: ResponseForm | null;
   revoked: boolean;
@@ -69,6 +70,8 @@ export const createKeyCache = ({ ttlMs, maxEntries, now = Date.now }: KeyCacheOp
     generation: () => generation,
     invalidateKey: (keyId: string) => dropWhere((key) => key.id === keyId),
     invalidateUser: (userId: string) => dropWhere((key) => key.userId === userId),
+    /** the workspace's plan changed, or it is gone */
+    invalidateWorkspace: (workspaceId: string) => dropWhere((key) => key.workspaceId === workspaceId),
     clear: () => dropWhere(() => true),
     /** whether invalidations are being heard; going dark drops everything */
     setLive: (heard: boolean) => {

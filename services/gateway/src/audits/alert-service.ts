@@ -46,13 +46,13 @@ export const toAlertView = (alert: AuditAlert): AuditAlertView => {
 /** A site's regression alerts (stored by the worker when an audit regressed), newest first. */
 export const createAlertService = ({ db }: { db: Db }) => {
   const listForSite = async (
-    userId: string,
+    workspaceId: string,
     siteId: string,
     query: { page: number; limit: number },
   ): Promise<{ alerts: AuditAlertView[]; meta: PageMeta }> => {
-    const site = await db.site.findFirst({ where: { id: siteId, userId }, select: { id: true } });
+    const site = await db.site.findFirst({ where: { id: siteId, workspaceId }, select: { id: true } });
     if (!site) throw siteNotFound(siteId);
-    const where = { siteId, userId };
+    const where = { siteId, workspaceId };
     const [total, rows] = await db.$transaction(
       [
         db.auditAlert.count({ where }),

@@ -117,8 +117,8 @@ export const createAuditService = ({
     return progress;
   };
 
-  const owned = async (userId: string, auditId: string): Promise<Audit> => {
-    const audit = await db.audit.findFirst({ where: { id: auditId, userId } });
+  const owned = async (workspaceId: string, auditId: string): Promise<Audit> => {
+    const audit = await db.audit.findFirst({ where: { id: auditId, workspaceId } });
     if (!audit) throw auditNotFound(auditId);
     return audit;
   };
@@ -131,7 +131,7 @@ export const createAuditService = ({
     input: CreateAuditRequest,
     requestId: string,
   ): Promise<AuditView> => {
-    const site = await db.site.findFirst({ where: { id: siteId, userId: owner.userId } });
+    const site = await db.site.findFirst({ where: { id: siteId, workspaceId: owner.workspaceId } });
     if (!site) throw siteNotFound(siteId);
     const ceiling = pagesByPlan[owner.plan];
     if (input.max_pages !== undefined && input.max_pages > ceiling)
@@ -143,8 +143,8 @@ export const createAuditService = ({
     const startUrl = `${site.url}/`;
     // the site's origin passes the scan address policy again: SCAN_ALLOWLIST may have changed since it was stored
     await assertScannable(startUrl);
-    const audit = await withUserLock(db, "audits", owner.userId, async (tx) => {
-      const active = await tx.audit.count({ where: { userId: owner.userId, ...AUDIT_WHERE.underWay } });
+    const audit = await withUserLock(db, "audits", owner.workspaceId, async (tx) => {
+      const active = await tx.audit.count({ where: { workspaceId: owner.workspaceId, ...AUDIT_WHERE.underWay } });
       if (active >= activePerUser)
         throw new AppError(
           "plan_limit",
@@ -152,6 +152,7 @@ export const createAuditService = ({
           "Wait for one to finish, or cancel one with DELETE /api/v1/audits/{id}.",
         );
       return auditRows.insertDiscovering(tx, {
+        workspaceId: owner.workspaceId,
         userId: owner.userId,
         siteId: site.id,
         startUrl,
@@ -175,18 +176,18 @@ export const createAuditService = ({
     return toAuditView(audit, emptyProgress(), false);
   };
 
-  const get = async (userId: string, auditId: string) => view(await owned(userId, auditId), true);
+  const get = async (workspaceId: string, auditId: string) => view(await owned(workspaceId, auditId), true);
   /** The audit's state and progress without its report: what a progress stream sends at each change. */
-  const progress = async (userId: string, auditId: string) => view(await owned(userId, auditId), false);
+  const progress = async (workspaceId: string, auditId: string) => view(await owned(workspaceId, auditId), false);
 
   const listForSite = async (
-    userId: string,
+    workspaceId: string,
     siteId: string,
     query: { page: number; limit: number },
   ): Promise<{ audits: AuditView[]; meta: PageMeta }> => {
-    const site = await db.site.findFirst({ where: { id: siteId, userId }, select: { id: true } });
+    const site = await db.site.findFirst({ where: { id: siteId, workspaceId }, select: { id: true } });
     if (!site) throw siteNotFound(siteId);
-    const where = { siteId, userId };
+    const where = { siteId, workspaceId };
     const [total, rows] = await db.$transaction(
       [
         db.audit.count({ where }),
@@ -204,11 +205,11 @@ export const createAuditService = ({
   };
 
   const pages = async (
-    userId: string,
+    workspaceId: string,
     auditId: string,
     query: AuditPageListQuery,
   ): Promise<{ pages: AuditPageView[]; meta: PageMeta }> => {
-    await owned(userId, auditId);
+    await owned(workspaceId, auditId);
     const where = { auditId };
     const [total, rows] = await db.$transaction(
       [
@@ -226,8 +227,8 @@ export const createAuditService = ({
   };
 
   /** Every page of the audit as CSV, a line per page as the pages are read. */
-  const pagesAsCsv = async (userId: string, auditId: string): Promise<AsyncIterable<string>> => {
-    await owned(userId, auditId);
+  const pagesAsCsv = async (workspaceId: string, auditId: string): Promise<AsyncIterable<string>> => {
+    await owned(workspaceId, auditId);
     return streamPagesCsv(auditPageViews(db, auditId, { checks: true }));
   };
 
@@ -235,8 +236,8 @@ export const createAuditService = ({
    * The completed audit with its report. An audit under way has none yet: 409 with
    * Retry-After, as an export of an unfinished scan; a failed or cancelled one never will: 404.
    */
-  const completed = async (userId: string, auditId: string): Promise<Audit & { report: SiteReport }> => {
-    const audit = await owned(userId, auditId);
+  const completed = async (workspaceId: string, auditId: string): Promise<Audit & { report: SiteReport }> => {
+    const audit = await owned(workspaceId, auditId);
     if (auditRows.isUnderWay(audit.status))
       throw new AppError(
         "scan_not_finished",
@@ -253,10 +254,10 @@ export const createAuditService = ({
     return { ...audit, report: SiteReport.parse(audit.report) };
   };
 
-  const report = async (userId: string, auditId: string): Promise<SiteReport> =>
-    (await completed(userId, auditId)).report;
+  const report = async (workspaceId: string, auditId: string): Promise<SiteReport> =>
+    (await completed(workspaceId, auditId)).report;
 
-  const reportAsCsv = async (userId: string, auditId: string) => reportCsv(await report(userId, auditId));
+  const reportAsCsv = async (workspaceId: string, auditId: string) => reportCsv(await report(workspaceId, auditId));
 
   /**
    * The completed audit as SARIF or JUnit XML, in parts as it is written, its pages read as it
@@ -265,11 +266,11 @@ export const createAuditService = ({
    * pages with nothing wrong. That is decided here, before the file's first byte.
    */
   const exportReport = async (
-    userId: string,
+    workspaceId: string,
     auditId: string,
     format: AuditExportFormat,
   ): Promise<AsyncIterable<string>> => {
-    const audit = await completed(userId, auditId);
+    const audit = await completed(workspaceId, auditId);
     if (await anyChecksPruned(db, auditId))
       throw new AppError(
         "checks_pruned",
@@ -296,10 +297,10 @@ export const createAuditService = ({
    * being scanned finish and are kept, nothing more is queued. A finished audit is left as it
    * is; either way the answer is the audit as it now stands.
    */
-  const cancel = async (userId: string, auditId: string) => {
-    const audit = await owned(userId, auditId);
+  const cancel = async (workspaceId: string, auditId: string) => {
+    const audit = await owned(workspaceId, auditId);
     if (auditRows.isUnderWay(audit.status)) await auditRows.cancel(db, auditId);
-    return view(await owned(userId, auditId), true);
+    return view(await owned(workspaceId, auditId), true);
   };
 
   return {

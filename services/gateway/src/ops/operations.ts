@@ -42,10 +42,10 @@ export type OperationsDeps = {
  * the scans table, and the latest failures with their reasons.
  */
 export const createOperations = ({ db, queue, monthlyQuotas, queueDashboard }: OperationsDeps) => {
-  const quota = async (userId: string, plan: Plan): Promise<AccountView["quota"]> => {
+  const quota = async (workspaceId: string, plan: Plan): Promise<AccountView["quota"]> => {
     const now = new Date();
     return {
-      used: await scansThisMonth(db, userId, now),
+      used: await scansThisMonth(db, workspaceId, now),
       limit: monthlyQuotas[plan],
       resetsAt: quotaMonth(now).resetsAt.toISOString(),
     };

@@ -29,26 +29,30 @@ export const createSiteCredentials = ({ db, box }: { db: Db; box: SecretBox | nu
     return box;
   };
 
-  const owned = async (userId: string, siteId: string) => {
+  const owned = async (workspaceId: string, siteId: string) => {
     const site = await db.site.findFirst({
-      where: { id: siteId, userId },
+      where: { id: siteId, workspaceId },
       select: { id: true, credentialsSealed: true, credentialsUpdatedAt: true },
     });
     if (!site) throw siteNotFound(siteId);
     return site;
   };
 
-  const set = async (userId: string, siteId: string, input: SiteCredentialsRequest): Promise<SiteCredentialsView> => {
+  const set = async (
+    workspaceId: string,
+    siteId: string,
+    input: SiteCredentialsRequest,
+  ): Promise<SiteCredentialsView> => {
     const sealed = sealer().seal(JSON.stringify(input));
-    await owned(userId, siteId);
+    await owned(workspaceId, siteId);
     const updatedAt = new Date();
-    const { moved } = await sites.setCredentials(db, userId, siteId, sealed, updatedAt);
+    const { moved } = await sites.setCredentials(db, workspaceId, siteId, sealed, updatedAt);
     if (!moved) throw siteNotFound(siteId);
     return credentialsView(input, updatedAt);
   };
 
-  const show = async (userId: string, siteId: string): Promise<SiteCredentialsView> => {
-    const site = await owned(userId, siteId);
+  const show = async (workspaceId: string, siteId: string): Promise<SiteCredentialsView> => {
+    const site = await owned(workspaceId, siteId);
     if (!site.credentialsSealed || !site.credentialsUpdatedAt) throw noneSet(siteId);
     let opened: unknown;
     try {
@@ -64,10 +68,10 @@ export const createSiteCredentials = ({ db, box }: { db: Db; box: SecretBox | nu
     return credentialsView(SiteCredentialsRequest.parse(opened), site.credentialsUpdatedAt);
   };
 
-  const remove = async (userId: string, siteId: string): Promise<{ id: string; deleted: true }> => {
-    const site = await owned(userId, siteId);
+  const remove = async (workspaceId: string, siteId: string): Promise<{ id: string; deleted: true }> => {
+    const site = await owned(workspaceId, siteId);
     if (!site.credentialsSealed) throw noneSet(siteId);
-    await sites.clearCredentials(db, userId, siteId);
+    await sites.clearCredentials(db, workspaceId, siteId);
     return { id: siteId, deleted: true };
   };
 

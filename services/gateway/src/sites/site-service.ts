@@ -9,7 +9,7 @@ import {
   siteOriginOf,
 } from "@scan/contract";
 import type { Db, Site } from "@scan/db";
-import { AUDIT_WHERE, sites as siteRows } from "@scan/records";
+import { AUDIT_WHERE, type Owner, sites as siteRows } from "@scan/records";
 
 export const toSiteView = (site: Site): SiteView => {
   const { latestSeo: seo, latestAeo: aeo, latestGeo: geo, latestMode: mode, latestScoresAt: scannedAt } = site;
@@ -31,7 +31,7 @@ export const toSiteView = (site: Site): SiteView => {
   };
 };
 
-/** Newest first; the id breaks ties, so pages neither repeat nor skip a site. Served by (user_id, created_at, id). */
+/** Newest first; the id breaks ties, so pages neither repeat nor skip a site. Served by (workspace_id, created_at, id). */
 const ORDER = [{ createdAt: "desc" as const }, { id: "desc" as const }];
 
 export const siteNotFound = (id: string) =>
@@ -39,10 +39,10 @@ export const siteNotFound = (id: string) =>
 
 /** A user's sites: list with a literal, case-insensitive filter, and create one per origin. */
 export const createSiteService = ({ db }: { db: Db }) => {
-  const list = async (userId: string, query: SiteListQuery): Promise<{ sites: SiteView[]; meta: PageMeta }> => {
+  const list = async (workspaceId: string, query: SiteListQuery): Promise<{ sites: SiteView[]; meta: PageMeta }> => {
     const pattern = query.q === undefined ? null : likeLiteral(query.q);
     const where = {
-      userId,
+      workspaceId,
       ...(pattern === null
         ? {}
         : {
@@ -60,37 +60,37 @@ export const createSiteService = ({ db }: { db: Db }) => {
   };
 
   /**
-   * The user's site for `url`'s origin: created (`created: true`) or, when it exists, returned
-   * as it is, renamed when `name` is given. Safe to repeat and to race: the (user_id, url)
+   * The workspace's site for `url`'s origin: created (`created: true`) or, when it exists, returned
+   * as it is, renamed when `name` is given. Safe to repeat and to race: the (workspace_id, url)
    * unique index decides which request creates it.
    */
   const create = async (
-    userId: string,
+    owner: Owner,
     input: { url: string; name?: string | undefined },
   ): Promise<{ site: SiteView; created: boolean }> => {
     const origin = siteOriginOf(input.url);
-    const { site, created } = await siteRows.ensure(db, userId, origin, input.name);
+    const { site, created } = await siteRows.ensure(db, owner, origin, input.name);
     return { site: toSiteView(site), created };
   };
 
-  /** Throws 404 unless `siteId` is one of the user's sites; another user's is as missing as an unknown one. */
-  const assertOwned = async (userId: string, siteId: string): Promise<void> => {
-    const site = await db.site.findFirst({ where: { id: siteId, userId }, select: { id: true } });
+  /** Throws 404 unless `siteId` is one of the workspace's sites; another workspace's is as missing as an unknown one. */
+  const assertOwned = async (workspaceId: string, siteId: string): Promise<void> => {
+    const site = await db.site.findFirst({ where: { id: siteId, workspaceId }, select: { id: true } });
     if (!site) throw siteNotFound(siteId);
   };
 
   /** One of the user's sites; another user's is as missing as an unknown one. */
-  const get = async (userId: string, siteId: string): Promise<SiteView> => {
-    const site = await db.site.findFirst({ where: { id: siteId, userId } });
+  const get = async (workspaceId: string, siteId: string): Promise<SiteView> => {
+    const site = await db.site.findFirst({ where: { id: siteId, workspaceId } });
     if (!site) throw siteNotFound(siteId);
     return toSiteView(site);
   };
 
   /** Gives one of the user's sites a new name; its origin, scores and records stay. */
-  const rename = async (userId: string, siteId: string, name: string): Promise<SiteView> => {
-    const { moved } = await siteRows.rename(db, userId, siteId, name);
+  const rename = async (workspaceId: string, siteId: string, name: string): Promise<SiteView> => {
+    const { moved } = await siteRows.rename(db, workspaceId, siteId, name);
     if (!moved) throw siteNotFound(siteId);
-    return get(userId, siteId);
+    return get(workspaceId, siteId);
   };
 
   /**
@@ -100,10 +100,10 @@ export const createSiteService = ({ db }: { db: Db }) => {
    * way, whose pages would be stored for nothing. A schedule's queue entry finds no row when it
    * next fires and removes itself.
    */
-  const remove = async (userId: string, siteId: string): Promise<{ id: string; deleted: true }> => {
-    await assertOwned(userId, siteId);
+  const remove = async (workspaceId: string, siteId: string): Promise<{ id: string; deleted: true }> => {
+    await assertOwned(workspaceId, siteId);
     const running = await db.audit.count({
-      where: { siteId, userId, ...AUDIT_WHERE.underWay },
+      where: { siteId, workspaceId, ...AUDIT_WHERE.underWay },
     });
     if (running > 0) {
       throw new AppError(
@@ -113,7 +113,7 @@ export const createSiteService = ({ db }: { db: Db }) => {
       );
     }
     // alerts name the site by id only (no foreign key): they go in the same transaction
-    const { moved } = await siteRows.remove(db, userId, siteId);
+    const { moved } = await siteRows.remove(db, workspaceId, siteId);
     if (!moved) throw siteNotFound(siteId);
     return { id: siteId, deleted: true };
   };

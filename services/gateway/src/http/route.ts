@@ -145,6 +145,9 @@ const CALLER_KINDS: readonly Authorization[] = [
 const isCallerKind = (authorization: Authorization): authorization is CallerKind =>
   CALLER_KINDS.includes(authorization);
 
+/** What a viewer may send: the methods that change nothing. */
+const READ_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"]);
+
 const isApiPath = (path: string): boolean => path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
 
 /** The caller the access middleware let through; it lets no one else this far, and this keeps the rule next to its use. */
@@ -163,6 +166,14 @@ const callerFor = (authorization: Authorization, res: Response): Caller | undefi
         "Ask an operator to give your account the operator role (pnpm accounts set-role).",
       );
     }
+  }
+  if (caller?.kind === "user" && caller.workspaceRole === "viewer" && !READ_METHODS.has(res.req.method)) {
+    // a viewer reads the workspace and changes nothing of it, whatever the endpoint
+    throw new AppError(
+      "forbidden",
+      "Your role in this workspace is viewer, which reads and does not write",
+      "Ask an owner or admin of the workspace for the member role, or switch to a workspace where you have it.",
+    );
   }
   if (
     caller === undefined ||

@@ -4,7 +4,7 @@
  * - the JavaScript the first page loads, compressed (gzip -9 and brotli -11): ≤ 200 KB;
  * - the sign-in page, from navigation to its form answering input (`sign-in:interactive`,
  *   a fresh browser context each time, nothing cached): ≤ 1 s;
- * - a full scan's report (53 checks) drawn after its data arrived (`report:draw`, from the
+ * - a full scan's report (57 checks) drawn after its data arrived (`report:draw`, from the
  *   arrival, by the scan's progress stream or a GET, to the next frame after React committed it): ≤ 100 ms.
  * Prints a table and writes docs/reports/dashboard.md.
  */

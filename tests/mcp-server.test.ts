@@ -149,7 +149,7 @@ describe("MCP tool server", () => {
       const result = await client.callTool({ name: "aeo_scan", arguments: { url: site.url("/") } });
       const scan = ScanResult.parse(result.structuredContent);
       expect(scan.mode).toBe("full");
-      expect(scan.checks).toHaveLength(53);
+      expect(scan.checks).toHaveLength(57);
     });
 
     it("aeo_score over SSE with ?key=: three area scores, overall, grade and the worst three problems", async () => {

@@ -13,11 +13,19 @@ const SiteFile = z.object({
   type: z.string(),
   status: z.number().int().optional(),
   headers: z.record(z.string(), z.string()).optional(),
+  /** answer this long after the request: a slow script, so that the page paints before it runs */
+  delayMs: z.number().int().nonnegative().optional(),
 });
 /** `site.json`: what each path of the fixture's origin answers; any other path answers 404. */
 const SiteMap = z.object({ files: z.record(z.string(), SiteFile) });
 
-export type SiteAnswer = { status: number; contentType: string; headers: Record<string, string>; body: string };
+export type SiteAnswer = {
+  status: number;
+  contentType: string;
+  headers: Record<string, string>;
+  body: string;
+  delayMs?: number;
+};
 
 /** One site the audits are run on: its page at `/` (or at `pagePath`) and what its other paths answer. */
 export type AgenticSite = {
@@ -48,6 +56,7 @@ export const fixtureSites = (): AgenticSite[] =>
             contentType: file.type,
             headers: file.headers ?? {},
             body: readFileSync(join(dir, file.file), "utf8"),
+            ...(file.delayMs ? { delayMs: file.delayMs } : {}),
           };
         },
       };
@@ -78,8 +87,12 @@ export const serveSite = async (site: AgenticSite): Promise<{ origin: string; cl
   const server: Server = createServer((request, response) => {
     const path = new URL(request.url ?? "/", "http://127.0.0.1").pathname;
     const answer = site.answer(path);
-    response.writeHead(answer.status, { "content-type": answer.contentType, ...answer.headers });
-    response.end(answer.body);
+    const send = () => {
+      response.writeHead(answer.status, { "content-type": answer.contentType, ...answer.headers });
+      response.end(answer.body);
+    };
+    if (answer.delayMs) setTimeout(send, answer.delayMs);
+    else send();
   });
   await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
   const { port } = server.address() as AddressInfo;

@@ -58,7 +58,7 @@ const USAGE = `usage: scan <url> [options]
   audit                     audit the URL's whole site through the API (needs SCAN_API_URL and SCAN_API_KEY);
                             the assertions judge the site's scores and grade, its site checks, and
                             each page check on every page
-  --mode <quick|full>       quick (the 20 core checks) or full (all 53; the default)
+  --mode <quick|full>       quick (the 20 core checks) or full (all 57; the default)
   --max-pages <n>           an audit's most pages (default: the plan's ceiling)
   --format <format>         text (the default), json, csv, junit or sarif
   --json                    the same as --format json

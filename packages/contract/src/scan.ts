@@ -4,7 +4,7 @@ import { Grade } from "./grade";
 import { pageParams, queryFilter, queryUuid } from "./list-query";
 import { RenderFailure, RenderFailureCode } from "./render-failure";
 
-/** How much of the catalogue a scan runs: `quick` (20 checks, partial scores) or `full` (all 53). */
+/** How much of the catalogue a scan runs: `quick` (20 checks, partial scores) or `full` (all 57). */
 export const ScanMode = z.enum(["quick", "full"]);
 export type ScanMode = z.infer<typeof ScanMode>;
 
@@ -42,7 +42,7 @@ export const ScanResult = z.object({
   status: z.literal("completed"),
   grade: Grade,
   scores: AreaScores,
-  /** quick scans run 20 of the 53 checks: their scores are not comparable with a full scan's */
+  /** quick scans run 20 of the 57 checks: their scores are not comparable with a full scan's */
   partial: z.boolean(),
   issues: IssueCounts,
   checks: z.array(CheckResult),

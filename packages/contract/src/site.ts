@@ -77,7 +77,7 @@ export const SiteScoresScan = z.object({
   /** null for scores that no scan of this service recorded (seeded demo data) */
   id: z.uuid().nullable(),
   mode: ScanMode,
-  /** true for a quick scan: 20 of 53 checks, not comparable with a full scan's scores */
+  /** true for a quick scan: 20 of 57 checks, not comparable with a full scan's scores */
   partial: z.boolean(),
   scanned_at: z.iso.datetime(),
 });

@@ -45,6 +45,59 @@ export const BotFetch = z.object({
 });
 export type BotFetch = z.infer<typeof BotFetch>;
 
+/** One axe-core rule the rendered page violates, kept compact: rule, impact, how many nodes, a few of them. */
+export const AxeViolation = z.object({
+  rule: z.string(),
+  impact: z.string().nullable(),
+  help: z.string(),
+  nodes: z.number().int().nonnegative(),
+  /** CSS selectors of the first few nodes */
+  targets: z.array(z.string()),
+});
+export type AxeViolation = z.infer<typeof AxeViolation>;
+
+/** A tool the page registered for agents (WebMCP), as Chromium reported it. */
+export const WebMcpTool = z.object({
+  name: z.string(),
+  description: z.string(),
+  inputSchema: z.unknown(),
+  /** a `<form toolname>` (declarative) rather than a script's registration */
+  declarative: z.boolean(),
+});
+export type WebMcpTool = z.infer<typeof WebMcpTool>;
+
+/**
+ * WebMCP as the render saw it. `supported` false: this Chromium exposes no `modelContext`, so
+ * nothing about the page's tools can be known.
+ */
+export const WebMcpCapture = z.object({
+  supported: z.boolean(),
+  tools: z.array(WebMcpTool),
+  /** Chromium's own findings on annotated forms (FormModelContext… issues): error type and element */
+  formIssues: z.array(z.object({ type: z.string(), element: z.string().nullable() })),
+});
+export type WebMcpCapture = z.infer<typeof WebMcpCapture>;
+
+/** Layout shifts during the render, grouped in session windows as Lighthouse computes CLS. */
+export const LayoutShiftCapture = z.object({
+  /** the largest session window's sum */
+  cls: z.number().nonnegative(),
+  /** shifts counted (those without recent input) */
+  shifts: z.number().int().nonnegative(),
+});
+export type LayoutShiftCapture = z.infer<typeof LayoutShiftCapture>;
+
+/**
+ * What an AI agent meets in the rendered page, measured during a full scan's render. A part is
+ * null when it could not be measured (the page's scripts kept the page busy, or it closed).
+ */
+export const AgentCapture = z.object({
+  axe: z.object({ version: z.string(), violations: z.array(AxeViolation) }).nullable(),
+  webmcp: WebMcpCapture.nullable(),
+  layoutShift: LayoutShiftCapture.nullable(),
+});
+export type AgentCapture = z.infer<typeof AgentCapture>;
+
 /**
  * Everything the worker captured about one page, once per scan. Checks are pure functions of
  * a snapshot and the scan time, so this is the whole contract between capture and judgement.
@@ -75,5 +128,7 @@ export const Snapshot = z.object({
   sitemap: TextResource.nullable(),
   subresources: z.array(Subresource),
   botFetches: z.array(BotFetch),
+  /** full scans that rendered: the agentic-browsing measurements of the render */
+  agent: AgentCapture.optional(),
 });
 export type Snapshot = z.infer<typeof Snapshot>;

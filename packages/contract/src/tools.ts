@@ -21,7 +21,7 @@ export const ToolUrl = requiredString("the page's URL").describe(
 export const ScanToolInput = z.strictObject({
   url: ToolUrl,
   mode: ScanMode.optional().describe(
-    'quick: the 20 core checks (about 10 s); full: all 53 checks (about 25 s). Default "full".',
+    'quick: the 20 core checks (about 10 s); full: all 57 checks (about 25 s). Default "full".',
   ),
 });
 export type ScanToolInput = z.infer<typeof ScanToolInput>;

@@ -28,7 +28,7 @@ export type CompletedScan = {
  *
  * - `last_scan_at` becomes the latest completion time of any scan of the origin.
  * - The latest scores are replaced only by a scan that ranks at least as high, ranking full
- *   above quick and then by completion time: a quick scan's partial scores (20 of 53 checks)
+ *   above quick and then by completion time: a quick scan's partial scores (20 of 57 checks)
  *   stand only until the first full scan completes, and never replace a full scan's, so sites'
  *   latest scores are compared as equals only when they come from the same kind of scan.
  * - Once a full audit has scored the site (`latest_audit_id`), its site-wide scores stand until the

@@ -1,6 +1,7 @@
-import type { RenderFailureCode, ScanMode, Snapshot, Subresource, TextResource } from "@scan/contract";
+import type { AgentCapture, RenderFailureCode, ScanMode, Snapshot, Subresource, TextResource } from "@scan/contract";
 import { vetTarget } from "@scan/platform";
 import type { Page, Route } from "playwright-core";
+import { type AgentRecorder, startAgentCapture } from "./agent-capture";
 import type { ScanPage } from "./browser-pool";
 import { decodeBody } from "./decode";
 import { fetchDocument } from "./document-fetch";
@@ -50,6 +51,8 @@ const HOP_BY_HOP = new Set(["content-encoding", "content-length", "transfer-enco
 
 /** serialising the DOM and closing a context take milliseconds; longer means the page is stuck */
 const CONTENT_TIMEOUT_MS = 3000;
+/** axe over a large page takes a second or two; a page busier than this is measured no further */
+const AGENT_AUDIT_TIMEOUT_MS = 5000;
 
 const withTimeout = <T>(promise: Promise<T>, ms: number): Promise<T> =>
   new Promise<T>((resolve, reject) => {
@@ -126,7 +129,7 @@ export const captureSnapshot = async (
         },
         full,
       )
-    : { dom: null, subresources: [], unusable: null };
+    : { dom: null, subresources: [], unusable: null, agent: null };
   const renderReason = rendered.unusable
     ? `rendered, but ${UNUSABLE[rendered.unusable]}: judged on the served HTML`
     : (served?.reason ?? (isDocument ? "full scans always render" : "no HTML document to render"));
@@ -149,6 +152,7 @@ export const captureSnapshot = async (
     sitemap: await sitemap,
     subresources: rendered.subresources,
     botFetches: await botFetches,
+    ...(rendered.agent ? { agent: rendered.agent } : {}),
   };
 };
 
@@ -157,7 +161,13 @@ export const captureSnapshot = async (
  * judged on its served HTML, as when it is not rendered).
  */
 /** why a render's DOM could not be judged: the page is then judged on its served HTML */
-type Rendered = { dom: string | null; subresources: Subresource[]; unusable: RenderFailureCode | null };
+type Rendered = {
+  dom: string | null;
+  subresources: Subresource[];
+  unusable: RenderFailureCode | null;
+  /** a full scan's agentic-browsing measurements (agent-capture.ts) */
+  agent: AgentCapture | null;
+};
 
 /** the render failures in the scan log's words */
 const UNUSABLE: Record<RenderFailureCode, string> = {
@@ -244,6 +254,9 @@ const renderDocument = async (
       }
       return route.continue();
     });
+    // a full scan measures what an agent meets during this render: the recorder listens from
+    // before the first script; a quick scan does not pay for it (axe alone costs a few hundred ms)
+    const recorder: AgentRecorder | null = full ? await startAgentCapture(page).catch(() => null) : null;
     const settleBy = Date.now() + settleMs;
     await page.goto(document.url, { waitUntil: "commit", timeout: Math.max(settleMs, 1) });
     // a page that never settles is judged on the DOM it has by then
@@ -255,12 +268,16 @@ const renderDocument = async (
     // the scan's deadline bounds this too, with a moment left for a page that is merely busy
     const serialiseMs = Math.min(CONTENT_TIMEOUT_MS, Math.max(deadline - Date.now(), 250));
     const dom = await withTimeout(serialise(page), serialiseMs).catch(() => null);
-    if (!dom) return { dom: null, subresources, unusable: "dom_unreadable" };
+    if (!dom) return { dom: null, subresources, unusable: "dom_unreadable", agent: null };
     // a document the parser has not finished (a slow parser-blocking script, an overloaded
     // machine) lacks whatever comes after that point: judging it would report a missing title
     // or heading that the page has
-    if (!dom.parsed) return { dom: null, subresources, unusable: "parse_unfinished" };
-    return { dom: dom.html, subresources, unusable: null };
+    if (!dom.parsed) return { dom: null, subresources, unusable: "parse_unfinished", agent: null };
+    // after the DOM is serialised: axe's own script and scrolling never reach what the checks read
+    const agent = recorder
+      ? await recorder.finish(Math.min(AGENT_AUDIT_TIMEOUT_MS, Math.max(deadline - Date.now(), 250)))
+      : null;
+    return { dom: dom.html, subresources, unusable: null, agent };
   } finally {
     release();
   }

@@ -193,7 +193,7 @@ export const Report = ({ scan }: { scan: StoredScan }) => {
             <p className="muted small">
               {scan.mode === "quick"
                 ? "Quick scan: 20 core checks, not comparable with a full scan's scores."
-                : "Full scan: all 53 checks."}
+                : "Full scan: all 57 checks."}
             </p>
             {scan.render_failure ? (
               <p>

@@ -115,7 +115,7 @@ const ScanForm = ({ onStarted }: { onStarted: (id: string) => void }) => {
           </label>
           <label>
             <input type="radio" name="mode" value="full" checked={mode === "full"} onChange={() => setMode("full")} />{" "}
-            Full <span className="muted">(all 53 checks, ~25 s)</span>
+            Full <span className="muted">(all 57 checks, ~25 s)</span>
           </label>
         </fieldset>
       </div>

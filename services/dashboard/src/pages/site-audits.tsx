@@ -101,7 +101,7 @@ const StartAudit = ({ siteId, onStarted }: { siteId: string; onStarted: (audit: 
               checked={mode === "full"}
               onChange={() => setMode("full")}
             />{" "}
-            Full <span className="muted">(all 53 checks per page)</span>
+            Full <span className="muted">(all 57 checks per page)</span>
           </label>
           <label>
             <input

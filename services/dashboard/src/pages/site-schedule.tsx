@@ -147,7 +147,7 @@ const ScheduleForm = ({
         <Field label="Audit mode">
           {(props) => (
             <select {...props} value={mode} onChange={(e) => setMode(e.target.value as Mode)}>
-              <option value="full">Full (53 checks per page)</option>
+              <option value="full">Full (57 checks per page)</option>
               <option value="quick">Quick (20 checks per page)</option>
             </select>
           )}

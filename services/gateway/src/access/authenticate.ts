@@ -109,12 +109,21 @@ export type AuthenticatorDeps = {
   cache?: KeyCache;
 };
 
+export type Authenticator = {
+  /** The caller an API key identifies; null when no key was sent at all, 401 for a key that is not a live one. */
+  byKey: (carriers: KeyCarriers) => Promise<KeyCaller | null>;
+  /** The user a JWT in `Authorization: Bearer <JWT>` identifies; a revoked or ended session's token is refused. */
+  byToken: (authorization: string | undefined) => Promise<UserCaller>;
+  /** The caller of an endpoint that takes an API key or a dashboard session's JWT; null with no credential. */
+  byAccount: (carriers: KeyCarriers) => Promise<AccountCaller | null>;
+};
+
 export const createAuthenticator = ({
   db,
   verifyJwt,
   cache,
   sessionIdleMs = Number.POSITIVE_INFINITY,
-}: AuthenticatorDeps) => {
+}: AuthenticatorDeps): Authenticator => {
   /** The stored key with this hash and its workspace's plan, from the cache or Postgres; undefined when unknown. */
   const lookUp = async (hash: string): Promise<KnownKey | undefined> => {
     const cached = cache?.get(hash);
@@ -298,5 +307,3 @@ export const createAuthenticator = ({
 
   return { byKey, byToken, byAccount };
 };
-
-export type Authenticator = ReturnType<typeof createAuthenticator>;

@@ -102,6 +102,25 @@ type Row = {
   abandoned: boolean;
 };
 
+export type IdempotencyStore = {
+  /** Claims the request's key, or says what the key already holds: an answer, a request at work, another body. */
+  claim: (request: IdempotentRequest) => Promise<ClaimOutcome>;
+  /** Holds the claim another lease: its request is still at work. */
+  renew: (held: Claim) => Promise<void>;
+  /** Binds what the claim's request created to the key, inside the transaction that stores it. */
+  bind: (held: Claim, resource: BoundResource, tx: Tx) => Promise<void>;
+  /** Keeps the answer for the key's retries; only the claim's own request can. */
+  complete: (held: Claim, answer: StoredAnswer) => Promise<void>;
+  /** Forgets the key so a retry does the work again, unless it is bound to what its request created. */
+  release: (held: Claim) => Promise<void>;
+  /** Deletes up to `limit` expired keys; answers how many went. */
+  sweep: (limit?: number) => Promise<number>;
+  /** how long a key and its answer are kept */
+  ttlMs: number;
+  /** how long a claim is held unless its request renews it */
+  leaseMs: number;
+};
+
 /**
  * Idempotency keys in Postgres, the store of record (a Redis restart, which the queue
  * survives, must not make a retry run twice). The claim is one INSERT ... ON CONFLICT on the
@@ -109,7 +128,7 @@ type Row = {
  * one inserts the row and does the work; the others read it. The row takes the answer when
  * the work is done; a retry then reads it. Times are the database's, so gateways agree.
  */
-export const createIdempotencyStore = ({ db, ttlMs, leaseMs }: IdempotencyStoreDeps) => {
+export const createIdempotencyStore = ({ db, ttlMs, leaseMs }: IdempotencyStoreDeps): IdempotencyStore => {
   const claim = async (request: IdempotentRequest): Promise<ClaimOutcome> => {
     const keyHash = sha256(request.key);
     const { scope, fingerprint, method, path } = request;
@@ -225,5 +244,3 @@ export const createIdempotencyStore = ({ db, ttlMs, leaseMs }: IdempotencyStoreD
 
   return { claim, renew, bind, complete, release, sweep, ttlMs, leaseMs };
 };
-
-export type IdempotencyStore = ReturnType<typeof createIdempotencyStore>;

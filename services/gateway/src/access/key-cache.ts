@@ -20,6 +20,29 @@ export type KeyCacheOptions = {
   now?: () => number;
 };
 
+export type KeyCache = {
+  /** The key with this hash while the cache is live and its entry younger than `ttlMs`; undefined otherwise. */
+  get: (hash: string) => KnownKey | undefined;
+  /** Stores a key read from Postgres, unless something was invalidated since `readAt` began. */
+  set: (hash: string, key: KnownKey, readAt: number) => void;
+  /** the generation to hand back to `set` after a database read */
+  generation: () => number;
+  /** Drops the key with this id (revoked, or its default form changed). */
+  invalidateKey: (keyId: string) => void;
+  /** Drops every key the user made (their plan changed, or they are gone). */
+  invalidateUser: (userId: string) => void;
+  /** Drops every key of the workspace (its plan changed, or it is gone). */
+  invalidateWorkspace: (workspaceId: string) => void;
+  /** Drops every key. */
+  clear: () => void;
+  /** whether invalidations are being heard; going dark drops everything */
+  setLive: (heard: boolean) => void;
+  /** How many keys are held. */
+  size: () => number;
+  /** Whether the cache is in use: the feed is heard and it is not turned off. */
+  isLive: () => boolean;
+};
+
 /**
  * API keys by hash, in this process, so that a keyed request needs no database read. It is
  * only used while the change feed is heard (`setLive(true)`): a key revoked, a default form
@@ -27,7 +50,7 @@ export type KeyCacheOptions = {
  * the whole cache is dropped and bypassed whenever the feed is lost, until it is heard again.
  * `ttlMs` bounds how long an entry lives even if a notification never came.
  */
-export const createKeyCache = ({ ttlMs, maxEntries, now = Date.now }: KeyCacheOptions) => {
+export const createKeyCache = ({ ttlMs, maxEntries, now = Date.now }: KeyCacheOptions): KeyCache => {
   const entries = new Map<string, { key: KnownKey; storedAt: number }>();
   let live = false;
   /** bumped by every invalidation: a read that started before one must not be stored after it */
@@ -70,7 +93,6 @@ export const createKeyCache = ({ ttlMs, maxEntries, now = Date.now }: KeyCacheOp
     generation: () => generation,
     invalidateKey: (keyId: string) => dropWhere((key) => key.id === keyId),
     invalidateUser: (userId: string) => dropWhere((key) => key.userId === userId),
-    /** the workspace's plan changed, or it is gone */
     invalidateWorkspace: (workspaceId: string) => dropWhere((key) => key.workspaceId === workspaceId),
     clear: () => dropWhere(() => true),
     /** whether invalidations are being heard; going dark drops everything */
@@ -82,5 +104,3 @@ export const createKeyCache = ({ ttlMs, maxEntries, now = Date.now }: KeyCacheOp
     isLive: () => enabled(),
   };
 };
-
-export type KeyCache = ReturnType<typeof createKeyCache>;

@@ -59,13 +59,28 @@ export type RateLimiterDeps = {
   signIn: SignInLimits;
 };
 
+export type RateLimiter = {
+  /** Counts `points` requests and says whether they may go on; a refused batch gets its points back. */
+  consume: (subject: RateSubject, points?: number) => Promise<RateLimitState>;
+  /** The subject's state without counting anything, for responses that carry the headers uncounted. */
+  peek: (subject: RateSubject) => Promise<RateLimitState>;
+  /** Forgets the subject's count: a successful sign-in clears its account's failed attempts. */
+  clear: (subject: RateSubject) => Promise<void>;
+  /** Gives back `points` spent in the window `spent` describes; null when that window has ended. */
+  refund: (subject: RateSubject, points: number, spent: RateLimitState) => Promise<RateLimitState | null>;
+  /** The number of requests the subject's window allows, from the configuration alone (no Redis). */
+  limitOf: (subject: RateSubject) => number;
+  /** the window's length in seconds */
+  windowS: number;
+};
+
 /**
  * Fixed-window counters in Redis through rate-limiter-flexible: one Lua script increments and
  * reads a counter atomically, so any number of gateway processes sharing the Redis count
  * together and exactly. A window starts with the subject's first counted request. The counter
  * of a key or user is one per subject whatever the plan, so a plan change takes effect at once.
  */
-export const createRateLimiter = ({ redis, prefix, windowS, limits, signIn }: RateLimiterDeps) => {
+export const createRateLimiter = ({ redis, prefix, windowS, limits, signIn }: RateLimiterDeps): RateLimiter => {
   const make = (points: number, scope: string, duration = windowS) =>
     new RateLimiterRedis({
       storeClient: redis,
@@ -191,8 +206,6 @@ export const createRateLimiter = ({ redis, prefix, windowS, limits, signIn }: Ra
 
   return { consume, peek, clear, refund, limitOf, windowS };
 };
-
-export type RateLimiter = ReturnType<typeof createRateLimiter>;
 
 /** The headers every /api/v1 response carries; Retry-After only on a refusal. */
 export const rateLimitHeaders = (state: RateLimitState): Record<string, string> => ({

@@ -48,12 +48,25 @@ export const csrfTokenMatches = (secret: string, presented: string | undefined):
   return expected.length === given.length && timingSafeEqual(expected, given);
 };
 
+export type SessionService = {
+  /** Starts a session for the user and answers it with its secret, for the cookie. */
+  start: (user: SessionUser) => Promise<StartedSession>;
+  /** The live session a cookie's secret names, its use recorded; null when unknown, revoked or ended. */
+  resume: (secret: string) => Promise<LiveSession | null>;
+  /** Ends one session (sign-out); an ended one stays ended. */
+  revoke: (sessionId: string) => Promise<void>;
+  /** Ends every live session of the user but `keep` (none: all of them); answers how many ended. */
+  revokeAllOf: (userId: string, keep?: string) => Promise<number>;
+  /** how long a session lives unused (SESSION_IDLE_S), which its JWTs follow */
+  idleMs: number;
+};
+
 /**
  * Dashboard sessions, kept in Postgres beside the users they belong to: a row per session,
  * found by the SHA-256 of the cookie's secret. A session ends when revoked, at its absolute
  * end, or after the idle lifetime without use.
  */
-export const createSessionService = ({ db, lifetimes }: { db: Db; lifetimes: SessionLifetimes }) => {
+export const createSessionService = ({ db, lifetimes }: { db: Db; lifetimes: SessionLifetimes }): SessionService => {
   const seenResolutionMs = Math.min(SEEN_RESOLUTION_MS, Math.floor(lifetimes.idleMs / 4));
 
   const endsAt = (lastSeenAt: Date, expiresAt: Date): Date =>
@@ -136,5 +149,3 @@ export const createSessionService = ({ db, lifetimes }: { db: Db; lifetimes: Ses
 
   return { start, resume, revoke, revokeAllOf, idleMs: lifetimes.idleMs };
 };
-
-export type SessionService = ReturnType<typeof createSessionService>;

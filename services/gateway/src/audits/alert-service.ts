@@ -1,4 +1,12 @@
-import { type AuditAlertView, maskSecretUrl, offsetOf, type PageMeta, pageMeta, RegressionAlert } from "@scan/contract";
+import {
+  type AuditAlertView,
+  type ListPage,
+  maskSecretUrl,
+  offsetOf,
+  type PageMeta,
+  pageMeta,
+  RegressionAlert,
+} from "@scan/contract";
 import type { AuditAlert, Db } from "@scan/db";
 import { siteNotFound } from "../sites";
 
@@ -43,8 +51,17 @@ export const toAlertView = (alert: AuditAlert): AuditAlertView => {
   };
 };
 
+export type AlertService = {
+  /** One of the workspace's sites' regression alerts, newest first, with where each was delivered. */
+  listForSite: (
+    workspaceId: string,
+    siteId: string,
+    query: ListPage,
+  ) => Promise<{ alerts: AuditAlertView[]; meta: PageMeta }>;
+};
+
 /** A site's regression alerts (stored by the worker when an audit regressed), newest first. */
-export const createAlertService = ({ db }: { db: Db }) => {
+export const createAlertService = ({ db }: { db: Db }): AlertService => {
   const listForSite = async (
     workspaceId: string,
     siteId: string,
@@ -69,5 +86,3 @@ export const createAlertService = ({ db }: { db: Db }) => {
   };
   return { listForSite };
 };
-
-export type AlertService = ReturnType<typeof createAlertService>;

@@ -1,12 +1,17 @@
 import { reportCsv, streamPagesCsv } from "@scan/audit";
 import {
   AppError,
+  type AuditIssuePage,
+  type AuditIssuePagesQuery,
+  type AuditIssues,
+  type AuditIssuesQuery,
   type AuditPageListQuery,
   type AuditPageView,
   type AuditProgress,
   type AuditView,
   type CreateAuditRequest,
   type Grade,
+  type ListPage,
   offsetOf,
   type PageMeta,
   type Plan,
@@ -35,7 +40,7 @@ export type AuditServiceDeps = {
   log: Logger;
   /** the most pages one audit may scan, by plan */
   pagesByPlan: Record<Plan, number>;
-  /** audits under way at once per user */
+  /** audits under way at once per workspace */
   activePerUser: number;
   /** the scan target's address policy, for the site's origin */
   assertScannable: (url: string) => Promise<void>;
@@ -77,8 +82,50 @@ export const toAuditView = (audit: Audit, progress: AuditProgress, withReport: b
   report: withReport && audit.status === "completed" && audit.report ? SiteReport.parse(audit.report) : null,
 });
 
+export type AuditService = {
+  /** Starts an audit of one of the owner's sites, within the plan's page ceiling and audits under way. */
+  create: (owner: AccountCaller, siteId: string, input: CreateAuditRequest, requestId: string) => Promise<AuditView>;
+  /** One of the workspace's audits with its progress and, once completed, its report. */
+  get: (workspaceId: string, auditId: string) => Promise<AuditView>;
+  /** The audit's state and progress without its report: what a progress stream sends at each change. */
+  progress: (workspaceId: string, auditId: string) => Promise<AuditView>;
+  /** One of the workspace's sites' audits, newest first. */
+  listForSite: (
+    workspaceId: string,
+    siteId: string,
+    query: ListPage,
+  ) => Promise<{ audits: AuditView[]; meta: PageMeta }>;
+  /** The audit's pages, one page of the list at a time. */
+  pages: (
+    workspaceId: string,
+    auditId: string,
+    query: AuditPageListQuery,
+  ) => Promise<{ pages: AuditPageView[]; meta: PageMeta }>;
+  /** Every page of the audit as CSV, a line per page as the pages are read. */
+  pagesAsCsv: (workspaceId: string, auditId: string) => Promise<AsyncIterable<string>>;
+  /** The completed audit's report; 409 with Retry-After while it is under way, 404 when it never will have one. */
+  report: (workspaceId: string, auditId: string) => Promise<SiteReport>;
+  /** The completed audit's report as CSV. */
+  reportAsCsv: (workspaceId: string, auditId: string) => Promise<string>;
+  /** The completed audit as SARIF or JUnit XML, in parts as it is written; 410 once retention dropped a page's checks. */
+  exportReport: (workspaceId: string, auditId: string, format: AuditExportFormat) => Promise<AsyncIterable<string>>;
+  /** Cancels an audit under way (pages being scanned finish and are kept); answers the audit as it now stands. */
+  cancel: (workspaceId: string, auditId: string) => Promise<AuditView>;
+  /** The audit's issues, check by check, compared with the site's previous completed audit of the same mode. */
+  issues: (workspaceId: string, auditId: string, query: AuditIssuesQuery) => Promise<AuditIssues>;
+  /** The audit's issues as CSV. */
+  issuesAsCsv: (workspaceId: string, auditId: string, query: AuditIssuesQuery) => Promise<string>;
+  /** The pages an issue is on, in the order the audit admitted them; a fixed issue is on none. */
+  issuePages: (
+    workspaceId: string,
+    auditId: string,
+    check: string,
+    query: AuditIssuePagesQuery,
+  ) => Promise<{ pages: AuditIssuePage[]; meta: PageMeta }>;
+};
+
 /**
- * Whole-site audits of a user's sites: started within the plan's page ceiling and the number
+ * Whole-site audits of a workspace's sites: started within the plan's page ceiling and the number
  * under way, read with their progress counted from the page rows, paged through, exported and
  * cancelled. The worker does the rest (services/worker/src/jobs/audit.job.ts).
  */
@@ -90,7 +137,7 @@ export const createAuditService = ({
   pagesByPlan,
   activePerUser,
   assertScannable,
-}: AuditServiceDeps) => {
+}: AuditServiceDeps): AuditService => {
   /**
    * The page counts by status, from live work only: a page whose row says running but whose
    * worker is gone (killed under it; its job is handed to another worker within the stalled
@@ -317,5 +364,3 @@ export const createAuditService = ({
     ...createAuditIssueReader({ db, owned }),
   };
 };
-
-export type AuditService = ReturnType<typeof createAuditService>;

@@ -27,12 +27,21 @@ type Row = {
   completed_at: Date;
 };
 
+export type HistoryService = {
+  /** One of the workspace's sites' completed keyed scans and audits, newest first, as one paged list. */
+  list: (
+    workspaceId: string,
+    siteId: string,
+    query: SiteHistoryQuery,
+  ) => Promise<{ entries: SiteHistoryEntry[]; meta: PageMeta }>;
+};
+
 /**
- * A site's scores and issue counts over time: its owner's completed keyed scans of the site's
+ * A site's scores and issue counts over time: its workspace's completed keyed scans of the site's
  * pages (the scan's URL is on the site's origin) and the site's completed audits, newest first,
  * as one list paged in PostgreSQL.
  */
-export const createHistoryService = ({ db }: { db: Db }) => {
+export const createHistoryService = ({ db }: { db: Db }): HistoryService => {
   const list = async (
     workspaceId: string,
     siteId: string,
@@ -85,5 +94,3 @@ export const createHistoryService = ({ db }: { db: Db }) => {
   };
   return { list };
 };
-
-export type HistoryService = ReturnType<typeof createHistoryService>;

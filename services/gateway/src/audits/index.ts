@@ -4,5 +4,5 @@ export { alertRoutes } from "./alerts.route";
 export { type AuditService, createAuditService } from "./audit-service";
 export { auditRoutes } from "./audits.route";
 export { createHistoryService, type HistoryService } from "./history-service";
-export { createLiveWork, workerNameOf } from "./live-work";
+export { createLiveWork, type LiveWork, workerNameOf } from "./live-work";
 export { createScheduleService, type ScheduleService } from "./schedule-service";

@@ -14,6 +14,9 @@ export const workerNameOf = (client: Record<string, string>): string | null => {
 /** most page jobs looked up per read: more than any audit runs at once */
 const MOST_LOOKED_UP = 200;
 
+/** Which of these page jobs (at most 200 looked up) a live worker is running now. */
+export type LiveWork = (jobIds: readonly string[]) => Promise<Set<string>>;
+
 /**
  * Which of these jobs a live worker is running now: the job is active and the worker that took
  * it still holds its connection to Redis. A worker killed under a job drops its connection at
@@ -21,7 +24,7 @@ const MOST_LOOKED_UP = 200;
  * the stalled check hands it back (up to 15 s): that job is no live work.
  */
 export const createLiveWork =
-  (queue: Pick<Queue, "getJob" | "getWorkers">) =>
+  (queue: Pick<Queue, "getJob" | "getWorkers">): LiveWork =>
   async (jobIds: readonly string[]): Promise<Set<string>> => {
     const ids = jobIds.slice(0, MOST_LOOKED_UP);
     if (ids.length === 0) return new Set();
@@ -34,5 +37,3 @@ export const createLiveWork =
     );
     return new Set(held.filter((id): id is string => id !== null));
   };
-
-export type LiveWork = ReturnType<typeof createLiveWork>;

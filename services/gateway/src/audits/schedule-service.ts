@@ -32,6 +32,21 @@ const noSchedule = (siteId: string) =>
     "Create one with POST /api/v1/sites/{id}/schedule.",
   );
 
+export type ScheduleService = {
+  /** Creates or replaces the site's schedule; `created` says which. */
+  put: (
+    owner: AccountCaller,
+    siteId: string,
+    input: AuditScheduleRequest,
+  ) => Promise<{ schedule: AuditScheduleView; created: boolean }>;
+  /** One of the workspace's sites' schedule; 404 when it has none. */
+  get: (workspaceId: string, siteId: string) => Promise<AuditScheduleView>;
+  /** The site's schedule, or null when it has none (the caller has checked the site is the workspace's). */
+  find: (siteId: string) => Promise<AuditScheduleView | null>;
+  /** Deletes the schedule, answering it as it was with no next run; audits it started stay. */
+  remove: (workspaceId: string, siteId: string) => Promise<AuditScheduleView>;
+};
+
 /**
  * A site's recurring audit: stored as a row (one per site), run by a BullMQ job scheduler made
  * from it. The worker makes the scheduler again from the row when Redis lost it.
@@ -44,7 +59,7 @@ export const createScheduleService = ({
   vetDeliveryUrl,
   webhooksEnabled,
   mailEnabled,
-}: ScheduleServiceDeps) => {
+}: ScheduleServiceDeps): ScheduleService => {
   const viewOf = async (schedule: AuditSchedule): Promise<AuditScheduleView> => {
     const scheduler = await queue.getJobScheduler(auditSchedulerId(schedule.siteId)).catch(() => undefined);
     return {
@@ -174,7 +189,7 @@ export const createScheduleService = ({
     return { schedule: await viewOf(schedule), created };
   };
 
-  /** The site's schedule, or null when it has none (the caller has checked the site is the user's). */
+  /** The site's schedule, or null when it has none (the caller has checked the site is the workspace's). */
   const find = async (siteId: string): Promise<AuditScheduleView | null> => {
     const schedule = await db.auditSchedule.findUnique({ where: { siteId } });
     return schedule ? viewOf(schedule) : null;
@@ -201,5 +216,3 @@ export const createScheduleService = ({
 
   return { put, get, find, remove };
 };
-
-export type ScheduleService = ReturnType<typeof createScheduleService>;

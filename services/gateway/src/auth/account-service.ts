@@ -1,4 +1,13 @@
-import { AppError, Email, type Plan, type Role } from "@scan/contract";
+import {
+  AppError,
+  Email,
+  type PasswordChangeRequest,
+  type PasswordResetRequest,
+  type Plan,
+  type Role,
+  type SignInRequest,
+  type SignUpRequest,
+} from "@scan/contract";
 import type { Db } from "@scan/db";
 import {
   type LiveSession,
@@ -38,6 +47,23 @@ const isUniqueViolation = (error: unknown): boolean =>
 
 const USER_FIELDS = { id: true, email: true, role: true, plan: true } as const;
 
+export type AccountService = {
+  /** A new account and its first session: open to anyone, or by an invitation for its email. */
+  signUp: (input: SignUpRequest) => Promise<StartedSession>;
+  /** A new session for the right email and password; 401 with one message for every wrong pair. */
+  signIn: (input: SignInRequest) => Promise<StartedSession>;
+  /** Sets a user's password (the operator's CLI); every session of the user ends. */
+  setPassword: (userId: string, newPassword: string, field?: string) => Promise<void>;
+  /** The signed-in user's change: the current password is checked, then every session ends and a new one starts. */
+  changePassword: (session: LiveSession, input: PasswordChangeRequest) => Promise<StartedSession>;
+  /** A reset link's token and a new password: the password is set, the link spent and every session ended. */
+  resetPassword: (input: PasswordResetRequest) => Promise<void>;
+  /** The email an invitation is for while it can still be used, or null. */
+  invitationEmail: (token: string) => Promise<string | null>;
+  /** Who may make an account: anyone, or only with an invitation link. */
+  signUpMode: SignUpMode;
+};
+
 /**
  * The dashboard's accounts: sign-up (open or by invitation), sign-in, a password change and a
  * reset through a one-time link. Passwords are argon2id hashes; every change of password ends
@@ -53,7 +79,7 @@ export const createAccountService = ({
   sessions: SessionService;
   signUpMode: SignUpMode;
   checkPassword: PasswordCheck;
-}) => {
+}): AccountService => {
   /** The invitation a token names while it can still be used, or null. */
   const openInvitation = async (token: string) => {
     const invitation = await db.invitation.findUnique({ where: { tokenHash: sha256Hex(token) } });
@@ -182,5 +208,3 @@ export const createAccountService = ({
 
   return { signUp, signIn, setPassword, changePassword, resetPassword, invitationEmail, signUpMode };
 };
-
-export type AccountService = ReturnType<typeof createAccountService>;

@@ -24,12 +24,15 @@ export const PresentedPassword = z
 
 export const hashPassword = (password: string): Promise<string> => hash(password);
 
+/** Whether `password` is the one `stored` was made from, taking as long when nothing is stored. */
+export type PasswordCheck = (stored: string | null | undefined, password: string) => Promise<boolean>;
+
 /**
  * Whether `password` is the one `stored` was made from. With no stored hash (an unknown email,
  * or a user who never set a password) a hash made at start-up is checked instead, so the
  * answer takes as long either way and timing tells no account apart.
  */
-export const createPasswordCheck = async () => {
+export const createPasswordCheck = async (): Promise<PasswordCheck> => {
   const decoy = await hash(`decoy-${process.hrtime.bigint()}`);
   return async (stored: string | null | undefined, password: string): Promise<boolean> => {
     try {
@@ -41,5 +44,3 @@ export const createPasswordCheck = async () => {
     }
   };
 };
-
-export type PasswordCheck = Awaited<ReturnType<typeof createPasswordCheck>>;

@@ -16,13 +16,20 @@ const shown = (states: readonly RateLimitState[]): RateLimitState =>
     return state.remaining < worst.remaining ? state : worst;
   });
 
+export type SignInThrottle = {
+  /** Counts an attempt from the request's address (and at `account`, when given) and shows the count in headers; 429 once over. */
+  attempt: (req: Request, res: Response, account?: { email: string }) => Promise<void>;
+  /** Clears the account's count after a successful sign-in; a Redis failure is logged, not thrown. */
+  succeeded: (email: string) => Promise<void>;
+};
+
 /**
  * The throttle on password guessing, through the API's Redis rate limiter and with its
  * headers: attempts from each client address (sign-in, sign-up, reset) and at each account
  * (sign-in, password change) are counted before any password is checked, so a refused
  * attempt costs no argon2 work. A successful sign-in clears its account's count.
  */
-export const createSignInThrottle = ({ limiter, log }: { limiter: RateLimiter; log: Logger }) => {
+export const createSignInThrottle = ({ limiter, log }: { limiter: RateLimiter; log: Logger }): SignInThrottle => {
   const attempt = async (req: Request, res: Response, account?: { email: string }): Promise<void> => {
     const subjects: RateSubject[] = [{ kind: "sign-in-address", bucket: clientBucket(req.ip) }];
     if (account) subjects.push(accountSubject(account.email));
@@ -55,5 +62,3 @@ export const createSignInThrottle = ({ limiter, log }: { limiter: RateLimiter; l
 
   return { attempt, succeeded };
 };
-
-export type SignInThrottle = ReturnType<typeof createSignInThrottle>;

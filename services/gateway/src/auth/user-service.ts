@@ -1,8 +1,21 @@
 import { AppError, emailOrRefusal, type Plan, type Role } from "@scan/contract";
 import type { Db, User } from "@scan/db";
 
+export type UserService = {
+  /** Creates a user with this email, plan and role (a member by default); refused when the email is taken. */
+  create: (email: string, plan: Plan, role?: Role) => Promise<User>;
+  /** The user with this email; not_found when there is none. */
+  byEmail: (email: string) => Promise<User>;
+  /** The user with this email, created with `plan` when there is none; an existing user keeps their plan. */
+  byEmailOrCreate: (email: string, plan: Plan) => Promise<User>;
+  /** Gives the user with this email another plan. */
+  setPlan: (email: string, plan: Plan) => Promise<User>;
+  /** Gives the user with this email another role. */
+  setRole: (email: string, role: Role) => Promise<User>;
+};
+
 /** Users as the operator manages them (the accounts CLI): created, given a plan and a role. */
-export const createUserService = (db: Db) => {
+export const createUserService = (db: Db): UserService => {
   const create = async (email: string, plan: Plan, role: Role = "member"): Promise<User> => {
     const address = emailOrRefusal(email);
     if (await db.user.findUnique({ where: { email: address } })) {
@@ -37,5 +50,3 @@ export const createUserService = (db: Db) => {
 
   return { create, byEmail, byEmailOrCreate, setPlan, setRole };
 };
-
-export type UserService = ReturnType<typeof createUserService>;

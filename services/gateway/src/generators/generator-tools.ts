@@ -69,13 +69,20 @@ const generateSummary = (result: GenerateResult): string => {
   ].join("\n");
 };
 
+export type GeneratorTools = {
+  /** aeo_fix: a full scan of the page, then the llms.txt, JSON-LD and robots.txt made from it, the checks run again over them. */
+  fix: (input: FixInput, context: ToolContext) => Promise<ToolAnswer<FixResult>>;
+  /** aeo_generate: a quick scan of the page, then content of the asked type drafted from its snapshot. */
+  generate: (input: GenerateInput, context: ToolContext) => Promise<ToolAnswer<GenerateResult>>;
+};
+
 /**
  * fix and generate: a scan of the page through the pipeline that asks the worker to keep its
  * snapshot, then the generators over that snapshot. fix runs a full scan (every check id can
  * be asked for, and the sitemap is fetched for robots.txt); generate a quick one (content
  * only), which leaves the model's call room within a client's timeout.
  */
-export const createGeneratorTools = ({ pages, db, llm }: GeneratorToolsDeps) => {
+export const createGeneratorTools = ({ pages, db, llm }: GeneratorToolsDeps): GeneratorTools => {
   const snapshotOf = async (scan: Scan): Promise<Snapshot> => {
     const row = await db.scanSnapshot.findFirst({ where: { scanId: scan.id, expiresAt: { gt: new Date() } } });
     if (!row) {
@@ -116,5 +123,3 @@ export const createGeneratorTools = ({ pages, db, llm }: GeneratorToolsDeps) => 
 
   return { fix, generate: draft };
 };
-
-export type GeneratorTools = ReturnType<typeof createGeneratorTools>;

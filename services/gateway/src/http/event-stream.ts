@@ -29,7 +29,21 @@ export type EventStream = {
 /** A single line of a field: newlines would start another field, so they never reach the wire. */
 const oneLine = (value: string): string => value.replace(/[\r\n]/g, " ");
 
-export const createEventStreams = ({ maxPerUser, heartbeatMs, lifetimeMs, retryMs }: EventStreamLimits) => {
+export type EventStreams = {
+  /** Opens a stream for `owner` on this response; 503 while shutting down, 429 over `maxPerUser`. */
+  start: (owner: string, req: Request, res: Response) => EventStream;
+  /** At shutdown: no new streams, and every open one ends now (clients reconnect to another gateway). */
+  closeAll: () => void;
+  /** streams open in this process */
+  readonly size: number;
+};
+
+export const createEventStreams = ({
+  maxPerUser,
+  heartbeatMs,
+  lifetimeMs,
+  retryMs,
+}: EventStreamLimits): EventStreams => {
   const open = new Map<string, Set<EventStream>>();
   let closing = false;
 
@@ -114,8 +128,6 @@ export const createEventStreams = ({ maxPerUser, heartbeatMs, lifetimeMs, retryM
     },
   };
 };
-
-export type EventStreams = ReturnType<typeof createEventStreams>;
 
 /** Resolves after `ms`, or at once when `signal` aborts. */
 export const pause = (ms: number, signal: AbortSignal): Promise<void> =>

@@ -19,6 +19,17 @@ const queryKey = (value: unknown): string | undefined => {
   return [...distinct][0];
 };
 
+export type McpAccess = {
+  /** The key as each carrier sent it: Authorization, X-API-Key and the `key` query parameter. */
+  carriersOf: (req: Request) => KeyCarriers;
+  /** Whether any carrier holds a key at all. */
+  sentKey: (carriers: KeyCarriers) => boolean;
+  /** The key holder behind a request; anyone else is counted against their address and refused. */
+  authenticate: (req: Request, res: Response, carriers: KeyCarriers) => Promise<KeyCaller>;
+  /** Counts `calls` tools/call messages against the key and sets the X-RateLimit-* headers. */
+  count: (res: Response, caller: KeyCaller, calls: number) => Promise<void>;
+};
+
 /**
  * Authentication and rate limits for the tool server, in its own terms (the routes render the
  * refusals as JSON-RPC errors). Every request needs an API key, from any of the three carriers
@@ -27,7 +38,7 @@ const queryKey = (value: unknown): string | undefined => {
  * allowance is spent by tools/call alone, one per call: the handshake, tools/list and the SSE
  * stream cost nothing, so a client's connection does not eat into a plan's hourly scans.
  */
-export const createMcpAccess = ({ auth, limiter, log }: McpAccessDeps) => {
+export const createMcpAccess = ({ auth, limiter, log }: McpAccessDeps): McpAccess => {
   const window = limiter.windowS === 3_600 ? "hour" : `${limiter.windowS} seconds`;
 
   const counters = async <T>(op: () => Promise<T>): Promise<T> => {
@@ -99,5 +110,3 @@ export const createMcpAccess = ({ auth, limiter, log }: McpAccessDeps) => {
 
   return { carriersOf, sentKey, authenticate, count };
 };
-
-export type McpAccess = ReturnType<typeof createMcpAccess>;

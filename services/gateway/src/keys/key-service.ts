@@ -37,8 +37,17 @@ export const personalKeyOwner = async (db: Db, user: { id: string }): Promise<Ke
 const notFound = (id: string) =>
   new AppError("not_found", `No API key with id ${id}`, "List your keys with GET /api/v1/keys.");
 
+export type KeyService = {
+  /** The workspace's live keys, newest first. */
+  list: (user: KeyOwner, page: PageQuery) => Promise<{ keys: ApiKeyView[]; meta: PageMeta }>;
+  /** Creates a key, within the most keys a workspace may hold; the secret is in this answer only. */
+  create: (user: KeyOwner, input: CreateKeyRequest) => Promise<CreatedApiKey>;
+  /** Revokes one of the workspace's keys; a key of another workspace, unknown or already revoked is 404. */
+  revoke: (user: KeyOwner, id: string) => Promise<ApiKeyView>;
+};
+
 /** A workspace's API keys: list, create (the key is returned once), revoke. Another workspace's key is 404. */
-export const createKeyService = ({ db, maxKeysPerUser, onRevoked }: KeyServiceDeps) => {
+export const createKeyService = ({ db, maxKeysPerUser, onRevoked }: KeyServiceDeps): KeyService => {
   const list = async (user: KeyOwner, page: PageQuery) => {
     const where = { workspaceId: user.workspaceId, revokedAt: null };
     const [total, keys] = await Promise.all([
@@ -91,5 +100,3 @@ export const createKeyService = ({ db, maxKeysPerUser, onRevoked }: KeyServiceDe
 
   return { list, create, revoke };
 };
-
-export type KeyService = ReturnType<typeof createKeyService>;

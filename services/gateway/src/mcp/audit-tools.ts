@@ -33,6 +33,11 @@ const summaryOf = (audit: AuditView): string => {
   return lines.join("\n");
 };
 
+export type AuditTools = {
+  /** aeo_audit_site: starts an audit of `url`'s site, or reads the audit `audit_id` names. */
+  auditSite: (input: AuditToolInput, context: ToolContext) => Promise<ToolAnswer<AuditView>>;
+};
+
 /**
  * aeo_audit_site over the audit service: with `url`, the caller's site for its origin (created
  * when new, as POST /api/v1/sites does) gets an audit, answered at once; with `audit_id`, the
@@ -47,7 +52,7 @@ export const createAuditTools = ({
   audits: AuditService;
   sites: SiteService;
   assertScannable: (url: string) => Promise<void>;
-}) => {
+}): AuditTools => {
   const auditSite = async (
     input: AuditToolInput,
     { caller, requestId }: ToolContext,
@@ -72,5 +77,3 @@ export const createAuditTools = ({
   };
   return { auditSite };
 };
-
-export type AuditTools = ReturnType<typeof createAuditTools>;

@@ -1,7 +1,7 @@
 /** The mcp feature's surface: what the composition root and other features use of it. */
-export { createAuditTools } from "./audit-tools";
+export { type AuditTools, createAuditTools } from "./audit-tools";
 export { MCP_PATHS, mcpRoutes } from "./mcp.route";
 export { MCP_OPERATIONS } from "./mcp-operations";
 export { createMcpSessions, type McpSessions } from "./mcp-sessions";
 export { type Tools, toolCatalogue } from "./tool-catalogue";
-export { createToolServerFactory } from "./tool-server";
+export { createToolServerFactory, type ToolServerFactory } from "./tool-server";

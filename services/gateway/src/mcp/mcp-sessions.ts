@@ -21,6 +21,24 @@ export type McpSessionsOptions = {
   keepAliveMs: number;
 };
 
+export type McpSessions = {
+  /** Registers a session for a stream about to open; refuses when draining or the key holds too many. */
+  open: (
+    transport: Transport & { sessionId: string },
+    stream: ServerResponse,
+    carriers: KeyCarriers,
+    caller: KeyCaller,
+  ) => McpSession;
+  /** The open session with this id, if any. */
+  get: (id: string) => McpSession | undefined;
+  /** Ends the session and forgets it. */
+  close: (id: string) => void;
+  /** At shutdown: no new sessions, idle ones closed now and busy ones when their last call finishes. */
+  drain: () => void;
+  /** How many sessions are open in this process. */
+  size: () => number;
+};
+
 /**
  * The legacy SSE sessions of this gateway process. A session lives as long as its stream; its
  * id, announced only on that stream, routes the POSTed messages to it (one process: a
@@ -28,7 +46,7 @@ export type McpSessionsOptions = {
  * HTTP transport holds no session). Draining closes idle sessions at once and busy ones when
  * their last call finishes, so a shutdown does not cut a tool call's answer off.
  */
-export const createMcpSessions = ({ maxPerKey, keepAliveMs }: McpSessionsOptions) => {
+export const createMcpSessions = ({ maxPerKey, keepAliveMs }: McpSessionsOptions): McpSessions => {
   const sessions = new Map<string, McpSession & { pending: number }>();
   let draining = false;
 
@@ -95,5 +113,3 @@ export const createMcpSessions = ({ maxPerKey, keepAliveMs }: McpSessionsOptions
 
   return { open, get, close, drain, size: () => sessions.size };
 };
-
-export type McpSessions = ReturnType<typeof createMcpSessions>;

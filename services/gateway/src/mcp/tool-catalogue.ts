@@ -13,7 +13,7 @@ export const toolCatalogue = ({ pages, generators, audits }: Tools): ToolDefinit
     name: "aeo_scan",
     title: "Scan a page for SEO, AEO and GEO",
     description:
-      "Scans one web page (full: all 53 checks, about 25 s; quick: the 20 core checks, about 10 s) and returns " +
+      "Scans one web page (full: all 57 checks, about 25 s; quick: the 20 core checks, about 10 s) and returns " +
       "its grade (A+ to F), scores for SEO, AEO and GEO, the overall score, issue counts, and every check's " +
       "verdict with a fix. The scan is stored; its id reads it again at GET /api/v1/scan/{id}.",
     input: ScanToolInput,

@@ -75,6 +75,9 @@ export type ToolServerDeps = { tools: readonly ToolDefinition[]; log: Logger };
 /** Called around each tools/call, so a draining server knows when a session is idle. */
 export type CallTracker = { started: () => void; finished: () => void };
 
+/** A new MCP server over the tools for one transport; `tracker` hears each tools/call start and finish. */
+export type ToolServerFactory = (tracker?: CallTracker) => Server;
+
 /**
  * Builds MCP servers (the SDK's low-level Server) over the tools. One server serves one
  * transport: a legacy SSE session, or one stateless HTTP request. The low-level Server rather
@@ -83,7 +86,7 @@ export type CallTracker = { started: () => void; finished: () => void };
  * them. Failures of the work itself (a target that does not answer, a used-up quota) are tool
  * results with isError, which a model reads and can act on.
  */
-export const createToolServerFactory = ({ tools, log }: ToolServerDeps) => {
+export const createToolServerFactory = ({ tools, log }: ToolServerDeps): ToolServerFactory => {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const listed: Tool[] = tools.map((tool) => ({
     name: tool.name,
@@ -155,5 +158,3 @@ export const createToolServerFactory = ({ tools, log }: ToolServerDeps) => {
     return server;
   };
 };
-
-export type ToolServerFactory = ReturnType<typeof createToolServerFactory>;

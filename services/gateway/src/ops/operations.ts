@@ -36,12 +36,19 @@ export type OperationsDeps = {
   queueDashboard: string | null;
 };
 
+export type Operations = {
+  /** The workspace's scans this calendar month (UTC) against its plan's monthly quota. */
+  quota: (workspaceId: string, plan: Plan) => Promise<AccountView["quota"]>;
+  /** The operators' view: the queue and its workers, the last hour of finished scans, the latest failures. */
+  overview: () => Promise<OperationsView>;
+};
+
 /**
  * What the dashboard shows of the service: a user's monthly quota, and for operators the
  * queue (BullMQ's counts and the workers Redis knows), the last hour of finished scans from
  * the scans table, and the latest failures with their reasons.
  */
-export const createOperations = ({ db, queue, monthlyQuotas, queueDashboard }: OperationsDeps) => {
+export const createOperations = ({ db, queue, monthlyQuotas, queueDashboard }: OperationsDeps): Operations => {
   const quota = async (workspaceId: string, plan: Plan): Promise<AccountView["quota"]> => {
     const now = new Date();
     return {
@@ -119,5 +126,3 @@ export const createOperations = ({ db, queue, monthlyQuotas, queueDashboard }: O
 
   return { quota, overview };
 };
-
-export type Operations = ReturnType<typeof createOperations>;

@@ -22,6 +22,13 @@ export type AdmissionVerdict = { admit: true } | { admit: false; predictedMs: nu
 /** weight of the newest sample in the running mean of service times */
 const SMOOTHING = 0.2;
 
+export type Admission = {
+  /** Whether a scan of this mode, asked for now, can finish within `budgetMs`; when not, the wait predicted. */
+  decide: (mode: ScanMode, budgetMs: number) => Promise<AdmissionVerdict>;
+  /** A finished scan's service time (started → completed), for the running mean of its mode. */
+  record: (mode: ScanMode, serviceMs: number) => void;
+};
+
 /**
  * Admission control for scans whose caller waits for the result. It predicts when a new scan
  * would finish — the scans ahead of it, spread over the workers' slots, each taking the
@@ -36,7 +43,7 @@ export const createAdmission = ({
   refreshMs = 250,
   maxStaleMs = 4 * refreshMs,
   now = Date.now,
-}: AdmissionOptions) => {
+}: AdmissionOptions): Admission => {
   const meanMs: Partial<Record<ScanMode, number>> = {};
   let cached: { at: number; load: QueueLoad } | null = null;
   /** scans admitted since the last read of the queue, which that read did not see yet */
@@ -96,5 +103,3 @@ export const createAdmission = ({
 
   return { decide, record };
 };
-
-export type Admission = ReturnType<typeof createAdmission>;

@@ -23,11 +23,20 @@ const percent = (scores: { seo: number; aeo: number; geo: number; overall: numbe
 const problemLines = (problems: ReadonlyArray<{ severity: string; title: string; fix: string }>) =>
   problems.map((problem, index) => `${index + 1}. [${problem.severity}] ${problem.title}: ${problem.fix}`);
 
+export type PageTools = {
+  /** aeo_scan: the scan result with grade, as POST /api/v1/scan answers it. */
+  scan: (input: ScanToolInput, context: ToolContext) => Promise<ToolAnswer<ScanResult>>;
+  /** aeo_score: a quick scan's area scores, overall, grade and the three worst problems. */
+  score: (input: ScoreToolInput, context: ToolContext) => Promise<ToolAnswer<ScoreSummary>>;
+  /** A completed scan of the page, or the reason there is none (AppError). */
+  completedScan: (rawUrl: string, mode: ScanMode, context: ToolContext, keepSnapshot?: boolean) => Promise<Scan>;
+};
+
 /**
  * The page tools over the scan pipeline: the same validation, queue, workers, ownership and
  * monthly quota as POST /api/v1/scan.
  */
-export const createPageTools = ({ scans }: { scans: ScanService }) => {
+export const createPageTools = ({ scans }: { scans: ScanService }): PageTools => {
   /** A completed scan of the page, or the reason there is none (AppError). */
   const completedScan = async (
     rawUrl: string,
@@ -104,5 +113,3 @@ export const createPageTools = ({ scans }: { scans: ScanService }) => {
 
   return { scan, score, completedScan };
 };
-
-export type PageTools = ReturnType<typeof createPageTools>;

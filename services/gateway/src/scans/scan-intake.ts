@@ -30,6 +30,24 @@ export type PriorityWeights = Record<Plan | "anonymous", number>;
 
 export type { NewScan };
 
+export type ScanIntake = {
+  /** Refuses private and reserved targets before anything is stored or queued. */
+  assertScannable: (url: string) => Promise<void>;
+  /** A callback URL is a delivery URL, and wants a WEBHOOK_SECRET to sign with. */
+  vetCallback: (input: string) => Promise<string>;
+  /** A URL the service will POST to follows a scan target's rules and must resolve now; refusals name `field`. */
+  vetDeliveryUrl: (input: string, field: string, hint: string) => Promise<string>;
+  /** Stores the scans within the owner's monthly quota, `onStored` in the same transaction, and answers their queue priorities. */
+  storeWithPriorities: (
+    scans: readonly NewScan[],
+    owner: AccountCaller | null,
+    callbackUrl: string | null,
+    onStored?: OnStored,
+  ) => Promise<number[]>;
+  /** Queues stored scans; false when the queue cannot take them now (the reaper queues them from their rows later). */
+  enqueue: (scans: readonly NewScan[], priorities: readonly number[]) => Promise<boolean>;
+};
+
 /**
  * What every new scan goes through, alone or in a batch: its target and callback are vetted,
  * its row is stored within the owner's monthly quota, and its job is queued with a priority.
@@ -43,7 +61,7 @@ export const createScanIntake = ({
   monthlyQuotas,
   callbacksEnabled,
   priorityWeights,
-}: ScanIntakeDeps) => {
+}: ScanIntakeDeps): ScanIntake => {
   /** Refuses private and reserved targets before anything is stored or queued. */
   const assertScannable = async (url: string): Promise<void> => {
     const verdict = await vetTarget(new URL(url), allowlist, resolve, ports);
@@ -175,5 +193,3 @@ export const createScanIntake = ({
 
   return { assertScannable, vetCallback, vetDeliveryUrl, storeWithPriorities, enqueue };
 };
-
-export type ScanIntake = ReturnType<typeof createScanIntake>;

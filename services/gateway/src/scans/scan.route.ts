@@ -107,7 +107,7 @@ export const scanRoutes = (scans: ScanService): Route[] => [
           "Stores the scan (`queued`), queues it and waits up to `SCAN_WAIT_MS` (30 s by default) for the result.",
           "",
           "- `url`: Form A wants an absolute `http(s)://` URL; in Form B a URL without a scheme means `https://`. Fragments are dropped, hosts lower-cased and IDNA-encoded, default ports removed; credentials, other schemes, more than 2,048 characters, and targets that are or resolve to loopback, private, link-local or reserved addresses are refused (400).",
-          "- `mode`: `quick` runs the 20 core checks (about 10 s; `partial: true`), `full` all 53 (about 25 s).",
+          "- `mode`: `quick` runs the 20 core checks (about 10 s; `partial: true`), `full` all 57 (about 25 s).",
           "- `callback_url`: receives the finished scan by a signed POST (see the callback); it follows a target's address rules, and is refused when the deployment has no `WEBHOOK_SECRET`.",
           "",
           "Anonymous callers may scan too (10 an hour per address). Scans made with a key belong to the key's user and count against the plan's monthly quota (403 `PLAN_LIMIT` when used up).",

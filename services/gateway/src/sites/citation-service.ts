@@ -1,4 +1,4 @@
-import type { PageMeta } from "@scan/contract";
+import type { DeletedRecord, PageMeta } from "@scan/contract";
 import {
   AppError,
   CHECKED_AT_SKEW_MS,
@@ -33,8 +33,19 @@ const ORDER = [{ checkedAt: "desc" as const }, { id: "desc" as const }];
 
 export type CitationServiceDeps = { db: Db; sites: SiteService; now?: () => Date };
 
-/** A user's AI-engine citation tracks: list by site, engine and period, and record an observation. */
-export const createCitationService = ({ db, sites, now = () => new Date() }: CitationServiceDeps) => {
+export type CitationService = {
+  /** The workspace's observations, latest first, by site, engine and period (the last N days up to now). */
+  list: (workspaceId: string, query: CitationListQuery) => Promise<{ citations: CitationView[]; meta: PageMeta }>;
+  /** Stores one observation for one of the workspace's sites (made by `owner.userId`); `checked_at` defaults to now and may not be in the future. */
+  record: (owner: Owner, input: RecordCitationRequest) => Promise<CitationView>;
+  /** Corrects the wording of a track's query; what the engine answered stays as observed. */
+  rename: (workspaceId: string, trackId: string, queryText: string) => Promise<CitationView>;
+  /** Deletes one of the workspace's observations. */
+  remove: (workspaceId: string, trackId: string) => Promise<DeletedRecord>;
+};
+
+/** A workspace's AI-engine citation tracks: list by site, engine and period, and record an observation. */
+export const createCitationService = ({ db, sites, now = () => new Date() }: CitationServiceDeps): CitationService => {
   const list = async (
     workspaceId: string,
     query: CitationListQuery,
@@ -58,7 +69,7 @@ export const createCitationService = ({ db, sites, now = () => new Date() }: Cit
     return { citations: rows.map(toCitationView), meta: pageMeta(query, total) };
   };
 
-  /** Stores one observation for one of the user's sites; `checked_at` defaults to now and may not be in the future. */
+  /** Stores one observation for one of the workspace's sites; `checked_at` defaults to now and may not be in the future. */
   const record = async (owner: Owner, input: RecordCitationRequest): Promise<CitationView> => {
     const current = now();
     const checkedAt = input.checked_at === undefined ? current : new Date(input.checked_at);
@@ -95,7 +106,7 @@ export const createCitationService = ({ db, sites, now = () => new Date() }: Cit
     return toCitationView(await db.citationTrack.findUniqueOrThrow({ where: { id: trackId } }));
   };
 
-  /** Deletes one of the user's observations. */
+  /** Deletes one of the workspace's observations. */
   const remove = async (workspaceId: string, trackId: string): Promise<{ id: string; deleted: true }> => {
     const { count } = await db.citationTrack.deleteMany({ where: { id: trackId, workspaceId } });
     if (count === 0) throw trackNotFound(trackId);
@@ -104,5 +115,3 @@ export const createCitationService = ({ db, sites, now = () => new Date() }: Cit
 
   return { list, record, rename, remove };
 };
-
-export type CitationService = ReturnType<typeof createCitationService>;

@@ -1,4 +1,4 @@
-import type { PageMeta } from "@scan/contract";
+import type { DeletedRecord, PageMeta } from "@scan/contract";
 import {
   AppError,
   type KeywordListQuery,
@@ -33,8 +33,19 @@ export const toKeywordView = (keyword: Keyword): KeywordView => ({
  */
 const ORDER = [{ createdAt: "desc" as const }, { id: "desc" as const }];
 
-/** The keywords a user tracks: list, and record a keyword's current position. */
-export const createKeywordService = ({ db, sites }: { db: Db; sites: SiteService }) => {
+export type KeywordService = {
+  /** The workspace's keywords, newest first, of one site when `site_id` is given. */
+  list: (workspaceId: string, query: KeywordListQuery) => Promise<{ keywords: KeywordView[]; meta: PageMeta }>;
+  /** Records the keyword's position for one of the workspace's sites (made by `owner.userId`): the first record creates it, a later one sets its trend. */
+  record: (owner: Owner, input: RecordKeywordRequest) => Promise<{ keyword: KeywordView; created: boolean }>;
+  /** Rewords one of the workspace's keywords; its positions and trend stay. */
+  rename: (workspaceId: string, keywordId: string, keyword: string) => Promise<KeywordView>;
+  /** Stops tracking one of the workspace's keywords; its recorded positions go with it. */
+  remove: (workspaceId: string, keywordId: string) => Promise<DeletedRecord>;
+};
+
+/** The keywords a workspace tracks: list, and record a keyword's current position. */
+export const createKeywordService = ({ db, sites }: { db: Db; sites: SiteService }): KeywordService => {
   const list = async (
     workspaceId: string,
     query: KeywordListQuery,
@@ -52,9 +63,9 @@ export const createKeywordService = ({ db, sites }: { db: Db; sites: SiteService
   };
 
   /**
-   * Records the keyword's position for one of the user's sites: the first record creates it
+   * Records the keyword's position for one of the workspace's sites: the first record creates it
    * (`trend` new), a later one moves the stored position to `previous_position` and sets the
-   * trend from the two. Under the user's lock, so concurrent records of one keyword apply one
+   * trend from the two. Under the workspace's lock, so concurrent records of one keyword apply one
    * after the other and each sees the position before it.
    */
   const record = (owner: Owner, input: RecordKeywordRequest): Promise<{ keyword: KeywordView; created: boolean }> =>
@@ -93,7 +104,7 @@ export const createKeywordService = ({ db, sites }: { db: Db; sites: SiteService
     new AppError("not_found", `No keyword with id ${id}`, "Use a keyword id from GET /api/v1/keywords.");
 
   /**
-   * Rewords one of the user's keywords; its positions and trend stay. Its site tracking the new
+   * Rewords one of the workspace's keywords; its positions and trend stay. Its site tracking the new
    * wording already is 409: two records of one query would split its history.
    */
   const rename = (workspaceId: string, keywordId: string, keyword: string): Promise<KeywordView> =>
@@ -115,7 +126,7 @@ export const createKeywordService = ({ db, sites }: { db: Db; sites: SiteService
       return toKeywordView(await tx.keyword.update({ where: { id: keywordId }, data: { keyword } }));
     });
 
-  /** Stops tracking one of the user's keywords; its recorded positions go with it. */
+  /** Stops tracking one of the workspace's keywords; its recorded positions go with it. */
   const remove = async (workspaceId: string, keywordId: string): Promise<{ id: string; deleted: true }> => {
     const { count } = await db.keyword.deleteMany({ where: { id: keywordId, workspaceId } });
     if (count === 0) throw keywordNotFound(keywordId);
@@ -124,5 +135,3 @@ export const createKeywordService = ({ db, sites }: { db: Db; sites: SiteService
 
   return { list, record, rename, remove };
 };
-
-export type KeywordService = ReturnType<typeof createKeywordService>;

@@ -1,4 +1,10 @@
-import { AppError, credentialsView, SiteCredentialsRequest, type SiteCredentialsView } from "@scan/contract";
+import {
+  AppError,
+  credentialsView,
+  type DeletedRecord,
+  SiteCredentialsRequest,
+  type SiteCredentialsView,
+} from "@scan/contract";
 import type { Db } from "@scan/db";
 import type { SecretBox } from "@scan/platform";
 import { sites } from "@scan/records";
@@ -18,12 +24,21 @@ const noneSet = (siteId: string) =>
     "PUT /api/v1/sites/:id/credentials with headers, cookies or basic sets them.",
   );
 
+export type SiteCredentials = {
+  /** Sets the site's credentials whole, sealed before they reach Postgres; answers them by name only. */
+  set: (workspaceId: string, siteId: string, input: SiteCredentialsRequest) => Promise<SiteCredentialsView>;
+  /** The site's credentials by name only; 404 when none are set. */
+  show: (workspaceId: string, siteId: string) => Promise<SiteCredentialsView>;
+  /** Removes the site's credentials. */
+  remove: (workspaceId: string, siteId: string) => Promise<DeletedRecord>;
+};
+
 /**
- * The credentials of a user's sites behind a login: set whole (sealed with the deployment's
+ * The credentials of a workspace's sites behind a login: set whole (sealed with the deployment's
  * key before they reach Postgres), shown by name only, removed. Their values leave this
  * service only in the worker's requests to the site's own origin.
  */
-export const createSiteCredentials = ({ db, box }: { db: Db; box: SecretBox | null }) => {
+export const createSiteCredentials = ({ db, box }: { db: Db; box: SecretBox | null }): SiteCredentials => {
   const sealer = (): SecretBox => {
     if (!box) throw unconfigured();
     return box;
@@ -77,5 +92,3 @@ export const createSiteCredentials = ({ db, box }: { db: Db; box: SecretBox | nu
 
   return { set, show, remove };
 };
-
-export type SiteCredentials = ReturnType<typeof createSiteCredentials>;

@@ -1,4 +1,4 @@
-import type { PageMeta } from "@scan/contract";
+import type { CreateSiteRequest, DeletedRecord, PageMeta } from "@scan/contract";
 import {
   AppError,
   likeLiteral,
@@ -37,8 +37,23 @@ const ORDER = [{ createdAt: "desc" as const }, { id: "desc" as const }];
 export const siteNotFound = (id: string) =>
   new AppError("not_found", `No site with id ${id}`, "Use a site id from GET /api/v1/sites.");
 
-/** A user's sites: list with a literal, case-insensitive filter, and create one per origin. */
-export const createSiteService = ({ db }: { db: Db }) => {
+export type SiteService = {
+  /** The workspace's sites, filtered literally and case-insensitively by `q` on domain, name or url. */
+  list: (workspaceId: string, query: SiteListQuery) => Promise<{ sites: SiteView[]; meta: PageMeta }>;
+  /** One of the workspace's sites; another workspace's is as missing as an unknown one. */
+  get: (workspaceId: string, siteId: string) => Promise<SiteView>;
+  /** The workspace's site for `url`'s origin: created (`created: true`, made by `owner.userId`) or returned as it is, renamed when `name` is given. */
+  create: (owner: Owner, input: CreateSiteRequest) => Promise<{ site: SiteView; created: boolean }>;
+  /** Gives one of the workspace's sites a new name; its origin, scores and records stay. */
+  rename: (workspaceId: string, siteId: string, name: string) => Promise<SiteView>;
+  /** Deletes one of the workspace's sites with what belongs to it; refused while an audit of it is under way. */
+  remove: (workspaceId: string, siteId: string) => Promise<DeletedRecord>;
+  /** Throws 404 unless `siteId` is one of the workspace's sites; another workspace's is as missing as an unknown one. */
+  assertOwned: (workspaceId: string, siteId: string) => Promise<void>;
+};
+
+/** A workspace's sites: list with a literal, case-insensitive filter, and create one per origin. */
+export const createSiteService = ({ db }: { db: Db }): SiteService => {
   const list = async (workspaceId: string, query: SiteListQuery): Promise<{ sites: SiteView[]; meta: PageMeta }> => {
     const pattern = query.q === undefined ? null : likeLiteral(query.q);
     const where = {
@@ -79,14 +94,14 @@ export const createSiteService = ({ db }: { db: Db }) => {
     if (!site) throw siteNotFound(siteId);
   };
 
-  /** One of the user's sites; another user's is as missing as an unknown one. */
+  /** One of the workspace's sites; another workspace's is as missing as an unknown one. */
   const get = async (workspaceId: string, siteId: string): Promise<SiteView> => {
     const site = await db.site.findFirst({ where: { id: siteId, workspaceId } });
     if (!site) throw siteNotFound(siteId);
     return toSiteView(site);
   };
 
-  /** Gives one of the user's sites a new name; its origin, scores and records stay. */
+  /** Gives one of the workspace's sites a new name; its origin, scores and records stay. */
   const rename = async (workspaceId: string, siteId: string, name: string): Promise<SiteView> => {
     const { moved } = await siteRows.rename(db, workspaceId, siteId, name);
     if (!moved) throw siteNotFound(siteId);
@@ -94,7 +109,7 @@ export const createSiteService = ({ db }: { db: Db }) => {
   };
 
   /**
-   * Deletes one of the user's sites with what belongs to it (keywords, citation tracks, audits,
+   * Deletes one of the workspace's sites with what belongs to it (keywords, citation tracks, audits,
    * schedule, alerts; the database cascades). Scans stay: they are of URLs, not of sites, and a
    * later keyed scan of the origin records the site again. Refused while an audit of it is under
    * way, whose pages would be stored for nothing. A schedule's queue entry finds no row when it
@@ -120,5 +135,3 @@ export const createSiteService = ({ db }: { db: Db }) => {
 
   return { list, get, create, rename, remove, assertOwned };
 };
-
-export type SiteService = ReturnType<typeof createSiteService>;

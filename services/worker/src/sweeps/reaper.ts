@@ -58,6 +58,11 @@ type Row = {
   workspace: { plan: "free" | "starter" | "pro" | "agency" } | null;
 };
 
+export type Reaper = {
+  /** Queues again the open scans whose job the queue lost, or fails those that cannot run; answers how many of each. */
+  sweep: () => Promise<SweepResult>;
+};
+
 /**
  * The row is the truth, for the queue too. A sweep finds scans Postgres holds as `queued` or
  * `running` whose job the queue no longer has (Redis restarted empty, evicted it, failed over
@@ -75,7 +80,7 @@ export const createReaper = ({
   weights,
   maxRequeues = SCAN_JOB.maxRequeues,
   log,
-}: ReaperDeps) => {
+}: ReaperDeps): Reaper => {
   /** the row as the sweep read it: a row changed since (started, stored, claimed by another sweep) is left alone */
   const unchanged = (row: Row) => ({ updatedAt: row.updatedAt, requeues: row.requeues });
 
@@ -182,8 +187,6 @@ export const createReaper = ({
 
   return { sweep };
 };
-
-export type Reaper = ReturnType<typeof createReaper>;
 
 /**
  * Sweeps every intervalMs until stopped, one worker at a time (a Redis key held for the

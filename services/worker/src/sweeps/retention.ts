@@ -8,6 +8,11 @@ export type RetentionDays = { anonymous: number; free: number; starter: number; 
 
 export type PruneResult = { scans: number; auditPages: number; batches: number };
 
+export type Pruner = {
+  /** Prunes old check lists, scans' first and then audit pages', for at most `maxBatches` batches; answers the counts. */
+  prune: () => Promise<PruneResult>;
+};
+
 /**
  * Prunes what grows without end once audits run on schedules: the full check lists of scans
  * (`scans.checks`) and of audit pages (`audit_pages.checks` and `facts`) older than the owner's
@@ -28,7 +33,7 @@ export const createPruner = ({
   batchSize: number;
   maxBatches: number;
   log: Logger;
-}) => {
+}): Pruner => {
   // anonymous scans (no user) keep theirs for RETENTION_DAYS_ANONYMOUS
   const cutoff = Prisma.sql`now() - (CASE WHEN u."id" IS NULL THEN ${days.anonymous}::int
     WHEN u."plan" = 'starter' THEN ${days.starter}::int WHEN u."plan" = 'pro' THEN ${days.pro}::int
@@ -61,7 +66,7 @@ export const createPruner = ({
  * interval), as one of the reaper's sweeps.
  */
 export const pruneEvery = (
-  pruner: ReturnType<typeof createPruner>,
+  pruner: Pruner,
   { redis, key, intervalMs }: { redis: Pick<Redis, "set">; key: string; intervalMs: number },
 ) => {
   return async () => {

@@ -198,6 +198,7 @@ describe("declared routes", () => {
       route({ method: "get", path: "/api/v1/things", authorization: "account" }, done),
       route({ method: "post", path: "/api/v1/things", authorization: "account" }, done),
       route({ method: "delete", path: "/api/v1/things", authorization: "account" }, done),
+      route({ method: "post", path: "/api/v1/things/mine", authorization: "account", viewerMayWrite: true }, done),
     ];
     const app = express();
     app.use(requestContext("A"));
@@ -221,6 +222,8 @@ describe("declared routes", () => {
         expect(body.error.code).toBe("forbidden");
         expect(body.error.message).toMatch(/viewer/);
       }
+      // a write of the viewer's own standing goes through
+      expect((await fetch(`${base}/mine`, { method: "POST" })).status).toBe(200);
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }

@@ -20,7 +20,7 @@ import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createDb } from "@scan/db";
-import { createKeyService, createUserService } from "@scan/gateway";
+import { createKeyService, createUserService, personalKeyOwner } from "@scan/gateway";
 import { buildAuditSite } from "../tests/support/audit-site";
 import { type Handler, startFixtureServer } from "../tests/support/fixture-server";
 import { peakRssBytes, resetPeakRss } from "./bench/procfs";
@@ -167,7 +167,7 @@ const main = async () => {
     gateway = served;
     worker = await startWorkerProcess("worker-0", env);
     const user = await createUserService(db).create(`bench-${prefix}@example.com`, "agency");
-    const { key } = await createKeyService({ db, maxKeysPerUser: 10 }).create(user, {});
+    const { key } = await createKeyService({ db, maxKeysPerUser: 10 }).create(await personalKeyOwner(db, user), {});
     const call = async (path: string, body?: unknown) => {
       const response = await fetch(`${served.url}${path}`, {
         method: body === undefined ? "GET" : "POST",

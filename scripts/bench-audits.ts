@@ -15,7 +15,7 @@ import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createDb } from "@scan/db";
-import { createKeyService, createUserService } from "@scan/gateway";
+import { createKeyService, createUserService, personalKeyOwner } from "@scan/gateway";
 import { buildAuditSite } from "../tests/support/audit-site";
 import { percentile } from "../tests/support/corpus";
 import { type Handler, startFixtureServer } from "../tests/support/fixture-server";
@@ -85,7 +85,7 @@ const main = async () => {
     const running: Service[] = [];
     for (let i = 0; i < workers; i++) running.push(await startWorkerProcess(`worker-${i}`, env));
     const user = await createUserService(db).create(`bench-${prefix}@example.com`, "agency");
-    const { key } = await createKeyService({ db, maxKeysPerUser: 10 }).create(user, {});
+    const { key } = await createKeyService({ db, maxKeysPerUser: 10 }).create(await personalKeyOwner(db, user), {});
     const call = async (path: string, body?: unknown) => {
       const response = await fetch(`${gateway.url}${path}`, {
         method: body === undefined ? "GET" : "POST",

@@ -24,7 +24,7 @@ import { cpus, loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createDb } from "@scan/db";
-import { createKeyService, createUserService } from "@scan/gateway";
+import { createKeyService, createUserService, personalKeyOwner } from "@scan/gateway";
 import { resolveChromiumPath } from "@scan/scanner";
 import { corpusDir, corpusPages, serveCorpus } from "../tests/support/corpus";
 import { hang, html, startFixtureServer } from "../tests/support/fixture-server";
@@ -213,7 +213,7 @@ const main = async () => {
     }
     say(`gateway ${gateway.url} (pid ${gateway.service.pid}), workers ${pool.map((w) => w.nodePid).join(", ")}`);
     const user = await createUserService(db).create(`bench-${run}@example.com`, "agency");
-    const { key } = await createKeyService({ db, maxKeysPerUser: 10 }).create(user, {});
+    const { key } = await createKeyService({ db, maxKeysPerUser: 10 }).create(await personalKeyOwner(db, user), {});
     const keyed = { "x-api-key": key };
 
     if (endpointSeconds > 0) {

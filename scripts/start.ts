@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createDb, migrateDeploy } from "@scan/db";
-import { createKeyService, createUserService } from "@scan/gateway";
+import { createKeyService, createUserService, personalKeyOwner } from "@scan/gateway";
 import { newSecretKey } from "@scan/platform";
 import { resolveChromiumPath } from "@scan/scanner";
 import { dashboardStale, ensureDashboardBuilt } from "./dashboard-build";
@@ -124,9 +124,10 @@ const localKey = async (databaseUrl: string): Promise<string> => {
     const users = createUserService(db);
     const keys = createKeyService({ db, maxKeysPerUser: 1_000 });
     const user = await users.byEmailOrCreate(LOCAL_USER, "agency");
-    const { keys: active } = await keys.list(user, { page: 1, limit: 100 });
-    for (const key of active.filter((k) => k.name === LOCAL_KEY_NAME)) await keys.revoke(user, key.id);
-    return (await keys.create(user, { name: LOCAL_KEY_NAME })).key;
+    const owner = await personalKeyOwner(db, user);
+    const { keys: active } = await keys.list(owner, { page: 1, limit: 100 });
+    for (const key of active.filter((k) => k.name === LOCAL_KEY_NAME)) await keys.revoke(owner, key.id);
+    return (await keys.create(owner, { name: LOCAL_KEY_NAME })).key;
   } finally {
     await db.$disconnect();
   }

@@ -68,7 +68,7 @@ const boundaryProblem = (file: string, specifier: string): string | null => {
 const FEATURE_LAYOUTS: { root: string; features: string[]; plumbing: string[] }[] = [
   {
     root: "services/gateway/src",
-    features: ["scans", "audits", "sites", "auth", "keys", "mcp", "generators", "ops"],
+    features: ["scans", "audits", "sites", "auth", "keys", "workspaces", "mcp", "generators", "ops"],
     plumbing: ["http", "access"],
   },
 ];

@@ -53,8 +53,9 @@ describe("a stored scan whose job the queue could not take", () => {
     await stopContainers();
   });
 
-  /** Holds the user's quota lock until released: the scans wait on it, after their rate limit and before their insert. */
+  /** Holds the quota lock of the user's workspace until released: the scans wait on it, after their rate limit and before their insert. */
   const holdQuotaLock = async (userId: string) => {
+    const { id: workspaceId } = await direct.workspace.findUniqueOrThrow({ where: { personalUserId: userId } });
     let release = () => {};
     const released = new Promise<void>((done) => {
       release = done;
@@ -65,7 +66,7 @@ describe("a stored scan whose job the queue could not take", () => {
     });
     const transaction = direct.$transaction(
       async (tx) => {
-        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`scan-quota:${userId}`}, 0))`;
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`scan-quota:${workspaceId}`}, 0))`;
         held();
         await released;
       },

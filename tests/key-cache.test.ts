@@ -1,4 +1,4 @@
-import { createKeyService, createUserService } from "@scan/gateway";
+import { createKeyService, createUserService, personalKeyOwner } from "@scan/gateway";
 import { hashApiKey } from "@scan/platform";
 import { createAccount } from "./support/accounts";
 import { type AccountsApi, body, startAccountsApi } from "./support/accounts-api";
@@ -69,7 +69,10 @@ describe("API key cache", () => {
     const account = await createAccount(ctx.stack.db, "pro");
     expect((await scans(account.key)).status).toBe(200);
     // another process's writer: the accounts command, another gateway
-    await createKeyService({ db: ctx.stack.db, maxKeysPerUser: 10 }).revoke(account.user, account.keyId);
+    await createKeyService({ db: ctx.stack.db, maxKeysPerUser: 10 }).revoke(
+      await personalKeyOwner(ctx.stack.db, account.user),
+      account.keyId,
+    );
     await until(async () => ctx.stack.gateway.keyCache.get(hashApiKey(account.key)) === undefined);
     expect((await scans(account.key)).status).toBe(401);
   });

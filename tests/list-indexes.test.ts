@@ -8,56 +8,56 @@ import { createTestDatabase, stopContainers, type TestDatabase } from "./support
  * order the page needs, so a page costs the same on the first page and with millions of rows.
  */
 
-const USER = "user_id = $1";
-/** name, query, its parameters after the user id, and the index that must serve it */
+const WORKSPACE = "workspace_id = $1";
+/** name, query, its parameters after the workspace id, and the index that must serve it */
 const SHAPES: Array<[string, string, unknown[], string]> = [
   [
     "sites",
-    `SELECT * FROM sites WHERE ${USER} ORDER BY created_at DESC, id DESC LIMIT 20 OFFSET 20`,
+    `SELECT * FROM sites WHERE ${WORKSPACE} ORDER BY created_at DESC, id DESC LIMIT 20 OFFSET 20`,
     [],
-    "sites_user_id_created_at_id_idx",
+    "sites_workspace_id_created_at_id_idx",
   ],
   [
     "sites with q",
-    `SELECT * FROM sites WHERE ${USER} AND (domain ILIKE $2 OR name ILIKE $2 OR url ILIKE $2) ORDER BY created_at DESC, id DESC LIMIT 20`,
+    `SELECT * FROM sites WHERE ${WORKSPACE} AND (domain ILIKE $2 OR name ILIKE $2 OR url ILIKE $2) ORDER BY created_at DESC, id DESC LIMIT 20`,
     ["%brew%"],
-    "sites_user_id_created_at_id_idx",
+    "sites_workspace_id_created_at_id_idx",
   ],
   [
     "keywords",
-    `SELECT * FROM keywords WHERE ${USER} ORDER BY created_at DESC, id DESC LIMIT 20`,
+    `SELECT * FROM keywords WHERE ${WORKSPACE} ORDER BY created_at DESC, id DESC LIMIT 20`,
     [],
-    "keywords_user_id_created_at_id_idx",
+    "keywords_workspace_id_created_at_id_idx",
   ],
   [
     "keywords of a site",
-    `SELECT * FROM keywords WHERE ${USER} AND site_id = $2 ORDER BY created_at DESC, id DESC LIMIT 20`,
+    `SELECT * FROM keywords WHERE ${WORKSPACE} AND site_id = $2 ORDER BY created_at DESC, id DESC LIMIT 20`,
     ["SITE"],
-    "keywords_user_id_site_id_created_at_id_idx",
+    "keywords_workspace_id_site_id_created_at_id_idx",
   ],
   [
     "citations",
-    `SELECT * FROM citation_tracks WHERE ${USER} AND checked_at >= $2 ORDER BY checked_at DESC, id DESC LIMIT 20`,
+    `SELECT * FROM citation_tracks WHERE ${WORKSPACE} AND checked_at >= $2 ORDER BY checked_at DESC, id DESC LIMIT 20`,
     ["SINCE"],
-    "citation_tracks_user_id_checked_at_id_idx",
+    "citation_tracks_workspace_id_checked_at_id_idx",
   ],
   [
     "citations of an engine",
-    `SELECT * FROM citation_tracks WHERE ${USER} AND platform = 'claude' AND checked_at >= $2 ORDER BY checked_at DESC, id DESC LIMIT 20`,
+    `SELECT * FROM citation_tracks WHERE ${WORKSPACE} AND platform = 'claude' AND checked_at >= $2 ORDER BY checked_at DESC, id DESC LIMIT 20`,
     ["SINCE"],
-    "citation_tracks_user_id_platform_checked_at_id_idx",
+    "citation_tracks_workspace_id_platform_checked_at_id_idx",
   ],
   [
     "citations of a site",
-    `SELECT * FROM citation_tracks WHERE ${USER} AND site_id = $2 AND checked_at >= $3 ORDER BY checked_at DESC, id DESC LIMIT 20`,
+    `SELECT * FROM citation_tracks WHERE ${WORKSPACE} AND site_id = $2 AND checked_at >= $3 ORDER BY checked_at DESC, id DESC LIMIT 20`,
     ["SITE", "SINCE"],
-    "citation_tracks_user_id_site_id_checked_at_id_idx",
+    "citation_tracks_workspace_id_site_id_checked_at_id_idx",
   ],
   [
     "citations of a site and an engine",
-    `SELECT * FROM citation_tracks WHERE ${USER} AND site_id = $2 AND platform = 'gemini' AND checked_at >= $3 ORDER BY checked_at DESC, id DESC LIMIT 20`,
+    `SELECT * FROM citation_tracks WHERE ${WORKSPACE} AND site_id = $2 AND platform = 'gemini' AND checked_at >= $3 ORDER BY checked_at DESC, id DESC LIMIT 20`,
     ["SITE", "SINCE"],
-    "citation_tracks_user_id_site_id_platform_checked_at_id_idx",
+    "citation_tracks_workspace_id_site_id_platform_checked_at_id_idx",
   ],
 ];
 
@@ -105,8 +105,12 @@ describe("list indexes", () => {
 
   it.each(SHAPES)("%s: one index gives the rows in page order", async (name, sql, extra, index) => {
     const since = new Date(Date.now() - 30 * 24 * 3_600_000);
+    const { rows: owner } = await client.query<{ id: string }>(
+      "SELECT id FROM workspaces WHERE personal_user_id = $1",
+      [userIds[3]],
+    );
     const params = [
-      userIds[3],
+      owner[0]?.id,
       ...extra.map((value) => (value === "SITE" ? siteIds[65] : value === "SINCE" ? since : value)),
     ];
     const { rows } = await client.query<{ "QUERY PLAN": string }>(`EXPLAIN ${sql}`, params);

@@ -1,4 +1,4 @@
-import { createKeyService } from "@scan/gateway";
+import { createKeyService, personalKeyOwner } from "@scan/gateway";
 import { createAccount, type TestAccount } from "./support/accounts";
 import { type AccountsApi, body, startAccountsApi } from "./support/accounts-api";
 import { storeSite } from "./support/lists";
@@ -74,7 +74,8 @@ describe("Link headers on the paginated lists", () => {
     });
     // the account's own key and 22 more
     const keys = createKeyService({ db, maxKeysPerUser: 1_000 });
-    for (let i = 0; i < 22; i++) await keys.create(account.user, { name: `key ${i}` });
+    const owner = await personalKeyOwner(db, account.user);
+    for (let i = 0; i < 22; i++) await keys.create(owner, { name: `key ${i}` });
   }, 300_000);
 
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import type { Client as McpClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { ScanResult, ScoreSummary } from "@scan/contract";
-import { createKeyService } from "@scan/gateway";
+import { createKeyService, personalKeyOwner } from "@scan/gateway";
 import { createAccount, type TestAccount, untilKeyDropped } from "./support/accounts";
 import { type FixtureServer, html, startFixtureServer, text } from "./support/fixture-server";
 import { type Carrier, eventStream, keyHeaders, rpc, sseClient, streamableClient } from "./support/mcp";
@@ -252,7 +252,10 @@ describe("MCP tool server", () => {
       const refused = await rpc(base, "tools/list", undefined, { headers: keyHeaders(mistyped, "x-api-key") });
       expect(refused.status).toBe(401);
       expect((refused.body as any).error.message).toMatch(/checksum/);
-      await createKeyService({ db: stack.db, maxKeysPerUser: 10 }).revoke(account.user, account.keyId);
+      await createKeyService({ db: stack.db, maxKeysPerUser: 10 }).revoke(
+        await personalKeyOwner(stack.db, account.user),
+        account.keyId,
+      );
       const revoked = await rpc(base, "tools/list", undefined, { path: `/mcp/sse?key=${account.key}` });
       expect(revoked.status).toBe(401);
       expect((revoked.body as any).error.message).toMatch(/revoked/);
@@ -262,7 +265,10 @@ describe("MCP tool server", () => {
       const account = await createAccount(stack.db, "pro");
       const client = track(await sseClient(base, account.key, "query"));
       await client.listTools();
-      await createKeyService({ db: stack.db, maxKeysPerUser: 10 }).revoke(account.user, account.keyId);
+      await createKeyService({ db: stack.db, maxKeysPerUser: 10 }).revoke(
+        await personalKeyOwner(stack.db, account.user),
+        account.keyId,
+      );
       // a revocation made outside the gateway reaches its key cache through Postgres NOTIFY
       await untilKeyDropped(stack.gateway, account.key);
       await expect(client.listTools()).rejects.toThrow(/401/);

@@ -48,13 +48,18 @@ describe("@scan/records", () => {
   let database: TestDatabase;
   let db: Db;
   let userId: string;
+  let workspaceId: string;
   let siteId: string;
+  const personalOf = async (id: string) => (await db.workspace.findUniqueOrThrow({ where: { personalUserId: id } })).id;
 
   beforeAll(async () => {
     database = await createTestDatabase();
     db = createDb(database.url);
     userId = (await createAccount(db, "agency")).user.id;
-    siteId = (await sites.ensure(db, userId, { url: "https://records.example", domain: "records.example" })).site.id;
+    workspaceId = await personalOf(userId);
+    siteId = (
+      await sites.ensure(db, { workspaceId, userId }, { url: "https://records.example", domain: "records.example" })
+    ).site.id;
   }, 300_000);
 
   afterAll(async () => {
@@ -122,7 +127,7 @@ describe("@scan/records", () => {
       const id = randomUUID();
       const bare = randomUUID();
       await scans.insertQueued(db, [{ id, url: "https://records.example/a", mode: "full", requestId: "r1" }], {
-        owner: { userId, apiKeyId: null },
+        owner: { workspaceId, userId, apiKeyId: null },
         callbackUrl: "https://hooks.example/a",
       });
       await scans.insertQueued(db, [{ id: bare, url: "https://records.example/b", mode: "quick", requestId: "r2" }], {
@@ -159,7 +164,7 @@ describe("@scan/records", () => {
         errorCode: null,
       });
       const site = await db.site.findUniqueOrThrow({
-        where: { userId_url: { userId, url: "https://scored.example" } },
+        where: { workspaceId_url: { workspaceId, url: "https://scored.example" } },
       });
       expect(site).toMatchObject({ latestSeo: 80, latestScanId: row.id });
 
@@ -366,35 +371,37 @@ describe("@scan/records", () => {
   describe("sites", () => {
     it("ensure makes a site once per origin and renames it when asked; rename and remove need the owner", async () => {
       const origin = { url: "https://one.example", domain: "one.example" };
-      const first = await sites.ensure(db, userId, origin);
+      const first = await sites.ensure(db, { workspaceId, userId }, origin);
       expect(first).toMatchObject({ created: true, site: { name: "one.example" } });
-      expect(await sites.ensure(db, userId, origin, "One")).toMatchObject({
+      expect(await sites.ensure(db, { workspaceId, userId }, origin, "One")).toMatchObject({
         created: false,
         site: { id: first.site.id, name: "One" },
       });
-      const stranger = (await createAccount(db)).user.id;
+      const stranger = await personalOf((await createAccount(db)).user.id);
       expect(await sites.rename(db, stranger, first.site.id, "Theirs")).toEqual({ moved: false });
-      expect(await sites.rename(db, userId, first.site.id, "Mine")).toEqual({ moved: true });
+      expect(await sites.rename(db, workspaceId, first.site.id, "Mine")).toEqual({ moved: true });
       expect(await sites.setCredentials(db, stranger, first.site.id, "sealed", new Date())).toEqual({ moved: false });
-      expect(await sites.setCredentials(db, userId, first.site.id, "sealed", new Date())).toEqual({ moved: true });
-      expect(await sites.clearCredentials(db, userId, first.site.id)).toEqual({ moved: true });
+      expect(await sites.setCredentials(db, workspaceId, first.site.id, "sealed", new Date())).toEqual({ moved: true });
+      expect(await sites.clearCredentials(db, workspaceId, first.site.id)).toEqual({ moved: true });
       expect(await db.site.findUniqueOrThrow({ where: { id: first.site.id } })).toMatchObject({
         name: "Mine",
         credentialsSealed: null,
         credentialsUpdatedAt: null,
       });
       expect(await sites.remove(db, stranger, first.site.id)).toEqual({ moved: false });
-      expect(await sites.remove(db, userId, first.site.id)).toEqual({ moved: true });
+      expect(await sites.remove(db, workspaceId, first.site.id)).toEqual({ moved: true });
       expect(await db.site.findUnique({ where: { id: first.site.id } })).toBeNull();
     });
   });
 
   describe("schedules", () => {
     it("a firing starts one audit, records it on the schedule, and none while one is under way", async () => {
-      const site = (await sites.ensure(db, userId, { url: "https://due.example", domain: "due.example" })).site;
+      const site = (
+        await sites.ensure(db, { workspaceId, userId }, { url: "https://due.example", domain: "due.example" })
+      ).site;
       const schedule = await schedules.insert(
         db,
-        { siteId: site.id, userId },
+        { siteId: site.id, workspaceId, userId },
         { frequency: "daily", mode: "quick", maxPages: 5, include: [], exclude: [] },
       );
       const audit = { startUrl: "https://due.example/", include: [], exclude: [], requestId: "schedule-1" };

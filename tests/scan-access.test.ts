@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { createKeyService } from "@scan/gateway";
+import { createKeyService, personalKeyOwner } from "@scan/gateway";
 import { createAccount } from "./support/accounts";
 import {
   type AccountsApi,
@@ -174,9 +174,12 @@ describe("a key's rate limit follows its form", () => {
 
   const keyWithForm = async (plan: "pro" | "starter", form: "A" | "B" | null) => {
     const { user } = await createAccount(ctx.stack.db, plan);
-    const created = await createKeyService({ db: ctx.stack.db, maxKeysPerUser: 10 }).create(user, {
-      default_form: form,
-    });
+    const created = await createKeyService({ db: ctx.stack.db, maxKeysPerUser: 10 }).create(
+      await personalKeyOwner(ctx.stack.db, user),
+      {
+        default_form: form,
+      },
+    );
     return created.key;
   };
 

@@ -230,12 +230,12 @@ describe("sites.recordScanScores", () => {
   /** A stored scan row, as the worker has it when it completes a scan. */
   const completed = async (userId: string, mode: "quick" | "full", minutes: number, seo: number) => {
     const id = randomUUID();
-    await stack.db.scan.create({
+    const scan = await stack.db.scan.create({
       data: { id, userId, url: "https://brew.example/guide", mode, status: "completed", completedAt: at(minutes) },
     });
     return {
       id,
-      userId,
+      owner: { workspaceId: scan.workspaceId ?? "", userId },
       url: "https://brew.example/guide",
       mode,
       scores: { seo, aeo: seo - 10, geo: seo - 20 },
@@ -243,8 +243,9 @@ describe("sites.recordScanScores", () => {
     };
   };
 
+  /** the site in the user's personal workspace, where their scans are */
   const siteOf = (userId: string) =>
-    stack.db.site.findUniqueOrThrow({ where: { userId_url: { userId, url: "https://brew.example" } } });
+    stack.db.site.findFirstOrThrow({ where: { url: "https://brew.example", workspace: { personalUserId: userId } } });
 
   it("ranks full above quick, then later above earlier, and is idempotent", async () => {
     const { user } = await createAccount(stack.db);

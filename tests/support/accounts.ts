@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Plan } from "@scan/contract";
 import type { Db, User } from "@scan/db";
 import type { Gateway } from "@scan/gateway";
-import { createKeyService, createUserService, issueUserToken } from "@scan/gateway";
+import { createKeyService, createUserService, issueUserToken, personalKeyOwner } from "@scan/gateway";
 import { hashApiKey } from "@scan/platform";
 
 /** The HS256 secret test stacks verify key-endpoint tokens with. */
@@ -16,7 +16,7 @@ export const tokenFor = (user: { id: string; email: string }, lifetimeSeconds = 
 /** A user with one API key and a JWT, made through the product's own services. */
 export const createAccount = async (db: Db, plan: Plan = "free"): Promise<TestAccount> => {
   const user = await createUserService(db).create(`user-${randomBytes(6).toString("hex")}@example.com`, plan);
-  const created = await createKeyService({ db, maxKeysPerUser: 1_000 }).create(user, {});
+  const created = await createKeyService({ db, maxKeysPerUser: 1_000 }).create(await personalKeyOwner(db, user), {});
   return { user, key: created.key, keyId: created.id, token: tokenFor(user) };
 };
 

@@ -29,3 +29,4 @@ export * from "./text";
 export * from "./tools";
 export * from "./url";
 export * from "./wait";
+export * from "./workspace";

@@ -14,6 +14,8 @@ export type {
   Site,
   User,
   WebhookDelivery,
+  Workspace,
+  WorkspaceInvitation,
 } from "./generated/prisma/client";
 export type Db = PrismaClient;
 /** Prisma's namespace: `Prisma.sql` builds parameterised SQL fragments for raw queries */

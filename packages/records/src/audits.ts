@@ -55,6 +55,9 @@ const where = (id: string, move: { from: readonly AuditState[] }, guard?: AuditG
 });
 
 export type NewAudit = {
+  /** the site's workspace */
+  workspaceId: string;
+  /** the member who started it (a schedule's: the schedule's maker) */
   userId: string;
   siteId: string;
   startUrl: string;
@@ -227,11 +230,11 @@ export const requeueStep = async (db: DbClient, id: string, guard: AuditGuard) =
 
 /**
  * Drops the check lists and facts of ended audits' pages older than `cutoff`, at most `batchSize`
- * of them, skipping rows another transaction holds. `cutoff` is SQL over the audit's owner as `u`.
+ * of them, skipping rows another transaction holds. `cutoff` is SQL over the audit's workspace as `u`.
  */
 export const prunePageChecks = (db: DbClient, cutoff: Prisma.Sql, batchSize: number): Promise<number> =>
   db.$executeRaw`UPDATE "audit_pages" SET "checks" = NULL, "facts" = NULL WHERE "id" IN (
-    SELECT p."id" FROM "audit_pages" p JOIN "audits" a ON a."id" = p."audit_id" JOIN "users" u ON u."id" = a."user_id"
+    SELECT p."id" FROM "audit_pages" p JOIN "audits" a ON a."id" = p."audit_id" JOIN "workspaces" u ON u."id" = a."workspace_id"
     WHERE (p."checks" IS NOT NULL OR p."facts" IS NOT NULL)
       AND a."status" = ANY(${startStates(AUDIT_TRANSITIONS.prunePageChecks)}::"AuditStatus"[])
       AND a."created_at" < ${cutoff}

@@ -25,6 +25,6 @@ export type { NewScan, ScanOwner } from "./scans";
 export * as scans from "./scans";
 export { CALLBACK_TRANSITIONS, SCAN_ENDED, SCAN_STATES, SCAN_TRANSITIONS, SCAN_WHERE } from "./scans";
 export * as schedules from "./schedules";
-export type { CompletedScan } from "./sites";
+export type { CompletedScan, Owner } from "./sites";
 export * as sites from "./sites";
 export { allows, type DbClient, type Move, startStates, type Transitions } from "./transitions";

@@ -63,7 +63,8 @@ export type NewScan = {
   accessTokenHash?: string;
 };
 
-export type ScanOwner = { userId: string; apiKeyId: string | null };
+/** The workspace that owns the scan, the member who made it, and the key it was made with. */
+export type ScanOwner = { workspaceId: string; userId: string; apiKeyId: string | null };
 
 /** Stores new scans as `queued`, all or none; a callback URL starts its delivery `pending`. */
 export const insertQueued = (
@@ -77,7 +78,7 @@ export const insertQueued = (
       status: "queued" as const,
       callbackUrl,
       callbackState: callbackUrl ? ("pending" as const) : null,
-      ...(owner ? { userId: owner.userId, apiKeyId: owner.apiKeyId } : {}),
+      ...(owner ? { workspaceId: owner.workspaceId, userId: owner.userId, apiKeyId: owner.apiKeyId } : {}),
     })),
   });
 
@@ -96,12 +97,15 @@ export type Completed =
   | { stored: false; status: ScanState | null };
 
 /**
- * Stores a scan's outcome: the row completes and, for a scan made with a key, its owner's
+ * Stores a scan's outcome: the row completes and, for a scan made with a key, its workspace's
  * site takes the scores, in one transaction (no completed scan without its site).
  */
 export const complete = (db: Db, id: string, outcome: ScanOutcome, mode: ScanMode): Promise<Completed> =>
   db.$transaction(async (tx) => {
-    const scan = await tx.scan.findUnique({ where: { id }, select: { createdAt: true, userId: true, url: true } });
+    const scan = await tx.scan.findUnique({
+      where: { id },
+      select: { createdAt: true, userId: true, workspaceId: true, url: true },
+    });
     const completedAt = new Date();
     const [stored] = scan
       ? await tx.scan.updateManyAndReturn({
@@ -123,8 +127,10 @@ export const complete = (db: Db, id: string, outcome: ScanOutcome, mode: ScanMod
       const now = await tx.scan.findUnique({ where: { id }, select: { status: true } });
       return { stored: false, status: now?.status ?? null };
     }
-    if (scan.userId)
-      await recordScanScores(tx, { id, userId: scan.userId, url: scan.url, mode, scores: outcome.scores, completedAt });
+    if (scan.userId && scan.workspaceId) {
+      const owner = { workspaceId: scan.workspaceId, userId: scan.userId };
+      await recordScanScores(tx, { id, owner, url: scan.url, mode, scores: outcome.scores, completedAt });
+    }
     return { stored: true, callbackUrl: stored.callbackUrl };
   });
 
@@ -173,12 +179,12 @@ export const returnRequeue = async (db: DbClient, id: string, requeued: { requeu
 
 /**
  * Drops the check lists of ended scans older than `cutoff`, at most `batchSize` of them, skipping
- * rows another transaction holds. `cutoff` is SQL over the scan's owner as `u` (a left join:
+ * rows another transaction holds. `cutoff` is SQL over the scan's workspace as `u` (a left join:
  * anonymous scans have none). Returns how many were pruned.
  */
 export const pruneChecks = (db: DbClient, cutoff: Prisma.Sql, batchSize: number): Promise<number> =>
   db.$executeRaw`UPDATE "scans" SET "checks" = NULL, "checks_pruned_at" = now() WHERE "id" IN (
-    SELECT s."id" FROM "scans" s LEFT JOIN "users" u ON u."id" = s."user_id"
+    SELECT s."id" FROM "scans" s LEFT JOIN "workspaces" u ON u."id" = s."workspace_id"
     WHERE s."checks" IS NOT NULL AND s."status" = ANY(${startStates(SCAN_TRANSITIONS.pruneChecks)}::"ScanStatus"[])
       AND s."created_at" < ${cutoff}
     LIMIT ${batchSize} FOR UPDATE OF s SKIP LOCKED)`;

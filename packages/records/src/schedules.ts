@@ -9,12 +9,18 @@ import type { DbClient } from "./transitions";
 
 export type ScheduleFields = Omit<
   Prisma.AuditScheduleUncheckedCreateInput,
-  "id" | "siteId" | "userId" | "lastAuditId" | "lastRunAt" | "createdAt" | "updatedAt"
+  "id" | "siteId" | "userId" | "workspaceId" | "lastAuditId" | "lastRunAt" | "createdAt" | "updatedAt"
 >;
 
 /** Makes the site's schedule. */
-export const insert = (db: DbClient, owner: { siteId: string; userId: string }, fields: ScheduleFields) =>
-  db.auditSchedule.create({ data: { ...fields, siteId: owner.siteId, userId: owner.userId } });
+export const insert = (
+  db: DbClient,
+  owner: { siteId: string; workspaceId: string; userId: string },
+  fields: ScheduleFields,
+) =>
+  db.auditSchedule.create({
+    data: { ...fields, siteId: owner.siteId, workspaceId: owner.workspaceId, userId: owner.userId },
+  });
 
 /** Changes the site's schedule as a whole. */
 export const change = (db: DbClient, siteId: string, fields: ScheduleFields) =>
@@ -39,7 +45,7 @@ export type ScheduledStart =
  */
 export const startScheduledAudit = (
   db: Db,
-  schedule: Pick<AuditSchedule, "siteId" | "userId" | "mode" | "maxPages">,
+  schedule: Pick<AuditSchedule, "siteId" | "workspaceId" | "userId" | "mode" | "maxPages">,
   audit: { startUrl: string; include: string[]; exclude: string[]; requestId: string },
 ): Promise<ScheduledStart> =>
   db.$transaction(async (tx) => {
@@ -50,6 +56,7 @@ export const startScheduledAudit = (
     const active = await tx.audit.count({ where: { siteId, ...AUDIT_WHERE.underWay } });
     if (active > 0) return { started: false, reason: "busy" };
     const created = await insertDiscovering(tx, {
+      workspaceId: schedule.workspaceId,
       userId: schedule.userId,
       siteId,
       mode: schedule.mode,

@@ -8,9 +8,13 @@ import type { DbClient } from "./transitions";
  * (made, renamed, scored, given credentials, deleted), each written here once.
  */
 
+/** Whose a row is: the workspace that owns it, and the member who made it. */
+export type Owner = { workspaceId: string; userId: string };
+
 export type CompletedScan = {
   id: string;
-  userId: string;
+  /** the scan's workspace gets the site; its maker is the site's when the scan makes it */
+  owner: Owner;
   /** the URL the caller asked to scan: its origin is the site (not the origin it redirected to) */
   url: string;
   mode: ScanMode;
@@ -19,7 +23,7 @@ export type CompletedScan = {
 };
 
 /**
- * Records a completed scan on its owner's site for the scan's origin (made when missing), as
+ * Records a completed scan on its workspace's site for the scan's origin (made when missing), as
  * one statement to run in the transaction that stores the completed scan.
  *
  * - `last_scan_at` becomes the latest completion time of any scan of the origin.
@@ -38,11 +42,11 @@ export const recordScanScores = (db: DbClient, scan: CompletedScan) => {
   const site = siteOriginOf(scan.url);
   const { seo, aeo, geo } = scan.scores;
   return db.$executeRaw`
-    INSERT INTO "sites" ("id", "user_id", "url", "domain", "name", "latest_seo", "latest_aeo", "latest_geo",
-      "latest_mode", "latest_scores_at", "latest_scan_id", "last_scan_at", "updated_at")
-    VALUES (${randomUUID()}::uuid, ${scan.userId}::uuid, ${site.url}, ${site.domain}, ${site.domain}, ${seo}, ${aeo},
+    INSERT INTO "sites" ("id", "workspace_id", "user_id", "url", "domain", "name", "latest_seo", "latest_aeo",
+      "latest_geo", "latest_mode", "latest_scores_at", "latest_scan_id", "last_scan_at", "updated_at")
+    VALUES (${randomUUID()}::uuid, ${scan.owner.workspaceId}::uuid, ${scan.owner.userId}::uuid, ${site.url}, ${site.domain}, ${site.domain}, ${seo}, ${aeo},
       ${geo}, ${scan.mode}::"ScanMode", ${scan.completedAt}, ${scan.id}::uuid, ${scan.completedAt}, now())
-    ON CONFLICT ("user_id", "url") DO UPDATE SET
+    ON CONFLICT ("workspace_id", "url") DO UPDATE SET
       "last_scan_at" = GREATEST("sites"."last_scan_at", EXCLUDED."last_scan_at"),
       ("latest_seo", "latest_aeo", "latest_geo", "latest_mode", "latest_scores_at", "latest_scan_id") = (
         SELECT s.seo, s.aeo, s.geo, s.mode, s.scores_at, s.scan_id FROM (VALUES
@@ -76,21 +80,22 @@ export const recordAuditScores = (
       AND ("latest_audit_id" IS NULL OR "latest_scores_at" IS NULL OR "latest_scores_at" <= ${audit.completedAt})`;
 
 /**
- * The user's site for `origin`: made (`created: true`) or, when it exists, returned as it is,
- * renamed when `name` is given. Safe to repeat and to race: the (user_id, url) unique index
- * decides which call makes it.
+ * The workspace's site for `origin`: made by `owner.userId` (`created: true`) or, when it exists,
+ * returned as it is, renamed when `name` is given. Safe to repeat and to race: the
+ * (workspace_id, url) unique index decides which call makes it.
  */
 export const ensure = async (
   db: DbClient,
-  userId: string,
+  owner: Owner,
   origin: { url: string; domain: string },
   name?: string,
 ): Promise<{ site: Site; created: boolean }> => {
+  const { workspaceId, userId } = owner;
   const { count } = await db.site.createMany({
-    data: [{ userId, url: origin.url, domain: origin.domain, name: name ?? origin.domain }],
+    data: [{ workspaceId, userId, url: origin.url, domain: origin.domain, name: name ?? origin.domain }],
     skipDuplicates: true,
   });
-  const key = { userId_url: { userId, url: origin.url } };
+  const key = { workspaceId_url: { workspaceId, url: origin.url } };
   const site =
     count === 0 && name !== undefined
       ? await db.site.update({ where: key, data: { name } })
@@ -98,46 +103,46 @@ export const ensure = async (
   return { site, created: count === 1 };
 };
 
-/** Gives one of the user's sites a new name; `moved: false` when the user has no such site. */
-export const rename = async (db: DbClient, userId: string, siteId: string, name: string) => {
-  const { count } = await db.site.updateMany({ where: { id: siteId, userId }, data: { name } });
+/** Gives one of the workspace's sites a new name; `moved: false` when it has no such site. */
+export const rename = async (db: DbClient, workspaceId: string, siteId: string, name: string) => {
+  const { count } = await db.site.updateMany({ where: { id: siteId, workspaceId }, data: { name } });
   return { moved: count > 0 };
 };
 
-/** Seals a site's credentials in (replacing any it had); `moved: false` when the user has no such site. */
-export const setCredentials = async (db: DbClient, userId: string, siteId: string, sealed: string, at: Date) => {
+/** Seals a site's credentials in (replacing any it had); `moved: false` when the workspace has no such site. */
+export const setCredentials = async (db: DbClient, workspaceId: string, siteId: string, sealed: string, at: Date) => {
   const { count } = await db.site.updateMany({
-    where: { id: siteId, userId },
+    where: { id: siteId, workspaceId },
     data: { credentialsSealed: sealed, credentialsUpdatedAt: at },
   });
   return { moved: count > 0 };
 };
 
 /** Forgets a site's credentials. */
-export const clearCredentials = async (db: DbClient, userId: string, siteId: string) => {
+export const clearCredentials = async (db: DbClient, workspaceId: string, siteId: string) => {
   const { count } = await db.site.updateMany({
-    where: { id: siteId, userId },
+    where: { id: siteId, workspaceId },
     data: { credentialsSealed: null, credentialsUpdatedAt: null },
   });
   return { moved: count > 0 };
 };
 
 /**
- * Deletes one of the user's sites with what belongs to it (keywords, citation tracks, audits,
+ * Deletes one of the workspace's sites with what belongs to it (keywords, citation tracks, audits,
  * schedule: the database cascades; alerts, which name the site by id only, in the same
- * transaction). `moved: false` when the user has no such site.
+ * transaction). `moved: false` when the workspace has no such site.
  */
-export const remove = async (db: Db, userId: string, siteId: string) => {
+export const remove = async (db: Db, workspaceId: string, siteId: string) => {
   const [, { count }] = await db.$transaction([
-    db.auditAlert.deleteMany({ where: { siteId, userId } }),
-    db.site.deleteMany({ where: { id: siteId, userId } }),
+    db.auditAlert.deleteMany({ where: { siteId, workspaceId } }),
+    db.site.deleteMany({ where: { id: siteId, workspaceId } }),
   ]);
   return { moved: count > 0 };
 };
 
-/** Deletes every site of the user (the demo seed starting over); returns how many. */
-export const removeAllOf = async (db: DbClient, userId: string): Promise<number> =>
-  (await db.site.deleteMany({ where: { userId } })).count;
+/** Deletes every site of the workspace (the demo seed starting over); returns how many. */
+export const removeAllOf = async (db: DbClient, workspaceId: string): Promise<number> =>
+  (await db.site.deleteMany({ where: { workspaceId } })).count;
 
 /** Demo data: when the site was added, whether it is shown verified, and scores it had (no scan behind them). */
 export const seedDemo = (

@@ -31,7 +31,7 @@ import {
   ttlSeconds,
 } from "./auth";
 import { AccountsConfig as Config } from "./config";
-import { createKeyService } from "./keys";
+import { createKeyService, personalKeyOwner } from "./keys";
 
 const COMMANDS = [
   "create-user",
@@ -162,7 +162,9 @@ const main = async () => {
         const user = await users.byEmail(email);
         // the operator's own tool: the per-user cap on active keys is for the API
         const keys = createKeyService({ db, maxKeysPerUser: Number.MAX_SAFE_INTEGER });
-        print(await keys.create(user, { name: values.name, default_form: form?.data ?? null }));
+        print(
+          await keys.create(await personalKeyOwner(db, user), { name: values.name, default_form: form?.data ?? null }),
+        );
         break;
       }
     }

@@ -43,6 +43,7 @@ import type { ScanService } from "./scans";
 import { type ProgressDeps, progressRoutes, scanListRoutes, scanRoutes } from "./scans";
 import type { CitationService, KeywordService, SiteCredentials, SiteService } from "./sites";
 import { citationRoutes, keywordRoutes, siteRoutes } from "./sites";
+import { type WorkspaceService, workspaceRoutes } from "./workspaces";
 
 export type AppDeps = {
   scans: ScanService;
@@ -57,6 +58,8 @@ export type AppDeps = {
   alerts: AlertService;
   keywords: KeywordService;
   citations: CitationService;
+  /** workspaces, their members and invitations, and the session's current one */
+  workspaces: WorkspaceService;
   auth: Authenticator;
   /** the dashboard's sign-in, sessions and their JWTs under /auth */
   sessionAuth: AuthRouteDeps;
@@ -107,6 +110,7 @@ export type RouteDeps = Pick<
   | "alerts"
   | "keywords"
   | "citations"
+  | "workspaces"
   | "sessionAuth"
   | "operations"
   | "limiter"
@@ -130,6 +134,7 @@ export const declaredRoutes = (
     alerts,
     keywords,
     citations,
+    workspaces,
     sessionAuth,
     operations,
     limiter,
@@ -156,6 +161,7 @@ export const declaredRoutes = (
       ...keywordRoutes(keywords),
       ...citationRoutes(citations),
       ...keyRoutes(keys),
+      ...workspaceRoutes(workspaces),
       ...auditRoutes({ audits, schedules, history }),
       ...alertRoutes({ alerts }),
       ...progressRoutes({ scans, audits, ...progress }),

@@ -95,8 +95,17 @@ export const JwtFields = {
     ),
 };
 
+/** Where the links the service makes point: the gateway as users' browsers reach it. */
+const PUBLIC_URL = z
+  .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
+  .default("http://127.0.0.1:3000")
+  .transform((value) => value.replace(/\/+$/, ""));
+
 /** Dashboard accounts: sign-up, sessions, their JWTs and the sign-in throttle. */
 const SessionFields = {
+  PUBLIC_URL: PUBLIC_URL.describe(
+    "the gateway's address as users' browsers reach it: the links of invitations into a workspace start with it",
+  ),
   SIGN_UP: z
     .enum(["open", "invite"])
     .default("invite")
@@ -313,9 +322,7 @@ export const httpsRequired = (config: Pick<Config, "REQUIRE_HTTPS" | "NODE_ENV">
 export const AccountsConfig = z.object({
   DATABASE_URL: CommonConfig.DATABASE_URL,
   ...JwtFields,
-  PUBLIC_URL: z
-    .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
-    .default("http://127.0.0.1:3000")
-    .transform((value) => value.replace(/\/+$/, ""))
-    .describe("the gateway's address as users' browsers reach it: invitation and password-reset links start with it"),
+  PUBLIC_URL: PUBLIC_URL.describe(
+    "the gateway's address as users' browsers reach it: invitation and password-reset links start with it",
+  ),
 });

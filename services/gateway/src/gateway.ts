@@ -33,6 +33,7 @@ import {
 } from "./audits";
 import {
   createAccountService,
+  createOneTimeLinks,
   createPasswordCheck,
   createSignInThrottle,
   expiryOf,
@@ -49,6 +50,7 @@ import { createGatewayMetrics, type GatewayMetrics } from "./observability/metri
 import { createOperations, DASHBOARD_PATH } from "./ops";
 import { createAdmission, createPageTools, createScanService, ScanWaiter, terminalScansAmong } from "./scans";
 import { createCitationService, createKeywordService, createSiteCredentials, createSiteService } from "./sites";
+import { createWorkspaceService } from "./workspaces";
 
 /** The dashboard's build in this checkout (`pnpm --filter @scan/dashboard build` writes it). */
 const DASHBOARD_BUILD = resolvePath(__dirname, "../../dashboard/dist");
@@ -60,6 +62,8 @@ const IDEMPOTENCY_LEASE_MS = 15_000;
 
 /** how long the queue clients get to close cleanly at shutdown */
 const CLIENT_CLOSE_MS = 2_000;
+/** an invitation into a workspace works this long, as the accounts command's sign-up invitations do by default */
+const WORKSPACE_INVITATION_LIFETIME_S = 7 * 86_400;
 
 export type Gateway = {
   server: Server;
@@ -285,6 +289,11 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     }),
     keywords: createKeywordService({ db, sites }),
     citations: createCitationService({ db, sites }),
+    workspaces: createWorkspaceService({
+      db,
+      invite: createOneTimeLinks({ db, publicUrl: config.PUBLIC_URL }).workspaceInvite,
+      invitationLifetimeS: WORKSPACE_INVITATION_LIFETIME_S,
+    }),
     auth: createAuthenticator({ db, verifyJwt, cache: keyCache, sessionIdleMs: sessions.idleMs }),
     sessionAuth: {
       accounts: createAccountService({

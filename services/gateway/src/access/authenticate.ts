@@ -1,4 +1,4 @@
-import { AppError, Plan, ResponseForm, Role } from "@scan/contract";
+import { AppError, Plan, ResponseForm, Role, WorkspaceRole } from "@scan/contract";
 import type { Db } from "@scan/db";
 import { API_KEY_PREFIX, checkApiKey, hashApiKey } from "@scan/platform";
 import { z } from "zod";
@@ -8,13 +8,28 @@ import type { KeyCache, KnownKey } from "./key-cache";
 /**
  * Who is calling: nobody, the holder of an API key, or a user signed in with a JWT: one the
  * accounts CLI made (the key endpoints only), or one of a dashboard session (every endpoint).
+ * An account caller acts in one workspace, whose plan it is counted on: a key's own workspace,
+ * a session's current one (the user's personal workspace for the accounts CLI's tokens).
  */
 export type AnonymousCaller = { kind: "anonymous" };
-export type KeyCaller = { kind: "key"; keyId: string; userId: string; plan: Plan; defaultForm: ResponseForm | null };
+export type KeyCaller = {
+  kind: "key";
+  keyId: string;
+  /** the member who made the key: the maker of what the key makes */
+  userId: string;
+  workspaceId: string;
+  plan: Plan;
+  defaultForm: ResponseForm | null;
+};
 export type UserCaller = {
   kind: "user";
   userId: string;
+  workspaceId: string;
+  /** the user's role in that workspace */
+  workspaceRole: WorkspaceRole;
+  /** the workspace's plan */
   plan: Plan;
+  /** service-wide: `operator`s see the service's operations */
   role: Role;
   claims: JwtClaims;
   /** the dashboard session the JWT was issued for; null for the accounts CLI's tokens */
@@ -23,6 +38,12 @@ export type UserCaller = {
 export type Caller = AnonymousCaller | KeyCaller | UserCaller;
 /** A caller that is some user's: by an API key or by a signed-in session. */
 export type AccountCaller = KeyCaller | UserCaller;
+
+/** Whose the rows a caller makes are: its workspace's, made by its member (a key's: the key's maker). */
+export const ownerOf = (caller: AccountCaller): { workspaceId: string; userId: string } => ({
+  workspaceId: caller.workspaceId,
+  userId: caller.userId,
+});
 
 /** The key a caller's request was made with, when it was made with one (scans remember it). */
 export const keyIdOf = (caller: AccountCaller): string | null => (caller.kind === "key" ? caller.keyId : null);
@@ -55,21 +76,25 @@ const notAJwtEndpoint = () =>
     "The accounts command's JWTs authenticate only the key endpoints (/api/v1/keys): create an API key there and send it here, or use the JWT of a signed-in session (POST /auth/token) in Authorization: Bearer.",
   );
 
-/** A key's row with its owner's plan, as the lookup below selects it. */
+/** A key's row with its workspace's plan, as the lookup below selects it. */
 const StoredKey = z.object({
   id: z.string(),
   user_id: z.string(),
+  workspace_id: z.string(),
   plan: Plan,
   default_form: ResponseForm.nullable(),
   last_used_at: z.date().nullable(),
   revoked_at: z.date().nullable(),
 });
 
-/** A user with a session, as the token check reads them in one query. */
+/** A user with a session and the workspace it acts in, as the token check reads them in one query. */
 const StoredUser = z.object({
   id: z.string(),
-  plan: Plan,
   role: Role,
+  /** null: the session's workspace is no longer the user's (they were removed from it) */
+  workspace_id: z.string().nullable(),
+  plan: Plan.nullable(),
+  workspace_role: WorkspaceRole.nullable(),
   revoked_at: z.date().nullable().optional(),
   last_seen_at: z.date().optional(),
   expires_at: z.date().optional(),
@@ -99,21 +124,22 @@ export const createAuthenticator = ({
   cache,
   sessionIdleMs = Number.POSITIVE_INFINITY,
 }: AuthenticatorDeps): Authenticator => {
-  /** The stored key with this hash and its owner's plan, from the cache or Postgres; undefined when unknown. */
+  /** The stored key with this hash and its workspace's plan, from the cache or Postgres; undefined when unknown. */
   const lookUp = async (hash: string): Promise<KnownKey | undefined> => {
     const cached = cache?.get(hash);
     if (cached) return cached;
     const readAt = cache?.generation() ?? 0;
-    // the key and its owner's plan in one round trip: a Prisma include would send a second query
+    // the key and its workspace's plan in one round trip: a Prisma include would send a second query
     const rows = await db.$queryRaw<unknown[]>`
-      SELECT k."id", k."user_id", u."plan", k."default_form", k."last_used_at", k."revoked_at"
-      FROM "api_keys" k JOIN "users" u ON u."id" = k."user_id"
+      SELECT k."id", k."user_id", k."workspace_id", w."plan", k."default_form", k."last_used_at", k."revoked_at"
+      FROM "api_keys" k JOIN "workspaces" w ON w."id" = k."workspace_id"
       WHERE k."hash" = ${hash}`;
     if (rows.length === 0) return undefined;
     const stored = StoredKey.parse(rows[0]);
     const known: KnownKey = {
       id: stored.id,
       userId: stored.user_id,
+      workspaceId: stored.workspace_id,
       plan: stored.plan,
       defaultForm: stored.default_form,
       revoked: stored.revoked_at !== null,
@@ -174,22 +200,38 @@ export const createAuthenticator = ({
       stored.lastUsedAt = now;
       await db.apiKey.update({ where: { id: stored.id }, data: { lastUsedAt: new Date(now) } });
     }
-    return { kind: "key", keyId: stored.id, userId: stored.userId, plan: stored.plan, defaultForm: stored.defaultForm };
+    return {
+      kind: "key",
+      keyId: stored.id,
+      userId: stored.userId,
+      workspaceId: stored.workspaceId,
+      plan: stored.plan,
+      defaultForm: stored.defaultForm,
+    };
   };
 
   /**
-   * The user a token names, with its session when it carries one: one query either way (the
-   * session is joined to the user), so checking that the session lives costs no round trip
-   * more than finding the user did. Undefined when there is no such user, or no such session
-   * of theirs.
+   * The user a token names, with its session when it carries one, and the workspace it acts in
+   * (the session's current one, else the user's personal one) with the user's role there: one
+   * query either way, so checking that the session lives costs no round trip more than finding
+   * the user did. Undefined when there is no such user, or no such session of theirs.
    */
   const userOf = async (userId: string, sessionId: string | undefined) => {
     const rows = sessionId
       ? await db.$queryRaw<unknown[]>`
-          SELECT u."id", u."plan", u."role", s."revoked_at", s."last_seen_at", s."expires_at"
+          SELECT u."id", u."role", s."revoked_at", s."last_seen_at", s."expires_at",
+            m."workspace_id", w."plan", m."role" AS "workspace_role"
           FROM "users" u JOIN "sessions" s ON s."user_id" = u."id"
+          LEFT JOIN "workspaces" p ON p."personal_user_id" = u."id"
+          LEFT JOIN "memberships" m ON m."user_id" = u."id" AND m."workspace_id" = COALESCE(s."workspace_id", p."id")
+          LEFT JOIN "workspaces" w ON w."id" = m."workspace_id"
           WHERE u."id" = ${userId}::uuid AND s."id" = ${sessionId}::uuid`
-      : await db.$queryRaw<unknown[]>`SELECT u."id", u."plan", u."role" FROM "users" u WHERE u."id" = ${userId}::uuid`;
+      : await db.$queryRaw<unknown[]>`
+          SELECT u."id", u."role", m."workspace_id", w."plan", m."role" AS "workspace_role"
+          FROM "users" u
+          LEFT JOIN "workspaces" w ON w."personal_user_id" = u."id"
+          LEFT JOIN "memberships" m ON m."user_id" = u."id" AND m."workspace_id" = w."id"
+          WHERE u."id" = ${userId}::uuid`;
     return rows.length === 0 ? undefined : StoredUser.parse(rows[0]);
   };
 
@@ -231,9 +273,17 @@ export const createAuthenticator = ({
         (user.last_seen_at?.getTime() ?? 0) + sessionIdleMs <= Date.now();
       if (ended) throw refused("The session this token was issued for has ended", "Sign in again.");
     }
+    if (user.workspace_id === null || user.plan === null || user.workspace_role === null) {
+      throw refused(
+        "You are no longer a member of this session's workspace",
+        "Sign in again, or switch to another of your workspaces with POST /api/v1/workspaces/:id/switch.",
+      );
+    }
     return {
       kind: "user",
       userId: user.id,
+      workspaceId: user.workspace_id,
+      workspaceRole: user.workspace_role,
       plan: user.plan,
       role: user.role,
       claims,

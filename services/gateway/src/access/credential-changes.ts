@@ -7,7 +7,11 @@ import type { KeyCache } from "./key-cache";
 /** The channel the credential triggers (migration 20261124000000_credential_notify) notify on. */
 export const CREDENTIAL_CHANNEL = "credential_changes";
 
-const Change = z.union([z.object({ key_id: z.string() }), z.object({ user_id: z.string() })]);
+const Change = z.union([
+  z.object({ key_id: z.string() }),
+  z.object({ user_id: z.string() }),
+  z.object({ workspace_id: z.string() }),
+]);
 
 export type CredentialFeedOptions = {
   databaseUrl: string;
@@ -82,7 +86,8 @@ export const startCredentialFeed = ({
         return;
       }
       if ("key_id" in change) cache.invalidateKey(change.key_id);
-      else cache.invalidateUser(change.user_id);
+      else if ("user_id" in change) cache.invalidateUser(change.user_id);
+      else cache.invalidateWorkspace(change.workspace_id);
     });
     try {
       await next.connect();

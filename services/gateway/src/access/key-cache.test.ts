@@ -3,6 +3,7 @@ import { createKeyCache, type KnownKey } from "./key-cache";
 const key = (id: string, userId = "u1"): KnownKey => ({
   id,
   userId,
+  workspaceId: "w1",
   plan: "pro",
   defaultForm: null,
   revoked: false,

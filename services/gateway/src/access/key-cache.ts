@@ -4,6 +4,7 @@ import type { Plan, ResponseForm } from "@scan/contract";
 export type KnownKey = {
   id: string;
   userId: string;
+  workspaceId: string;
   plan: Plan;
   defaultForm: ResponseForm | null;
   revoked: boolean;
@@ -28,8 +29,10 @@ export type KeyCache = {
   generation: () => number;
   /** Drops the key with this id (revoked, or its default form changed). */
   invalidateKey: (keyId: string) => void;
-  /** Drops every key of the user (their plan changed). */
+  /** Drops every key the user made (their plan changed, or they are gone). */
   invalidateUser: (userId: string) => void;
+  /** Drops every key of the workspace (its plan changed, or it is gone). */
+  invalidateWorkspace: (workspaceId: string) => void;
   /** Drops every key. */
   clear: () => void;
   /** whether invalidations are being heard; going dark drops everything */
@@ -90,6 +93,7 @@ export const createKeyCache = ({ ttlMs, maxEntries, now = Date.now }: KeyCacheOp
     generation: () => generation,
     invalidateKey: (keyId: string) => dropWhere((key) => key.id === keyId),
     invalidateUser: (userId: string) => dropWhere((key) => key.userId === userId),
+    invalidateWorkspace: (workspaceId: string) => dropWhere((key) => key.workspaceId === workspaceId),
     clear: () => dropWhere(() => true),
     /** whether invalidations are being heard; going dark drops everything */
     setLive: (heard: boolean) => {

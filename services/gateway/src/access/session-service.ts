@@ -1,14 +1,18 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import type { Plan, Role } from "@scan/contract";
+import type { Plan, Role, WorkspaceRole } from "@scan/contract";
 import type { Db } from "@scan/db";
 
 /** The user a live session belongs to, as the dashboard is shown them. */
 export type SessionUser = { id: string; email: string; role: Role; plan: Plan };
 
-/** A live session: its id (what its JWTs carry), its user and when it ends. */
+/** The workspace a session acts in, with the user's role there; its plan sets the limits. */
+export type SessionWorkspace = { id: string; role: WorkspaceRole; plan: Plan };
+
+/** A live session: its id (what its JWTs carry), its user, the workspace it acts in and when it ends. */
 export type LiveSession = {
   id: string;
   user: SessionUser;
+  workspace: SessionWorkspace;
   /** the absolute end, fixed at sign-in */
   expiresAt: Date;
   /** when it ends if it is not used before then: the earlier of the idle and the absolute end */
@@ -79,10 +83,23 @@ export const createSessionService = ({ db, lifetimes }: { db: Db; lifetimes: Ses
         OR: [{ expiresAt: { lt: now } }, { revokedAt: { lt: new Date(now.getTime() - KEPT_AFTER_REVOCATION_MS) } }],
       },
     });
-    const row = await db.session.create({
-      data: { userId: user.id, tokenHash: sha256Hex(secret), createdAt: now, lastSeenAt: now, expiresAt },
+    // a session starts in the user's personal workspace
+    const personal = await db.workspace.findUniqueOrThrow({
+      where: { personalUserId: user.id },
+      select: { id: true, plan: true },
     });
-    return { id: row.id, user, expiresAt, endsAt: endsAt(now, expiresAt), secret };
+    const row = await db.session.create({
+      data: {
+        userId: user.id,
+        workspaceId: personal.id,
+        tokenHash: sha256Hex(secret),
+        createdAt: now,
+        lastSeenAt: now,
+        expiresAt,
+      },
+    });
+    const workspace: SessionWorkspace = { id: personal.id, role: "owner", plan: personal.plan };
+    return { id: row.id, user, workspace, expiresAt, endsAt: endsAt(now, expiresAt), secret };
   };
 
   /** The live session a cookie's secret names, its use recorded; null when unknown, revoked or ended. */
@@ -92,6 +109,15 @@ export const createSessionService = ({ db, lifetimes }: { db: Db; lifetimes: Ses
       include: { user: { select: { id: true, email: true, role: true, plan: true } } },
     });
     if (!row || row.revokedAt) return null;
+    // the workspace it acts in (its own, else the user's personal one), while the user is a member of it
+    const member = await db.membership.findFirst({
+      where: {
+        userId: row.userId,
+        ...(row.workspaceId ? { workspaceId: row.workspaceId } : { workspace: { personalUserId: row.userId } }),
+      },
+      select: { workspaceId: true, role: true, workspace: { select: { plan: true } } },
+    });
+    if (!member) return null;
     const now = Date.now();
     if (endsAt(row.lastSeenAt, row.expiresAt).getTime() <= now) return null;
     let lastSeenAt = row.lastSeenAt;
@@ -99,7 +125,13 @@ export const createSessionService = ({ db, lifetimes }: { db: Db; lifetimes: Ses
       lastSeenAt = new Date(now);
       await db.session.updateMany({ where: { id: row.id, revokedAt: null }, data: { lastSeenAt } });
     }
-    return { id: row.id, user: row.user, expiresAt: row.expiresAt, endsAt: endsAt(lastSeenAt, row.expiresAt) };
+    return {
+      id: row.id,
+      user: row.user,
+      workspace: { id: member.workspaceId, role: member.role, plan: member.workspace.plan },
+      expiresAt: row.expiresAt,
+      endsAt: endsAt(lastSeenAt, row.expiresAt),
+    };
   };
 
   const revoke = async (sessionId: string): Promise<void> => {

@@ -52,9 +52,9 @@ export const toAlertView = (alert: AuditAlert): AuditAlertView => {
 };
 
 export type AlertService = {
-  /** One of the user's sites' regression alerts, newest first, with where each was delivered. */
+  /** One of the workspace's sites' regression alerts, newest first, with where each was delivered. */
   listForSite: (
-    userId: string,
+    workspaceId: string,
     siteId: string,
     query: ListPage,
   ) => Promise<{ alerts: AuditAlertView[]; meta: PageMeta }>;
@@ -63,13 +63,13 @@ export type AlertService = {
 /** A site's regression alerts (stored by the worker when an audit regressed), newest first. */
 export const createAlertService = ({ db }: { db: Db }): AlertService => {
   const listForSite = async (
-    userId: string,
+    workspaceId: string,
     siteId: string,
     query: { page: number; limit: number },
   ): Promise<{ alerts: AuditAlertView[]; meta: PageMeta }> => {
-    const site = await db.site.findFirst({ where: { id: siteId, userId }, select: { id: true } });
+    const site = await db.site.findFirst({ where: { id: siteId, workspaceId }, select: { id: true } });
     if (!site) throw siteNotFound(siteId);
-    const where = { siteId, userId };
+    const where = { siteId, workspaceId };
     const [total, rows] = await db.$transaction(
       [
         db.auditAlert.count({ where }),

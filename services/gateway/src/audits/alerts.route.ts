@@ -34,7 +34,7 @@ export const alertRoutes = ({ alerts }: { alerts: AlertService }): Route[] => [
       },
     },
     async ({ caller, params, query }) => {
-      const { alerts: items, meta } = await alerts.listForSite(caller.userId, params.id, query);
+      const { alerts: items, meta } = await alerts.listForSite(caller.workspaceId, params.id, query);
       return pageOf(items, meta);
     },
   ),

@@ -58,7 +58,7 @@ export const createAuditIssueReader = ({
   owned,
 }: {
   db: Db;
-  owned: (userId: string, auditId: string) => Promise<Audit>;
+  owned: (workspaceId: string, auditId: string) => Promise<Audit>;
 }) => {
   /** the page checks' counts over the pages judged so far */
   const countedFromPages = async (auditId: string): Promise<IssueCounts> => {
@@ -92,7 +92,7 @@ export const createAuditIssueReader = ({
     db.audit.findFirst({
       where: {
         siteId: audit.siteId,
-        userId: audit.userId,
+        workspaceId: audit.workspaceId,
         mode: audit.mode,
         status: "completed",
         id: { not: audit.id },
@@ -124,8 +124,8 @@ export const createAuditIssueReader = ({
     };
   };
 
-  const issues = async (userId: string, auditId: string, query: AuditIssuesQuery): Promise<AuditIssues> => {
-    const audit = await owned(userId, auditId);
+  const issues = async (workspaceId: string, auditId: string, query: AuditIssuesQuery): Promise<AuditIssues> => {
+    const audit = await owned(workspaceId, auditId);
     const rollup = await rollupOf(audit);
     return {
       audit_id: audit.id,
@@ -139,8 +139,8 @@ export const createAuditIssueReader = ({
     };
   };
 
-  const issuesAsCsv = async (userId: string, auditId: string, query: AuditIssuesQuery): Promise<string> =>
-    issuesCsv((await issues(userId, auditId, query)).issues);
+  const issuesAsCsv = async (workspaceId: string, auditId: string, query: AuditIssuesQuery): Promise<string> =>
+    issuesCsv((await issues(workspaceId, auditId, query)).issues);
 
   /**
    * The pages an issue is on, in the order the audit admitted them: a page check's judged pages
@@ -148,12 +148,12 @@ export const createAuditIssueReader = ({
    * issue is on no page.
    */
   const issuePages = async (
-    userId: string,
+    workspaceId: string,
     auditId: string,
     check: string,
     query: AuditIssuePagesQuery,
   ): Promise<{ pages: AuditIssuePage[]; meta: PageMeta }> => {
-    const audit = await owned(userId, auditId);
+    const audit = await owned(workspaceId, auditId);
     const { report, issues: rows } = await rollupOf(audit);
     const issue = rows.find((row) => row.check === check);
     if (!issue) throw issueNotFound(auditId, check);

@@ -40,7 +40,7 @@ export type AuditServiceDeps = {
   log: Logger;
   /** the most pages one audit may scan, by plan */
   pagesByPlan: Record<Plan, number>;
-  /** audits under way at once per user */
+  /** audits under way at once per workspace */
   activePerUser: number;
   /** the scan target's address policy, for the site's origin */
   assertScannable: (url: string) => Promise<void>;
@@ -85,35 +85,39 @@ export const toAuditView = (audit: Audit, progress: AuditProgress, withReport: b
 export type AuditService = {
   /** Starts an audit of one of the owner's sites, within the plan's page ceiling and audits under way. */
   create: (owner: AccountCaller, siteId: string, input: CreateAuditRequest, requestId: string) => Promise<AuditView>;
-  /** One of the user's audits with its progress and, once completed, its report. */
-  get: (userId: string, auditId: string) => Promise<AuditView>;
+  /** One of the workspace's audits with its progress and, once completed, its report. */
+  get: (workspaceId: string, auditId: string) => Promise<AuditView>;
   /** The audit's state and progress without its report: what a progress stream sends at each change. */
-  progress: (userId: string, auditId: string) => Promise<AuditView>;
-  /** One of the user's sites' audits, newest first. */
-  listForSite: (userId: string, siteId: string, query: ListPage) => Promise<{ audits: AuditView[]; meta: PageMeta }>;
+  progress: (workspaceId: string, auditId: string) => Promise<AuditView>;
+  /** One of the workspace's sites' audits, newest first. */
+  listForSite: (
+    workspaceId: string,
+    siteId: string,
+    query: ListPage,
+  ) => Promise<{ audits: AuditView[]; meta: PageMeta }>;
   /** The audit's pages, one page of the list at a time. */
   pages: (
-    userId: string,
+    workspaceId: string,
     auditId: string,
     query: AuditPageListQuery,
   ) => Promise<{ pages: AuditPageView[]; meta: PageMeta }>;
   /** Every page of the audit as CSV, a line per page as the pages are read. */
-  pagesAsCsv: (userId: string, auditId: string) => Promise<AsyncIterable<string>>;
+  pagesAsCsv: (workspaceId: string, auditId: string) => Promise<AsyncIterable<string>>;
   /** The completed audit's report; 409 with Retry-After while it is under way, 404 when it never will have one. */
-  report: (userId: string, auditId: string) => Promise<SiteReport>;
+  report: (workspaceId: string, auditId: string) => Promise<SiteReport>;
   /** The completed audit's report as CSV. */
-  reportAsCsv: (userId: string, auditId: string) => Promise<string>;
+  reportAsCsv: (workspaceId: string, auditId: string) => Promise<string>;
   /** The completed audit as SARIF or JUnit XML, in parts as it is written; 410 once retention dropped a page's checks. */
-  exportReport: (userId: string, auditId: string, format: AuditExportFormat) => Promise<AsyncIterable<string>>;
+  exportReport: (workspaceId: string, auditId: string, format: AuditExportFormat) => Promise<AsyncIterable<string>>;
   /** Cancels an audit under way (pages being scanned finish and are kept); answers the audit as it now stands. */
-  cancel: (userId: string, auditId: string) => Promise<AuditView>;
+  cancel: (workspaceId: string, auditId: string) => Promise<AuditView>;
   /** The audit's issues, check by check, compared with the site's previous completed audit of the same mode. */
-  issues: (userId: string, auditId: string, query: AuditIssuesQuery) => Promise<AuditIssues>;
+  issues: (workspaceId: string, auditId: string, query: AuditIssuesQuery) => Promise<AuditIssues>;
   /** The audit's issues as CSV. */
-  issuesAsCsv: (userId: string, auditId: string, query: AuditIssuesQuery) => Promise<string>;
+  issuesAsCsv: (workspaceId: string, auditId: string, query: AuditIssuesQuery) => Promise<string>;
   /** The pages an issue is on, in the order the audit admitted them; a fixed issue is on none. */
   issuePages: (
-    userId: string,
+    workspaceId: string,
     auditId: string,
     check: string,
     query: AuditIssuePagesQuery,
@@ -121,7 +125,7 @@ export type AuditService = {
 };
 
 /**
- * Whole-site audits of a user's sites: started within the plan's page ceiling and the number
+ * Whole-site audits of a workspace's sites: started within the plan's page ceiling and the number
  * under way, read with their progress counted from the page rows, paged through, exported and
  * cancelled. The worker does the rest (services/worker/src/jobs/audit.job.ts).
  */
@@ -160,8 +164,8 @@ export const createAuditService = ({
     return progress;
   };
 
-  const owned = async (userId: string, auditId: string): Promise<Audit> => {
-    const audit = await db.audit.findFirst({ where: { id: auditId, userId } });
+  const owned = async (workspaceId: string, auditId: string): Promise<Audit> => {
+    const audit = await db.audit.findFirst({ where: { id: auditId, workspaceId } });
     if (!audit) throw auditNotFound(auditId);
     return audit;
   };
@@ -174,7 +178,7 @@ export const createAuditService = ({
     input: CreateAuditRequest,
     requestId: string,
   ): Promise<AuditView> => {
-    const site = await db.site.findFirst({ where: { id: siteId, userId: owner.userId } });
+    const site = await db.site.findFirst({ where: { id: siteId, workspaceId: owner.workspaceId } });
     if (!site) throw siteNotFound(siteId);
     const ceiling = pagesByPlan[owner.plan];
     if (input.max_pages !== undefined && input.max_pages > ceiling)
@@ -186,8 +190,8 @@ export const createAuditService = ({
     const startUrl = `${site.url}/`;
     // the site's origin passes the scan address policy again: SCAN_ALLOWLIST may have changed since it was stored
     await assertScannable(startUrl);
-    const audit = await withUserLock(db, "audits", owner.userId, async (tx) => {
-      const active = await tx.audit.count({ where: { userId: owner.userId, ...AUDIT_WHERE.underWay } });
+    const audit = await withUserLock(db, "audits", owner.workspaceId, async (tx) => {
+      const active = await tx.audit.count({ where: { workspaceId: owner.workspaceId, ...AUDIT_WHERE.underWay } });
       if (active >= activePerUser)
         throw new AppError(
           "plan_limit",
@@ -195,6 +199,7 @@ export const createAuditService = ({
           "Wait for one to finish, or cancel one with DELETE /api/v1/audits/{id}.",
         );
       return auditRows.insertDiscovering(tx, {
+        workspaceId: owner.workspaceId,
         userId: owner.userId,
         siteId: site.id,
         startUrl,
@@ -218,18 +223,18 @@ export const createAuditService = ({
     return toAuditView(audit, emptyProgress(), false);
   };
 
-  const get = async (userId: string, auditId: string) => view(await owned(userId, auditId), true);
+  const get = async (workspaceId: string, auditId: string) => view(await owned(workspaceId, auditId), true);
   /** The audit's state and progress without its report: what a progress stream sends at each change. */
-  const progress = async (userId: string, auditId: string) => view(await owned(userId, auditId), false);
+  const progress = async (workspaceId: string, auditId: string) => view(await owned(workspaceId, auditId), false);
 
   const listForSite = async (
-    userId: string,
+    workspaceId: string,
     siteId: string,
     query: { page: number; limit: number },
   ): Promise<{ audits: AuditView[]; meta: PageMeta }> => {
-    const site = await db.site.findFirst({ where: { id: siteId, userId }, select: { id: true } });
+    const site = await db.site.findFirst({ where: { id: siteId, workspaceId }, select: { id: true } });
     if (!site) throw siteNotFound(siteId);
-    const where = { siteId, userId };
+    const where = { siteId, workspaceId };
     const [total, rows] = await db.$transaction(
       [
         db.audit.count({ where }),
@@ -247,11 +252,11 @@ export const createAuditService = ({
   };
 
   const pages = async (
-    userId: string,
+    workspaceId: string,
     auditId: string,
     query: AuditPageListQuery,
   ): Promise<{ pages: AuditPageView[]; meta: PageMeta }> => {
-    await owned(userId, auditId);
+    await owned(workspaceId, auditId);
     const where = { auditId };
     const [total, rows] = await db.$transaction(
       [
@@ -269,8 +274,8 @@ export const createAuditService = ({
   };
 
   /** Every page of the audit as CSV, a line per page as the pages are read. */
-  const pagesAsCsv = async (userId: string, auditId: string): Promise<AsyncIterable<string>> => {
-    await owned(userId, auditId);
+  const pagesAsCsv = async (workspaceId: string, auditId: string): Promise<AsyncIterable<string>> => {
+    await owned(workspaceId, auditId);
     return streamPagesCsv(auditPageViews(db, auditId, { checks: true }));
   };
 
@@ -278,8 +283,8 @@ export const createAuditService = ({
    * The completed audit with its report. An audit under way has none yet: 409 with
    * Retry-After, as an export of an unfinished scan; a failed or cancelled one never will: 404.
    */
-  const completed = async (userId: string, auditId: string): Promise<Audit & { report: SiteReport }> => {
-    const audit = await owned(userId, auditId);
+  const completed = async (workspaceId: string, auditId: string): Promise<Audit & { report: SiteReport }> => {
+    const audit = await owned(workspaceId, auditId);
     if (auditRows.isUnderWay(audit.status))
       throw new AppError(
         "scan_not_finished",
@@ -296,10 +301,10 @@ export const createAuditService = ({
     return { ...audit, report: SiteReport.parse(audit.report) };
   };
 
-  const report = async (userId: string, auditId: string): Promise<SiteReport> =>
-    (await completed(userId, auditId)).report;
+  const report = async (workspaceId: string, auditId: string): Promise<SiteReport> =>
+    (await completed(workspaceId, auditId)).report;
 
-  const reportAsCsv = async (userId: string, auditId: string) => reportCsv(await report(userId, auditId));
+  const reportAsCsv = async (workspaceId: string, auditId: string) => reportCsv(await report(workspaceId, auditId));
 
   /**
    * The completed audit as SARIF or JUnit XML, in parts as it is written, its pages read as it
@@ -308,11 +313,11 @@ export const createAuditService = ({
    * pages with nothing wrong. That is decided here, before the file's first byte.
    */
   const exportReport = async (
-    userId: string,
+    workspaceId: string,
     auditId: string,
     format: AuditExportFormat,
   ): Promise<AsyncIterable<string>> => {
-    const audit = await completed(userId, auditId);
+    const audit = await completed(workspaceId, auditId);
     if (await anyChecksPruned(db, auditId))
       throw new AppError(
         "checks_pruned",
@@ -339,10 +344,10 @@ export const createAuditService = ({
    * being scanned finish and are kept, nothing more is queued. A finished audit is left as it
    * is; either way the answer is the audit as it now stands.
    */
-  const cancel = async (userId: string, auditId: string) => {
-    const audit = await owned(userId, auditId);
+  const cancel = async (workspaceId: string, auditId: string) => {
+    const audit = await owned(workspaceId, auditId);
     if (auditRows.isUnderWay(audit.status)) await auditRows.cancel(db, auditId);
-    return view(await owned(userId, auditId), true);
+    return view(await owned(workspaceId, auditId), true);
   };
 
   return {

@@ -154,7 +154,7 @@ export const auditRoutes = ({
       },
     },
     async ({ caller, params, query }) => {
-      const { entries, meta } = await history.list(caller.userId, params.id, query);
+      const { entries, meta } = await history.list(caller.workspaceId, params.id, query);
       return pageOf(entries, meta);
     },
   ),
@@ -211,7 +211,7 @@ export const auditRoutes = ({
       },
     },
     async ({ caller, params }) => {
-      const schedule = await schedules.get(caller.userId, params.id);
+      const schedule = await schedules.get(caller.workspaceId, params.id);
       return schedule;
     },
   ),
@@ -234,7 +234,7 @@ export const auditRoutes = ({
       },
     },
     async ({ caller, params }) => {
-      const schedule = await schedules.remove(caller.userId, params.id);
+      const schedule = await schedules.remove(caller.workspaceId, params.id);
       return schedule;
     },
   ),
@@ -294,7 +294,7 @@ export const auditRoutes = ({
       },
     },
     async ({ caller, params, query }) => {
-      const { audits: items, meta } = await audits.listForSite(caller.userId, params.id, query);
+      const { audits: items, meta } = await audits.listForSite(caller.workspaceId, params.id, query);
       return pageOf(items, meta);
     },
   ),
@@ -315,7 +315,7 @@ export const auditRoutes = ({
       },
     },
     async ({ caller, params }) => {
-      const audit = await audits.get(caller.userId, params.id);
+      const audit = await audits.get(caller.workspaceId, params.id);
       return audit;
     },
   ),
@@ -336,7 +336,7 @@ export const auditRoutes = ({
       },
     },
     async ({ caller, params }) => {
-      const audit = await audits.cancel(caller.userId, params.id);
+      const audit = await audits.cancel(caller.workspaceId, params.id);
       return audit;
     },
   ),
@@ -368,9 +368,9 @@ export const auditRoutes = ({
         return sendStreamedFile(
           res,
           { "content-type": CSV_TYPE, "content-disposition": attachment(`audit-${id}-pages.csv`) },
-          await audits.pagesAsCsv(caller.userId, id),
+          await audits.pagesAsCsv(caller.workspaceId, id),
         );
-      const { pages, meta } = await audits.pages(caller.userId, id, query);
+      const { pages, meta } = await audits.pages(caller.workspaceId, id, query);
       return pageOf(pages, meta);
     },
   ),
@@ -402,8 +402,8 @@ export const auditRoutes = ({
     async ({ caller, params, query, res }) => {
       const { id } = params;
       if (query.format === "csv")
-        return sendCsv(res, `audit-${id}-issues`, await audits.issuesAsCsv(caller.userId, id, query));
-      const issues = await audits.issues(caller.userId, id, query);
+        return sendCsv(res, `audit-${id}-issues`, await audits.issuesAsCsv(caller.workspaceId, id, query));
+      const issues = await audits.issues(caller.workspaceId, id, query);
       return issues;
     },
   ),
@@ -432,7 +432,7 @@ export const auditRoutes = ({
       },
     },
     async ({ caller, params, query }) => {
-      const { pages, meta } = await audits.issuePages(caller.userId, params.id, params.check, query);
+      const { pages, meta } = await audits.issuePages(caller.workspaceId, params.id, params.check, query);
       return pageOf(pages, meta);
     },
   ),
@@ -496,10 +496,10 @@ export const auditRoutes = ({
       res.vary("Accept");
       const { id } = params;
       const format = exportFormatFor(query.format, req.get("accept"));
-      if (format === "csv") return sendCsv(res, `audit-${id}-report`, await audits.reportAsCsv(caller.userId, id));
+      if (format === "csv") return sendCsv(res, `audit-${id}-report`, await audits.reportAsCsv(caller.workspaceId, id));
       if (format === "sarif" || format === "junit") {
         // refusals (409, 404, 410) come before the file; the file is written as the pages are read
-        const parts = await audits.exportReport(caller.userId, id, format);
+        const parts = await audits.exportReport(caller.workspaceId, id, format);
         const { contentType, extension } = EXPORT_FORMATS[format];
         return sendStreamedFile(
           res,
@@ -507,7 +507,7 @@ export const auditRoutes = ({
           parts,
         );
       }
-      const report = await audits.report(caller.userId, id);
+      const report = await audits.report(caller.workspaceId, id);
       return report;
     },
   ),

@@ -28,26 +28,26 @@ type Row = {
 };
 
 export type HistoryService = {
-  /** One of the user's sites' completed keyed scans and audits, newest first, as one paged list. */
+  /** One of the workspace's sites' completed keyed scans and audits, newest first, as one paged list. */
   list: (
-    userId: string,
+    workspaceId: string,
     siteId: string,
     query: SiteHistoryQuery,
   ) => Promise<{ entries: SiteHistoryEntry[]; meta: PageMeta }>;
 };
 
 /**
- * A site's scores and issue counts over time: its owner's completed keyed scans of the site's
+ * A site's scores and issue counts over time: its workspace's completed keyed scans of the site's
  * pages (the scan's URL is on the site's origin) and the site's completed audits, newest first,
  * as one list paged in PostgreSQL.
  */
 export const createHistoryService = ({ db }: { db: Db }): HistoryService => {
   const list = async (
-    userId: string,
+    workspaceId: string,
     siteId: string,
     query: SiteHistoryQuery,
   ): Promise<{ entries: SiteHistoryEntry[]; meta: PageMeta }> => {
-    const site = await db.site.findFirst({ where: { id: siteId, userId }, select: { id: true, url: true } });
+    const site = await db.site.findFirst({ where: { id: siteId, workspaceId }, select: { id: true, url: true } });
     if (!site) throw siteNotFound(siteId);
     // the origin followed by "/": a scan of https://a.example never matches https://a.example.org
     const prefix = `${site.url.replace(/[\\%_]/g, (char) => `\\${char}`)}/%`;
@@ -56,14 +56,14 @@ export const createHistoryService = ({ db }: { db: Db }): HistoryService => {
         s."grade", s."issues_critical" AS critical, s."issues_warning" AS warning, s."issues_info" AS info,
         1 AS pages, s."completed_at"
       FROM "scans" s
-      WHERE s."user_id" = ${userId}::uuid AND s."status" = 'completed' AND s."url" LIKE ${prefix}
+      WHERE s."workspace_id" = ${workspaceId}::uuid AND s."status" = 'completed' AND s."url" LIKE ${prefix}
         AND s."overall" IS NOT NULL AND s."completed_at" IS NOT NULL`;
     const audits = Prisma.sql`
       SELECT 'audit' AS kind, a."id"::text AS id, a."start_url" AS url, a."mode"::text AS mode, a."seo", a."aeo", a."geo",
         a."overall", a."grade", a."issues_critical" AS critical, a."issues_warning" AS warning, a."issues_info" AS info,
         COALESCE((a."report"->>'pages_judged')::int, 0) AS pages, a."completed_at"
       FROM "audits" a
-      WHERE a."site_id" = ${siteId}::uuid AND a."user_id" = ${userId}::uuid AND a."status" = 'completed'
+      WHERE a."site_id" = ${siteId}::uuid AND a."workspace_id" = ${workspaceId}::uuid AND a."status" = 'completed'
         AND a."overall" IS NOT NULL AND a."completed_at" IS NOT NULL`;
     const union =
       query.kind === "scan" ? scans : query.kind === "audit" ? audits : Prisma.sql`${scans} UNION ALL ${audits}`;

@@ -39,12 +39,12 @@ export type ScheduleService = {
     siteId: string,
     input: AuditScheduleRequest,
   ) => Promise<{ schedule: AuditScheduleView; created: boolean }>;
-  /** One of the user's sites' schedule; 404 when it has none. */
-  get: (userId: string, siteId: string) => Promise<AuditScheduleView>;
-  /** The site's schedule, or null when it has none (the caller has checked the site is the user's). */
+  /** One of the workspace's sites' schedule; 404 when it has none. */
+  get: (workspaceId: string, siteId: string) => Promise<AuditScheduleView>;
+  /** The site's schedule, or null when it has none (the caller has checked the site is the workspace's). */
   find: (siteId: string) => Promise<AuditScheduleView | null>;
   /** Deletes the schedule, answering it as it was with no next run; audits it started stay. */
-  remove: (userId: string, siteId: string) => Promise<AuditScheduleView>;
+  remove: (workspaceId: string, siteId: string) => Promise<AuditScheduleView>;
 };
 
 /**
@@ -120,15 +120,15 @@ export const createScheduleService = ({
     );
   };
 
-  const ownedSite = async (userId: string, siteId: string) => {
-    const site = await db.site.findFirst({ where: { id: siteId, userId }, select: { id: true } });
+  const ownedSite = async (workspaceId: string, siteId: string) => {
+    const site = await db.site.findFirst({ where: { id: siteId, workspaceId }, select: { id: true } });
     if (!site) throw siteNotFound(siteId);
     return site;
   };
 
   /** Creates or replaces the site's schedule; `created` says which. */
   const put = async (owner: AccountCaller, siteId: string, input: AuditScheduleRequest) => {
-    await ownedSite(owner.userId, siteId);
+    await ownedSite(owner.workspaceId, siteId);
     const ceiling = pagesByPlan[owner.plan];
     if (input.max_pages !== undefined && input.max_pages > ceiling)
       throw new AppError(
@@ -158,11 +158,11 @@ export const createScheduleService = ({
       include: input.include,
       exclude: input.exclude,
     };
-    const { schedule, created } = await withUserLock(db, "audit-schedules", owner.userId, async (tx) => {
+    const { schedule, created } = await withUserLock(db, "audit-schedules", owner.workspaceId, async (tx) => {
       const existing = await tx.auditSchedule.findUnique({ where: { siteId } });
       if (existing) return { schedule: await schedules.change(tx, siteId, data), created: false };
       const cap = schedulesByPlan[owner.plan];
-      const count = await tx.auditSchedule.count({ where: { userId: owner.userId } });
+      const count = await tx.auditSchedule.count({ where: { workspaceId: owner.workspaceId } });
       if (count >= cap)
         throw new AppError(
           "plan_limit",
@@ -170,7 +170,7 @@ export const createScheduleService = ({
           "Delete another site's schedule, or move to a higher plan.",
         );
       return {
-        schedule: await schedules.insert(tx, { siteId, userId: owner.userId }, data),
+        schedule: await schedules.insert(tx, { siteId, workspaceId: owner.workspaceId, userId: owner.userId }, data),
         created: true,
       };
     });
@@ -189,22 +189,22 @@ export const createScheduleService = ({
     return { schedule: await viewOf(schedule), created };
   };
 
-  /** The site's schedule, or null when it has none (the caller has checked the site is the user's). */
+  /** The site's schedule, or null when it has none (the caller has checked the site is the workspace's). */
   const find = async (siteId: string): Promise<AuditScheduleView | null> => {
     const schedule = await db.auditSchedule.findUnique({ where: { siteId } });
     return schedule ? viewOf(schedule) : null;
   };
 
-  const get = async (userId: string, siteId: string) => {
-    await ownedSite(userId, siteId);
+  const get = async (workspaceId: string, siteId: string) => {
+    await ownedSite(workspaceId, siteId);
     const schedule = await db.auditSchedule.findUnique({ where: { siteId } });
     if (!schedule) throw noSchedule(siteId);
     return viewOf(schedule);
   };
 
   /** Deletes the schedule; audits it started stay. */
-  const remove = async (userId: string, siteId: string) => {
-    await ownedSite(userId, siteId);
+  const remove = async (workspaceId: string, siteId: string) => {
+    await ownedSite(workspaceId, siteId);
     const schedule = await db.auditSchedule.findUnique({ where: { siteId } });
     if (!schedule) throw noSchedule(siteId);
     const view = await viewOf(schedule);

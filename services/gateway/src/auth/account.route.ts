@@ -47,7 +47,7 @@ export const accountRoutes = ({ operations, limiter }: AccountRouteDeps): Route[
         plan: caller.plan,
         rateLimit: { limit: window.limit, remaining: window.remaining, reset: window.resetAt },
         sessionReads: bySession ? { limit: reads.limit, remaining: reads.remaining, reset: reads.resetAt } : null,
-        quota: await operations.quota(caller.userId, caller.plan),
+        quota: await operations.quota(caller.workspaceId, caller.plan),
       };
       return reply(data, { headers: { "Cache-Control": "no-store" } });
     },

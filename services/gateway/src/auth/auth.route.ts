@@ -54,7 +54,7 @@ export const AUTH_PREFIX = "/auth";
 export const INVITATION_LOOKUP = "/invitations/";
 
 const view = (session: LiveSession, secret: string): SessionView => ({
-  user: { id: session.user.id, email: session.user.email, role: session.user.role, plan: session.user.plan },
+  user: { id: session.user.id, email: session.user.email, role: session.user.role, plan: session.workspace.plan },
   csrfToken: csrfTokenOf(secret),
   expiresAt: session.endsAt.toISOString(),
 });

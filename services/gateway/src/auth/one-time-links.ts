@@ -1,10 +1,11 @@
-import { AppError, emailOrRefusal, type Plan, type Role } from "@scan/contract";
+import { AppError, emailOrRefusal, type Plan, type Role, type WorkspaceRole } from "@scan/contract";
 import type { Db } from "@scan/db";
 import { newSecret, sha256Hex } from "../access/session-service";
 
 /** Where the dashboard takes a link's token: in the fragment, which browsers never send to a server or a log. */
 export const INVITATION_PATH = "/app/invitation";
 export const PASSWORD_RESET_PATH = "/app/reset-password";
+export const WORKSPACE_INVITATION_PATH = "/app/workspace-invitation";
 
 export const linkTo = (publicUrl: string, path: string, token: string): string =>
   `${publicUrl.replace(/\/+$/, "")}${path}#token=${token}`;
@@ -12,9 +13,10 @@ export const linkTo = (publicUrl: string, path: string, token: string): string =
 export type OneTimeLink = { url: string; token: string; expiresAt: Date };
 
 /**
- * The operator's one-time links (the accounts CLI makes them): an invitation to sign up as a
- * given email, and a password reset for an existing user. Each token is 32 random bytes, kept
- * only as its SHA-256, and works once, before its expiry.
+ * The service's one-time links: an invitation to sign up as a given email and a password reset
+ * for an existing user (the operator's accounts CLI makes them), and an invitation of an email
+ * into a workspace with a role (its owners and admins make them). Each token is 32 random
+ * bytes, kept only as its SHA-256, and works once, before its expiry.
  */
 export const createOneTimeLinks = ({ db, publicUrl }: { db: Db; publicUrl: string }) => {
   const invite = async (
@@ -42,5 +44,23 @@ export const createOneTimeLinks = ({ db, publicUrl }: { db: Db; publicUrl: strin
     return { token, expiresAt, url: linkTo(publicUrl, PASSWORD_RESET_PATH, token) };
   };
 
-  return { invite, passwordReset };
+  const workspaceInvite = async (
+    invitation: { workspaceId: string; email: string; role: WorkspaceRole; invitedById: string },
+    lifetimeS: number,
+  ): Promise<OneTimeLink & { id: string; createdAt: Date }> => {
+    const token = newSecret();
+    const expiresAt = new Date(Date.now() + lifetimeS * 1000);
+    const row = await db.workspaceInvitation.create({
+      data: { ...invitation, email: emailOrRefusal(invitation.email), tokenHash: sha256Hex(token), expiresAt },
+    });
+    return {
+      id: row.id,
+      createdAt: row.createdAt,
+      token,
+      expiresAt,
+      url: linkTo(publicUrl, WORKSPACE_INVITATION_PATH, token),
+    };
+  };
+
+  return { invite, passwordReset, workspaceInvite };
 };

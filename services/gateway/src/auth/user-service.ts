@@ -37,6 +37,7 @@ export const createUserService = (db: Db): UserService => {
     return found ?? create(email, plan);
   };
 
+  /** The user's plan becomes their personal workspace's, where it counts (the database carries it over). */
   const setPlan = async (email: string, plan: Plan): Promise<User> => {
     const user = await byEmail(email);
     return db.user.update({ where: { id: user.id }, data: { plan } });

@@ -117,7 +117,12 @@ const TAGS = [
   },
   { name: "Keywords", description: "Tracked search keywords and their positions." },
   { name: "Citations", description: "Observations of AI engines citing a site." },
-  { name: "API keys", description: "A signed-in user's API keys (JWT)." },
+  { name: "API keys", description: "The API keys of the signed-in member's current workspace (JWT)." },
+  {
+    name: "Workspaces",
+    description:
+      "A signed-in user's workspaces, their members, roles and invitations, and the session's current one (JWT).",
+  },
   { name: "Account", description: "The caller's plan and limits; the service's operations, for operators." },
   {
     name: "Dashboard sessions",

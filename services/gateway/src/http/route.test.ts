@@ -182,6 +182,53 @@ describe("declared routes", () => {
     });
   });
 
+  it("refuses every write of a workspace's viewer with 403 forbidden naming the role, and lets them read", async () => {
+    const viewer = {
+      kind: "user" as const,
+      userId: "00000000-0000-4000-8000-000000000001",
+      workspaceId: "00000000-0000-4000-8000-000000000002",
+      workspaceRole: "viewer" as const,
+      plan: "pro" as const,
+      role: "member" as const,
+      claims: { sub: "00000000-0000-4000-8000-000000000001", exp: 0 },
+      sessionId: "00000000-0000-4000-8000-000000000003",
+    };
+    const done = () => ({ done: true });
+    const routes = [
+      route({ method: "get", path: "/api/v1/things", authorization: "account" }, done),
+      route({ method: "post", path: "/api/v1/things", authorization: "account" }, done),
+      route({ method: "delete", path: "/api/v1/things", authorization: "account" }, done),
+      route({ method: "post", path: "/api/v1/things/mine", authorization: "account", viewerMayWrite: true }, done),
+    ];
+    const app = express();
+    app.use(requestContext("A"));
+    app.use((_req, res, next) => {
+      res.locals.caller = viewer;
+      next();
+    });
+    app.use(jsonBodies({ routes, limitBytes: 64 }));
+    app.use(routerOf(routes));
+    app.use(errorHandler(pino({ level: "silent" })));
+    const server: Server = await new Promise((resolve) => {
+      const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+    });
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/things`;
+    try {
+      expect((await fetch(base)).status).toBe(200);
+      for (const method of ["POST", "DELETE"]) {
+        const refused = await fetch(base, { method });
+        expect(refused.status).toBe(403);
+        const body = (await refused.json()) as { error: { code: string; message: string } };
+        expect(body.error.code).toBe("forbidden");
+        expect(body.error.message).toMatch(/viewer/);
+      }
+      // a write of the viewer's own standing goes through
+      expect((await fetch(`${base}/mine`, { method: "POST" })).status).toBe(200);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
   it("takes a caller only under /api/v1", () => {
     expect(() => route({ method: "get", path: "/mine", authorization: "account" }, () => undefined)).toThrow(
       "only routes under /api/v1 take a caller",

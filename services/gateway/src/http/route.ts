@@ -100,6 +100,11 @@ export type RouteDeclaration<A extends Authorization, P extends z.ZodType, Q ext
    * must answer while that budget is spent. Only a GET; keys and changes are counted as ever.
    */
   uncountedForSessions?: boolean;
+  /**
+   * a write that changes only the caller's own standing, not a workspace's records (switching the
+   * session's workspace, accepting an invitation): a viewer may make it
+   */
+  viewerMayWrite?: boolean;
   /** its operation in the API reference */
   docs?: RouteDocs;
 };
@@ -118,6 +123,7 @@ export type Route = {
   maxContentLength?: number;
   idempotent: boolean;
   uncountedForSessions: boolean;
+  viewerMayWrite: boolean;
   /** the schemas it reads, for its operation in the API reference */
   params?: z.ZodType;
   query?: z.ZodType;
@@ -145,10 +151,13 @@ const CALLER_KINDS: readonly Authorization[] = [
 const isCallerKind = (authorization: Authorization): authorization is CallerKind =>
   CALLER_KINDS.includes(authorization);
 
+/** What a viewer may send: the methods that change nothing. */
+const READ_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"]);
+
 const isApiPath = (path: string): boolean => path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
 
 /** The caller the access middleware let through; it lets no one else this far, and this keeps the rule next to its use. */
-const callerFor = (authorization: Authorization, res: Response): Caller | undefined => {
+const callerFor = (authorization: Authorization, viewerMayWrite: boolean, res: Response): Caller | undefined => {
   if (!isCallerKind(authorization)) return undefined;
   const caller: Caller | undefined = res.locals.caller;
   if (authorization === "user-jwt" && caller?.kind !== "user") {
@@ -163,6 +172,19 @@ const callerFor = (authorization: Authorization, res: Response): Caller | undefi
         "Ask an operator to give your account the operator role (pnpm accounts set-role).",
       );
     }
+  }
+  if (
+    caller?.kind === "user" &&
+    caller.workspaceRole === "viewer" &&
+    !viewerMayWrite &&
+    !READ_METHODS.has(res.req.method)
+  ) {
+    // a viewer reads the workspace and changes nothing of it, whatever the endpoint
+    throw new AppError(
+      "forbidden",
+      "Your role in this workspace is viewer, which reads and does not write",
+      "Ask an owner or admin of the workspace for the member role, or switch to a workspace where you have it.",
+    );
   }
   if (
     caller === undefined ||
@@ -208,6 +230,7 @@ export const route = <
     maxContentLength,
     idempotent = false,
     uncountedForSessions = false,
+    viewerMayWrite = false,
     docs,
   } = declaration;
   // the access middleware that authenticates callers runs under /api/v1 alone
@@ -218,6 +241,8 @@ export const route = <
     throw new Error(`${method.toUpperCase()} ${path}: only a POST is idempotent by key`);
   if (uncountedForSessions && (method !== "get" || !isCallerKind(authorization)))
     throw new Error(`${method.toUpperCase()} ${path}: only a GET under ${API_PREFIX} goes uncounted for sessions`);
+  if (viewerMayWrite && (method === "get" || !isCallerKind(authorization)))
+    throw new Error(`${method.toUpperCase()} ${path}: only a write under ${API_PREFIX} is let through for viewers`);
   const declared: Route = {
     method,
     path,
@@ -225,6 +250,7 @@ export const route = <
     maxContentLength,
     idempotent,
     uncountedForSessions,
+    viewerMayWrite,
     params: params?.schema,
     query: query?.schema,
     body: body ? { schema: body.schema, optional: body.optional ?? false } : undefined,
@@ -232,7 +258,7 @@ export const route = <
     handlers: (around) => {
       const work: RequestHandler = async (req, res) => {
         const input = {
-          caller: callerFor(authorization, res),
+          caller: callerFor(authorization, viewerMayWrite, res),
           params: params ? parseInput(params, req.params, "path parameter") : undefined,
           query: query ? parseInput(query, req.query, "query parameter") : undefined,
           body: body ? parseBody(body, req.body, bodySent(req)) : undefined,

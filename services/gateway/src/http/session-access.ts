@@ -143,7 +143,9 @@ export const sessionCallerOf =
     return {
       kind: "user",
       userId: session.user.id,
-      plan: session.user.plan,
+      workspaceId: session.workspace.id,
+      workspaceRole: session.workspace.role,
+      plan: session.workspace.plan,
       role: session.user.role,
       claims: { sub: session.user.id, exp: Math.floor(session.endsAt.getTime() / 1000), sid: session.id },
       sessionId: session.id,

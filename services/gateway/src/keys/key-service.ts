@@ -22,25 +22,34 @@ export const toApiKeyView = (key: ApiKey, plan: Plan): ApiKeyView => ({
   revoked_at: key.revokedAt?.toISOString() ?? null,
 });
 
+/**
+ * The workspace keys are managed in, and the member managing them (who makes a key is its
+ * maker). `id` is the workspace's.
+ */
+export type KeyOwner = { workspaceId: string; userId: string; plan: Plan };
+
+/** A user's personal workspace as a key owner: where the accounts CLI and the tests make keys. */
+export const personalKeyOwner = async (db: Db, user: { id: string }): Promise<KeyOwner> => {
+  const workspace = await db.workspace.findUniqueOrThrow({ where: { personalUserId: user.id } });
+  return { workspaceId: workspace.id, userId: user.id, plan: workspace.plan };
+};
+
 const notFound = (id: string) =>
   new AppError("not_found", `No API key with id ${id}`, "List your keys with GET /api/v1/keys.");
 
-/** The user whose keys are read or changed: their plan is shown on each key. */
-export type KeyOwner = { id: string; plan: Plan };
-
 export type KeyService = {
-  /** The user's live keys, newest first. */
+  /** The workspace's live keys, newest first. */
   list: (user: KeyOwner, page: PageQuery) => Promise<{ keys: ApiKeyView[]; meta: PageMeta }>;
-  /** Creates a key, within the most keys a user may hold; the secret is in this answer only. */
+  /** Creates a key, within the most keys a workspace may hold; the secret is in this answer only. */
   create: (user: KeyOwner, input: CreateKeyRequest) => Promise<CreatedApiKey>;
-  /** Revokes one of the user's keys; a key that is someone else's, unknown or already revoked is 404. */
+  /** Revokes one of the workspace's keys; a key of another workspace, unknown or already revoked is 404. */
   revoke: (user: KeyOwner, id: string) => Promise<ApiKeyView>;
 };
 
-/** A user's API keys: list, create (the key is returned once), revoke. Another user's key is 404. */
+/** A workspace's API keys: list, create (the key is returned once), revoke. Another workspace's key is 404. */
 export const createKeyService = ({ db, maxKeysPerUser, onRevoked }: KeyServiceDeps): KeyService => {
-  const list = async (user: { id: string; plan: Plan }, page: PageQuery) => {
-    const where = { userId: user.id, revokedAt: null };
+  const list = async (user: KeyOwner, page: PageQuery) => {
+    const where = { workspaceId: user.workspaceId, revokedAt: null };
     const [total, keys] = await Promise.all([
       db.apiKey.count({ where }),
       db.apiKey.findMany({
@@ -54,27 +63,34 @@ export const createKeyService = ({ db, maxKeysPerUser, onRevoked }: KeyServiceDe
     return { keys: keys.map((key) => toApiKeyView(key, user.plan)), meta };
   };
 
-  const create = (user: { id: string; plan: Plan }, input: CreateKeyRequest): Promise<CreatedApiKey> =>
-    withUserLock(db, "api-keys", user.id, async (tx) => {
-      const active = await tx.apiKey.count({ where: { userId: user.id, revokedAt: null } });
+  const create = (user: KeyOwner, input: CreateKeyRequest): Promise<CreatedApiKey> =>
+    withUserLock(db, "api-keys", user.workspaceId, async (tx) => {
+      const active = await tx.apiKey.count({ where: { workspaceId: user.workspaceId, revokedAt: null } });
       if (active >= maxKeysPerUser) {
         throw new AppError(
           "forbidden",
-          `You have ${active} active API keys, the most allowed`,
+          `This workspace has ${active} active API keys, the most allowed`,
           "Delete a key you no longer use with DELETE /api/v1/keys/:id, then create the new one.",
         );
       }
       const { key, hash, prefix } = generateApiKey();
       const stored = await tx.apiKey.create({
-        data: { userId: user.id, name: input.name ?? null, prefix, hash, defaultForm: input.default_form ?? null },
+        data: {
+          workspaceId: user.workspaceId,
+          userId: user.userId,
+          name: input.name ?? null,
+          prefix,
+          hash,
+          defaultForm: input.default_form ?? null,
+        },
       });
       return { ...toApiKeyView(stored, user.plan), key };
     });
 
-  /** Revokes one of the user's keys; a key that is someone else's, unknown or already revoked is 404. */
-  const revoke = async (user: { id: string; plan: Plan }, id: string): Promise<ApiKeyView> => {
+  /** Revokes one of the workspace's keys; a key of another workspace, unknown or already revoked is 404. */
+  const revoke = async (user: KeyOwner, id: string): Promise<ApiKeyView> => {
     const { count } = await db.apiKey.updateMany({
-      where: { id, userId: user.id, revokedAt: null },
+      where: { id, workspaceId: user.workspaceId, revokedAt: null },
       data: { revokedAt: new Date() },
     });
     if (count === 0) throw notFound(id);

@@ -42,7 +42,7 @@ export const keyRoutes = (keys: KeyService): Route[] => [
       },
     },
     async ({ caller: user, query }) => {
-      const { keys: items, meta } = await keys.list({ id: user.userId, plan: user.plan }, query);
+      const { keys: items, meta } = await keys.list(user, query);
       return pageOf(items, meta);
     },
   ),
@@ -73,7 +73,7 @@ export const keyRoutes = (keys: KeyService): Route[] => [
       },
     },
     async ({ caller: user, body: input }) => {
-      const created = await keys.create({ id: user.userId, plan: user.plan }, input);
+      const created = await keys.create(user, input);
       // the only response that ever holds the key: no cache may keep it
       return reply(created, { status: 201, headers: { "Cache-Control": "no-store" } });
     },
@@ -98,6 +98,6 @@ export const keyRoutes = (keys: KeyService): Route[] => [
         },
       },
     },
-    async ({ caller: user, params }) => keys.revoke({ id: user.userId, plan: user.plan }, params.id),
+    async ({ caller: user, params }) => keys.revoke(user, params.id),
   ),
 ];

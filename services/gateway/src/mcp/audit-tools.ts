@@ -1,4 +1,5 @@
 import { AppError, type AuditToolInput, type AuditView, normaliseScanUrl } from "@scan/contract";
+import { ownerOf } from "../access/authenticate";
 import type { AuditService } from "../audits";
 import type { ToolAnswer, ToolContext } from "../scans";
 import type { SiteService } from "../sites";
@@ -59,13 +60,13 @@ export const createAuditTools = ({
     if ((input.url === undefined) === (input.audit_id === undefined))
       throw new AppError("invalid_request", "Give either url (to start an audit) or audit_id (to read one)", HINT);
     if (input.audit_id !== undefined) {
-      const audit = await audits.get(caller.userId, input.audit_id.toLowerCase());
+      const audit = await audits.get(caller.workspaceId, input.audit_id.toLowerCase());
       return { data: audit, summary: summaryOf(audit) };
     }
     const url = normaliseScanUrl(input.url ?? "", "B");
     if (!url.ok) throw new AppError("invalid_request", `url: ${url.reason}`, HINT);
     await assertScannable(url.url);
-    const { site } = await sites.create(caller.userId, { url: url.url, name: undefined });
+    const { site } = await sites.create(ownerOf(caller), { url: url.url, name: undefined });
     const audit = await audits.create(
       caller,
       site.id,

@@ -37,8 +37,8 @@ export type OperationsDeps = {
 };
 
 export type Operations = {
-  /** The user's scans this calendar month (UTC) against their plan's monthly quota. */
-  quota: (userId: string, plan: Plan) => Promise<AccountView["quota"]>;
+  /** The workspace's scans this calendar month (UTC) against its plan's monthly quota. */
+  quota: (workspaceId: string, plan: Plan) => Promise<AccountView["quota"]>;
   /** The operators' view: the queue and its workers, the last hour of finished scans, the latest failures. */
   overview: () => Promise<OperationsView>;
 };
@@ -49,10 +49,10 @@ export type Operations = {
  * the scans table, and the latest failures with their reasons.
  */
 export const createOperations = ({ db, queue, monthlyQuotas, queueDashboard }: OperationsDeps): Operations => {
-  const quota = async (userId: string, plan: Plan): Promise<AccountView["quota"]> => {
+  const quota = async (workspaceId: string, plan: Plan): Promise<AccountView["quota"]> => {
     const now = new Date();
     return {
-      used: await scansThisMonth(db, userId, now),
+      used: await scansThisMonth(db, workspaceId, now),
       limit: monthlyQuotas[plan],
       resetsAt: quotaMonth(now).resetsAt.toISOString(),
     };

@@ -9,13 +9,13 @@ export const quotaMonth = (now: Date): { start: Date; resetsAt: Date } => ({
 });
 
 /**
- * The user's scans that count against this month's quota: every one stored this month, from
- * any of their keys or sessions and whatever its outcome, but one the service could not queue.
+ * The workspace's scans that count against this month's quota: every one stored this month, from
+ * any of its keys or its members' sessions and whatever its outcome, but one the service could not queue.
  */
-export const scansThisMonth = (db: Reader, userId: string, now = new Date()): Promise<number> =>
+export const scansThisMonth = (db: Reader, workspaceId: string, now = new Date()): Promise<number> =>
   db.scan.count({
     where: {
-      userId,
+      workspaceId,
       createdAt: { gte: quotaMonth(now).start },
       // a scan the service could not queue was never run: it does not count
       OR: [{ errorCode: null }, { errorCode: { not: "service_unavailable" } }],

@@ -170,7 +170,7 @@ export const progressRoutes = ({ scans, audits, streams, pollMs, scanEnded }: Pr
     },
     async ({ caller, params, req, res }) =>
       follow(caller.userId, req, res, streams, "scan", {
-        read: async () => toStoredScan(await scans.get(params.id, caller.userId)),
+        read: async () => toStoredScan(await scans.get(params.id, caller.workspaceId)),
         idOf: (scan) => scan.status,
         final: scanFinished,
         next: (signal) => scanEnded(params.id, pollMs, signal),
@@ -196,7 +196,7 @@ export const progressRoutes = ({ scans, audits, streams, pollMs, scanEnded }: Pr
     },
     async ({ caller, params, req, res }) =>
       follow(caller.userId, req, res, streams, "audit", {
-        read: () => audits.progress(caller.userId, params.id),
+        read: () => audits.progress(caller.workspaceId, params.id),
         idOf: auditEventId,
         final: auditFinished,
         next: (signal) => pause(pollMs, signal),

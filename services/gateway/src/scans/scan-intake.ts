@@ -5,7 +5,7 @@ import { type PortPolicy, type Resolve, vetTarget } from "@scan/platform";
 import { MAX_SCAN_PRIORITY, scanJob, scanPriority } from "@scan/queue";
 import { type NewScan, scans as scanRows } from "@scan/records";
 import type { Queue } from "bullmq";
-import { type AccountCaller, keyIdOf } from "../access/authenticate";
+import { type AccountCaller, keyIdOf, ownerOf } from "../access/authenticate";
 import { type Tx, withUserLock } from "../access/user-lock";
 import { quotaMonth, scansThisMonth } from "./monthly-quota";
 
@@ -77,7 +77,7 @@ export const createScanIntake = ({
 
   /**
    * Stores scan rows, all or none, with `onStored` in the same transaction; for a key holder,
-   * under a per-user lock that counts this month's scans first, so concurrent requests cannot
+   * under a per-workspace lock that counts this month's scans first, so concurrent requests cannot
    * overrun the quota.
    */
   const storeAll = async (
@@ -87,7 +87,7 @@ export const createScanIntake = ({
     onStored?: OnStored,
   ) => {
     // keepSnapshot is stored too: a scan the queue lost is queued again from its row
-    const stored = { owner: owner ? { userId: owner.userId, apiKeyId: keyIdOf(owner) } : null, callbackUrl };
+    const stored = { owner: owner ? { ...ownerOf(owner), apiKeyId: keyIdOf(owner) } : null, callbackUrl };
     const quota = owner ? monthlyQuotas[owner.plan] : null;
     if (!owner || quota === null) {
       if (!onStored) return scanRows.insertQueued(db, scans, stored);
@@ -97,9 +97,9 @@ export const createScanIntake = ({
         return inserted;
       });
     }
-    return withUserLock(db, "scan-quota", owner.userId, async (tx) => {
+    return withUserLock(db, "scan-quota", owner.workspaceId, async (tx) => {
       const now = new Date();
-      const used = await scansThisMonth(tx, owner.userId, now);
+      const used = await scansThisMonth(tx, owner.workspaceId, now);
       if (used + scans.length > quota) {
         const nextMonth = quotaMonth(now).resetsAt;
         throw new AppError(
@@ -127,7 +127,7 @@ export const createScanIntake = ({
   const prioritiesFor = async (owner: AccountCaller | null, scans: readonly NewScan[]): Promise<number[]> => {
     const weight = priorityWeights[owner?.plan ?? "anonymous"];
     const waiting = await db.scan.count({
-      where: { userId: owner?.userId ?? null, status: "queued", id: { notIn: scans.map((scan) => scan.id) } },
+      where: { workspaceId: owner?.workspaceId ?? null, status: "queued", id: { notIn: scans.map((scan) => scan.id) } },
     });
     return scans.map((_, i) => scanPriority(waiting + i, weight));
   };

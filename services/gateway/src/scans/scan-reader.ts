@@ -20,17 +20,17 @@ export const terminalScansAmong =
 /** Reads stored scans for their viewers: a key holder's list, one scan, its callback attempts. */
 export const createScanReader = ({ db }: { db: Db }) => {
   /**
-   * The key holder's scans, newest first; the id breaks ties, so pages neither repeat nor skip.
+   * The workspace's scans (the key's or the session's), newest first; the id breaks ties, so pages neither repeat nor skip.
    * `origin` (a site's `scheme://host[:port]`) keeps the scans of that origin's URLs: normalised
    * scan URLs always carry a path, so the origin and a slash begin every one of them.
    */
   const list = async (
-    userId: string,
+    workspaceId: string,
     query: ScanListQuery,
     origin?: string,
   ): Promise<{ scans: Scan[]; meta: PageMeta }> => {
     const where = {
-      userId,
+      workspaceId,
       ...(query.status === undefined ? {} : { status: query.status }),
       ...(origin === undefined ? {} : { url: { startsWith: likeLiteral(`${origin}/`) } }),
     };
@@ -50,16 +50,16 @@ export const createScanReader = ({ db }: { db: Db }) => {
   };
 
   /**
-   * A scan the viewer may see: their own (`viewerUserId`), or an anonymous one whose access
-   * link's token is `accessToken` (scan-access.ts). Anything else, another user's scan or an
+   * A scan the viewer may see: their workspace's (`viewerWorkspaceId`), or an anonymous one whose
+   * access link's token is `accessToken` (scan-access.ts). Anything else, another workspace's scan or an
    * anonymous scan without its token, is 404, the same answer as a missing one.
    */
-  const get = async (id: string, viewerUserId: string | null, accessToken?: string): Promise<Scan> => {
+  const get = async (id: string, viewerWorkspaceId: string | null, accessToken?: string): Promise<Scan> => {
     const scan = await db.scan.findUnique({ where: { id } });
     const visible =
       scan !== null &&
-      ((viewerUserId !== null && scan.userId === viewerUserId) ||
-        (scan.userId === null && grantsAccess(scan.accessTokenHash, accessToken)));
+      ((viewerWorkspaceId !== null && scan.workspaceId === viewerWorkspaceId) ||
+        (scan.workspaceId === null && grantsAccess(scan.accessTokenHash, accessToken)));
     if (!visible) {
       throw new AppError(
         "not_found",

@@ -20,10 +20,10 @@ export type ScanServiceDeps = ScanIntakeDeps & {
 };
 
 export type ScanService = {
-  /** The key holder's scans, newest first; `origin` keeps the scans of that origin's URLs. */
-  list: (userId: string, query: ScanListQuery, origin?: string) => Promise<{ scans: Scan[]; meta: PageMeta }>;
-  /** A scan the viewer may see (their own, or an anonymous one by its access token); 404 otherwise. */
-  get: (id: string, viewerUserId: string | null, accessToken?: string) => Promise<Scan>;
+  /** The workspace's scans (the key's or the session's), newest first; `origin` keeps the scans of that origin's URLs. */
+  list: (workspaceId: string, query: ScanListQuery, origin?: string) => Promise<{ scans: Scan[]; meta: PageMeta }>;
+  /** A scan the viewer may see (their workspace's, or an anonymous one by its access token); 404 otherwise. */
+  get: (id: string, viewerWorkspaceId: string | null, accessToken?: string) => Promise<Scan>;
   /** The callback attempts of a scan, oldest first. */
   deliveries: (scanId: string) => Promise<WebhookDelivery[]>;
   /** Stores and queues a scan, then waits for it up to the budget, or not at all when asked to answer at once. */

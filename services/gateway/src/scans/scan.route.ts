@@ -242,13 +242,13 @@ export const scanRoutes = (scans: ScanService): Route[] => [
     async ({ caller, params, query, req, res }) => {
       // one URL, several representations: a cache keys them on Accept
       res.vary("Accept");
-      const viewer = caller.kind === "anonymous" ? null : caller.userId;
+      const viewer = caller.kind === "anonymous" ? null : caller.workspaceId;
       const scan = await scans.get(params.id, viewer, query.access);
       const format = exportFormatFor(query.format, req.get("accept"));
       if (format !== "json") return sendExport(res, format, toStoredScan(scan));
       // a callback URL may carry the receiver's own token: only the scan's owner is shown it
       // (an anonymous scan has none, so its readers never see the callback)
-      const ownCallback = scan.callbackUrl && viewer !== null && scan.userId === viewer;
+      const ownCallback = scan.callbackUrl && viewer !== null && scan.workspaceId === viewer;
       const callback = ownCallback ? toCallbackDelivery(scan, await scans.deliveries(scan.id)) : undefined;
       // the tag follows the scan's state (and its callback's): a poll of a running scan is a 304 until it moves
       return reply({ ...toStoredScan(scan), callback }, { revalidatable: true });

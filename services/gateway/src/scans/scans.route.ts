@@ -135,8 +135,8 @@ export const scanListRoutes = ({ scans, sites, limiter, onRejected }: ScanListDe
     },
     async ({ caller, query }) => {
       // another user's or an unknown site is 404, as on the other lists
-      const site = query.site_id === undefined ? undefined : await sites.get(caller.userId, query.site_id);
-      const { scans: rows, meta } = await scans.list(caller.userId, query, site?.url);
+      const site = query.site_id === undefined ? undefined : await sites.get(caller.workspaceId, query.site_id);
+      const { scans: rows, meta } = await scans.list(caller.workspaceId, query, site?.url);
       // a summary per scan: the checks of a hundred scans are fetched one scan at a time
       const items = rows.map((scan): ScanSummary => {
         const { checks: _checks, ...summary } = toStoredScan(scan);

@@ -3,7 +3,7 @@ import { AiEngine, AppError, RecordCitationRequest } from "@scan/contract";
 import type { Db } from "@scan/db";
 import { sites as siteRows } from "@scan/records";
 import { createUserService } from "../auth";
-import { createKeyService } from "../keys";
+import { createKeyService, personalKeyOwner } from "../keys";
 import { createKeywordService, createSiteService } from "../sites";
 import { DEMO_SITES } from "./demo-data";
 
@@ -52,7 +52,13 @@ export const seedDemoUser = async (db: Db, options: SeedOptions): Promise<SeedSu
   const now = options.now ?? new Date();
   const users = createUserService(db);
   const user = await users.byEmailOrCreate(options.email, options.plan);
-  const existing = await db.site.count({ where: { userId: user.id } });
+  // the demo fills the user's personal workspace
+  const { id: workspaceId } = await db.workspace.findUniqueOrThrow({
+    where: { personalUserId: user.id },
+    select: { id: true },
+  });
+  const owner = { workspaceId, userId: user.id };
+  const existing = await db.site.count({ where: { workspaceId } });
   if (existing > 0 && !options.replace) {
     throw new AppError(
       "invalid_request",
@@ -60,7 +66,7 @@ export const seedDemoUser = async (db: Db, options: SeedOptions): Promise<SeedSu
       "Pass --replace to delete them (with their keywords and citation tracks) and seed again.",
     );
   }
-  if (existing > 0) await siteRows.removeAllOf(db, user.id);
+  if (existing > 0) await siteRows.removeAllOf(db, workspaceId);
 
   const sites = createSiteService({ db });
   const keywords = createKeywordService({ db, sites });
@@ -69,7 +75,7 @@ export const seedDemoUser = async (db: Db, options: SeedOptions): Promise<SeedSu
   let citationCount = 0;
 
   for (const [index, demo] of DEMO_SITES.entries()) {
-    const { site } = await sites.create(user.id, { url: demo.url, name: demo.name });
+    const { site } = await sites.create(owner, { url: demo.url, name: demo.name });
     // sites added over the last months, oldest first, so the list's newest-first order is visible
     const createdAt = new Date(now.getTime() - (120 - index * 15) * DAY_MS);
     const scoredAt = demo.scores ? new Date(now.getTime() - demo.scores.daysAgo * DAY_MS) : null;
@@ -87,8 +93,8 @@ export const seedDemoUser = async (db: Db, options: SeedOptions): Promise<SeedSu
         volume: keyword.volume,
         difficulty: keyword.difficulty,
       };
-      if (keyword.previous !== null) await keywords.record(user.id, { ...base, position: keyword.previous });
-      await keywords.record(user.id, { ...base, position: keyword.position });
+      if (keyword.previous !== null) await keywords.record(owner, { ...base, position: keyword.previous });
+      await keywords.record(owner, { ...base, position: keyword.position });
       keywordCount += 1;
     }
 
@@ -112,6 +118,7 @@ export const seedDemoUser = async (db: Db, options: SeedOptions): Promise<SeedSu
             checked_at: checkedAt.toISOString(),
           });
           rows.push({
+            workspaceId,
             userId: user.id,
             siteId: site.id,
             platform: track.platform,
@@ -127,7 +134,7 @@ export const seedDemoUser = async (db: Db, options: SeedOptions): Promise<SeedSu
   }
 
   const keys = createKeyService({ db, maxKeysPerUser: Number.MAX_SAFE_INTEGER });
-  const created = await keys.create(user, { name: "demo", default_form: null });
+  const created = await keys.create(await personalKeyOwner(db, user), { name: "demo", default_form: null });
   return {
     user: { id: user.id, email: user.email, plan: user.plan },
     sites: DEMO_SITES.length,

@@ -10,6 +10,7 @@ import {
   type RecordCitationRequest,
 } from "@scan/contract";
 import type { CitationTrack, Db } from "@scan/db";
+import type { Owner } from "@scan/records";
 import type { SiteService } from "./site-service";
 
 const DAY_MS = 24 * 3_600_000;
@@ -26,34 +27,34 @@ export const toCitationView = (track: CitationTrack): CitationView => ({
 
 /**
  * Latest observation first, the id breaking ties, so pages neither repeat nor skip a track.
- * Served by (user_id | site_id, [platform,] checked_at, id), whichever filters are given.
+ * Served by (workspace_id | site_id, [platform,] checked_at, id), whichever filters are given.
  */
 const ORDER = [{ checkedAt: "desc" as const }, { id: "desc" as const }];
 
 export type CitationServiceDeps = { db: Db; sites: SiteService; now?: () => Date };
 
 export type CitationService = {
-  /** The user's observations, latest first, by site, engine and period (the last N days up to now). */
-  list: (userId: string, query: CitationListQuery) => Promise<{ citations: CitationView[]; meta: PageMeta }>;
-  /** Stores one observation for one of the user's sites; `checked_at` defaults to now and may not be in the future. */
-  record: (userId: string, input: RecordCitationRequest) => Promise<CitationView>;
+  /** The workspace's observations, latest first, by site, engine and period (the last N days up to now). */
+  list: (workspaceId: string, query: CitationListQuery) => Promise<{ citations: CitationView[]; meta: PageMeta }>;
+  /** Stores one observation for one of the workspace's sites (made by `owner.userId`); `checked_at` defaults to now and may not be in the future. */
+  record: (owner: Owner, input: RecordCitationRequest) => Promise<CitationView>;
   /** Corrects the wording of a track's query; what the engine answered stays as observed. */
-  rename: (userId: string, trackId: string, queryText: string) => Promise<CitationView>;
-  /** Deletes one of the user's observations. */
-  remove: (userId: string, trackId: string) => Promise<DeletedRecord>;
+  rename: (workspaceId: string, trackId: string, queryText: string) => Promise<CitationView>;
+  /** Deletes one of the workspace's observations. */
+  remove: (workspaceId: string, trackId: string) => Promise<DeletedRecord>;
 };
 
-/** A user's AI-engine citation tracks: list by site, engine and period, and record an observation. */
+/** A workspace's AI-engine citation tracks: list by site, engine and period, and record an observation. */
 export const createCitationService = ({ db, sites, now = () => new Date() }: CitationServiceDeps): CitationService => {
   const list = async (
-    userId: string,
+    workspaceId: string,
     query: CitationListQuery,
   ): Promise<{ citations: CitationView[]; meta: PageMeta }> => {
-    if (query.site_id !== undefined) await sites.assertOwned(userId, query.site_id);
+    if (query.site_id !== undefined) await sites.assertOwned(workspaceId, query.site_id);
     // the window is the last N×24 hours up to now; observations are never stored in the future
     const since = new Date(now().getTime() - DATE_RANGE_DAYS[query.date_range] * DAY_MS);
     const where = {
-      userId,
+      workspaceId,
       checkedAt: { gte: since },
       ...(query.site_id === undefined ? {} : { siteId: query.site_id }),
       ...(query.engine === "all" ? {} : { platform: query.engine }),
@@ -68,8 +69,8 @@ export const createCitationService = ({ db, sites, now = () => new Date() }: Cit
     return { citations: rows.map(toCitationView), meta: pageMeta(query, total) };
   };
 
-  /** Stores one observation for one of the user's sites; `checked_at` defaults to now and may not be in the future. */
-  const record = async (userId: string, input: RecordCitationRequest): Promise<CitationView> => {
+  /** Stores one observation for one of the workspace's sites; `checked_at` defaults to now and may not be in the future. */
+  const record = async (owner: Owner, input: RecordCitationRequest): Promise<CitationView> => {
     const current = now();
     const checkedAt = input.checked_at === undefined ? current : new Date(input.checked_at);
     if (checkedAt.getTime() > current.getTime() + CHECKED_AT_SKEW_MS) {
@@ -79,10 +80,11 @@ export const createCitationService = ({ db, sites, now = () => new Date() }: Cit
         "Send the time the answer was observed, or leave checked_at out for now.",
       );
     }
-    await sites.assertOwned(userId, input.site_id);
+    await sites.assertOwned(owner.workspaceId, input.site_id);
     const track = await db.citationTrack.create({
       data: {
-        userId,
+        workspaceId: owner.workspaceId,
+        userId: owner.userId,
         siteId: input.site_id,
         platform: input.platform,
         queryText: input.query_text,
@@ -98,15 +100,15 @@ export const createCitationService = ({ db, sites, now = () => new Date() }: Cit
     new AppError("not_found", `No citation track with id ${id}`, "Use a track id from GET /api/v1/citations.");
 
   /** Corrects the wording of a track's query; what the engine answered stays as observed. */
-  const rename = async (userId: string, trackId: string, queryText: string): Promise<CitationView> => {
-    const { count } = await db.citationTrack.updateMany({ where: { id: trackId, userId }, data: { queryText } });
+  const rename = async (workspaceId: string, trackId: string, queryText: string): Promise<CitationView> => {
+    const { count } = await db.citationTrack.updateMany({ where: { id: trackId, workspaceId }, data: { queryText } });
     if (count === 0) throw trackNotFound(trackId);
     return toCitationView(await db.citationTrack.findUniqueOrThrow({ where: { id: trackId } }));
   };
 
-  /** Deletes one of the user's observations. */
-  const remove = async (userId: string, trackId: string): Promise<{ id: string; deleted: true }> => {
-    const { count } = await db.citationTrack.deleteMany({ where: { id: trackId, userId } });
+  /** Deletes one of the workspace's observations. */
+  const remove = async (workspaceId: string, trackId: string): Promise<{ id: string; deleted: true }> => {
+    const { count } = await db.citationTrack.deleteMany({ where: { id: trackId, workspaceId } });
     if (count === 0) throw trackNotFound(trackId);
     return { id: trackId, deleted: true };
   };

@@ -6,6 +6,7 @@ import {
   RecordCitationRequest,
   RenameCitationRequest,
 } from "@scan/contract";
+import { ownerOf } from "../access/authenticate";
 import {
   apiErrors,
   commonHeaders,
@@ -49,7 +50,7 @@ export const citationRoutes = (citations: CitationService): Route[] => [
       },
     },
     async ({ caller, query }) => {
-      const { citations: items, meta } = await citations.list(caller.userId, query);
+      const { citations: items, meta } = await citations.list(caller.workspaceId, query);
       return pageOf(items, meta);
     },
   ),
@@ -74,7 +75,7 @@ export const citationRoutes = (citations: CitationService): Route[] => [
       },
     },
     async ({ caller, body: input }) => {
-      const track = await citations.record(caller.userId, input);
+      const track = await citations.record(ownerOf(caller), input);
       return reply(track, { status: 201 });
     },
   ),
@@ -103,7 +104,7 @@ export const citationRoutes = (citations: CitationService): Route[] => [
       },
     },
     async ({ caller, params, body: input }) => {
-      const view = await citations.rename(caller.userId, params.id, input.query_text);
+      const view = await citations.rename(caller.workspaceId, params.id, input.query_text);
       return view;
     },
   ),
@@ -126,7 +127,7 @@ export const citationRoutes = (citations: CitationService): Route[] => [
       },
     },
     async ({ caller, params }) => {
-      return citations.remove(caller.userId, params.id);
+      return citations.remove(caller.workspaceId, params.id);
     },
   ),
 ];

@@ -9,6 +9,7 @@ import {
   type RecordKeywordRequest,
 } from "@scan/contract";
 import type { Db, Keyword } from "@scan/db";
+import type { Owner } from "@scan/records";
 import { withUserLock } from "../access/user-lock";
 import { type SiteService, siteNotFound } from "./site-service";
 
@@ -28,29 +29,29 @@ export const toKeywordView = (keyword: Keyword): KeywordView => ({
 /**
  * Newest first, the id breaking ties, so pages neither repeat nor skip a keyword. Recording a
  * new position updates the keyword in place and leaves its place in the list where it was.
- * Served by (user_id, created_at, id), and by (site_id, created_at, id) with site_id.
+ * Served by (workspace_id, created_at, id), and by (site_id, created_at, id) with site_id.
  */
 const ORDER = [{ createdAt: "desc" as const }, { id: "desc" as const }];
 
 export type KeywordService = {
-  /** The user's keywords, newest first, of one site when `site_id` is given. */
-  list: (userId: string, query: KeywordListQuery) => Promise<{ keywords: KeywordView[]; meta: PageMeta }>;
-  /** Records the keyword's position for one of the user's sites: the first record creates it, a later one sets its trend. */
-  record: (userId: string, input: RecordKeywordRequest) => Promise<{ keyword: KeywordView; created: boolean }>;
-  /** Rewords one of the user's keywords; its positions and trend stay. */
-  rename: (userId: string, keywordId: string, keyword: string) => Promise<KeywordView>;
-  /** Stops tracking one of the user's keywords; its recorded positions go with it. */
-  remove: (userId: string, keywordId: string) => Promise<DeletedRecord>;
+  /** The workspace's keywords, newest first, of one site when `site_id` is given. */
+  list: (workspaceId: string, query: KeywordListQuery) => Promise<{ keywords: KeywordView[]; meta: PageMeta }>;
+  /** Records the keyword's position for one of the workspace's sites (made by `owner.userId`): the first record creates it, a later one sets its trend. */
+  record: (owner: Owner, input: RecordKeywordRequest) => Promise<{ keyword: KeywordView; created: boolean }>;
+  /** Rewords one of the workspace's keywords; its positions and trend stay. */
+  rename: (workspaceId: string, keywordId: string, keyword: string) => Promise<KeywordView>;
+  /** Stops tracking one of the workspace's keywords; its recorded positions go with it. */
+  remove: (workspaceId: string, keywordId: string) => Promise<DeletedRecord>;
 };
 
-/** The keywords a user tracks: list, and record a keyword's current position. */
+/** The keywords a workspace tracks: list, and record a keyword's current position. */
 export const createKeywordService = ({ db, sites }: { db: Db; sites: SiteService }): KeywordService => {
   const list = async (
-    userId: string,
+    workspaceId: string,
     query: KeywordListQuery,
   ): Promise<{ keywords: KeywordView[]; meta: PageMeta }> => {
-    if (query.site_id !== undefined) await sites.assertOwned(userId, query.site_id);
-    const where = { userId, ...(query.site_id === undefined ? {} : { siteId: query.site_id }) };
+    if (query.site_id !== undefined) await sites.assertOwned(workspaceId, query.site_id);
+    const where = { workspaceId, ...(query.site_id === undefined ? {} : { siteId: query.site_id }) };
     const [total, rows] = await db.$transaction(
       [
         db.keyword.count({ where }),
@@ -62,14 +63,15 @@ export const createKeywordService = ({ db, sites }: { db: Db; sites: SiteService
   };
 
   /**
-   * Records the keyword's position for one of the user's sites: the first record creates it
+   * Records the keyword's position for one of the workspace's sites: the first record creates it
    * (`trend` new), a later one moves the stored position to `previous_position` and sets the
-   * trend from the two. Under the user's lock, so concurrent records of one keyword apply one
+   * trend from the two. Under the workspace's lock, so concurrent records of one keyword apply one
    * after the other and each sees the position before it.
    */
-  const record = (userId: string, input: RecordKeywordRequest): Promise<{ keyword: KeywordView; created: boolean }> =>
-    withUserLock(db, "keywords", userId, async (tx) => {
-      const site = await tx.site.findFirst({ where: { id: input.site_id, userId }, select: { id: true } });
+  const record = (owner: Owner, input: RecordKeywordRequest): Promise<{ keyword: KeywordView; created: boolean }> =>
+    withUserLock(db, "keywords", owner.workspaceId, async (tx) => {
+      const { workspaceId, userId } = owner;
+      const site = await tx.site.findFirst({ where: { id: input.site_id, workspaceId }, select: { id: true } });
       if (!site) throw siteNotFound(input.site_id);
       const key = { siteId_keyword: { siteId: input.site_id, keyword: input.keyword } };
       const existing = await tx.keyword.findUnique({ where: key });
@@ -77,6 +79,7 @@ export const createKeywordService = ({ db, sites }: { db: Db; sites: SiteService
       if (!existing) {
         const created = await tx.keyword.create({
           data: {
+            workspaceId,
             userId,
             siteId: input.site_id,
             keyword: input.keyword,
@@ -101,12 +104,12 @@ export const createKeywordService = ({ db, sites }: { db: Db; sites: SiteService
     new AppError("not_found", `No keyword with id ${id}`, "Use a keyword id from GET /api/v1/keywords.");
 
   /**
-   * Rewords one of the user's keywords; its positions and trend stay. Its site tracking the new
+   * Rewords one of the workspace's keywords; its positions and trend stay. Its site tracking the new
    * wording already is 409: two records of one query would split its history.
    */
-  const rename = (userId: string, keywordId: string, keyword: string): Promise<KeywordView> =>
-    withUserLock(db, "keywords", userId, async (tx) => {
-      const existing = await tx.keyword.findFirst({ where: { id: keywordId, userId } });
+  const rename = (workspaceId: string, keywordId: string, keyword: string): Promise<KeywordView> =>
+    withUserLock(db, "keywords", workspaceId, async (tx) => {
+      const existing = await tx.keyword.findFirst({ where: { id: keywordId, workspaceId } });
       if (!existing) throw keywordNotFound(keywordId);
       if (existing.keyword === keyword) return toKeywordView(existing);
       const taken = await tx.keyword.findUnique({
@@ -123,9 +126,9 @@ export const createKeywordService = ({ db, sites }: { db: Db; sites: SiteService
       return toKeywordView(await tx.keyword.update({ where: { id: keywordId }, data: { keyword } }));
     });
 
-  /** Stops tracking one of the user's keywords; its recorded positions go with it. */
-  const remove = async (userId: string, keywordId: string): Promise<{ id: string; deleted: true }> => {
-    const { count } = await db.keyword.deleteMany({ where: { id: keywordId, userId } });
+  /** Stops tracking one of the workspace's keywords; its recorded positions go with it. */
+  const remove = async (workspaceId: string, keywordId: string): Promise<{ id: string; deleted: true }> => {
+    const { count } = await db.keyword.deleteMany({ where: { id: keywordId, workspaceId } });
     if (count === 0) throw keywordNotFound(keywordId);
     return { id: keywordId, deleted: true };
   };

@@ -6,6 +6,7 @@ import {
   RecordKeywordRequest,
   RenameKeywordRequest,
 } from "@scan/contract";
+import { ownerOf } from "../access/authenticate";
 import {
   apiErrors,
   commonHeaders,
@@ -48,7 +49,7 @@ export const keywordRoutes = (keywords: KeywordService): Route[] => [
       },
     },
     async ({ caller, query }) => {
-      const { keywords: items, meta } = await keywords.list(caller.userId, query);
+      const { keywords: items, meta } = await keywords.list(caller.workspaceId, query);
       return pageOf(items, meta);
     },
   ),
@@ -74,7 +75,7 @@ export const keywordRoutes = (keywords: KeywordService): Route[] => [
       },
     },
     async ({ caller, body: input }) => {
-      const { keyword, created } = await keywords.record(caller.userId, input);
+      const { keyword, created } = await keywords.record(ownerOf(caller), input);
       return reply(keyword, { status: created ? 201 : 200 });
     },
   ),
@@ -99,7 +100,7 @@ export const keywordRoutes = (keywords: KeywordService): Route[] => [
       },
     },
     async ({ caller, params, body: input }) => {
-      const view = await keywords.rename(caller.userId, params.id, input.keyword);
+      const view = await keywords.rename(caller.workspaceId, params.id, input.keyword);
       return view;
     },
   ),
@@ -122,7 +123,7 @@ export const keywordRoutes = (keywords: KeywordService): Route[] => [
       },
     },
     async ({ caller, params }) => {
-      return keywords.remove(caller.userId, params.id);
+      return keywords.remove(caller.workspaceId, params.id);
     },
   ),
 ];

@@ -26,15 +26,15 @@ const noneSet = (siteId: string) =>
 
 export type SiteCredentials = {
   /** Sets the site's credentials whole, sealed before they reach Postgres; answers them by name only. */
-  set: (userId: string, siteId: string, input: SiteCredentialsRequest) => Promise<SiteCredentialsView>;
+  set: (workspaceId: string, siteId: string, input: SiteCredentialsRequest) => Promise<SiteCredentialsView>;
   /** The site's credentials by name only; 404 when none are set. */
-  show: (userId: string, siteId: string) => Promise<SiteCredentialsView>;
+  show: (workspaceId: string, siteId: string) => Promise<SiteCredentialsView>;
   /** Removes the site's credentials. */
-  remove: (userId: string, siteId: string) => Promise<DeletedRecord>;
+  remove: (workspaceId: string, siteId: string) => Promise<DeletedRecord>;
 };
 
 /**
- * The credentials of a user's sites behind a login: set whole (sealed with the deployment's
+ * The credentials of a workspace's sites behind a login: set whole (sealed with the deployment's
  * key before they reach Postgres), shown by name only, removed. Their values leave this
  * service only in the worker's requests to the site's own origin.
  */
@@ -44,26 +44,30 @@ export const createSiteCredentials = ({ db, box }: { db: Db; box: SecretBox | nu
     return box;
   };
 
-  const owned = async (userId: string, siteId: string) => {
+  const owned = async (workspaceId: string, siteId: string) => {
     const site = await db.site.findFirst({
-      where: { id: siteId, userId },
+      where: { id: siteId, workspaceId },
       select: { id: true, credentialsSealed: true, credentialsUpdatedAt: true },
     });
     if (!site) throw siteNotFound(siteId);
     return site;
   };
 
-  const set = async (userId: string, siteId: string, input: SiteCredentialsRequest): Promise<SiteCredentialsView> => {
+  const set = async (
+    workspaceId: string,
+    siteId: string,
+    input: SiteCredentialsRequest,
+  ): Promise<SiteCredentialsView> => {
     const sealed = sealer().seal(JSON.stringify(input));
-    await owned(userId, siteId);
+    await owned(workspaceId, siteId);
     const updatedAt = new Date();
-    const { moved } = await sites.setCredentials(db, userId, siteId, sealed, updatedAt);
+    const { moved } = await sites.setCredentials(db, workspaceId, siteId, sealed, updatedAt);
     if (!moved) throw siteNotFound(siteId);
     return credentialsView(input, updatedAt);
   };
 
-  const show = async (userId: string, siteId: string): Promise<SiteCredentialsView> => {
-    const site = await owned(userId, siteId);
+  const show = async (workspaceId: string, siteId: string): Promise<SiteCredentialsView> => {
+    const site = await owned(workspaceId, siteId);
     if (!site.credentialsSealed || !site.credentialsUpdatedAt) throw noneSet(siteId);
     let opened: unknown;
     try {
@@ -79,10 +83,10 @@ export const createSiteCredentials = ({ db, box }: { db: Db; box: SecretBox | nu
     return credentialsView(SiteCredentialsRequest.parse(opened), site.credentialsUpdatedAt);
   };
 
-  const remove = async (userId: string, siteId: string): Promise<{ id: string; deleted: true }> => {
-    const site = await owned(userId, siteId);
+  const remove = async (workspaceId: string, siteId: string): Promise<{ id: string; deleted: true }> => {
+    const site = await owned(workspaceId, siteId);
     if (!site.credentialsSealed) throw noneSet(siteId);
-    await sites.clearCredentials(db, userId, siteId);
+    await sites.clearCredentials(db, workspaceId, siteId);
     return { id: siteId, deleted: true };
   };
 

@@ -9,7 +9,7 @@ import {
   siteOriginOf,
 } from "@scan/contract";
 import type { Db, Site } from "@scan/db";
-import { AUDIT_WHERE, sites as siteRows } from "@scan/records";
+import { AUDIT_WHERE, type Owner, sites as siteRows } from "@scan/records";
 
 export const toSiteView = (site: Site): SiteView => {
   const { latestSeo: seo, latestAeo: aeo, latestGeo: geo, latestMode: mode, latestScoresAt: scannedAt } = site;
@@ -31,33 +31,33 @@ export const toSiteView = (site: Site): SiteView => {
   };
 };
 
-/** Newest first; the id breaks ties, so pages neither repeat nor skip a site. Served by (user_id, created_at, id). */
+/** Newest first; the id breaks ties, so pages neither repeat nor skip a site. Served by (workspace_id, created_at, id). */
 const ORDER = [{ createdAt: "desc" as const }, { id: "desc" as const }];
 
 export const siteNotFound = (id: string) =>
   new AppError("not_found", `No site with id ${id}`, "Use a site id from GET /api/v1/sites.");
 
 export type SiteService = {
-  /** The user's sites, filtered literally and case-insensitively by `q` on domain, name or url. */
-  list: (userId: string, query: SiteListQuery) => Promise<{ sites: SiteView[]; meta: PageMeta }>;
-  /** One of the user's sites; another user's is as missing as an unknown one. */
-  get: (userId: string, siteId: string) => Promise<SiteView>;
-  /** The user's site for `url`'s origin: created (`created: true`) or returned as it is, renamed when `name` is given. */
-  create: (userId: string, input: CreateSiteRequest) => Promise<{ site: SiteView; created: boolean }>;
-  /** Gives one of the user's sites a new name; its origin, scores and records stay. */
-  rename: (userId: string, siteId: string, name: string) => Promise<SiteView>;
-  /** Deletes one of the user's sites with what belongs to it; refused while an audit of it is under way. */
-  remove: (userId: string, siteId: string) => Promise<DeletedRecord>;
-  /** Throws 404 unless `siteId` is one of the user's sites; another user's is as missing as an unknown one. */
-  assertOwned: (userId: string, siteId: string) => Promise<void>;
+  /** The workspace's sites, filtered literally and case-insensitively by `q` on domain, name or url. */
+  list: (workspaceId: string, query: SiteListQuery) => Promise<{ sites: SiteView[]; meta: PageMeta }>;
+  /** One of the workspace's sites; another workspace's is as missing as an unknown one. */
+  get: (workspaceId: string, siteId: string) => Promise<SiteView>;
+  /** The workspace's site for `url`'s origin: created (`created: true`, made by `owner.userId`) or returned as it is, renamed when `name` is given. */
+  create: (owner: Owner, input: CreateSiteRequest) => Promise<{ site: SiteView; created: boolean }>;
+  /** Gives one of the workspace's sites a new name; its origin, scores and records stay. */
+  rename: (workspaceId: string, siteId: string, name: string) => Promise<SiteView>;
+  /** Deletes one of the workspace's sites with what belongs to it; refused while an audit of it is under way. */
+  remove: (workspaceId: string, siteId: string) => Promise<DeletedRecord>;
+  /** Throws 404 unless `siteId` is one of the workspace's sites; another workspace's is as missing as an unknown one. */
+  assertOwned: (workspaceId: string, siteId: string) => Promise<void>;
 };
 
-/** A user's sites: list with a literal, case-insensitive filter, and create one per origin. */
+/** A workspace's sites: list with a literal, case-insensitive filter, and create one per origin. */
 export const createSiteService = ({ db }: { db: Db }): SiteService => {
-  const list = async (userId: string, query: SiteListQuery): Promise<{ sites: SiteView[]; meta: PageMeta }> => {
+  const list = async (workspaceId: string, query: SiteListQuery): Promise<{ sites: SiteView[]; meta: PageMeta }> => {
     const pattern = query.q === undefined ? null : likeLiteral(query.q);
     const where = {
-      userId,
+      workspaceId,
       ...(pattern === null
         ? {}
         : {
@@ -75,50 +75,50 @@ export const createSiteService = ({ db }: { db: Db }): SiteService => {
   };
 
   /**
-   * The user's site for `url`'s origin: created (`created: true`) or, when it exists, returned
-   * as it is, renamed when `name` is given. Safe to repeat and to race: the (user_id, url)
+   * The workspace's site for `url`'s origin: created (`created: true`) or, when it exists, returned
+   * as it is, renamed when `name` is given. Safe to repeat and to race: the (workspace_id, url)
    * unique index decides which request creates it.
    */
   const create = async (
-    userId: string,
+    owner: Owner,
     input: { url: string; name?: string | undefined },
   ): Promise<{ site: SiteView; created: boolean }> => {
     const origin = siteOriginOf(input.url);
-    const { site, created } = await siteRows.ensure(db, userId, origin, input.name);
+    const { site, created } = await siteRows.ensure(db, owner, origin, input.name);
     return { site: toSiteView(site), created };
   };
 
-  /** Throws 404 unless `siteId` is one of the user's sites; another user's is as missing as an unknown one. */
-  const assertOwned = async (userId: string, siteId: string): Promise<void> => {
-    const site = await db.site.findFirst({ where: { id: siteId, userId }, select: { id: true } });
+  /** Throws 404 unless `siteId` is one of the workspace's sites; another workspace's is as missing as an unknown one. */
+  const assertOwned = async (workspaceId: string, siteId: string): Promise<void> => {
+    const site = await db.site.findFirst({ where: { id: siteId, workspaceId }, select: { id: true } });
     if (!site) throw siteNotFound(siteId);
   };
 
-  /** One of the user's sites; another user's is as missing as an unknown one. */
-  const get = async (userId: string, siteId: string): Promise<SiteView> => {
-    const site = await db.site.findFirst({ where: { id: siteId, userId } });
+  /** One of the workspace's sites; another workspace's is as missing as an unknown one. */
+  const get = async (workspaceId: string, siteId: string): Promise<SiteView> => {
+    const site = await db.site.findFirst({ where: { id: siteId, workspaceId } });
     if (!site) throw siteNotFound(siteId);
     return toSiteView(site);
   };
 
-  /** Gives one of the user's sites a new name; its origin, scores and records stay. */
-  const rename = async (userId: string, siteId: string, name: string): Promise<SiteView> => {
-    const { moved } = await siteRows.rename(db, userId, siteId, name);
+  /** Gives one of the workspace's sites a new name; its origin, scores and records stay. */
+  const rename = async (workspaceId: string, siteId: string, name: string): Promise<SiteView> => {
+    const { moved } = await siteRows.rename(db, workspaceId, siteId, name);
     if (!moved) throw siteNotFound(siteId);
-    return get(userId, siteId);
+    return get(workspaceId, siteId);
   };
 
   /**
-   * Deletes one of the user's sites with what belongs to it (keywords, citation tracks, audits,
+   * Deletes one of the workspace's sites with what belongs to it (keywords, citation tracks, audits,
    * schedule, alerts; the database cascades). Scans stay: they are of URLs, not of sites, and a
    * later keyed scan of the origin records the site again. Refused while an audit of it is under
    * way, whose pages would be stored for nothing. A schedule's queue entry finds no row when it
    * next fires and removes itself.
    */
-  const remove = async (userId: string, siteId: string): Promise<{ id: string; deleted: true }> => {
-    await assertOwned(userId, siteId);
+  const remove = async (workspaceId: string, siteId: string): Promise<{ id: string; deleted: true }> => {
+    await assertOwned(workspaceId, siteId);
     const running = await db.audit.count({
-      where: { siteId, userId, ...AUDIT_WHERE.underWay },
+      where: { siteId, workspaceId, ...AUDIT_WHERE.underWay },
     });
     if (running > 0) {
       throw new AppError(
@@ -128,7 +128,7 @@ export const createSiteService = ({ db }: { db: Db }): SiteService => {
       );
     }
     // alerts name the site by id only (no foreign key): they go in the same transaction
-    const { moved } = await siteRows.remove(db, userId, siteId);
+    const { moved } = await siteRows.remove(db, workspaceId, siteId);
     if (!moved) throw siteNotFound(siteId);
     return { id: siteId, deleted: true };
   };

@@ -12,6 +12,7 @@ import {
   SiteView,
 } from "@scan/contract";
 import { z } from "zod";
+import { ownerOf } from "../access/authenticate";
 import type { ScheduleService } from "../audits";
 import {
   apiErrors,
@@ -68,7 +69,7 @@ export const siteRoutes = ({
       },
     },
     async ({ caller, query }) => {
-      const { sites: items, meta } = await sites.list(caller.userId, query);
+      const { sites: items, meta } = await sites.list(caller.workspaceId, query);
       return pageOf(items, meta);
     },
   ),
@@ -92,7 +93,7 @@ export const siteRoutes = ({
       },
     },
     async ({ caller, params }) => {
-      const site = await sites.get(caller.userId, params.id);
+      const site = await sites.get(caller.workspaceId, params.id);
       const detail = { ...site, schedule: await schedules.find(site.id) };
       return detail;
     },
@@ -123,7 +124,7 @@ export const siteRoutes = ({
       const url = normaliseScanUrl(input.url, res.locals.form);
       if (!url.ok) throw new AppError("invalid_request", url.reason, BODY_HINT);
       await assertScannable(url.url);
-      const { site, created } = await sites.create(caller.userId, { url: url.url, name: input.name });
+      const { site, created } = await sites.create(ownerOf(caller), { url: url.url, name: input.name });
       return reply(site, { status: created ? 201 : 200 });
     },
   ),
@@ -149,7 +150,7 @@ export const siteRoutes = ({
       },
     },
     async ({ caller, params, body: input }) => {
-      const site = await sites.rename(caller.userId, params.id, input.name);
+      const site = await sites.rename(caller.workspaceId, params.id, input.name);
       return site;
     },
   ),
@@ -173,7 +174,7 @@ export const siteRoutes = ({
       },
     },
     async ({ caller, params }) => {
-      return sites.remove(caller.userId, params.id);
+      return sites.remove(caller.workspaceId, params.id);
     },
   ),
 
@@ -208,7 +209,7 @@ const credentialRoutes = (credentials: SiteCredentials): Route[] => [
       },
     },
     async ({ caller, params }) => {
-      return reply(await credentials.show(caller.userId, params.id), { headers: { "Cache-Control": "no-store" } });
+      return reply(await credentials.show(caller.workspaceId, params.id), { headers: { "Cache-Control": "no-store" } });
     },
   ),
   route(
@@ -232,7 +233,7 @@ const credentialRoutes = (credentials: SiteCredentials): Route[] => [
       },
     },
     async ({ caller, params, body: input }) => {
-      const view = await credentials.set(caller.userId, params.id, input);
+      const view = await credentials.set(caller.workspaceId, params.id, input);
       return reply(view, { headers: { "Cache-Control": "no-store" } });
     },
   ),
@@ -255,7 +256,7 @@ const credentialRoutes = (credentials: SiteCredentials): Route[] => [
       },
     },
     async ({ caller, params }) => {
-      return credentials.remove(caller.userId, params.id);
+      return credentials.remove(caller.workspaceId, params.id);
     },
   ),
 ];

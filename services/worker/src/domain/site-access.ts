@@ -12,17 +12,17 @@ export class SiteAccessError extends Error {
 }
 
 /**
- * The credentials a scan sends: those of its owner's site of the scanned URL's origin, when
+ * The credentials a scan sends: those of its workspace's site of the scanned URL's origin, when
  * the site has any (a site behind a login). Anonymous scans, and scans of sites without
  * credentials, send none. Opened here, in the worker, and handed to the scanner alone: they
  * are never logged and never stored anywhere but sealed on the site.
  */
 export const createSiteAccessReader = ({ db, box }: { db: Db; box: SecretBox | null }) => {
-  /** The credentials of `userId`'s site of `url`'s origin, if it has any. */
-  const forOwner = async (userId: string, url: string): Promise<SiteAccess | undefined> => {
+  /** The credentials of the workspace's site of `url`'s origin, if it has any. */
+  const forOwner = async (workspaceId: string, url: string): Promise<SiteAccess | undefined> => {
     const origin = new URL(url).origin;
     const site = await db.site.findUnique({
-      where: { userId_url: { userId, url: origin } },
+      where: { workspaceId_url: { workspaceId, url: origin } },
       select: { credentialsSealed: true },
     });
     if (!site?.credentialsSealed) return undefined;
@@ -43,17 +43,17 @@ export const createSiteAccessReader = ({ db, box }: { db: Db; box: SecretBox | n
 
   /** A scan's: its owner's site of the scanned origin; anonymous scans send none. */
   const forScan = async (scanId: string): Promise<SiteAccess | undefined> => {
-    const scan = await db.scan.findUnique({ where: { id: scanId }, select: { userId: true, url: true } });
-    return scan?.userId ? forOwner(scan.userId, scan.url) : undefined;
+    const scan = await db.scan.findUnique({ where: { id: scanId }, select: { workspaceId: true, url: true } });
+    return scan?.workspaceId ? forOwner(scan.workspaceId, scan.url) : undefined;
   };
 
   /** An audit's pages': the audited site's, for the pages of its origin (the scanner sends them nowhere else). */
   const forAudit = async (auditId: string): Promise<SiteAccess | undefined> => {
     const audit = await db.audit.findUnique({
       where: { id: auditId },
-      select: { userId: true, site: { select: { url: true } } },
+      select: { workspaceId: true, site: { select: { url: true } } },
     });
-    return audit ? forOwner(audit.userId, audit.site.url) : undefined;
+    return audit ? forOwner(audit.workspaceId, audit.site.url) : undefined;
   };
 
   return { forScan, forAudit, forOwner };

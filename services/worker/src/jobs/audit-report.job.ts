@@ -47,7 +47,14 @@ export const createAuditReport = ({ db, scanner, log, reportFetchTimeoutMs, enqu
    * one alert per audit and channel.
    */
   const alertFor = async (
-    audit: { id: string; siteId: string; userId: string; mode: "quick" | "full"; startUrl: string },
+    audit: {
+      id: string;
+      siteId: string;
+      userId: string;
+      workspaceId: string;
+      mode: "quick" | "full";
+      startUrl: string;
+    },
     report: SiteReportType,
     detectedAt: Date,
   ) => {
@@ -102,6 +109,7 @@ export const createAuditReport = ({ db, scanner, log, reportFetchTimeoutMs, enqu
         previousAuditId: previous.id,
         siteId: audit.siteId,
         userId: audit.userId,
+        workspaceId: audit.workspaceId,
         url,
         body,
       };
@@ -143,7 +151,16 @@ export const createAuditReport = ({ db, scanner, log, reportFetchTimeoutMs, enqu
   return async (auditId: string): Promise<void> => {
     const audit = await db.audit.findUnique({
       where: { id: auditId },
-      select: { id: true, status: true, mode: true, siteId: true, userId: true, startUrl: true, discovery: true },
+      select: {
+        id: true,
+        status: true,
+        mode: true,
+        siteId: true,
+        userId: true,
+        workspaceId: true,
+        startUrl: true,
+        discovery: true,
+      },
     });
     // completed by an earlier run that may have stopped before handing its alert over
     if (audit?.status === "completed") await queueAlert(auditId);

@@ -52,10 +52,10 @@ type Row = {
   requestId: string | null;
   keepSnapshot: boolean;
   requeues: number;
-  userId: string | null;
+  workspaceId: string | null;
   createdAt: Date;
   updatedAt: Date;
-  user: { plan: "free" | "starter" | "pro" | "agency" } | null;
+  workspace: { plan: "free" | "starter" | "pro" | "agency" } | null;
 };
 
 export type Reaper = {
@@ -96,9 +96,9 @@ export const createReaper = ({
   /** the gateway's rule: a caller's n-th waiting scan gets 1 + n × weight(plan) */
   const priorityOf = async (row: Row): Promise<number> => {
     const ahead = await db.scan.count({
-      where: { userId: row.userId, status: "queued", createdAt: { lt: row.createdAt }, id: { not: row.id } },
+      where: { workspaceId: row.workspaceId, status: "queued", createdAt: { lt: row.createdAt }, id: { not: row.id } },
     });
-    return scanPriority(ahead, weights[row.user?.plan ?? "anonymous"]);
+    return scanPriority(ahead, weights[row.workspace?.plan ?? "anonymous"]);
   };
 
   const requeue = async (row: Row, jobState: string): Promise<number> => {
@@ -166,10 +166,10 @@ export const createReaper = ({
           requestId: true,
           keepSnapshot: true,
           requeues: true,
-          userId: true,
+          workspaceId: true,
           createdAt: true,
           updatedAt: true,
-          user: { select: { plan: true } },
+          workspace: { select: { plan: true } },
         },
         orderBy: [{ updatedAt: "asc" }, { id: "asc" }],
         take: PAGE,

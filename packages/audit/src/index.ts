@@ -9,4 +9,5 @@ export * from "./regression";
 export * from "./site-checks";
 export * from "./site-report";
 export * from "./sitemaps";
+export * from "./start-page-catalog";
 export * from "./urls";

@@ -32,8 +32,25 @@ export const PageFacts = z.object({
   /** the redirects the page's URL went through before its final answer */
   redirects: z.array(z.object({ url: z.string(), status: z.int() })),
   redirectLoop: z.boolean(),
+  /**
+   * What the page itself names as its site's ai-catalog.json (ARD): the first `<link
+   * rel="ai-catalog">`'s href and the first `Link` header target with that rel, absolute against
+   * the final URL as `aiCatalogSignals` reads them. The audit's report reads the start page's.
+   * Absent on facts stored before they were read.
+   */
+  aiCatalog: z.object({ htmlLink: z.string().nullable(), httpHeaderLink: z.string().nullable() }).optional(),
 });
 export type PageFacts = z.infer<typeof PageFacts>;
+
+/** an href made absolute against the page's URL; an empty one names nothing (as in `aiCatalogSignals`) */
+const absoluteTo = (raw: string, base: URL): string | null => {
+  if (raw === "") return null;
+  try {
+    return new URL(raw, base).href;
+  } catch {
+    return null;
+  }
+};
 
 const clip = (text: string | null): string | null => (text === null ? null : text.slice(0, MAX_TEXT));
 
@@ -49,7 +66,15 @@ export const factsOfPage = (page: Page): PageFacts => {
   const descriptionText = foldWhitespace(metaNamed(page, "description")?.getAttribute("content") ?? "");
   let canonical: string | null = null;
   const hreflang: PageFacts["hreflang"] = [];
+  // undefined until the first ai-catalog link of its source is met: only the first one counts
+  let catalogLink: string | null | undefined;
+  let catalogHeaderLink: string | null | undefined;
   for (const link of linkRefs(page)) {
+    if (link.rels.includes("ai-catalog")) {
+      if (link.source !== "header" && catalogLink === undefined) catalogLink = absoluteTo(link.hrefRaw, page.finalUrl);
+      if (link.source === "header" && catalogHeaderLink === undefined)
+        catalogHeaderLink = absoluteTo(link.hrefRaw, page.finalUrl);
+    }
     if (link.source === "body" || link.hrefRaw.trim() === "") continue;
     const href = resolveHref(page, link.hrefRaw.trim());
     const normalised = href ? normaliseAuditUrl(href.toString()) : null;
@@ -77,5 +102,6 @@ export const factsOfPage = (page: Page): PageFacts => {
     noindex,
     redirects: snapshot.redirects.map((hop) => ({ url: hop.url, status: hop.status })),
     redirectLoop: snapshot.redirectLoop,
+    aiCatalog: { htmlLink: catalogLink ?? null, httpHeaderLink: catalogHeaderLink ?? null },
   };
 };

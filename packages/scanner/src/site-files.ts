@@ -1,4 +1,10 @@
-import { type AiCatalogDiscovery, aiCatalogSignals, aiCatalogUrl, PARITY_BOTS } from "@scan/checks";
+import {
+  type AiCatalogDiscovery,
+  type AiCatalogSignals,
+  aiCatalogSignals,
+  aiCatalogUrl,
+  PARITY_BOTS,
+} from "@scan/checks";
 import type { BotFetch, TextResource } from "@scan/contract";
 import { decodeBody } from "./decode";
 import { fetchDocument } from "./document-fetch";
@@ -9,7 +15,6 @@ const ROBOTS_MAX_BYTES = 500 * 1024;
 const LLMS_MAX_BYTES = 1024 * 1024;
 const SITEMAP_MAX_BYTES = 5 * 1024 * 1024;
 const AI_CATALOG_MAX_BYTES = 1024 * 1024;
-const PAGE_MAX_BYTES = 5 * 1024 * 1024;
 const SIDE_FETCH_MAX_REDIRECTS = 5;
 
 /**
@@ -45,35 +50,28 @@ export const fetchRobotsTxt = (origin: string, policy: FetchPolicy, deadline: nu
 export const fetchLlmsTxt = (origin: string, policy: FetchPolicy, deadline: number) =>
   fetchTextResource(new URL("/llms.txt", origin), policy, { deadline, maxBytes: LLMS_MAX_BYTES });
 
+/** The catalog signals known before any page is read: robots.txt's `Agentmap:` (of a 2xx file) and the well-known path. */
+export const siteAiCatalogSignals = (origin: string, robots: TextResource | null): AiCatalogSignals =>
+  aiCatalogSignals({
+    pageUrl: new URL("/", origin).toString(),
+    html: null,
+    linkHeader: null,
+    robotsTxt: robots && robots.status >= 200 && robots.status < 300 ? robots.body : null,
+  });
+
 /**
- * The site's ai-catalog.json as Lighthouse 13.5 finds it: the page's `<link rel="ai-catalog">`
- * and `Link` header (the page fetched once more, under the address policy), robots.txt's
- * `Agentmap:`, else /.well-known/ai-catalog.json; then the catalog at the URL they chose, under
- * the address policy too. Never throws: a page that cannot be fetched names nothing.
+ * The ai-catalog.json the signals name, in Lighthouse 13.5's order (`aiCatalogUrl`: robots.txt's
+ * `Agentmap:`, the page's `<link rel="ai-catalog">`, its `Link` header, else
+ * /.well-known/ai-catalog.json), fetched under the address policy. It fetches no page: the
+ * signals are what the caller already knows (an audit's discovery knows robots.txt alone; its
+ * report adds the start page's links from the scan). Never throws: an unreachable catalog is
+ * status 0 with the reason.
  */
 export const fetchAiCatalog = async (
-  pageUrl: string,
-  robots: TextResource | null,
+  signals: AiCatalogSignals,
   policy: FetchPolicy,
   deadline: number,
 ): Promise<AiCatalogDiscovery> => {
-  let html: string | null = null;
-  let linkHeader: string | null = null;
-  let finalUrl = pageUrl;
-  try {
-    const { final } = await fetchDocument(new URL(pageUrl), policy, {
-      deadline,
-      maxBytes: PAGE_MAX_BYTES,
-      maxRedirects: SIDE_FETCH_MAX_REDIRECTS,
-    });
-    finalUrl = final.url;
-    linkHeader = final.headers.link ?? null;
-    html = decodeBody(final.body, final.headers["content-type"]);
-  } catch {
-    // the page's own signals are unknown; robots.txt and the well-known path remain
-  }
-  const robotsTxt = robots && robots.status >= 200 && robots.status < 300 ? robots.body : null;
-  const signals = aiCatalogSignals({ pageUrl: finalUrl, html, linkHeader, robotsTxt });
   const file = await fetchTextResource(new URL(aiCatalogUrl(signals)), policy, {
     deadline,
     maxBytes: AI_CATALOG_MAX_BYTES,

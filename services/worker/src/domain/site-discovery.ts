@@ -1,5 +1,5 @@
-import type { AiCatalogDiscovery } from "@scan/audit";
 import {
+  type AiCatalogDiscovery,
   type CrawlerRobots,
   crawlerRobots,
   DEFAULT_SITEMAP_BOUNDS,
@@ -7,7 +7,7 @@ import {
   type SitemapBounds,
 } from "@scan/audit";
 import type { AuditDiscovery, TextResource } from "@scan/contract";
-import { type FetchPolicy, fetchAiCatalog, fetchLlmsTxt, fetchRobotsTxt } from "@scan/scanner";
+import { type FetchPolicy, fetchAiCatalog, fetchLlmsTxt, fetchRobotsTxt, siteAiCatalogSignals } from "@scan/scanner";
 import { readSitemaps } from "./sitemap-reader";
 
 export type SiteDiscovery = {
@@ -23,7 +23,9 @@ export type SiteDiscovery = {
 /**
  * What an audit knows before it scans a page: robots.txt (its rules for the crawler, its
  * Crawl-delay and its `Sitemap:` lines), the sitemaps (those lines, else `/sitemap.xml`; indexes
- * followed, gzip read, within the bounds), llms.txt and ai-catalog.json. Every fetch passes the address policy.
+ * followed, gzip read, within the bounds), llms.txt and ai-catalog.json where robots.txt's
+ * `Agentmap:` or the well-known path puts it. It fetches no page: each page is fetched once, by
+ * its scan, inside the host's slots and Crawl-delay. Every fetch passes the address policy.
  */
 export const discoverSite = async (
   origin: string,
@@ -35,7 +37,8 @@ export const discoverSite = async (
     fetchLlmsTxt(origin, policy, deadline),
   ]);
   const robots = crawlerRobots(robotsTxt, origin);
-  const aiCatalog = await fetchAiCatalog(new URL("/", origin).toString(), robotsTxt, policy, deadline);
+  // no page is fetched here: the start page's own catalog links come from its scan, in the report
+  const aiCatalog = await fetchAiCatalog(siteAiCatalogSignals(origin, robotsTxt), policy, deadline);
   const starts = robots.sitemaps.length > 0 ? [...robots.sitemaps] : [new URL("/sitemap.xml", origin).toString()];
   const read = await readSitemaps(starts, policy, { bounds, deadline });
   const sitemapUrls: string[] = [];

@@ -10,6 +10,7 @@ import {
   PageFacts,
   regressionOf,
   runSiteChecks,
+  startPageCatalog,
 } from "@scan/audit";
 import {
   type AlertChannel,
@@ -20,7 +21,7 @@ import {
 } from "@scan/contract";
 import { AuditJobPayload } from "@scan/queue";
 import { audits, sites } from "@scan/records";
-import { fetchDocument, TargetError } from "@scan/scanner";
+import { fetchAiCatalog, fetchDocument, TargetError } from "@scan/scanner";
 import { type Job, UnrecoverableError } from "bullmq";
 import { z } from "zod";
 import { StoredDiscovery } from "../domain/audit-store";
@@ -148,6 +149,18 @@ export const createAuditReport = ({ db, scanner, log, reportFetchTimeoutMs, enqu
     return answers;
   };
 
+  /**
+   * The site's ai-catalog.json as the site checks judge it: discovery's (robots.txt's `Agentmap:`
+   * or the well-known path), with the start page's `<link>` and `Link` header from its scan; the
+   * catalog those name is fetched now only when it is another than discovery fetched.
+   */
+  const catalogOf = async (discovery: StoredDiscovery | null, startFacts: PageFacts | null) => {
+    if (!discovery?.aiCatalog) return null;
+    const { signals, fetch } = startPageCatalog(discovery.aiCatalog, startFacts);
+    if (fetch === null) return { ...discovery.aiCatalog, signals };
+    return fetchAiCatalog(signals, scanner.policy, Date.now() + reportFetchTimeoutMs);
+  };
+
   return async (auditId: string): Promise<void> => {
     const audit = await db.audit.findUnique({
       where: { id: auditId },
@@ -169,6 +182,7 @@ export const createAuditReport = ({ db, scanner, log, reportFetchTimeoutMs, enqu
     const discovery: StoredDiscovery | null = audit.discovery ? StoredDiscovery.parse(audit.discovery) : null;
     const pages: AuditedPage[] = [];
     const judged: JudgedPage[] = [];
+    let startFacts: PageFacts | null = null;
     let after = 0;
     for (;;) {
       const rows = await db.auditPage.findMany({
@@ -188,6 +202,7 @@ export const createAuditReport = ({ db, scanner, log, reportFetchTimeoutMs, enqu
       });
       for (const row of rows) {
         const facts = row.facts ? PageFacts.parse(row.facts) : null;
+        if (row.url === audit.startUrl) startFacts = facts;
         pages.push({ url: row.url, status: row.status, httpStatus: row.httpStatus, inSitemap: row.inSitemap, facts });
         const redirected = facts === null || facts.redirects.length > 0;
         if (
@@ -205,14 +220,17 @@ export const createAuditReport = ({ db, scanner, log, reportFetchTimeoutMs, enqu
       ? { url: discovery.llmsTxt.url, status: discovery.llmsTxt.status, body: discovery.llmsTxt.body }
       : null;
     const known = new Set(pages.map((page) => page.url));
-    const extraAnswers = await answersOf(llmsTxtLinks(llmsTxt).filter((url) => !known.has(url)));
+    const [extraAnswers, aiCatalog] = await Promise.all([
+      answersOf(llmsTxtLinks(llmsTxt).filter((url) => !known.has(url))),
+      catalogOf(discovery, startFacts),
+    ]);
     const siteChecks = runSiteChecks({
       origin,
       pages,
       robots: crawlerRobots(discovery?.robotsTxt ?? null, origin),
       llmsTxt,
       extraAnswers,
-      aiCatalog: discovery?.aiCatalog ?? null,
+      aiCatalog,
     });
     const report = buildSiteReport({
       mode: audit.mode,

@@ -549,7 +549,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a member, or leave
-         * @description For the workspace's owners and admins (403 `forbidden` for its members and viewers). A member may remove themselves (leave). Only an owner removes an owner; the last owner, and a personal workspace's own user, cannot leave (409 `conflict`). Every session of the member acting in the workspace ends at once (their next request is 401); what they made stays the workspace's, API keys included. A workspace the caller is not a member of is 404, as an unknown one is. A viewer's writes are 403 `forbidden` (the role of the session's current workspace). An unknown member is 404.
+         * @description For the workspace's owners and admins (403 `forbidden` for its members and viewers). A member may remove themselves (leave). Only an owner removes an owner; the last owner, and a personal workspace's own user, cannot leave (409 `conflict`). Every session of the member acting in the workspace ends at once (their next request is 401), and every API key they made in the workspace is revoked (its secret was shown to them alone); what else they made stays the workspace's. A workspace the caller is not a member of is 404, as an unknown one is. A viewer's writes are 403 `forbidden` (the role of the session's current workspace). An unknown member is 404.
          */
         delete: operations["removeWorkspaceMember"];
         options?: never;

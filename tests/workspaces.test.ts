@@ -349,6 +349,26 @@ describe("workspaces", () => {
     120_000,
   );
 
+  it("documents the viewer's 403 `forbidden` on every /api/v1 write a viewer is refused", async () => {
+    const reference = await api(base, "/openapi.json");
+    expect(reference.status).toBe(200);
+    const paths = (reference.body as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> })
+      .paths;
+    const writes = routes.filter((route) => route.method !== "GET" && route.method !== "HEAD");
+    const documented = writes.map((route) => {
+      const operation = paths[route.path.replace(/:([A-Za-z_]+)/g, "{$1}")]?.[route.method.toLowerCase()];
+      const viewerMayWrite = walkOf(route).viewerMayWrite === true;
+      return {
+        route: `${route.method} ${route.path}`,
+        refusesViewers: !viewerMayWrite,
+        has403: "403" in (operation?.responses ?? {}),
+      };
+    });
+    // the viewer walk above meets 403 on each of these; the reference says so
+    expect(documented.filter((d) => d.refusesViewers && !d.has403)).toEqual([]);
+    expect(documented.filter((d) => d.refusesViewers).length).toBeGreaterThanOrEqual(25);
+  });
+
   it("refuses a viewer's write in Form B as well, naming the role", async () => {
     const viewer = members.get("viewer") as Member;
     const refused = await call(viewer.token, "POST", "/api/v1/sites", { url: "https://other.example" }, "B");

@@ -349,6 +349,26 @@ describe("workspaces", () => {
     120_000,
   );
 
+  it("documents the viewer's 403 `forbidden` on every /api/v1 write a viewer is refused", async () => {
+    const reference = await api(base, "/openapi.json");
+    expect(reference.status).toBe(200);
+    const paths = (reference.body as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> })
+      .paths;
+    const writes = routes.filter((route) => route.method !== "GET" && route.method !== "HEAD");
+    const documented = writes.map((route) => {
+      const operation = paths[route.path.replace(/:([A-Za-z_]+)/g, "{$1}")]?.[route.method.toLowerCase()];
+      const viewerMayWrite = walkOf(route).viewerMayWrite === true;
+      return {
+        route: `${route.method} ${route.path}`,
+        refusesViewers: !viewerMayWrite,
+        has403: "403" in (operation?.responses ?? {}),
+      };
+    });
+    // the viewer walk above meets 403 on each of these; the reference says so
+    expect(documented.filter((d) => d.refusesViewers && !d.has403)).toEqual([]);
+    expect(documented.filter((d) => d.refusesViewers).length).toBeGreaterThanOrEqual(25);
+  });
+
   it("refuses a viewer's write in Form B as well, naming the role", async () => {
     const viewer = members.get("viewer") as Member;
     const refused = await call(viewer.token, "POST", "/api/v1/sites", { url: "https://other.example" }, "B");
@@ -478,5 +498,37 @@ describe("workspaces", () => {
     expect((await call(token, "GET", "/api/v1/sites")).status).toBe(200);
     expect((await call(token, "GET", `/api/v1/workspaces/${workspaceA}`)).status).toBe(404);
     expect((await call(token, "POST", `/api/v1/workspaces/${workspaceA}/switch`)).status).toBe(404);
+  });
+
+  it("revokes the API keys a removed member made in the workspace, and no one else's", async () => {
+    const owner = members.get("owner") as Member;
+    const leaving = await signUp("key-maker");
+    const makeKey = async (token: string, name: string) => {
+      const made = await call(token, "POST", "/api/v1/keys", { name });
+      expect(made.status).toBe(201);
+      return body(made).data as { id: string; key: string };
+    };
+    const ownKey = await makeKey(leaving.token, "personal");
+    await join(owner, leaving, workspaceA, "member");
+    const madeHere = await makeKey(leaving.token, "client integration");
+    const ownersKey = await makeKey(owner.token, "owner's");
+    const sites = (key: string) => api(base, "/api/v1/sites", { headers: { "x-api-key": key } });
+    for (const key of [ownKey, madeHere, ownersKey]) expect((await sites(key.key)).status).toBe(200);
+
+    const removed = await call(owner.token, "DELETE", `/api/v1/workspaces/${workspaceA}/members/${leaving.userId}`);
+    expect(removed.status).toBe(200);
+    // at once, on the gateway that removed them
+    const refused = await sites(madeHere.key);
+    expect(refused.status).toBe(401);
+    const row = await stack.db.apiKey.findUniqueOrThrow({ where: { id: madeHere.id } });
+    expect(row.revokedAt).not.toBeNull();
+    expect(row.workspaceId).toBe(workspaceA);
+    // the workspace's other keys and the member's keys elsewhere work on
+    expect((await sites(ownersKey.key)).status).toBe(200);
+    expect((await sites(ownKey.key)).status).toBe(200);
+    const listed = await call(owner.token, "GET", "/api/v1/keys");
+    const ids = (body(listed).data as Array<{ id: string }>).map((key) => key.id);
+    expect(ids).toContain(ownersKey.id);
+    expect(ids).not.toContain(madeHere.id);
   });
 });

@@ -293,6 +293,7 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
       db,
       invite: createOneTimeLinks({ db, publicUrl: config.PUBLIC_URL }).workspaceInvite,
       invitationLifetimeS: WORKSPACE_INVITATION_LIFETIME_S,
+      onKeyRevoked: keyCache.invalidateKey,
     }),
     auth: createAuthenticator({ db, verifyJwt, cache: keyCache, sessionIdleMs: sessions.idleMs }),
     sessionAuth: {

@@ -21,7 +21,7 @@ export interface paths {
          *     - `mode`: `quick` runs the 20 core checks (about 10 s; `partial: true`), `full` all 57 (about 25 s).
          *     - `callback_url`: receives the finished scan by a signed POST (see the callback); it follows a target's address rules, and is refused when the deployment has no `WEBHOOK_SECRET`.
          *
-         *     Anonymous callers may scan too (10 an hour per address). Scans made with a key belong to the key's user and count against the plan's monthly quota (403 `PLAN_LIMIT` when used up).
+         *     Anonymous callers may scan too (10 an hour per address). Scans made with a key belong to the key's workspace and count against its plan's monthly quota (403 `PLAN_LIMIT` when used up).
          */
         post: operations["createScan"];
         delete?: never;
@@ -39,7 +39,7 @@ export interface paths {
         };
         /**
          * A stored scan
-         * @description The scan by id: `status` moves `queued` → `running` → `completed` | `failed`; `scores`, `grade`, `checks` and `rendered` are null until it has completed, `error` says why a failed scan failed, and `callback` lists the delivery attempts of a scan with a `callback_url`. A key holder reads the scans of the key's user; another user's scan is 404 exactly as a missing one is. An anonymous scan is read only by its access link (`?access=<token>`, the `Location` its POST answered), with or without a key; without the token it is 404 to every key, and a request with neither a key nor a token is 401. Reads by an access link are counted per address in a window of their own (`RATE_LIMIT_ANONYMOUS_READS`, 600 an hour by default), not against the address's 10 anonymous scans.
+         * @description The scan by id: `status` moves `queued` → `running` → `completed` | `failed`; `scores`, `grade`, `checks` and `rendered` are null until it has completed, `error` says why a failed scan failed, and `callback` lists the delivery attempts of a scan with a `callback_url`. A key holder reads the scans of the key's workspace; another workspace's scan is 404 exactly as a missing one is. An anonymous scan is read only by its access link (`?access=<token>`, the `Location` its POST answered), with or without a key; without the token it is 404 to every key, and a request with neither a key nor a token is 401. Reads by an access link are counted per address in a window of their own (`RATE_LIMIT_ANONYMOUS_READS`, 600 an hour by default), not against the address's 10 anonymous scans.
          *
          *     **Exports.** A finished scan is also served as a file, chosen by `?format=` or, without it, by `Accept` (q-values honoured; none, `*\/*` or `application/*` mean JSON):
          *
@@ -90,7 +90,7 @@ export interface paths {
         };
         /**
          * The caller's scans
-         * @description The key holder's scans, newest first, optionally of one status and of one of their sites (`site_id`: the scans of URLs of the site's origin; another user's or an unknown site is 404); each without its checks (read one scan for those).
+         * @description The key holder's scans, newest first, optionally of one status and of one of their sites (`site_id`: the scans of URLs of the site's origin; another workspace's or an unknown site is 404); each without its checks (read one scan for those).
          */
         get: operations["listScans"];
         put?: never;
@@ -246,21 +246,21 @@ export interface paths {
         };
         /**
          * One of the caller's sites
-         * @description The site by id, with its latest scores and its audit `schedule` (as `GET /api/v1/sites/{id}/schedule` answers it; `null` when the site has none, where that endpoint answers 404). Another user's or an unknown site is 404. Its scans are `GET /api/v1/scans?site_id=`, its keywords `GET /api/v1/keywords?site_id=`, its citation tracks `GET /api/v1/citations?site_id=`.
+         * @description The site by id, with its latest scores and its audit `schedule` (as `GET /api/v1/sites/{id}/schedule` answers it; `null` when the site has none, where that endpoint answers 404). Another workspace's or an unknown site is 404. Its scans are `GET /api/v1/scans?site_id=`, its keywords `GET /api/v1/keywords?site_id=`, its citation tracks `GET /api/v1/citations?site_id=`.
          */
         get: operations["getSite"];
         put?: never;
         post?: never;
         /**
          * Delete one of the caller's sites
-         * @description Deletes the site with its keywords, citation tracks, audits, audit schedule, regression alerts and stored credentials. Its scans stay (they are of URLs); a later scan of the origin made with a key records the site again, without what was deleted. 409 `conflict` while an audit of the site is under way; another user's or an unknown site is 404.
+         * @description Deletes the site with its keywords, citation tracks, audits, audit schedule, regression alerts and stored credentials. Its scans stay (they are of URLs); a later scan of the origin made with a key records the site again, without what was deleted. 409 `conflict` while an audit of the site is under way; another workspace's or an unknown site is 404.
          */
         delete: operations["deleteSite"];
         options?: never;
         head?: never;
         /**
          * Rename one of the caller's sites
-         * @description Gives the site a new `name` (1 to 100 characters, trimmed). Its origin, scores and records stay: another origin is another site. Another user's or an unknown site is 404.
+         * @description Gives the site a new `name` (1 to 100 characters, trimmed). Its origin, scores and records stay: another origin is another site. Another workspace's or an unknown site is 404.
          */
         patch: operations["renameSite"];
         trace?: never;
@@ -279,7 +279,7 @@ export interface paths {
         get: operations["getSiteCredentials"];
         /**
          * Set the credentials of a site behind a login
-         * @description Replaces the site's credentials whole: request headers, cookies and HTTP Basic credentials that the caller's scans of this origin send to it, and to no other origin (not a redirect's target, not another origin's subresource). Sealed with AES-256-GCM before they are stored, never logged, never returned: the answer names what is set. Headers that belong to the connection, `Host`, `User-Agent`, `Cookie` and `Authorization` are refused (cookies and Basic credentials have fields of their own). Anonymous scans and other users' scans of the same origin send none.
+         * @description Replaces the site's credentials whole: request headers, cookies and HTTP Basic credentials that the caller's scans of this origin send to it, and to no other origin (not a redirect's target, not another origin's subresource). Sealed with AES-256-GCM before they are stored, never logged, never returned: the answer names what is set. Headers that belong to the connection, `Host`, `User-Agent`, `Cookie` and `Authorization` are refused (cookies and Basic credentials have fields of their own). Anonymous scans and other workspaces' scans of the same origin send none.
          */
         put: operations["setSiteCredentials"];
         post?: never;
@@ -302,7 +302,7 @@ export interface paths {
         };
         /**
          * The caller's tracked keywords
-         * @description Of every site, or of one (`site_id`; another user's or an unknown site is 404). Newest first, with the id as tiebreaker, so paging never repeats or skips a record. `total` counts every match and `hasMore` is `page × limit < total`; a page past the end is an empty list. Integers are plain decimal digits; a parameter given twice, or one the endpoint does not know, is 400.
+         * @description Of every site, or of one (`site_id`; another workspace's or an unknown site is 404). Newest first, with the id as tiebreaker, so paging never repeats or skips a record. `total` counts every match and `hasMore` is `page × limit < total`; a page past the end is an empty list. Integers are plain decimal digits; a parameter given twice, or one the endpoint does not know, is 400.
          */
         get: operations["listKeywords"];
         put?: never;
@@ -329,14 +329,14 @@ export interface paths {
         post?: never;
         /**
          * Stop tracking a keyword
-         * @description Deletes the keyword and its recorded positions. Another user's or an unknown keyword is 404.
+         * @description Deletes the keyword and its recorded positions. Another workspace's or an unknown keyword is 404.
          */
         delete: operations["deleteKeyword"];
         options?: never;
         head?: never;
         /**
          * Reword a tracked keyword
-         * @description Changes the keyword's words (trimmed, whitespace-collapsed and lower-cased, as recorded); its positions, volume, difficulty and trend stay. 409 `conflict` when its site already tracks the new words; another user's or an unknown keyword is 404.
+         * @description Changes the keyword's words (trimmed, whitespace-collapsed and lower-cased, as recorded); its positions, volume, difficulty and trend stay. 409 `conflict` when its site already tracks the new words; another workspace's or an unknown keyword is 404.
          */
         patch: operations["renameKeyword"];
         trace?: never;
@@ -377,14 +377,14 @@ export interface paths {
         post?: never;
         /**
          * Delete a citation track
-         * @description Deletes one observation. Another user's or an unknown track is 404.
+         * @description Deletes one observation. Another workspace's or an unknown track is 404.
          */
         delete: operations["deleteCitation"];
         options?: never;
         head?: never;
         /**
          * Correct a citation track's query
-         * @description Changes the wording of the query the engine was asked (1 to 500 characters, trimmed); the engine, the answer observed and its time stay. Another user's or an unknown track is 404.
+         * @description Changes the wording of the query the engine was asked (1 to 500 characters, trimmed); the engine, the answer observed and its time stay. Another workspace's or an unknown track is 404.
          */
         patch: operations["renameCitation"];
         trace?: never;
@@ -425,7 +425,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke an API key
-         * @description The key authenticates nothing more and is no longer listed; the scans made with it stay the user's. Another user's, an unknown or an already revoked key is 404.
+         * @description The key authenticates nothing more and is no longer listed; the scans made with it stay the workspace's. Another workspace's, an unknown or an already revoked key is 404.
          */
         delete: operations["revokeKey"];
         options?: never;
@@ -549,7 +549,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a member, or leave
-         * @description For the workspace's owners and admins (403 `forbidden` for its members and viewers). A member may remove themselves (leave). Only an owner removes an owner; the last owner, and a personal workspace's own user, cannot leave (409 `conflict`). Every session of the member acting in the workspace ends at once (their next request is 401); what they made stays the workspace's, API keys included. A workspace the caller is not a member of is 404, as an unknown one is. A viewer's writes are 403 `forbidden` (the role of the session's current workspace). An unknown member is 404.
+         * @description For the workspace's owners and admins (403 `forbidden` for its members and viewers). A member may remove themselves (leave). Only an owner removes an owner; the last owner, and a personal workspace's own user, cannot leave (409 `conflict`). Every session of the member acting in the workspace ends at once (their next request is 401), and every API key they made in the workspace is revoked (its secret was shown to them alone); what else they made stays the workspace's. A workspace the caller is not a member of is 404, as an unknown one is. A viewer's writes are 403 `forbidden` (the role of the session's current workspace). An unknown member is 404.
          */
         delete: operations["removeWorkspaceMember"];
         options?: never;
@@ -682,7 +682,7 @@ export interface paths {
          *     - `max_pages`: 1 to 10,000, at most the plan's ceiling (default: the ceiling; above it 403 `PLAN_LIMIT`).
          *     - `include`, `exclude`: up to 20 path patterns each, robots.txt style (`/blog/*`, `*.php$`), matched against path and query; exclude wins; the start page is always audited.
          *
-         *     A body is optional (no body: every default). A user may have `AUDITS_ACTIVE_PER_USER` audits under way (403 `PLAN_LIMIT` beyond).
+         *     A body is optional (no body: every default). A workspace may have `AUDITS_ACTIVE_PER_USER` audits under way (403 `PLAN_LIMIT` beyond).
          */
         post: operations["createAudit"];
         delete?: never;
@@ -845,7 +845,7 @@ export interface paths {
          *
          *     The answer is `text/event-stream`: first `retry: 2000`, then an event each time the state changes, its `id` naming the state (send it back as `Last-Event-ID` on reconnecting), and a `: keep-alive` comment every 15 seconds. The stream ends after the final state's event; it also ends after `PROGRESS_STREAM_LIFETIME_S` (300 s by default) and when the gateway shuts down, and the client reconnects with `Last-Event-ID`, authenticated again.
          *
-         *     **Who.** An API key or a dashboard session's JWT in the headers, as every endpoint; or, for a browser's `EventSource` (which cannot send headers), the dashboard's session cookie alone, from this gateway's own pages (a request whose `Origin` or `Referer` names another site is refused). No credential ever travels in the URL. Only the caller's own scans and audits: another user's is 404, as a missing one.
+         *     **Who.** An API key or a dashboard session's JWT in the headers, as every endpoint; or, for a browser's `EventSource` (which cannot send headers), the dashboard's session cookie alone, from this gateway's own pages (a request whose `Origin` or `Referer` names another site is refused). No credential ever travels in the URL. Only the scans and audits of the caller's workspace: another workspace's is 404, as a missing one.
          *
          *     **Counting.** Opening a stream is one request: a dashboard session's on the session's read budget (`RATE_LIMIT_SESSION_READS`), a key's against its plan. What the stream sends afterwards costs nothing. One user holds at most `PROGRESS_STREAMS_PER_USER` (4) streams open per gateway process; one more is 429.
          *
@@ -873,7 +873,7 @@ export interface paths {
          *
          *     The answer is `text/event-stream`: first `retry: 2000`, then an event each time the state changes, its `id` naming the state (send it back as `Last-Event-ID` on reconnecting), and a `: keep-alive` comment every 15 seconds. The stream ends after the final state's event; it also ends after `PROGRESS_STREAM_LIFETIME_S` (300 s by default) and when the gateway shuts down, and the client reconnects with `Last-Event-ID`, authenticated again.
          *
-         *     **Who.** An API key or a dashboard session's JWT in the headers, as every endpoint; or, for a browser's `EventSource` (which cannot send headers), the dashboard's session cookie alone, from this gateway's own pages (a request whose `Origin` or `Referer` names another site is refused). No credential ever travels in the URL. Only the caller's own scans and audits: another user's is 404, as a missing one.
+         *     **Who.** An API key or a dashboard session's JWT in the headers, as every endpoint; or, for a browser's `EventSource` (which cannot send headers), the dashboard's session cookie alone, from this gateway's own pages (a request whose `Origin` or `Referer` names another site is refused). No credential ever travels in the URL. Only the scans and audits of the caller's workspace: another workspace's is 404, as a missing one.
          *
          *     **Counting.** Opening a stream is one request: a dashboard session's on the session's read budget (`RATE_LIMIT_SESSION_READS`), a key's against its plan. What the stream sends afterwards costs nothing. One user holds at most `PROGRESS_STREAMS_PER_USER` (4) streams open per gateway process; one more is 429.
          *
@@ -1888,7 +1888,7 @@ export interface components {
         /**
          * @description Forbidden, in the request's form (Form A or Form B):
          *
-         *     - `forbidden` / `FORBIDDEN`: authenticated but not permitted (a key beyond MAX_KEYS_PER_USER; a member on an operator's endpoint; a session's change without its CSRF token or from another origin)
+         *     - `forbidden` / `FORBIDDEN`: authenticated but not permitted (a workspace viewer's write; a key beyond MAX_KEYS_PER_USER; a member on an operator's endpoint; a session's change without its CSRF token or from another origin)
          *     - `forbidden` / `PLAN_LIMIT`: the plan's monthly scan quota is used up
          *     - `forbidden` / `HTTPS_REQUIRED`: the request came over plain HTTP where HTTPS is required (production); checked before the key, which is neither looked up nor counted
          */
@@ -2312,7 +2312,7 @@ export interface components {
         /**
          * @description In Form A:
          *
-         *     - `forbidden`: authenticated but not permitted (a key beyond MAX_KEYS_PER_USER; a member on an operator's endpoint; a session's change without its CSRF token or from another origin)
+         *     - `forbidden`: authenticated but not permitted (a workspace viewer's write; a key beyond MAX_KEYS_PER_USER; a member on an operator's endpoint; a session's change without its CSRF token or from another origin)
          *     - `forbidden`: the plan's monthly scan quota is used up
          *     - `forbidden`: the request came over plain HTTP where HTTPS is required (production); checked before the key, which is neither looked up nor counted
          */
@@ -3099,6 +3099,7 @@ export interface operations {
             };
             400: components["responses"]["ApiError400"];
             401: components["responses"]["ApiError401"];
+            403: components["responses"]["ApiError403"];
             405: components["responses"]["ApiError405"];
             413: components["responses"]["ApiError413"];
             429: components["responses"]["ApiError429"];
@@ -3950,6 +3951,7 @@ export interface operations {
             };
             400: components["responses"]["ApiError400"];
             401: components["responses"]["ApiError401"];
+            403: components["responses"]["ApiError403"];
             405: components["responses"]["ApiError405"];
             409: components["responses"]["ApiError409"];
             413: components["responses"]["ApiError413"];
@@ -4172,6 +4174,7 @@ export interface operations {
             };
             400: components["responses"]["ApiError400"];
             401: components["responses"]["ApiError401"];
+            403: components["responses"]["ApiError403"];
             404: components["responses"]["ApiError404"];
             405: components["responses"]["ApiError405"];
             409: components["responses"]["ApiError409"];
@@ -4230,6 +4233,7 @@ export interface operations {
             };
             400: components["responses"]["ApiError400"];
             401: components["responses"]["ApiError401"];
+            403: components["responses"]["ApiError403"];
             404: components["responses"]["ApiError404"];
             405: components["responses"]["ApiError405"];
             413: components["responses"]["ApiError413"];
@@ -4388,6 +4392,7 @@ export interface operations {
             };
             400: components["responses"]["ApiError400"];
             401: components["responses"]["ApiError401"];
+            403: components["responses"]["ApiError403"];
             404: components["responses"]["ApiError404"];
             405: components["responses"]["ApiError405"];
             413: components["responses"]["ApiError413"];
@@ -4450,6 +4455,7 @@ export interface operations {
             };
             400: components["responses"]["ApiError400"];
             401: components["responses"]["ApiError401"];
+            403: components["responses"]["ApiError403"];
             404: components["responses"]["ApiError404"];
             405: components["responses"]["ApiError405"];
             429: components["responses"]["ApiError429"];
@@ -4621,6 +4627,7 @@ export interface operations {
             };
             400: components["responses"]["ApiError400"];
             401: components["responses"]["ApiError401"];
+            403: components["responses"]["ApiError403"];
             404: components["responses"]["ApiError404"];
             405: components["responses"]["ApiError405"];
             409: components["responses"]["ApiError409"];
@@ -4685,6 +4692,7 @@ export interface operations {
             };
             400: components["responses"]["ApiError400"];
             401: components["responses"]["ApiError401"];
+            403: components["responses"]["ApiError403"];
             404: components["responses"]["ApiError404"];
             405: components["responses"]["ApiError405"];
             429: components["responses"]["ApiError429"];
@@ -4742,6 +4750,7 @@ export interface operations {
             };
             400: components["responses"]["ApiError400"];
             401: components["responses"]["ApiError401"];
+            403: components["responses"]["ApiError403"];
             404: components["responses"]["ApiError404"];
             405: components["responses"]["ApiError405"];
             409: components["responses"]["ApiError409"];
@@ -4893,6 +4902,7 @@ export interface operations {
             };
             400: components["responses"]["ApiError400"];
             401: components["responses"]["ApiError401"];
+            403: components["responses"]["ApiError403"];
             404: components["responses"]["ApiError404"];
             405: components["responses"]["ApiError405"];
             409: components["responses"]["ApiError409"];
@@ -4957,6 +4967,7 @@ export interface operations {
             };
             400: components["responses"]["ApiError400"];
             401: components["responses"]["ApiError401"];
+            403: components["responses"]["ApiError403"];
             404: components["responses"]["ApiError404"];
             405: components["responses"]["ApiError405"];
             429: components["responses"]["ApiError429"];
@@ -5014,6 +5025,7 @@ export interface operations {
             };
             400: components["responses"]["ApiError400"];
             401: components["responses"]["ApiError401"];
+            403: components["responses"]["ApiError403"];
             404: components["responses"]["ApiError404"];
             405: components["responses"]["ApiError405"];
             413: components["responses"]["ApiError413"];
@@ -5209,6 +5221,7 @@ export interface operations {
             };
             400: components["responses"]["ApiError400"];
             401: components["responses"]["ApiError401"];
+            403: components["responses"]["ApiError403"];
             404: components["responses"]["ApiError404"];
             405: components["responses"]["ApiError405"];
             429: components["responses"]["ApiError429"];
@@ -6679,6 +6692,7 @@ export interface operations {
             };
             400: components["responses"]["ApiError400"];
             401: components["responses"]["ApiError401"];
+            403: components["responses"]["ApiError403"];
             404: components["responses"]["ApiError404"];
             405: components["responses"]["ApiError405"];
             429: components["responses"]["ApiError429"];
@@ -7931,6 +7945,7 @@ export interface operations {
             };
             400: components["responses"]["ApiError400"];
             401: components["responses"]["ApiError401"];
+            403: components["responses"]["ApiError403"];
             404: components["responses"]["ApiError404"];
             405: components["responses"]["ApiError405"];
             429: components["responses"]["ApiError429"];

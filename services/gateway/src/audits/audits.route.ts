@@ -258,7 +258,7 @@ export const auditRoutes = ({
           "- `max_pages`: 1 to 10,000, at most the plan's ceiling (default: the ceiling; above it 403 `PLAN_LIMIT`).",
           "- `include`, `exclude`: up to 20 path patterns each, robots.txt style (`/blog/*`, `*.php$`), matched against path and query; exclude wins; the start page is always audited.",
           "",
-          "A body is optional (no body: every default). A user may have `AUDITS_ACTIVE_PER_USER` audits under way (403 `PLAN_LIMIT` beyond).",
+          "A body is optional (no body: every default). A workspace may have `AUDITS_ACTIVE_PER_USER` audits under way (403 `PLAN_LIMIT` beyond).",
         ].join("\n"),
         headers: commonHeaders,
         responses: {

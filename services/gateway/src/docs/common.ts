@@ -26,7 +26,7 @@ export const ERROR_WHEN: Record<ErrorKind, string> = {
   unauthenticated:
     "missing, invalid or revoked API key; missing or invalid JWT, or one whose dashboard session has ended",
   forbidden:
-    "authenticated but not permitted (a key beyond MAX_KEYS_PER_USER; a member on an operator's endpoint; a session's change without its CSRF token or from another origin)",
+    "authenticated but not permitted (a workspace viewer's write; a key beyond MAX_KEYS_PER_USER; a member on an operator's endpoint; a session's change without its CSRF token or from another origin)",
   plan_limit: "the plan's monthly scan quota is used up",
   https_required:
     "the request came over plain HTTP where HTTPS is required (production); checked before the key, which is neither looked up nor counted",

@@ -26,8 +26,8 @@ import {
   type ZodOpenApiParameters,
   type ZodOpenApiPathsObject,
 } from "zod-openapi";
-import type { Authorization, Method, Route } from "../http/route";
-import { errorTable, jsonBody, security, securitySchemes } from "./common";
+import { API_PREFIX, type Authorization, type Method, type Route, type RouteDocs } from "../http/route";
+import { apiErrors, errorTable, jsonBody, security, securitySchemes } from "./common";
 
 /**
  * The API reference (OpenAPI 3.1), built from the routes the app mounts: each route's
@@ -147,6 +147,30 @@ const SECURITY_OF: Partial<Record<Extract<Authorization, string>, ZodOpenApiOper
   public: security.none,
 };
 
+/** The authorizations that take a caller, and with it a workspace role (http/route.ts). */
+const CALLER_AUTHORIZATIONS: ReadonlySet<Authorization> = new Set([
+  "anyone",
+  "account",
+  "account-or-link",
+  "account-or-cookie",
+  "user-jwt",
+  "operator",
+]);
+
+/**
+ * A route's responses, with the 403 `forbidden` that a workspace's viewer meets on every write
+ * under /api/v1 (http/route.ts refuses it before the work), in its place among the statuses:
+ * stated here once rather than on each write route.
+ */
+const responsesOf = (route: Route, responses: NonNullable<RouteDocs["responses"]>) => {
+  const write = route.method !== "get" && !route.viewerMayWrite && CALLER_AUTHORIZATIONS.has(route.authorization);
+  if (!write || !route.path.startsWith(`${API_PREFIX}/`) || "403" in responses) return responses;
+  const entries = Object.entries(responses);
+  const at = entries.findIndex(([status]) => Number(status) > 403);
+  entries.splice(at === -1 ? entries.length : at, 0, ...Object.entries(apiErrors(403)));
+  return Object.fromEntries(entries) as typeof responses;
+};
+
 /** The operation a route declares: its docs, with its own schemas as parameters and body. */
 export const operationOf = (route: Route): DocumentedOperation | undefined => {
   const { docs } = route;
@@ -171,7 +195,7 @@ export const operationOf = (route: Route): DocumentedOperation | undefined => {
       security: operationSecurity,
       ...(Object.keys(requestParams).length > 0 ? { requestParams } : {}),
       ...(route.body ? { requestBody: jsonBody(route.body.schema, !route.body.optional) } : {}),
-      responses,
+      responses: responsesOf(route, responses),
       ...(callbacks ? { callbacks } : {}),
     },
   };

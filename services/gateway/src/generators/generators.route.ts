@@ -25,7 +25,7 @@ const contextOf = (caller: AccountCaller, res: Response): ToolContext => {
 /**
  * POST /api/v1/fix and POST /api/v1/generate: the aeo_fix and aeo_generate tools over REST
  * (beyond docs/spec/public-scanning-api.md), with the same inputs and outputs, in the request's envelope. Each runs a
- * scan of the page (stored, owned by the key's user, counted in the monthly quota) and the
+ * scan of the page (stored, owned by the key's workspace, counted in the monthly quota) and the
  * generators over its snapshot. `url` is read as POST /api/v1/scan reads it in each form.
  */
 export const generatorRoutes = (generators: GeneratorTools): Route[] => [

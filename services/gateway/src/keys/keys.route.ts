@@ -90,7 +90,7 @@ export const keyRoutes = (keys: KeyService): Route[] => [
         tags: ["API keys"],
         summary: "Revoke an API key",
         description:
-          "The key authenticates nothing more and is no longer listed; the scans made with it stay the user's. Another user's, an unknown or an already revoked key is 404.",
+          "The key authenticates nothing more and is no longer listed; the scans made with it stay the workspace's. Another workspace's, an unknown or an already revoked key is 404.",
         headers: commonHeaders,
         responses: {
           "200": record("The revoked key (`revoked_at` set).", ApiKeyView),

@@ -95,7 +95,7 @@ const LastEventId = z
 const STREAM_RULES = [
   "The answer is `text/event-stream`: first `retry: 2000`, then an event each time the state changes, its `id` naming the state (send it back as `Last-Event-ID` on reconnecting), and a `: keep-alive` comment every 15 seconds. The stream ends after the final state's event; it also ends after `PROGRESS_STREAM_LIFETIME_S` (300 s by default) and when the gateway shuts down, and the client reconnects with `Last-Event-ID`, authenticated again.",
   "",
-  "**Who.** An API key or a dashboard session's JWT in the headers, as every endpoint; or, for a browser's `EventSource` (which cannot send headers), the dashboard's session cookie alone, from this gateway's own pages (a request whose `Origin` or `Referer` names another site is refused). No credential ever travels in the URL. Only the caller's own scans and audits: another user's is 404, as a missing one.",
+  "**Who.** An API key or a dashboard session's JWT in the headers, as every endpoint; or, for a browser's `EventSource` (which cannot send headers), the dashboard's session cookie alone, from this gateway's own pages (a request whose `Origin` or `Referer` names another site is refused). No credential ever travels in the URL. Only the scans and audits of the caller's workspace: another workspace's is 404, as a missing one.",
   "",
   "**Counting.** Opening a stream is one request: a dashboard session's on the session's read budget (`RATE_LIMIT_SESSION_READS`), a key's against its plan. What the stream sends afterwards costs nothing. One user holds at most `PROGRESS_STREAMS_PER_USER` (4) streams open per gateway process; one more is 429.",
   "",

@@ -110,7 +110,7 @@ export const scanRoutes = (scans: ScanService): Route[] => [
           "- `mode`: `quick` runs the 20 core checks (about 10 s; `partial: true`), `full` all 57 (about 25 s).",
           "- `callback_url`: receives the finished scan by a signed POST (see the callback); it follows a target's address rules, and is refused when the deployment has no `WEBHOOK_SECRET`.",
           "",
-          "Anonymous callers may scan too (10 an hour per address). Scans made with a key belong to the key's user and count against the plan's monthly quota (403 `PLAN_LIMIT` when used up).",
+          "Anonymous callers may scan too (10 an hour per address). Scans made with a key belong to the key's workspace and count against its plan's monthly quota (403 `PLAN_LIMIT` when used up).",
         ].join("\n"),
         headers: z.object({ ...creatingHeaderParams, Prefer }),
         responses: {
@@ -192,7 +192,7 @@ export const scanRoutes = (scans: ScanService): Route[] => [
         tags: ["Scans"],
         summary: "A stored scan",
         description: [
-          "The scan by id: `status` moves `queued` → `running` → `completed` | `failed`; `scores`, `grade`, `checks` and `rendered` are null until it has completed, `error` says why a failed scan failed, and `callback` lists the delivery attempts of a scan with a `callback_url`. A key holder reads the scans of the key's user; another user's scan is 404 exactly as a missing one is. An anonymous scan is read only by its access link (`?access=<token>`, the `Location` its POST answered), with or without a key; without the token it is 404 to every key, and a request with neither a key nor a token is 401. Reads by an access link are counted per address in a window of their own (`RATE_LIMIT_ANONYMOUS_READS`, 600 an hour by default), not against the address's 10 anonymous scans.",
+          "The scan by id: `status` moves `queued` → `running` → `completed` | `failed`; `scores`, `grade`, `checks` and `rendered` are null until it has completed, `error` says why a failed scan failed, and `callback` lists the delivery attempts of a scan with a `callback_url`. A key holder reads the scans of the key's workspace; another workspace's scan is 404 exactly as a missing one is. An anonymous scan is read only by its access link (`?access=<token>`, the `Location` its POST answered), with or without a key; without the token it is 404 to every key, and a request with neither a key nor a token is 401. Reads by an access link are counted per address in a window of their own (`RATE_LIMIT_ANONYMOUS_READS`, 600 an hour by default), not against the address's 10 anonymous scans.",
           "",
           "**Exports.** A finished scan is also served as a file, chosen by `?format=` or, without it, by `Accept` (q-values honoured; none, `*/*` or `application/*` mean JSON):",
           "",

@@ -95,7 +95,7 @@ export const citationRoutes = (citations: CitationService): Route[] => [
         tags: ["Citations"],
         summary: "Correct a citation track's query",
         description:
-          "Changes the wording of the query the engine was asked (1 to 500 characters, trimmed); the engine, the answer observed and its time stay. Another user's or an unknown track is 404.",
+          "Changes the wording of the query the engine was asked (1 to 500 characters, trimmed); the engine, the answer observed and its time stay. Another workspace's or an unknown track is 404.",
         headers: commonHeaders,
         responses: {
           "200": record("The track, corrected.", CitationView),
@@ -118,7 +118,7 @@ export const citationRoutes = (citations: CitationService): Route[] => [
         operationId: "deleteCitation",
         tags: ["Citations"],
         summary: "Delete a citation track",
-        description: "Deletes one observation. Another user's or an unknown track is 404.",
+        description: "Deletes one observation. Another workspace's or an unknown track is 404.",
         headers: commonHeaders,
         responses: {
           "200": record("Deleted.", DeletedRecord),

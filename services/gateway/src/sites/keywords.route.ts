@@ -39,7 +39,7 @@ export const keywordRoutes = (keywords: KeywordService): Route[] => [
         operationId: "listKeywords",
         tags: ["Keywords"],
         summary: "The caller's tracked keywords",
-        description: `Of every site, or of one (\`site_id\`; another user's or an unknown site is 404). ${LIST_RULES}`,
+        description: `Of every site, or of one (\`site_id\`; another workspace's or an unknown site is 404). ${LIST_RULES}`,
         headers: conditionalHeaders,
         responses: {
           "200": page("A page of keywords.", KeywordView),
@@ -91,7 +91,7 @@ export const keywordRoutes = (keywords: KeywordService): Route[] => [
         tags: ["Keywords"],
         summary: "Reword a tracked keyword",
         description:
-          "Changes the keyword's words (trimmed, whitespace-collapsed and lower-cased, as recorded); its positions, volume, difficulty and trend stay. 409 `conflict` when its site already tracks the new words; another user's or an unknown keyword is 404.",
+          "Changes the keyword's words (trimmed, whitespace-collapsed and lower-cased, as recorded); its positions, volume, difficulty and trend stay. 409 `conflict` when its site already tracks the new words; another workspace's or an unknown keyword is 404.",
         headers: commonHeaders,
         responses: {
           "200": record("The keyword, reworded.", KeywordView),
@@ -114,7 +114,8 @@ export const keywordRoutes = (keywords: KeywordService): Route[] => [
         operationId: "deleteKeyword",
         tags: ["Keywords"],
         summary: "Stop tracking a keyword",
-        description: "Deletes the keyword and its recorded positions. Another user's or an unknown keyword is 404.",
+        description:
+          "Deletes the keyword and its recorded positions. Another workspace's or an unknown keyword is 404.",
         headers: commonHeaders,
         responses: {
           "200": record("Deleted.", DeletedRecord),

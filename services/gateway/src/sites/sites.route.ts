@@ -84,7 +84,7 @@ export const siteRoutes = ({
         tags: ["Sites"],
         summary: "One of the caller's sites",
         description:
-          "The site by id, with its latest scores and its audit `schedule` (as `GET /api/v1/sites/{id}/schedule` answers it; `null` when the site has none, where that endpoint answers 404). Another user's or an unknown site is 404. Its scans are `GET /api/v1/scans?site_id=`, its keywords `GET /api/v1/keywords?site_id=`, its citation tracks `GET /api/v1/citations?site_id=`.",
+          "The site by id, with its latest scores and its audit `schedule` (as `GET /api/v1/sites/{id}/schedule` answers it; `null` when the site has none, where that endpoint answers 404). Another workspace's or an unknown site is 404. Its scans are `GET /api/v1/scans?site_id=`, its keywords `GET /api/v1/keywords?site_id=`, its citation tracks `GET /api/v1/citations?site_id=`.",
         headers: commonHeaders,
         responses: {
           "200": record("The site, with its schedule or null.", SiteDetail),
@@ -141,7 +141,7 @@ export const siteRoutes = ({
         tags: ["Sites"],
         summary: "Rename one of the caller's sites",
         description:
-          "Gives the site a new `name` (1 to 100 characters, trimmed). Its origin, scores and records stay: another origin is another site. Another user's or an unknown site is 404.",
+          "Gives the site a new `name` (1 to 100 characters, trimmed). Its origin, scores and records stay: another origin is another site. Another workspace's or an unknown site is 404.",
         headers: commonHeaders,
         responses: {
           "200": record("The site, renamed.", SiteView),
@@ -165,7 +165,7 @@ export const siteRoutes = ({
         tags: ["Sites"],
         summary: "Delete one of the caller's sites",
         description:
-          "Deletes the site with its keywords, citation tracks, audits, audit schedule, regression alerts and stored credentials. Its scans stay (they are of URLs); a later scan of the origin made with a key records the site again, without what was deleted. 409 `conflict` while an audit of the site is under way; another user's or an unknown site is 404.",
+          "Deletes the site with its keywords, citation tracks, audits, audit schedule, regression alerts and stored credentials. Its scans stay (they are of URLs); a later scan of the origin made with a key records the site again, without what was deleted. 409 `conflict` while an audit of the site is under way; another workspace's or an unknown site is 404.",
         headers: commonHeaders,
         responses: {
           "200": record("Deleted.", DeletedRecord),
@@ -224,7 +224,7 @@ const credentialRoutes = (credentials: SiteCredentials): Route[] => [
         tags: ["Sites"],
         summary: "Set the credentials of a site behind a login",
         description:
-          "Replaces the site's credentials whole: request headers, cookies and HTTP Basic credentials that the caller's scans of this origin send to it, and to no other origin (not a redirect's target, not another origin's subresource). Sealed with AES-256-GCM before they are stored, never logged, never returned: the answer names what is set. Headers that belong to the connection, `Host`, `User-Agent`, `Cookie` and `Authorization` are refused (cookies and Basic credentials have fields of their own). Anonymous scans and other users' scans of the same origin send none.",
+          "Replaces the site's credentials whole: request headers, cookies and HTTP Basic credentials that the caller's scans of this origin send to it, and to no other origin (not a redirect's target, not another origin's subresource). Sealed with AES-256-GCM before they are stored, never logged, never returned: the answer names what is set. Headers that belong to the connection, `Host`, `User-Agent`, `Cookie` and `Authorization` are refused (cookies and Basic credentials have fields of their own). Anonymous scans and other workspaces' scans of the same origin send none.",
         headers: commonHeaders,
         responses: {
           "200": record("What is now set, by name.", SiteCredentialsView, { headers: { "Cache-Control": NoStore } }),

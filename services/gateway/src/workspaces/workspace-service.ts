@@ -29,6 +29,8 @@ export type WorkspaceServiceDeps = {
   ) => Promise<OneTimeLink & { id: string; createdAt: Date }>;
   /** how long an invitation's link works */
   invitationLifetimeS: number;
+  /** told of each key revoked with its maker's removal, after it is committed (the gateway's key cache) */
+  onKeyRevoked?: (keyId: string) => void;
 };
 
 export type WorkspaceService = {
@@ -42,7 +44,7 @@ export type WorkspaceService = {
   members: (member: Member, workspaceId: string, page: PageQuery) => Promise<{ members: MemberView[]; meta: PageMeta }>;
   /** Gives a member another role: an owner's or admin's; only an owner makes or unmakes an owner; the last owner stays one. */
   changeRole: (member: Member, workspaceId: string, userId: string, role: WorkspaceRole) => Promise<MemberView>;
-  /** Removes a member (an owner's or admin's, or a member leaving), ending their sessions in the workspace. */
+  /** Removes a member (an owner's or admin's, or a member leaving), ending their sessions in the workspace and revoking the API keys they made there. */
   removeMember: (member: Member, workspaceId: string, userId: string) => Promise<DeletedRecord>;
   /** Invites an email with a role: an owner's or admin's (an owner's, for the owner role); the link is in this answer only. */
   invite: (
@@ -145,7 +147,12 @@ const toMemberView = (row: { userId: string; role: WorkspaceRole; createdAt: Dat
  * is 404 as a missing one is. Changes of membership hold the workspace's lock, so two of them
  * cannot together leave it without an owner.
  */
-export const createWorkspaceService = ({ db, invite, invitationLifetimeS }: WorkspaceServiceDeps): WorkspaceService => {
+export const createWorkspaceService = ({
+  db,
+  invite,
+  invitationLifetimeS,
+  onKeyRevoked,
+}: WorkspaceServiceDeps): WorkspaceService => {
   /** The member's role in the workspace, with the workspace; 404 when they are not one of its members. */
   const membershipOf = async (client: Db | Tx, member: Member, workspaceId: string) => {
     const row = await client.membership.findUnique({
@@ -241,17 +248,28 @@ export const createWorkspaceService = ({ db, invite, invitationLifetimeS }: Work
       return toMemberView(changed);
     });
 
-  const removeMember = (member: Member, workspaceId: string, userId: string) =>
-    withUserLock(db, "members", workspaceId, async (tx) => {
+  const removeMember = async (member: Member, workspaceId: string, userId: string) => {
+    const { removed, revokedKeys } = await withUserLock(db, "members", workspaceId, async (tx) => {
       const actor = await membershipOf(tx, member, workspaceId);
       // anyone may leave; removing someone else is an owner's or admin's
       if (userId !== member.userId && !MANAGERS.has(actor.role)) throw needsManager(actor.role);
       await changeable(tx, userId === member.userId ? "owner" : actor.role, actor.workspace, userId);
       await tx.membership.delete({ where: { workspaceId_userId: { workspaceId, userId } } });
+      const now = new Date();
       // their sessions in the workspace end; the authenticator refuses them anyway, as it checks the membership
-      await tx.session.updateMany({ where: { userId, workspaceId, revokedAt: null }, data: { revokedAt: new Date() } });
-      return { id: userId, deleted: true as const };
+      await tx.session.updateMany({ where: { userId, workspaceId, revokedAt: null }, data: { revokedAt: now } });
+      // the keys they made here are revoked: each one's secret was shown to its maker alone, who
+      // leaves with it (gateways caching one hear of it on commit, as of any revocation)
+      const keys = await tx.apiKey.findMany({ where: { userId, workspaceId, revokedAt: null }, select: { id: true } });
+      await tx.apiKey.updateMany({
+        where: { id: { in: keys.map((key) => key.id) }, revokedAt: null },
+        data: { revokedAt: now },
+      });
+      return { removed: { id: userId, deleted: true as const }, revokedKeys: keys.map((key) => key.id) };
     });
+    for (const keyId of revokedKeys) onKeyRevoked?.(keyId);
+    return removed;
+  };
 
   const inviteTo = async (member: Member, workspaceId: string, input: CreateWorkspaceInvitationRequest) => {
     const actor = await managing(db, member, workspaceId);

@@ -218,7 +218,7 @@ export const workspaceRoutes = (workspaces: WorkspaceService): Route[] => [
         operationId: "removeWorkspaceMember",
         tags: TAGS,
         summary: "Remove a member, or leave",
-        description: `${MANAGED} A member may remove themselves (leave). Only an owner removes an owner; the last owner, and a personal workspace's own user, cannot leave (409 \`conflict\`). Every session of the member acting in the workspace ends at once (their next request is 401); what they made stays the workspace's, API keys included. ${NOT_YOURS} An unknown member is 404.`,
+        description: `${MANAGED} A member may remove themselves (leave). Only an owner removes an owner; the last owner, and a personal workspace's own user, cannot leave (409 \`conflict\`). Every session of the member acting in the workspace ends at once (their next request is 401), and every API key they made in the workspace is revoked (its secret was shown to them alone); what else they made stays the workspace's. ${NOT_YOURS} An unknown member is 404.`,
         headers: commonHeaders,
         responses: {
           "200": record("Removed: `id` is the user's.", DeletedRecord),

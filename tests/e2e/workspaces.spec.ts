@@ -48,8 +48,8 @@ const expectNarrow = async (page: Page, name: string) => {
 };
 
 const heading = (page: Page, name: string | RegExp) => page.getByRole("heading", { level: 1, name });
-const membersTable = (page: Page) => page.getByRole("region", { name: "Members", exact: true });
-const invitationsTable = (page: Page) => page.getByRole("region", { name: "Invitations", exact: true });
+const membersTable = (page: Page) => page.getByRole("region", { name: "Member list", exact: true });
+const invitationsTable = (page: Page) => page.getByRole("region", { name: "Invitation list", exact: true });
 
 test("invite, sign up from the link, accept, switch, made a viewer, removed", async ({ browser }, testInfo) => {
   const owner = await signUpByApi();
@@ -198,6 +198,7 @@ test("at phone width (375 px): the switcher and the Workspace page fit the scree
   const requests = recordRequests(context);
   const page = await context.newPage();
   await signIn(page, owner);
+  await expect(page.getByLabel("Workspace", { exact: true })).toHaveText(`${owner.email} (Owner)`);
   await expectNarrow(page, "scans with the switcher");
   await page.screenshot({ path: testInfo.outputPath("phone-switcher.png") });
   await page.goto("/app/settings/workspace");

@@ -168,7 +168,7 @@ export const Invitations = ({ workspace }: { workspace: WorkspaceView }) => {
           </Empty>
         ) : null}
         {invitations.data && invitations.data.length > 0 ? (
-          <TableWrap label="Invitations">
+          <TableWrap label="Invitation list">
             <table>
               <thead>
                 <tr>

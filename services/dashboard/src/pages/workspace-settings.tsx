@@ -1,5 +1,5 @@
 import { type DataOf, dataOf, problemSentence } from "@scan/client";
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, Fragment, useEffect, useState } from "react";
 import { Confirm } from "../components/confirm";
 import { Shell } from "../components/layout";
 import { Rename } from "../components/rename";
@@ -113,7 +113,7 @@ const Members = ({ workspace }: { workspace: WorkspaceView }) => {
       {members.state === "loading" && !members.data ? <Loading what="the members" /> : null}
       {members.data && members.data.length === 0 ? <Empty title="No members." /> : null}
       {members.data && members.data.length > 0 ? (
-        <TableWrap label="Members">
+        <TableWrap label="Member list">
           <table>
             <thead>
               <tr>
@@ -261,8 +261,10 @@ export const WorkspaceSettings = () => {
             {current.personal ? " It is your personal workspace." : ""}
           </p>
           {canManage ? null : <Notice kind="info">{READ_ONLY[current.role]}</Notice>}
-          <Members key={current.id} workspace={current} />
-          {canManage ? <Invitations key={current.id} workspace={current} /> : null}
+          <Fragment key={current.id}>
+            <Members workspace={current} />
+            {canManage ? <Invitations workspace={current} /> : null}
+          </Fragment>
           <Rename
             open={renaming}
             title="Rename the workspace"

@@ -169,7 +169,11 @@ const Members = ({ workspace }: { workspace: WorkspaceView }) => {
       ) : null}
       <section className="card leave" aria-labelledby="leave-title">
         <h2 id="leave-title">Leave this workspace</h2>
-        {workspace.role === "viewer" ? (
+        {workspace.personal ? (
+          <p className="muted">
+            This is your personal workspace, made with your account: you stay its owner, and it cannot be left.
+          </p>
+        ) : workspace.role === "viewer" ? (
           <p className="muted">
             A viewer's changes are refused here, leaving included: ask an owner or admin to remove you.
           </p>

@@ -38,6 +38,11 @@ const SIGNED_OUT: Visit[] = [
     },
   },
   { name: "reset password", path: "/app/reset-password#token=some-reset-token", ready: heading("Reset your password") },
+  {
+    name: "workspace invitation",
+    path: "/app/workspace-invitation#token=some-invitation-token",
+    ready: heading("Join a workspace"),
+  },
   { name: "not found", path: "/app/no-such-page", ready: heading("Page not found") },
 ];
 
@@ -46,6 +51,14 @@ const SIGNED_IN: Visit[] = [
   { name: "report", path: ({ scan }) => `/app/scans/${scan}`, ready: heading("Scan report") },
   { name: "sites", path: "/app/sites", ready: heading("Sites") },
   { name: "site", path: ({ site }) => `/app/sites/${site}`, ready: heading("127.0.0.1") },
+  {
+    name: "workspace",
+    path: "/app/settings/workspace",
+    ready: async (page) => {
+      await heading(/@example\.com$/)(page);
+      await expect(page.getByRole("region", { name: "Member list", exact: true })).toBeVisible();
+    },
+  },
   { name: "API keys", path: "/app/settings/keys", ready: heading("API keys") },
   { name: "account", path: "/app/settings/account", ready: heading("Account") },
   {

@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect } from "react";
+import { Fragment, type ReactNode, useEffect } from "react";
 import { Shell, Welcome } from "./components/layout";
 import { Empty, Loading, PageTitle } from "./components/ui";
 import { Account } from "./pages/account";
@@ -9,8 +9,11 @@ import { ScanReport } from "./pages/scan-report";
 import { Scans } from "./pages/scans";
 import { SitePage } from "./pages/site";
 import { Sites } from "./pages/sites";
+import { WorkspaceInvitation } from "./pages/workspace-invitation";
+import { WorkspaceSettings } from "./pages/workspace-settings";
 import { currentTarget, Link, match, navigate, usePlace } from "./router";
 import { useSession } from "./session";
+import { useWorkspaces } from "./workspace";
 
 type Page = { pattern: string; page: (params: Record<string, string>) => ReactNode; public?: boolean };
 
@@ -20,10 +23,13 @@ const PAGES: Page[] = [
   { pattern: "/invitation", page: () => <AcceptInvitation />, public: true },
   { pattern: "/accept-invitation", page: () => <AcceptInvitation />, public: true },
   { pattern: "/reset-password", page: () => <ResetPassword />, public: true },
+  // signed in or out: signed out, it offers to sign in or up and comes back
+  { pattern: "/workspace-invitation", page: () => <WorkspaceInvitation />, public: true },
   { pattern: "/scans", page: () => <Scans /> },
   { pattern: "/scans/:id", page: ({ id = "" }) => <ScanReport key={id} id={id} /> },
   { pattern: "/sites", page: () => <Sites /> },
   { pattern: "/sites/:id", page: ({ id = "" }) => <SitePage key={id} id={id} /> },
+  { pattern: "/settings/workspace", page: () => <WorkspaceSettings /> },
   { pattern: "/settings/keys", page: () => <Keys /> },
   { pattern: "/settings/account", page: () => <Account /> },
   { pattern: "/operations", page: () => <Operations /> },
@@ -52,6 +58,7 @@ const Redirect = ({ to }: { to: string }) => {
 export const App = () => {
   const { state } = useSession();
   const { path } = usePlace();
+  const { generation } = useWorkspaces();
   if (state.status === "loading")
     return (
       <main className="welcome" id="main">
@@ -69,7 +76,8 @@ export const App = () => {
       return entry.page(params);
     }
     if (!signedIn) return <Redirect to={`/sign-in?next=${encodeURIComponent(currentTarget())}`} />;
-    return entry.page(params);
+    // a switch of workspace draws the page again, so it loads the new workspace's data
+    return <Fragment key={generation}>{entry.page(params)}</Fragment>;
   }
   return <NotFound signedIn={signedIn} />;
 };

@@ -2,6 +2,7 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app";
 import { SessionProvider } from "./session";
+import { WorkspacesProvider } from "./workspace";
 import "./styles.css";
 
 const root = document.getElementById("root");
@@ -9,7 +10,9 @@ if (root) {
   createRoot(root).render(
     <StrictMode>
       <SessionProvider>
-        <App />
+        <WorkspacesProvider>
+          <App />
+        </WorkspacesProvider>
       </SessionProvider>
     </StrictMode>,
   );

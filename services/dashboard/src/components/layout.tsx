@@ -1,10 +1,12 @@
 import type { ReactNode } from "react";
 import { Link, usePlace } from "../router";
 import { useSession, useUser } from "../session";
+import { WorkspaceSwitcher } from "./workspace-switcher";
 
 const NAV: Array<{ to: string; label: string; operator?: boolean }> = [
   { to: "/scans", label: "Scans" },
   { to: "/sites", label: "Sites" },
+  { to: "/settings/workspace", label: "Workspace" },
   { to: "/settings/keys", label: "API keys" },
   { to: "/settings/account", label: "Account" },
   { to: "/operations", label: "Operations", operator: true },
@@ -16,7 +18,7 @@ const SkipLink = () => (
   </a>
 );
 
-/** The signed-in frame: the product, the sections, who is signed in, sign out. */
+/** The signed-in frame: the product, the sections, the workspace acted in, who is signed in, sign out. */
 export const Shell = ({ children }: { children: ReactNode }) => {
   const user = useUser();
   const { signOut } = useSession();
@@ -40,6 +42,7 @@ export const Shell = ({ children }: { children: ReactNode }) => {
               ))}
             </ul>
           </nav>
+          <WorkspaceSwitcher />
           <div className="who">
             <span className="who-email" title={user.email}>
               {user.email}

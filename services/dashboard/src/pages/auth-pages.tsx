@@ -20,7 +20,7 @@ const problemText = (problem: auth.AuthProblem, what: "sign-in" | "other"): stri
 };
 
 /** Where to go after signing in: the page that asked for it, if it is one of ours. */
-const nextOf = (search: URLSearchParams): string => {
+export const nextOf = (search: URLSearchParams): string => {
   const next = search.get("next");
   return next?.startsWith("/") && !next.startsWith("//") ? next : "/scans";
 };
@@ -101,8 +101,8 @@ export const SignIn = () => {
         </button>
       </form>
       <p className="small">
-        New here? <Link to="/sign-up">Create an account</Link>. Forgot your password? Ask an operator of this service
-        for a reset link.
+        New here? <Link to={withNext("/sign-up", place.search)}>Create an account</Link>. Forgot your password? Ask an
+        operator of this service for a reset link.
       </p>
     </Welcome>
   );
@@ -133,7 +133,21 @@ const NewPassword = ({
   </Field>
 );
 
-export const SignUp = ({ invitation, invitedEmail }: { invitation?: string; invitedEmail?: string }) => {
+/** A link to sign in or up that keeps the page to come back to. */
+const withNext = (to: string, search: URLSearchParams): string => {
+  const next = search.get("next");
+  return next ? `${to}?next=${encodeURIComponent(next)}` : to;
+};
+
+export const SignUp = ({
+  invitation,
+  invitedEmail,
+  next = "/scans",
+}: {
+  invitation?: string;
+  invitedEmail?: string;
+  next?: string;
+}) => {
   const { refresh } = useSession();
   const [email, setEmail] = useState(invitedEmail ?? "");
   const [password, setPassword] = useState("");
@@ -144,7 +158,7 @@ export const SignUp = ({ invitation, invitedEmail }: { invitation?: string; invi
       const result = await auth.signUp(email, password, invitation);
       if (!result.ok) return problemText(result.problem, "other");
       await refresh();
-      navigate("/scans", { replace: true });
+      navigate(next, { replace: true });
       return null;
     });
 
@@ -172,16 +186,19 @@ export const SignUp = ({ invitation, invitedEmail }: { invitation?: string; invi
   );
 };
 
-export const SignUpPage = () => (
-  <Welcome>
-    <PageTitle>Create an account</PageTitle>
-    <SignUp />
-    <p className="small">
-      Already have one? <Link to="/sign-in">Sign in</Link>. If this service takes new accounts by invitation only, open
-      the invitation link you were sent.
-    </p>
-  </Welcome>
-);
+export const SignUpPage = () => {
+  const place = usePlace();
+  return (
+    <Welcome>
+      <PageTitle>Create an account</PageTitle>
+      <SignUp next={nextOf(place.search)} />
+      <p className="small">
+        Already have one? <Link to={withNext("/sign-in", place.search)}>Sign in</Link>. If this service takes new
+        accounts by invitation only, open the invitation link you were sent.
+      </p>
+    </Welcome>
+  );
+};
 
 export const AcceptInvitation = () => {
   const place = usePlace();

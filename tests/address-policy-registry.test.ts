@@ -147,19 +147,22 @@ describe("the address policy refuses every special-purpose block of the IANA reg
 
   it("refuses each sample as a URL host, and as what a name resolves to", async () => {
     for (const { spelling, host } of samples) {
-      const literal = await vetTarget(new URL(`http://${host}/`), new Set(), noDns);
+      const literal = await vetTarget(new URL(`http://${host}/`), { allowlist: new Set(), resolve: noDns });
       expect([spelling, literal.allowed]).toEqual([spelling, false]);
-      const named = await vetTarget(new URL("http://rebinding.example/"), new Set(), async () => [canonicalOf(host)]);
+      const named = await vetTarget(new URL("http://rebinding.example/"), {
+        allowlist: new Set(),
+        resolve: async () => [canonicalOf(host)],
+      });
       expect([spelling, named.allowed]).toEqual([spelling, false]);
     }
   });
 
   it("names the block and its RFC in the refusal", async () => {
-    expect(await vetTarget(new URL("http://[::127.0.0.1]/"), new Set(), noDns)).toEqual({
+    expect(await vetTarget(new URL("http://[::127.0.0.1]/"), { allowlist: new Set(), resolve: noDns })).toEqual({
       allowed: false,
       reason: "[::7f00:1] is a private or reserved address (IPv4-compatible Address (deprecated), RFC 4291 §2.5.5.1)",
     });
-    expect(await vetTarget(new URL("http://0x7f.1/"), new Set(), noDns)).toEqual({
+    expect(await vetTarget(new URL("http://0x7f.1/"), { allowlist: new Set(), resolve: noDns })).toEqual({
       allowed: false,
       reason: "127.0.0.1 is a private or reserved address (Loopback, RFC 1122 §3.2.1.3)",
     });
@@ -187,7 +190,7 @@ describe("the address policy refuses every special-purpose block of the IANA reg
     for (const address of neighbours) {
       expect([address, isNonPublicAddress(address)]).toEqual([address, false]);
       const host = address.includes(":") ? `[${address}]` : address;
-      const verdict = await vetTarget(new URL(`http://${host}/`), new Set(), noDns);
+      const verdict = await vetTarget(new URL(`http://${host}/`), { allowlist: new Set(), resolve: noDns });
       expect([address, verdict.allowed]).toEqual([address, true]);
     }
   });

@@ -34,7 +34,11 @@ export const scanInProcess = async (
   }
   const started = performance.now();
   try {
-    const verdict = await vetTarget(new URL(url), scanner.allowlist, resolveAll, scanner.ports);
+    const verdict = await vetTarget(new URL(url), {
+      allowlist: scanner.allowlist,
+      resolve: resolveAll,
+      ports: scanner.ports,
+    });
     if (!verdict.allowed && !verdict.reason.startsWith("unresolvable")) {
       throw new CliError(`${url} is not scannable: ${verdict.reason} (SCAN_ALLOWLIST=host:port allows it)`);
     }

@@ -53,22 +53,27 @@ describe("vetTarget", () => {
     "http://[::a9fe:a9fe]/",
     "http://0.0.0.0/",
   ])("refuses the loopback spelling %s", async (url) => {
-    const verdict = await vetTarget(new URL(url), new Set(), none);
+    const verdict = await vetTarget(new URL(url), { allowlist: new Set(), resolve: none });
     expect(verdict.allowed).toBe(false);
   });
 
   it("refuses a name that resolves to a private address", async () => {
-    const verdict = await vetTarget(new URL("https://intranet.example/"), new Set(), to("93.184.215.14", "10.0.0.5"));
+    const verdict = await vetTarget(new URL("https://intranet.example/"), {
+      allowlist: new Set(),
+      resolve: to("93.184.215.14", "10.0.0.5"),
+    });
     expect(verdict).toEqual({ allowed: false, reason: expect.stringContaining("10.0.0.5") });
   });
 
   it("reports an unresolvable name", async () => {
-    const verdict = await vetTarget(new URL("https://nowhere.invalid/"), new Set(), none);
+    const verdict = await vetTarget(new URL("https://nowhere.invalid/"), { allowlist: new Set(), resolve: none });
     expect(verdict).toEqual({ allowed: false, reason: expect.stringMatching(/^unresolvable/) });
   });
 
   it("allows a public name", async () => {
-    expect(await vetTarget(new URL("https://example.com/"), new Set(), to("93.184.215.14"))).toEqual({
+    expect(
+      await vetTarget(new URL("https://example.com/"), { allowlist: new Set(), resolve: to("93.184.215.14") }),
+    ).toEqual({
       allowed: true,
       addresses: ["93.184.215.14"],
     });
@@ -76,28 +81,46 @@ describe("vetTarget", () => {
 
   it("allows only the exact allowlisted host:port", async () => {
     const allowlist = parseAllowlist(" 127.0.0.1:8080 , ,");
-    expect((await vetTarget(new URL("http://127.0.0.1:8080/x"), allowlist, none)).allowed).toBe(true);
-    expect((await vetTarget(new URL("http://127.0.0.1:8081/x"), allowlist, none)).allowed).toBe(false);
-    expect((await vetTarget(new URL("http://localhost:8080/x"), allowlist, to("127.0.0.1"))).allowed).toBe(false);
+    expect((await vetTarget(new URL("http://127.0.0.1:8080/x"), { allowlist, resolve: none })).allowed).toBe(true);
+    expect((await vetTarget(new URL("http://127.0.0.1:8081/x"), { allowlist, resolve: none })).allowed).toBe(false);
+    expect((await vetTarget(new URL("http://localhost:8080/x"), { allowlist, resolve: to("127.0.0.1") })).allowed).toBe(
+      false,
+    );
   });
 
   it("allows the web ports by default and others only when configured", async () => {
     const host = to("93.184.215.14");
-    expect((await vetTarget(new URL("https://example.com:8443/"), new Set(), host)).allowed).toBe(true);
-    expect(await vetTarget(new URL("http://example.com:22/"), new Set(), host)).toEqual({
+    expect(
+      (await vetTarget(new URL("https://example.com:8443/"), { allowlist: new Set(), resolve: host })).allowed,
+    ).toBe(true);
+    expect(await vetTarget(new URL("http://example.com:22/"), { allowlist: new Set(), resolve: host })).toEqual({
       allowed: false,
       reason: expect.stringContaining("port 22 is not allowed"),
     });
-    expect((await vetTarget(new URL("http://example.com:22/"), new Set(), host, parsePorts("22, 80"))).allowed).toBe(
-      true,
-    );
-    expect((await vetTarget(new URL("http://example.com:6379/"), new Set(), host, parsePorts("*"))).allowed).toBe(true);
+    expect(
+      (
+        await vetTarget(new URL("http://example.com:22/"), {
+          allowlist: new Set(),
+          resolve: host,
+          ports: parsePorts("22, 80"),
+        })
+      ).allowed,
+    ).toBe(true);
+    expect(
+      (
+        await vetTarget(new URL("http://example.com:6379/"), {
+          allowlist: new Set(),
+          resolve: host,
+          ports: parsePorts("*"),
+        })
+      ).allowed,
+    ).toBe(true);
     expect(() => parsePorts("80,http")).toThrow('"http" is not a port');
   });
 
   it("gives an allowlisted name its addresses, so the connection is pinned to them", async () => {
     const allowlist = parseAllowlist("fixture.test:8080");
-    expect(await vetTarget(new URL("http://fixture.test:8080/"), allowlist, to("127.0.0.1"))).toEqual({
+    expect(await vetTarget(new URL("http://fixture.test:8080/"), { allowlist, resolve: to("127.0.0.1") })).toEqual({
       allowed: true,
       addresses: ["127.0.0.1"],
     });

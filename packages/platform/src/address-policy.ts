@@ -81,11 +81,20 @@ export type TargetVerdict = { allowed: true; addresses: string[] } | { allowed: 
  * name must resolve with every address public; a name that does not resolve is reported with
  * `reason` starting "unresolvable".
  */
+/**
+ * The one address policy, as one value wherever a URL is vetted: the `host:port`s allowed
+ * although private, how names are resolved, and the ports a target may use (the scan ports
+ * when not given).
+ */
+export type AddressPolicy = {
+  allowlist: ReadonlySet<string>;
+  resolve: Resolve;
+  ports?: PortPolicy;
+};
+
 export const vetTarget = async (
   url: URL,
-  allowlist: ReadonlySet<string>,
-  resolve: Resolve,
-  ports: PortPolicy = DEFAULT_SCAN_PORTS,
+  { allowlist, resolve, ports = DEFAULT_SCAN_PORTS }: AddressPolicy,
 ): Promise<TargetVerdict> => {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     return { allowed: false, reason: `scheme ${url.protocol} is not allowed` };

@@ -239,7 +239,11 @@ const renderDocument = async (
         const key = `${parsed.protocol}//${parsed.host}`;
         let allowed = vetted.get(key);
         if (!allowed) {
-          allowed = vetTarget(parsed, policy.allowlist, policy.resolveSubresource, policy.ports).then((v) => v.allowed);
+          allowed = vetTarget(parsed, {
+            allowlist: policy.allowlist,
+            resolve: policy.resolveSubresource,
+            ports: policy.ports,
+          }).then((v) => v.allowed);
           vetted.set(key, allowed);
         }
         blocked = !(await allowed);

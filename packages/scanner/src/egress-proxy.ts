@@ -33,7 +33,7 @@ export const startEgressProxy = ({ allowlist, resolve, ports }: EgressPolicy): E
 
   /** the address to connect to, or null when the target is refused */
   const vet = async (url: URL): Promise<string | null> => {
-    const verdict = await vetTarget(url, allowlist, resolve, ports);
+    const verdict = await vetTarget(url, { allowlist, resolve, ports });
     if (!verdict.allowed) {
       refused += 1;
       return null;

@@ -109,7 +109,7 @@ const pinnedAgent = (addresses: readonly string[]): Agent =>
  * bytes, ends in a TargetError instead of a hung scan.
  */
 export const fetchOnce = async (url: URL, policy: FetchPolicy, limits: FetchLimits): Promise<FetchedResponse> => {
-  const verdict = await vetTarget(url, policy.allowlist, policy.resolve, policy.ports);
+  const verdict = await vetTarget(url, policy);
   if (!verdict.allowed) throw new TargetError(`${url.origin} refused: ${verdict.reason}`);
   const remaining = limits.deadline - Date.now();
   if (remaining <= 0) throw new TargetError(`${url.origin} did not answer in time`);

@@ -64,7 +64,7 @@ export const createScanIntake = ({
 }: ScanIntakeDeps): ScanIntake => {
   /** Refuses private and reserved targets before anything is stored or queued. */
   const assertScannable = async (url: string): Promise<void> => {
-    const verdict = await vetTarget(new URL(url), allowlist, resolve, ports);
+    const verdict = await vetTarget(new URL(url), { allowlist, resolve, ports });
     // a name that does not resolve is the target's failure, reported by the scan itself (502)
     if (!verdict.allowed && !verdict.reason.startsWith("unresolvable")) {
       throw new AppError(
@@ -170,7 +170,7 @@ export const createScanIntake = ({
     const normalised = normaliseScanUrl(input, "A");
     if (!normalised.ok)
       throw new AppError("invalid_request", `${field}: ${normalised.reason.replace(/^url /, "")}`, hint);
-    const verdict = await vetTarget(new URL(normalised.url), allowlist, resolve, ports);
+    const verdict = await vetTarget(new URL(normalised.url), { allowlist, resolve, ports });
     if (!verdict.allowed) throw new AppError("invalid_request", `${field} is not allowed: ${verdict.reason}`, hint);
     return normalised.url;
   };

@@ -56,7 +56,7 @@ export const deliver = async (
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const target = new URL(url);
-  const verdict = await vetTarget(target, allowlist, resolve);
+  const verdict = await vetTarget(target, { allowlist, resolve });
   if (!verdict.allowed) {
     return { ok: false, statusCode: null, error: `refused: ${verdict.reason}`, durationMs: elapsed(), permanent: true };
   }

@@ -81,12 +81,7 @@ export const createAuditPageJob = (deps: AuditJobDeps, { enqueuePages, reportIfD
       return;
     }
     // the one address policy, before anything is fetched (the scanner vets every hop again)
-    const verdict = await vetTarget(
-      new URL(url),
-      scanner.policy.allowlist,
-      scanner.policy.resolve,
-      scanner.policy.ports,
-    );
+    const verdict = await vetTarget(new URL(url), scanner.policy);
     if (!verdict.allowed) {
       await settlePage(auditId, auditPages.fail(db, pageId, { message: `${url} refused: ${verdict.reason}` }));
       return;

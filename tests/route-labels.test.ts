@@ -107,6 +107,10 @@ describe("route labels of the request metrics", () => {
       await idOf("/api/v1/citations", track),
       await idOf("/api/v1/citations", track),
     ];
+    // the caller's personal workspace, for the workspace routes
+    const mine = await call("/api/v1/workspaces", { headers: jwt() });
+    const workspaceId = (mine.body as any).data[0].id as string;
+    const member = randomUUID();
     const changing = (kind: string, id: string, body: unknown, other: string) => ({
       [`PATCH /api/v1/${kind}/:id`]: [
         { status: 200, send: () => call(`/api/v1/${kind}/${id}`, { method: "PATCH", headers: key(), body }) },
@@ -430,6 +434,102 @@ describe("route labels of the request metrics", () => {
       "GET /auth/invitations/:token": [
         { status: 404, send: () => call(`/auth/invitations/${"a".repeat(43)}`) },
         { status: 405, method: "POST", send: () => call(`/auth/invitations/${"a".repeat(43)}`, { method: "POST" }) },
+      ],
+      "GET /api/v1/workspaces": [
+        { status: 200, send: () => call("/api/v1/workspaces", { headers: jwt() }) },
+        { status: 401, send: () => call("/api/v1/workspaces") },
+        { status: 405, method: "PUT", send: () => call("/api/v1/workspaces", { method: "PUT", headers: jwt() }) },
+      ],
+      "POST /api/v1/workspaces/invitations/accept": [
+        { status: 401, send: () => call("/api/v1/workspaces/invitations/accept", { body: { token: "x" } }) },
+        {
+          status: 405,
+          method: "GET",
+          send: () => call("/api/v1/workspaces/invitations/accept", { headers: jwt() }),
+        },
+      ],
+      "GET /api/v1/workspaces/:id": [
+        { status: 200, send: () => call(`/api/v1/workspaces/${workspaceId}`, { headers: jwt() }) },
+        { status: 401, send: () => call(`/api/v1/workspaces/${workspaceId}`) },
+        { status: 404, send: () => call(`/api/v1/workspaces/${randomUUID()}`, { headers: jwt() }) },
+        {
+          status: 405,
+          method: "PUT",
+          send: () => call(`/api/v1/workspaces/${workspaceId}`, { method: "PUT", headers: jwt() }),
+        },
+      ],
+      "PATCH /api/v1/workspaces/:id": [
+        {
+          status: 200,
+          send: () =>
+            call(`/api/v1/workspaces/${workspaceId}`, { method: "PATCH", headers: jwt(), body: { name: "Labels" } }),
+        },
+        {
+          status: 401,
+          send: () => call(`/api/v1/workspaces/${workspaceId}`, { method: "PATCH", body: { name: "Labels" } }),
+        },
+      ],
+      "POST /api/v1/workspaces/:id/switch": [
+        { status: 401, send: () => call(`/api/v1/workspaces/${workspaceId}/switch`, { method: "POST" }) },
+        {
+          status: 405,
+          method: "GET",
+          send: () => call(`/api/v1/workspaces/${workspaceId}/switch`, { headers: jwt() }),
+        },
+      ],
+      "GET /api/v1/workspaces/:id/members": [
+        { status: 200, send: () => call(`/api/v1/workspaces/${workspaceId}/members`, { headers: jwt() }) },
+        { status: 401, send: () => call(`/api/v1/workspaces/${workspaceId}/members`) },
+        { status: 404, send: () => call(`/api/v1/workspaces/${randomUUID()}/members`, { headers: jwt() }) },
+        {
+          status: 405,
+          method: "PUT",
+          send: () => call(`/api/v1/workspaces/${workspaceId}/members`, { method: "PUT", headers: jwt() }),
+        },
+      ],
+      "PATCH /api/v1/workspaces/:id/members/:userId": [
+        {
+          status: 401,
+          send: () =>
+            call(`/api/v1/workspaces/${workspaceId}/members/${member}`, { method: "PATCH", body: { role: "viewer" } }),
+        },
+      ],
+      "DELETE /api/v1/workspaces/:id/members/:userId": [
+        { status: 401, send: () => call(`/api/v1/workspaces/${workspaceId}/members/${member}`, { method: "DELETE" }) },
+        {
+          status: 405,
+          method: "GET",
+          send: () => call(`/api/v1/workspaces/${workspaceId}/members/${member}`, { headers: jwt() }),
+        },
+      ],
+      "GET /api/v1/workspaces/:id/invitations": [
+        { status: 200, send: () => call(`/api/v1/workspaces/${workspaceId}/invitations`, { headers: jwt() }) },
+        { status: 401, send: () => call(`/api/v1/workspaces/${workspaceId}/invitations`) },
+        {
+          status: 405,
+          method: "PUT",
+          send: () => call(`/api/v1/workspaces/${workspaceId}/invitations`, { method: "PUT", headers: jwt() }),
+        },
+      ],
+      "POST /api/v1/workspaces/:id/invitations": [
+        {
+          status: 401,
+          send: () =>
+            call(`/api/v1/workspaces/${workspaceId}/invitations`, {
+              body: { email: "invited@labels.example", role: "member" },
+            }),
+        },
+      ],
+      "DELETE /api/v1/workspaces/:id/invitations/:invitationId": [
+        {
+          status: 401,
+          send: () => call(`/api/v1/workspaces/${workspaceId}/invitations/${randomUUID()}`, { method: "DELETE" }),
+        },
+        {
+          status: 405,
+          method: "GET",
+          send: () => call(`/api/v1/workspaces/${workspaceId}/invitations/${randomUUID()}`, { headers: jwt() }),
+        },
       ],
       "GET /healthz": [
         { status: 200, send: () => call("/healthz") },

@@ -35,6 +35,13 @@ export const ROLE_NAMES: Record<WorkspaceRole, string> = {
 /** Owners and admins manage a workspace's name, members and invitations (the API's rule). */
 export const manages = (role: WorkspaceRole | undefined): boolean => role === "owner" || role === "admin";
 
+/**
+ * Whether the session's current workspace takes this member's writes: a viewer's are refused by
+ * the API (403 `forbidden`), so the pages do not offer them. Until the role is known the controls
+ * stay, and the API remains the judge.
+ */
+export const useCanWrite = (): boolean => useWorkspaces().current?.role !== "viewer";
+
 export const WorkspacesProvider = ({ children }: { children: ReactNode }) => {
   const { state, api } = useSession();
   const userId = state.status === "signed-in" ? state.user.id : null;

@@ -2,10 +2,12 @@ import { type ApiKeyView, type CreatedApiKey, dataOf, problemSentence } from "@s
 import { type FormEvent, useRef, useState } from "react";
 import { Confirm } from "../components/confirm";
 import { Shell } from "../components/layout";
+import { ReadOnlyNotice } from "../components/read-only";
 import { Empty, Field, FormError, Loading, Notice, PageTitle, Problem, TableWrap } from "../components/ui";
 import { formatDateTime } from "../format";
 import { asProblem, useLoad } from "../load";
 import { useApi } from "../session";
+import { useCanWrite } from "../workspace";
 
 /** The new key, shown this once: the service keeps only its hash. */
 const NewKey = ({ created, onDone }: { created: CreatedApiKey; onDone: () => void }) => {
@@ -137,6 +139,7 @@ const ConfirmDelete = ({ target, onClose }: { target: ApiKeyView | null; onClose
 
 export const Keys = () => {
   const api = useApi();
+  const canWrite = useCanWrite();
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [deleting, setDeleting] = useState<ApiKeyView | null>(null);
   const [deleted, setDeleted] = useState<string | null>(null);
@@ -148,9 +151,10 @@ export const Keys = () => {
       <p className="muted">
         A key lets a program use the API as you: scans made with it are yours and count against your plan.
       </p>
+      <ReadOnlyNotice />
       {created ? (
         <NewKey created={created} onDone={() => setCreated(null)} />
-      ) : (
+      ) : canWrite ? (
         <CreateKey
           onCreated={(key) => {
             setDeleted(null);
@@ -158,7 +162,7 @@ export const Keys = () => {
             void keys.reload();
           }}
         />
-      )}
+      ) : null}
       {deleted ? <Notice kind="success">The key {deleted} is deleted.</Notice> : null}
       <section aria-labelledby="keys-title">
         <h2 id="keys-title">Your keys</h2>
@@ -166,7 +170,7 @@ export const Keys = () => {
         {keys.state === "loading" && !keys.data ? <Loading what="your keys" /> : null}
         {keys.data && keys.data.length === 0 ? (
           <Empty title="No keys yet.">
-            <p>Create one above to call the API from a script, CI or the command-line client.</p>
+            {canWrite ? <p>Create one above to call the API from a script, CI or the command-line client.</p> : null}
           </Empty>
         ) : null}
         {keys.data && keys.data.length > 0 ? (
@@ -179,9 +183,11 @@ export const Keys = () => {
                   <th scope="col">Answer format</th>
                   <th scope="col">Created</th>
                   <th scope="col">Last used</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
+                  {canWrite ? (
+                    <th scope="col">
+                      <span className="visually-hidden">Actions</span>
+                    </th>
+                  ) : null}
                 </tr>
               </thead>
               <tbody>
@@ -194,16 +200,18 @@ export const Keys = () => {
                     <td>{key.default_form ? `Form ${key.default_form}` : "the service's default"}</td>
                     <td>{formatDateTime(key.created_at)}</td>
                     <td>{formatDateTime(key.last_used_at)}</td>
-                    <td>
-                      <button
-                        type="button"
-                        className="button danger small"
-                        onClick={() => setDeleting(key)}
-                        aria-label={`Delete the key ${key.name ?? key.prefix}`}
-                      >
-                        Delete
-                      </button>
-                    </td>
+                    {canWrite ? (
+                      <td>
+                        <button
+                          type="button"
+                          className="button danger small"
+                          onClick={() => setDeleting(key)}
+                          aria-label={`Delete the key ${key.name ?? key.prefix}`}
+                        >
+                          Delete
+                        </button>
+                      </td>
+                    ) : null}
                   </tr>
                 ))}
               </tbody>

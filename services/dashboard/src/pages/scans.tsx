@@ -1,6 +1,7 @@
 import { dataOf, problemSentence, type ScanSummary } from "@scan/client";
 import { type FormEvent, useState } from "react";
 import { Shell } from "../components/layout";
+import { ReadOnlyNotice } from "../components/read-only";
 import {
   Empty,
   Field,
@@ -18,6 +19,7 @@ import { useLiveScan } from "../live-scan";
 import { asProblem, useLoad } from "../load";
 import { Link, navigate, usePlace } from "../router";
 import { useApi } from "../session";
+import { useCanWrite } from "../workspace";
 
 const STATUSES = ["queued", "running", "completed", "failed"] as const;
 type Status = (typeof STATUSES)[number];
@@ -166,6 +168,7 @@ const ScanRows = ({ scans }: { scans: ScanSummary[] }) => (
 
 export const Scans = () => {
   const api = useApi();
+  const canWrite = useCanWrite();
   const { search } = usePlace();
   const page = Math.max(1, Number(search.get("page")) || 1);
   const statusParam = search.get("status");
@@ -192,7 +195,8 @@ export const Scans = () => {
   return (
     <Shell>
       <PageTitle>Scans</PageTitle>
-      <ScanForm onStarted={(id) => setStarted((ids) => [id, ...ids])} />
+      <ReadOnlyNotice />
+      {canWrite ? <ScanForm onStarted={(id) => setStarted((ids) => [id, ...ids])} /> : null}
       {started.length > 0 ? (
         <section aria-labelledby="started-title" className="card">
           <h2 id="started-title">Started here</h2>
@@ -233,7 +237,9 @@ export const Scans = () => {
             </Empty>
           ) : (
             <Empty title="No scans yet.">
-              <p>Enter a page's address above and choose Scan: the report opens here when it is done.</p>
+              {canWrite ? (
+                <p>Enter a page's address above and choose Scan: the report opens here when it is done.</p>
+              ) : null}
             </Empty>
           )
         ) : null}

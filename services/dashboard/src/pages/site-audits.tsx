@@ -16,6 +16,7 @@ import { formatDateTime } from "../format";
 import { asProblem, useLoad, useRefreshWhile } from "../load";
 import { Link } from "../router";
 import { useApi } from "../session";
+import { useCanWrite } from "../workspace";
 
 /** How often a page showing an audit under way asks about it: a small site's audit takes seconds, a large one minutes. */
 export const AUDIT_POLL_MS = 3_000;
@@ -158,6 +159,7 @@ export const SiteAudits = ({
   onFinished: () => void;
 }) => {
   const api = useApi();
+  const canWrite = useCanWrite();
   const [said, setSaid] = useState("");
   const [cancelling, setCancelling] = useState<AuditView | null>(null);
   // after a cancel the focus goes to the list (its Cancel button is gone), once the dialog has given it back
@@ -190,16 +192,18 @@ export const SiteAudits = ({
 
   return (
     <>
-      <StartAudit
-        siteId={siteId}
-        onStarted={(audit) => {
-          setSaid(
-            `Audit started (${audit.mode}, up to ${audit.max_pages} pages): reading the site's robots.txt and sitemaps.`,
-          );
-          onStarted();
-          void audits.reload();
-        }}
-      />
+      {canWrite ? (
+        <StartAudit
+          siteId={siteId}
+          onStarted={(audit) => {
+            setSaid(
+              `Audit started (${audit.mode}, up to ${audit.max_pages} pages): reading the site's robots.txt and sitemaps.`,
+            );
+            onStarted();
+            void audits.reload();
+          }}
+        />
+      ) : null}
       <p role="status" className="audit-news">
         {said}
       </p>
@@ -210,7 +214,7 @@ export const SiteAudits = ({
       {!audits.data && audits.state === "loading" ? <Loading what="the audits" /> : null}
       {audits.data && audits.data.items.length === 0 ? (
         <Empty title="No audit of this site yet.">
-          <p>Start one above: it finds the site's pages and scores the site as a whole.</p>
+          {canWrite ? <p>Start one above: it finds the site's pages and scores the site as a whole.</p> : null}
         </Empty>
       ) : null}
       {audits.data && audits.data.items.length > 0 ? (
@@ -253,7 +257,7 @@ export const SiteAudits = ({
                         <Link to={auditHref(audit.id)} aria-label={`${opener(audit)} of the audit started ${started}`}>
                           {opener(audit)}
                         </Link>
-                        {isActive(audit) ? (
+                        {canWrite && isActive(audit) ? (
                           <button
                             type="button"
                             className="button secondary small"

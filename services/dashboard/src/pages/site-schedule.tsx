@@ -5,6 +5,7 @@ import { Empty, Field, FormError, MaxPagesField, Notice } from "../components/ui
 import { formatDateTime, formatUntil } from "../format";
 import { asProblem } from "../load";
 import { useApi } from "../session";
+import { useCanWrite } from "../workspace";
 
 type Frequency = AuditScheduleView["frequency"];
 type Mode = AuditScheduleView["mode"];
@@ -242,6 +243,7 @@ const ScheduleForm = ({
  */
 export const SiteSchedule = ({ siteId, initial }: { siteId: string; initial: AuditScheduleView | null }) => {
   const api = useApi();
+  const canWrite = useCanWrite();
   const [said, setSaid] = useState<string | null>(null);
   const [deleting, setDeleting] = useState(false);
   const [current, setCurrent] = useState(initial);
@@ -252,31 +254,37 @@ export const SiteSchedule = ({ siteId, initial }: { siteId: string; initial: Aud
       {current ? (
         <>
           <ScheduleSummary schedule={current} />
-          <button type="button" className="button secondary small" onClick={() => setDeleting(true)}>
-            Stop the schedule
-          </button>
+          {canWrite ? (
+            <button type="button" className="button secondary small" onClick={() => setDeleting(true)}>
+              Stop the schedule
+            </button>
+          ) : null}
         </>
       ) : (
         <Empty title="No schedule: the site is audited only when you start an audit.">
-          <p>
-            Choose how often below; a mail, a Slack message or a signed webhook tells you when an audit finds the site
-            worse than before.
-          </p>
+          {canWrite ? (
+            <p>
+              Choose how often below; a mail, a Slack message or a signed webhook tells you when an audit finds the site
+              worse than before.
+            </p>
+          ) : null}
         </Empty>
       )}
-      <ScheduleForm
-        key={current?.updated_at ?? "new"}
-        siteId={siteId}
-        current={current}
-        onSaved={(saved, created) => {
-          setSaid(
-            `${created ? "Scheduled" : "Schedule changed"}: ${saved.frequency} ${saved.mode} audits${
-              saved.next_run_at ? `, next ${formatDateTime(saved.next_run_at)}` : ""
-            }.`,
-          );
-          setCurrent(saved);
-        }}
-      />
+      {canWrite ? (
+        <ScheduleForm
+          key={current?.updated_at ?? "new"}
+          siteId={siteId}
+          current={current}
+          onSaved={(saved, created) => {
+            setSaid(
+              `${created ? "Scheduled" : "Schedule changed"}: ${saved.frequency} ${saved.mode} audits${
+                saved.next_run_at ? `, next ${formatDateTime(saved.next_run_at)}` : ""
+              }.`,
+            );
+            setCurrent(saved);
+          }}
+        />
+      ) : null}
       <Confirm
         open={deleting}
         title="Stop auditing this site on a schedule?"

@@ -7,6 +7,7 @@ import { formatDateTime, formatNumber } from "../format";
 import { asProblem, useLoad } from "../load";
 import { navigate } from "../router";
 import { useApi } from "../session";
+import { useCanWrite } from "../workspace";
 
 /** What a site is tracked by besides scans and audits: its keywords' positions and AI engines' citations. */
 
@@ -147,6 +148,7 @@ export const Keywords = ({
   hrefFor: (page: number) => string;
 }) => {
   const api = useApi();
+  const canWrite = useCanWrite();
   const keywords = useLoad(async () => {
     const result = await api.GET("/api/v1/keywords", {
       params: { query: { site_id: siteId, page, limit: LIST_SIZE } },
@@ -160,7 +162,7 @@ export const Keywords = ({
     setNotice(said);
     void keywords.reload();
   };
-  const form = (
+  const form = canWrite ? (
     <AddKeyword
       siteId={siteId}
       onAdded={(keyword, created) => {
@@ -172,7 +174,7 @@ export const Keywords = ({
         );
       }}
     />
-  );
+  ) : null;
   const dialogs = (
     <>
       <Rename
@@ -221,7 +223,9 @@ export const Keywords = ({
       <>
         {said}
         <Empty title="No tracked keywords.">
-          <p>Track one below, or record positions from a rank tracker through the API (see /docs).</p>
+          {canWrite ? (
+            <p>Track one below, or record positions from a rank tracker through the API (see /docs).</p>
+          ) : null}
         </Empty>
         {form}
         {dialogs}
@@ -245,9 +249,11 @@ export const Keywords = ({
               <th scope="col" className="num">
                 Difficulty
               </th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
+              {canWrite ? (
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              ) : null}
             </tr>
           </thead>
           <tbody>
@@ -258,24 +264,26 @@ export const Keywords = ({
                 <td>{TREND[keyword.trend] ?? keyword.trend}</td>
                 <td className="num">{formatNumber(keyword.volume)}</td>
                 <td className="num">{keyword.difficulty}</td>
-                <td className="row-actions">
-                  <button
-                    type="button"
-                    className="button secondary small"
-                    onClick={() => setEditing({ keyword, action: "rename" })}
-                    aria-label={`Reword “${keyword.keyword}”`}
-                  >
-                    Reword
-                  </button>
-                  <button
-                    type="button"
-                    className="button danger small"
-                    onClick={() => setEditing({ keyword, action: "delete" })}
-                    aria-label={`Delete “${keyword.keyword}”`}
-                  >
-                    Delete
-                  </button>
-                </td>
+                {canWrite ? (
+                  <td className="row-actions">
+                    <button
+                      type="button"
+                      className="button secondary small"
+                      onClick={() => setEditing({ keyword, action: "rename" })}
+                      aria-label={`Reword “${keyword.keyword}”`}
+                    >
+                      Reword
+                    </button>
+                    <button
+                      type="button"
+                      className="button danger small"
+                      onClick={() => setEditing({ keyword, action: "delete" })}
+                      aria-label={`Delete “${keyword.keyword}”`}
+                    >
+                      Delete
+                    </button>
+                  </td>
+                ) : null}
               </tr>
             ))}
           </tbody>
@@ -381,6 +389,7 @@ export const Citations = ({
   hrefFor: (to: { engine?: Engine; range?: Range; page?: number }) => string;
 }) => {
   const api = useApi();
+  const canWrite = useCanWrite();
   const citations = useLoad(async () => {
     const result = await api.GET("/api/v1/citations", {
       params: { query: { site_id: siteId, engine, date_range: range, page, limit: LIST_SIZE } },
@@ -429,7 +438,11 @@ export const Citations = ({
         <Empty
           title={`No citation tracks for ${ENGINE_NAME[engine].toLowerCase()} in the ${RANGE_NAME[range].toLowerCase()}.`}
         >
-          <p>Choose a longer range or another engine, or record what an engine answered below.</p>
+          <p>
+            {canWrite
+              ? "Choose a longer range or another engine, or record what an engine answered below."
+              : "Choose a longer range or another engine."}
+          </p>
         </Empty>
       ) : (
         <>
@@ -442,9 +455,11 @@ export const Citations = ({
                   <th scope="col">Cited</th>
                   <th scope="col">Page cited</th>
                   <th scope="col">Checked</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
+                  {canWrite ? (
+                    <th scope="col">
+                      <span className="visually-hidden">Actions</span>
+                    </th>
+                  ) : null}
                 </tr>
               </thead>
               <tbody>
@@ -461,24 +476,26 @@ export const Citations = ({
                     </td>
                     <td className="url">{track.citation_url ?? "–"}</td>
                     <td>{formatDateTime(track.checked_at)}</td>
-                    <td className="row-actions">
-                      <button
-                        type="button"
-                        className="button secondary small"
-                        onClick={() => setEditing({ track, action: "rename" })}
-                        aria-label={`Correct the question “${track.query_text}” (${ENGINE_NAME[track.platform]})`}
-                      >
-                        Correct
-                      </button>
-                      <button
-                        type="button"
-                        className="button danger small"
-                        onClick={() => setEditing({ track, action: "delete" })}
-                        aria-label={`Delete the track “${track.query_text}” (${ENGINE_NAME[track.platform]})`}
-                      >
-                        Delete
-                      </button>
-                    </td>
+                    {canWrite ? (
+                      <td className="row-actions">
+                        <button
+                          type="button"
+                          className="button secondary small"
+                          onClick={() => setEditing({ track, action: "rename" })}
+                          aria-label={`Correct the question “${track.query_text}” (${ENGINE_NAME[track.platform]})`}
+                        >
+                          Correct
+                        </button>
+                        <button
+                          type="button"
+                          className="button danger small"
+                          onClick={() => setEditing({ track, action: "delete" })}
+                          aria-label={`Delete the track “${track.query_text}” (${ENGINE_NAME[track.platform]})`}
+                        >
+                          Delete
+                        </button>
+                      </td>
+                    ) : null}
                   </tr>
                 ))}
               </tbody>
@@ -487,14 +504,16 @@ export const Citations = ({
           <Pager {...citations.data.meta} hrefFor={(p) => hrefFor({ page: p })} />
         </>
       )}
-      <AddCitation
-        siteId={siteId}
-        onAdded={(track) => {
-          const shown = (engine === "all" || engine === track.platform) && page === 1;
-          if (!shown) navigate(hrefFor({ engine: "all", range }));
-          changed(`The answer of ${ENGINE_NAME[track.platform]} to “${track.query_text}” is recorded.`);
-        }}
-      />
+      {canWrite ? (
+        <AddCitation
+          siteId={siteId}
+          onAdded={(track) => {
+            const shown = (engine === "all" || engine === track.platform) && page === 1;
+            if (!shown) navigate(hrefFor({ engine: "all", range }));
+            changed(`The answer of ${ENGINE_NAME[track.platform]} to “${track.query_text}” is recorded.`);
+          }}
+        />
+      ) : null}
       <Rename
         open={editing?.action === "rename"}
         title="Correct the question"

@@ -2,12 +2,14 @@ import { dataOf } from "@scan/client";
 import { useEffect, useRef, useState } from "react";
 import { Confirm } from "../components/confirm";
 import { Shell } from "../components/layout";
+import { ReadOnlyNotice } from "../components/read-only";
 import { Rename } from "../components/rename";
 import { Loading, Notice, PageTitle, Problem, ScoreBar } from "../components/ui";
 import { formatDateTime, siteTitle } from "../format";
 import { useLoad } from "../load";
 import { Link, navigate, usePlace } from "../router";
 import { useApi } from "../session";
+import { useCanWrite } from "../workspace";
 import { AuditReport } from "./audit-report";
 import { SiteAlerts } from "./site-alerts";
 import { SiteAudits } from "./site-audits";
@@ -25,6 +27,7 @@ const pageOf = (value: string | null) => Math.max(1, Math.floor(Number(value)) |
  */
 export const SitePage = ({ id }: { id: string }) => {
   const api = useApi();
+  const canWrite = useCanWrite();
   const { search } = usePlace();
   const engineParam = search.get("engine") as Engine | null;
   const engine: Engine = engineParam && ENGINES.includes(engineParam) ? engineParam : "all";
@@ -80,7 +83,7 @@ export const SitePage = ({ id }: { id: string }) => {
     <Shell>
       <PageTitle
         actions={
-          data ? (
+          data && canWrite ? (
             <>
               <button type="button" className="button secondary small" onClick={() => setEditing("rename")}>
                 Rename
@@ -97,6 +100,7 @@ export const SitePage = ({ id }: { id: string }) => {
       <p>
         <Link to="/sites">← All sites</Link>
       </p>
+      <ReadOnlyNotice />
       {renamed ? <Notice kind="success">{renamed}</Notice> : null}
       {data ? (
         <>

@@ -1,11 +1,13 @@
 import { dataOf, problemSentence, type SiteView } from "@scan/client";
 import { type FormEvent, useEffect, useState } from "react";
 import { Shell } from "../components/layout";
+import { ReadOnlyNotice } from "../components/read-only";
 import { Empty, Field, FormError, Loading, Notice, Pager, PageTitle, Problem, TableWrap } from "../components/ui";
 import { formatDateTime, siteTitle } from "../format";
 import { asProblem, useLoad } from "../load";
 import { Link, navigate, usePlace } from "../router";
 import { useApi } from "../session";
+import { useCanWrite } from "../workspace";
 
 const PAGE_SIZE = 20;
 
@@ -89,6 +91,7 @@ const AddSite = ({ onAdded }: { onAdded: (site: SiteView, created: boolean) => v
 
 export const Sites = () => {
   const api = useApi();
+  const canWrite = useCanWrite();
   const { search } = usePlace();
   const page = Math.max(1, Number(search.get("page")) || 1);
   const q = search.get("q") ?? "";
@@ -126,20 +129,24 @@ export const Sites = () => {
     <Shell>
       <PageTitle>Sites</PageTitle>
       <p className="muted">
-        A site is one origin (scheme, host and port). Add one below, or scan any of its pages: every scan you make
-        records its page's site, with the latest scores.
+        {canWrite
+          ? "A site is one origin (scheme, host and port). Add one below, or scan any of its pages: every scan you make records its page's site, with the latest scores."
+          : "A site is one origin (scheme, host and port), with the latest scores of its scans and audits."}
       </p>
-      <AddSite
-        onAdded={(site, created) => {
-          setNotice(
-            created
-              ? `The site “${siteTitle(site)}” is added.`
-              : `You already had the site “${siteTitle(site)}” (${site.url}).`,
-          );
-          if (page > 1 || q) navigate("/sites");
-          else void sites.reload();
-        }}
-      />
+      <ReadOnlyNotice />
+      {canWrite ? (
+        <AddSite
+          onAdded={(site, created) => {
+            setNotice(
+              created
+                ? `The site “${siteTitle(site)}” is added.`
+                : `You already had the site “${siteTitle(site)}” (${site.url}).`,
+            );
+            if (page > 1 || q) navigate("/sites");
+            else void sites.reload();
+          }}
+        />
+      ) : null}
       {notice ? <Notice kind="success">{notice}</Notice> : null}
       <search>
         <form className="search" onSubmit={find}>
@@ -162,9 +169,11 @@ export const Sites = () => {
           </Empty>
         ) : (
           <Empty title="No sites yet.">
-            <p>
-              Add one above, or <Link to="/scans">scan a page</Link>: its site appears here with its scores.
-            </p>
+            {canWrite ? (
+              <p>
+                Add one above, or <Link to="/scans">scan a page</Link>: its site appears here with its scores.
+              </p>
+            ) : null}
           </Empty>
         )
       ) : null}

@@ -15,7 +15,8 @@ import {
 /**
  * Workspaces in the dashboard: an owner invites a member, who signs up from the link, accepts,
  * switches by keyboard and sees the workspace's sites; made a viewer, their write is refused
- * with the API's message; removed, their session there ends. Axe on each state, no request to
+ * with the API's message and, drawn again, Sites and Scans offer them no write; removed, their
+ * session there ends. Axe on each state, no request to
  * another origin, nothing wider than a 375 px screen.
  */
 
@@ -145,12 +146,35 @@ test("invite, sign up from the link, accept, switch, made a viewer, removed", as
   await ownerPage.getByRole("button", { name: `Change the role of ${member.email}` }).click();
   await expect(ownerPage.getByText(`${member.email} is now viewer.`)).toBeVisible();
 
-  // the viewer's write is refused with the API's message
+  // the page drawn before the change still offers the form: the viewer's write is refused with the API's message
   await memberPage.getByLabel("Address").fill(`${auditSiteUrl()}/`);
   await memberPage.getByRole("button", { name: "Add site" }).click();
   await expect(memberPage.getByRole("alert")).toContainText(
     "Your role in this workspace is viewer, which reads and does not write",
   );
+  // drawn again, Sites and Scans say the role and offer no write; the list still reads
+  const readOnly = "Your role in this workspace is viewer: you can read, not change.";
+  await memberPage.reload();
+  await expect(heading(memberPage, "Sites")).toBeVisible();
+  await expect(memberPage.getByText(readOnly)).toBeVisible();
+  await expect(memberPage.getByRole("link", { name: SITE_NAME })).toBeVisible();
+  await expect(memberPage.getByRole("button", { name: "Add site" })).toHaveCount(0);
+  await expect(memberPage.getByLabel("Address")).toHaveCount(0);
+  await expectAccessible(memberPage, "sites, as a viewer");
+  await memberPage.screenshot({ path: testInfo.outputPath("sites-viewer.png"), fullPage: true });
+  await memberPage.getByRole("link", { name: "Scans", exact: true }).click();
+  await expect(heading(memberPage, "Scans")).toBeVisible();
+  await expect(memberPage.getByText(readOnly)).toBeVisible();
+  await expect(memberPage.getByRole("button", { name: "Scan", exact: true })).toHaveCount(0);
+  await expect(memberPage.getByLabel("Page URL")).toHaveCount(0);
+  await expectAccessible(memberPage, "scans, as a viewer");
+  // the button is gone, the API's refusal stays: the session's own JWT, straight to the API
+  const refused = await memberPage.request.post("/api/v1/sites", {
+    headers: { Authorization: `Bearer ${await sessionToken(memberPage)}` },
+    data: { url: `${auditSiteUrl()}/` },
+  });
+  expect(refused.status(), await refused.text()).toBe(403);
+  expect((await refused.json()).error.code).toBe("forbidden");
   // and the Workspace page is read only for them
   await memberPage.getByRole("link", { name: "Workspace", exact: true }).click();
   await expect(heading(memberPage, WORKSPACE)).toBeVisible();

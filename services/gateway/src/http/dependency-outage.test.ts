@@ -15,6 +15,17 @@ describe("dependencyOutage", () => {
         }),
       ),
     ).toBe("database");
+    // node-postgres's words with no Prisma code over them: the socket closed under a query, or
+    // the server shut down or is starting, also as the cause of another error
+    expect(dependencyOutage(new Error("Connection terminated unexpectedly"))).toBe("database");
+    expect(
+      dependencyOutage(
+        named("PrismaClientUnknownRequestError", {
+          cause: new Error("terminating connection due to administrator command"),
+        }),
+      ),
+    ).toBe("database");
+    expect(dependencyOutage(new Error("the database system is starting up"))).toBe("database");
   });
 
   it("reads a pool with no connection free in time as a busy database, whichever layer gave up", () => {

@@ -73,9 +73,12 @@ describe("reaper", () => {
 
   it("queues a lost scan again from its row: same id, payload and attempts, the gateway's priority", async () => {
     const { user } = await createAccount(db, "free");
-    // two of the owner's scans wait ahead of it, so its priority is 1 + 2 × 8
-    await scanRow({ userId: user.id, createdAt: ago(50_000), updatedAt: ago(500) });
-    await scanRow({ userId: user.id, createdAt: ago(40_000), updatedAt: ago(500) });
+    // two of the owner's scans wait ahead of it, with their jobs alive, so its priority is 1 + 2 × 8
+    for (const age of [50_000, 40_000]) {
+      const ahead = await scanRow({ userId: user.id, createdAt: ago(age), updatedAt: ago(age) });
+      const waiting = scanJob(ahead, 1);
+      await queue.add(waiting.name, waiting.data, waiting.opts);
+    }
     const lost = await scanRow({ userId: user.id, mode: "full", keepSnapshot: true, url: "https://example.com/a" });
 
     expect(await reaper().sweep()).toEqual({ requeued: 1, failed: 0 });

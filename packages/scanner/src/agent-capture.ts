@@ -1,6 +1,12 @@
 import type { AgentCapture, AxeViolation, LayoutShiftCapture, WebMcpCapture, WebMcpTool } from "@scan/contract";
-import { source as axeSource } from "axe-core";
 import type { CDPSession, Page } from "playwright-core";
+
+/**
+ * axe-core's minified release build, the same version and rules as its readable `axe.js` (the
+ * package's main): the text sent to every rendered page is 0.65 MB instead of 1.48 MB, which
+ * Chromium receives and compiles in about two thirds of the time.
+ */
+const axeSource: string = (require("axe-core/axe.min.js") as { source: string }).source;
 
 /**
  * The axe-core rules of Lighthouse 13.5's `agent-accessibility-tree` audit

@@ -1,0 +1,36 @@
+export { type AnswerAnalysis, analyseAnswer, type Brand, type Competitor, type EntityPresence } from "./analyse";
+export { askEngine } from "./ask";
+export {
+  type AskOptions,
+  type Citation,
+  type CitationSpan,
+  costOf,
+  ENGINE_DEFAULTS,
+  ENGINE_ERROR_KINDS,
+  ENGINE_IDS,
+  type EngineAnswer,
+  EngineConfig,
+  EngineError,
+  type EngineErrorKind,
+  EngineId,
+  EnginePrices,
+  type EnginePrompt,
+  type EngineUsage,
+  KNOWN_PRICES,
+  pricesFor,
+} from "./engine";
+export { findNames, type NameMatch } from "./mentions";
+export {
+  averagePosition,
+  brandRates,
+  compareRates,
+  fisherExactTwoSided,
+  type Interval,
+  type RateChange,
+  type RateCount,
+  shareOfVoice,
+  type VoiceShare,
+  wilsonInterval,
+  Z_95,
+} from "./statistics";
+export { domainOf, hostIsOnDomain, normaliseUrl, siteHost } from "./url";

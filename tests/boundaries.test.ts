@@ -208,14 +208,15 @@ describe("workspace boundaries", () => {
 });
 
 /**
- * Scan, audit, audit page, site and schedule rows are written only by @scan/records, whose
+ * Scan, audit, audit page, site, schedule and client rows are written only by @scan/records, whose
  * operations hold each kind's transition table: a write of one of those rows anywhere else in
  * a package or a program (a Prisma write, or SQL that inserts, updates or deletes) is refused.
  */
 const RECORDS_DIR = "packages/records";
 const PRISMA_ROW_WRITE =
-  /\.(scan|audit|auditPage|site|auditSchedule)\s*\.\s*(create|createMany|createManyAndReturn|update|updateMany|updateManyAndReturn|upsert|delete|deleteMany)\s*\(/g;
-const SQL_ROW_WRITE = /\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?(scans|audits|audit_pages|sites|audit_schedules)\b/gi;
+  /\.(scan|audit|auditPage|site|auditSchedule|client)\s*\.\s*(create|createMany|createManyAndReturn|update|updateMany|updateManyAndReturn|upsert|delete|deleteMany)\s*\(/g;
+const SQL_ROW_WRITE =
+  /\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?(scans|audits|audit_pages|sites|audit_schedules|clients)\b/gi;
 
 const rowWritesOf = (source: string): string[] => [
   ...[...source.matchAll(PRISMA_ROW_WRITE)].map((m) => `${m[1]}.${m[2]}`),
@@ -241,7 +242,7 @@ describe("row writers", () => {
     expect(writers.some((file) => file.startsWith(`${RECORDS_DIR}/`))).toBe(false);
   });
 
-  it(`no file outside ${RECORDS_DIR} writes scan, audit, audit page, site or schedule rows`, () => {
+  it(`no file outside ${RECORDS_DIR} writes scan, audit, audit page, site, schedule or client rows`, () => {
     const problems = writers.flatMap((file) =>
       rowWritesOf(readFileSync(join(ROOT, file), "utf8")).map(
         (write) => `${file}: ${write}; use the operations of @scan/records`,

@@ -71,6 +71,8 @@ describe("key endpoints", () => {
           created_at: expect.any(String),
           last_used_at: null,
           revoked_at: null,
+          client_id: null,
+          read_only: false,
         },
         meta: { requestId: expect.any(String) },
       });

@@ -107,6 +107,10 @@ describe("route labels of the request metrics", () => {
       await idOf("/api/v1/citations", track),
       await idOf("/api/v1/citations", track),
     ];
+    const [renamedClient, doomedClient] = [
+      await idOf("/api/v1/clients", { name: "Renamed" }),
+      await idOf("/api/v1/clients", { name: "Doomed" }),
+    ];
     // the caller's personal workspace, for the workspace routes
     const mine = await call("/api/v1/workspaces", { headers: jwt() });
     const workspaceId = (mine.body as any).data[0].id as string;
@@ -130,6 +134,21 @@ describe("route labels of the request metrics", () => {
       ...changing("sites", siteId, { name: "Labels" }, doomedSiteId),
       ...changing("keywords", renamedKeyword, { keyword: "renamed again" }, doomedKeyword),
       ...changing("citations", renamedTrack, { query_text: "widgets again" }, doomedTrack),
+      ...changing("clients", renamedClient, { name: "Renamed again" }, doomedClient),
+      "GET /api/v1/clients": [
+        { status: 200, send: () => call("/api/v1/clients", { headers: key() }) },
+        { status: 401, send: () => call("/api/v1/clients") },
+        { status: 405, method: "PUT", send: () => call("/api/v1/clients", { method: "PUT", headers: key() }) },
+      ],
+      "GET /api/v1/clients/:id": [
+        { status: 200, send: () => call(`/api/v1/clients/${renamedClient}`, { headers: key() }) },
+        { status: 401, send: () => call(`/api/v1/clients/${renamedClient}`) },
+        { status: 404, send: () => call(`/api/v1/clients/${randomUUID()}`, { headers: key() }) },
+      ],
+      "POST /api/v1/clients": [
+        { status: 201, send: () => call("/api/v1/clients", { headers: key(), body: { name: "Labels" } }) },
+        { status: 401, send: () => call("/api/v1/clients", { body: { name: "Labels" } }) },
+      ],
       "POST /api/v1/scan": [
         {
           status: 202,

@@ -111,6 +111,7 @@ describe("sites from keyed scans, end to end", () => {
         latest_scores_scan: { id: stored.id, mode: "quick", partial: true, scanned_at: stored.completed_at },
         latest_scores_audit: null,
         last_scan_at: stored.completed_at,
+        client_id: null,
         created_at: expect.any(String),
       },
     ]);

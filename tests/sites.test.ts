@@ -78,6 +78,7 @@ describe("sites", () => {
         latest_scores_scan: null,
         latest_scores_audit: null,
         last_scan_at: null,
+        client_id: null,
         created_at: expect.any(String),
       });
       expect(site.id).toBe(body(created).data.id);

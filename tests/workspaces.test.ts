@@ -84,6 +84,7 @@ describe("workspaces", () => {
         stack.db.audit.findMany({ where, orderBy: { id: "asc" } }),
         stack.db.auditSchedule.findMany({ where, orderBy: { id: "asc" } }),
         stack.db.apiKey.findMany({ where, orderBy: { id: "asc" } }),
+        stack.db.client.findMany({ where, orderBy: { id: "asc" } }),
         stack.db.session.findMany({ where: { userId: ownerB.userId }, orderBy: { id: "asc" } }),
       ]),
     );
@@ -139,6 +140,11 @@ describe("workspaces", () => {
     });
     expect(citation.status).toBe(201);
     other.citation = body(citation).data.id;
+    const client = await call(ownerB.token, "POST", "/api/v1/clients", { name: "B client", notes: "b" });
+    expect(client.status).toBe(201);
+    other.client = body(client).data.id;
+    const assigned = await call(ownerB.token, "PATCH", `/api/v1/sites/${other.site}`, { client_id: other.client });
+    expect(body(assigned).data.client_id).toBe(other.client);
     const key = await call(ownerB.token, "POST", "/api/v1/keys", {});
     expect(key.status).toBe(201);
     other.key = body(key).data.id;
@@ -197,6 +203,11 @@ describe("workspaces", () => {
         return { path: fill(route.path, other.scan ?? ""), about: true };
       case "GET /api/v1/scans":
         return { path: `/api/v1/scans?site_id=${other.site}`, about: true };
+      case "GET /api/v1/clients/:id":
+      case "DELETE /api/v1/clients/:id":
+        return { path: fill(route.path, other.client ?? ""), about: true };
+      case "PATCH /api/v1/clients/:id":
+        return { path: fill(route.path, other.client ?? ""), payload: { name: "taken" }, about: true };
       case "GET /api/v1/keywords":
         return { path: `/api/v1/keywords?site_id=${other.site}`, about: true };
       case "GET /api/v1/citations":
@@ -280,6 +291,8 @@ describe("workspaces", () => {
         };
       // the caller's own workspace alone: nothing of the other may show
       case "GET /api/v1/sites":
+      case "GET /api/v1/clients":
+      case "POST /api/v1/clients":
       case "GET /api/v1/keys":
       case "GET /api/v1/workspaces":
       case "GET /api/v1/account":
@@ -338,11 +351,11 @@ describe("workspaces", () => {
         });
         walked += 1;
       }
-      // every mounted /api/v1 route (54 when this was written); a member's own-workspace writes (7) are not about the other
-      expect(routes.length).toBeGreaterThanOrEqual(54);
+      // every mounted /api/v1 route (59 when this was written); a member's own-workspace writes (8) are not about the other
+      expect(routes.length).toBeGreaterThanOrEqual(59);
       expect({ walked, skipped }).toEqual({
         walked: routes.length - skipped,
-        skipped: role === "viewer" ? 0 : 7,
+        skipped: role === "viewer" ? 0 : 8,
       });
       expect(await snapshotB()).toBe(before);
     },

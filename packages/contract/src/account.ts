@@ -26,6 +26,14 @@ export const CreateKeyRequest = z.strictObject({
     .optional(),
   /** the envelope for requests made with this key that carry no X-Response-Form header */
   default_form: FormField.nullable().optional(),
+  /** limits the key to this client's sites and their records; absent or null: the whole workspace */
+  client_id: z
+    .uuid({ error: "client_id must be a client's id (a UUID) or null" })
+    .transform((id) => id.toLowerCase())
+    .nullable()
+    .optional(),
+  /** a read-only key's every write is refused (403 `read_only_key`) */
+  read_only: z.boolean({ error: "read_only must be true or false" }).optional(),
 });
 export type CreateKeyRequest = z.infer<typeof CreateKeyRequest>;
 
@@ -41,6 +49,10 @@ export const ApiKeyView = z.object({
   created_at: z.iso.datetime(),
   last_used_at: z.iso.datetime().nullable(),
   revoked_at: z.iso.datetime().nullable(),
+  /** the client the key is limited to; null: the whole workspace */
+  client_id: z.uuid().nullable(),
+  /** whether the key only reads */
+  read_only: z.boolean(),
 });
 export type ApiKeyView = z.infer<typeof ApiKeyView>;
 

@@ -22,6 +22,8 @@ const ENGINE_FILTERS = ["chatgpt", "claude", "perplexity", "gemini", "all"] as c
 export const CitationListQuery = z.strictObject({
   ...pageParams,
   site_id: queryUuid(),
+  /** only the tracks of this client's sites */
+  client_id: queryUuid(),
   engine: queryEnum(ENGINE_FILTERS, "all"),
   date_range: queryEnum(DATE_RANGES, "30d"),
 });

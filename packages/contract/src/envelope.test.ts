@@ -58,6 +58,7 @@ describe("errorBody", () => {
     invalid_json: [400, "invalid_request", "INVALID_JSON"],
     unauthenticated: [401, "unauthenticated", "INVALID_API_KEY"],
     forbidden: [403, "forbidden", "FORBIDDEN"],
+    read_only_key: [403, "forbidden", "READ_ONLY_KEY"],
     plan_limit: [403, "forbidden", "PLAN_LIMIT"],
     https_required: [403, "forbidden", "HTTPS_REQUIRED"],
     not_found: [404, "not_found", "NOT_FOUND"],

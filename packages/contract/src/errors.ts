@@ -5,7 +5,7 @@ import { z } from "zod";
  * Form A codes are docs/spec/public-scanning-api.md §7.1's, Form B codes §7.2's; the rows it does not list
  * (method_not_allowed, not_acceptable, scan_not_finished, checks_pruned, request_timeout, payload_too_large,
  * uri_too_long, unsupported_media_type, headers_too_large, service_unavailable, the Idempotency-Key
- * refusals, and Form B's NOT_FOUND, FORBIDDEN, HTTPS_REQUIRED, UPSTREAM_FAILURE)
+ * refusals, and Form B's NOT_FOUND, READ_ONLY_KEY, FORBIDDEN, HTTPS_REQUIRED, UPSTREAM_FAILURE)
  * follow the same naming and are documented in docs/api.md (Errors).
  */
 export const ERROR_TABLE = {
@@ -15,6 +15,7 @@ export const ERROR_TABLE = {
   forbidden: { status: 403, a: "forbidden", b: "FORBIDDEN" },
   plan_limit: { status: 403, a: "forbidden", b: "PLAN_LIMIT" },
   https_required: { status: 403, a: "forbidden", b: "HTTPS_REQUIRED" },
+  read_only_key: { status: 403, a: "forbidden", b: "READ_ONLY_KEY" },
   not_found: { status: 404, a: "not_found", b: "NOT_FOUND" },
   method_not_allowed: { status: 405, a: "method_not_allowed", b: "METHOD_NOT_ALLOWED" },
   not_acceptable: { status: 406, a: "not_acceptable", b: "NOT_ACCEPTABLE" },

@@ -10,6 +10,7 @@ export * from "./audit-issues";
 export * from "./audit-schedule";
 export * from "./check-result";
 export * from "./citation";
+export * from "./client";
 export * from "./envelope";
 export * from "./errors";
 export * from "./grade";

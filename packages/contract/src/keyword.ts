@@ -50,7 +50,12 @@ export const KeywordIdParam = z.object({
 export const RenameKeywordRequest = z.strictObject({ keyword: KeywordText });
 export type RenameKeywordRequest = z.infer<typeof RenameKeywordRequest>;
 
-export const KeywordListQuery = z.strictObject({ ...pageParams, site_id: queryUuid() });
+export const KeywordListQuery = z.strictObject({
+  ...pageParams,
+  site_id: queryUuid(),
+  /** only the keywords of this client's sites */
+  client_id: queryUuid(),
+});
 export type KeywordListQuery = z.infer<typeof KeywordListQuery>;
 
 /** POST /api/v1/keywords body: records the keyword's current position for one of the caller's sites. */

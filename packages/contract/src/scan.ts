@@ -210,6 +210,8 @@ export const ScanListQuery = z.strictObject({
   ...pageParams,
   status: queryFilter(ScanStatus.options),
   site_id: queryUuid(),
+  /** only the scans of URLs of this client's sites' origins */
+  client_id: queryUuid(),
 });
 export type ScanListQuery = z.infer<typeof ScanListQuery>;
 

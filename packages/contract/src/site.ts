@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pageParams } from "./list-query";
+import { pageParams, queryUuid } from "./list-query";
 import { ScanMode } from "./scan";
 import { hasNoNul, NUL_MESSAGE } from "./text";
 
@@ -17,6 +17,8 @@ export const SiteListQuery = z.strictObject({
     .refine(hasNoNul, NUL_MESSAGE)
     .transform((value) => (value === "" ? undefined : value))
     .optional(),
+  /** only the sites assigned to this client of the workspace */
+  client_id: queryUuid(),
 });
 export type SiteListQuery = z.infer<typeof SiteListQuery>;
 
@@ -36,15 +38,26 @@ export const CreateSiteRequest = z.strictObject({
 });
 export type CreateSiteRequest = z.infer<typeof CreateSiteRequest>;
 
-/** PATCH /api/v1/sites/:id body: a new name; the origin stays (another origin is another site). */
-export const RenameSiteRequest = z.strictObject({
-  name: z
-    .string({ error: "is required and must be a string" })
-    .trim()
-    .min(1, "must not be blank")
-    .max(100, "must be at most 100 characters")
-    .refine(hasNoNul, NUL_MESSAGE),
-});
+/**
+ * PATCH /api/v1/sites/:id body: a new name, the client it is assigned to (null: none), or both;
+ * the origin stays (another origin is another site).
+ */
+export const RenameSiteRequest = z
+  .strictObject({
+    name: z
+      .string({ error: "must be a string" })
+      .trim()
+      .min(1, "must not be blank")
+      .max(100, "must be at most 100 characters")
+      .refine(hasNoNul, NUL_MESSAGE)
+      .optional(),
+    client_id: z
+      .uuid({ error: "must be a client's id (a UUID) or null" })
+      .transform((id) => id.toLowerCase())
+      .nullable()
+      .optional(),
+  })
+  .refine((body) => body.name !== undefined || body.client_id !== undefined, "give name, client_id or both");
 export type RenameSiteRequest = z.infer<typeof RenameSiteRequest>;
 
 /** What a DELETE of a site, keyword or citation track answers. */
@@ -96,6 +109,8 @@ export const SiteView = z.object({
   latest_scores_audit: z.object({ id: z.uuid(), completed_at: z.iso.datetime() }).nullable(),
   /** when the latest completed scan of either mode finished; null before the first */
   last_scan_at: z.iso.datetime().nullable(),
+  /** the client of the workspace the site is assigned to; null: none */
+  client_id: z.uuid().nullable(),
   created_at: z.iso.datetime(),
 });
 export type SiteView = z.infer<typeof SiteView>;

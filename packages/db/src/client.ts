@@ -9,6 +9,7 @@ export type {
   AuditPage,
   AuditSchedule,
   CitationTrack,
+  Client,
   Keyword,
   Scan,
   Site,

@@ -1,5 +1,5 @@
 /**
- * The one writer of scan, audit, audit page, site and schedule rows: each kind's module holds
+ * The one writer of scan, audit, audit page, site, schedule and client rows: each kind's module holds
  * its named operations and the transition table they read their starting states from.
  */
 export * as auditPages from "./audit-pages";
@@ -20,6 +20,7 @@ export {
   AUDIT_WHERE,
   type Candidate,
 } from "./audits";
+export * as clients from "./clients";
 export { outcomeColumns, type Verdict, verdictColumns } from "./outcome";
 export type { NewScan, ScanOwner } from "./scans";
 export * as scans from "./scans";

@@ -109,6 +109,15 @@ export const rename = async (db: DbClient, workspaceId: string, siteId: string, 
   return { moved: count > 0 };
 };
 
+/**
+ * Assigns one of the workspace's sites to one of its clients, or to none (`null`); `moved: false`
+ * when the workspace has no such site. The database refuses another workspace's client.
+ */
+export const assignClient = async (db: DbClient, workspaceId: string, siteId: string, clientId: string | null) => {
+  const { count } = await db.site.updateMany({ where: { id: siteId, workspaceId }, data: { clientId } });
+  return { moved: count > 0 };
+};
+
 /** Seals a site's credentials in (replacing any it had); `moved: false` when the workspace has no such site. */
 export const setCredentials = async (db: DbClient, workspaceId: string, siteId: string, sealed: string, at: Date) => {
   const { count } = await db.site.updateMany({

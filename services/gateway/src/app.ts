@@ -5,10 +5,12 @@ import express, { type Express } from "express";
 import type { Logger } from "pino";
 import type { Authenticator } from "./access/authenticate";
 import type { IdempotencyStore } from "./access/idempotency-store";
+import { assertRulesCover, type KeyScope } from "./access/key-scope";
 import type { RateLimiter } from "./access/rate-limiter";
 import type { AlertService, AuditService, HistoryService, ScheduleService } from "./audits";
 import { alertRoutes, auditRoutes } from "./audits";
 import { AUTH_PREFIX, type AuthRouteDeps, accountRoutes, authRoutes, INVITATION_LOOKUP } from "./auth";
+import { type ClientService, clientRoutes } from "./clients";
 import { createApiDocument, NOT_YET_MOUNTED, operationOf } from "./docs/openapi";
 import { evaluateRoutes, generatorRoutes } from "./generators";
 import { apiAccess } from "./http/api-access";
@@ -60,6 +62,10 @@ export type AppDeps = {
   citations: CitationService;
   /** workspaces, their members and invitations, and the session's current one */
   workspaces: WorkspaceService;
+  /** the workspace's clients: named groups of its sites */
+  clients: ClientService;
+  /** what a client-scoped or read-only API key may reach, on every route and MCP tool */
+  keyScope: KeyScope;
   auth: Authenticator;
   /** the dashboard's sign-in, sessions and their JWTs under /auth */
   sessionAuth: AuthRouteDeps;
@@ -111,6 +117,7 @@ export type RouteDeps = Pick<
   | "keywords"
   | "citations"
   | "workspaces"
+  | "clients"
   | "sessionAuth"
   | "operations"
   | "limiter"
@@ -135,6 +142,7 @@ export const declaredRoutes = (
     keywords,
     citations,
     workspaces,
+    clients,
     sessionAuth,
     operations,
     limiter,
@@ -158,6 +166,7 @@ export const declaredRoutes = (
       ...accountRoutes({ operations, limiter }),
       ...operationsRoutes(operations),
       ...siteRoutes({ sites, schedules, credentials: siteCredentials, assertScannable: scans.assertScannable }),
+      ...clientRoutes(clients),
       ...keywordRoutes(keywords),
       ...citationRoutes(citations),
       ...keyRoutes(keys),
@@ -219,11 +228,14 @@ export const createApp = (deps: AppDeps): Express => {
     dashboardDir,
     corsOrigins = [],
     idempotency,
+    keyScope,
   } = deps;
   const onRejected = (plan: string) => metrics.rateLimitRejections.inc({ plan });
   const reference: Reference = { document: "" };
   const routes = declaredRoutes(deps, reference);
   const { api, sessions: sessionRoutes, ops, docs } = routes;
+  // every route a key can call has its rule for client-scoped keys, or the app is not built
+  assertRulesCover(api);
   // the reference describes what is mounted here, built once
   reference.document = JSON.stringify(referenceOf(routes));
   const cors = createCors({ origins: corsOrigins });
@@ -276,14 +288,14 @@ export const createApp = (deps: AppDeps): Express => {
   app.use(
     mcpRoutes({
       access: createMcpAccess({ auth, limiter, log }),
-      newServer: createToolServerFactory({ tools: toolCatalogue(tools), log }),
+      newServer: createToolServerFactory({ tools: toolCatalogue(tools), log, scope: keyScope }),
       sessions: mcpSessions,
       bodyLimitBytes,
       log,
     }),
   );
   app.use(jsonBodies({ routes: [...api, ...sessionRoutes], limitBytes: bodyLimitBytes }));
-  app.use(routerOf(api, { around: idempotentRequests({ store: idempotency }) }));
+  app.use(routerOf(api, { around: idempotentRequests({ store: idempotency }), scope: keyScope }));
   // the dashboard's session endpoints: cookies and CSRF tokens, no Idempotency-Key
   app.use(routerOf(sessionRoutes));
   app.use(notFound);

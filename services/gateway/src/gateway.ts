@@ -21,6 +21,7 @@ import { startCredentialFeed } from "./access/credential-changes";
 import { createIdempotencyStore } from "./access/idempotency-store";
 import { createJwtVerifier } from "./access/jwt-verifier";
 import { createKeyCache, type KeyCache } from "./access/key-cache";
+import { createKeyScope } from "./access/key-scope";
 import { createRateLimiter, type RateLimitTable } from "./access/rate-limiter";
 import { createSessionService } from "./access/session-service";
 import { createApp } from "./app";
@@ -40,6 +41,7 @@ import {
   issueUserToken,
   jwtKeysFrom,
 } from "./auth";
+import { createClientService } from "./clients";
 import { type Config, httpsRequired } from "./config";
 import { createGeneratorTools } from "./generators";
 import { answerClientError, answerConnect } from "./http/errors";
@@ -287,6 +289,8 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
         agency: config.AUDIT_SCHEDULES_AGENCY,
       },
     }),
+    clients: createClientService({ db }),
+    keyScope: createKeyScope({ db }),
     keywords: createKeywordService({ db, sites }),
     citations: createCitationService({ db, sites }),
     workspaces: createWorkspaceService({

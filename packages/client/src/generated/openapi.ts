@@ -90,7 +90,7 @@ export interface paths {
         };
         /**
          * The caller's scans
-         * @description The key holder's scans, newest first, optionally of one status and of one of their sites (`site_id`: the scans of URLs of the site's origin; another workspace's or an unknown site is 404); each without its checks (read one scan for those).
+         * @description The key holder's scans, newest first, optionally of one status and of one of their sites (`site_id`: the scans of URLs of the site's origin; another workspace's or an unknown site is 404), and of one client's sites (`client_id`: the scans of URLs of their origins; a key limited to a client lists those alone); each without its checks (read one scan for those).
          */
         get: operations["listScans"];
         put?: never;
@@ -222,7 +222,7 @@ export interface paths {
         };
         /**
          * The caller's sites
-         * @description `q` is a case-insensitive substring of the domain, name or url, matched literally (`%` and `_` match themselves). Newest first, with the id as tiebreaker, so paging never repeats or skips a record. `total` counts every match and `hasMore` is `page × limit < total`; a page past the end is an empty list. Integers are plain decimal digits; a parameter given twice, or one the endpoint does not know, is 400.
+         * @description `q` is a case-insensitive substring of the domain, name or url, matched literally (`%` and `_` match themselves). `client_id` keeps the sites assigned to that client (a key limited to a client lists its client's sites alone). Newest first, with the id as tiebreaker, so paging never repeats or skips a record. `total` counts every match and `hasMore` is `page × limit < total`; a page past the end is an empty list. Integers are plain decimal digits; a parameter given twice, or one the endpoint does not know, is 400.
          */
         get: operations["listSites"];
         put?: never;
@@ -259,8 +259,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Rename one of the caller's sites
-         * @description Gives the site a new `name` (1 to 100 characters, trimmed). Its origin, scores and records stay: another origin is another site. Another workspace's or an unknown site is 404.
+         * Rename one of the caller's sites, or assign it to a client
+         * @description Gives the site a new `name` (1 to 100 characters, trimmed), assigns it to one of the workspace's clients (`client_id`; `null` takes it out of its client), or both. A site belongs to at most one client. Its origin, scores and records stay: another origin is another site. Another workspace's or an unknown site, or client, is 404. A key limited to a client may rename its client's sites and not assign them (403).
          */
         patch: operations["renameSite"];
         trace?: never;
@@ -291,6 +291,58 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's clients
+         * @description Newest first, each with how many sites are assigned to it. A key limited to a client lists that client alone. Newest first, with the id as tiebreaker, so paging never repeats or skips a record. `total` counts every match and `hasMore` is `page × limit < total`; a page past the end is an empty list. Integers are plain decimal digits; a parameter given twice, or one the endpoint does not know, is 400.
+         */
+        get: operations["listClients"];
+        put?: never;
+        /**
+         * Add a client
+         * @description A named group of the workspace's sites (`name` 1 to 100 characters, unique in the workspace: 409 otherwise; `notes` up to 2,000). Sites are assigned with `PATCH /api/v1/sites/{id}` `{"client_id"}`. 403 for a key limited to a client.
+         */
+        post: operations["createClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/clients/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of the workspace's clients
+         * @description Its sites are `GET /api/v1/sites?client_id=`. Another workspace's or an unknown client is 404, and so is any client but its own for a key limited to one.
+         */
+        get: operations["getClient"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a client
+         * @description Its sites stay, with all their records, assigned to no client. 409 `conflict` while a live API key is limited to the client: revoke those keys first, since deleting the client would widen them to the workspace. Another workspace's or an unknown client is 404.
+         */
+        delete: operations["deleteClient"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a client or change its notes
+         * @description `name`, `notes` (null clears them) or both. Another name already in the workspace is 409. Another workspace's or an unknown client is 404; a key limited to a client changes none (403 for its own).
+         */
+        patch: operations["updateClient"];
         trace?: never;
     };
     "/api/v1/keywords": {
@@ -404,7 +456,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key
-         * @description No body is fine. `default_form` is the envelope for requests made with the key that send no `X-Response-Form`. A user holds at most `MAX_KEYS_PER_USER` active keys (403 beyond). Without a JWT key configured the key endpoints answer 503.
+         * @description No body is fine. `default_form` is the envelope for requests made with the key that send no `X-Response-Form`. `client_id` limits the key to one client of the workspace: it sees and acts on that client's sites and their records alone, anything else being 404 (an unknown or another workspace's client is 404 here). `read_only: true` makes every write with the key 403 `READ_ONLY_KEY` (docs/workspaces.md, Scoped API keys). A user holds at most `MAX_KEYS_PER_USER` active keys (403 beyond). Without a JWT key configured the key endpoints answer 503.
          */
         post: operations["createKey"];
         delete?: never;
@@ -1664,6 +1716,7 @@ export interface components {
                 completed_at: string;
             } | null;
             last_scan_at: string | null;
+            client_id: string | null;
             /** Format: date-time */
             created_at: string;
         };
@@ -1709,6 +1762,8 @@ export interface components {
             created_at: string;
             last_used_at: string | null;
             revoked_at: string | null;
+            client_id: string | null;
+            read_only: boolean;
         };
         CreatedApiKey: {
             /** Format: uuid */
@@ -1722,6 +1777,8 @@ export interface components {
             created_at: string;
             last_used_at: string | null;
             revoked_at: string | null;
+            client_id: string | null;
+            read_only: boolean;
             key: string;
         };
         AccountView: {
@@ -1891,6 +1948,7 @@ export interface components {
          *     - `forbidden` / `FORBIDDEN`: authenticated but not permitted (a workspace viewer's write; a key beyond MAX_KEYS_PER_USER; a member on an operator's endpoint; a session's change without its CSRF token or from another origin)
          *     - `forbidden` / `PLAN_LIMIT`: the plan's monthly scan quota is used up
          *     - `forbidden` / `HTTPS_REQUIRED`: the request came over plain HTTP where HTTPS is required (production); checked before the key, which is neither looked up nor counted
+         *     - `forbidden` / `READ_ONLY_KEY`: a write (any method but GET, HEAD, OPTIONS) made with a read-only API key
          */
         ApiError403: {
             headers: {
@@ -1915,7 +1973,7 @@ export interface components {
                 } | {
                     error: string;
                     /** @enum {string} */
-                    code: "FORBIDDEN" | "PLAN_LIMIT" | "HTTPS_REQUIRED";
+                    code: "FORBIDDEN" | "PLAN_LIMIT" | "HTTPS_REQUIRED" | "READ_ONLY_KEY";
                 };
             };
         };
@@ -2315,6 +2373,7 @@ export interface components {
          *     - `forbidden`: authenticated but not permitted (a workspace viewer's write; a key beyond MAX_KEYS_PER_USER; a member on an operator's endpoint; a session's change without its CSRF token or from another origin)
          *     - `forbidden`: the plan's monthly scan quota is used up
          *     - `forbidden`: the request came over plain HTTP where HTTPS is required (production); checked before the key, which is neither looked up nor counted
+         *     - `forbidden`: a write (any method but GET, HEAD, OPTIONS) made with a read-only API key
          */
         SessionError403: {
             headers: {
@@ -2968,6 +3027,7 @@ export interface operations {
                 limit?: number;
                 status?: "queued" | "running" | "completed" | "failed";
                 site_id?: string;
+                client_id?: string;
             };
             header?: {
                 /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
@@ -3801,6 +3861,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 q?: string;
+                client_id?: string;
             };
             header?: {
                 /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
@@ -4019,6 +4080,7 @@ export interface operations {
                                 completed_at: string;
                             } | null;
                             last_scan_at: string | null;
+                            client_id: string | null;
                             /** Format: date-time */
                             created_at: string;
                             schedule: {
@@ -4080,6 +4142,7 @@ export interface operations {
                                 completed_at: string;
                             } | null;
                             last_scan_at: string | null;
+                            client_id: string | null;
                             /** Format: date-time */
                             created_at: string;
                             schedule: {
@@ -4200,7 +4263,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    name: string;
+                    name?: string;
+                    client_id?: string | null;
                 };
             };
         };
@@ -4463,12 +4527,409 @@ export interface operations {
             503: components["responses"]["ApiError503"];
         };
     };
+    listClients: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The `ETag` of an answer held (or several, comma-separated, or `*`): 304 with no body when the answer would carry the same tag (weak comparison). A 304 does not count against the rate limit; once the window is spent the request is 429 like any other. */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of clients. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            notes: string | null;
+                            site_count: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                        meta: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            hasMore: boolean;
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            notes: string | null;
+                            site_count: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            /** @description Not modified: `If-None-Match` names the current `ETag`. No body; the tag, caching headers and rate-limit headers are sent, and the request is not counted against the limit. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            405: components["responses"]["ApiError405"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    createClient: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1 to 255 printable ASCII characters, bare or as a quoted string (`"..."`); a UUID v4 is a good key. Keys are the caller's own (its API key, user or address). The first request with a key does the work; a retry with the same key, method, path and body (key order and spacing aside) within `IDEMPOTENCY_TTL_S` (24 h) is answered the first answer again, status, body and headers, with `Idempotent-Replayed: true`, nothing done twice and nothing counted against the rate limit or the quota. While the first is still running a retry is 409 (`Retry-After`), with another request 422; a malformed key is 400. A 5xx or a 408, 409 or 429 is not kept: its retry runs again. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The new client. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            notes: string | null;
+                            site_count: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            notes: string | null;
+                            site_count: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            403: components["responses"]["ApiError403"];
+            405: components["responses"]["ApiError405"];
+            409: components["responses"]["ApiError409"];
+            413: components["responses"]["ApiError413"];
+            422: components["responses"]["ApiError422"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    getClient: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The client. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            notes: string | null;
+                            site_count: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            notes: string | null;
+                            site_count: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    deleteClient: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            deleted: true;
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            403: components["responses"]["ApiError403"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            409: components["responses"]["ApiError409"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    updateClient: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The client, changed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            notes: string | null;
+                            site_count: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            notes: string | null;
+                            site_count: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            403: components["responses"]["ApiError403"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            409: components["responses"]["ApiError409"];
+            413: components["responses"]["ApiError413"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
     listKeywords: {
         parameters: {
             query?: {
                 page?: number;
                 limit?: number;
                 site_id?: string;
+                client_id?: string;
             };
             header?: {
                 /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
@@ -4766,6 +5227,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 site_id?: string;
+                client_id?: string;
                 engine?: "chatgpt" | "claude" | "perplexity" | "gemini" | "all";
                 date_range?: "7d" | "30d" | "90d";
             };
@@ -5132,6 +5594,8 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     default_form?: string | null;
+                    client_id?: string | null;
+                    read_only?: boolean;
                 };
             };
         };
@@ -5168,6 +5632,7 @@ export interface operations {
             400: components["responses"]["ApiError400"];
             401: components["responses"]["ApiError401"];
             403: components["responses"]["ApiError403"];
+            404: components["responses"]["ApiError404"];
             405: components["responses"]["ApiError405"];
             409: components["responses"]["ApiError409"];
             413: components["responses"]["ApiError413"];

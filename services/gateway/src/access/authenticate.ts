@@ -20,6 +20,10 @@ export type KeyCaller = {
   workspaceId: string;
   plan: Plan;
   defaultForm: ResponseForm | null;
+  /** the client the key is limited to (access/key-scope.ts); null: the whole workspace */
+  clientId: string | null;
+  /** a read-only key's writes are refused (access/key-scope.ts) */
+  readOnly: boolean;
 };
 export type UserCaller = {
   kind: "user";
@@ -83,6 +87,8 @@ const StoredKey = z.object({
   workspace_id: z.string(),
   plan: Plan,
   default_form: ResponseForm.nullable(),
+  client_id: z.string().nullable(),
+  read_only: z.boolean(),
   last_used_at: z.date().nullable(),
   revoked_at: z.date().nullable(),
 });
@@ -131,7 +137,8 @@ export const createAuthenticator = ({
     const readAt = cache?.generation() ?? 0;
     // the key and its workspace's plan in one round trip: a Prisma include would send a second query
     const rows = await db.$queryRaw<unknown[]>`
-      SELECT k."id", k."user_id", k."workspace_id", w."plan", k."default_form", k."last_used_at", k."revoked_at"
+      SELECT k."id", k."user_id", k."workspace_id", w."plan", k."default_form", k."client_id", k."read_only",
+        k."last_used_at", k."revoked_at"
       FROM "api_keys" k JOIN "workspaces" w ON w."id" = k."workspace_id"
       WHERE k."hash" = ${hash}`;
     if (rows.length === 0) return undefined;
@@ -142,6 +149,8 @@ export const createAuthenticator = ({
       workspaceId: stored.workspace_id,
       plan: stored.plan,
       defaultForm: stored.default_form,
+      clientId: stored.client_id,
+      readOnly: stored.read_only,
       revoked: stored.revoked_at !== null,
       lastUsedAt: stored.last_used_at?.getTime() ?? null,
     };
@@ -207,6 +216,8 @@ export const createAuthenticator = ({
       workspaceId: stored.workspaceId,
       plan: stored.plan,
       defaultForm: stored.defaultForm,
+      clientId: stored.clientId,
+      readOnly: stored.readOnly,
     };
   };
 

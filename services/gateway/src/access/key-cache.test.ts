@@ -6,6 +6,8 @@ const key = (id: string, userId = "u1"): KnownKey => ({
   workspaceId: "w1",
   plan: "pro",
   defaultForm: null,
+  clientId: null,
+  readOnly: false,
   revoked: false,
   lastUsedAt: null,
 });

@@ -7,6 +7,9 @@ export type KnownKey = {
   workspaceId: string;
   plan: Plan;
   defaultForm: ResponseForm | null;
+  /** fixed when the key is made: its client (null: the whole workspace) and whether it only reads */
+  clientId: string | null;
+  readOnly: boolean;
   revoked: boolean;
   /** epoch ms of the last recorded use, or null */
   lastUsedAt: number | null;

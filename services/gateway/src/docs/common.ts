@@ -28,6 +28,7 @@ export const ERROR_WHEN: Record<ErrorKind, string> = {
   forbidden:
     "authenticated but not permitted (a workspace viewer's write; a key beyond MAX_KEYS_PER_USER; a member on an operator's endpoint; a session's change without its CSRF token or from another origin)",
   plan_limit: "the plan's monthly scan quota is used up",
+  read_only_key: "a write (any method but GET, HEAD, OPTIONS) made with a read-only API key",
   https_required:
     "the request came over plain HTTP where HTTPS is required (production); checked before the key, which is neither looked up nor counted",
   not_found: "unknown route, or a resource missing or not the caller's",

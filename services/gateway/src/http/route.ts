@@ -3,6 +3,7 @@ import { type Request, type RequestHandler, type Response, Router } from "expres
 import type { z } from "zod";
 import type { ZodOpenApiOperationObject, ZodOpenApiParameters } from "zod-openapi";
 import type { AccountCaller, Caller, UserCaller } from "../access/authenticate";
+import { assertMayWrite, type KeyScope } from "../access/key-scope";
 import { type Answer, sendAnswer } from "./answer";
 import { methodNotAllowed } from "./errors";
 import { type BodySent, type BodySpec, type InputSpec, parseBody, parseInput } from "./route-input";
@@ -129,8 +130,11 @@ export type Route = {
   query?: z.ZodType;
   body?: { schema: z.ZodType; optional: boolean };
   docs?: RouteDocs;
-  /** the express handlers to mount: the guard, if any, then the work, with `around` inside it */
-  handlers: (around?: Around) => RequestHandler[];
+  /**
+   * the express handlers to mount: the guard, if any, then the work, with `around` inside it;
+   * `scope` refuses a client-scoped key what is outside its client before the work runs
+   */
+  handlers: (around?: Around, scope?: KeyScope) => RequestHandler[];
 };
 
 /** Whether the request carried a body, and as what: for the 400 of a body the JSON parser left unread. */
@@ -186,6 +190,8 @@ const callerFor = (authorization: Authorization, viewerMayWrite: boolean, res: R
       "Ask an owner or admin of the workspace for the member role, or switch to a workspace where you have it.",
     );
   }
+  // a read-only key reads and writes nothing, whatever the endpoint (access/key-scope.ts)
+  assertMayWrite(caller, res.req.method);
   if (
     caller === undefined ||
     ((authorization === "account" || authorization === "account-or-cookie") && caller.kind === "anonymous") ||
@@ -255,16 +261,19 @@ export const route = <
     query: query?.schema,
     body: body ? { schema: body.schema, optional: body.optional ?? false } : undefined,
     docs,
-    handlers: (around) => {
+    handlers: (around, scope) => {
       const work: RequestHandler = async (req, res) => {
-        const input = {
-          caller: callerFor(authorization, viewerMayWrite, res),
+        const caller = callerFor(authorization, viewerMayWrite, res);
+        const parsed = {
           params: params ? parseInput(params, req.params, "path parameter") : undefined,
           query: query ? parseInput(query, req.query, "query parameter") : undefined,
           body: body ? parseBody(body, req.body, bodySent(req)) : undefined,
-          req,
-          res,
-        } as RouteInput<A, P, Q, B>;
+        };
+        // a client-scoped key's request outside its client is refused here, once for every route
+        const scopedQuery = scope
+          ? await scope.check({ method, path }, caller, { ...parsed, form: res.locals.form })
+          : parsed.query;
+        const input = { caller, ...parsed, query: scopedQuery, req, res } as RouteInput<A, P, Q, B>;
         const answer = async () => sendAnswer(req, res, await handler(input));
         // inputs the route refuses are refused before anything around it runs: a 400 is never remembered
         if (around) await around(declared, req, res, answer);
@@ -278,15 +287,19 @@ export const route = <
 
 /**
  * Serves the routes; a path answers 405, with Allow, to the methods no route declares on it.
- * `around` runs inside the work of the routes declared idempotent.
+ * `around` runs inside the work of the routes declared idempotent; `scope` checks every API
+ * key's reach before each route's work (access/key-scope.ts).
  */
-export const routerOf = (routes: readonly Route[], { around }: { around?: Around } = {}): Router => {
+export const routerOf = (
+  routes: readonly Route[],
+  { around, scope }: { around?: Around; scope?: KeyScope } = {},
+): Router => {
   const router = Router();
   const byPath = new Map<string, Route[]>();
   for (const declared of routes) byPath.set(declared.path, [...(byPath.get(declared.path) ?? []), declared]);
   for (const [path, declared] of byPath) {
     const served = router.route(path);
-    for (const one of declared) served[one.method](...one.handlers(one.idempotent ? around : undefined));
+    for (const one of declared) served[one.method](...one.handlers(one.idempotent ? around : undefined, scope));
     served.all(methodNotAllowed(declared.map(({ method }) => method.toUpperCase())));
   }
   return router;

@@ -20,6 +20,8 @@ export const toApiKeyView = (key: ApiKey, plan: Plan): ApiKeyView => ({
   created_at: key.createdAt.toISOString(),
   last_used_at: key.lastUsedAt?.toISOString() ?? null,
   revoked_at: key.revokedAt?.toISOString() ?? null,
+  client_id: key.clientId,
+  read_only: key.readOnly,
 });
 
 /**
@@ -73,6 +75,12 @@ export const createKeyService = ({ db, maxKeysPerUser, onRevoked }: KeyServiceDe
           "Delete a key you no longer use with DELETE /api/v1/keys/:id, then create the new one.",
         );
       }
+      const clientId = input.client_id ?? null;
+      if (clientId !== null) {
+        const client = await tx.client.findFirst({ where: { id: clientId, workspaceId: user.workspaceId } });
+        if (!client)
+          throw new AppError("not_found", `No client with id ${clientId}`, "Use a client id from GET /api/v1/clients.");
+      }
       const { key, hash, prefix } = generateApiKey();
       const stored = await tx.apiKey.create({
         data: {
@@ -82,6 +90,8 @@ export const createKeyService = ({ db, maxKeysPerUser, onRevoked }: KeyServiceDe
           prefix,
           hash,
           defaultForm: input.default_form ?? null,
+          clientId,
+          readOnly: input.read_only ?? false,
         },
       });
       return { ...toApiKeyView(stored, user.plan), key };

@@ -14,7 +14,8 @@ import { pageOf, reply } from "../http/answer";
 import { type Route, route } from "../http/route";
 import type { KeyService } from "./key-service";
 
-const BODY_HINT = 'Send {"name": "ci", "default_form": "A" | "B" | null} as JSON; both fields are optional.';
+const BODY_HINT =
+  'Send {"name": "ci", "default_form": "A" | "B" | null, "client_id": "<client id>" | null, "read_only": true | false} as JSON; every field is optional.';
 
 const CacheControl = z.literal("no-store").meta({
   description: "The full key is in this response only (and its replay to a retry with the same `Idempotency-Key`).",
@@ -58,7 +59,7 @@ export const keyRoutes = (keys: KeyService): Route[] => [
         tags: ["API keys"],
         summary: "Create an API key",
         description:
-          "No body is fine. `default_form` is the envelope for requests made with the key that send no `X-Response-Form`. A user holds at most `MAX_KEYS_PER_USER` active keys (403 beyond). Without a JWT key configured the key endpoints answer 503.",
+          "No body is fine. `default_form` is the envelope for requests made with the key that send no `X-Response-Form`. `client_id` limits the key to one client of the workspace: it sees and acts on that client's sites and their records alone, anything else being 404 (an unknown or another workspace's client is 404 here). `read_only: true` makes every write with the key 403 `READ_ONLY_KEY` (docs/workspaces.md, Scoped API keys). A user holds at most `MAX_KEYS_PER_USER` active keys (403 beyond). Without a JWT key configured the key endpoints answer 503.",
         headers: creatingHeaders,
         responses: {
           "201": created(
@@ -68,7 +69,7 @@ export const keyRoutes = (keys: KeyService): Route[] => [
               headers: { "Cache-Control": CacheControl },
             },
           ),
-          ...apiErrors(400, 401, 403, 405, 409, 413, 422, 429, 500, 503),
+          ...apiErrors(400, 401, 403, 404, 405, 409, 413, 422, 429, 500, 503),
         },
       },
     },

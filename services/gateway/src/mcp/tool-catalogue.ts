@@ -18,6 +18,7 @@ export const toolCatalogue = ({ pages, generators, audits }: Tools): ToolDefinit
       "verdict with a fix. The scan is stored; its id reads it again at GET /api/v1/scan/{id}.",
     input: ScanToolInput,
     output: ScanResult,
+    reaches: ({ url }) => ({ urls: [url], writes: true }),
     run: (args, context) => pages.scan(args, context),
   }),
   defineTool({
@@ -28,6 +29,7 @@ export const toolCatalogue = ({ pages, generators, audits }: Tools): ToolDefinit
       "and the three worst problems with how to fix each.",
     input: ScoreToolInput,
     output: ScoreSummary,
+    reaches: ({ url }) => ({ urls: [url], writes: true }),
     run: (args, context) => pages.score(args, context),
   }),
   defineTool({
@@ -42,6 +44,7 @@ export const toolCatalogue = ({ pages, generators, audits }: Tools): ToolDefinit
       "files that fix them.",
     input: FixInput,
     output: FixResult,
+    reaches: ({ url }) => ({ urls: [url], writes: true }),
     run: (args, context) => generators.fix(args, context),
   }),
   defineTool({
@@ -53,6 +56,7 @@ export const toolCatalogue = ({ pages, generators, audits }: Tools): ToolDefinit
       "language model configured; `method` in the answer says which.",
     input: GenerateInput,
     output: GenerateResult,
+    reaches: ({ url }) => ({ urls: [url], writes: true }),
     run: (args, context) => generators.generate(args, context),
   }),
   defineTool({
@@ -66,6 +70,12 @@ export const toolCatalogue = ({ pages, generators, audits }: Tools): ToolDefinit
       "each page check's pass rate, the worst pages.",
     input: AuditToolInput,
     output: AuditView,
+    // with url it starts an audit (and records the site); with audit_id it only reads
+    reaches: ({ url, audit_id }) => ({
+      urls: url === undefined ? [] : [url],
+      auditId: audit_id,
+      writes: url !== undefined,
+    }),
     run: (args, context) => audits.auditSite(args, context),
   }),
 ];

@@ -12,6 +12,7 @@ import { AppError, ERROR_TABLE } from "@scan/contract";
 import { problemSentence } from "@scan/contract/wait";
 import type { Logger } from "pino";
 import { z } from "zod";
+import type { KeyScope, ToolReach } from "../access/key-scope";
 import type { ToolAnswer, ToolContext } from "../scans";
 
 /** One tool: its MCP description, its argument schema, and what runs it. */
@@ -22,13 +23,16 @@ export type ToolDefinition = {
   input: z.ZodType;
   /** the structured content's schema, announced in tools/list; clients validate against it */
   output: z.ZodType;
+  /** what a call reaches (the URLs it scans, the audit it reads, whether it makes anything): checked by access/key-scope.ts */
+  reaches: (args: never) => ToolReach;
   run: (args: never, context: ToolContext) => Promise<ToolAnswer<unknown>>;
 };
 
 /** Defines a tool with its argument type tied to its schema. */
 export const defineTool = <I extends z.ZodType>(
-  tool: Omit<ToolDefinition, "input" | "run"> & {
+  tool: Omit<ToolDefinition, "input" | "run" | "reaches"> & {
     input: I;
+    reaches: (args: z.output<I>) => ToolReach;
     run: (args: z.output<I>, context: ToolContext) => Promise<ToolAnswer<unknown>>;
   },
 ): ToolDefinition => tool as ToolDefinition;
@@ -72,7 +76,12 @@ const contextOf = (extra: { authInfo?: { extra?: Record<string, unknown> } | und
   return context?.caller?.kind === "key" ? context : null;
 };
 
-export type ToolServerDeps = { tools: readonly ToolDefinition[]; log: Logger };
+export type ToolServerDeps = {
+  tools: readonly ToolDefinition[];
+  log: Logger;
+  /** a key's reach, checked before each tool runs: the REST routes' rules (access/key-scope.ts) */
+  scope: Pick<KeyScope, "checkTool">;
+};
 /** Called around each tools/call, so a draining server knows when a session is idle. */
 export type CallTracker = { started: () => void; finished: () => void };
 
@@ -87,7 +96,7 @@ export type ToolServerFactory = (tracker?: CallTracker) => Server;
  * them. Failures of the work itself (a target that does not answer, a used-up quota) are tool
  * results with isError, which a model reads and can act on.
  */
-export const createToolServerFactory = ({ tools, log }: ToolServerDeps): ToolServerFactory => {
+export const createToolServerFactory = ({ tools, log, scope }: ToolServerDeps): ToolServerFactory => {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const listed: Tool[] = tools.map((tool) => ({
     name: tool.name,
@@ -112,6 +121,8 @@ export const createToolServerFactory = ({ tools, log }: ToolServerDeps): ToolSer
       });
     }
     try {
+      // a read-only or client-scoped key's reach, as on the REST routes
+      await scope.checkTool(context.caller, tool.reaches(parsed.data as never));
       const answer = await tool.run(parsed.data as never, context);
       return {
         content: [{ type: "text", text: answer.summary }],

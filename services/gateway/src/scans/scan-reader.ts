@@ -21,18 +21,20 @@ export const terminalScansAmong =
 export const createScanReader = ({ db }: { db: Db }) => {
   /**
    * The workspace's scans (the key's or the session's), newest first; the id breaks ties, so pages neither repeat nor skip.
-   * `origin` (a site's `scheme://host[:port]`) keeps the scans of that origin's URLs: normalised
-   * scan URLs always carry a path, so the origin and a slash begin every one of them.
+   * `origins` (sites' `scheme://host[:port]`) keeps the scans of those origins' URLs (none: no
+   * scan): normalised scan URLs always carry a path, so the origin and a slash begin every one of them.
    */
   const list = async (
     workspaceId: string,
     query: ScanListQuery,
-    origin?: string,
+    origins?: readonly string[],
   ): Promise<{ scans: Scan[]; meta: PageMeta }> => {
     const where = {
       workspaceId,
       ...(query.status === undefined ? {} : { status: query.status }),
-      ...(origin === undefined ? {} : { url: { startsWith: likeLiteral(`${origin}/`) } }),
+      ...(origins === undefined
+        ? {}
+        : { OR: origins.map((origin) => ({ url: { startsWith: likeLiteral(`${origin}/`) } })) }),
     };
     const [total, scans] = await db.$transaction(
       [

@@ -124,7 +124,7 @@ export const scanListRoutes = ({ scans, sites, limiter, onRejected }: ScanListDe
         tags: ["Scans"],
         summary: "The caller's scans",
         description:
-          "The key holder's scans, newest first, optionally of one status and of one of their sites (`site_id`: the scans of URLs of the site's origin; another workspace's or an unknown site is 404); each without its checks (read one scan for those).",
+          "The key holder's scans, newest first, optionally of one status and of one of their sites (`site_id`: the scans of URLs of the site's origin; another workspace's or an unknown site is 404), and of one client's sites (`client_id`: the scans of URLs of their origins; a key limited to a client lists those alone); each without its checks (read one scan for those).",
         headers: z.object(conditionalHeaderParams),
         responses: {
           "200": page("A page of scans.", ScanSummary),
@@ -136,7 +136,14 @@ export const scanListRoutes = ({ scans, sites, limiter, onRejected }: ScanListDe
     async ({ caller, query }) => {
       // another workspace's or an unknown site is 404, as on the other lists
       const site = query.site_id === undefined ? undefined : await sites.get(caller.workspaceId, query.site_id);
-      const { scans: rows, meta } = await scans.list(caller.workspaceId, query, site?.url);
+      const ofClient =
+        query.client_id === undefined ? undefined : await sites.originsOf(caller.workspaceId, query.client_id);
+      // both: the site's origin if it is the client's, else none
+      const origins =
+        site && ofClient
+          ? ofClient.filter((origin) => origin === site.url)
+          : (ofClient ?? (site ? [site.url] : undefined));
+      const { scans: rows, meta } = await scans.list(caller.workspaceId, query, origins);
       // a summary per scan: the checks of a hundred scans are fetched one scan at a time
       const items = rows.map((scan): ScanSummary => {
         const { checks: _checks, ...summary } = toStoredScan(scan);

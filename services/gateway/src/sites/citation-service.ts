@@ -57,6 +57,7 @@ export const createCitationService = ({ db, sites, now = () => new Date() }: Cit
       workspaceId,
       checkedAt: { gte: since },
       ...(query.site_id === undefined ? {} : { siteId: query.site_id }),
+      ...(query.client_id === undefined ? {} : { site: { clientId: query.client_id } }),
       ...(query.engine === "all" ? {} : { platform: query.engine }),
     };
     const [total, rows] = await db.$transaction(

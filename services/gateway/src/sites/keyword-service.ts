@@ -51,7 +51,11 @@ export const createKeywordService = ({ db, sites }: { db: Db; sites: SiteService
     query: KeywordListQuery,
   ): Promise<{ keywords: KeywordView[]; meta: PageMeta }> => {
     if (query.site_id !== undefined) await sites.assertOwned(workspaceId, query.site_id);
-    const where = { workspaceId, ...(query.site_id === undefined ? {} : { siteId: query.site_id }) };
+    const where = {
+      workspaceId,
+      ...(query.site_id === undefined ? {} : { siteId: query.site_id }),
+      ...(query.client_id === undefined ? {} : { site: { clientId: query.client_id } }),
+    };
     const [total, rows] = await db.$transaction(
       [
         db.keyword.count({ where }),

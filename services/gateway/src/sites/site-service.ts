@@ -27,6 +27,7 @@ export const toSiteView = (site: Site): SiteView => {
     latest_scores_audit:
       scored && site.latestAuditId ? { id: site.latestAuditId, completed_at: scannedAt.toISOString() } : null,
     last_scan_at: site.lastScanAt?.toISOString() ?? null,
+    client_id: site.clientId,
     created_at: site.createdAt.toISOString(),
   };
 };
@@ -44,12 +45,21 @@ export type SiteService = {
   get: (workspaceId: string, siteId: string) => Promise<SiteView>;
   /** The workspace's site for `url`'s origin: created (`created: true`, made by `owner.userId`) or returned as it is, renamed when `name` is given. */
   create: (owner: Owner, input: CreateSiteRequest) => Promise<{ site: SiteView; created: boolean }>;
-  /** Gives one of the workspace's sites a new name; its origin, scores and records stay. */
-  rename: (workspaceId: string, siteId: string, name: string) => Promise<SiteView>;
+  /**
+   * Gives one of the workspace's sites a new name, assigns it to one of the workspace's clients
+   * (null: none), or both; its origin, scores and records stay.
+   */
+  update: (
+    workspaceId: string,
+    siteId: string,
+    change: { name?: string | undefined; clientId?: string | null | undefined },
+  ) => Promise<SiteView>;
   /** Deletes one of the workspace's sites with what belongs to it; refused while an audit of it is under way. */
   remove: (workspaceId: string, siteId: string) => Promise<DeletedRecord>;
   /** Throws 404 unless `siteId` is one of the workspace's sites; another workspace's is as missing as an unknown one. */
   assertOwned: (workspaceId: string, siteId: string) => Promise<void>;
+  /** The origins of the sites assigned to one of the workspace's clients (none for an unknown client). */
+  originsOf: (workspaceId: string, clientId: string) => Promise<string[]>;
 };
 
 /** A workspace's sites: list with a literal, case-insensitive filter, and create one per origin. */
@@ -58,6 +68,7 @@ export const createSiteService = ({ db }: { db: Db }): SiteService => {
     const pattern = query.q === undefined ? null : likeLiteral(query.q);
     const where = {
       workspaceId,
+      ...(query.client_id === undefined ? {} : { clientId: query.client_id }),
       ...(pattern === null
         ? {}
         : {
@@ -101,10 +112,23 @@ export const createSiteService = ({ db }: { db: Db }): SiteService => {
     return toSiteView(site);
   };
 
-  /** Gives one of the workspace's sites a new name; its origin, scores and records stay. */
-  const rename = async (workspaceId: string, siteId: string, name: string): Promise<SiteView> => {
-    const { moved } = await siteRows.rename(db, workspaceId, siteId, name);
-    if (!moved) throw siteNotFound(siteId);
+  /** A new name, a client (null: none), or both; another workspace's client is as missing as an unknown one. */
+  const update = async (
+    workspaceId: string,
+    siteId: string,
+    change: { name?: string | undefined; clientId?: string | null | undefined },
+  ): Promise<SiteView> => {
+    await assertOwned(workspaceId, siteId);
+    const { clientId, name } = change;
+    if (clientId) {
+      const client = await db.client.findFirst({ where: { id: clientId, workspaceId }, select: { id: true } });
+      if (!client)
+        throw new AppError("not_found", `No client with id ${clientId}`, "Use a client id from GET /api/v1/clients.");
+    }
+    await db.$transaction(async (tx) => {
+      if (name !== undefined) await siteRows.rename(tx, workspaceId, siteId, name);
+      if (clientId !== undefined) await siteRows.assignClient(tx, workspaceId, siteId, clientId);
+    });
     return get(workspaceId, siteId);
   };
 
@@ -133,5 +157,8 @@ export const createSiteService = ({ db }: { db: Db }): SiteService => {
     return { id: siteId, deleted: true };
   };
 
-  return { list, get, create, rename, remove, assertOwned };
+  const originsOf = async (workspaceId: string, clientId: string): Promise<string[]> =>
+    (await db.site.findMany({ where: { workspaceId, clientId }, select: { url: true } })).map((site) => site.url);
+
+  return { list, get, create, update, remove, assertOwned, originsOf };
 };

@@ -59,7 +59,7 @@ export const siteRoutes = ({
         operationId: "listSites",
         tags: ["Sites"],
         summary: "The caller's sites",
-        description: `\`q\` is a case-insensitive substring of the domain, name or url, matched literally (\`%\` and \`_\` match themselves). ${LIST_RULES}`,
+        description: `\`q\` is a case-insensitive substring of the domain, name or url, matched literally (\`%\` and \`_\` match themselves). \`client_id\` keeps the sites assigned to that client (a key limited to a client lists its client's sites alone). ${LIST_RULES}`,
         headers: conditionalHeaders,
         responses: {
           "200": page("A page of sites.", SiteView),
@@ -135,13 +135,17 @@ export const siteRoutes = ({
       path: "/api/v1/sites/:id",
       authorization: "account",
       params: { schema: SiteIdParam, hint: SITE_ID_HINT },
-      body: { schema: RenameSiteRequest, hint: 'Send {"name": "Example"} as JSON.', report: "names" },
+      body: {
+        schema: RenameSiteRequest,
+        hint: 'Send {"name": "Example"}, {"client_id": "<client id>" | null} or both as JSON.',
+        report: "names",
+      },
       docs: {
         operationId: "renameSite",
         tags: ["Sites"],
-        summary: "Rename one of the caller's sites",
+        summary: "Rename one of the caller's sites, or assign it to a client",
         description:
-          "Gives the site a new `name` (1 to 100 characters, trimmed). Its origin, scores and records stay: another origin is another site. Another workspace's or an unknown site is 404.",
+          "Gives the site a new `name` (1 to 100 characters, trimmed), assigns it to one of the workspace's clients (`client_id`; `null` takes it out of its client), or both. A site belongs to at most one client. Its origin, scores and records stay: another origin is another site. Another workspace's or an unknown site, or client, is 404. A key limited to a client may rename its client's sites and not assign them (403).",
         headers: commonHeaders,
         responses: {
           "200": record("The site, renamed.", SiteView),
@@ -150,8 +154,7 @@ export const siteRoutes = ({
       },
     },
     async ({ caller, params, body: input }) => {
-      const site = await sites.rename(caller.workspaceId, params.id, input.name);
-      return site;
+      return sites.update(caller.workspaceId, params.id, { name: input.name, clientId: input.client_id });
     },
   ),
   route(

@@ -39,6 +39,7 @@ import {
   opsRoutes,
   type Reference,
 } from "./ops";
+import { type BrandingService, brandingRoutes, logoRoutes, type ReportService } from "./reports";
 import type { ScanService } from "./scans";
 import { type ProgressDeps, progressRoutes, scanListRoutes, scanRoutes } from "./scans";
 import type { CitationService, KeywordService, SiteCredentials, SiteService } from "./sites";
@@ -60,6 +61,10 @@ export type AppDeps = {
   citations: CitationService;
   /** workspaces, their members and invitations, and the session's current one */
   workspaces: WorkspaceService;
+  /** client reports: PDFs of scans and audits */
+  reports: ReportService;
+  /** the name and logo on the workspace's reports */
+  branding: BrandingService;
   auth: Authenticator;
   /** the dashboard's sign-in, sessions and their JWTs under /auth */
   sessionAuth: AuthRouteDeps;
@@ -111,6 +116,8 @@ export type RouteDeps = Pick<
   | "keywords"
   | "citations"
   | "workspaces"
+  | "reports"
+  | "branding"
   | "sessionAuth"
   | "operations"
   | "limiter"
@@ -135,6 +142,8 @@ export const declaredRoutes = (
     keywords,
     citations,
     workspaces,
+    reports,
+    branding,
     sessionAuth,
     operations,
     limiter,
@@ -151,7 +160,7 @@ export const declaredRoutes = (
     // the REST API, declared route by route: the access middleware and the body parser read the
     // declarations; the reference lists them in this order
     api: [
-      ...scanRoutes(scans),
+      ...scanRoutes(scans, reports.scanPdf),
       ...scanListRoutes({ scans, sites, limiter, onRejected }),
       ...evaluateRoutes(),
       ...generatorRoutes(tools.generators),
@@ -162,12 +171,13 @@ export const declaredRoutes = (
       ...citationRoutes(citations),
       ...keyRoutes(keys),
       ...workspaceRoutes(workspaces),
-      ...auditRoutes({ audits, schedules, history }),
+      ...auditRoutes({ audits, schedules, history, auditPdf: reports.auditPdf }),
+      ...brandingRoutes(branding),
       ...alertRoutes({ alerts }),
       ...progressRoutes({ scans, audits, ...progress }),
     ],
     sessions: authRoutes(sessionAuth),
-    ops: opsRoutes({ metrics, readiness, metricsToken }),
+    ops: [...opsRoutes({ metrics, readiness, metricsToken }), ...logoRoutes(branding)],
     docs: docsRoutes(reference),
   };
 };

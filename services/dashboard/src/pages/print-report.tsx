@@ -7,7 +7,7 @@ import {
   type StoredScan,
 } from "@scan/client";
 import { useEffect, useState } from "react";
-import { Problem } from "../components/ui";
+import { Problem, TableWrap } from "../components/ui";
 import { formatDateTime, formatNumber } from "../format";
 import { asProblem, useLoad } from "../load";
 import { Link } from "../router";
@@ -109,40 +109,42 @@ const AuditPrint = ({ data }: { data: Extract<PrintData, { kind: "audit" }> }) =
         {open.length === 0 ? (
           <p>No check fails or warns on this site.</p>
         ) : (
-          <table className="print-table">
-            <thead>
-              <tr>
-                <th scope="col">Issue</th>
-                <th scope="col">Severity</th>
-                <th scope="col">Area</th>
-                <th scope="col">Pages</th>
-                <th scope="col">Share</th>
-                <th scope="col">Change</th>
-              </tr>
-            </thead>
-            <tbody>
-              {open.map((issue) => (
-                <tr key={`${issue.scope}-${issue.check}`}>
-                  <td>
-                    {issue.title}
-                    {issue.scope === "site" ? <span className="print-muted"> (site check)</span> : null}
-                  </td>
-                  <td>{SEVERITY[issue.severity]}</td>
-                  <td>{CATEGORY[issue.category]}</td>
-                  <td>{formatNumber(issue.pages)}</td>
-                  <td>{share(issue.share)}</td>
-                  <td>
-                    {issue.state ? STATE[issue.state] : "–"}
-                    {issue.state === "persisting" &&
-                    issue.previous_pages !== null &&
-                    issue.previous_pages !== issue.pages
-                      ? ` (was ${formatNumber(issue.previous_pages)})`
-                      : ""}
-                  </td>
+          <TableWrap label="The issues, most severe first">
+            <table className="print-table">
+              <thead>
+                <tr>
+                  <th scope="col">Issue</th>
+                  <th scope="col">Severity</th>
+                  <th scope="col">Area</th>
+                  <th scope="col">Pages</th>
+                  <th scope="col">Share</th>
+                  <th scope="col">Change</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {open.map((issue) => (
+                  <tr key={`${issue.scope}-${issue.check}`}>
+                    <td>
+                      {issue.title}
+                      {issue.scope === "site" ? <span className="print-muted"> (site check)</span> : null}
+                    </td>
+                    <td>{SEVERITY[issue.severity]}</td>
+                    <td>{CATEGORY[issue.category]}</td>
+                    <td>{formatNumber(issue.pages)}</td>
+                    <td>{share(issue.share)}</td>
+                    <td>
+                      {issue.state ? STATE[issue.state] : "–"}
+                      {issue.state === "persisting" &&
+                      issue.previous_pages !== null &&
+                      issue.previous_pages !== issue.pages
+                        ? ` (was ${formatNumber(issue.previous_pages)})`
+                        : ""}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableWrap>
         )}
         {fixed.length > 0 ? (
           <>
@@ -183,26 +185,28 @@ const AuditPrint = ({ data }: { data: Extract<PrintData, { kind: "audit" }> }) =
       {report && report.worst_pages.length > 0 ? (
         <section>
           <h2>Pages to fix first</h2>
-          <table className="print-table">
-            <thead>
-              <tr>
-                <th scope="col">Page</th>
-                <th scope="col">Grade</th>
-                <th scope="col">Score</th>
-                <th scope="col">Failing checks</th>
-              </tr>
-            </thead>
-            <tbody>
-              {report.worst_pages.map((page) => (
-                <tr key={page.url}>
-                  <td className="print-url">{page.url}</td>
-                  <td>{page.grade}</td>
-                  <td>{page.overall}</td>
-                  <td>{page.failing.map((id) => titles.get(id) ?? id).join("; ") || "–"}</td>
+          <TableWrap label="The pages to fix first">
+            <table className="print-table">
+              <thead>
+                <tr>
+                  <th scope="col">Page</th>
+                  <th scope="col">Grade</th>
+                  <th scope="col">Score</th>
+                  <th scope="col">Failing checks</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {report.worst_pages.map((page) => (
+                  <tr key={page.url}>
+                    <td className="print-url">{page.url}</td>
+                    <td>{page.grade}</td>
+                    <td>{page.overall}</td>
+                    <td>{page.failing.map((id) => titles.get(id) ?? id).join("; ") || "–"}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableWrap>
         </section>
       ) : null}
     </>
@@ -231,31 +235,33 @@ const ScanPrint = ({ data }: { data: Extract<PrintData, { kind: "scan" }> }) => 
             {problems.length === 0 ? (
               <p>No check fails or warns on this page.</p>
             ) : (
-              <table className="print-table print-checks">
-                <thead>
-                  <tr>
-                    <th scope="col">Check</th>
-                    <th scope="col">Severity</th>
-                    <th scope="col">Area</th>
-                    <th scope="col">Result</th>
-                    <th scope="col">What to do</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {problems.map((check) => (
-                    <tr key={check.id}>
-                      <td>{check.title}</td>
-                      <td>{SEVERITY[check.severity]}</td>
-                      <td>{CATEGORY[check.category]}</td>
-                      <td>{check.status === "fail" ? "Fails" : "Warns"}</td>
-                      <td>
-                        {check.description}
-                        {check.fix ? ` ${check.fix}` : ""}
-                      </td>
+              <TableWrap label="The checks that fail or warn">
+                <table className="print-table print-checks">
+                  <thead>
+                    <tr>
+                      <th scope="col">Check</th>
+                      <th scope="col">Severity</th>
+                      <th scope="col">Area</th>
+                      <th scope="col">Result</th>
+                      <th scope="col">What to do</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
+                  </thead>
+                  <tbody>
+                    {problems.map((check) => (
+                      <tr key={check.id}>
+                        <td>{check.title}</td>
+                        <td>{SEVERITY[check.severity]}</td>
+                        <td>{CATEGORY[check.category]}</td>
+                        <td>{check.status === "fail" ? "Fails" : "Warns"}</td>
+                        <td>
+                          {check.description}
+                          {check.fix ? ` ${check.fix}` : ""}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </TableWrap>
             )}
           </section>
           <section>

@@ -87,7 +87,7 @@ export const ReportBranding = ({ canEdit }: { canEdit: boolean }) => {
           </div>
           {canEdit ? (
             <>
-              <form onSubmit={saveName} className="inline-form">
+              <form onSubmit={saveName} className="branding-form">
                 <Field label="Agency name" hint={`Empty: the workspace's name (${branding.workspace_name}) is shown.`}>
                   {(props) => (
                     <input

@@ -18,13 +18,15 @@ RUN pnpm install --frozen-lockfile && pnpm --filter @scan/dashboard build && pnp
 # Run: Node, tini and the compiled program; no TypeScript, no dev dependencies, no pnpm.
 # The repository's layout is kept (/app/services/gateway, /app/prisma/migrations): the
 # migrations are found from dist/ by walking up, the dashboard's build at ../../dashboard/dist.
+# Chromium prints the client reports (PDFs) from the dashboard's print view; its fonts with it
 FROM node:20-bookworm-slim
-RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates tini \
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends ca-certificates tini chromium-headless-shell fonts-liberation \
   && rm -rf /var/lib/apt/lists/*
 COPY --from=build /out /app
 COPY --from=build /src/services/dashboard/dist /app/services/dashboard/dist
 WORKDIR /app/services/gateway
-ENV NODE_ENV=production PORT=3000
+ENV NODE_ENV=production PORT=3000 REPORT_CHROMIUM_PATH=/usr/lib/chromium/chromium-headless-shell
 EXPOSE 3000
 USER node
 ENTRYPOINT ["/usr/bin/tini", "--"]

@@ -33,8 +33,9 @@ export const SERVICE_BUILDS: readonly ServiceBuild[] = [
       accounts: "src/accounts-cli.ts",
       seed: "src/seed-cli.ts",
     },
-    // @node-rs/argon2 loads a prebuilt native add-on for the platform at run time
-    external: ["swagger-ui-dist", "@bull-board/api", "@bull-board/express", "@node-rs/argon2"],
+    // @node-rs/argon2 loads a prebuilt native add-on for the platform at run time; playwright-core
+    // (which prints the client reports) reads its own files beside its modules
+    external: ["swagger-ui-dist", "@bull-board/api", "@bull-board/express", "@node-rs/argon2", "playwright-core"],
   },
   {
     service: "worker",

@@ -216,9 +216,9 @@ describe("exports of a stored scan", () => {
     });
 
     it("refuses an unknown format or parameter with 400", async () => {
-      const pdf = await get(`/api/v1/scan/${id}?format=pdf`);
-      expect(pdf.status).toBe(400);
-      expect((pdf.body as Json).error.message).toContain("format must be json, csv, sarif or junit");
+      const html = await get(`/api/v1/scan/${id}?format=html`);
+      expect(html.status).toBe(400);
+      expect((html.body as Json).error.message).toContain("format must be json, csv, sarif, junit or pdf");
       const unknown = await get(`/api/v1/scan/${id}?fields=all`);
       expect(unknown.status).toBe(400);
       expect((unknown.body as Json).error.message).toContain('unknown query parameter "fields"');

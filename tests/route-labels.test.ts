@@ -407,6 +407,19 @@ describe("route labels of the request metrics", () => {
           send: () => call(`/api/v1/audits/${randomUUID()}/report`, { method: "POST", headers: key() }),
         },
       ],
+      "GET /api/v1/branding": [
+        { status: 200, send: () => call("/api/v1/branding", { headers: key() }) },
+        { status: 401, send: () => call("/api/v1/branding") },
+        { status: 405, method: "POST", send: () => call("/api/v1/branding", { method: "POST", headers: key() }) },
+      ],
+      "PUT /api/v1/branding": [
+        {
+          status: 200,
+          send: () =>
+            call("/api/v1/branding", { method: "PUT", headers: key(), body: { agency_name: "Label agency" } }),
+        },
+        { status: 401, send: () => call("/api/v1/branding", { method: "PUT", body: { agency_name: "x" } }) },
+      ],
       "GET /api/v1/account": [
         { status: 200, send: () => call("/api/v1/account", { headers: key() }) },
         { status: 401, send: () => call("/api/v1/account") },
@@ -549,6 +562,10 @@ describe("route labels of the request metrics", () => {
           method: "GET",
           send: () => call(`/api/v1/workspaces/${workspaceId}/invitations/${randomUUID()}`, { headers: jwt() }),
         },
+      ],
+      "GET /logos/:token": [
+        { status: 404, send: () => call(`/logos/${"a".repeat(32)}`) },
+        { status: 405, method: "POST", send: () => call(`/logos/${"a".repeat(32)}`, { method: "POST" }) },
       ],
       "GET /healthz": [
         { status: 200, send: () => call("/healthz") },

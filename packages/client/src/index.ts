@@ -44,6 +44,7 @@ export type AuditAlertView = DataOf<"listSiteAlerts">[number];
 export type AuditIssues = DataOf<"getAuditIssues">;
 export type AuditIssue = AuditIssues["issues"][number];
 export type AuditIssuePage = DataOf<"listAuditIssuePages">[number];
+export type ReportBrandingView = DataOf<"getReportBranding">;
 
 /** Where a user's JWT comes from: a fixed token, or a function asked before every request. */
 export type TokenSource = string | (() => string | null | undefined | Promise<string | null | undefined>);

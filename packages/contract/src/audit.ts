@@ -131,8 +131,8 @@ export type AuditPageListQuery = z.infer<typeof AuditPageListQuery>;
  * What GET /api/v1/audits/:id/report answers in: the report as JSON, or a file (docs/audits.md,
  * Exports). `?format=` names one outright; without it, `Accept` chooses, as for a stored scan.
  */
-export const AuditReportFormat = z.enum(["json", "csv", "sarif", "junit"], {
-  error: "format must be json, csv, sarif or junit",
+export const AuditReportFormat = z.enum(["json", "csv", "sarif", "junit", "pdf"], {
+  error: "format must be json, csv, sarif, junit or pdf",
 });
 export type AuditReportFormat = z.infer<typeof AuditReportFormat>;
 

@@ -18,6 +18,7 @@ export * from "./keyword";
 export * from "./list-query";
 export * from "./operations";
 export * from "./render-failure";
+export * from "./report-branding";
 export * from "./scan";
 export * from "./session";
 export * from "./site";

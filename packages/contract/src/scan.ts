@@ -137,8 +137,8 @@ export const ScanIdParam = z.object({
  * What GET /api/v1/scan/:id answers in: the stored scan as JSON, or an export of a finished
  * scan (docs/api.md, Exports). `?format=` names one outright; without it, `Accept` chooses.
  */
-export const ScanFormat = z.enum(["json", "csv", "sarif", "junit"], {
-  error: "format must be json, csv, sarif or junit",
+export const ScanFormat = z.enum(["json", "csv", "sarif", "junit", "pdf"], {
+  error: "format must be json, csv, sarif, junit or pdf",
 });
 export type ScanFormat = z.infer<typeof ScanFormat>;
 

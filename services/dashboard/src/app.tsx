@@ -5,6 +5,7 @@ import { Account } from "./pages/account";
 import { AcceptInvitation, ResetPassword, SignIn, SignUpPage } from "./pages/auth-pages";
 import { Keys } from "./pages/keys";
 import { Operations } from "./pages/operations";
+import { PrintPage } from "./pages/print-report";
 import { ScanReport } from "./pages/scan-report";
 import { Scans } from "./pages/scans";
 import { SitePage } from "./pages/site";
@@ -33,6 +34,8 @@ const PAGES: Page[] = [
   { pattern: "/settings/keys", page: () => <Keys /> },
   { pattern: "/settings/account", page: () => <Account /> },
   { pattern: "/operations", page: () => <Operations /> },
+  { pattern: "/print/scans/:id", page: ({ id = "" }) => <PrintPage key={id} kind="scan" id={id} /> },
+  { pattern: "/print/audits/:id", page: ({ id = "" }) => <PrintPage key={id} kind="audit" id={id} /> },
 ];
 
 const NotFound = ({ signedIn }: { signedIn: boolean }) => {

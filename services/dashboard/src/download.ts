@@ -1,9 +1,9 @@
 /**
- * Saves text as a file through a `blob:` link made in the page and clicked: the API's exports
+ * Saves text or a file's bytes as a file through a `blob:` link made in the page and clicked: the API's exports
  * want the session's JWT in a header, which a plain link to the API cannot send.
  */
-export const saveFile = (name: string, text: string, type: string) => {
-  const href = URL.createObjectURL(new Blob([text], { type }));
+export const saveFile = (name: string, content: string | Blob, type: string) => {
+  const href = URL.createObjectURL(content instanceof Blob ? content : new Blob([content], { type }));
   const link = document.createElement("a");
   link.href = href;
   link.download = name;

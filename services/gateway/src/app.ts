@@ -41,6 +41,7 @@ import {
   opsRoutes,
   type Reference,
 } from "./ops";
+import { type BrandingService, brandingRoutes, logoRoutes, type ReportService } from "./reports";
 import type { ScanService } from "./scans";
 import { type ProgressDeps, progressRoutes, scanListRoutes, scanRoutes } from "./scans";
 import type { CitationService, KeywordService, SiteCredentials, SiteService } from "./sites";
@@ -66,6 +67,10 @@ export type AppDeps = {
   clients: ClientService;
   /** what a client-scoped or read-only API key may reach, on every route and MCP tool */
   keyScope: KeyScope;
+  /** client reports: PDFs of scans and audits */
+  reports: ReportService;
+  /** the name and logo on the workspace's reports */
+  branding: BrandingService;
   auth: Authenticator;
   /** the dashboard's sign-in, sessions and their JWTs under /auth */
   sessionAuth: AuthRouteDeps;
@@ -118,6 +123,8 @@ export type RouteDeps = Pick<
   | "citations"
   | "workspaces"
   | "clients"
+  | "reports"
+  | "branding"
   | "sessionAuth"
   | "operations"
   | "limiter"
@@ -143,6 +150,8 @@ export const declaredRoutes = (
     citations,
     workspaces,
     clients,
+    reports,
+    branding,
     sessionAuth,
     operations,
     limiter,
@@ -159,7 +168,7 @@ export const declaredRoutes = (
     // the REST API, declared route by route: the access middleware and the body parser read the
     // declarations; the reference lists them in this order
     api: [
-      ...scanRoutes(scans),
+      ...scanRoutes(scans, reports.scanPdf),
       ...scanListRoutes({ scans, sites, limiter, onRejected }),
       ...evaluateRoutes(),
       ...generatorRoutes(tools.generators),
@@ -171,12 +180,13 @@ export const declaredRoutes = (
       ...citationRoutes(citations),
       ...keyRoutes(keys),
       ...workspaceRoutes(workspaces),
-      ...auditRoutes({ audits, schedules, history }),
+      ...auditRoutes({ audits, schedules, history, auditPdf: reports.auditPdf }),
+      ...brandingRoutes(branding),
       ...alertRoutes({ alerts }),
       ...progressRoutes({ scans, audits, ...progress }),
     ],
     sessions: authRoutes(sessionAuth),
-    ops: opsRoutes({ metrics, readiness, metricsToken }),
+    ops: [...opsRoutes({ metrics, readiness, metricsToken }), ...logoRoutes(branding)],
     docs: docsRoutes(reference),
   };
 };

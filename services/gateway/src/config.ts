@@ -142,6 +142,13 @@ export const Config = z
     DASHBOARD_DIR: optionalText.describe(
       "the web dashboard's build, served under `/app/`; unset: `services/dashboard/dist` of this checkout",
     ),
+    REPORT_CHROMIUM_PATH: optionalText.describe(
+      "the Chromium that prints client reports (PDFs); unset: Debian's `chromium-headless-shell` or `chromium` where installed (none: a PDF is 503)",
+    ),
+    REPORT_PDFS_AT_ONCE: intFrom(2, 1, 16).describe("client reports (PDFs) made at once; more wait their turn"),
+    REPORT_PDF_TIMEOUT_MS: intFrom(30_000, 1_000, 120_000).describe(
+      "the longest one client report may take, its wait for a turn included (then 503)",
+    ),
     HOST: z.string().default("0.0.0.0").describe("the address the API listens on"),
     SCAN_WAIT_MS: intFrom(30_000, 1, 34_000).describe("how long POST /scan waits before answering 202 (max 34,000)"),
     RESPONSE_FORM: ResponseForm.default("A").describe("envelope when a request has no `X-Response-Form`"),

@@ -50,6 +50,7 @@ import { createKeyService } from "./keys";
 import { createAuditTools, createMcpSessions } from "./mcp";
 import { createGatewayMetrics, type GatewayMetrics } from "./observability/metrics";
 import { createOperations, DASHBOARD_PATH } from "./ops";
+import { createBrandingService, createReportRenderer, createReportService } from "./reports";
 import { createAdmission, createPageTools, createScanService, ScanWaiter, terminalScansAmong } from "./scans";
 import { createCitationService, createKeywordService, createSiteCredentials, createSiteService } from "./sites";
 import { createWorkspaceService } from "./workspaces";
@@ -254,6 +255,15 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     activePerUser: config.AUDITS_ACTIVE_PER_USER,
     assertScannable: scans.assertScannable,
   });
+  const branding = createBrandingService({ db });
+  const renderer = createReportRenderer({
+    dashboardDir: config.DASHBOARD_DIR ?? DASHBOARD_BUILD,
+    chromiumPath: config.REPORT_CHROMIUM_PATH,
+    concurrency: config.REPORT_PDFS_AT_ONCE,
+    timeoutMs: config.REPORT_PDF_TIMEOUT_MS,
+    log,
+  });
+  const reports = createReportService({ audits, branding, renderer });
   const streams = createEventStreams({
     maxPerUser: config.PROGRESS_STREAMS_PER_USER,
     heartbeatMs: 15_000,
@@ -293,6 +303,8 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     keyScope: createKeyScope({ db }),
     keywords: createKeywordService({ db, sites }),
     citations: createCitationService({ db, sites }),
+    reports,
+    branding,
     workspaces: createWorkspaceService({
       db,
       invite: createOneTimeLinks({ db, publicUrl: config.PUBLIC_URL }).workspaceInvite,
@@ -397,7 +409,7 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     // A client caught between reconnect attempts (Redis just came back) never emits the "end"
     // that BullMQ's close waits for: give the clean close a moment, then drop the connections.
     await Promise.race([
-      Promise.all([events.close(), queue.close(), webhooks.close()]),
+      Promise.all([events.close(), queue.close(), webhooks.close(), renderer.close()]),
       new Promise((resolve) => setTimeout(resolve, CLIENT_CLOSE_MS).unref()),
     ]);
     await credentialFeed?.stop();

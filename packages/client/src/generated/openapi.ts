@@ -49,8 +49,9 @@ export interface paths {
          *     | `csv` | `text/csv` | `text/csv; charset=utf-8; header=present`, one row per check | `scan-<id>.csv` |
          *     | `sarif` | `application/sarif+json` | a SARIF 2.1.0 log | `scan-<id>.sarif` |
          *     | `junit` | `application/xml`, `application/junit+xml`, `text/xml` | `application/xml`, JUnit XML, one test case per check | `scan-<id>.xml` |
+         *     | `pdf` | `application/pdf` | `application/pdf`: the client report, the dashboard's print view of the scan made by the service's Chromium, in the workspace's name and logo (`PUT /api/v1/branding`) | `scan-<id>.pdf` |
          *
-         *     `?format=` wins over `Accept`. An `Accept` that names none of these is 406; an export of a scan still queued or running is 409 (its JSON answers the status); an export of a scan whose check list retention dropped is 410. Errors are JSON in the request's envelope.
+         *     `?format=` wins over `Accept`. A PDF is made on request (a second or two); the service makes a few at once and answers 503 when it has no Chromium or is busy beyond the wait. An `Accept` that names none of these is 406; an export of a scan still queued or running is 409 (its JSON answers the status); an export of a scan whose check list retention dropped is 410. Errors are JSON in the request's envelope.
          */
         get: operations["getScan"];
         put?: never;
@@ -850,11 +851,40 @@ export interface paths {
          *     | `csv` | `text/csv` | `text/csv; charset=utf-8`: a row per site-check finding, per passing or skipped site check, per page check with its pass rate | `audit-<id>-report.csv` |
          *     | `sarif` | `application/sarif+json` | a SARIF 2.1.0 log: a rule per page check and site check, a result per failing or warning page check on each judged page and per finding of a failing site check | `audit-<id>-report.sarif` |
          *     | `junit` | `application/xml`, `application/junit+xml`, `text/xml` | `application/xml`, JUnit XML: a suite per area of site checks, then a suite per area of each judged page, a test case per check | `audit-<id>-report.xml` |
+         *     | `pdf` | `application/pdf` | `application/pdf`: the client report, the dashboard's print view of the audit (grade, scores, the issue rollup with new and fixed issues, the site checks, the worst pages) made by the service's Chromium, in the workspace's name and logo (`PUT /api/v1/branding`) | `audit-<id>-report.pdf` |
+         *
+         *     A PDF is made on request (a few seconds); the service makes a few at once and answers 503 when it has no Chromium or is busy beyond the wait.
          *
          *     `?format=` wins over `Accept`. An `Accept` that names none of these is 406. An audit still under way has no report yet: 409 with `Retry-After`, in every format (follow `GET /api/v1/audits/{id}`); a failed or cancelled audit has none: 404. A SARIF or JUnit export of an audit whose pages' check lists retention dropped is 410 (the JSON and CSV report stay). Errors are JSON in the request's envelope.
          */
         get: operations["getAuditReport"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/branding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The name and logo on the workspace's reports
+         * @description The agency name and logo that the workspace's client reports (`?format=pdf` of a scan or an audit's report) carry at the top. With none set, a report shows the workspace's name and no logo.
+         */
+        get: operations["getReportBranding"];
+        /**
+         * Set the name and logo on the workspace's reports
+         * @description `agency_name` (1 to 100 characters, trimmed) replaces the workspace's name at the top of its reports; `logo` is a PNG or JPEG of at most 256 KB, its bytes in base64 (`data`, without a `data:` prefix) with its `type`. The bytes must be the image the type says (their signature is checked): anything else is 400, a larger image 413. SVG is not taken, since it can carry script.
+         *
+         *     A field left out stays as it is; `null` clears it. Each new logo is served under a new unguessable URL (`logo_url`, on this service's origin), so a cached copy of an old one is never shown. A viewer is refused with 403.
+         */
+        put: operations["setReportBranding"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1204,6 +1234,26 @@ export interface paths {
          * @description Queue depth by state, HTTP request durations by route and status, rate-limit rejections by plan, and the process metrics. Open unless the deployment sets `METRICS_TOKEN`.
          */
         get: operations["metrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/logos/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A report logo
+         * @description The image a workspace uploaded for its reports, under the unguessable URL its branding names. The URL changes with each upload, so the image is cached for a year. Served with `X-Content-Type-Options: nosniff` and a policy that runs nothing.
+         */
+        get: operations["getReportLogo"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2336,6 +2386,38 @@ export interface components {
             };
         };
         /**
+         * @description Unsupported media type, in the request's form (Form A or Form B):
+         *
+         *     - `unsupported_media_type` / `UNSUPPORTED_MEDIA_TYPE`: a body in a `Content-Encoding` the server does not decode (it reads `gzip`, `deflate`, `br` and `identity`), or in an unsupported charset
+         */
+        ApiError415: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    ok: false;
+                    error: {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                        message: string;
+                        hint: string;
+                    };
+                } | {
+                    error: string;
+                    /** @enum {string} */
+                    code: "UNSUPPORTED_MEDIA_TYPE";
+                };
+            };
+        };
+        /**
          * @description In Form A:
          *
          *     - `invalid_request`: a field or query parameter failed validation, the body is not a JSON object, or an `Idempotency-Key` is empty, longer than 255 characters or not printable ASCII
@@ -2676,6 +2758,34 @@ export interface components {
             };
         };
         /**
+         * @description Bad request, in the request's form (Form A or Form B):
+         *
+         *     - `invalid_request` / `VALIDATION_ERROR`: a field or query parameter failed validation, the body is not a JSON object, or an `Idempotency-Key` is empty, longer than 255 characters or not printable ASCII
+         *     - `invalid_request` / `INVALID_JSON`: the body is not valid JSON
+         */
+        ServiceError400: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    ok: false;
+                    error: {
+                        /** @enum {string} */
+                        code: "invalid_request";
+                        message: string;
+                        hint: string;
+                    };
+                } | {
+                    error: string;
+                    /** @enum {string} */
+                    code: "VALIDATION_ERROR" | "INVALID_JSON";
+                };
+            };
+        };
+        /**
          * @description Not found, in the request's form (Form A or Form B):
          *
          *     - `not_found` / `NOT_FOUND`: unknown route, or a resource missing or not the caller's
@@ -2859,7 +2969,7 @@ export interface operations {
     getScan: {
         parameters: {
             query?: {
-                format?: "json" | "csv" | "sarif" | "junit";
+                format?: "json" | "csv" | "sarif" | "junit" | "pdf";
                 /** @description The token of an anonymous scan's access link, exactly as the `Location` of its `POST /api/v1/scan` gave it. Not needed for a key holder's own scans. */
                 access?: string;
             };
@@ -2909,6 +3019,7 @@ export interface operations {
                     "text/csv": string;
                     "application/sarif+json": components["schemas"]["SarifLog"];
                     "application/xml": string;
+                    "application/pdf": string;
                 };
             };
             /** @description Not modified: `If-None-Match` names the current `ETag`. No body; the tag, caching headers and rate-limit headers are sent, and the request is not counted against the limit. */
@@ -8792,7 +8903,7 @@ export interface operations {
     getAuditReport: {
         parameters: {
             query?: {
-                format?: "json" | "csv" | "sarif" | "junit";
+                format?: "json" | "csv" | "sarif" | "junit" | "pdf";
             };
             header?: {
                 /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
@@ -8817,7 +8928,7 @@ export interface operations {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     Vary: components["headers"]["Vary"];
-                    /** @description On an export: `attachment; filename="audit-<id>-report.csv"` (`.sarif`, `.xml`). */
+                    /** @description On an export: `attachment; filename="audit-<id>-report.csv"` (`.sarif`, `.xml`, `.pdf`). */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
@@ -9009,6 +9120,7 @@ export interface operations {
                     "text/csv": string;
                     "application/sarif+json": components["schemas"]["SarifLog"];
                     "application/xml": string;
+                    "application/pdf": string;
                 };
             };
             400: components["responses"]["ApiError400"];
@@ -9018,6 +9130,151 @@ export interface operations {
             406: components["responses"]["ApiError406"];
             409: components["responses"]["ApiError409"];
             410: components["responses"]["ApiError410"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    getReportBranding: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The branding. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            /** @description The name at the top of every report; null: the workspace's own name is shown. */
+                            agency_name: string | null;
+                            /** @description The workspace's name, shown when `agency_name` is null. */
+                            workspace_name: string;
+                            /** @description Where the logo is served, on this service's own origin (`/logos/<token>`); null: no logo. */
+                            logo_url: string | null;
+                            logo_type: ("image/png" | "image/jpeg") | null;
+                            updated_at: string | null;
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description The name at the top of every report; null: the workspace's own name is shown. */
+                            agency_name: string | null;
+                            /** @description The workspace's name, shown when `agency_name` is null. */
+                            workspace_name: string;
+                            /** @description Where the logo is served, on this service's own origin (`/logos/<token>`); null: no logo. */
+                            logo_url: string | null;
+                            logo_type: ("image/png" | "image/jpeg") | null;
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["ApiError401"];
+            405: components["responses"]["ApiError405"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    setReportBranding: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    agency_name?: string | null;
+                    logo?: {
+                        /** @enum {string} */
+                        type: "image/png" | "image/jpeg";
+                        data: string;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The branding as it now stands. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            /** @description The name at the top of every report; null: the workspace's own name is shown. */
+                            agency_name: string | null;
+                            /** @description The workspace's name, shown when `agency_name` is null. */
+                            workspace_name: string;
+                            /** @description Where the logo is served, on this service's own origin (`/logos/<token>`); null: no logo. */
+                            logo_url: string | null;
+                            logo_type: ("image/png" | "image/jpeg") | null;
+                            updated_at: string | null;
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description The name at the top of every report; null: the workspace's own name is shown. */
+                            agency_name: string | null;
+                            /** @description The workspace's name, shown when `agency_name` is null. */
+                            workspace_name: string;
+                            /** @description Where the logo is served, on this service's own origin (`/logos/<token>`); null: no logo. */
+                            logo_url: string | null;
+                            logo_type: ("image/png" | "image/jpeg") | null;
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            403: components["responses"]["ApiError403"];
+            405: components["responses"]["ApiError405"];
+            413: components["responses"]["ApiError413"];
+            415: components["responses"]["ApiError415"];
             429: components["responses"]["ApiError429"];
             500: components["responses"]["ApiError500"];
             503: components["responses"]["ApiError503"];
@@ -10096,6 +10353,38 @@ export interface operations {
                 };
             };
             401: components["responses"]["ServiceError401"];
+            405: components["responses"]["ServiceError405"];
+        };
+    };
+    getReportLogo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The logo. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                };
+            };
+            400: components["responses"]["ServiceError400"];
+            404: components["responses"]["ServiceError404"];
             405: components["responses"]["ServiceError405"];
         };
     };

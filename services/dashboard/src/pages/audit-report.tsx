@@ -1,5 +1,6 @@
 import { type AuditView, dataOf, problemOf, ScanApiError, type SiteReport } from "@scan/client";
 import { useEffect, useRef, useState } from "react";
+import { ReportFiles } from "../components/report-files";
 import { FormError, Grade, Loading, Problem, ScoreBar, StatusBadge, TableWrap } from "../components/ui";
 import { saveFile } from "../download";
 import { formatDateTime } from "../format";
@@ -169,32 +170,37 @@ const Exports = ({ audit }: { audit: AuditView }) => {
     }
   };
   return (
-    <div className="exports">
-      <button type="button" className="button secondary small" onClick={() => void save("pages")} disabled={!!busy}>
-        {busy === "pages" ? "Preparing…" : "Download pages (CSV)"}
-      </button>
+    <>
+      <div className="exports">
+        <button type="button" className="button secondary small" onClick={() => void save("pages")} disabled={!!busy}>
+          {busy === "pages" ? "Preparing…" : "Download pages (CSV)"}
+        </button>
+        {audit.status === "completed" ? (
+          <>
+            <button
+              type="button"
+              className="button secondary small"
+              onClick={() => void save("issues")}
+              disabled={!!busy}
+            >
+              {busy === "issues" ? "Preparing…" : "Download issues (CSV)"}
+            </button>
+            <button
+              type="button"
+              className="button secondary small"
+              onClick={() => void save("report")}
+              disabled={!!busy}
+            >
+              {busy === "report" ? "Preparing…" : "Download report (CSV)"}
+            </button>
+          </>
+        ) : null}
+        <FormError error={error} />
+      </div>
       {audit.status === "completed" ? (
-        <>
-          <button
-            type="button"
-            className="button secondary small"
-            onClick={() => void save("issues")}
-            disabled={!!busy}
-          >
-            {busy === "issues" ? "Preparing…" : "Download issues (CSV)"}
-          </button>
-          <button
-            type="button"
-            className="button secondary small"
-            onClick={() => void save("report")}
-            disabled={!!busy}
-          >
-            {busy === "report" ? "Preparing…" : "Download report (CSV)"}
-          </button>
-        </>
+        <ReportFiles kind="audit" id={audit.id} formats={["pdf", "sarif", "junit"]} />
       ) : null}
-      <FormError error={error} />
-    </div>
+    </>
   );
 };
 

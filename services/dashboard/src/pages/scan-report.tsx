@@ -1,6 +1,7 @@
 import type { CheckResult, StoredScan } from "@scan/client";
 import { useEffect, useLayoutEffect, useMemo, useState } from "react";
 import { Shell } from "../components/layout";
+import { ReportFiles } from "../components/report-files";
 import { Grade, Loading, Notice, PageTitle, Problem, ScoreBar, StatusBadge } from "../components/ui";
 import { formatDateTime, formatMs } from "../format";
 import { useLiveScan } from "../live-scan";
@@ -251,6 +252,7 @@ export const ScanReport = ({ id }: { id: string }) => {
   return (
     <Shell>
       <PageTitle actions={scan?.status === "completed" ? <Download scan={scan} /> : null}>Scan report</PageTitle>
+      {scan?.status === "completed" && scan.checks_pruned_at === null ? <ReportFiles kind="scan" id={scan.id} /> : null}
       <p>
         <Link to="/scans">← All scans</Link>
       </p>

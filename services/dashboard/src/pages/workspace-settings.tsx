@@ -8,6 +8,7 @@ import { formatDateTime } from "../format";
 import { asProblem, useLoad } from "../load";
 import { useApi, useSession, useUser } from "../session";
 import { manages, ROLE_NAMES, useWorkspaces, type WorkspaceRole, type WorkspaceView } from "../workspace";
+import { ReportBranding } from "./report-branding";
 import { Invitations } from "./workspace-invitations";
 
 /**
@@ -268,6 +269,7 @@ export const WorkspaceSettings = () => {
           <Fragment key={current.id}>
             <Members workspace={current} />
             {canManage ? <Invitations workspace={current} /> : null}
+            <ReportBranding canEdit={current.role !== "viewer"} />
           </Fragment>
           <Rename
             open={renaming}

@@ -68,6 +68,9 @@ const RULES: Record<string, Rule> = {
   "POST /api/v1/citations": { bodySite: true },
   "GET /api/v1/clients": { list: true },
   "POST /api/v1/clients": { workspace: true },
+  // the workspace's report letterhead: read by any key, changed only workspace-wide
+  "GET /api/v1/branding": { open: true },
+  "PUT /api/v1/branding": { workspace: true },
 };
 
 /** Paths under a record's own path belong to that record. */

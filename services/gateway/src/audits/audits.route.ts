@@ -37,7 +37,7 @@ import {
 import { pageOf, reply } from "../http/answer";
 import { type Route, route } from "../http/route";
 import { sendStreamedFile } from "../http/streamed-file";
-import { exportFormatFor } from "../scans";
+import { exportFormatFor, sendPdf } from "../scans";
 import type { AuditService } from "./audit-service";
 import type { HistoryService } from "./history-service";
 import type { ScheduleService } from "./schedule-service";
@@ -123,10 +123,13 @@ export const auditRoutes = ({
   audits,
   schedules,
   history,
+  auditPdf,
 }: {
   audits: AuditService;
   schedules: ScheduleService;
   history: HistoryService;
+  /** the completed audit's client report: the PDF of its print view, in the workspace's name and logo */
+  auditPdf: (workspaceId: string, auditId: string) => Promise<Buffer>;
 }): Route[] => [
   route(
     {
@@ -456,6 +459,9 @@ export const auditRoutes = ({
           "| `csv` | `text/csv` | `text/csv; charset=utf-8`: a row per site-check finding, per passing or skipped site check, per page check with its pass rate | `audit-<id>-report.csv` |",
           "| `sarif` | `application/sarif+json` | a SARIF 2.1.0 log: a rule per page check and site check, a result per failing or warning page check on each judged page and per finding of a failing site check | `audit-<id>-report.sarif` |",
           "| `junit` | `application/xml`, `application/junit+xml`, `text/xml` | `application/xml`, JUnit XML: a suite per area of site checks, then a suite per area of each judged page, a test case per check | `audit-<id>-report.xml` |",
+          "| `pdf` | `application/pdf` | `application/pdf`: the client report, the dashboard's print view of the audit (grade, scores, the issue rollup with new and fixed issues, the site checks, the worst pages) made by the service's Chromium, in the workspace's name and logo (`PUT /api/v1/branding`) | `audit-<id>-report.pdf` |",
+          "",
+          "A PDF is made on request (a few seconds); the service makes a few at once and answers 503 when it has no Chromium or is busy beyond the wait.",
           "",
           "`?format=` wins over `Accept`. An `Accept` that names none of these is 406. An audit still under way has no report yet: 409 with `Retry-After`, in every format (follow `GET /api/v1/audits/{id}`); a failed or cancelled audit has none: 404. A SARIF or JUnit export of an audit whose pages' check lists retention dropped is 410 (the JSON and CSV report stay). Errors are JSON in the request's envelope.",
         ].join("\n"),
@@ -467,7 +473,7 @@ export const auditRoutes = ({
               ...apiHeaders,
               Vary: revalidationHeaders.Vary,
               "Content-Disposition": z.string().optional().meta({
-                description: 'On an export: `attachment; filename="audit-<id>-report.csv"` (`.sarif`, `.xml`).',
+                description: 'On an export: `attachment; filename="audit-<id>-report.csv"` (`.sarif`, `.xml`, `.pdf`).',
               }),
             }),
             content: {
@@ -485,6 +491,12 @@ export const auditRoutes = ({
                     "JUnit XML (`testsuites`): `SEO site checks of <url>` (and each area with site checks), a test case per site check whose `failure` lists its findings and their pages; then per judged page a suite per area (`SEO checks of <url>`), a test case per check named with the page's URL; a page whose scan failed is one test case in `error`. Valid against the Ant JUnit XSD and the Jenkins xUnit junit-10.xsd.",
                 }),
               },
+              "application/pdf": {
+                schema: z.string().meta({
+                  format: "binary",
+                  description: "The client report of the audit, in the workspace's name and logo.",
+                }),
+              },
             },
           },
           ...apiErrors(400, 401, 404, 405, 406, 409, 410, 429, 500, 503),
@@ -496,6 +508,7 @@ export const auditRoutes = ({
       res.vary("Accept");
       const { id } = params;
       const format = exportFormatFor(query.format, req.get("accept"));
+      if (format === "pdf") return sendPdf(res, `audit-${id}-report`, await auditPdf(caller.workspaceId, id));
       if (format === "csv") return sendCsv(res, `audit-${id}-report`, await audits.reportAsCsv(caller.workspaceId, id));
       if (format === "sarif" || format === "junit") {
         // refusals (409, 404, 410) come before the file; the file is written as the pages are read

@@ -115,6 +115,10 @@ const TAGS = [
     name: "Audits",
     description: "Whole-site audits: discovery, a crawl on the scan workers, site checks, the site report, exports.",
   },
+  {
+    name: "Reports",
+    description: "Client reports: the name and logo a workspace's PDFs of scans and audits carry, and the logo's file.",
+  },
   { name: "Keywords", description: "Tracked search keywords and their positions." },
   { name: "Citations", description: "Observations of AI engines citing a site." },
   { name: "API keys", description: "The API keys of the signed-in member's current workspace (JWT)." },

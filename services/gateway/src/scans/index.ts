@@ -5,7 +5,7 @@ export { createPageTools, type PageTools, type ToolAnswer, type ToolContext } fr
 export { type ProgressDeps, progressRoutes } from "./progress.route";
 export { scanRoutes } from "./scan.route";
 export { terminalScansAmong } from "./scan-reader";
-export { exportFormatFor } from "./scan-representation";
+export { exportFormatFor, sendPdf } from "./scan-representation";
 export { createScanService, type ScanService } from "./scan-service";
 export { ScanWaiter } from "./scan-waiter";
 export { scanListRoutes } from "./scans.route";

@@ -12,11 +12,12 @@ const SERVED: ReadonlyArray<readonly [string, ScanFormat]> = [
   ...(Object.entries(EXPORT_FORMATS) as [ExportFormat, (typeof EXPORT_FORMATS)[ExportFormat]][]).flatMap(
     ([format, { mediaType, aliases }]) => [mediaType, ...aliases].map((type) => [type, format] as const),
   ),
+  ["application/pdf", "pdf"],
 ];
 
 const FORMAT_OF = new Map(SERVED);
 const ACCEPT_HINT =
-  "Ask for application/json, text/csv, application/sarif+json or application/xml (JUnit), or name the format with ?format=json|csv|sarif|junit.";
+  "Ask for application/json, text/csv, application/sarif+json, application/xml (JUnit) or application/pdf, or name the format with ?format=json|csv|sarif|junit|pdf.";
 
 /**
  * `?format=` when given (it wins over Accept), else the type Accept prefers; 406 when it accepts
@@ -43,6 +44,15 @@ export const exportFormatFor = (format: ScanFormat | undefined, accept: string |
  * attachment`). A scan still queued or running has no result to export: 409.
  */
 export const sendExport = (res: Response, format: ExportFormat, scan: StoredScan): void => {
+  assertExportable(format, scan);
+  const { contentType, extension } = EXPORT_FORMATS[format];
+  res.setHeader("Content-Type", contentType);
+  res.setHeader("Content-Disposition", `attachment; filename="scan-${scan.id}.${extension}"`);
+  res.status(200).send(renderExport(format, [pageOfStoredScan(scan)], TOOL));
+};
+
+/** A scan still queued or running has no export (409); one whose checks retention dropped has none either (410). */
+export const assertExportable = (format: ExportFormat | "pdf", scan: StoredScan): void => {
   if (scan.status !== "completed" && scan.status !== "failed") {
     throw new AppError(
       "scan_not_finished",
@@ -59,8 +69,12 @@ export const sendExport = (res: Response, format: ExportFormat, scan: StoredScan
       `Its scores and issue counts are still in GET /api/v1/scan/${scan.id} as JSON; scan the page again for an export.`,
     );
   }
-  const { contentType, extension } = EXPORT_FORMATS[format];
-  res.setHeader("Content-Type", contentType);
-  res.setHeader("Content-Disposition", `attachment; filename="scan-${scan.id}.${extension}"`);
-  res.status(200).send(renderExport(format, [pageOfStoredScan(scan)], TOOL));
+};
+
+/** A client report to save: `Content-Disposition: attachment`, never kept by a shared cache. */
+export const sendPdf = (res: Response, name: string, file: Buffer): void => {
+  res.setHeader("Content-Type", "application/pdf");
+  res.setHeader("Content-Disposition", `attachment; filename="${name}.pdf"`);
+  res.setHeader("Cache-Control", "private, no-store");
+  res.status(200).send(file);
 };

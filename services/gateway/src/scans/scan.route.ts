@@ -30,7 +30,7 @@ import {
 import { reply } from "../http/answer";
 import { parsePrefer } from "../http/prefer";
 import { type Route, route } from "../http/route";
-import { exportFormatFor, sendExport } from "./scan-representation";
+import { assertExportable, exportFormatFor, sendExport, sendPdf } from "./scan-representation";
 import type { ScanService } from "./scan-service";
 
 const BODY_HINT =
@@ -91,7 +91,11 @@ const scanCallback = {
  * POST /api/v1/scan (docs/spec/public-scanning-api.md §4.1) and GET /api/v1/scan/:id (§4.3),
  * which also exports a finished scan as CSV, SARIF or JUnit XML (docs/api.md, Exports).
  */
-export const scanRoutes = (scans: ScanService): Route[] => [
+export const scanRoutes = (
+  scans: ScanService,
+  /** a finished scan's client report: the PDF of its print view, branded as the viewer's workspace */
+  scanPdf: (scan: StoredScan, viewerWorkspaceId: string | null) => Promise<Buffer>,
+): Route[] => [
   route(
     {
       method: "post",
@@ -202,8 +206,9 @@ export const scanRoutes = (scans: ScanService): Route[] => [
           "| `csv` | `text/csv` | `text/csv; charset=utf-8; header=present`, one row per check | `scan-<id>.csv` |",
           "| `sarif` | `application/sarif+json` | a SARIF 2.1.0 log | `scan-<id>.sarif` |",
           "| `junit` | `application/xml`, `application/junit+xml`, `text/xml` | `application/xml`, JUnit XML, one test case per check | `scan-<id>.xml` |",
+          "| `pdf` | `application/pdf` | `application/pdf`: the client report, the dashboard's print view of the scan made by the service's Chromium, in the workspace's name and logo (`PUT /api/v1/branding`) | `scan-<id>.pdf` |",
           "",
-          "`?format=` wins over `Accept`. An `Accept` that names none of these is 406; an export of a scan still queued or running is 409 (its JSON answers the status); an export of a scan whose check list retention dropped is 410. Errors are JSON in the request's envelope.",
+          "`?format=` wins over `Accept`. A PDF is made on request (a second or two); the service makes a few at once and answers 503 when it has no Chromium or is busy beyond the wait. An `Accept` that names none of these is 406; an export of a scan still queued or running is 409 (its JSON answers the status); an export of a scan whose check list retention dropped is 410. Errors are JSON in the request's envelope.",
         ].join("\n"),
         headers: z.object(conditionalHeaderParams),
         responses: {
@@ -232,6 +237,13 @@ export const scanRoutes = (scans: ScanService): Route[] => [
                     "JUnit XML (`testsuites`): one `testsuite` per area (`SEO checks of <url>`), one `testcase` per check; `failure` (type `fail` or `warn`) for a check that did not pass, `skipped` for one that did not apply; valid against the Ant JUnit XSD and the Jenkins xUnit junit-10.xsd. A failed scan is one test case in `error`.",
                 }),
               },
+              "application/pdf": {
+                schema: z.string().meta({
+                  format: "binary",
+                  description:
+                    "The client report: grade, scores and every check's result, in the workspace's name and logo.",
+                }),
+              },
             },
           },
           "304": notModified(),
@@ -245,6 +257,11 @@ export const scanRoutes = (scans: ScanService): Route[] => [
       const viewer = caller.kind === "anonymous" ? null : caller.workspaceId;
       const scan = await scans.get(params.id, viewer, query.access);
       const format = exportFormatFor(query.format, req.get("accept"));
+      if (format === "pdf") {
+        const stored = toStoredScan(scan);
+        assertExportable("pdf", stored);
+        return sendPdf(res, `scan-${scan.id}`, await scanPdf(stored, viewer));
+      }
       if (format !== "json") return sendExport(res, format, toStoredScan(scan));
       // a callback URL may carry the receiver's own token: only the scan's owner is shown it
       // (an anonymous scan has none, so its readers never see the callback)

@@ -1,0 +1,4 @@
+export { type BrandingService, createBrandingService, LOGO_PATH, type Logo } from "./branding-service";
+export { createReportRenderer, type ReportRenderer } from "./report-renderer";
+export { createReportService, type PrintData, type ReportService } from "./report-service";
+export { brandingRoutes, logoRoutes } from "./reports.route";

@@ -43,6 +43,15 @@ import type { ScanService } from "./scans";
 import { type ProgressDeps, progressRoutes, scanListRoutes, scanRoutes } from "./scans";
 import type { CitationService, KeywordService, SiteCredentials, SiteService } from "./sites";
 import { citationRoutes, keywordRoutes, siteRoutes } from "./sites";
+import {
+  type CompetitorService,
+  competitorRoutes,
+  type EngineKeyService,
+  engineKeyRoutes,
+  type ProfileService,
+  type PromptService,
+  visibilityRoutes,
+} from "./visibility";
 import { type WorkspaceService, workspaceRoutes } from "./workspaces";
 
 export type AppDeps = {
@@ -60,6 +69,13 @@ export type AppDeps = {
   citations: CitationService;
   /** workspaces, their members and invitations, and the session's current one */
   workspaces: WorkspaceService;
+  /** what sites' AI visibility is tracked with: profiles, prompts, competitors, the workspaces' engine keys */
+  visibility: {
+    profiles: ProfileService;
+    prompts: PromptService;
+    competitors: CompetitorService;
+    engineKeys: EngineKeyService;
+  };
   auth: Authenticator;
   /** the dashboard's sign-in, sessions and their JWTs under /auth */
   sessionAuth: AuthRouteDeps;
@@ -111,6 +127,7 @@ export type RouteDeps = Pick<
   | "keywords"
   | "citations"
   | "workspaces"
+  | "visibility"
   | "sessionAuth"
   | "operations"
   | "limiter"
@@ -135,6 +152,7 @@ export const declaredRoutes = (
     keywords,
     citations,
     workspaces,
+    visibility,
     sessionAuth,
     operations,
     limiter,
@@ -160,8 +178,11 @@ export const declaredRoutes = (
       ...siteRoutes({ sites, schedules, credentials: siteCredentials, assertScannable: scans.assertScannable }),
       ...keywordRoutes(keywords),
       ...citationRoutes(citations),
+      ...visibilityRoutes(visibility),
+      ...competitorRoutes(visibility.competitors),
       ...keyRoutes(keys),
       ...workspaceRoutes(workspaces),
+      ...engineKeyRoutes(visibility.engineKeys),
       ...auditRoutes({ audits, schedules, history }),
       ...alertRoutes({ alerts }),
       ...progressRoutes({ scans, audits, ...progress }),

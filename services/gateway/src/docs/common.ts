@@ -435,10 +435,10 @@ export const page = (description: string, item: z.ZodType): ZodOpenApiResponseOb
   },
 });
 
-/** A JSON request body. */
-export const jsonBody = (schema: z.ZodType, required = true) => ({
+/** A request body: a JSON one, or (an import) CSV text. */
+export const jsonBody = (schema: z.ZodType, required = true, mediaType = "application/json") => ({
   required,
-  content: { "application/json": { schema } },
+  content: { [mediaType]: { schema } },
 });
 
 /**

@@ -5,7 +5,7 @@ import type { ZodOpenApiOperationObject, ZodOpenApiParameters } from "zod-openap
 import type { AccountCaller, Caller, UserCaller } from "../access/authenticate";
 import { type Answer, sendAnswer } from "./answer";
 import { methodNotAllowed } from "./errors";
-import { type BodySent, type BodySpec, type InputSpec, parseBody, parseInput } from "./route-input";
+import { type BodyMediaType, type BodySent, type BodySpec, type InputSpec, parseBody, parseInput } from "./route-input";
 
 /** The REST API: every request under it is authenticated and counted before any route runs (api-access). */
 export const API_PREFIX = "/api/v1";
@@ -127,7 +127,7 @@ export type Route = {
   /** the schemas it reads, for its operation in the API reference */
   params?: z.ZodType;
   query?: z.ZodType;
-  body?: { schema: z.ZodType; optional: boolean };
+  body?: { schema: z.ZodType; optional: boolean; mediaType: BodyMediaType };
   docs?: RouteDocs;
   /** the express handlers to mount: the guard, if any, then the work, with `around` inside it */
   handlers: (around?: Around) => RequestHandler[];
@@ -253,7 +253,9 @@ export const route = <
     viewerMayWrite,
     params: params?.schema,
     query: query?.schema,
-    body: body ? { schema: body.schema, optional: body.optional ?? false } : undefined,
+    body: body
+      ? { schema: body.schema, optional: body.optional ?? false, mediaType: body.mediaType ?? "application/json" }
+      : undefined,
     docs,
     handlers: (around) => {
       const work: RequestHandler = async (req, res) => {

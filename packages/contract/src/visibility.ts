@@ -156,7 +156,9 @@ export const LocaleTag = z
   .transform((value, ctx) => {
     try {
       const [canonical] = Intl.getCanonicalLocales(value);
-      if (canonical) return canonical;
+      // the language is an ISO 639 code (2 or 3 letters): BCP 47's longer language subtags are
+      // reserved or unused, and a word such as "english" is well-formed but names no language
+      if (canonical && /^[a-z]{2,3}(-|$)/.test(canonical)) return canonical;
     } catch {
       // RangeError: not a well-formed tag
     }
@@ -237,15 +239,7 @@ export const PromptListQuery = z.strictObject({
   /** prompts carrying this tag */
   tag: queryText(50).transform((value) => value?.toLowerCase()),
   /** the exact language tag, in any case */
-  locale: queryText(35).transform((value, ctx) => {
-    if (value === undefined) return undefined;
-    try {
-      return Intl.getCanonicalLocales(value)[0];
-    } catch {
-      ctx.addIssue({ code: "custom", message: "must be a BCP 47 language tag such as en-US" });
-      return z.NEVER;
-    }
-  }),
+  locale: queryText(35).pipe(LocaleTag.optional()),
 });
 export type PromptListQuery = z.infer<typeof PromptListQuery>;
 

@@ -49,13 +49,16 @@ describe("readPromptCsv", () => {
 
   it("names each row at fault by its number, the header being row 1", () => {
     const long = "x".repeat(501);
-    const reading = refused(`text,locale\nfine,en\n,en\n${long},en\nok,not a locale!\nextra,en,cell\ntrailing,en,\n`);
+    const reading = refused(
+      `text,locale\nfine,en\n,en\n${long},en\nok,not a locale!\nword,english\nextra,en,cell\ntrailing,en,\n`,
+    );
     expect(reading.file).toBeNull();
     expect(reading.rowProblems).toEqual([
       { row: 3, problem: "text: must not be blank" },
       { row: 4, problem: "text: must be at most 500 characters" },
       { row: 5, problem: 'locale: "not a locale!" is not a BCP 47 language tag such as en-US' },
-      { row: 6, problem: "has 3 cells, the header 2" },
+      { row: 6, problem: 'locale: "english" is not a BCP 47 language tag such as en-US' },
+      { row: 7, problem: "has 3 cells, the header 2" },
     ]);
   });
 

@@ -253,7 +253,7 @@ export interface paths {
         post?: never;
         /**
          * Delete one of the caller's sites
-         * @description Deletes the site with its keywords, citation tracks, audits, audit schedule, regression alerts and stored credentials. Its scans stay (they are of URLs); a later scan of the origin made with a key records the site again, without what was deleted. 409 `conflict` while an audit of the site is under way; another workspace's or an unknown site is 404.
+         * @description Deletes the site with its keywords, citation tracks, audits, audit schedule, regression alerts, stored credentials, and its visibility profile, prompts and competitors. Its scans stay (they are of URLs); a later scan of the origin made with a key records the site again, without what was deleted. 409 `conflict` while an audit of the site is under way; another workspace's or an unknown site is 404.
          */
         delete: operations["deleteSite"];
         options?: never;
@@ -2086,7 +2086,7 @@ export interface components {
          * @description Forbidden, in the request's form (Form A or Form B):
          *
          *     - `forbidden` / `FORBIDDEN`: authenticated but not permitted (a workspace viewer's write; a key beyond MAX_KEYS_PER_USER; a member on an operator's endpoint; a session's change without its CSRF token or from another origin)
-         *     - `forbidden` / `PLAN_LIMIT`: the plan's monthly scan quota is used up
+         *     - `forbidden` / `PLAN_LIMIT`: the plan's monthly scan quota is used up, or a number the plan sets is reached (pages of an audit, sites audited on a schedule, competitors per site)
          *     - `forbidden` / `HTTPS_REQUIRED`: the request came over plain HTTP where HTTPS is required (production); checked before the key, which is neither looked up nor counted
          */
         ApiError403: {
@@ -2153,7 +2153,7 @@ export interface components {
          * @description Conflict, in the request's form (Form A or Form B):
          *
          *     - `conflict` / `SCAN_NOT_FINISHED`: an export (CSV, SARIF, JUnit) of a scan that is still `queued` or `running`, read it as JSON until it has finished; or the report of an audit still under way, in any format, follow `GET /api/v1/audits/{id}` until it has completed
-         *     - `conflict` / `CONFLICT`: the change would clash with what is stored: a keyword reworded to words its site already tracks, or a site deleted while an audit of it is under way
+         *     - `conflict` / `CONFLICT`: the change would clash with what is stored: a keyword reworded to words its site already tracks, a prompt or competitor its site has already, or a site deleted while an audit of it is under way
          *     - `idempotency_key_in_use` / `IDEMPOTENCY_KEY_IN_USE`: a request with this `Idempotency-Key` is still being answered; retry after `Retry-After` to receive its answer
          */
         ApiError409: {
@@ -2542,7 +2542,7 @@ export interface components {
          * @description In Form A:
          *
          *     - `forbidden`: authenticated but not permitted (a workspace viewer's write; a key beyond MAX_KEYS_PER_USER; a member on an operator's endpoint; a session's change without its CSRF token or from another origin)
-         *     - `forbidden`: the plan's monthly scan quota is used up
+         *     - `forbidden`: the plan's monthly scan quota is used up, or a number the plan sets is reached (pages of an audit, sites audited on a schedule, competitors per site)
          *     - `forbidden`: the request came over plain HTTP where HTTPS is required (production); checked before the key, which is neither looked up nor counted
          */
         SessionError403: {

@@ -134,7 +134,7 @@ describe("aeo_fix and aeo_generate", () => {
     ).rejects.toThrow(/either url .* or audit_id/);
   }, 300_000);
 
-  it("lists all five tools with their input schemas", async () => {
+  it("lists every tool with its input schema", async () => {
     const client = await streamableClient(base, account.key);
     clients.push(client);
     const { tools } = await client.listTools();
@@ -144,6 +144,13 @@ describe("aeo_fix and aeo_generate", () => {
       "aeo_fix",
       "aeo_generate",
       "aeo_audit_site",
+      "aeo_visibility_profile",
+      "aeo_list_prompts",
+      "aeo_add_prompt",
+      "aeo_remove_prompt",
+      "aeo_list_competitors",
+      "aeo_add_competitor",
+      "aeo_remove_competitor",
     ]);
     const fix = tools.find((tool) => tool.name === "aeo_fix");
     expect(fix?.inputSchema).toMatchObject({

@@ -111,6 +111,14 @@ describe("route labels of the request metrics", () => {
       await idOf("/api/v1/clients", { name: "Renamed" }),
       await idOf("/api/v1/clients", { name: "Doomed" }),
     ];
+    const [promptId, doomedPromptId] = [
+      await idOf(`/api/v1/sites/${siteId}/prompts`, { text: "changed label" }),
+      await idOf(`/api/v1/sites/${siteId}/prompts`, { text: "doomed label" }),
+    ];
+    const [competitorId, doomedCompetitorId] = [
+      await idOf(`/api/v1/sites/${siteId}/competitors`, { name: "Changed" }),
+      await idOf(`/api/v1/sites/${siteId}/competitors`, { name: "Doomed" }),
+    ];
     // the caller's personal workspace, for the workspace routes
     const mine = await call("/api/v1/workspaces", { headers: jwt() });
     const workspaceId = (mine.body as any).data[0].id as string;
@@ -295,6 +303,132 @@ describe("route labels of the request metrics", () => {
         {
           status: 200,
           send: () => call(`/api/v1/sites/${otherSiteId}/credentials`, { method: "DELETE", headers: key() }),
+        },
+      ],
+      "GET /api/v1/sites/:id/visibility": [
+        { status: 200, send: () => call(`/api/v1/sites/${siteId}/visibility`, { headers: key() }) },
+        { status: 401, send: () => call(`/api/v1/sites/${siteId}/visibility`) },
+        { status: 404, send: () => call(`/api/v1/sites/${randomUUID()}/visibility`, { headers: key() }) },
+        {
+          status: 405,
+          method: "POST",
+          send: () => call(`/api/v1/sites/${siteId}/visibility`, { method: "POST", headers: key() }),
+        },
+      ],
+      "PUT /api/v1/sites/:id/visibility": [
+        {
+          status: 200,
+          send: () =>
+            call(`/api/v1/sites/${siteId}/visibility`, { method: "PUT", headers: key(), body: { brand_names: ["L"] } }),
+        },
+        { status: 401, send: () => call(`/api/v1/sites/${siteId}/visibility`, { method: "PUT", body: {} }) },
+      ],
+      "GET /api/v1/sites/:id/prompts": [
+        { status: 200, send: () => call(`/api/v1/sites/${siteId}/prompts`, { headers: key() }) },
+        { status: 401, send: () => call(`/api/v1/sites/${siteId}/prompts`) },
+        { status: 404, send: () => call(`/api/v1/sites/${randomUUID()}/prompts`, { headers: key() }) },
+        {
+          status: 405,
+          method: "PUT",
+          send: () => call(`/api/v1/sites/${siteId}/prompts`, { method: "PUT", headers: key() }),
+        },
+      ],
+      "POST /api/v1/sites/:id/prompts": [
+        {
+          status: 201,
+          send: () => call(`/api/v1/sites/${siteId}/prompts`, { headers: key(), body: { text: "labels" } }),
+        },
+        { status: 401, send: () => call(`/api/v1/sites/${siteId}/prompts`, { body: { text: "labels" } }) },
+      ],
+      "POST /api/v1/sites/:id/prompts/import": [
+        {
+          status: 201,
+          send: () =>
+            call(`/api/v1/sites/${siteId}/prompts/import`, {
+              method: "POST",
+              headers: { ...key(), "content-type": "text/csv" },
+              rawBody: "text\nimported label\n",
+            }),
+        },
+        { status: 401, send: () => call(`/api/v1/sites/${siteId}/prompts/import`, { method: "POST" }) },
+        {
+          status: 405,
+          method: "GET",
+          send: () => call(`/api/v1/sites/${siteId}/prompts/import`, { headers: key() }),
+        },
+      ],
+      "GET /api/v1/sites/:id/prompts/:promptId": [
+        { status: 200, send: () => call(`/api/v1/sites/${siteId}/prompts/${promptId}`, { headers: key() }) },
+        { status: 401, send: () => call(`/api/v1/sites/${siteId}/prompts/${promptId}`) },
+        { status: 404, send: () => call(`/api/v1/sites/${siteId}/prompts/${randomUUID()}`, { headers: key() }) },
+        {
+          status: 405,
+          method: "POST",
+          send: () => call(`/api/v1/sites/${siteId}/prompts/${promptId}`, { method: "POST", headers: key() }),
+        },
+      ],
+      "PATCH /api/v1/sites/:id/prompts/:promptId": [
+        {
+          status: 200,
+          send: () =>
+            call(`/api/v1/sites/${siteId}/prompts/${promptId}`, {
+              method: "PATCH",
+              headers: key(),
+              body: { topic: "labels" },
+            }),
+        },
+      ],
+      "DELETE /api/v1/sites/:id/prompts/:promptId": [
+        {
+          status: 200,
+          send: () => call(`/api/v1/sites/${siteId}/prompts/${doomedPromptId}`, { method: "DELETE", headers: key() }),
+        },
+      ],
+      "GET /api/v1/sites/:id/competitors": [
+        { status: 200, send: () => call(`/api/v1/sites/${siteId}/competitors`, { headers: key() }) },
+        { status: 401, send: () => call(`/api/v1/sites/${siteId}/competitors`) },
+        { status: 404, send: () => call(`/api/v1/sites/${randomUUID()}/competitors`, { headers: key() }) },
+        {
+          status: 405,
+          method: "PUT",
+          send: () => call(`/api/v1/sites/${siteId}/competitors`, { method: "PUT", headers: key() }),
+        },
+      ],
+      "POST /api/v1/sites/:id/competitors": [
+        {
+          status: 201,
+          send: () => call(`/api/v1/sites/${siteId}/competitors`, { headers: key(), body: { name: "Labels" } }),
+        },
+        { status: 401, send: () => call(`/api/v1/sites/${siteId}/competitors`, { body: { name: "Labels" } }) },
+      ],
+      "GET /api/v1/sites/:id/competitors/:competitorId": [
+        { status: 200, send: () => call(`/api/v1/sites/${siteId}/competitors/${competitorId}`, { headers: key() }) },
+        {
+          status: 404,
+          send: () => call(`/api/v1/sites/${siteId}/competitors/${randomUUID()}`, { headers: key() }),
+        },
+        {
+          status: 405,
+          method: "POST",
+          send: () => call(`/api/v1/sites/${siteId}/competitors/${competitorId}`, { method: "POST", headers: key() }),
+        },
+      ],
+      "PATCH /api/v1/sites/:id/competitors/:competitorId": [
+        {
+          status: 200,
+          send: () =>
+            call(`/api/v1/sites/${siteId}/competitors/${competitorId}`, {
+              method: "PATCH",
+              headers: key(),
+              body: { aliases: ["L"] },
+            }),
+        },
+      ],
+      "DELETE /api/v1/sites/:id/competitors/:competitorId": [
+        {
+          status: 200,
+          send: () =>
+            call(`/api/v1/sites/${siteId}/competitors/${doomedCompetitorId}`, { method: "DELETE", headers: key() }),
         },
       ],
       "GET /api/v1/sites/:id/history": [
@@ -566,6 +700,40 @@ describe("route labels of the request metrics", () => {
       "GET /logos/:token": [
         { status: 404, send: () => call(`/logos/${"a".repeat(32)}`) },
         { status: 405, method: "POST", send: () => call(`/logos/${"a".repeat(32)}`, { method: "POST" }) },
+      ],
+      "GET /api/v1/workspaces/:id/engine-keys": [
+        { status: 200, send: () => call(`/api/v1/workspaces/${workspaceId}/engine-keys`, { headers: jwt() }) },
+        { status: 401, send: () => call(`/api/v1/workspaces/${workspaceId}/engine-keys`) },
+        { status: 404, send: () => call(`/api/v1/workspaces/${randomUUID()}/engine-keys`, { headers: jwt() }) },
+        {
+          status: 405,
+          method: "POST",
+          send: () => call(`/api/v1/workspaces/${workspaceId}/engine-keys`, { method: "POST", headers: jwt() }),
+        },
+      ],
+      "PUT /api/v1/workspaces/:id/engine-keys/:engine": [
+        {
+          status: 201,
+          send: () =>
+            call(`/api/v1/workspaces/${workspaceId}/engine-keys/gemini`, {
+              method: "PUT",
+              headers: jwt(),
+              body: { api_key: "labels-engine-key-0123456789" },
+            }),
+        },
+        { status: 401, send: () => call(`/api/v1/workspaces/${workspaceId}/engine-keys/gemini`, { method: "PUT" }) },
+      ],
+      "DELETE /api/v1/workspaces/:id/engine-keys/:engine": [
+        {
+          status: 404,
+          send: () =>
+            call(`/api/v1/workspaces/${workspaceId}/engine-keys/perplexity`, { method: "DELETE", headers: jwt() }),
+        },
+        {
+          status: 405,
+          method: "GET",
+          send: () => call(`/api/v1/workspaces/${workspaceId}/engine-keys/perplexity`, { headers: jwt() }),
+        },
       ],
       "GET /healthz": [
         { status: 200, send: () => call("/healthz") },

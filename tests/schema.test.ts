@@ -36,7 +36,8 @@ const datamodel = (
 ).datamodel;
 
 const expectedType = (field: Field): string => {
-  if (field.kind === "enum") return field.type;
+  // Postgres names an array type by its element type with a leading underscore
+  if (field.kind === "enum") return field.isList ? `_${field.type}` : field.type;
   const native = field.nativeType?.[0];
   if (native === "Uuid") return "uuid";
   if (native === "Timestamptz") return "timestamptz";

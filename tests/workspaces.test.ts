@@ -85,6 +85,10 @@ describe("workspaces", () => {
         stack.db.auditSchedule.findMany({ where, orderBy: { id: "asc" } }),
         stack.db.apiKey.findMany({ where, orderBy: { id: "asc" } }),
         stack.db.client.findMany({ where, orderBy: { id: "asc" } }),
+        stack.db.visibilityProfile.findMany({ where, orderBy: { siteId: "asc" } }),
+        stack.db.visibilityPrompt.findMany({ where, orderBy: { id: "asc" } }),
+        stack.db.competitor.findMany({ where, orderBy: { id: "asc" } }),
+        stack.db.engineKey.findMany({ where, orderBy: { id: "asc" } }),
         stack.db.session.findMany({ where: { userId: ownerB.userId }, orderBy: { id: "asc" } }),
       ]),
     );
@@ -145,6 +149,18 @@ describe("workspaces", () => {
     other.client = body(client).data.id;
     const assigned = await call(ownerB.token, "PATCH", `/api/v1/sites/${other.site}`, { client_id: other.client });
     expect(body(assigned).data.client_id).toBe(other.client);
+    const profile = await call(ownerB.token, "PUT", `/api/v1/sites/${other.site}/visibility`, { brand_names: ["B"] });
+    expect(profile.status).toBe(200);
+    const prompt = await call(ownerB.token, "POST", `/api/v1/sites/${other.site}/prompts`, { text: "b prompt" });
+    expect(prompt.status).toBe(201);
+    other.prompt = body(prompt).data.id;
+    const competitor = await call(ownerB.token, "POST", `/api/v1/sites/${other.site}/competitors`, { name: "B rival" });
+    expect(competitor.status).toBe(201);
+    other.competitor = body(competitor).data.id;
+    const engineKey = await call(ownerB.token, "PUT", `/api/v1/workspaces/${workspaceB}/engine-keys/claude`, {
+      api_key: "sk-ant-workspace-b-0123456789",
+    });
+    expect(engineKey.status).toBe(201);
     const key = await call(ownerB.token, "POST", "/api/v1/keys", {});
     expect(key.status).toBe(201);
     other.key = body(key).data.id;
@@ -188,13 +204,24 @@ describe("workspaces", () => {
    */
   const walkOf = (
     route: RouteInfo,
-  ): { path: string; payload?: unknown; about: boolean; viewerMayWrite?: boolean; expect?: number } => {
+  ): {
+    path: string;
+    payload?: unknown;
+    /** a CSV body (text/csv) instead of a JSON one */
+    csv?: string;
+    about: boolean;
+    viewerMayWrite?: boolean;
+    expect?: number;
+  } => {
     const key = `${route.method} ${route.path}`;
     const fill = (path: string, id: string) =>
       path
         .replace(":id", id)
         .replace(":userId", ownerB.userId)
         .replace(":invitationId", other.invitation ?? "")
+        .replace(":promptId", other.prompt ?? "")
+        .replace(":competitorId", other.competitor ?? "")
+        .replace(":engine", "claude")
         .replace(":check", "meta-description");
     const site = (path: string) => fill(path, other.site ?? "");
     switch (key) {
@@ -234,6 +261,29 @@ describe("workspaces", () => {
       case "GET /api/v1/sites/:id/audits":
       case "GET /api/v1/sites/:id/alerts":
         return { path: site(route.path), about: true };
+      case "GET /api/v1/sites/:id/visibility":
+      case "GET /api/v1/sites/:id/prompts":
+      case "GET /api/v1/sites/:id/prompts/:promptId":
+      case "DELETE /api/v1/sites/:id/prompts/:promptId":
+      case "GET /api/v1/sites/:id/competitors":
+      case "GET /api/v1/sites/:id/competitors/:competitorId":
+      case "DELETE /api/v1/sites/:id/competitors/:competitorId":
+        return { path: site(route.path), about: true };
+      case "PUT /api/v1/sites/:id/visibility":
+        return { path: site(route.path), payload: { brand_names: ["Taken"] }, about: true };
+      case "POST /api/v1/sites/:id/prompts":
+      case "PATCH /api/v1/sites/:id/prompts/:promptId":
+        return { path: site(route.path), payload: { text: "taken" }, about: true };
+      case "POST /api/v1/sites/:id/prompts/import":
+        return { path: site(route.path), csv: "text\ntaken\n", about: true };
+      case "POST /api/v1/sites/:id/competitors":
+      case "PATCH /api/v1/sites/:id/competitors/:competitorId":
+        return { path: site(route.path), payload: { name: "taken" }, about: true };
+      case "GET /api/v1/workspaces/:id/engine-keys":
+      case "DELETE /api/v1/workspaces/:id/engine-keys/:engine":
+        return { path: fill(route.path, workspaceB), about: true };
+      case "PUT /api/v1/workspaces/:id/engine-keys/:engine":
+        return { path: fill(route.path, workspaceB), payload: { api_key: "sk-taken-0123456789abcdef" }, about: true };
       case "PATCH /api/v1/sites/:id":
         return { path: site(route.path), payload: { name: "taken" }, about: true };
       case "PUT /api/v1/sites/:id/credentials":
@@ -345,7 +395,14 @@ describe("workspaces", () => {
           continue;
         }
         const expected = role === "viewer" && write && !walk.viewerMayWrite ? 403 : (walk.expect ?? 404);
-        const response = await call(walker.token, route.method, walk.path, walk.payload);
+        const response =
+          walk.csv === undefined
+            ? await call(walker.token, route.method, walk.path, walk.payload)
+            : await api(base, walk.path, {
+                method: route.method,
+                rawBody: walk.csv,
+                headers: { authorization: `Bearer ${walker.token}`, "content-type": "text/csv" },
+              });
         expect({ where, status: response.status }).toEqual({ where, status: expected });
         expect({ where, code: body(response).error?.code }).toEqual({
           where,
@@ -353,8 +410,8 @@ describe("workspaces", () => {
         });
         walked += 1;
       }
-      // every mounted /api/v1 route (59 when this was written); a member's own-workspace writes (9) are not about the other
-      expect(routes.length).toBeGreaterThanOrEqual(59);
+      // every mounted /api/v1 route (70 when this was written); a member's own-workspace writes (9) are not about the other
+      expect(routes.length).toBeGreaterThanOrEqual(70);
       expect({ walked, skipped }).toEqual({
         walked: routes.length - skipped,
         skipped: role === "viewer" ? 0 : 9,

@@ -30,5 +30,6 @@ export * from "./snapshot-archive";
 export * from "./text";
 export * from "./tools";
 export * from "./url";
+export * from "./visibility";
 export * from "./wait";
 export * from "./workspace";

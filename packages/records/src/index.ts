@@ -1,6 +1,7 @@
 /**
- * The one writer of scan, audit, audit page, site, schedule and client rows: each kind's module holds
- * its named operations and the transition table they read their starting states from.
+ * The one writer of scan, audit, audit page, site, schedule and client rows, and of what a site's
+ * AI visibility is tracked with: each kind's module holds its named operations and, for the kinds
+ * with states, the transition table they read their starting states from.
  */
 export * as auditPages from "./audit-pages";
 export {
@@ -29,3 +30,4 @@ export * as schedules from "./schedules";
 export type { CompletedScan, Owner } from "./sites";
 export * as sites from "./sites";
 export { allows, type DbClient, type Move, startStates, type Transitions } from "./transitions";
+export * as visibility from "./visibility";

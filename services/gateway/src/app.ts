@@ -46,6 +46,15 @@ import type { ScanService } from "./scans";
 import { type ProgressDeps, progressRoutes, scanListRoutes, scanRoutes } from "./scans";
 import type { CitationService, KeywordService, SiteCredentials, SiteService } from "./sites";
 import { citationRoutes, keywordRoutes, siteRoutes } from "./sites";
+import {
+  type CompetitorService,
+  competitorRoutes,
+  type EngineKeyService,
+  engineKeyRoutes,
+  type ProfileService,
+  type PromptService,
+  visibilityRoutes,
+} from "./visibility";
 import { type WorkspaceService, workspaceRoutes } from "./workspaces";
 
 export type AppDeps = {
@@ -71,6 +80,13 @@ export type AppDeps = {
   reports: ReportService;
   /** the name and logo on the workspace's reports */
   branding: BrandingService;
+  /** what sites' AI visibility is tracked with: profiles, prompts, competitors, the workspaces' engine keys */
+  visibility: {
+    profiles: ProfileService;
+    prompts: PromptService;
+    competitors: CompetitorService;
+    engineKeys: EngineKeyService;
+  };
   auth: Authenticator;
   /** the dashboard's sign-in, sessions and their JWTs under /auth */
   sessionAuth: AuthRouteDeps;
@@ -125,6 +141,7 @@ export type RouteDeps = Pick<
   | "clients"
   | "reports"
   | "branding"
+  | "visibility"
   | "sessionAuth"
   | "operations"
   | "limiter"
@@ -152,6 +169,7 @@ export const declaredRoutes = (
     clients,
     reports,
     branding,
+    visibility,
     sessionAuth,
     operations,
     limiter,
@@ -178,8 +196,11 @@ export const declaredRoutes = (
       ...clientRoutes(clients),
       ...keywordRoutes(keywords),
       ...citationRoutes(citations),
+      ...visibilityRoutes(visibility),
+      ...competitorRoutes(visibility.competitors),
       ...keyRoutes(keys),
       ...workspaceRoutes(workspaces),
+      ...engineKeyRoutes(visibility.engineKeys),
       ...auditRoutes({ audits, schedules, history, auditPdf: reports.auditPdf }),
       ...brandingRoutes(branding),
       ...alertRoutes({ alerts }),

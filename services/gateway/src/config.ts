@@ -251,6 +251,12 @@ export const Config = z
     AUDIT_SCHEDULES_STARTER: intFrom(5, 0, 100_000).describe("sites a Starter user may have audited on a schedule"),
     AUDIT_SCHEDULES_PRO: intFrom(25, 0, 100_000).describe("sites a Pro user may have audited on a schedule"),
     AUDIT_SCHEDULES_AGENCY: intFrom(250, 0, 100_000).describe("sites an Agency user may have audited on a schedule"),
+    COMPETITORS_FREE: intFrom(3, 0, 1_000).describe(
+      "competitors a Free workspace may measure each site against in AI answers",
+    ),
+    COMPETITORS_STARTER: intFrom(5, 0, 1_000).describe("competitors a Starter workspace may measure each site against"),
+    COMPETITORS_PRO: intFrom(10, 0, 1_000).describe("competitors a Pro workspace may measure each site against"),
+    COMPETITORS_AGENCY: intFrom(25, 0, 1_000).describe("competitors an Agency workspace may measure each site against"),
     AUDITS_ACTIVE_PER_USER: intFrom(3, 1, 1_000).describe(
       "audits one user may have under way at once (not yet completed, failed or cancelled)",
     ),

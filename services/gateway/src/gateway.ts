@@ -47,12 +47,19 @@ import { createGeneratorTools } from "./generators";
 import { answerClientError, answerConnect } from "./http/errors";
 import { createEventStreams } from "./http/event-stream";
 import { createKeyService } from "./keys";
-import { createAuditTools, createMcpSessions } from "./mcp";
+import { createAuditTools, createMcpSessions, createVisibilityTools } from "./mcp";
 import { createGatewayMetrics, type GatewayMetrics } from "./observability/metrics";
 import { createOperations, DASHBOARD_PATH } from "./ops";
 import { createBrandingService, createReportRenderer, createReportService } from "./reports";
 import { createAdmission, createPageTools, createScanService, ScanWaiter, terminalScansAmong } from "./scans";
 import { createCitationService, createKeywordService, createSiteCredentials, createSiteService } from "./sites";
+import {
+  createCompetitorService,
+  createEngineKeyService,
+  createProfileService,
+  createPromptService,
+  createVetDomains,
+} from "./visibility";
 import { createWorkspaceService } from "./workspaces";
 
 /** The dashboard's build in this checkout (`pnpm --filter @scan/dashboard build` writes it). */
@@ -264,6 +271,24 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     log,
   });
   const reports = createReportService({ audits, branding, renderer });
+  const secrets = siteSecretsBox(config.SITE_SECRETS_KEY);
+  const vetDomains = createVetDomains(scans.assertScannable);
+  const visibility = {
+    profiles: createProfileService({ db, vetDomains }),
+    prompts: createPromptService({ db, sites }),
+    competitors: createCompetitorService({
+      db,
+      sites,
+      vetDomains,
+      competitorsByPlan: {
+        free: config.COMPETITORS_FREE,
+        starter: config.COMPETITORS_STARTER,
+        pro: config.COMPETITORS_PRO,
+        agency: config.COMPETITORS_AGENCY,
+      },
+    }),
+    engineKeys: createEngineKeyService({ db, box: secrets }),
+  };
   const streams = createEventStreams({
     maxPerUser: config.PROGRESS_STREAMS_PER_USER,
     heartbeatMs: 15_000,
@@ -276,12 +301,13 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
       pages,
       generators: createGeneratorTools({ pages, db, llm }),
       audits: createAuditTools({ audits, sites, assertScannable: scans.assertScannable }),
+      visibility: createVisibilityTools(visibility),
     },
     mcpSessions,
     // a key revoked here is dropped from this process's cache before the answer; other processes hear of it from Postgres
     keys: createKeyService({ db, maxKeysPerUser: config.MAX_KEYS_PER_USER, onRevoked: keyCache.invalidateKey }),
     sites,
-    siteCredentials: createSiteCredentials({ db, box: siteSecretsBox(config.SITE_SECRETS_KEY) }),
+    siteCredentials: createSiteCredentials({ db, box: secrets }),
     audits,
     history: createHistoryService({ db }),
     alerts: createAlertService({ db }),
@@ -305,6 +331,7 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     citations: createCitationService({ db, sites }),
     reports,
     branding,
+    visibility,
     workspaces: createWorkspaceService({
       db,
       invite: createOneTimeLinks({ db, publicUrl: config.PUBLIC_URL }).workspaceInvite,

@@ -137,8 +137,11 @@ export const assertMayWrite = (caller: Caller | undefined, method: string) => {
   if (caller?.kind === "key" && caller.readOnly && !READ_METHODS.has(method.toUpperCase())) throw readOnlyRefusal();
 };
 
-/** What an MCP tool call reaches: the URLs it scans, the audit it reads, whether it makes anything. */
-export type ToolReach = { urls: string[]; auditId?: string | undefined; writes: boolean };
+/**
+ * What an MCP tool call reaches: the URLs it scans, the audit it reads, the site whose records it
+ * reads or changes, whether it makes or changes anything.
+ */
+export type ToolReach = { urls: string[]; auditId?: string | undefined; siteId?: string | undefined; writes: boolean };
 
 export type KeyScope = {
   /**
@@ -236,6 +239,8 @@ export const createKeyScope = ({ db }: { db: Db }): KeyScope => {
     const scoped = { ...caller, clientId: caller.clientId };
     const auditId = call.auditId?.toLowerCase();
     if (auditId !== undefined && !(await ofClient("audit", auditId, scoped))) throw notFound("audit", auditId);
+    const siteId = call.siteId?.toLowerCase();
+    if (siteId !== undefined && !(await ofClient("site", siteId, scoped))) throw notFound("site", siteId);
     // MCP tools answer in Form B's terms
     await assertUrls(scoped, call.urls, "B");
   };

@@ -27,7 +27,8 @@ export const ERROR_WHEN: Record<ErrorKind, string> = {
     "missing, invalid or revoked API key; missing or invalid JWT, or one whose dashboard session has ended",
   forbidden:
     "authenticated but not permitted (a workspace viewer's write; a key beyond MAX_KEYS_PER_USER; a member on an operator's endpoint; a session's change without its CSRF token or from another origin)",
-  plan_limit: "the plan's monthly scan quota is used up",
+  plan_limit:
+    "the plan's monthly scan quota is used up, or a number the plan sets is reached (pages of an audit, sites audited on a schedule, competitors per site)",
   read_only_key: "a write (any method but GET, HEAD, OPTIONS) made with a read-only API key",
   https_required:
     "the request came over plain HTTP where HTTPS is required (production); checked before the key, which is neither looked up nor counted",
@@ -38,7 +39,7 @@ export const ERROR_WHEN: Record<ErrorKind, string> = {
   scan_not_finished:
     "an export (CSV, SARIF, JUnit) of a scan that is still `queued` or `running`, read it as JSON until it has finished; or the report of an audit still under way, in any format, follow `GET /api/v1/audits/{id}` until it has completed",
   conflict:
-    "the change would clash with what is stored: a keyword reworded to words its site already tracks, or a site deleted while an audit of it is under way",
+    "the change would clash with what is stored: a keyword reworded to words its site already tracks, a prompt or competitor its site has already, or a site deleted while an audit of it is under way",
   checks_pruned:
     "an export (CSV, SARIF, JUnit) of a scan whose check list retention dropped, its scores are still in its JSON; or a SARIF or JUnit export of an audit whose pages' check lists were dropped, its site report is still there as JSON or CSV",
   idempotency_key_in_use:
@@ -436,10 +437,10 @@ export const page = (description: string, item: z.ZodType): ZodOpenApiResponseOb
   },
 });
 
-/** A JSON request body. */
-export const jsonBody = (schema: z.ZodType, required = true) => ({
+/** A request body: a JSON one, or (an import) CSV text. */
+export const jsonBody = (schema: z.ZodType, required = true, mediaType = "application/json") => ({
   required,
-  content: { "application/json": { schema } },
+  content: { [mediaType]: { schema } },
 });
 
 /**

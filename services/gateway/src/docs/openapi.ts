@@ -121,6 +121,11 @@ const TAGS = [
   },
   { name: "Keywords", description: "Tracked search keywords and their positions." },
   { name: "Citations", description: "Observations of AI engines citing a site." },
+  {
+    name: "Visibility",
+    description:
+      "What a site's AI visibility is tracked with: its profile (brand names and domains, samples, engines), prompts (CSV import too), competitors, and the workspace's engine keys.",
+  },
   { name: "API keys", description: "The API keys of the signed-in member's current workspace (JWT)." },
   {
     name: "Workspaces",
@@ -198,7 +203,7 @@ export const operationOf = (route: Route): DocumentedOperation | undefined => {
       description,
       security: operationSecurity,
       ...(Object.keys(requestParams).length > 0 ? { requestParams } : {}),
-      ...(route.body ? { requestBody: jsonBody(route.body.schema, !route.body.optional) } : {}),
+      ...(route.body ? { requestBody: jsonBody(route.body.schema, !route.body.optional, route.body.mediaType) } : {}),
       responses: responsesOf(route, responses),
       ...(callbacks ? { callbacks } : {}),
     },

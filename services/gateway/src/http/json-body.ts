@@ -5,6 +5,8 @@ import { pathTable } from "./route-paths";
 /**
  * Reads JSON bodies, up to the server's limit or, for a route that declares its own
  * maxContentLength, up to that. Every request that gets this far is read, declared route or not.
+ * A route whose body is CSV text (`text/csv`) has it read as a string, up to the same limit; a
+ * CSV body sent anywhere else is left unread, and the route's 400 says it is not JSON.
  */
 export const jsonBodies = ({
   routes,
@@ -16,7 +18,16 @@ export const jsonBodies = ({
   // strict: only objects and arrays are JSON bodies; a bare string or number is a client error
   const parser = (limit: number) =>
     express.json({ limit, strict: true, type: ["application/json", "application/*+json"] });
-  const standard = parser(limitBytes);
+  const json = parser(limitBytes);
+  const csvRoutes = pathTable(
+    routes.filter((route) => route.body?.mediaType === "text/csv").map((route) => ({ path: route.path, value: route })),
+  );
+  const csv = express.text({ limit: limitBytes, type: "text/csv", defaultCharset: "utf-8" });
+  const standard: RequestHandler = (req, res, next) => {
+    const method = req.method.toLowerCase();
+    if (csvRoutes.at(req.path).some((route) => route.method === method)) csv(req, res, next);
+    else json(req, res, next);
+  };
   const limits = new Map<Route, number>();
   for (const route of routes) {
     if (route.maxContentLength !== undefined && route.maxContentLength !== limitBytes) {

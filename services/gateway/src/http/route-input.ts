@@ -16,7 +16,14 @@ export type InputSpec<S extends z.ZodType = z.ZodType> = {
 export type BodySpec<S extends z.ZodType = z.ZodType> = InputSpec<S> & {
   /** a request without a body is the empty object: every field is optional */
   optional?: boolean;
+  /**
+   * what the body is sent as: a JSON object (the default), or CSV text (`text/csv`, read as a
+   * string up to the same limit; the schema then parses that string)
+   */
+  mediaType?: BodyMediaType;
 };
+
+export type BodyMediaType = "application/json" | "text/csv";
 
 const describeNamed = (error: z.ZodError, where: string): string =>
   error.issues
@@ -49,6 +56,20 @@ export const parseBody = <S extends z.ZodType>(
   body: unknown,
   sent: BodySent = { contentType: undefined, hasBody: false },
 ): z.output<S> => {
+  if (spec.mediaType === "text/csv") {
+    if (typeof body !== "string") {
+      throw new AppError(
+        "invalid_request",
+        !sent.hasBody
+          ? "The request has no body: send the CSV file"
+          : sent.contentType
+            ? `The request body was sent as ${sent.contentType.slice(0, 60)}, which is not CSV`
+            : "The request body was sent without a Content-Type",
+        `Send it with the header Content-Type: text/csv. ${spec.hint}`,
+      );
+    }
+    return parseInput(spec, body, "field");
+  }
   if (body === undefined && sent.hasBody) {
     throw new AppError(
       "invalid_request",

@@ -6,7 +6,7 @@ import type { AccountCaller, Caller, UserCaller } from "../access/authenticate";
 import { assertMayWrite, type KeyScope } from "../access/key-scope";
 import { type Answer, sendAnswer } from "./answer";
 import { methodNotAllowed } from "./errors";
-import { type BodySent, type BodySpec, type InputSpec, parseBody, parseInput } from "./route-input";
+import { type BodyMediaType, type BodySent, type BodySpec, type InputSpec, parseBody, parseInput } from "./route-input";
 
 /** The REST API: every request under it is authenticated and counted before any route runs (api-access). */
 export const API_PREFIX = "/api/v1";
@@ -128,7 +128,7 @@ export type Route = {
   /** the schemas it reads, for its operation in the API reference */
   params?: z.ZodType;
   query?: z.ZodType;
-  body?: { schema: z.ZodType; optional: boolean };
+  body?: { schema: z.ZodType; optional: boolean; mediaType: BodyMediaType };
   docs?: RouteDocs;
   /**
    * the express handlers to mount: the guard, if any, then the work, with `around` inside it;
@@ -259,7 +259,9 @@ export const route = <
     viewerMayWrite,
     params: params?.schema,
     query: query?.schema,
-    body: body ? { schema: body.schema, optional: body.optional ?? false } : undefined,
+    body: body
+      ? { schema: body.schema, optional: body.optional ?? false, mediaType: body.mediaType ?? "application/json" }
+      : undefined,
     docs,
     handlers: (around, scope) => {
       const work: RequestHandler = async (req, res) => {

@@ -5,3 +5,4 @@ export { MCP_OPERATIONS } from "./mcp-operations";
 export { createMcpSessions, type McpSessions } from "./mcp-sessions";
 export { type Tools, toolCatalogue } from "./tool-catalogue";
 export { createToolServerFactory, type ToolServerFactory } from "./tool-server";
+export { createVisibilityTools, type VisibilityTools } from "./visibility-tools";

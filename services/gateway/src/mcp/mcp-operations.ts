@@ -10,7 +10,20 @@ import { type DocumentedOperation, operationsIn } from "../docs/openapi";
  * answers each tool's input and output JSON Schema, so the shapes below stop at the envelope.
  */
 
-const TOOLS = ["aeo_scan", "aeo_score", "aeo_fix", "aeo_generate", "aeo_audit_site"] as const;
+const TOOLS = [
+  "aeo_scan",
+  "aeo_score",
+  "aeo_fix",
+  "aeo_generate",
+  "aeo_audit_site",
+  "aeo_visibility_profile",
+  "aeo_list_prompts",
+  "aeo_add_prompt",
+  "aeo_remove_prompt",
+  "aeo_list_competitors",
+  "aeo_add_competitor",
+  "aeo_remove_competitor",
+] as const;
 
 const JsonRpcId = z.union([z.string(), z.int()]);
 
@@ -34,6 +47,11 @@ const JsonRpcMessage = z
       "| `aeo_fix` | `url`, `issues` (check ids, optional) | generated llms.txt, JSON-LD, robots.txt, ai-catalog.json and WebMCP form annotations |",
       "| `aeo_generate` | `url`, `content_type` (`faq` \\| `blog` \\| `product`), `topic` (optional) | generated FAQ, blog outline or product description |",
       "| `aeo_audit_site` | `url` (starts an audit of its site; `mode`, `max_pages` optional) or `audit_id` (reads one) | the audit: progress, and the site report once completed |",
+      "| `aeo_visibility_profile` | `site_id` | the site's visibility profile, as `GET /api/v1/sites/{id}/visibility` |",
+      "| `aeo_list_prompts`, `aeo_list_competitors` | `site_id`, `page`, `limit` (optional) | a page of the site's prompts or competitors |",
+      "| `aeo_add_prompt` | `site_id`, `text`, `topic`, `tags`, `locale` (optional) | the prompt tracked |",
+      "| `aeo_add_competitor` | `site_id`, `name`, `aliases`, `domains` (optional) | the competitor, within the plan's number per site |",
+      "| `aeo_remove_prompt`, `aeo_remove_competitor` | `site_id`, `prompt_id` or `competitor_id` | `{id, deleted}` |",
     ].join("\n"),
   });
 

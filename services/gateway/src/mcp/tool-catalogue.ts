@@ -1,14 +1,37 @@
-import { AuditToolInput, AuditView, ScanResult, ScanToolInput, ScoreSummary, ScoreToolInput } from "@scan/contract";
+import {
+  AddCompetitorToolInput,
+  AddPromptToolInput,
+  AuditToolInput,
+  AuditView,
+  CompetitorPage,
+  CompetitorView,
+  DeletedRecord,
+  ListToolInput,
+  PromptPage,
+  PromptView,
+  RemoveCompetitorToolInput,
+  RemovePromptToolInput,
+  ScanResult,
+  ScanToolInput,
+  ScoreSummary,
+  ScoreToolInput,
+  SiteToolInput,
+  VisibilityProfileView,
+} from "@scan/contract";
 import type { GeneratorTools } from "../generators";
 import { FixInput, FixResult, GenerateInput, GenerateResult } from "../generators";
 import type { PageTools } from "../scans";
 import type { AuditTools } from "./audit-tools";
 import { defineTool, type ToolDefinition } from "./tool-server";
+import type { VisibilityTools } from "./visibility-tools";
 
-export type Tools = { pages: PageTools; generators: GeneratorTools; audits: AuditTools };
+export type Tools = { pages: PageTools; generators: GeneratorTools; audits: AuditTools; visibility: VisibilityTools };
 
-/** The tools the MCP server lists, in the order docs/spec/public-scanning-api.md §4.8 names them. */
-export const toolCatalogue = ({ pages, generators, audits }: Tools): ToolDefinition[] => [
+/**
+ * The tools the MCP server lists: those of docs/spec/public-scanning-api.md §4.8 in its order,
+ * then the site audit and the visibility configuration.
+ */
+export const toolCatalogue = ({ pages, generators, audits, visibility }: Tools): ToolDefinition[] => [
   defineTool({
     name: "aeo_scan",
     title: "Scan a page for SEO, AEO and GEO",
@@ -77,5 +100,79 @@ export const toolCatalogue = ({ pages, generators, audits }: Tools): ToolDefinit
       writes: url !== undefined,
     }),
     run: (args, context) => audits.auditSite(args, context),
+  }),
+  defineTool({
+    name: "aeo_visibility_profile",
+    title: "Read a site's AI-visibility profile",
+    description:
+      "The profile a site's AI visibility is measured with: the brand's names and domains, samples of each prompt, " +
+      "the engines asked, the counts of its prompts and competitors. `site_id` is a site id from GET /api/v1/sites.",
+    input: SiteToolInput,
+    output: VisibilityProfileView,
+    reaches: ({ site_id }) => ({ urls: [], siteId: site_id, writes: false }),
+    run: (args, context) => visibility.profile(args, context),
+  }),
+  defineTool({
+    name: "aeo_list_prompts",
+    title: "List a site's tracked prompts",
+    description: "A page of the prompts tracked for a site (what the AI engines are asked), newest first.",
+    input: ListToolInput,
+    output: PromptPage,
+    reaches: ({ site_id }) => ({ urls: [], siteId: site_id, writes: false }),
+    run: (args, context) => visibility.listPrompts(args, context),
+  }),
+  defineTool({
+    name: "aeo_add_prompt",
+    title: "Track a prompt for a site",
+    description:
+      "Adds a prompt (at most 500 characters) to what the AI engines are asked about a site, with an optional topic, " +
+      "tags and locale (BCP 47, such as en-GB). A wording the site tracks already (ignoring case, spacing and closing " +
+      "punctuation) is refused as a conflict.",
+    input: AddPromptToolInput,
+    output: PromptView,
+    effect: "adds",
+    reaches: ({ site_id }) => ({ urls: [], siteId: site_id, writes: true }),
+    run: (args, context) => visibility.addPrompt(args, context),
+  }),
+  defineTool({
+    name: "aeo_remove_prompt",
+    title: "Stop tracking a site's prompt",
+    description: "Removes one of the site's prompts by its id (from aeo_list_prompts).",
+    input: RemovePromptToolInput,
+    output: DeletedRecord,
+    effect: "removes",
+    reaches: ({ site_id }) => ({ urls: [], siteId: site_id, writes: true }),
+    run: (args, context) => visibility.removePrompt(args, context),
+  }),
+  defineTool({
+    name: "aeo_list_competitors",
+    title: "List a site's competitors",
+    description: "A page of the brands a site is measured against in AI answers, newest first.",
+    input: ListToolInput,
+    output: CompetitorPage,
+    reaches: ({ site_id }) => ({ urls: [], siteId: site_id, writes: false }),
+    run: (args, context) => visibility.listCompetitors(args, context),
+  }),
+  defineTool({
+    name: "aeo_add_competitor",
+    title: "Measure a site against a competitor",
+    description:
+      "Adds a competitor (its name, other names it goes by, its domains) to a site, within the plan's number of " +
+      "competitors per site. Private or reserved hosts are refused.",
+    input: AddCompetitorToolInput,
+    output: CompetitorView,
+    effect: "adds",
+    reaches: ({ site_id }) => ({ urls: [], siteId: site_id, writes: true }),
+    run: (args, context) => visibility.addCompetitor(args, context),
+  }),
+  defineTool({
+    name: "aeo_remove_competitor",
+    title: "Stop measuring a site against a competitor",
+    description: "Removes one of the site's competitors by its id (from aeo_list_competitors).",
+    input: RemoveCompetitorToolInput,
+    output: DeletedRecord,
+    effect: "removes",
+    reaches: ({ site_id }) => ({ urls: [], siteId: site_id, writes: true }),
+    run: (args, context) => visibility.removeCompetitor(args, context),
   }),
 ];

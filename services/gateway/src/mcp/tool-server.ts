@@ -25,6 +25,11 @@ export type ToolDefinition = {
   output: z.ZodType;
   /** what a call reaches (the URLs it scans, the audit it reads, whether it makes anything): checked by access/key-scope.ts */
   reaches: (args: never) => ToolReach;
+  /**
+   * what calling it does to the caller's records, for clients that ask before a change: `read`
+   * (the default: a scan or an audit is stored, nothing is changed or removed), `adds`, `removes`
+   */
+  effect?: "read" | "adds" | "removes";
   run: (args: never, context: ToolContext) => Promise<ToolAnswer<unknown>>;
 };
 
@@ -54,7 +59,8 @@ const INSTRUCTIONS =
   "Scans web pages for SEO, AEO (answer-engine) and GEO (generative-engine) signals. aeo_score is the quick look " +
   "(about 10 s); aeo_scan the full 57-check scan (about 25 s); aeo_fix drafts llms.txt, JSON-LD, robots.txt, " +
   "an ai-catalog.json and WebMCP form annotations from the page, each proven on a patched copy; aeo_generate " +
-  "drafts FAQ, blog or product content from it.";
+  "drafts FAQ, blog or product content from it. aeo_audit_site audits a whole site. The visibility tools read a " +
+  "site's AI-visibility profile and list, add and remove the prompts it is tracked with and its competitors.";
 
 // one validator for every server: the SDK builds an Ajv per Server otherwise, and a server lives one request
 const jsonSchemaValidator = new AjvJsonSchemaValidator();
@@ -104,7 +110,13 @@ export const createToolServerFactory = ({ tools, log, scope }: ToolServerDeps): 
     description: tool.description,
     inputSchema: jsonSchema(tool.input, "input"),
     outputSchema: jsonSchema(tool.output, "output") as Tool["outputSchema"],
-    annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, openWorldHint: true },
+    annotations: {
+      title: tool.title,
+      readOnlyHint: (tool.effect ?? "read") === "read",
+      destructiveHint: tool.effect === "removes",
+      // the page tools reach the web; the visibility tools only the caller's own records
+      openWorldHint: tool.effect === undefined,
+    },
   }));
 
   const call = async (name: string, args: unknown, context: ToolContext): Promise<CallToolResult> => {

@@ -168,7 +168,7 @@ export const siteRoutes = ({
         tags: ["Sites"],
         summary: "Delete one of the caller's sites",
         description:
-          "Deletes the site with its keywords, citation tracks, audits, audit schedule, regression alerts and stored credentials. Its scans stay (they are of URLs); a later scan of the origin made with a key records the site again, without what was deleted. 409 `conflict` while an audit of the site is under way; another workspace's or an unknown site is 404.",
+          "Deletes the site with its keywords, citation tracks, audits, audit schedule, regression alerts, stored credentials, and its visibility profile, prompts and competitors. Its scans stay (they are of URLs); a later scan of the origin made with a key records the site again, without what was deleted. 409 `conflict` while an audit of the site is under way; another workspace's or an unknown site is 404.",
         headers: commonHeaders,
         responses: {
           "200": record("Deleted.", DeletedRecord),

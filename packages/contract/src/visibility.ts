@@ -1,0 +1,397 @@
+import { z } from "zod";
+import { AiEngine } from "./citation";
+import { pageParams } from "./list-query";
+import { hasNoNul, NUL_MESSAGE } from "./text";
+
+/**
+ * What a site's AI visibility is tracked with (docs/visibility.md, Tracking configuration): its
+ * profile (the brand's names and domains, how many samples of each prompt, which engines), the
+ * prompts asked, the competitors measured against, and the workspace's own engine keys.
+ */
+
+/** samples of each prompt on each engine in one run: answers vary from one asking to the next */
+export const DEFAULT_SAMPLES_PER_PROMPT = 3;
+export const MAX_SAMPLES_PER_PROMPT = 10;
+export const MAX_PROMPT_CHARS = 500;
+export const MAX_BRAND_NAMES = 20;
+export const MAX_BRAND_DOMAINS = 20;
+export const MAX_PROMPT_TAGS = 20;
+/** rows one CSV import may hold */
+export const MAX_IMPORT_ROWS = 1_000;
+
+const text = (what: { max: number }) =>
+  z
+    .string({ error: "must be a string" })
+    .transform((value) => value.trim().replace(/\s+/g, " "))
+    .pipe(
+      z
+        .string()
+        .min(1, "must not be blank")
+        .max(what.max, `must be at most ${what.max} characters`)
+        .refine(hasNoNul, NUL_MESSAGE),
+    );
+
+/** A list whose entries are compared case-insensitively: a repeat is refused, not silently dropped. */
+const distinctList = <T extends z.ZodType<string>>(item: T, max: number, what: string) =>
+  z
+    .array(item, { error: `must be an array of ${what}` })
+    .max(max, `must hold at most ${max} ${what}`)
+    .refine((values) => new Set(values.map((value) => value.toLowerCase())).size === values.length, {
+      message: `must not repeat an entry (${what} are compared ignoring case)`,
+    });
+
+/**
+ * A name a brand or a competitor goes by, as an answer would write it: trimmed, inner whitespace
+ * collapsed, case kept (mentions are matched ignoring case).
+ */
+export const BrandName = text({ max: 100 });
+
+/** Why a host is not a domain a brand can own, or null. */
+const domainProblem = (host: string): string | null => {
+  if (host.length > 253) return "must be at most 253 characters";
+  if (/^\[.*\]$/.test(host) || /^[\d.]+$/.test(host)) return "must be a domain name, not an IP address";
+  if (!host.includes(".")) return "must be a full domain name such as example.com";
+  if (host.split(".").some((label) => label.length === 0 || label.length > 63))
+    return "has an empty or over-long label";
+  return null;
+};
+
+/**
+ * A domain an answer may cite a brand by: a host name (`example.com`, `shop.example.com`), or
+ * an http(s) URL whose host is taken. Stored lower-cased and IDNA-encoded as the URL parser
+ * writes hosts, without a trailing dot; a path, port or credentials are refused, since a domain
+ * covers the whole host. Whether the host is public is checked by the service's address policy.
+ */
+export const BrandDomain = z
+  .string({ error: "must be a string" })
+  .trim()
+  .min(1, "must not be blank")
+  .max(300, "must be at most 300 characters")
+  .transform((value, ctx) => {
+    const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `https://${value}`;
+    let url: URL;
+    try {
+      url = new URL(withScheme);
+    } catch {
+      ctx.addIssue({ code: "custom", message: `"${value.slice(0, 80)}" is not a domain name` });
+      return z.NEVER;
+    }
+    const extra =
+      url.protocol !== "http:" && url.protocol !== "https:"
+        ? "must be a host name or an http(s) URL"
+        : url.username !== "" || url.password !== ""
+          ? "must not carry credentials"
+          : url.port !== ""
+            ? "must not name a port: a domain covers the whole host"
+            : url.pathname !== "/" || url.search !== "" || url.hash !== ""
+              ? "must be a host name without a path: a domain covers the whole host"
+              : null;
+    const host = url.hostname.replace(/\.$/, "");
+    const problem = extra ?? domainProblem(host);
+    if (problem) {
+      ctx.addIssue({ code: "custom", message: `"${value.slice(0, 80)}" ${problem}` });
+      return z.NEVER;
+    }
+    return host;
+  });
+
+const samples = z
+  .int({ error: `must be an integer from 1 to ${MAX_SAMPLES_PER_PROMPT}` })
+  .min(1, `must be an integer from 1 to ${MAX_SAMPLES_PER_PROMPT}`)
+  .max(MAX_SAMPLES_PER_PROMPT, `must be an integer from 1 to ${MAX_SAMPLES_PER_PROMPT}`);
+
+const engineList = z
+  .array(z.enum(AiEngine.options, { error: `must be one of ${AiEngine.options.join(", ")}` }), {
+    error: "must be an array of engines",
+  })
+  .min(1, "must name at least one engine")
+  .refine((engines) => new Set(engines).size === engines.length, { message: "must not repeat an engine" })
+  // one order however they were sent: the stored profile compares and reads the same
+  .transform((engines) => AiEngine.options.filter((engine) => engines.includes(engine)));
+
+/**
+ * PUT /api/v1/sites/:id/visibility body: the site's profile, whole. Left out: the domains are
+ * none, three samples, every engine.
+ */
+export const VisibilityProfileRequest = z.strictObject({
+  brand_names: distinctList(BrandName, MAX_BRAND_NAMES, "names").refine((names) => names.length > 0, {
+    message: "must name the brand at least once",
+  }),
+  brand_domains: distinctList(BrandDomain, MAX_BRAND_DOMAINS, "domains").default([]),
+  samples_per_prompt: samples.default(DEFAULT_SAMPLES_PER_PROMPT),
+  engines: engineList.default([...AiEngine.options]),
+});
+export type VisibilityProfileRequest = z.infer<typeof VisibilityProfileRequest>;
+
+/** A site's visibility profile; before one is set, what the site itself says (`configured: false`). */
+export const VisibilityProfileView = z.object({
+  site_id: z.uuid(),
+  /** the names an answer mentions the brand by; the first is its main name */
+  brand_names: z.array(z.string()),
+  /** the hosts whose pages count as the brand's own when an answer cites them */
+  brand_domains: z.array(z.string()),
+  samples_per_prompt: z.int(),
+  engines: z.array(AiEngine),
+  /** false until a profile is set: the answer is the defaults drawn from the site */
+  configured: z.boolean(),
+  /**
+   * the engines the workspace has its own key for (`PUT /api/v1/workspaces/{id}/engine-keys/{engine}`);
+   * the others are asked with the service's keys, where the operator has set them
+   */
+  workspace_keys: z.array(AiEngine),
+  prompt_count: z.int(),
+  competitor_count: z.int(),
+  updated_at: z.iso.datetime().nullable(),
+});
+export type VisibilityProfileView = z.infer<typeof VisibilityProfileView>;
+
+/**
+ * A language tag (BCP 47: `en`, `en-GB`, `pt-BR`, `zh-Hant-TW`), stored in its canonical case
+ * (`en-gb` is `en-GB`).
+ */
+export const LocaleTag = z
+  .string({ error: "must be a string" })
+  .trim()
+  .max(35, "must be at most 35 characters")
+  .transform((value, ctx) => {
+    try {
+      const [canonical] = Intl.getCanonicalLocales(value);
+      // the language is an ISO 639 code (2 or 3 letters): BCP 47's longer language subtags are
+      // reserved or unused, and a word such as "english" is well-formed but names no language
+      if (canonical && /^[a-z]{2,3}(-|$)/.test(canonical)) return canonical;
+    } catch {
+      // RangeError: not a well-formed tag
+    }
+    ctx.addIssue({ code: "custom", message: `"${value.slice(0, 40)}" is not a BCP 47 language tag such as en-US` });
+    return z.NEVER;
+  });
+
+/** The text of a prompt as asked: trimmed, inner whitespace collapsed, case and punctuation kept. */
+export const PromptText = text({ max: MAX_PROMPT_CHARS });
+
+/**
+ * One prompt per wording and site: the key a prompt's text is unique by, ignoring case, Unicode
+ * compatibility forms, whitespace and closing punctuation ("Best CRM?" and "best crm" are one).
+ */
+export const promptKeyOf = (value: string): string =>
+  value
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/[\s?!.。？！]+$/u, "");
+
+export const PromptTopic = text({ max: 100 });
+/** A tag groups prompts: trimmed, lower-cased, at most 50 characters. */
+export const PromptTag = text({ max: 50 }).transform((value) => value.toLowerCase());
+const tagList = distinctList(PromptTag, MAX_PROMPT_TAGS, "tags");
+
+/** POST /api/v1/sites/:id/prompts body. */
+export const CreatePromptRequest = z.strictObject({
+  text: PromptText,
+  topic: PromptTopic.nullable().optional(),
+  tags: tagList.optional(),
+  locale: LocaleTag.nullable().optional(),
+});
+export type CreatePromptRequest = z.infer<typeof CreatePromptRequest>;
+
+/** PATCH /api/v1/sites/:id/prompts/:promptId body: the fields sent change; `null` clears topic or locale. */
+export const UpdatePromptRequest = z
+  .strictObject({
+    text: PromptText.optional(),
+    topic: PromptTopic.nullable().optional(),
+    tags: tagList.optional(),
+    locale: LocaleTag.nullable().optional(),
+  })
+  .refine((value) => Object.keys(value).length > 0, {
+    message: "must change at least one of text, topic, tags, locale",
+  });
+export type UpdatePromptRequest = z.infer<typeof UpdatePromptRequest>;
+
+export const PromptView = z.object({
+  id: z.uuid(),
+  site_id: z.uuid(),
+  text: z.string(),
+  topic: z.string().nullable(),
+  tags: z.array(z.string()),
+  locale: z.string().nullable(),
+  created_at: z.iso.datetime(),
+  updated_at: z.iso.datetime(),
+});
+export type PromptView = z.infer<typeof PromptView>;
+
+const queryText = (max: number) =>
+  z
+    .string({ error: (issue) => (Array.isArray(issue.input) ? "must be given once" : "must be a string") })
+    .trim()
+    .max(max, `must be at most ${max} characters`)
+    .refine(hasNoNul, NUL_MESSAGE)
+    .transform((value) => (value === "" ? undefined : value))
+    .optional();
+
+/** GET /api/v1/sites/:id/prompts query; unknown parameters are refused. */
+export const PromptListQuery = z.strictObject({
+  ...pageParams,
+  /** case-insensitive substring of the text, matched literally */
+  q: queryText(200),
+  /** the exact topic, ignoring case */
+  topic: queryText(100),
+  /** prompts carrying this tag */
+  tag: queryText(50).transform((value) => value?.toLowerCase()),
+  /** the exact language tag, in any case */
+  locale: queryText(35).pipe(LocaleTag.optional()),
+});
+export type PromptListQuery = z.infer<typeof PromptListQuery>;
+
+const uuidParam = (name: string) =>
+  z.uuid({ error: `${name} must be a UUID` }).transform((value) => value.toLowerCase());
+
+/** /api/v1/sites/:id/prompts/:promptId */
+export const PromptIdParam = z.object({ id: uuidParam("id"), promptId: uuidParam("promptId") });
+
+/** A row of a CSV import skipped because its prompt is tracked already. */
+export const SkippedImportRow = z.object({
+  /** the row's number in the file, the header being row 1 (as a spreadsheet numbers it) */
+  row: z.int(),
+  text: z.string(),
+  /** `tracked`: the site tracks this prompt already; `repeated`: an earlier row of the file holds it */
+  reason: z.enum(["tracked", "repeated"]),
+  /** the prompt it is the same as: tracked before, or added by this import from an earlier row */
+  prompt_id: z.uuid(),
+});
+
+/** What POST /api/v1/sites/:id/prompts/import answers: the prompts added, and the rows skipped as already there. */
+export const PromptImportResult = z.object({
+  /** data rows read (the header not counted) */
+  rows: z.int(),
+  imported: z.int(),
+  skipped: z.array(SkippedImportRow),
+  prompts: z.array(PromptView),
+});
+export type PromptImportResult = z.infer<typeof PromptImportResult>;
+
+/** POST /api/v1/sites/:id/competitors body. */
+export const CreateCompetitorRequest = z.strictObject({
+  name: BrandName,
+  /** other names an answer may use for it */
+  aliases: distinctList(BrandName, MAX_BRAND_NAMES, "aliases").default([]),
+  domains: distinctList(BrandDomain, MAX_BRAND_DOMAINS, "domains").default([]),
+});
+export type CreateCompetitorRequest = z.infer<typeof CreateCompetitorRequest>;
+
+/** PATCH /api/v1/sites/:id/competitors/:competitorId body: the fields sent are replaced. */
+export const UpdateCompetitorRequest = z
+  .strictObject({
+    name: BrandName.optional(),
+    aliases: distinctList(BrandName, MAX_BRAND_NAMES, "aliases").optional(),
+    domains: distinctList(BrandDomain, MAX_BRAND_DOMAINS, "domains").optional(),
+  })
+  .refine((value) => Object.keys(value).length > 0, { message: "must change at least one of name, aliases, domains" });
+export type UpdateCompetitorRequest = z.infer<typeof UpdateCompetitorRequest>;
+
+export const CompetitorView = z.object({
+  id: z.uuid(),
+  site_id: z.uuid(),
+  name: z.string(),
+  aliases: z.array(z.string()),
+  domains: z.array(z.string()),
+  created_at: z.iso.datetime(),
+  updated_at: z.iso.datetime(),
+});
+export type CompetitorView = z.infer<typeof CompetitorView>;
+
+/** GET /api/v1/sites/:id/competitors query. */
+export const CompetitorListQuery = z.strictObject({ ...pageParams, q: queryText(100) });
+export type CompetitorListQuery = z.infer<typeof CompetitorListQuery>;
+
+/** /api/v1/sites/:id/competitors/:competitorId */
+export const CompetitorIdParam = z.object({ id: uuidParam("id"), competitorId: uuidParam("competitorId") });
+
+/** /api/v1/workspaces/:id/engine-keys/:engine */
+export const EngineKeyParam = z.object({
+  id: uuidParam("id"),
+  engine: z.enum(AiEngine.options, { error: `engine must be one of ${AiEngine.options.join(", ")}` }),
+});
+
+/**
+ * PUT /api/v1/workspaces/:id/engine-keys/:engine body: the workspace's key for one engine's API,
+ * and the model to ask instead of the service's default. The key is sealed before it is stored
+ * and never shown again.
+ */
+export const SetEngineKeyRequest = z.strictObject({
+  api_key: z
+    .string({ error: "is required and must be a string" })
+    .trim()
+    .min(16, "must be at least 16 characters: paste the whole key")
+    .max(512, "must be at most 512 characters")
+    .regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces, as the vendors issue keys"),
+  model: z
+    .string({ error: "must be a string" })
+    .trim()
+    .min(1, "must not be blank")
+    .max(100, "must be at most 100 characters")
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._:/@-]*$/, "must be a model name such as gpt-4.1 or claude-sonnet-4-5")
+    .nullable()
+    .optional(),
+});
+export type SetEngineKeyRequest = z.infer<typeof SetEngineKeyRequest>;
+
+/** An engine key as the API shows it: never the key, only its last four characters. */
+export const EngineKeyView = z.object({
+  engine: AiEngine,
+  /** the model asked; null: the service's default for the engine */
+  model: z.string().nullable(),
+  /** the key's last four characters, to tell keys apart */
+  key_last4: z.string(),
+  created_at: z.iso.datetime(),
+  updated_at: z.iso.datetime(),
+});
+export type EngineKeyView = z.infer<typeof EngineKeyView>;
+
+/** What DELETE /api/v1/workspaces/:id/engine-keys/:engine answers. */
+export const DeletedEngineKey = z.object({ engine: AiEngine, deleted: z.literal(true) });
+export type DeletedEngineKey = z.infer<typeof DeletedEngineKey>;
+
+/** MCP: aeo_visibility_profile, aeo_list_prompts, aeo_list_competitors name a site by id. */
+export const SiteToolInput = z.strictObject({ site_id: z.uuid({ error: "must be a site id (a UUID)" }) });
+export const ListToolInput = z.strictObject({
+  site_id: z.uuid({ error: "must be a site id (a UUID)" }),
+  page: z.int().min(1).max(1_000_000).optional(),
+  limit: z.int().min(1).max(100).optional(),
+});
+export const AddPromptToolInput = z.strictObject({
+  site_id: z.uuid({ error: "must be a site id (a UUID)" }),
+  text: PromptText,
+  topic: PromptTopic.optional(),
+  tags: tagList.optional(),
+  locale: LocaleTag.optional(),
+});
+export const RemovePromptToolInput = z.strictObject({
+  site_id: z.uuid({ error: "must be a site id (a UUID)" }),
+  prompt_id: z.uuid({ error: "must be a prompt id (a UUID)" }),
+});
+export const AddCompetitorToolInput = z.strictObject({
+  site_id: z.uuid({ error: "must be a site id (a UUID)" }),
+  name: BrandName,
+  aliases: distinctList(BrandName, MAX_BRAND_NAMES, "aliases").optional(),
+  domains: distinctList(BrandDomain, MAX_BRAND_DOMAINS, "domains").optional(),
+});
+export const RemoveCompetitorToolInput = z.strictObject({
+  site_id: z.uuid({ error: "must be a site id (a UUID)" }),
+  competitor_id: z.uuid({ error: "must be a competitor id (a UUID)" }),
+});
+/** The lists the list tools answer: one page. */
+export const PromptPage = z.object({
+  prompts: z.array(PromptView),
+  page: z.int(),
+  limit: z.int(),
+  total: z.int(),
+  has_more: z.boolean(),
+});
+export const CompetitorPage = z.object({
+  competitors: z.array(CompetitorView),
+  page: z.int(),
+  limit: z.int(),
+  total: z.int(),
+  has_more: z.boolean(),
+});

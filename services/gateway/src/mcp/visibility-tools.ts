@@ -1,0 +1,131 @@
+import type {
+  AddCompetitorToolInput,
+  AddPromptToolInput,
+  CompetitorView,
+  DeletedRecord,
+  ListToolInput,
+  PromptView,
+  RemoveCompetitorToolInput,
+  RemovePromptToolInput,
+  SiteToolInput,
+  VisibilityProfileView,
+} from "@scan/contract";
+import type { z } from "zod";
+import { ownerOf } from "../access/authenticate";
+import type { ToolAnswer, ToolContext } from "../scans";
+import type { CompetitorService, ProfileService, PromptService } from "../visibility";
+
+type Page<K extends string, T> = { [key in K]: T[] } & {
+  page: number;
+  limit: number;
+  total: number;
+  has_more: boolean;
+};
+
+export type VisibilityTools = {
+  /** aeo_visibility_profile: the site's profile as GET /api/v1/sites/{id}/visibility answers it. */
+  profile: (input: z.output<typeof SiteToolInput>, context: ToolContext) => Promise<ToolAnswer<VisibilityProfileView>>;
+  /** aeo_list_prompts: a page of the site's prompts, newest first. */
+  listPrompts: (
+    input: z.output<typeof ListToolInput>,
+    context: ToolContext,
+  ) => Promise<ToolAnswer<Page<"prompts", PromptView>>>;
+  /** aeo_add_prompt: tracks a prompt for the site. */
+  addPrompt: (input: z.output<typeof AddPromptToolInput>, context: ToolContext) => Promise<ToolAnswer<PromptView>>;
+  /** aeo_remove_prompt: stops tracking one of the site's prompts. */
+  removePrompt: (
+    input: z.output<typeof RemovePromptToolInput>,
+    context: ToolContext,
+  ) => Promise<ToolAnswer<DeletedRecord>>;
+  /** aeo_list_competitors: a page of the site's competitors, newest first. */
+  listCompetitors: (
+    input: z.output<typeof ListToolInput>,
+    context: ToolContext,
+  ) => Promise<ToolAnswer<Page<"competitors", CompetitorView>>>;
+  /** aeo_add_competitor: measures the site against a competitor, within the plan's number. */
+  addCompetitor: (
+    input: z.output<typeof AddCompetitorToolInput>,
+    context: ToolContext,
+  ) => Promise<ToolAnswer<CompetitorView>>;
+  /** aeo_remove_competitor: stops measuring the site against one of its competitors. */
+  removeCompetitor: (
+    input: z.output<typeof RemoveCompetitorToolInput>,
+    context: ToolContext,
+  ) => Promise<ToolAnswer<DeletedRecord>>;
+};
+
+const pageOf = (input: z.output<typeof ListToolInput>) => ({
+  page: input.page ?? 1,
+  limit: input.limit ?? 20,
+  q: undefined,
+  topic: undefined,
+  tag: undefined,
+  locale: undefined,
+});
+
+const promptLine = (prompt: PromptView) =>
+  `- ${prompt.text}${prompt.topic ? ` [${prompt.topic}]` : ""}${prompt.tags.length > 0 ? ` #${prompt.tags.join(" #")}` : ""}${prompt.locale ? ` (${prompt.locale})` : ""} (id ${prompt.id})`;
+
+const competitorLine = (competitor: CompetitorView) =>
+  `- ${competitor.name}${competitor.aliases.length > 0 ? ` (also ${competitor.aliases.join(", ")})` : ""}${competitor.domains.length > 0 ? `: ${competitor.domains.join(", ")}` : ""} (id ${competitor.id})`;
+
+/**
+ * The visibility tools over the same services as the REST endpoints: the key's workspace, the
+ * same validation, the plan's number of competitors.
+ */
+export const createVisibilityTools = ({
+  profiles,
+  prompts,
+  competitors,
+}: {
+  profiles: ProfileService;
+  prompts: PromptService;
+  competitors: CompetitorService;
+}): VisibilityTools => ({
+  profile: async ({ site_id }, { caller }) => {
+    const profile = await profiles.get(caller.workspaceId, site_id.toLowerCase());
+    const lines = [
+      `Visibility profile of site ${profile.site_id}${profile.configured ? "" : " (not set yet: the defaults drawn from the site)"}.`,
+      `Brand: ${profile.brand_names.join(", ")}; domains: ${profile.brand_domains.join(", ") || "none"}.`,
+      `${profile.samples_per_prompt} samples of each prompt on ${profile.engines.join(", ")}.`,
+      `${profile.prompt_count} prompts, ${profile.competitor_count} competitors.`,
+    ];
+    return { data: profile, summary: lines.join("\n") };
+  },
+  listPrompts: async (input, { caller }) => {
+    const { prompts: items, meta } = await prompts.list(caller.workspaceId, input.site_id.toLowerCase(), pageOf(input));
+    const data = { prompts: items, page: meta.page, limit: meta.limit, total: meta.total, has_more: meta.hasMore };
+    const summary = [`${meta.total} prompts tracked; page ${meta.page}:`, ...items.map(promptLine)].join("\n");
+    return { data, summary };
+  },
+  addPrompt: async ({ site_id, ...input }, { caller }) => {
+    const prompt = await prompts.create(ownerOf(caller), site_id.toLowerCase(), input);
+    return { data: prompt, summary: `Tracking the prompt "${prompt.text}" (id ${prompt.id}).` };
+  },
+  removePrompt: async ({ site_id, prompt_id }, { caller }) => {
+    const removed = await prompts.remove(caller.workspaceId, site_id.toLowerCase(), prompt_id.toLowerCase());
+    return { data: removed, summary: `Stopped tracking prompt ${removed.id}.` };
+  },
+  listCompetitors: async (input, { caller }) => {
+    const { competitors: items, meta } = await competitors.list(
+      caller.workspaceId,
+      input.site_id.toLowerCase(),
+      pageOf(input),
+    );
+    const data = { competitors: items, page: meta.page, limit: meta.limit, total: meta.total, has_more: meta.hasMore };
+    const summary = [`${meta.total} competitors; page ${meta.page}:`, ...items.map(competitorLine)].join("\n");
+    return { data, summary };
+  },
+  addCompetitor: async ({ site_id, ...input }, { caller }) => {
+    const competitor = await competitors.create({ ...ownerOf(caller), plan: caller.plan }, site_id.toLowerCase(), {
+      name: input.name,
+      aliases: input.aliases ?? [],
+      domains: input.domains ?? [],
+    });
+    return { data: competitor, summary: `Measuring the site against ${competitor.name} (id ${competitor.id}).` };
+  },
+  removeCompetitor: async ({ site_id, competitor_id }, { caller }) => {
+    const removed = await competitors.remove(caller.workspaceId, site_id.toLowerCase(), competitor_id.toLowerCase());
+    return { data: removed, summary: `Stopped measuring against competitor ${removed.id}.` };
+  },
+});

@@ -20,7 +20,7 @@ test("a new user signs up, makes a key, scans a page, reads the report, finds th
     await page.getByRole("button", { name: "Create account" }).click();
     await expect(page).toHaveURL(/\/app\/scans$/);
     await expect(page.getByRole("heading", { level: 1, name: "Scans" })).toBeVisible();
-    await expect(page.getByText(account.email)).toBeVisible();
+    await expect(page.getByText(account.email, { exact: true })).toBeVisible();
     await expect(page.getByText("No scans yet.")).toBeVisible();
   });
 

@@ -55,6 +55,7 @@ describe("trust-pages", () => {
     expect(judge(trustPages, page('<a href="/blog/post">Learn about pricing</a>')).status).toBe("fail");
     expect(judge(trustPages, page('<a href="/sponsored">About this content</a>')).status).toBe("fail");
     expect(judge(trustPages, page('<a href="/guides/lenses">contact lenses explained</a>')).status).toBe("fail");
+    expect(judge(trustPages, page('<a href="/mag/tag/company/">company</a>')).status).toBe("fail");
     expect(judge(trustPages, page('<a href="/the-bbc">About the BBC</a>')).description).toMatch(/about link/);
   });
 

@@ -29,6 +29,9 @@ const lastSegment = (url: URL): string =>
     .filter((segment) => segment !== "")
     .pop() ?? "";
 
+// a listing of posts tagged or filed under "company" is no page about the company
+const LISTING_PATH = /\/(?:tags?|category|categories|topics?|search|archives?)\//i;
+
 const matches = (anchor: Anchor, href: URL, text: RegExp, path: RegExp): boolean =>
   text.test(anchor.text.toLowerCase()) || path.test(lastSegment(href));
 
@@ -36,6 +39,7 @@ const matches = (anchor: Anchor, href: URL, text: RegExp, path: RegExp): boolean
 const ABOUT_ANY_NAME = /^about (?:the )?(.+)$/u;
 
 const isAbout = (anchor: Anchor, href: URL, names: ReadonlySet<string>): boolean => {
+  if (LISTING_PATH.test(href.pathname)) return false;
   const named = ABOUT_ANY_NAME.exec(anchor.text.toLowerCase())?.[1];
   return (
     ABOUT_NAME.test(anchor.text) ||

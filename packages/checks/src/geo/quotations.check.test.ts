@@ -78,7 +78,7 @@ describe("quotations", () => {
     expect(
       judge(
         quotations,
-        article("<p>The curator was moved. She writes, “These bears were made for us by a friend of ours.”</p>"),
+        article("<p>The bears came on Sunday. It says, “These bears were made for us by a friend of ours.”</p>"),
       ).status,
     ).toBe("fail");
   });

@@ -79,6 +79,10 @@ const alternatives = (words: readonly string[]): string =>
     .join("|");
 
 const NAME = String.raw`\p{Lu}[\p{L}'’.-]+(?:\s+(?:(?:de|da|del|di|du|van|von|der|la|le)\s+)?\p{Lu}[\p{L}'’.-]+){0,3}`;
+// a speaker named before a quotation: capitalised words without a full stop ("Sunday. It says" names no one)
+const SPEAKER = String.raw`\p{Lu}[\p{L}'’-]+(?:\s+(?:(?:de|da|del|di|du|van|von|der|la|le)\s+)?\p{Lu}[\p{L}'’-]*){0,3}`;
+// pronouns that open a sentence: a speaker, but not a named one
+const PRONOUNS = "He|She|They|It|We|I|You|This|That|One|Il|Elle|Ils|Elles|Er|Sie|Es|Ella|Él|Ele|Zij|Hij";
 // a quoted passage of 20 or more characters, in straight, curly, French or German quotes
 const QUOTED = `["“«„][^"”»“«]{20,}["”»“]`;
 
@@ -102,7 +106,7 @@ const patternOf = (lang: string): RegExp => {
         String.raw`${QUOTED}\s*,?\s*(?:${verb}\s+${NAME}|${NAME}\s+${verb}(?![\p{L}])|[—–-]\s*${NAME})`,
         // the speaker before the quotation: Jane Doe said: "…", Jane Doe told reporters, "…"; a
         // pronoun ("She writes, …") names no one
-        String.raw`(?<![\p{L}])(?!(?:He|She|They|It|We|I|You|This|That|One|Il|Elle|Ils|Elles|Er|Sie|Es|Ella|Él|Ele|Zij|Hij)\s)${NAME}\s+${verb}(?:\s+(?:reporters|journalists|the \p{L}+|us|me|him|her|them))?\s*[:,]\s*${QUOTED}`,
+        String.raw`(?<![\p{L}])${SPEAKER}(?<!(?:^|[^\p{L}])(?:${PRONOUNS}))\s+${verb}(?:\s+(?:reporters|journalists|the \p{L}+|us|me|him|her|them))?\s*[:,]\s*${QUOTED}`,
         ...(inverted ? [String.raw`${QUOTED}\s*,?\s*(?:${inverted})(?![\p{L}])`] : []),
         String.raw`(?<![\p{L}])(?:${source})\s+(?:(?:the|le|la|el|der|die|de|o|a)\s+)?${NAME}`,
       ].join("|"),

@@ -1,6 +1,7 @@
 import { Readability } from "@mozilla/readability";
 import { FIXED_SCAN_TIME, snapshotOf } from "./fixture";
-import { countWords, parseDocument, preparePage, servedMainText } from "./page";
+import { readableText } from "./lib/element";
+import { countWords, extractMainContent, parseDocument, preparePage, servedMainText } from "./page";
 
 describe("countWords", () => {
   it("counts words between spaces", () => {
@@ -48,5 +49,37 @@ ${extra}</article></body></html>`;
     expect(page.servedText).not.toContain("Comments loaded by a script");
     expect(page.servedText).toBe(servedAlone);
     expect(extractions).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe("extractMainContent: the article's headings", () => {
+  const para = (n: number) =>
+    `<p>${"The river rose through the night and the town's people moved their cars to higher ground. ".repeat(n)}</p>`;
+  const page = (h2Class: string) => `<html><head><title>Acme Daily | Local news</title></head><body>
+    <header><a href="/">Acme Daily</a></header>
+    <article><header><h1 class="headline">Flood waters reach the old bridge</h1><p class="byline">By Jo Lee</p></header>
+    <div class="article-body">${para(4)}<h2 class="${h2Class}">What the council said</h2>${para(3)}<h2 class="${h2Class}">What happens next</h2>${para(3)}</div>
+    </article></body></html>`;
+
+  it("keeps the article's h1 that shares no word with <title>, and the h2s Readability dropped", () => {
+    const main = extractMainContent(page("media-heading"));
+    expect(readableText(main.heading as Element)).toBe("Flood waters reach the old bridge");
+    expect([...main.root.querySelectorAll("h2")].map((h2) => readableText(h2))).toEqual([
+      "What the council said",
+      "What happens next",
+    ]);
+  });
+
+  it("stays with Readability's extraction when it kept the section headings", () => {
+    const main = extractMainContent(page("section"));
+    expect(main.source).toBe("readability");
+    expect(main.root.querySelectorAll("h2")).toHaveLength(2);
+    expect(readableText(main.heading as Element)).toBe("Flood waters reach the old bridge");
+  });
+
+  it("takes no site-name h1 outside the article for the title", () => {
+    const html = `<html><head><title>Acme Daily</title></head><body><header><h1>Salon</h1></header>
+      <div class="post"><p>${"A short note on the weather, written for the neighbours who asked. ".repeat(5)}</p></div></body></html>`;
+    expect(extractMainContent(html).heading).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 import { Readability } from "@mozilla/readability";
 import type { Snapshot } from "@scan/contract";
 import { parseHTML } from "linkedom";
-import { ancestorsOf, boilerplateOf, boilerplateReason, enclosingBoilerplate } from "./lib/boilerplate";
+import { ancestorsOf, boilerplateOf, boilerplateReason, enclosingBoilerplate, WIDGET_TITLE } from "./lib/boilerplate";
 import { isHiddenByMarkup, isInert, readableText, textUnder } from "./lib/element";
 import { profiled } from "./lib/profile";
 import { sameTree } from "./lib/same-tree";
@@ -157,6 +157,125 @@ const titleHeading = (candidates: readonly Element[], title: string): Element | 
   return best;
 };
 
+// the article, main or role=main element around a heading: where a page sets its content
+const CONTENT_CONTAINER = "article, main, [role=main]";
+
+/** The first sentence-sized stretch of an extraction's text, to find it again in the page. */
+const openingOf = (root: Element): string => {
+  for (const block of root.querySelectorAll("p, li, blockquote, pre, td")) {
+    const text = readableText(block);
+    if (text.length >= 20) return text.slice(0, 60);
+  }
+  return "";
+};
+
+/**
+ * The h1 of the element that holds the extraction's content, when none is like the title: an
+ * h1 inside the page's `<article>`, `<main>` or role=main element that also holds the
+ * extraction's first paragraph. A headline rewritten for search in `<title>` ("Live updates:
+ * …", a brand and a keyword) shares no word with the article's h1, yet the h1 titles what
+ * Readability extracted; a site's name set as an h1 stands in the site's header, outside them.
+ */
+const contentHeading = (candidates: readonly Element[], root: Element): Element | null => {
+  const opening = openingOf(root);
+  if (opening === "") return null;
+  for (const h1 of candidates) {
+    const container = h1.closest(CONTENT_CONTAINER);
+    if (container && foldWhitespace(container.textContent ?? "").includes(opening)) return h1;
+  }
+  return null;
+};
+
+// a heading of a dozen words or more that ends like a sentence is a standfirst, not a section (aeo/headings.ts)
+const SENTENCE_LIKE = /[.!…。]["'”’»)]*$/u;
+
+/**
+ * The section headings (h2-h6) of an element, outside navigation, sidebars and widgets, and
+ * neither a widget's title ("Share this story") nor a standfirst set as a heading.
+ */
+const sectionHeadings = (container: Element): Element[] =>
+  [...container.querySelectorAll("h2, h3, h4, h5, h6")].filter((heading) => {
+    if (isInert(heading) || isHiddenByMarkup(heading)) return false;
+    const text = readableText(heading);
+    if (text === "" || WIDGET_TITLE.test(text)) return false;
+    if (countWords(text) >= 12 && SENTENCE_LIKE.test(text)) return false;
+    return enclosingBoilerplate(heading, { siteChrome: false }) === null;
+  });
+
+const PARAGRAPHS = "p, li, blockquote, pre, td, dd";
+
+/** A heading whose whole text is a link: a teaser's or a video's title, which heads no section of the article. */
+const linkOnly = (heading: Element): boolean => {
+  const text = readableText(heading);
+  return [...heading.querySelectorAll("a")].some((link) => readableText(link) === text);
+};
+// enough of a paragraph's opening to know it again in the extraction
+const OPENING_CHARS = 40;
+
+/**
+ * Puts back the section headings Readability dropped from the article it kept: it drops an h2
+ * whose class reads as negative ("share", "media", "meta") or whose text resembles the title,
+ * and a heading set in a wrapper it scored low goes with the wrapper while the paragraphs
+ * stay. The page's headings are those of the `<article>`, `<main>` or role=main element around
+ * its h1 (else of its only `<article>`), outside widgets (`sectionHeadings`); one is put back,
+ * as a copy with its level, text and id, before the extraction's paragraph that opens its
+ * section on the page, when the extraction holds that paragraph (the first of the page's
+ * paragraphs after the heading that it holds) and no heading of its text. Headings before the
+ * article's first extracted paragraph (a standfirst, a kicker) and headings that are a link
+ * alone (a teaser, a video's title) are left out.
+ * A heading in the article's `<header>` or like the page's title is the article's title, which
+ * Readability drops on purpose. Returns how many were put back.
+ */
+const restoreSectionHeadings = (root: Element, doc: Document, pageHeading: Element | null, title: string): number => {
+  const articles = doc.querySelectorAll("article");
+  const container = pageHeading?.closest(CONTENT_CONTAINER) ?? (articles.length === 1 ? (articles[0] ?? null) : null);
+  if (!container) return 0;
+  // a heading in the article's <header>, or one like the page's title, titles the article: it heads no section
+  const wanted = new Set(
+    sectionHeadings(container).filter(
+      (heading) => heading.closest("header") === null && likeness(readableText(heading), title) < TITLE_LIKENESS,
+    ),
+  );
+  if (wanted.size === 0) return 0;
+  const kept = new Set(
+    [...root.querySelectorAll("h1, h2, h3, h4, h5, h6")].map((heading) => readableText(heading).toLowerCase()),
+  );
+  const paragraphs = [...root.querySelectorAll(PARAGRAPHS)];
+  const extracted = (element: Element): Element | undefined => {
+    const opening = readableText(element).slice(0, OPENING_CHARS);
+    return opening.length < 20
+      ? undefined
+      : paragraphs.find((paragraph) => readableText(paragraph).startsWith(opening));
+  };
+  let restored = 0;
+  // sections follow the article's opening: a heading before it is a standfirst or a kicker
+  let opened = false;
+  let pending: Element | null = null;
+  for (const element of container.querySelectorAll(`h2, h3, h4, h5, h6, ${PARAGRAPHS}`)) {
+    if (/^h[2-6]$/.test(element.localName)) {
+      pending =
+        opened && wanted.has(element) && !linkOnly(element) && !kept.has(readableText(element).toLowerCase())
+          ? element
+          : null;
+      continue;
+    }
+    const target = extracted(element);
+    if (!target) continue;
+    opened = true;
+    const heading = pending;
+    pending = null;
+    if (!heading || !target.parentNode) continue;
+    const copy = root.ownerDocument.createElement(heading.localName);
+    copy.textContent = readableText(heading);
+    const id = heading.getAttribute("id");
+    if (id) copy.setAttribute("id", id);
+    target.parentNode.insertBefore(copy, target);
+    kept.add(readableText(heading).toLowerCase());
+    restored++;
+  }
+  return restored;
+};
+
 /** A heading of the extraction with the same text as the page's h1 (Readability turns inner h1s into h2s). */
 const sameHeading = (root: Element, text: string): Element | null => {
   for (const heading of root.querySelectorAll("h1, h2, h3")) {
@@ -188,7 +307,7 @@ const titleOfExtraction = (
   title: string,
 ): { heading: Element | null; pageHeading: Element | null } => {
   const candidates = headingCandidates(doc);
-  const h1 = titleHeading(candidates, title);
+  const h1 = titleHeading(candidates, title) ?? contentHeading(candidates, root);
   const text = h1 ? readableText(h1) : "";
   if (h1 && text !== "") {
     const inside = sameHeading(root, text);
@@ -282,13 +401,12 @@ const extractFrom = (html: string, doc: Document): MainContent => {
   if (article?.content && countWords(article.textContent ?? "") > 0) {
     const root = parseDocument(`<!doctype html><html><body>${article.content}</body></html>`).body;
     const setAside = pruneBoilerplate(root);
-    if (countWords(root.textContent ?? "") > 0)
-      return contentOf(
-        "readability",
-        root,
-        titleOfExtraction(root, doc, article.title || documentTitleOf(doc)),
-        setAside,
-      );
+    if (countWords(root.textContent ?? "") > 0) {
+      const title = article.title || documentTitleOf(doc);
+      const headings = titleOfExtraction(root, doc, title);
+      restoreSectionHeadings(root, doc, headings.pageHeading, title);
+      return contentOf("readability", root, headings, setAside);
+    }
   }
   const heading = titleHeading(headingCandidates(doc), documentTitleOf(doc));
   const headings = { heading, pageHeading: heading };

@@ -1,4 +1,4 @@
-import { ancestorsOf, enclosingBoilerplate } from "../lib/boilerplate";
+import { ancestorsOf, enclosingBoilerplate, WIDGET_TITLE } from "../lib/boilerplate";
 import { isHiddenByMarkup, isInert, readableText } from "../lib/element";
 import { perPage } from "../lib/memo";
 import { countWords, foldWhitespace, type Page } from "../page";
@@ -168,9 +168,6 @@ const LEVEL: Record<string, 1 | 2 | 3 | 4 | 5 | 6> = { h1: 1, h2: 2, h3: 3, h4: 
 // a section start followed by thousands of empty wrappers: taken to hold text rather than read on
 const SECTION_NODE_CAP = 2000;
 const NO_SECTION_TEXT = new Set(["script", "style", "noscript", "template", "svg", "button", "select", "a"]);
-// the title of a widget, whatever its markup: ehow-2's AdSense "Related Searches", "You might also like", "Comments"
-const WIDGET_TITLE =
-  /^(?:related(?: searches| stories| articles| posts| content| links| reading| videos)?|you (?:may|might) also like|more (?:from [^.]+|stories|like this)|recommended(?: for you| reading| stories)?|sponsored(?: content| links| stories)?|promoted(?: stories| content)?|advertisement|comments?|share this(?: article| story| post)?|trending(?: now)?|most (?:read|popular|viewed))[\s:.!]*$/i;
 // a formula is content though it holds no text node: MathJax draws its glyphs with CSS (mathjax's "The Lorenz Equations")
 const FORMULA = new Set(["math", "mjx-container"]);
 

@@ -111,4 +111,12 @@ describe("summary-intro", () => {
       /^The main content opens with a 27-word paragraph that states its point: "Graduation parties/,
     );
   });
+
+  it("passes over a Chinese or Japanese dateline, not a paragraph that opens with a date", () => {
+    const opening = "市政府宣布，新的公交线路将于下个月开通，连接城北和城南的三个主要社区，方便居民出行。";
+    const verdict = judge(summaryIntro, main(`<p>2026年11月27日 10:00 北京</p><p>${opening}</p>`));
+    expect(verdict.description).toContain(opening.slice(0, 10));
+    const dated = judge(summaryIntro, main(`<p>2026年11月27日、${opening}</p>`));
+    expect(dated.description).toContain("2026年11月27日");
+  });
 });

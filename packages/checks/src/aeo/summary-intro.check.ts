@@ -9,8 +9,9 @@ const MAX_WORDS = 80;
 // paragraphs there are captions, quotes or asides, not the page's opening
 const NOT_INTRO = ["figure", "figcaption", "blockquote", "aside", "table", "nav", "footer"];
 // datelines, credits and labels that open an article before its first real paragraph
+// (a date in Chinese or Japanese, 2026年11月27日, is a dateline when at most a time or a place follows it)
 const DATELINE =
-  /^(?:(?:photo|image|credit|source|updated|published|posted on|last updated|advertisement|publicité|publicidad|anzeige)\b|\d{1,2}[./ ]\d{1,2}[./ ]\d{2,4}\b)/i;
+  /^(?:(?:photo|image|credit|source|updated|published|posted on|last updated|advertisement|publicité|publicidad|anzeige)\b|\d{1,2}[./ ]\d{1,2}[./ ]\d{2,4}\b|[0-9０-９]{4}\s*年\s*[0-9０-９]{1,2}\s*月\s*[0-9０-９]{1,2}\s*日[^。．.!?！？]{0,24}$)/i;
 // an opening that announces what the page will do instead of saying it, in the languages the checks read
 const ANNOUNCEMENT = new RegExp(
   [

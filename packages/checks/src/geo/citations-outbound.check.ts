@@ -1,11 +1,8 @@
-import { ARTICLE_TYPES } from "../aeo/article-schema.check";
 import { isContent } from "../aeo/main-dom";
-import { isOrganization } from "../aeo/organization-schema.check";
 import { defineCheck } from "../check";
-import { jsonLd, textOf, typesOf } from "../lib/jsonld";
 import { perPage } from "../lib/memo";
 import type { Page } from "../page";
-import { linkRefs, metaKeyed } from "../seo/head";
+import { ownSites } from "./publisher";
 import { siteLabelOf, siteOf } from "./site";
 
 // share and follow buttons inside articles link other domains without citing anything
@@ -59,65 +56,6 @@ export const isSocialProfile = (url: URL): boolean => {
       return false;
   }
 };
-
-const hostOf = (raw: string | null | undefined, base: URL): string | null => {
-  if (!raw) return null;
-  try {
-    const url = new URL(raw.trim(), base);
-    return url.protocol === "http:" || url.protocol === "https:" ? url.hostname : null;
-  } catch {
-    return null;
-  }
-};
-
-/**
- * The publisher's own sites, and the profiles it names as its own: the final URL's site; the
- * sites of its canonical URL, og:url and the url of its WebSite, WebPage, Article and
- * Organization JSON-LD (a page served from a mirror, a CDN host or a staging copy still belongs
- * to them); the hosts of its share image (og:image, twitter:image) and icons (rel=icon,
- * apple-touch-icon, manifest): the publisher's own asset hosts (the Guardian's guim.co.uk, the
- * BBC's bbci.co.uk), or an image host that cites nothing; and the sameAs profiles of its
- * Organization (its own accounts are no outside source). A sister site shares the registrable
- * name under another suffix (bbc.com, bbc.co.uk) and is the publisher's too.
- */
-export const ownSites = perPage(
-  (page: Page): { sites: Set<string>; labels: Set<string>; assets: Set<string>; profiles: string[] } => {
-    const hosts = [page.finalUrl.hostname];
-    const base = page.finalUrl;
-    hosts.push(
-      ...linkRefs(page)
-        .filter((ref) => ref.source === "head" && ref.rels.includes("canonical"))
-        .map((ref) => hostOf(ref.hrefRaw, base) ?? ""),
-    );
-    hosts.push(hostOf(metaKeyed(page, "og:url")?.getAttribute("content"), base) ?? "");
-    const assets = [
-      ...ASSET_METAS.map((key) => hostOf(metaKeyed(page, key)?.getAttribute("content"), base) ?? ""),
-      ...linkRefs(page)
-        .filter((ref) => ref.source === "head" && ref.rels.some((rel) => ASSET_RELS.has(rel)))
-        .map((ref) => hostOf(ref.hrefRaw, base) ?? ""),
-    ];
-    const profiles: string[] = [];
-    for (const node of [...jsonLd(page).nodes, ...jsonLd(page).unreadableNodes]) {
-      const types = typesOf(node);
-      if (!types.some((type) => OWNER_TYPES.has(type)) && !isOrganization(node)) continue;
-      hosts.push(hostOf(textOf(node.url), base) ?? "");
-      if (isOrganization(node)) {
-        for (const value of Array.isArray(node.sameAs) ? node.sameAs : [node.sameAs]) {
-          if (typeof value === "string" && /^https?:\/\//i.test(value))
-            profiles.push(value.replace(/\/+$/, "").toLowerCase());
-        }
-      }
-    }
-    const sites = new Set(hosts.filter((host) => host !== "").map(siteOf));
-    // asset hosts are the publisher's, but name no sister site: their label is no brand
-    const assetSites = new Set(assets.filter((host) => host !== "").map(siteOf));
-    return { sites, labels: new Set([...sites].map(siteLabelOf)), assets: assetSites, profiles };
-  },
-);
-
-const OWNER_TYPES = new Set(["WebSite", "WebPage", ...ARTICLE_TYPES]);
-const ASSET_METAS = ["og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src"];
-const ASSET_RELS = new Set(["icon", "apple-touch-icon", "apple-touch-icon-precomposed", "mask-icon", "manifest"]);
 
 export type CitedSites = {
   /** other sites the main content links to, each with one example URL */

@@ -70,6 +70,7 @@ const SPEECH: Record<string, { verbs: readonly string[]; inverted: readonly stri
 // Japanese closes a quotation with 」 and attributes it with と and a verb of saying
 const JAPANESE = /[「『][^」』]{10,}[」』]\s*と\s*(?:述べ|語っ|話し|説明し|明かし|強調し|指摘し|言っ|書い)/u;
 
+const capitalised = (phrase: string): string => phrase.charAt(0).toUpperCase() + phrase.slice(1);
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const alternatives = (words: readonly string[]): string =>
   [...new Set(words)]
@@ -78,6 +79,10 @@ const alternatives = (words: readonly string[]): string =>
     .join("|");
 
 const NAME = String.raw`\p{Lu}[\p{L}'’.-]+(?:\s+(?:(?:de|da|del|di|du|van|von|der|la|le)\s+)?\p{Lu}[\p{L}'’.-]+){0,3}`;
+// a speaker named before a quotation: capitalised words without a full stop ("Sunday. It says" names no one)
+const SPEAKER = String.raw`\p{Lu}[\p{L}'’-]+(?:\s+(?:(?:de|da|del|di|du|van|von|der|la|le)\s+)?\p{Lu}[\p{L}'’-]*){0,3}`;
+// pronouns that open a sentence: a speaker, but not a named one
+const PRONOUNS = "He|She|They|It|We|I|You|This|That|One|Il|Elle|Ils|Elles|Er|Sie|Es|Ella|Él|Ele|Zij|Hij";
 // a quoted passage of 20 or more characters, in straight, curly, French or German quotes
 const QUOTED = `["“«„][^"”»“«]{20,}["”»“]`;
 
@@ -90,12 +95,18 @@ const patternOf = (lang: string): RegExp => {
     const chosen = own ? [own, SPEECH.en] : Object.values(SPEECH);
     const verbs = alternatives(chosen.flatMap((speech) => speech?.verbs ?? []));
     const inverted = alternatives(chosen.flatMap((speech) => speech?.inverted ?? []));
-    const source = alternatives(chosen.flatMap((speech) => speech?.source ?? []));
+    // a source phrase opens a sentence as often as it follows a clause: "According to the WHO, …"
+    const source = alternatives(
+      chosen.flatMap((speech) => speech?.source ?? []).flatMap((phrase) => [phrase, capitalised(phrase)]),
+    );
     const verb = `(?:${verbs})`;
     // the verb must be spelt as written (lower case); only the name is capitalised
     pattern = new RegExp(
       [
         String.raw`${QUOTED}\s*,?\s*(?:${verb}\s+${NAME}|${NAME}\s+${verb}(?![\p{L}])|[—–-]\s*${NAME})`,
+        // the speaker before the quotation: Jane Doe said: "…", Jane Doe told reporters, "…"; a
+        // pronoun ("She writes, …") names no one
+        String.raw`(?<![\p{L}])${SPEAKER}(?<!(?:^|[^\p{L}])(?:${PRONOUNS}))\s+${verb}(?:\s+(?:reporters|journalists|the \p{L}+|us|me|him|her|them))?\s*[:,]\s*${QUOTED}`,
         ...(inverted ? [String.raw`${QUOTED}\s*,?\s*(?:${inverted})(?![\p{L}])`] : []),
         String.raw`(?<![\p{L}])(?:${source})\s+(?:(?:the|le|la|el|der|die|de|o|a)\s+)?${NAME}`,
       ].join("|"),
@@ -119,7 +130,8 @@ const clip = (text: string, max: number): string => (text.length > max ? `${text
  * Reads the main content (page.ts: never navigation, sidebars or widgets) for a quotation (GEO,
  * Aggarwal et al. 2024: quotation addition raised visibility in generative answers the most): a
  * `<blockquote>` or `<q>` with text, or a quoted passage of its prose attributed to a named
- * speaker or source in the page's language or English (`SPEECH`: "…," said Jane Doe; «…», a
+ * speaker or source in the page's language or English (`SPEECH`: "…," said Jane Doe; Jane Doe
+ * said: "…"; «…», a
  * déclaré …; "…", dijo …; „…“, sagte …; according to, selon, según, laut, segundo, volgens;
  * 「…」と述べた). Pull quotes in `<blockquote>` count: an extractor reads them as quotations too.
  * A heuristic.

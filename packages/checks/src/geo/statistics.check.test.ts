@@ -92,8 +92,9 @@ describe("statistics", () => {
 
   it("nytimes-1: the years 1997 and 1998 date events, they measure nothing", () => {
     const verdict = judgeCorpusPage(statistics, "nytimes-1");
-    expect(verdict.status).toBe("warn");
-    expect(verdict.evidence).toEqual(["20 years", "200 people"]);
+    // "a six-month review period" measures, hyphenated before its noun
+    expect(verdict.status).toBe("pass");
+    expect(verdict.evidence).toEqual(["20 years", "six-month", "200 people"]);
   });
 
   it("bbc-1: numbers in words are facts too (two people, nine months, eight years)", () => {
@@ -109,5 +110,25 @@ describe("statistics", () => {
     expect(judgeCorpusPage(statistics, "hukumusume").description).toMatch(
       new RegExp(`^The main content's ${words} words`),
     );
+  });
+
+  it("counts quantities hyphenated before a noun", () => {
+    const verdict = judge(
+      statistics,
+      article("<p>The 52-year-old ran a 10-mile race after a five-day strike, then rested.</p>"),
+    );
+    expect(verdict.status).toBe("pass");
+    expect(verdict.evidence).toEqual(["52-year-old", "10-mile", "five-day"]);
+  });
+
+  it("counts Chinese and Japanese magnitudes, percentages and units, not a bare year or an ordinal", () => {
+    const chinese = judge(
+      statistics,
+      article("<p>2026年，该市人口达到3万人，收入增长1.2亿元，约30％的家庭受益。</p>", "zh"),
+    );
+    expect(chinese.status).toBe("pass");
+    expect(chinese.evidence).toEqual(["3万人", "1.2亿元", "30％"]);
+    const japanese = judge(statistics, article("<p>第3回の会議は2026年に開かれ、三千万円の予算が決まった。</p>", "ja"));
+    expect(japanese.evidence).toEqual(["三千万円"]);
   });
 });

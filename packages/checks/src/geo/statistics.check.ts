@@ -47,6 +47,29 @@ const UNIT = [
   ...["uur", "dagen", "weken", "maanden", "jaar", "mensen", "landen", "inwoners"],
 ].join("|");
 const FRACTION = "(?:one|two|three)[- ](?:half|thirds?|quarters?|fifths?)";
+// a quantity set before a noun with a hyphen: "52-year-old", "a 10-mile race", "a five-day strike"
+const HYPHENATED_UNIT = [
+  ...["year", "month", "week", "day", "hour", "minute", "second", "mile", "foot", "inch", "metre", "meter"],
+  ...["kilometre", "kilometer", "km", "pound", "ounce", "acre", "gallon", "litre", "liter", "storey", "story"],
+  ...["point", "percent", "member", "person", "seat", "game", "page", "bed", "room"],
+].join("|");
+
+/**
+ * Quantities written in Chinese and Japanese, which set no space around a number: a number
+ * with a magnitude (3万, 1.2亿, 5000万, 三千万, 数百万), a percentage (30%, ３０％, 3割) or a
+ * unit of people, money, things or time (120人, 500円, 30元, 3ドル, 20件, 2倍, 52歳, 3年間,
+ * 6か月). A bare year ("2026年") is none. Digits may be full-width.
+ */
+const CJK_DIGITS = "[0-9０-９]+(?:[.,．，][0-9０-９]+)*";
+const CJK_NUMERALS = "[一二三四五六七八九十百千两兩数]+";
+const CJK_MAGNITUDE = "(?:千万|百万|万|萬|億|亿|兆|千)";
+const CJK_UNIT =
+  "(?:人|名|円|元|ドル|美元|欧元|ユーロ|件|個|个|台|社|家|倍|歳|岁|年間|年间|か月|ヶ月|カ月|个月|週間|日間|時間|小时|分間|分钟|秒|キロ|公里|公斤|トン|吨|メートル|平方|票|回|次)";
+const CJK_QUANTITY = [
+  `(?:${CJK_DIGITS}|${CJK_NUMERALS})${CJK_MAGNITUDE}${CJK_UNIT}?`,
+  String.raw`${CJK_DIGITS}\s?(?:[%％‰]|パーセント|割)`,
+  `${CJK_DIGITS}${CJK_UNIT}`,
+].join("|");
 
 // word edges that hold for accented letters too (\b is ASCII-only)
 const START = String.raw`(?<![\p{L}\p{N}])`;
@@ -68,6 +91,10 @@ const QUANTITY = new RegExp(
     String.raw`${START}(?:${COUNT}|one)\s(?:in|out of|sur|de cada|von|op)\s(?:${COUNT}|one)${END}`,
     `${START}${FRACTION}${END}`,
     String.raw`${START}\d+(?:\.\d+)?\s?(?:x|×)${END}`,
+    String.raw`${START}(?:${COUNT}|one)-(?:${HYPHENATED_UNIT})s?(?:-(?:old|long|high|wide|tall|deep))?${END}`,
+    // Chinese and Japanese set no space between a number and its unit: no word edge to look for
+    // (an ordinal, 第3回, counts nothing)
+    String.raw`(?<![0-9０-９.,．第])(?:${CJK_QUANTITY})`,
     // grouped thousands (3,400 or 3.400) are counts, not list numbers
     String.raw`${START}\d{1,3}(?:[,.]\d{3})+${END}`,
   ].join("|"),
@@ -164,7 +191,9 @@ export const quantities = perPage((page: Page): string[] => [
  * code) for quantitative facts (GEO, Aggarwal et al. 2024: adding statistics raised visibility
  * in generative answers). Counted: numbers, in digits or in words, with %, a currency, a
  * magnitude word ("million") or a unit of measure, time or people; ratios ("one in five");
- * fractions in words ("two-thirds"); grouped thousands ("3,400"); multipliers ("3x"). A bare
+ * fractions in words ("two-thirds"); grouped thousands ("3,400"); multipliers ("3x");
+ * quantities hyphenated before a noun ("52-year-old", "a 10-mile race"); Chinese and Japanese
+ * magnitudes, percentages and units without spaces ("3万人", "1.2亿元", "30％", "52歳"). A bare
  * year is no fact, and numbers in code (`$0` in a shell snippet) are not prose. Each distinct
  * match counts once. A heuristic: it cannot tell a statistic from a price list.
  */

@@ -55,6 +55,31 @@ describe("trust-pages", () => {
     expect(judge(trustPages, page('<a href="/blog/post">Learn about pricing</a>')).status).toBe("fail");
     expect(judge(trustPages, page('<a href="/sponsored">About this content</a>')).status).toBe("fail");
     expect(judge(trustPages, page('<a href="/guides/lenses">contact lenses explained</a>')).status).toBe("fail");
+    expect(judge(trustPages, page('<a href="/mag/tag/company/">company</a>')).status).toBe("fail");
     expect(judge(trustPages, page('<a href="/the-bbc">About the BBC</a>')).description).toMatch(/about link/);
+  });
+
+  it("finds the about page on the publisher's site when the page is served from a mirror host", () => {
+    const mirrored = (head: string) =>
+      `<html><head>${head}</head><body><a href="https://corporate.acme-news.com/about-us">About us</a><a href="mailto:desk@acme-news.com">Write</a></body></html>`;
+    expect(judge(trustPages, mirrored("")).status).toBe("warn");
+    for (const head of [
+      '<link rel="canonical" href="https://www.acme-news.com/story">',
+      '<meta property="og:url" content="https://www.acme-news.com/story">',
+      '<script type="application/ld+json">{"@type":"NewsArticle","publisher":{"@type":"Organization","name":"Acme","url":"https://acme-news.com"}}</script>',
+    ])
+      expect(judge(trustPages, mirrored(head)).status).toBe("pass");
+  });
+
+  it("takes 'About' and the publisher's name, and about links in Chinese and Japanese", () => {
+    const named = judge(
+      trustPages,
+      '<html><head><meta property="og:site_name" content="nytimes"></head><body><a href="/corp/x">About nytimes</a><a href="/contact">Contact</a></body></html>',
+    );
+    expect(named.status).toBe("pass");
+    expect(judge(trustPages, page('<a href="/corp/">关于我们</a><a href="/lx/">联系我们</a>')).status).toBe("pass");
+    expect(judge(trustPages, page('<a href="/corp/">会社概要</a><a href="/inq/">お問い合わせ</a>')).status).toBe(
+      "pass",
+    );
   });
 });

@@ -1,11 +1,13 @@
 import { defineCheck } from "../check";
+import type { Page } from "../page";
 import { type Anchor, anchors } from "../seo/anchors";
-import { siteOf } from "./site";
+import { ownSites, publisherNames } from "./publisher";
+import { siteLabelOf, siteOf } from "./site";
 
 // link texts (whole, lower-cased) and path segments of about and contact pages, in the languages
-// the other checks cover (en, de, es, fr, it, nl, pt)
+// the other checks cover (en, de, es, fr, it, nl, pt), Chinese, Japanese and Korean
 const ABOUT_TEXT =
-  /^(?:about|about (?:us|me|the company|the team)|who we are|our story|our company|our mission|our team|company|team|über uns|uber uns|wir über uns|unternehmen|quiénes somos|quienes somos|sobre nosotros|nosotros|à propos|a propos|qui sommes-nous|chi siamo|over ons|sobre nós|sobre|quem somos)$/u;
+  /^(?:about|about (?:us|me|the company|the team)|who we are|our story|our company|our mission|our team|company|team|company info(?:rmation)?|corporate info(?:rmation)?|über uns|uber uns|wir über uns|unternehmen|quiénes somos|quienes somos|sobre nosotros|nosotros|à propos|a propos|à propos de nous|qui sommes-nous|chi siamo|over ons|sobre nós|sobre|quem somos|关于我们|关于|關於我們|关于本站|公司简介|公司簡介|会社概要|会社案内|会社情報|企業情報|運営会社|私たちについて|当社について|このサイトについて|회사소개|회사 소개)$/u;
 // "About Ars", "About the BBC": about and a name, as written (case kept); not "About this content"
 const ABOUT_NAME = /^[Aa]bout (?:the )?\p{Lu}[\p{L}\p{N}&.'’-]*(?: \p{Lu}[\p{L}\p{N}&.'’-]*){0,3}$/u;
 // "Contact BBC News", "Contact Wikipedia"; not "contact lenses"
@@ -13,7 +15,7 @@ const CONTACT_NAME = /^[Cc]ontact (?:the )?\p{Lu}[\p{L}\p{N}&.'’-]*(?: \p{Lu}[
 const ABOUT_PATH =
   /^(?:about|about-?us|about_us|about-?me|company|our-?story|who-?we-?are|team|our-?team|ueber-?uns|uber-?uns|unternehmen|quienes-?somos|sobre-?nosotros|nosotros|a-?propos|qui-sommes-nous|chi-?siamo|over-?ons|sobre-?nos|sobre|quem-?somos)(?:\.\w+)?$/;
 const CONTACT_TEXT =
-  /^(?:contact|contact (?:us|me|the team|form|page|support|sales|press|info)\b.{0,30}|get in touch|write to us|kontakt|kontaktieren sie uns|impressum|imprint|contacto|contáctanos|contactanos|contactez-nous|nous contacter|contatti|contattaci|contato|fale conosco)$/u;
+  /^(?:联系我们|聯絡我們|聯繫我們|お問い合わせ|お問合せ|お問い合せ|問い合わせ|문의하기|contact|contact (?:us|me|the team|form|page|support|sales|press|info)\b.{0,30}|get in touch|write to us|kontakt|kontaktieren sie uns|impressum|imprint|contacto|contáctanos|contactanos|contactez-nous|nous contacter|contatti|contattaci|contato|fale conosco)$/u;
 const CONTACT_PATH =
   /^(?:contact|contact-?us|contact_us|contact-?me|get-?in-?touch|kontakt|impressum|imprint|contacto|contactanos|contactez-?nous|nous-contacter|contatti|contattaci|contato|fale-?conosco)(?:\.\w+)?$/;
 
@@ -27,11 +29,37 @@ const lastSegment = (url: URL): string =>
     .filter((segment) => segment !== "")
     .pop() ?? "";
 
+// a listing of posts tagged or filed under "company" is no page about the company
+const LISTING_PATH = /\/(?:tags?|category|categories|topics?|search|archives?)\//i;
+
 const matches = (anchor: Anchor, href: URL, text: RegExp, path: RegExp): boolean =>
   text.test(anchor.text.toLowerCase()) || path.test(lastSegment(href));
 
-const isAbout = (anchor: Anchor, href: URL): boolean =>
-  ABOUT_NAME.test(anchor.text) || matches(anchor, href, ABOUT_TEXT, ABOUT_PATH);
+// "About nytimes", "About 9to5Mac": about and the name the publisher goes by, however written
+const ABOUT_ANY_NAME = /^about (?:the )?(.+)$/u;
+
+const isAbout = (anchor: Anchor, href: URL, names: ReadonlySet<string>): boolean => {
+  if (LISTING_PATH.test(href.pathname)) return false;
+  const named = ABOUT_ANY_NAME.exec(anchor.text.toLowerCase())?.[1];
+  return (
+    ABOUT_NAME.test(anchor.text) ||
+    (named !== undefined && names.has(named.trim())) ||
+    matches(anchor, href, ABOUT_TEXT, ABOUT_PATH)
+  );
+};
+
+/**
+ * Whether a link leads to the publisher's own site: the registrable domain of the page's final
+ * URL, its canonical URL, og:url or the url of its JSON-LD publisher, WebSite or WebPage
+ * (`ownSites`), or a sister site of the same name under another suffix. A page served from a
+ * mirror or a CDN host still has its about page on the publisher's site, and a corporate
+ * subdomain (corporate.example.com) is the publisher's as much as www.example.com.
+ */
+const ownSite = (page: Page, href: URL): boolean => {
+  const own = ownSites(page);
+  const site = siteOf(href.hostname);
+  return own.sites.has(site) || own.labels.has(siteLabelOf(site));
+};
 
 const isContactText = (anchor: Anchor): boolean =>
   CONTACT_NAME.test(anchor.text) || CONTACT_TEXT.test(anchor.text.toLowerCase());
@@ -46,8 +74,10 @@ const label = ({ anchor, why }: Found): string => {
 
 /**
  * Links to an about page and a contact page, judged by the whole link text or the last path
- * segment, in English, German, Spanish, French, Italian, Dutch or Portuguese. The about page
- * must be on the page's own site (registrable domain): articles link other sites' about pages.
+ * segment, in English, German, Spanish, French, Italian, Dutch, Portuguese, Chinese, Japanese or
+ * Korean, or "About" and the publisher's name. The about page must be on the publisher's own
+ * site (`ownSite`: the registrable domain of the page, its canonical URL, og:url or JSON-LD
+ * publisher): articles link other sites' about pages.
  * A contact page may be elsewhere when its link text says so (help desks live on their own
  * domains). A mailto: link with an address or a tel: link counts as contact (a mailto: without
  * one is a share button), and so does a German Impressum, which must carry contact details. These are the signals of an accountable publisher in Google's
@@ -61,7 +91,7 @@ export const trustPages = defineCheck({
   quick: false,
   title: "Links to about and contact pages",
   run: (page) => {
-    const own = siteOf(page.finalUrl.hostname);
+    const names = publisherNames(page);
     let about: Found | null = null;
     let contact: Found | null = null;
     for (const anchor of anchors(page)) {
@@ -73,8 +103,8 @@ export const trustPages = defineCheck({
         continue;
       }
       if (href.protocol !== "http:" && href.protocol !== "https:") continue;
-      const sameSite = siteOf(href.hostname) === own;
-      if (!about && sameSite && isAbout(anchor, href)) about = { anchor, why: "about" };
+      const sameSite = ownSite(page, href);
+      if (!about && sameSite && isAbout(anchor, href, names)) about = { anchor, why: "about" };
       else if (!contact && (isContactText(anchor) || (sameSite && CONTACT_PATH.test(lastSegment(href)))))
         contact = { anchor, why: "contact" };
       if (about && contact) break;

@@ -155,3 +155,7 @@ export const ancestorsOf = (element: Element | null): Set<Element> => {
   for (let node = element; node; node = node.parentElement) set.add(node);
   return set;
 };
+
+// the title of a widget, whatever its markup: ehow-2's AdSense "Related Searches", "You might also like", "Comments"
+export const WIDGET_TITLE =
+  /^(?:related(?: searches| stories| articles| posts| content| links| reading| videos)?|you (?:may|might) also like|more (?:from [^.]+|stories|like this)|recommended(?: for you| reading| stories)?|sponsored(?: content| links| stories)?|promoted(?: stories| content)?|advertisement|comments?|(?:share|like) this(?: article| story| post)?|trending(?: now)?|most (?:read|popular|viewed))[\s:.!]*$/i;

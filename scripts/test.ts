@@ -94,11 +94,14 @@ const main = async () => {
   const reports = mkdtempSync(join(tmpdir(), "aeo-scan-test-"));
   try {
     const jestReport = join(reports, "jest.json");
-    // one process runs every file in turn and its heap grows past Node's default limit (about
-    // 4 GB here) before the last file; 8 GB lets the whole suite finish
+    // two test files at a time (TEST_WORKERS): most integration files spend their time waiting on
+    // a stack, a browser or a timer, so a second file uses the core the first leaves idle. Each
+    // file has its own database, Redis prefix, ports and throwaway servers. A worker's heap grows
+    // past Node's default limit (about 4 GB here) over many files; 8 GB lets it finish
+    const workers = /^[1-9]\d*$/.test(process.env.TEST_WORKERS ?? "") ? (process.env.TEST_WORKERS as string) : "2";
     const jestCode = await run(
       bin("jest"),
-      ["--runInBand", "--json", `--outputFile=${jestReport}`, ...process.argv.slice(2)],
+      [`--maxWorkers=${workers}`, "--json", `--outputFile=${jestReport}`, ...process.argv.slice(2)],
       { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --max-old-space-size=8192`.trim() },
     );
     const jest = readJson(jestReport);

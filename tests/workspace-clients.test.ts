@@ -301,6 +301,51 @@ describe("workspace clients and scoped keys", () => {
     });
   });
 
+  describe("the AI-visibility tools over MCP", () => {
+    it("hold a client-scoped key to its client's sites: its own site answers, another client's is missing", async () => {
+      const key = keys.c1 as string;
+      const own = await tool(key, "aeo_visibility_profile", { site_id: ids.site1 });
+      expect(own.isError).toBeFalsy();
+      expect(own.structuredContent).toMatchObject({ site_id: ids.site1 });
+      const before = await snapshot();
+      const prompts = () => stack.db.visibilityPrompt.count({ where: { workspaceId } });
+      const promptsBefore = await prompts();
+      for (const [name, args] of [
+        ["aeo_visibility_profile", { site_id: ids.site2 }],
+        ["aeo_list_prompts", { site_id: ids.site2 }],
+        ["aeo_add_prompt", { site_id: ids.site2, text: "which agency is best?" }],
+        ["aeo_list_competitors", { site_id: ids.site3 }],
+        ["aeo_add_competitor", { site_id: ids.site3, name: "Rival" }],
+      ] as const) {
+        const result = await tool(key, name, args);
+        expect({ name, error: result.isError }).toEqual({ name, error: true });
+        expect({ name, text: result.content[0]?.text }).toEqual({ name, text: expect.stringMatching(/^not_found: /) });
+      }
+      expect(await prompts()).toBe(promptsBefore);
+      expect(await snapshot()).toBe(before);
+      // the client's own site takes a prompt
+      const added = await tool(key, "aeo_add_prompt", { site_id: ids.site1, text: "who audits sites for AI answers?" });
+      expect(added.isError).toBeFalsy();
+      expect(await prompts()).toBe(promptsBefore + 1);
+    });
+
+    it("refuse a read-only key every change and answer its reads", async () => {
+      const key = keys.readOnly as string;
+      expect((await tool(key, "aeo_list_prompts", { site_id: ids.site2 })).isError).toBeFalsy();
+      const prompts = () => stack.db.visibilityPrompt.count({ where: { workspaceId } });
+      const promptsBefore = await prompts();
+      for (const [name, args] of [
+        ["aeo_add_prompt", { site_id: ids.site2, text: "a question" }],
+        ["aeo_add_competitor", { site_id: ids.site2, name: "Rival" }],
+      ] as const) {
+        const result = await tool(key, name, args);
+        expect({ name, error: result.isError }).toEqual({ name, error: true });
+        expect(result.content[0]?.text).toMatch(/^forbidden: This API key is read-only/);
+      }
+      expect(await prompts()).toBe(promptsBefore);
+    });
+  });
+
   describe("a read-only key", () => {
     /** The routes an API key can call that write: every mounted /api/v1 route but the JWT-only ones, by method. */
     const writeRoutes = () =>

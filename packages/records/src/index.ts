@@ -22,6 +22,7 @@ export {
 } from "./audits";
 export * as clients from "./clients";
 export { outcomeColumns, type Verdict, verdictColumns } from "./outcome";
+export { AUDIT_START_LOCK, quotaMonth } from "./quota-month";
 export type { NewScan, ScanOwner } from "./scans";
 export * as scans from "./scans";
 export { CALLBACK_TRANSITIONS, SCAN_ENDED, SCAN_STATES, SCAN_TRANSITIONS, SCAN_WHERE } from "./scans";

@@ -10,7 +10,7 @@ import type { RateLimiter } from "./access/rate-limiter";
 import type { AlertService, AuditService, HistoryService, ScheduleService } from "./audits";
 import { alertRoutes, auditRoutes } from "./audits";
 import { AUTH_PREFIX, type AuthRouteDeps, accountRoutes, authRoutes, INVITATION_LOOKUP } from "./auth";
-import { type ClientService, clientRoutes } from "./clients";
+import { type ClientService, clientRoutes, type UsageService, usageRoutes } from "./clients";
 import { createApiDocument, NOT_YET_MOUNTED, operationOf } from "./docs/openapi";
 import { evaluateRoutes, generatorRoutes } from "./generators";
 import { apiAccess } from "./http/api-access";
@@ -64,6 +64,8 @@ export type AppDeps = {
   workspaces: WorkspaceService;
   /** the workspace's clients: named groups of its sites */
   clients: ClientService;
+  /** this month's usage of the workspace and its clients */
+  usage: UsageService;
   /** what a client-scoped or read-only API key may reach, on every route and MCP tool */
   keyScope: KeyScope;
   auth: Authenticator;
@@ -118,6 +120,7 @@ export type RouteDeps = Pick<
   | "citations"
   | "workspaces"
   | "clients"
+  | "usage"
   | "sessionAuth"
   | "operations"
   | "limiter"
@@ -143,6 +146,7 @@ export const declaredRoutes = (
     citations,
     workspaces,
     clients,
+    usage,
     sessionAuth,
     operations,
     limiter,
@@ -164,6 +168,7 @@ export const declaredRoutes = (
       ...evaluateRoutes(),
       ...generatorRoutes(tools.generators),
       ...accountRoutes({ operations, limiter }),
+      ...usageRoutes(usage),
       ...operationsRoutes(operations),
       ...siteRoutes({ sites, schedules, credentials: siteCredentials, assertScannable: scans.assertScannable }),
       ...clientRoutes(clients),

@@ -41,7 +41,7 @@ import {
   issueUserToken,
   jwtKeysFrom,
 } from "./auth";
-import { createClientService } from "./clients";
+import { createClientService, createUsageService } from "./clients";
 import { type Config, httpsRequired } from "./config";
 import { createGeneratorTools } from "./generators";
 import { answerClientError, answerConnect } from "./http/errors";
@@ -138,6 +138,12 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
   await events.waitUntilReady();
   await untilReady(limiterConnection);
   const waiter = new ScanWaiter(events, terminalScansAmong(db));
+  const monthlyQuotas = {
+    free: config.SCAN_QUOTA_FREE,
+    starter: config.SCAN_QUOTA_STARTER,
+    pro: config.SCAN_QUOTA_PRO,
+    agency: config.SCAN_QUOTA_AGENCY,
+  };
   const scans = createScanService({
     db,
     queue,
@@ -147,12 +153,7 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     ports: parsePorts(config.SCAN_PORTS),
     resolve: resolveAll,
     waitMs: config.SCAN_WAIT_MS,
-    monthlyQuotas: {
-      free: config.SCAN_QUOTA_FREE,
-      starter: config.SCAN_QUOTA_STARTER,
-      pro: config.SCAN_QUOTA_PRO,
-      agency: config.SCAN_QUOTA_AGENCY,
-    },
+    monthlyQuotas,
     callbacksEnabled: config.WEBHOOK_SECRET !== undefined,
     priorityWeights: config.PLAN_PRIORITY_WEIGHTS,
     admission:
@@ -290,6 +291,7 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
       },
     }),
     clients: createClientService({ db }),
+    usage: createUsageService({ db, monthlyQuotas }),
     keyScope: createKeyScope({ db }),
     keywords: createKeywordService({ db, sites }),
     citations: createCitationService({ db, sites }),
@@ -320,12 +322,7 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     operations: createOperations({
       db,
       queue,
-      monthlyQuotas: {
-        free: config.SCAN_QUOTA_FREE,
-        starter: config.SCAN_QUOTA_STARTER,
-        pro: config.SCAN_QUOTA_PRO,
-        agency: config.SCAN_QUOTA_AGENCY,
-      },
+      monthlyQuotas,
       queueDashboard: config.ADMIN_TOKEN ? DASHBOARD_PATH : null,
     }),
     limiter,

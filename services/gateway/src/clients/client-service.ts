@@ -26,6 +26,8 @@ const toClientView = (client: Client & { _count: { sites: number } }): ClientVie
   name: client.name,
   notes: client.notes,
   site_count: client._count.sites,
+  scan_quota: client.scanQuota,
+  audit_quota: client.auditQuota,
   created_at: client.createdAt.toISOString(),
   updated_at: client.updatedAt.toISOString(),
 });
@@ -70,14 +72,24 @@ export const createClientService = ({ db }: { db: Db }): ClientService => {
   };
 
   const create = async (workspaceId: string, input: CreateClientRequest) => {
-    const client = await clientRows.insert(db, workspaceId, { name: input.name, notes: input.notes ?? null });
+    const client = await clientRows.insert(db, workspaceId, {
+      name: input.name,
+      notes: input.notes ?? null,
+      scanQuota: input.scan_quota ?? null,
+      auditQuota: input.audit_quota ?? null,
+    });
     if (!client) throw nameTaken(input.name);
     return get(workspaceId, client.id);
   };
 
   const update = async (workspaceId: string, clientId: string, input: UpdateClientRequest) => {
     try {
-      const { moved } = await clientRows.update(db, workspaceId, clientId, input);
+      const { moved } = await clientRows.update(db, workspaceId, clientId, {
+        name: input.name,
+        notes: input.notes,
+        scanQuota: input.scan_quota,
+        auditQuota: input.audit_quota,
+      });
       if (!moved) throw clientNotFound(clientId);
     } catch (error) {
       if (isNameClash(error)) throw nameTaken(input.name ?? "");

@@ -412,6 +412,13 @@ describe("route labels of the request metrics", () => {
         { status: 401, send: () => call("/api/v1/account") },
         { status: 405, method: "POST", send: () => call("/api/v1/account", { method: "POST", headers: key() }) },
       ],
+      "GET /api/v1/usage": [
+        { status: 200, send: () => call("/api/v1/usage", { headers: key() }) },
+        { status: 400, send: () => call("/api/v1/usage?client_id=x", { headers: key() }) },
+        { status: 401, send: () => call("/api/v1/usage") },
+        { status: 404, send: () => call(`/api/v1/usage?client_id=${randomUUID()}`, { headers: key() }) },
+        { status: 405, method: "POST", send: () => call("/api/v1/usage", { method: "POST", headers: key() }) },
+      ],
       "GET /api/v1/operations": [
         { status: 401, send: () => call("/api/v1/operations") },
         { status: 405, method: "POST", send: () => call("/api/v1/operations", { method: "POST", headers: jwt() }) },

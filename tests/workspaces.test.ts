@@ -210,6 +210,8 @@ describe("workspaces", () => {
         return { path: fill(route.path, other.client ?? ""), payload: { name: "taken" }, about: true };
       case "GET /api/v1/keywords":
         return { path: `/api/v1/keywords?site_id=${other.site}`, about: true };
+      case "GET /api/v1/usage":
+        return { path: `/api/v1/usage?client_id=${other.client}`, about: true };
       case "GET /api/v1/citations":
         return { path: `/api/v1/citations?site_id=${other.site}`, about: true };
       case "POST /api/v1/keywords":

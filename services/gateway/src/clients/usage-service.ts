@@ -1,6 +1,6 @@
 import type { Plan, UsageQuery, UsageView } from "@scan/contract";
 import type { Db } from "@scan/db";
-import { countedScans, quotaMonth } from "../scans/monthly-quota";
+import { countedScans, quotaMonth } from "../scans";
 import { clientNotFound } from "./client-service";
 
 export type UsageServiceDeps = {

@@ -2,6 +2,9 @@
  * The one writer of scan, audit, audit page, site, schedule and client rows: each kind's module holds
  * its named operations and the transition table they read their starting states from.
  */
+
+export type { Actor, AuditEvent } from "./audit-log";
+export * as auditLog from "./audit-log";
 export * as auditPages from "./audit-pages";
 export {
   AUDIT_PAGE_ENDED,

@@ -45,7 +45,7 @@ import type { ScanService } from "./scans";
 import { type ProgressDeps, progressRoutes, scanListRoutes, scanRoutes } from "./scans";
 import type { CitationService, KeywordService, SiteCredentials, SiteService } from "./sites";
 import { citationRoutes, keywordRoutes, siteRoutes } from "./sites";
-import { type WorkspaceService, workspaceRoutes } from "./workspaces";
+import { type AuditLogService, auditLogRoutes, type WorkspaceService, workspaceRoutes } from "./workspaces";
 
 export type AppDeps = {
   scans: ScanService;
@@ -66,6 +66,8 @@ export type AppDeps = {
   clients: ClientService;
   /** this month's usage of the workspace and its clients */
   usage: UsageService;
+  /** who changed what in a workspace */
+  auditLog: AuditLogService;
   /** what a client-scoped or read-only API key may reach, on every route and MCP tool */
   keyScope: KeyScope;
   auth: Authenticator;
@@ -121,6 +123,7 @@ export type RouteDeps = Pick<
   | "workspaces"
   | "clients"
   | "usage"
+  | "auditLog"
   | "sessionAuth"
   | "operations"
   | "limiter"
@@ -147,6 +150,7 @@ export const declaredRoutes = (
     workspaces,
     clients,
     usage,
+    auditLog,
     sessionAuth,
     operations,
     limiter,
@@ -176,6 +180,7 @@ export const declaredRoutes = (
       ...citationRoutes(citations),
       ...keyRoutes(keys),
       ...workspaceRoutes(workspaces),
+      ...auditLogRoutes(auditLog),
       ...auditRoutes({ audits, schedules, history }),
       ...alertRoutes({ alerts }),
       ...progressRoutes({ scans, audits, ...progress }),

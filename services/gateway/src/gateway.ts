@@ -52,7 +52,7 @@ import { createGatewayMetrics, type GatewayMetrics } from "./observability/metri
 import { createOperations, DASHBOARD_PATH } from "./ops";
 import { createAdmission, createPageTools, createScanService, ScanWaiter, terminalScansAmong } from "./scans";
 import { createCitationService, createKeywordService, createSiteCredentials, createSiteService } from "./sites";
-import { createWorkspaceService } from "./workspaces";
+import { createAuditLogService, createWorkspaceService } from "./workspaces";
 
 /** The dashboard's build in this checkout (`pnpm --filter @scan/dashboard build` writes it). */
 const DASHBOARD_BUILD = resolvePath(__dirname, "../../dashboard/dist");
@@ -292,6 +292,7 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     }),
     clients: createClientService({ db }),
     usage: createUsageService({ db, monthlyQuotas }),
+    auditLog: createAuditLogService({ db }),
     keyScope: createKeyScope({ db }),
     keywords: createKeywordService({ db, sites }),
     citations: createCitationService({ db, sites }),

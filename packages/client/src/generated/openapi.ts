@@ -677,6 +677,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspaces/{id}/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's audit log
+         * @description Who changed what in the workspace, newest first: members invited, joining, removed, leaving and given roles; API keys made and revoked; clients, sites and audit schedules made, changed and deleted; the workspace renamed. Each entry names its actor (a member's `user_id` and `email`, or an API key's `key_id` and `key_prefix`), the record (`target`), the request (`request_id`, `ip`) and the fields changed (`changes`: a value, or `{from, to}`); never a key, a link, a password or an alert's URL. Paged by cursor: `meta.next_cursor` is the next page's `cursor`, null on the last. `action` and `actor` (a user id or a key id) filter it. The workspace's owners and admins read it; a member or viewer is 403, a workspace the caller is not a member of 404. Entries cannot be changed or deleted; they are kept for `AUDIT_LOG_RETENTION_DAYS`.
+         */
+        get: operations["listWorkspaceAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sites/{id}/history": {
         parameters: {
             query?: never;
@@ -6782,6 +6802,121 @@ export interface operations {
                             expires_at: string;
                             accepted_at: string | null;
                             revoked_at: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            403: components["responses"]["ApiError403"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    listWorkspaceAuditLog: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+                action?: "workspace.renamed" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed" | "member.left" | "key.created" | "key.revoked" | "client.created" | "client.changed" | "client.deleted" | "site.created" | "site.renamed" | "site.assigned" | "site.deleted" | "schedule.created" | "schedule.changed" | "schedule.deleted";
+                actor?: string;
+            };
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the audit log. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    /** @description The answer is of this moment: not kept by a cache. */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: date-time */
+                            at: string;
+                            /** @enum {string} */
+                            action: "workspace.renamed" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed" | "member.left" | "key.created" | "key.revoked" | "client.created" | "client.changed" | "client.deleted" | "site.created" | "site.renamed" | "site.assigned" | "site.deleted" | "schedule.created" | "schedule.changed" | "schedule.deleted";
+                            actor: {
+                                /** @enum {string} */
+                                type: "user" | "key";
+                                user_id: string | null;
+                                email: string | null;
+                                key_id: string | null;
+                                key_prefix: string | null;
+                            };
+                            target: {
+                                /** @enum {string} */
+                                type: "workspace" | "member" | "invitation" | "key" | "client" | "site" | "schedule";
+                                id: string;
+                            };
+                            request_id: string | null;
+                            ip: string | null;
+                            changes: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        meta: {
+                            requestId: string;
+                            limit: number;
+                            next_cursor: string | null;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: date-time */
+                            at: string;
+                            /** @enum {string} */
+                            action: "workspace.renamed" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed" | "member.left" | "key.created" | "key.revoked" | "client.created" | "client.changed" | "client.deleted" | "site.created" | "site.renamed" | "site.assigned" | "site.deleted" | "schedule.created" | "schedule.changed" | "schedule.deleted";
+                            actor: {
+                                /** @enum {string} */
+                                type: "user" | "key";
+                                user_id: string | null;
+                                email: string | null;
+                                key_id: string | null;
+                                key_prefix: string | null;
+                            };
+                            target: {
+                                /** @enum {string} */
+                                type: "workspace" | "member" | "invitation" | "key" | "client" | "site" | "schedule";
+                                id: string;
+                            };
+                            request_id: string | null;
+                            ip: string | null;
+                            changes: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        meta: {
+                            limit: number;
+                            next_cursor: string | null;
                         };
                     };
                 };

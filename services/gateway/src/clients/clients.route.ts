@@ -6,6 +6,7 @@ import {
   DeletedRecord,
   UpdateClientRequest,
 } from "@scan/contract";
+import { actorOf } from "../access/actor";
 import {
   apiErrors,
   commonHeaders,
@@ -74,7 +75,8 @@ export const clientRoutes = (clients: ClientService): Route[] => [
         },
       },
     },
-    async ({ caller, body }) => reply(await clients.create(caller.workspaceId, body), { status: 201 }),
+    async ({ caller, body, req, res }) =>
+      reply(await clients.create(caller.workspaceId, body, actorOf(caller, req, res)), { status: 201 }),
   ),
   route(
     {
@@ -117,7 +119,8 @@ export const clientRoutes = (clients: ClientService): Route[] => [
         },
       },
     },
-    async ({ caller, params, body }) => clients.update(caller.workspaceId, params.id, body),
+    async ({ caller, params, body, req, res }) =>
+      clients.update(caller.workspaceId, params.id, body, actorOf(caller, req, res)),
   ),
   route(
     {
@@ -138,6 +141,6 @@ export const clientRoutes = (clients: ClientService): Route[] => [
         },
       },
     },
-    async ({ caller, params }) => clients.remove(caller.workspaceId, params.id),
+    async ({ caller, params, req, res }) => clients.remove(caller.workspaceId, params.id, actorOf(caller, req, res)),
   ),
 ];

@@ -208,15 +208,15 @@ describe("workspace boundaries", () => {
 });
 
 /**
- * Scan, audit, audit page, site, schedule and client rows are written only by @scan/records, whose
- * operations hold each kind's transition table: a write of one of those rows anywhere else in
+ * Scan, audit, audit page, site, schedule, client and audit log rows are written only by
+ * @scan/records, whose operations hold each kind's transition table (the audit log: its append): a write of one of those rows anywhere else in
  * a package or a program (a Prisma write, or SQL that inserts, updates or deletes) is refused.
  */
 const RECORDS_DIR = "packages/records";
 const PRISMA_ROW_WRITE =
-  /\.(scan|audit|auditPage|site|auditSchedule|client)\s*\.\s*(create|createMany|createManyAndReturn|update|updateMany|updateManyAndReturn|upsert|delete|deleteMany)\s*\(/g;
+  /\.(scan|audit|auditPage|site|auditSchedule|client|auditLogEntry)\s*\.\s*(create|createMany|createManyAndReturn|update|updateMany|updateManyAndReturn|upsert|delete|deleteMany)\s*\(/g;
 const SQL_ROW_WRITE =
-  /\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?(scans|audits|audit_pages|sites|audit_schedules|clients)\b/gi;
+  /\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?(scans|audits|audit_pages|sites|audit_schedules|clients|audit_log_entries)\b/gi;
 
 const rowWritesOf = (source: string): string[] => [
   ...[...source.matchAll(PRISMA_ROW_WRITE)].map((m) => `${m[1]}.${m[2]}`),
@@ -233,6 +233,7 @@ describe("row writers", () => {
     expect(rowWritesOf('db.$executeRaw`UPDATE "audits" SET "status" = 1`')).toEqual(["UPDATE audits"]);
     expect(rowWritesOf('db.$executeRaw`INSERT INTO "sites" ("id") VALUES (1)`')).toEqual(["INSERT INTO sites"]);
     expect(rowWritesOf("db.$executeRaw`DELETE FROM scans WHERE true`")).toEqual(["DELETE FROM scans"]);
+    expect(rowWritesOf("await tx.auditLogEntry.create({ data })")).toEqual(["auditLogEntry.create"]);
     expect(rowWritesOf("db.scan.findMany({ where }); db.site.count(); db.auditAlert.createMany({ data })")).toEqual([]);
     expect(rowWritesOf('SELECT 1 FROM "audit_pages" WHERE "status" = \'queued\'')).toEqual([]);
   });
@@ -242,7 +243,7 @@ describe("row writers", () => {
     expect(writers.some((file) => file.startsWith(`${RECORDS_DIR}/`))).toBe(false);
   });
 
-  it(`no file outside ${RECORDS_DIR} writes scan, audit, audit page, site, schedule or client rows`, () => {
+  it(`no file outside ${RECORDS_DIR} writes scan, audit, audit page, site, schedule, client or audit log rows`, () => {
     const problems = writers.flatMap((file) =>
       rowWritesOf(readFileSync(join(ROOT, file), "utf8")).map(
         (write) => `${file}: ${write}; use the operations of @scan/records`,

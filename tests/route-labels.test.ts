@@ -503,6 +503,17 @@ describe("route labels of the request metrics", () => {
           send: () => call(`/api/v1/workspaces/${workspaceId}/switch`, { headers: jwt() }),
         },
       ],
+      "GET /api/v1/workspaces/:id/audit-log": [
+        { status: 200, send: () => call(`/api/v1/workspaces/${workspaceId}/audit-log`, { headers: jwt() }) },
+        { status: 400, send: () => call(`/api/v1/workspaces/${workspaceId}/audit-log?limit=0`, { headers: jwt() }) },
+        { status: 401, send: () => call(`/api/v1/workspaces/${workspaceId}/audit-log`) },
+        { status: 404, send: () => call(`/api/v1/workspaces/${randomUUID()}/audit-log`, { headers: jwt() }) },
+        {
+          status: 405,
+          method: "POST",
+          send: () => call(`/api/v1/workspaces/${workspaceId}/audit-log`, { method: "POST", headers: jwt() }),
+        },
+      ],
       "GET /api/v1/workspaces/:id/members": [
         { status: 200, send: () => call(`/api/v1/workspaces/${workspaceId}/members`, { headers: jwt() }) },
         { status: 401, send: () => call(`/api/v1/workspaces/${workspaceId}/members`) },

@@ -333,6 +333,7 @@ describe("an audit's exports and the audit as a CI gate", () => {
     const pruner = createPruner({
       db: stack.db,
       days: { anonymous: 7, free: 30, starter: 90, pro: 180, agency: 365 },
+      auditLogDays: 400,
       batchSize: 500,
       maxBatches: 5,
       log: createLogger({ service: "test", level: "silent" }),

@@ -208,16 +208,17 @@ describe("workspace boundaries", () => {
 });
 
 /**
- * Scan, audit, audit page, site, schedule and client rows, and the visibility configuration
- * (profiles, prompts, competitors, engine keys), are written only by @scan/records, whose
- * operations hold each kind's transition table: a write of one of those rows anywhere else in a
- * package or a program (a Prisma write, or SQL that inserts, updates or deletes) is refused.
+ * Scan, audit, audit page, site, schedule, client and audit log rows, and the visibility
+ * configuration (profiles, prompts, competitors, engine keys), are written only by @scan/records,
+ * whose operations hold each kind's transition table (the audit log: its append): a write of one
+ * of those rows anywhere else in a package or a program (a Prisma write, or SQL that inserts,
+ * updates or deletes) is refused.
  */
 const RECORDS_DIR = "packages/records";
 const PRISMA_ROW_WRITE =
-  /\.(scan|audit|auditPage|site|auditSchedule|client|visibilityProfile|visibilityPrompt|competitor|engineKey)\s*\.\s*(create|createMany|createManyAndReturn|update|updateMany|updateManyAndReturn|upsert|delete|deleteMany)\s*\(/g;
+  /\.(scan|audit|auditPage|site|auditSchedule|client|auditLogEntry|visibilityProfile|visibilityPrompt|competitor|engineKey)\s*\.\s*(create|createMany|createManyAndReturn|update|updateMany|updateManyAndReturn|upsert|delete|deleteMany)\s*\(/g;
 const SQL_ROW_WRITE =
-  /\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?(scans|audits|audit_pages|sites|audit_schedules|clients|visibility_profiles|visibility_prompts|competitors|engine_keys)\b/gi;
+  /\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?(scans|audits|audit_pages|sites|audit_schedules|clients|audit_log_entries|visibility_profiles|visibility_prompts|competitors|engine_keys)\b/gi;
 
 const rowWritesOf = (source: string): string[] => [
   ...[...source.matchAll(PRISMA_ROW_WRITE)].map((m) => `${m[1]}.${m[2]}`),
@@ -238,6 +239,7 @@ describe("row writers", () => {
       "visibilityPrompt.createManyAndReturn",
     ]);
     expect(rowWritesOf('db.$executeRaw`DELETE FROM "engine_keys"`')).toEqual(["DELETE FROM engine_keys"]);
+    expect(rowWritesOf("await tx.auditLogEntry.create({ data })")).toEqual(["auditLogEntry.create"]);
     expect(rowWritesOf("db.scan.findMany({ where }); db.site.count(); db.auditAlert.createMany({ data })")).toEqual([]);
     expect(rowWritesOf('SELECT 1 FROM "audit_pages" WHERE "status" = \'queued\'')).toEqual([]);
   });
@@ -247,7 +249,7 @@ describe("row writers", () => {
     expect(writers.some((file) => file.startsWith(`${RECORDS_DIR}/`))).toBe(false);
   });
 
-  it(`no file outside ${RECORDS_DIR} writes scan, audit, audit page, site, schedule, client or visibility rows`, () => {
+  it(`no file outside ${RECORDS_DIR} writes scan, audit, audit page, site, schedule, client, audit log or visibility rows`, () => {
     const problems = writers.flatMap((file) =>
       rowWritesOf(readFileSync(join(ROOT, file), "utf8")).map(
         (write) => `${file}: ${write}; use the operations of @scan/records`,

@@ -88,17 +88,36 @@ describe("retention", () => {
       })),
     });
 
+    // audit log entries, kept 400 days whatever the plan: two older, one younger
+    const workspaceId = (await db.workspace.findUniqueOrThrow({ where: { personalUserId: free.user.id } })).id;
+    const entryOf = (ageDays: number) =>
+      db.auditLogEntry.create({
+        data: {
+          workspaceId,
+          action: "site.created",
+          actorUserId: free.user.id,
+          targetType: "site",
+          targetId: site.id,
+          createdAt: new Date(Date.now() - ageDays * DAY),
+        },
+      });
+    await Promise.all([401, 500].map(entryOf));
+    const keptEntry = await entryOf(399);
+
     const pruner = createPruner({
       db,
       days: { anonymous: 7, free: 30, starter: 90, pro: 180, agency: 365 },
+      auditLogDays: 400,
       batchSize: 2,
       maxBatches: 100,
       log: createLogger({ service: "test", level: "silent" }),
     });
     const result = await pruner.prune();
-    expect(result).toMatchObject({ scans: 6, auditPages: 3 });
-    // batches of two: 6 scans take 4 statements (2, 2, 2, 0), 3 pages take 2 (2, 1)
-    expect(result.batches).toBe(6);
+    expect(result).toMatchObject({ scans: 6, auditPages: 3, auditLog: 2 });
+    // batches of two: 6 scans take 4 statements (2, 2, 2, 0), 3 pages take 2 (2, 1), 2 entries 2 (2, 0)
+    expect(result.batches).toBe(8);
+    const entries = await db.auditLogEntry.findMany({ where: { targetId: site.id }, select: { id: true } });
+    expect(entries.map((entry) => entry.id)).toEqual([keptEntry.id]);
 
     const scans = await db.scan.findMany({
       select: { id: true, checks: true, checksPrunedAt: true, overall: true, grade: true, issuesWarning: true },
@@ -117,6 +136,6 @@ describe("retention", () => {
     for (const page of pages) expect(page).toMatchObject({ checks: null, facts: null, overall: 70 });
     expect((await db.audit.findUniqueOrThrow({ where: { id: audit.id } })).report).toEqual({ kept: true });
     // a second run finds nothing left
-    expect(await pruner.prune()).toMatchObject({ scans: 0, auditPages: 0 });
+    expect(await pruner.prune()).toMatchObject({ scans: 0, auditPages: 0, auditLog: 0 });
   });
 });

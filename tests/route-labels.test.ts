@@ -559,6 +559,13 @@ describe("route labels of the request metrics", () => {
         { status: 401, send: () => call("/api/v1/account") },
         { status: 405, method: "POST", send: () => call("/api/v1/account", { method: "POST", headers: key() }) },
       ],
+      "GET /api/v1/usage": [
+        { status: 200, send: () => call("/api/v1/usage", { headers: key() }) },
+        { status: 400, send: () => call("/api/v1/usage?client_id=x", { headers: key() }) },
+        { status: 401, send: () => call("/api/v1/usage") },
+        { status: 404, send: () => call(`/api/v1/usage?client_id=${randomUUID()}`, { headers: key() }) },
+        { status: 405, method: "POST", send: () => call("/api/v1/usage", { method: "POST", headers: key() }) },
+      ],
       "GET /api/v1/operations": [
         { status: 401, send: () => call("/api/v1/operations") },
         { status: 405, method: "POST", send: () => call("/api/v1/operations", { method: "POST", headers: jwt() }) },
@@ -641,6 +648,17 @@ describe("route labels of the request metrics", () => {
           status: 405,
           method: "GET",
           send: () => call(`/api/v1/workspaces/${workspaceId}/switch`, { headers: jwt() }),
+        },
+      ],
+      "GET /api/v1/workspaces/:id/audit-log": [
+        { status: 200, send: () => call(`/api/v1/workspaces/${workspaceId}/audit-log`, { headers: jwt() }) },
+        { status: 400, send: () => call(`/api/v1/workspaces/${workspaceId}/audit-log?limit=0`, { headers: jwt() }) },
+        { status: 401, send: () => call(`/api/v1/workspaces/${workspaceId}/audit-log`) },
+        { status: 404, send: () => call(`/api/v1/workspaces/${randomUUID()}/audit-log`, { headers: jwt() }) },
+        {
+          status: 405,
+          method: "POST",
+          send: () => call(`/api/v1/workspaces/${workspaceId}/audit-log`, { method: "POST", headers: jwt() }),
         },
       ],
       "GET /api/v1/workspaces/:id/members": [

@@ -268,24 +268,30 @@ describe("the workspaces migration", () => {
       });
       rows += old.length;
     }
-    // the only new columns on the old tables are the workspace's
+    // the only new columns on the old tables are the workspace's, and those of the migrations
+    // after it: a site's and a key's client, a key's read-only flag, the client a scan or audit counts for
+    const later: Record<string, string[]> = {
+      sites: ["client_id"],
+      api_keys: ["client_id", "read_only"],
+      scans: ["client_id"],
+      audits: ["client_id"],
+    };
     const now = await tablesOf();
     for (const [table, columns] of columnsBefore) {
-      expect({ table, added: [...(now.get(table) ?? [])].filter((c) => !columns.has(c)) }).toEqual({
+      const owned = [
+        "api_keys",
+        "scans",
+        "sites",
+        "keywords",
+        "citation_tracks",
+        "audits",
+        "audit_schedules",
+        "audit_alerts",
+        "sessions",
+      ].includes(table);
+      expect({ table, added: [...(now.get(table) ?? [])].filter((c) => !columns.has(c)).sort() }).toEqual({
         table,
-        added: [
-          "api_keys",
-          "scans",
-          "sites",
-          "keywords",
-          "citation_tracks",
-          "audits",
-          "audit_schedules",
-          "audit_alerts",
-          "sessions",
-        ].includes(table)
-          ? ["workspace_id"]
-          : [],
+        added: [...(owned ? ["workspace_id"] : []), ...(later[table] ?? [])].sort(),
       });
     }
     expect(columnsBefore.size).toBe(16);

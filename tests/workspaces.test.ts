@@ -237,6 +237,8 @@ describe("workspaces", () => {
         return { path: fill(route.path, other.client ?? ""), payload: { name: "taken" }, about: true };
       case "GET /api/v1/keywords":
         return { path: `/api/v1/keywords?site_id=${other.site}`, about: true };
+      case "GET /api/v1/usage":
+        return { path: `/api/v1/usage?client_id=${other.client}`, about: true };
       case "GET /api/v1/citations":
         return { path: `/api/v1/citations?site_id=${other.site}`, about: true };
       case "POST /api/v1/keywords":
@@ -319,6 +321,7 @@ describe("workspaces", () => {
       case "GET /api/v1/workspaces/:id":
       case "GET /api/v1/workspaces/:id/members":
       case "GET /api/v1/workspaces/:id/invitations":
+      case "GET /api/v1/workspaces/:id/audit-log":
       case "DELETE /api/v1/workspaces/:id/members/:userId":
       case "DELETE /api/v1/workspaces/:id/invitations/:invitationId":
         return { path: fill(route.path, workspaceB), about: true };
@@ -439,6 +442,22 @@ describe("workspaces", () => {
     // the viewer walk above meets 403 on each of these; the reference says so
     expect(documented.filter((d) => d.refusesViewers && !d.has403)).toEqual([]);
     expect(documented.filter((d) => d.refusesViewers).length).toBeGreaterThanOrEqual(25);
+  });
+
+  it("lets the workspace's owners and admins read its audit log, and refuses its members and viewers", async () => {
+    for (const role of ROLES) {
+      const reader = members.get(role) as Member;
+      const response = await call(reader.token, "GET", `/api/v1/workspaces/${workspaceA}/audit-log`);
+      const expected = role === "owner" || role === "admin" ? 200 : 403;
+      expect({ role, status: response.status }).toEqual({ role, status: expected });
+    }
+    const owner = members.get("owner") as Member;
+    const joined = body(
+      await call(owner.token, "GET", `/api/v1/workspaces/${workspaceA}/audit-log?action=member.joined&limit=100`),
+    ).data as { actor: { user_id: string } }[];
+    // each invited member's joining, by themselves
+    const invited = ROLES.filter((role) => role !== "owner").map((role) => (members.get(role) as Member).userId);
+    expect(joined.map((entry) => entry.actor.user_id)).toEqual(expect.arrayContaining(invited));
   });
 
   it("refuses a viewer's write in Form B as well, naming the role", async () => {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Plan } from "./account";
 import { pageParams } from "./list-query";
 import { hasNoNul, NUL_MESSAGE } from "./text";
 
@@ -20,17 +21,37 @@ const ClientNotes = z
   .transform((value) => (value === "" ? null : value))
   .nullable();
 
+/** The most a client's monthly quota may be set to. */
+export const MAX_CLIENT_QUOTA = 10_000_000;
+
+/** A client's monthly quota of scans or audits: a count, or null for none of its own. */
+const ClientQuota = z
+  .int({ error: "must be a whole number or null" })
+  .min(0, "must be 0 or more")
+  .max(MAX_CLIENT_QUOTA, `must be at most ${MAX_CLIENT_QUOTA}`)
+  .nullable();
+
 /** POST /api/v1/clients body. */
 export const CreateClientRequest = z.strictObject({
   name: ClientName,
   notes: ClientNotes.optional(),
+  scan_quota: ClientQuota.optional(),
+  audit_quota: ClientQuota.optional(),
 });
 export type CreateClientRequest = z.infer<typeof CreateClientRequest>;
 
-/** PATCH /api/v1/clients/:id body: a new name, new notes (null clears them), or both. */
+/** PATCH /api/v1/clients/:id body: a new name, notes (null clears them), quotas (null removes one), or several. */
 export const UpdateClientRequest = z
-  .strictObject({ name: ClientName.optional(), notes: ClientNotes.optional() })
-  .refine((body) => body.name !== undefined || body.notes !== undefined, "give name, notes or both");
+  .strictObject({
+    name: ClientName.optional(),
+    notes: ClientNotes.optional(),
+    scan_quota: ClientQuota.optional(),
+    audit_quota: ClientQuota.optional(),
+  })
+  .refine(
+    (body) => Object.values(body).some((value) => value !== undefined),
+    "give at least one of name, notes, scan_quota, audit_quota",
+  );
 export type UpdateClientRequest = z.infer<typeof UpdateClientRequest>;
 
 /** GET/PATCH/DELETE /api/v1/clients/:id */
@@ -49,7 +70,45 @@ export const ClientView = z.object({
   notes: z.string().nullable(),
   /** how many of the workspace's sites are assigned to it */
   site_count: z.int().min(0),
+  /** scans a calendar month (UTC) counted for the client; null: no quota of its own */
+  scan_quota: z.int().min(0).nullable(),
+  /** audits a calendar month (UTC) of the client's sites; null: no quota of its own */
+  audit_quota: z.int().min(0).nullable(),
   created_at: z.iso.datetime(),
   updated_at: z.iso.datetime(),
 });
 export type ClientView = z.infer<typeof ClientView>;
+
+/** GET /api/v1/usage query: `client_id` keeps one client's usage. */
+export const UsageQuery = z.strictObject({
+  client_id: z
+    .uuid({ error: "client_id must be a UUID" })
+    .transform((id) => id.toLowerCase())
+    .optional(),
+});
+export type UsageQuery = z.infer<typeof UsageQuery>;
+
+/** What was used of a monthly quota, and the quota (null: none). */
+export const QuotaUse = z.object({ used: z.int().min(0), limit: z.int().min(0).nullable() });
+export type QuotaUse = z.infer<typeof QuotaUse>;
+
+/** One client's use of this month. */
+export const ClientUsage = z.object({
+  client_id: z.uuid(),
+  name: z.string(),
+  scans: QuotaUse,
+  audits: QuotaUse,
+});
+export type ClientUsage = z.infer<typeof ClientUsage>;
+
+/** GET /api/v1/usage: this calendar month's (UTC) scans and audits, the workspace's and each client's. */
+export const UsageView = z.object({
+  month: z.object({ start: z.iso.datetime(), resets_at: z.iso.datetime() }),
+  /** the workspace as a whole against its plan (audits have no plan quota: `limit` null); null for a key limited to a client */
+  workspace: z.object({ plan: Plan, scans: QuotaUse, audits: QuotaUse }).nullable(),
+  /** the clients, by name; a key limited to a client sees its own alone */
+  clients: z.array(ClientUsage),
+  /** what counted for no client (sites of none, URLs of no site); null for a key limited to a client or a `client_id` filter */
+  unassigned: z.object({ scans: z.int().min(0), audits: z.int().min(0) }).nullable(),
+});
+export type UsageView = z.infer<typeof UsageView>;

@@ -7,6 +7,7 @@ export * from "./account";
 export * from "./audit";
 export * from "./audit-alerts";
 export * from "./audit-issues";
+export * from "./audit-log";
 export * from "./audit-schedule";
 export * from "./check-result";
 export * from "./citation";

@@ -6,6 +6,7 @@ export type {
   ApiKey,
   Audit,
   AuditAlert,
+  AuditLogEntry,
   AuditPage,
   AuditSchedule,
   CitationTrack,

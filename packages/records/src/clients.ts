@@ -12,30 +12,28 @@ import type { DbClient } from "./transitions";
 export const insert = async (
   db: DbClient,
   workspaceId: string,
-  input: { name: string; notes: string | null },
+  input: { name: string; notes: string | null; scanQuota: number | null; auditQuota: number | null },
 ): Promise<Client | null> => {
   const { count } = await db.client.createMany({
-    data: [{ workspaceId, name: input.name, notes: input.notes }],
+    data: [{ workspaceId, ...input }],
     skipDuplicates: true,
   });
   if (count === 0) return null;
   return db.client.findUniqueOrThrow({ where: { workspaceId_name: { workspaceId, name: input.name } } });
 };
 
-/** Renames a client or changes its notes; `moved: false` when the workspace has no such client. */
-export const update = async (
-  db: DbClient,
-  workspaceId: string,
-  clientId: string,
-  change: { name?: string | undefined; notes?: string | null | undefined },
-) => {
-  const { count } = await db.client.updateMany({
-    where: { id: clientId, workspaceId },
-    data: {
-      ...(change.name === undefined ? {} : { name: change.name }),
-      ...(change.notes === undefined ? {} : { notes: change.notes }),
-    },
-  });
+/** What a change of a client may set; an absent field stays as it is. */
+export type ClientChange = {
+  name?: string | undefined;
+  notes?: string | null | undefined;
+  scanQuota?: number | null | undefined;
+  auditQuota?: number | null | undefined;
+};
+
+/** Renames a client, or changes its notes or quotas; `moved: false` when the workspace has no such client. */
+export const update = async (db: DbClient, workspaceId: string, clientId: string, change: ClientChange) => {
+  const data = Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined));
+  const { count } = await db.client.updateMany({ where: { id: clientId, workspaceId }, data });
   return { moved: count > 0 };
 };
 

@@ -3,6 +3,9 @@
  * AI visibility is tracked with: each kind's module holds its named operations and, for the kinds
  * with states, the transition table they read their starting states from.
  */
+
+export type { Actor, AuditEvent } from "./audit-log";
+export * as auditLog from "./audit-log";
 export * as auditPages from "./audit-pages";
 export {
   AUDIT_PAGE_ENDED,
@@ -23,6 +26,7 @@ export {
 } from "./audits";
 export * as clients from "./clients";
 export { outcomeColumns, type Verdict, verdictColumns } from "./outcome";
+export { AUDIT_START_LOCK, quotaMonth } from "./quota-month";
 export type { NewScan, ScanOwner } from "./scans";
 export * as scans from "./scans";
 export { CALLBACK_TRANSITIONS, SCAN_ENDED, SCAN_STATES, SCAN_TRANSITIONS, SCAN_WHERE } from "./scans";

@@ -66,15 +66,23 @@ export type NewScan = {
 /** The workspace that owns the scan, the member who made it, and the key it was made with. */
 export type ScanOwner = { workspaceId: string; userId: string; apiKeyId: string | null };
 
-/** Stores new scans as `queued`, all or none; a callback URL starts its delivery `pending`. */
+/**
+ * Stores new scans as `queued`, all or none; a callback URL starts its delivery `pending`.
+ * `clients` holds, by scan id, the client each scan counts for (none when absent).
+ */
 export const insertQueued = (
   db: DbClient,
   scans: readonly NewScan[],
-  { owner, callbackUrl }: { owner: ScanOwner | null; callbackUrl: string | null },
+  {
+    owner,
+    callbackUrl,
+    clients,
+  }: { owner: ScanOwner | null; callbackUrl: string | null; clients?: ReadonlyMap<string, string> },
 ) =>
   db.scan.createMany({
     data: scans.map((scan) => ({
       ...scan,
+      clientId: clients?.get(scan.id) ?? null,
       status: "queued" as const,
       callbackUrl,
       callbackState: callbackUrl ? ("pending" as const) : null,

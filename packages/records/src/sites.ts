@@ -141,13 +141,19 @@ export const clearCredentials = async (db: DbClient, workspaceId: string, siteId
  * schedule: the database cascades; alerts, which name the site by id only, in the same
  * transaction). `moved: false` when the workspace has no such site.
  */
-export const remove = async (db: Db, workspaceId: string, siteId: string) => {
-  const [, { count }] = await db.$transaction([
-    db.auditAlert.deleteMany({ where: { siteId, workspaceId } }),
-    db.site.deleteMany({ where: { id: siteId, workspaceId } }),
-  ]);
-  return { moved: count > 0 };
-};
+export const remove = (
+  db: Db,
+  workspaceId: string,
+  siteId: string,
+  /** more to do in the deletion's transaction once the site is gone (its audit log entry) */
+  then?: (tx: DbClient) => Promise<void>,
+) =>
+  db.$transaction(async (tx) => {
+    await tx.auditAlert.deleteMany({ where: { siteId, workspaceId } });
+    const { count } = await tx.site.deleteMany({ where: { id: siteId, workspaceId } });
+    if (count > 0) await then?.(tx);
+    return { moved: count > 0 };
+  });
 
 /** Deletes every site of the workspace (the demo seed starting over); returns how many. */
 export const removeAllOf = async (db: DbClient, workspaceId: string): Promise<number> =>

@@ -10,7 +10,7 @@ import type { RateLimiter } from "./access/rate-limiter";
 import type { AlertService, AuditService, HistoryService, ScheduleService } from "./audits";
 import { alertRoutes, auditRoutes } from "./audits";
 import { AUTH_PREFIX, type AuthRouteDeps, accountRoutes, authRoutes, INVITATION_LOOKUP } from "./auth";
-import { type ClientService, clientRoutes } from "./clients";
+import { type ClientService, clientRoutes, type UsageService, usageRoutes } from "./clients";
 import { createApiDocument, NOT_YET_MOUNTED, operationOf } from "./docs/openapi";
 import { evaluateRoutes, generatorRoutes } from "./generators";
 import { apiAccess } from "./http/api-access";
@@ -55,7 +55,7 @@ import {
   type PromptService,
   visibilityRoutes,
 } from "./visibility";
-import { type WorkspaceService, workspaceRoutes } from "./workspaces";
+import { type AuditLogService, auditLogRoutes, type WorkspaceService, workspaceRoutes } from "./workspaces";
 
 export type AppDeps = {
   scans: ScanService;
@@ -74,6 +74,10 @@ export type AppDeps = {
   workspaces: WorkspaceService;
   /** the workspace's clients: named groups of its sites */
   clients: ClientService;
+  /** this month's usage of the workspace and its clients */
+  usage: UsageService;
+  /** who changed what in a workspace */
+  auditLog: AuditLogService;
   /** what a client-scoped or read-only API key may reach, on every route and MCP tool */
   keyScope: KeyScope;
   /** client reports: PDFs of scans and audits */
@@ -142,6 +146,8 @@ export type RouteDeps = Pick<
   | "reports"
   | "branding"
   | "visibility"
+  | "usage"
+  | "auditLog"
   | "sessionAuth"
   | "operations"
   | "limiter"
@@ -170,6 +176,8 @@ export const declaredRoutes = (
     reports,
     branding,
     visibility,
+    usage,
+    auditLog,
     sessionAuth,
     operations,
     limiter,
@@ -191,6 +199,7 @@ export const declaredRoutes = (
       ...evaluateRoutes(),
       ...generatorRoutes(tools.generators),
       ...accountRoutes({ operations, limiter }),
+      ...usageRoutes(usage),
       ...operationsRoutes(operations),
       ...siteRoutes({ sites, schedules, credentials: siteCredentials, assertScannable: scans.assertScannable }),
       ...clientRoutes(clients),
@@ -201,6 +210,7 @@ export const declaredRoutes = (
       ...keyRoutes(keys),
       ...workspaceRoutes(workspaces),
       ...engineKeyRoutes(visibility.engineKeys),
+      ...auditLogRoutes(auditLog),
       ...auditRoutes({ audits, schedules, history, auditPdf: reports.auditPdf }),
       ...brandingRoutes(branding),
       ...alertRoutes({ alerts }),

@@ -41,7 +41,7 @@ import {
   issueUserToken,
   jwtKeysFrom,
 } from "./auth";
-import { createClientService } from "./clients";
+import { createClientService, createUsageService } from "./clients";
 import { type Config, httpsRequired } from "./config";
 import { createGeneratorTools } from "./generators";
 import { answerClientError, answerConnect } from "./http/errors";
@@ -60,7 +60,7 @@ import {
   createPromptService,
   createVetDomains,
 } from "./visibility";
-import { createWorkspaceService } from "./workspaces";
+import { createAuditLogService, createWorkspaceService } from "./workspaces";
 
 /** The dashboard's build in this checkout (`pnpm --filter @scan/dashboard build` writes it). */
 const DASHBOARD_BUILD = resolvePath(__dirname, "../../dashboard/dist");
@@ -146,6 +146,12 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
   await events.waitUntilReady();
   await untilReady(limiterConnection);
   const waiter = new ScanWaiter(events, terminalScansAmong(db));
+  const monthlyQuotas = {
+    free: config.SCAN_QUOTA_FREE,
+    starter: config.SCAN_QUOTA_STARTER,
+    pro: config.SCAN_QUOTA_PRO,
+    agency: config.SCAN_QUOTA_AGENCY,
+  };
   const scans = createScanService({
     db,
     queue,
@@ -155,12 +161,7 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     ports: parsePorts(config.SCAN_PORTS),
     resolve: resolveAll,
     waitMs: config.SCAN_WAIT_MS,
-    monthlyQuotas: {
-      free: config.SCAN_QUOTA_FREE,
-      starter: config.SCAN_QUOTA_STARTER,
-      pro: config.SCAN_QUOTA_PRO,
-      agency: config.SCAN_QUOTA_AGENCY,
-    },
+    monthlyQuotas,
     callbacksEnabled: config.WEBHOOK_SECRET !== undefined,
     priorityWeights: config.PLAN_PRIORITY_WEIGHTS,
     admission:
@@ -326,6 +327,8 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
       },
     }),
     clients: createClientService({ db }),
+    usage: createUsageService({ db, monthlyQuotas }),
+    auditLog: createAuditLogService({ db }),
     keyScope: createKeyScope({ db }),
     keywords: createKeywordService({ db, sites }),
     citations: createCitationService({ db, sites }),
@@ -359,12 +362,7 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     operations: createOperations({
       db,
       queue,
-      monthlyQuotas: {
-        free: config.SCAN_QUOTA_FREE,
-        starter: config.SCAN_QUOTA_STARTER,
-        pro: config.SCAN_QUOTA_PRO,
-        agency: config.SCAN_QUOTA_AGENCY,
-      },
+      monthlyQuotas,
       queueDashboard: config.ADMIN_TOKEN ? DASHBOARD_PATH : null,
     }),
     limiter,

@@ -47,6 +47,9 @@ export const Config = z.object({
   RETENTION_DAYS_STARTER: intFrom(90, 1, 3650).describe("the same for a Starter user"),
   RETENTION_DAYS_PRO: intFrom(180, 1, 3650).describe("the same for a Pro user"),
   RETENTION_DAYS_AGENCY: intFrom(365, 1, 3650).describe("the same for an Agency user"),
+  AUDIT_LOG_RETENTION_DAYS: intFrom(400, 30, 3650).describe(
+    "days a workspace's audit log keeps an entry, whatever the plan (a year and a month: last year's same month can still be read); pruned with the check lists",
+  ),
   RETENTION_INTERVAL_MS: intFrom(600_000, 1_000, 86_400_000).describe(
     "how often old check lists are pruned (one worker at a time, in batches of 500, at most 20 batches a run)",
   ),

@@ -268,6 +268,7 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
             pro: config.RETENTION_DAYS_PRO,
             agency: config.RETENTION_DAYS_AGENCY,
           },
+          auditLogDays: config.AUDIT_LOG_RETENTION_DAYS,
           batchSize: 500,
           maxBatches: 20,
           log,

@@ -194,6 +194,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This month's usage, by client
+         * @description Scans and audits stored this calendar month (UTC), as the quotas count them: the workspace's against its plan's monthly scan quota (`workspace.scans.limit`, null when unlimited; audits have no plan quota), and each client's against the client's own `scan_quota` and `audit_quota` (null: none). A scan counts for the client its key is limited to, else for the client of the workspace's site whose origin its URL is on; an audit for its site's client when it was made; `unassigned` is what counted for no client. Scans the service could not queue are not counted, as for the plan's quota. `client_id` keeps one client (`workspace` and `unassigned` are then null); another workspace's or an unknown client is 404. A key limited to a client sees its own client alone.
+         */
+        get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/operations": {
         parameters: {
             query?: never;
@@ -309,7 +329,7 @@ export interface paths {
         put?: never;
         /**
          * Add a client
-         * @description A named group of the workspace's sites (`name` 1 to 100 characters, unique in the workspace: 409 otherwise; `notes` up to 2,000). Sites are assigned with `PATCH /api/v1/sites/{id}` `{"client_id"}`. 403 for a key limited to a client.
+         * @description A named group of the workspace's sites (`name` 1 to 100 characters, unique in the workspace: 409 otherwise; `notes` up to 2,000; `scan_quota` and `audit_quota`, the scans and audits a calendar month (UTC) the client may use within the workspace's plan, null or absent for none). Sites are assigned with `PATCH /api/v1/sites/{id}` `{"client_id"}`. 403 for a key limited to a client.
          */
         post: operations["createClient"];
         delete?: never;
@@ -340,8 +360,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Rename a client or change its notes
-         * @description `name`, `notes` (null clears them) or both. Another name already in the workspace is 409. Another workspace's or an unknown client is 404; a key limited to a client changes none (403 for its own).
+         * Rename a client, or change its notes or quotas
+         * @description `name`, `notes` (null clears them), `scan_quota` and `audit_quota` (scans and audits a calendar month, UTC; null removes the quota), or several. A scan beyond the client's `scan_quota`, or an audit beyond its `audit_quota`, is 403 `forbidden` / `PLAN_LIMIT` naming the client's quota, as the plan's quota is; this month's use is `GET /api/v1/usage`. Another name already in the workspace is 409. Another workspace's or an unknown client is 404; a key limited to a client changes none (403 for its own).
          */
         patch: operations["updateClient"];
         trace?: never;
@@ -845,6 +865,26 @@ export interface paths {
          * @description The sealed key is deleted; runs ask the engine with the service's key, where the operator has set one. A workspace with no key for the engine is 404. For the workspace's owners and admins, with a signed-in user's JWT (403 `forbidden` for its members and viewers; a workspace the caller is not a member of is 404, as an unknown one is). The key itself is never answered, logged or returned: only its last four characters.
          */
         delete: operations["deleteEngineKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{id}/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's audit log
+         * @description Who changed what in the workspace, newest first: members invited, joining, removed, leaving and given roles; API keys made and revoked; clients, sites and audit schedules made, changed and deleted; the workspace renamed. Each entry names its actor (a member's `user_id` and `email`, or an API key's `key_id` and `key_prefix`), the record (`target`), the request (`request_id`, `ip`) and the fields changed (`changes`: a value, or `{from, to}`); never a key, a link, a password or an alert's URL. Paged by cursor: `meta.next_cursor` is the next page's `cursor`, null on the last. `action` and `actor` (a user id or a key id) filter it. The workspace's owners and admins read it; a member or viewer is 403, a workspace the caller is not a member of 404. Entries cannot be changed or deleted; they are kept for `AUDIT_LOG_RETENTION_DAYS`.
+         */
+        get: operations["listWorkspaceAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -4113,6 +4153,131 @@ export interface operations {
             503: components["responses"]["ApiError503"];
         };
     };
+    getUsage: {
+        parameters: {
+            query?: {
+                client_id?: string;
+            };
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description This month's usage. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    /** @description The answer is of this moment: not kept by a cache. */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            month: {
+                                /** Format: date-time */
+                                start: string;
+                                /** Format: date-time */
+                                resets_at: string;
+                            };
+                            workspace: {
+                                /** @enum {string} */
+                                plan: "free" | "starter" | "pro" | "agency";
+                                scans: {
+                                    used: number;
+                                    limit: number | null;
+                                };
+                                audits: {
+                                    used: number;
+                                    limit: number | null;
+                                };
+                            } | null;
+                            clients: {
+                                /** Format: uuid */
+                                client_id: string;
+                                name: string;
+                                scans: {
+                                    used: number;
+                                    limit: number | null;
+                                };
+                                audits: {
+                                    used: number;
+                                    limit: number | null;
+                                };
+                            }[];
+                            unassigned: {
+                                scans: number;
+                                audits: number;
+                            } | null;
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            month: {
+                                /** Format: date-time */
+                                start: string;
+                                /** Format: date-time */
+                                resets_at: string;
+                            };
+                            workspace: {
+                                /** @enum {string} */
+                                plan: "free" | "starter" | "pro" | "agency";
+                                scans: {
+                                    used: number;
+                                    limit: number | null;
+                                };
+                                audits: {
+                                    used: number;
+                                    limit: number | null;
+                                };
+                            } | null;
+                            clients: {
+                                /** Format: uuid */
+                                client_id: string;
+                                name: string;
+                                scans: {
+                                    used: number;
+                                    limit: number | null;
+                                };
+                                audits: {
+                                    used: number;
+                                    limit: number | null;
+                                };
+                            }[];
+                            unassigned: {
+                                scans: number;
+                                audits: number;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
     getOperations: {
         parameters: {
             query?: never;
@@ -4879,6 +5044,8 @@ export interface operations {
                             name: string;
                             notes: string | null;
                             site_count: number;
+                            scan_quota: number | null;
+                            audit_quota: number | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -4900,6 +5067,8 @@ export interface operations {
                             name: string;
                             notes: string | null;
                             site_count: number;
+                            scan_quota: number | null;
+                            audit_quota: number | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -4953,6 +5122,8 @@ export interface operations {
                 "application/json": {
                     name: string;
                     notes?: string | null;
+                    scan_quota?: number | null;
+                    audit_quota?: number | null;
                 };
             };
         };
@@ -4979,6 +5150,8 @@ export interface operations {
                             name: string;
                             notes: string | null;
                             site_count: number;
+                            scan_quota: number | null;
+                            audit_quota: number | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -4996,6 +5169,8 @@ export interface operations {
                             name: string;
                             notes: string | null;
                             site_count: number;
+                            scan_quota: number | null;
+                            audit_quota: number | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -5053,6 +5228,8 @@ export interface operations {
                             name: string;
                             notes: string | null;
                             site_count: number;
+                            scan_quota: number | null;
+                            audit_quota: number | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -5070,6 +5247,8 @@ export interface operations {
                             name: string;
                             notes: string | null;
                             site_count: number;
+                            scan_quota: number | null;
+                            audit_quota: number | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -5169,6 +5348,8 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     notes?: string | null;
+                    scan_quota?: number | null;
+                    audit_quota?: number | null;
                 };
             };
         };
@@ -5194,6 +5375,8 @@ export interface operations {
                             name: string;
                             notes: string | null;
                             site_count: number;
+                            scan_quota: number | null;
+                            audit_quota: number | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -5211,6 +5394,8 @@ export interface operations {
                             name: string;
                             notes: string | null;
                             site_count: number;
+                            scan_quota: number | null;
+                            audit_quota: number | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -8446,6 +8631,121 @@ export interface operations {
                             engine: "chatgpt" | "claude" | "perplexity" | "gemini";
                             /** @constant */
                             deleted: true;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            403: components["responses"]["ApiError403"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    listWorkspaceAuditLog: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+                action?: "workspace.renamed" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed" | "member.left" | "key.created" | "key.revoked" | "client.created" | "client.changed" | "client.deleted" | "site.created" | "site.renamed" | "site.assigned" | "site.deleted" | "schedule.created" | "schedule.changed" | "schedule.deleted";
+                actor?: string;
+            };
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the audit log. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    /** @description The answer is of this moment: not kept by a cache. */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: date-time */
+                            at: string;
+                            /** @enum {string} */
+                            action: "workspace.renamed" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed" | "member.left" | "key.created" | "key.revoked" | "client.created" | "client.changed" | "client.deleted" | "site.created" | "site.renamed" | "site.assigned" | "site.deleted" | "schedule.created" | "schedule.changed" | "schedule.deleted";
+                            actor: {
+                                /** @enum {string} */
+                                type: "user" | "key";
+                                user_id: string | null;
+                                email: string | null;
+                                key_id: string | null;
+                                key_prefix: string | null;
+                            };
+                            target: {
+                                /** @enum {string} */
+                                type: "workspace" | "member" | "invitation" | "key" | "client" | "site" | "schedule";
+                                id: string;
+                            };
+                            request_id: string | null;
+                            ip: string | null;
+                            changes: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        meta: {
+                            requestId: string;
+                            limit: number;
+                            next_cursor: string | null;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: date-time */
+                            at: string;
+                            /** @enum {string} */
+                            action: "workspace.renamed" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed" | "member.left" | "key.created" | "key.revoked" | "client.created" | "client.changed" | "client.deleted" | "site.created" | "site.renamed" | "site.assigned" | "site.deleted" | "schedule.created" | "schedule.changed" | "schedule.deleted";
+                            actor: {
+                                /** @enum {string} */
+                                type: "user" | "key";
+                                user_id: string | null;
+                                email: string | null;
+                                key_id: string | null;
+                                key_prefix: string | null;
+                            };
+                            target: {
+                                /** @enum {string} */
+                                type: "workspace" | "member" | "invitation" | "key" | "client" | "site" | "schedule";
+                                id: string;
+                            };
+                            request_id: string | null;
+                            ip: string | null;
+                            changes: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        meta: {
+                            limit: number;
+                            next_cursor: string | null;
                         };
                     };
                 };

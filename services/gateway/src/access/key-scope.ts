@@ -60,6 +60,7 @@ const RULES: Record<string, Rule> = {
   "POST /api/v1/fix": { urls: oneUrl },
   "POST /api/v1/generate": { urls: oneUrl },
   "GET /api/v1/account": { open: true },
+  "GET /api/v1/usage": { list: true },
   "GET /api/v1/sites": { list: true },
   "POST /api/v1/sites": { workspace: true },
   "GET /api/v1/keywords": { list: true },

@@ -20,13 +20,13 @@ import {
 } from "@scan/contract";
 import type { Audit, Db } from "@scan/db";
 import { auditStepJob } from "@scan/queue";
-import { AUDIT_WHERE, audits as auditRows } from "@scan/records";
+import { AUDIT_WHERE, audits as auditRows, quotaMonth } from "@scan/records";
 import { type AuditExportFormat, exportedPagesOf, streamAuditExport, TOOL } from "@scan/reports";
 import type { Queue } from "bullmq";
 import type { Logger } from "pino";
 import { z } from "zod";
 import type { AccountCaller } from "../access/authenticate";
-import { withUserLock } from "../access/user-lock";
+import { type Tx, withUserLock } from "../access/user-lock";
 import { siteNotFound } from "../sites";
 import { createAuditIssueReader } from "./audit-issues";
 import { anyChecksPruned, auditPageViews, scoresOf, toAuditPageView } from "./audit-page-views";
@@ -170,6 +170,27 @@ export const createAuditService = ({
     return audit;
   };
 
+  /**
+   * Refuses an audit beyond this month's audit quota of the site's client (the client it will
+   * count for). Under the workspace's audit-start lock, which a schedule's firing holds too.
+   */
+  const assertClientAuditQuota = async (tx: Tx, siteId: string) => {
+    const site = await tx.site.findUnique({
+      where: { id: siteId },
+      select: { client: { select: { id: true, name: true, auditQuota: true } } },
+    });
+    const client = site?.client;
+    if (!client || client.auditQuota === null) return;
+    const month = quotaMonth(new Date());
+    const used = await tx.audit.count({ where: { clientId: client.id, createdAt: { gte: month.start } } });
+    if (used >= client.auditQuota)
+      throw new AppError(
+        "plan_limit",
+        `The client ${client.name}'s quota of ${client.auditQuota} audits this month is used up`,
+        `The client's quota resets at ${month.resetsAt.toISOString()}; a member of the workspace can raise it (PATCH /api/v1/clients/{id} {"audit_quota"}).`,
+      );
+  };
+
   const view = async (audit: Audit, withReport: boolean) => toAuditView(audit, await progressOf(audit.id), withReport);
 
   const create = async (
@@ -198,6 +219,7 @@ export const createAuditService = ({
           `${active} audits are already under way; at most ${activePerUser} may run at once`,
           "Wait for one to finish, or cancel one with DELETE /api/v1/audits/{id}.",
         );
+      await assertClientAuditQuota(tx, site.id);
       return auditRows.insertDiscovering(tx, {
         workspaceId: owner.workspaceId,
         userId: owner.userId,

@@ -23,6 +23,7 @@ import { EXPORT_FORMATS } from "@scan/reports";
 import type { Response } from "express";
 import { z } from "zod";
 import type { ZodOpenApiResponseObject } from "zod-openapi";
+import { actorOf } from "../access/actor";
 import {
   apiErrors,
   apiHeaders,
@@ -190,8 +191,8 @@ export const auditRoutes = ({
         callbacks: { siteRegressed: regressionCallback },
       },
     },
-    async ({ caller, params, body }) => {
-      const { schedule, created } = await schedules.put(caller, params.id, body);
+    async ({ caller, params, body, req, res }) => {
+      const { schedule, created } = await schedules.put(caller, params.id, body, actorOf(caller, req, res));
       return reply(schedule, { status: created ? 201 : 200 });
     },
   ),
@@ -236,8 +237,8 @@ export const auditRoutes = ({
         },
       },
     },
-    async ({ caller, params }) => {
-      const schedule = await schedules.remove(caller.workspaceId, params.id);
+    async ({ caller, params, req, res }) => {
+      const schedule = await schedules.remove(caller.workspaceId, params.id, actorOf(caller, req, res));
       return schedule;
     },
   ),

@@ -1,7 +1,7 @@
 import { AppError, type AuditScheduleRequest, type AuditScheduleView, maskSecretUrl, type Plan } from "@scan/contract";
 import type { AuditSchedule, Db } from "@scan/db";
 import { auditScheduler, auditSchedulerId, schedulePattern } from "@scan/queue";
-import { schedules } from "@scan/records";
+import { type Actor, auditLog, schedules } from "@scan/records";
 import type { Queue } from "bullmq";
 import { z } from "zod";
 import type { AccountCaller } from "../access/authenticate";
@@ -32,19 +32,36 @@ const noSchedule = (siteId: string) =>
     "Create one with POST /api/v1/sites/{id}/schedule.",
   );
 
+/**
+ * A schedule's fields as the audit log shows them. Where alerts go is only whether they go: a
+ * webhook's or Slack's URL is a credential (Slack's holds its token), and the addresses stay out.
+ */
+const logged = (schedule: AuditSchedule) => ({
+  frequency: schedule.frequency,
+  mode: schedule.mode,
+  max_pages: schedule.maxPages,
+  include: schedule.include,
+  exclude: schedule.exclude,
+  alert_drop: schedule.alertDrop,
+  alerts_to_webhook: schedule.alertUrl !== null,
+  alerts_to_slack: schedule.alertSlackUrl !== null,
+  alert_email_count: schedule.alertEmails.length,
+});
+
 export type ScheduleService = {
   /** Creates or replaces the site's schedule; `created` says which. */
   put: (
     owner: AccountCaller,
     siteId: string,
     input: AuditScheduleRequest,
+    actor: Actor,
   ) => Promise<{ schedule: AuditScheduleView; created: boolean }>;
   /** One of the workspace's sites' schedule; 404 when it has none. */
   get: (workspaceId: string, siteId: string) => Promise<AuditScheduleView>;
   /** The site's schedule, or null when it has none (the caller has checked the site is the workspace's). */
   find: (siteId: string) => Promise<AuditScheduleView | null>;
   /** Deletes the schedule, answering it as it was with no next run; audits it started stay. */
-  remove: (workspaceId: string, siteId: string) => Promise<AuditScheduleView>;
+  remove: (workspaceId: string, siteId: string, actor: Actor) => Promise<AuditScheduleView>;
 };
 
 /**
@@ -127,7 +144,7 @@ export const createScheduleService = ({
   };
 
   /** Creates or replaces the site's schedule; `created` says which. */
-  const put = async (owner: AccountCaller, siteId: string, input: AuditScheduleRequest) => {
+  const put = async (owner: AccountCaller, siteId: string, input: AuditScheduleRequest, actor: Actor) => {
     await ownedSite(owner.workspaceId, siteId);
     const ceiling = pagesByPlan[owner.plan];
     if (input.max_pages !== undefined && input.max_pages > ceiling)
@@ -160,7 +177,15 @@ export const createScheduleService = ({
     };
     const { schedule, created } = await withUserLock(db, "audit-schedules", owner.workspaceId, async (tx) => {
       const existing = await tx.auditSchedule.findUnique({ where: { siteId } });
-      if (existing) return { schedule: await schedules.change(tx, siteId, data), created: false };
+      if (existing) {
+        const changed = await schedules.change(tx, siteId, data);
+        await auditLog.append(tx, owner.workspaceId, actor, {
+          action: "schedule.changed",
+          target: { type: "schedule", id: changed.id },
+          changes: { site_id: siteId, ...auditLog.changed(logged(existing), logged(changed)) },
+        });
+        return { schedule: changed, created: false };
+      }
       const cap = schedulesByPlan[owner.plan];
       const count = await tx.auditSchedule.count({ where: { workspaceId: owner.workspaceId } });
       if (count >= cap)
@@ -169,10 +194,13 @@ export const createScheduleService = ({
           `The ${owner.plan} plan schedules audits of at most ${cap} site${cap === 1 ? "" : "s"}`,
           "Delete another site's schedule, or move to a higher plan.",
         );
-      return {
-        schedule: await schedules.insert(tx, { siteId, workspaceId: owner.workspaceId, userId: owner.userId }, data),
-        created: true,
-      };
+      const made = await schedules.insert(tx, { siteId, workspaceId: owner.workspaceId, userId: owner.userId }, data);
+      await auditLog.append(tx, owner.workspaceId, actor, {
+        action: "schedule.created",
+        target: { type: "schedule", id: made.id },
+        changes: { site_id: siteId, ...logged(made) },
+      });
+      return { schedule: made, created: true };
     });
     const scheduler = auditScheduler(schedule);
     try {
@@ -203,12 +231,20 @@ export const createScheduleService = ({
   };
 
   /** Deletes the schedule; audits it started stay. */
-  const remove = async (workspaceId: string, siteId: string) => {
+  const remove = async (workspaceId: string, siteId: string, actor: Actor) => {
     await ownedSite(workspaceId, siteId);
     const schedule = await db.auditSchedule.findUnique({ where: { siteId } });
     if (!schedule) throw noSchedule(siteId);
     const view = await viewOf(schedule);
-    await schedules.remove(db, siteId);
+    await db.$transaction(async (tx) => {
+      const { moved } = await schedules.remove(tx, siteId);
+      if (!moved) throw noSchedule(siteId);
+      await auditLog.append(tx, workspaceId, actor, {
+        action: "schedule.deleted",
+        target: { type: "schedule", id: schedule.id },
+        changes: { site_id: siteId, ...logged(schedule) },
+      });
+    });
     // a scheduler left behind (the queue away) finds no row when it fires, and removes itself
     await queue.removeJobScheduler(auditSchedulerId(siteId)).catch(() => undefined);
     return { ...view, next_run_at: null };

@@ -1,6 +1,7 @@
 import { AppError, emailOrRefusal, type Plan, type Role, type WorkspaceRole } from "@scan/contract";
 import type { Db } from "@scan/db";
 import { newSecret, sha256Hex } from "../access/session-service";
+import type { Tx } from "../access/user-lock";
 
 /** Where the dashboard takes a link's token: in the fragment, which browsers never send to a server or a log. */
 export const INVITATION_PATH = "/app/invitation";
@@ -47,10 +48,12 @@ export const createOneTimeLinks = ({ db, publicUrl }: { db: Db; publicUrl: strin
   const workspaceInvite = async (
     invitation: { workspaceId: string; email: string; role: WorkspaceRole; invitedById: string },
     lifetimeS: number,
+    /** the transaction to write the row in (with its audit log entry) */
+    client: Db | Tx = db,
   ): Promise<OneTimeLink & { id: string; createdAt: Date }> => {
     const token = newSecret();
     const expiresAt = new Date(Date.now() + lifetimeS * 1000);
-    const row = await db.workspaceInvitation.create({
+    const row = await client.workspaceInvitation.create({
       data: { ...invitation, email: emailOrRefusal(invitation.email), tokenHash: sha256Hex(token), expiresAt },
     });
     return {

@@ -10,7 +10,7 @@ import {
   type UpdateClientRequest,
 } from "@scan/contract";
 import type { Client, Db } from "@scan/db";
-import { clients as clientRows } from "@scan/records";
+import { type Actor, auditLog, clients as clientRows } from "@scan/records";
 
 export const clientNotFound = (id: string) =>
   new AppError("not_found", `No client with id ${id}`, "Use a client id from GET /api/v1/clients.");
@@ -26,6 +26,8 @@ const toClientView = (client: Client & { _count: { sites: number } }): ClientVie
   name: client.name,
   notes: client.notes,
   site_count: client._count.sites,
+  scan_quota: client.scanQuota,
+  audit_quota: client.auditQuota,
   created_at: client.createdAt.toISOString(),
   updated_at: client.updatedAt.toISOString(),
 });
@@ -41,10 +43,11 @@ export type ClientService = {
     query: ClientListQuery & { client_id?: string },
   ) => Promise<{ clients: ClientView[]; meta: PageMeta }>;
   get: (workspaceId: string, clientId: string) => Promise<ClientView>;
-  create: (workspaceId: string, input: CreateClientRequest) => Promise<ClientView>;
-  update: (workspaceId: string, clientId: string, input: UpdateClientRequest) => Promise<ClientView>;
+  /** Makes a client, recorded in the audit log as `actor`'s. */
+  create: (workspaceId: string, input: CreateClientRequest, actor: Actor) => Promise<ClientView>;
+  update: (workspaceId: string, clientId: string, input: UpdateClientRequest, actor: Actor) => Promise<ClientView>;
   /** Deletes a client; its sites stay, with no client. 409 while a live API key is limited to it. */
-  remove: (workspaceId: string, clientId: string) => Promise<DeletedRecord>;
+  remove: (workspaceId: string, clientId: string, actor: Actor) => Promise<DeletedRecord>;
 };
 
 /** A workspace's clients: named groups of its sites. Another workspace's client is 404. */
@@ -69,16 +72,53 @@ export const createClientService = ({ db }: { db: Db }): ClientService => {
     return toClientView(client);
   };
 
-  const create = async (workspaceId: string, input: CreateClientRequest) => {
-    const client = await clientRows.insert(db, workspaceId, { name: input.name, notes: input.notes ?? null });
-    if (!client) throw nameTaken(input.name);
+  /** A client's fields as the audit log shows them: the notes' first 200 characters, to keep entries small. */
+  const logged = (client: Pick<Client, "name" | "notes" | "scanQuota" | "auditQuota">) => ({
+    name: client.name,
+    notes: client.notes === null ? null : client.notes.slice(0, 200),
+    scan_quota: client.scanQuota,
+    audit_quota: client.auditQuota,
+  });
+
+  const create = async (workspaceId: string, input: CreateClientRequest, actor: Actor) => {
+    const client = await db.$transaction(async (tx) => {
+      const made = await clientRows.insert(tx, workspaceId, {
+        name: input.name,
+        notes: input.notes ?? null,
+        scanQuota: input.scan_quota ?? null,
+        auditQuota: input.audit_quota ?? null,
+      });
+      if (!made) throw nameTaken(input.name);
+      await auditLog.append(tx, workspaceId, actor, {
+        action: "client.created",
+        target: { type: "client", id: made.id },
+        changes: logged(made),
+      });
+      return made;
+    });
     return get(workspaceId, client.id);
   };
 
-  const update = async (workspaceId: string, clientId: string, input: UpdateClientRequest) => {
+  const update = async (workspaceId: string, clientId: string, input: UpdateClientRequest, actor: Actor) => {
     try {
-      const { moved } = await clientRows.update(db, workspaceId, clientId, input);
-      if (!moved) throw clientNotFound(clientId);
+      await db.$transaction(async (tx) => {
+        const before = await tx.client.findFirst({ where: { id: clientId, workspaceId } });
+        if (!before) throw clientNotFound(clientId);
+        const change = {
+          name: input.name,
+          notes: input.notes,
+          scanQuota: input.scan_quota,
+          auditQuota: input.audit_quota,
+        };
+        const { moved } = await clientRows.update(tx, workspaceId, clientId, change);
+        if (!moved) throw clientNotFound(clientId);
+        const after = { ...before, ...Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)) };
+        await auditLog.append(tx, workspaceId, actor, {
+          action: "client.changed",
+          target: { type: "client", id: clientId },
+          changes: auditLog.changed(logged(before), logged(after)),
+        });
+      });
     } catch (error) {
       if (isNameClash(error)) throw nameTaken(input.name ?? "");
       throw error;
@@ -86,8 +126,8 @@ export const createClientService = ({ db }: { db: Db }): ClientService => {
     return get(workspaceId, clientId);
   };
 
-  const remove = async (workspaceId: string, clientId: string): Promise<DeletedRecord> => {
-    await get(workspaceId, clientId);
+  const remove = async (workspaceId: string, clientId: string, actor: Actor): Promise<DeletedRecord> => {
+    const client = await get(workspaceId, clientId);
     const keys = await db.apiKey.count({ where: { workspaceId, clientId, revokedAt: null } });
     const refusal = new AppError(
       "conflict",
@@ -96,8 +136,15 @@ export const createClientService = ({ db }: { db: Db }): ClientService => {
     );
     if (keys > 0) throw refusal;
     try {
-      const { moved } = await clientRows.remove(db, workspaceId, clientId);
-      if (!moved) throw clientNotFound(clientId);
+      await db.$transaction(async (tx) => {
+        const { moved } = await clientRows.remove(tx, workspaceId, clientId);
+        if (!moved) throw clientNotFound(clientId);
+        await auditLog.append(tx, workspaceId, actor, {
+          action: "client.deleted",
+          target: { type: "client", id: clientId },
+          changes: { name: client.name, sites_unassigned: client.site_count },
+        });
+      });
     } catch (error) {
       // a key made for the client meanwhile: the database keeps a live key's client (api_keys_keep_client)
       if (error instanceof Error && /a live API key keeps its client/.test(error.message)) throw refusal;

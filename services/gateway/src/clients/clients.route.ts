@@ -6,6 +6,7 @@ import {
   DeletedRecord,
   UpdateClientRequest,
 } from "@scan/contract";
+import { actorOf } from "../access/actor";
 import {
   apiErrors,
   commonHeaders,
@@ -22,7 +23,8 @@ import { type Route, route } from "../http/route";
 import type { ClientService } from "./client-service";
 
 const ID_HINT = "Use a client id from GET /api/v1/clients.";
-const BODY_HINT = 'Send {"name": "Acme", "notes": "…"} as JSON; notes are optional (null clears them).';
+const BODY_HINT =
+  'Send {"name": "Acme", "notes": "…", "scan_quota": 500, "audit_quota": 10} as JSON; notes and quotas are optional (null clears them).';
 
 /**
  * GET/POST /api/v1/clients and GET/PATCH/DELETE /api/v1/clients/:id: the workspace's clients.
@@ -65,7 +67,7 @@ export const clientRoutes = (clients: ClientService): Route[] => [
         tags: ["Clients"],
         summary: "Add a client",
         description:
-          'A named group of the workspace\'s sites (`name` 1 to 100 characters, unique in the workspace: 409 otherwise; `notes` up to 2,000). Sites are assigned with `PATCH /api/v1/sites/{id}` `{"client_id"}`. 403 for a key limited to a client.',
+          "A named group of the workspace's sites (`name` 1 to 100 characters, unique in the workspace: 409 otherwise; `notes` up to 2,000; `scan_quota` and `audit_quota`, the scans and audits a calendar month (UTC) the client may use within the workspace's plan, null or absent for none). Sites are assigned with `PATCH /api/v1/sites/{id}` `{\"client_id\"}`. 403 for a key limited to a client.",
         headers: creatingHeaders,
         responses: {
           "201": created("The new client.", ClientView),
@@ -73,7 +75,8 @@ export const clientRoutes = (clients: ClientService): Route[] => [
         },
       },
     },
-    async ({ caller, body }) => reply(await clients.create(caller.workspaceId, body), { status: 201 }),
+    async ({ caller, body, req, res }) =>
+      reply(await clients.create(caller.workspaceId, body, actorOf(caller, req, res)), { status: 201 }),
   ),
   route(
     {
@@ -106,9 +109,9 @@ export const clientRoutes = (clients: ClientService): Route[] => [
       docs: {
         operationId: "updateClient",
         tags: ["Clients"],
-        summary: "Rename a client or change its notes",
+        summary: "Rename a client, or change its notes or quotas",
         description:
-          "`name`, `notes` (null clears them) or both. Another name already in the workspace is 409. Another workspace's or an unknown client is 404; a key limited to a client changes none (403 for its own).",
+          "`name`, `notes` (null clears them), `scan_quota` and `audit_quota` (scans and audits a calendar month, UTC; null removes the quota), or several. A scan beyond the client's `scan_quota`, or an audit beyond its `audit_quota`, is 403 `forbidden` / `PLAN_LIMIT` naming the client's quota, as the plan's quota is; this month's use is `GET /api/v1/usage`. Another name already in the workspace is 409. Another workspace's or an unknown client is 404; a key limited to a client changes none (403 for its own).",
         headers: commonHeaders,
         responses: {
           "200": record("The client, changed.", ClientView),
@@ -116,7 +119,8 @@ export const clientRoutes = (clients: ClientService): Route[] => [
         },
       },
     },
-    async ({ caller, params, body }) => clients.update(caller.workspaceId, params.id, body),
+    async ({ caller, params, body, req, res }) =>
+      clients.update(caller.workspaceId, params.id, body, actorOf(caller, req, res)),
   ),
   route(
     {
@@ -137,6 +141,6 @@ export const clientRoutes = (clients: ClientService): Route[] => [
         },
       },
     },
-    async ({ caller, params }) => clients.remove(caller.workspaceId, params.id),
+    async ({ caller, params, req, res }) => clients.remove(caller.workspaceId, params.id, actorOf(caller, req, res)),
   ),
 ];

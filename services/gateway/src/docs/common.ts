@@ -437,6 +437,27 @@ export const page = (description: string, item: z.ZodType): ZodOpenApiResponseOb
   },
 });
 
+/** Where the next page of a list read by cursor starts. */
+const CursorMeta = z.object({
+  limit: z.int(),
+  /** the `cursor` of the next page; null on the last */
+  next_cursor: z.string().nullable(),
+});
+
+/** A page of a list read by cursor, in both forms: `meta: {limit, next_cursor}` in each, and Form A's `requestId`. */
+export const cursorPage = (description: string, item: z.ZodType): ZodOpenApiResponseObject => ({
+  description,
+  headers: z.object({ ...apiHeaders, "Cache-Control": NoStore }),
+  content: {
+    "application/json": {
+      schema: z.xor([
+        formASuccess(z.array(item), RequestMeta.extend(CursorMeta.shape)),
+        formBSuccess(z.array(item), CursorMeta),
+      ]),
+    },
+  },
+});
+
 /** A request body: a JSON one, or (an import) CSV text. */
 export const jsonBody = (schema: z.ZodType, required = true, mediaType = "application/json") => ({
   required,

@@ -2,6 +2,8 @@ import type { ApiKeyView, CreatedApiKey, CreateKeyRequest, PageMeta, PageQuery, 
 import { AppError } from "@scan/contract";
 import type { ApiKey, Db } from "@scan/db";
 import { generateApiKey } from "@scan/platform";
+import { type Actor, auditLog } from "@scan/records";
+import { actorOutsideRequests } from "../access/actor";
 import { withUserLock } from "../access/user-lock";
 
 export type KeyServiceDeps = {
@@ -43,9 +45,10 @@ export type KeyService = {
   /** The workspace's live keys, newest first. */
   list: (user: KeyOwner, page: PageQuery) => Promise<{ keys: ApiKeyView[]; meta: PageMeta }>;
   /** Creates a key, within the most keys a workspace may hold; the secret is in this answer only. */
-  create: (user: KeyOwner, input: CreateKeyRequest) => Promise<CreatedApiKey>;
+  /** `actor` as the audit log records it; by default the member `user` acting outside a request (the accounts CLI). */
+  create: (user: KeyOwner, input: CreateKeyRequest, actor?: Actor) => Promise<CreatedApiKey>;
   /** Revokes one of the workspace's keys; a key of another workspace, unknown or already revoked is 404. */
-  revoke: (user: KeyOwner, id: string) => Promise<ApiKeyView>;
+  revoke: (user: KeyOwner, id: string, actor?: Actor) => Promise<ApiKeyView>;
 };
 
 /** A workspace's API keys: list, create (the key is returned once), revoke. Another workspace's key is 404. */
@@ -65,7 +68,11 @@ export const createKeyService = ({ db, maxKeysPerUser, onRevoked }: KeyServiceDe
     return { keys: keys.map((key) => toApiKeyView(key, user.plan)), meta };
   };
 
-  const create = (user: KeyOwner, input: CreateKeyRequest): Promise<CreatedApiKey> =>
+  const create = (
+    user: KeyOwner,
+    input: CreateKeyRequest,
+    actor = actorOutsideRequests(user.userId),
+  ): Promise<CreatedApiKey> =>
     withUserLock(db, "api-keys", user.workspaceId, async (tx) => {
       const active = await tx.apiKey.count({ where: { workspaceId: user.workspaceId, revokedAt: null } });
       if (active >= maxKeysPerUser) {
@@ -94,16 +101,30 @@ export const createKeyService = ({ db, maxKeysPerUser, onRevoked }: KeyServiceDe
           readOnly: input.read_only ?? false,
         },
       });
+      // the prefix is public (listed with the key); the key and its hash are never logged
+      await auditLog.append(tx, user.workspaceId, actor, {
+        action: "key.created",
+        target: { type: "key", id: stored.id },
+        changes: { name: stored.name, prefix: stored.prefix, client_id: stored.clientId, read_only: stored.readOnly },
+      });
       return { ...toApiKeyView(stored, user.plan), key };
     });
 
   /** Revokes one of the workspace's keys; a key of another workspace, unknown or already revoked is 404. */
-  const revoke = async (user: KeyOwner, id: string): Promise<ApiKeyView> => {
-    const { count } = await db.apiKey.updateMany({
-      where: { id, workspaceId: user.workspaceId, revokedAt: null },
-      data: { revokedAt: new Date() },
+  const revoke = async (user: KeyOwner, id: string, actor = actorOutsideRequests(user.userId)): Promise<ApiKeyView> => {
+    await db.$transaction(async (tx) => {
+      const { count } = await tx.apiKey.updateMany({
+        where: { id, workspaceId: user.workspaceId, revokedAt: null },
+        data: { revokedAt: new Date() },
+      });
+      if (count === 0) throw notFound(id);
+      const key = await tx.apiKey.findUniqueOrThrow({ where: { id } });
+      await auditLog.append(tx, user.workspaceId, actor, {
+        action: "key.revoked",
+        target: { type: "key", id },
+        changes: { name: key.name, prefix: key.prefix, client_id: key.clientId },
+      });
     });
-    if (count === 0) throw notFound(id);
     onRevoked?.(id);
     return toApiKeyView(await db.apiKey.findUniqueOrThrow({ where: { id } }), user.plan);
   };

@@ -1,5 +1,6 @@
 import { ApiKeyView, CreatedApiKey, CreateKeyRequest, KeyIdParam, PageQuery } from "@scan/contract";
 import { z } from "zod";
+import { actorOf } from "../access/actor";
 import {
   apiErrors,
   commonHeaders,
@@ -73,8 +74,8 @@ export const keyRoutes = (keys: KeyService): Route[] => [
         },
       },
     },
-    async ({ caller: user, body: input }) => {
-      const created = await keys.create(user, input);
+    async ({ caller: user, body: input, req, res }) => {
+      const created = await keys.create(user, input, actorOf(user, req, res));
       // the only response that ever holds the key: no cache may keep it
       return reply(created, { status: 201, headers: { "Cache-Control": "no-store" } });
     },
@@ -99,6 +100,6 @@ export const keyRoutes = (keys: KeyService): Route[] => [
         },
       },
     },
-    async ({ caller: user, params }) => keys.revoke(user, params.id),
+    async ({ caller: user, params, req, res }) => keys.revoke(user, params.id, actorOf(user, req, res)),
   ),
 ];

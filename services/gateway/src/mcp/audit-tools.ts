@@ -1,4 +1,5 @@
 import { AppError, type AuditToolInput, type AuditView, normaliseScanUrl } from "@scan/contract";
+import { actorOfTool } from "../access/actor";
 import { ownerOf } from "../access/authenticate";
 import type { AuditService } from "../audits";
 import type { ToolAnswer, ToolContext } from "../scans";
@@ -66,7 +67,11 @@ export const createAuditTools = ({
     const url = normaliseScanUrl(input.url ?? "", "B");
     if (!url.ok) throw new AppError("invalid_request", `url: ${url.reason}`, HINT);
     await assertScannable(url.url);
-    const { site } = await sites.create(ownerOf(caller), { url: url.url, name: undefined });
+    const { site } = await sites.create(
+      ownerOf(caller),
+      { url: url.url, name: undefined },
+      actorOfTool(caller, requestId),
+    );
     const audit = await audits.create(
       caller,
       site.id,

@@ -1,6 +1,6 @@
 /** The scans feature's surface: what the composition root and other features use of it. */
 export { type Admission, createAdmission } from "./admission";
-export { quotaMonth, scansThisMonth } from "./monthly-quota";
+export { countedScans, quotaMonth, scansThisMonth } from "./monthly-quota";
 export { createPageTools, type PageTools, type ToolAnswer, type ToolContext } from "./page-tools";
 export { type ProgressDeps, progressRoutes } from "./progress.route";
 export { scanRoutes } from "./scan.route";

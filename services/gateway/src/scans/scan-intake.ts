@@ -1,5 +1,5 @@
 import type { Plan } from "@scan/contract";
-import { AppError, normaliseScanUrl } from "@scan/contract";
+import { AppError, normaliseScanUrl, siteOriginOf } from "@scan/contract";
 import type { Db } from "@scan/db";
 import { type PortPolicy, type Resolve, vetTarget } from "@scan/platform";
 import { MAX_SCAN_PRIORITY, scanJob, scanPriority } from "@scan/queue";
@@ -7,7 +7,7 @@ import { type NewScan, scans as scanRows } from "@scan/records";
 import type { Queue } from "bullmq";
 import { type AccountCaller, keyIdOf, ownerOf } from "../access/authenticate";
 import { type Tx, withUserLock } from "../access/user-lock";
-import { quotaMonth, scansThisMonth } from "./monthly-quota";
+import { clientScansThisMonth, quotaMonth, scansThisMonth } from "./monthly-quota";
 
 /** Work done in the transaction that stores new scans: an Idempotency-Key bound to them. */
 export type OnStored = (tx: Tx) => Promise<void>;
@@ -76,9 +76,57 @@ export const createScanIntake = ({
   };
 
   /**
-   * Stores scan rows, all or none, with `onStored` in the same transaction; for a key holder,
-   * under a per-workspace lock that counts this month's scans first, so concurrent requests cannot
-   * overrun the quota.
+   * The client each scan counts for: a client-scoped key's client, else the client of the
+   * workspace's site whose origin the URL is on (none when no site of a client has it).
+   */
+  const clientsOf = async (tx: Tx, owner: AccountCaller, scans: readonly NewScan[]) => {
+    const byScan = new Map<string, string>();
+    if (owner.kind === "key" && owner.clientId !== null) {
+      for (const scan of scans) byScan.set(scan.id, owner.clientId);
+      return byScan;
+    }
+    const origins = new Map(scans.map((scan) => [scan.id, siteOriginOf(scan.url).url]));
+    const sites = await tx.site.findMany({
+      where: { workspaceId: owner.workspaceId, url: { in: [...new Set(origins.values())] }, clientId: { not: null } },
+      select: { url: true, clientId: true },
+    });
+    const clientByOrigin = new Map(sites.map((site) => [site.url, site.clientId]));
+    for (const [scanId, origin] of origins) {
+      const clientId = clientByOrigin.get(origin);
+      if (clientId) byScan.set(scanId, clientId);
+    }
+    return byScan;
+  };
+
+  /** Refuses scans beyond this month's quota of any client they count for; under the workspace's scan lock. */
+  const assertClientQuotas = async (tx: Tx, byScan: ReadonlyMap<string, string>, now: Date) => {
+    const asked = new Map<string, number>();
+    for (const clientId of byScan.values()) asked.set(clientId, (asked.get(clientId) ?? 0) + 1);
+    if (asked.size === 0) return;
+    const limited = await tx.client.findMany({
+      where: { id: { in: [...asked.keys()] }, scanQuota: { not: null } },
+      select: { id: true, name: true, scanQuota: true },
+    });
+    for (const client of limited) {
+      const quota = client.scanQuota ?? 0;
+      const wanted = asked.get(client.id) ?? 0;
+      const used = await clientScansThisMonth(tx, client.id, now);
+      if (used + wanted > quota) {
+        throw new AppError(
+          "plan_limit",
+          wanted > 1
+            ? `The client ${client.name}'s quota of ${quota} scans this month has ${Math.max(0, quota - used)} left, fewer than the ${wanted} asked for`
+            : `The client ${client.name}'s quota of ${quota} scans this month is used up`,
+          `The client's quota resets at ${quotaMonth(now).resetsAt.toISOString()}; a member of the workspace can raise it (PATCH /api/v1/clients/{id} {"scan_quota"}).`,
+        );
+      }
+    }
+  };
+
+  /**
+   * Stores scan rows, all or none, with `onStored` in the same transaction, each counted for its
+   * client; for a key holder, under a per-workspace lock that counts this month's scans first (the
+   * plan's quota, then each client's), so concurrent requests cannot overrun either quota.
    */
   const storeAll = async (
     scans: readonly NewScan[],
@@ -88,8 +136,7 @@ export const createScanIntake = ({
   ) => {
     // keepSnapshot is stored too: a scan the queue lost is queued again from its row
     const stored = { owner: owner ? { ...ownerOf(owner), apiKeyId: keyIdOf(owner) } : null, callbackUrl };
-    const quota = owner ? monthlyQuotas[owner.plan] : null;
-    if (!owner || quota === null) {
+    if (!owner) {
       if (!onStored) return scanRows.insertQueued(db, scans, stored);
       return db.$transaction(async (tx) => {
         const inserted = await scanRows.insertQueued(tx, scans, stored);
@@ -97,20 +144,26 @@ export const createScanIntake = ({
         return inserted;
       });
     }
+    const quota = monthlyQuotas[owner.plan];
+    // the lock is held whatever the quotas: a client's quota may be set at any moment
     return withUserLock(db, "scan-quota", owner.workspaceId, async (tx) => {
       const now = new Date();
-      const used = await scansThisMonth(tx, owner.workspaceId, now);
-      if (used + scans.length > quota) {
-        const nextMonth = quotaMonth(now).resetsAt;
-        throw new AppError(
-          "plan_limit",
-          scans.length > 1
-            ? `The ${owner.plan} plan's quota of ${quota} scans this month has ${Math.max(0, quota - used)} left, fewer than the ${scans.length} asked for`
-            : `The ${owner.plan} plan's quota of ${quota} scans this month is used up`,
-          `The quota resets at ${nextMonth.toISOString()}; a higher plan has a larger quota.`,
-        );
+      if (quota !== null) {
+        const used = await scansThisMonth(tx, owner.workspaceId, now);
+        if (used + scans.length > quota) {
+          const nextMonth = quotaMonth(now).resetsAt;
+          throw new AppError(
+            "plan_limit",
+            scans.length > 1
+              ? `The ${owner.plan} plan's quota of ${quota} scans this month has ${Math.max(0, quota - used)} left, fewer than the ${scans.length} asked for`
+              : `The ${owner.plan} plan's quota of ${quota} scans this month is used up`,
+            `The quota resets at ${nextMonth.toISOString()}; a higher plan has a larger quota.`,
+          );
+        }
       }
-      const inserted = await scanRows.insertQueued(tx, scans, stored);
+      const clients = await clientsOf(tx, owner, scans);
+      await assertClientQuotas(tx, clients, now);
+      const inserted = await scanRows.insertQueued(tx, scans, { ...stored, clients });
       await onStored?.(tx);
       return inserted;
     });

@@ -9,7 +9,8 @@ import {
   siteOriginOf,
 } from "@scan/contract";
 import type { Db, Site } from "@scan/db";
-import { AUDIT_WHERE, type Owner, sites as siteRows } from "@scan/records";
+import { type Actor, AUDIT_WHERE, auditLog, type Owner, sites as siteRows } from "@scan/records";
+import { actorOutsideRequests } from "../access/actor";
 
 export const toSiteView = (site: Site): SiteView => {
   const { latestSeo: seo, latestAeo: aeo, latestGeo: geo, latestMode: mode, latestScoresAt: scannedAt } = site;
@@ -44,7 +45,8 @@ export type SiteService = {
   /** One of the workspace's sites; another workspace's is as missing as an unknown one. */
   get: (workspaceId: string, siteId: string) => Promise<SiteView>;
   /** The workspace's site for `url`'s origin: created (`created: true`, made by `owner.userId`) or returned as it is, renamed when `name` is given. */
-  create: (owner: Owner, input: CreateSiteRequest) => Promise<{ site: SiteView; created: boolean }>;
+  /** `actor` as the audit log records a new site (or a renamed one); by default its owner outside a request (the demo seed). */
+  create: (owner: Owner, input: CreateSiteRequest, actor?: Actor) => Promise<{ site: SiteView; created: boolean }>;
   /**
    * Gives one of the workspace's sites a new name, assigns it to one of the workspace's clients
    * (null: none), or both; its origin, scores and records stay.
@@ -53,9 +55,10 @@ export type SiteService = {
     workspaceId: string,
     siteId: string,
     change: { name?: string | undefined; clientId?: string | null | undefined },
+    actor: Actor,
   ) => Promise<SiteView>;
   /** Deletes one of the workspace's sites with what belongs to it; refused while an audit of it is under way. */
-  remove: (workspaceId: string, siteId: string) => Promise<DeletedRecord>;
+  remove: (workspaceId: string, siteId: string, actor: Actor) => Promise<DeletedRecord>;
   /** Throws 404 unless `siteId` is one of the workspace's sites; another workspace's is as missing as an unknown one. */
   assertOwned: (workspaceId: string, siteId: string) => Promise<void>;
   /** The origins of the sites assigned to one of the workspace's clients (none for an unknown client). */
@@ -93,9 +96,30 @@ export const createSiteService = ({ db }: { db: Db }): SiteService => {
   const create = async (
     owner: Owner,
     input: { url: string; name?: string | undefined },
+    actor = actorOutsideRequests(owner.userId),
   ): Promise<{ site: SiteView; created: boolean }> => {
     const origin = siteOriginOf(input.url);
-    const { site, created } = await siteRows.ensure(db, owner, origin, input.name);
+    const { site, created } = await db.$transaction(async (tx) => {
+      const before = await tx.site.findUnique({
+        where: { workspaceId_url: { workspaceId: owner.workspaceId, url: origin.url } },
+        select: { name: true },
+      });
+      const ensured = await siteRows.ensure(tx, owner, origin, input.name);
+      const target = { type: "site" as const, id: ensured.site.id };
+      if (ensured.created)
+        await auditLog.append(tx, owner.workspaceId, actor, {
+          action: "site.created",
+          target,
+          changes: { url: ensured.site.url, name: ensured.site.name },
+        });
+      else if (before && before.name !== ensured.site.name)
+        await auditLog.append(tx, owner.workspaceId, actor, {
+          action: "site.renamed",
+          target,
+          changes: { name: { from: before.name, to: ensured.site.name } },
+        });
+      return ensured;
+    });
     return { site: toSiteView(site), created };
   };
 
@@ -117,6 +141,7 @@ export const createSiteService = ({ db }: { db: Db }): SiteService => {
     workspaceId: string,
     siteId: string,
     change: { name?: string | undefined; clientId?: string | null | undefined },
+    actor: Actor,
   ): Promise<SiteView> => {
     await assertOwned(workspaceId, siteId);
     const { clientId, name } = change;
@@ -126,8 +151,30 @@ export const createSiteService = ({ db }: { db: Db }): SiteService => {
         throw new AppError("not_found", `No client with id ${clientId}`, "Use a client id from GET /api/v1/clients.");
     }
     await db.$transaction(async (tx) => {
-      if (name !== undefined) await siteRows.rename(tx, workspaceId, siteId, name);
-      if (clientId !== undefined) await siteRows.assignClient(tx, workspaceId, siteId, clientId);
+      const before = await tx.site.findFirst({
+        where: { id: siteId, workspaceId },
+        select: { name: true, clientId: true },
+      });
+      if (!before) throw siteNotFound(siteId);
+      const target = { type: "site" as const, id: siteId };
+      if (name !== undefined) {
+        await siteRows.rename(tx, workspaceId, siteId, name);
+        if (name !== before.name)
+          await auditLog.append(tx, workspaceId, actor, {
+            action: "site.renamed",
+            target,
+            changes: { name: { from: before.name, to: name } },
+          });
+      }
+      if (clientId !== undefined) {
+        await siteRows.assignClient(tx, workspaceId, siteId, clientId);
+        if (clientId !== before.clientId)
+          await auditLog.append(tx, workspaceId, actor, {
+            action: "site.assigned",
+            target,
+            changes: { client_id: { from: before.clientId, to: clientId } },
+          });
+      }
     });
     return get(workspaceId, siteId);
   };
@@ -139,8 +186,8 @@ export const createSiteService = ({ db }: { db: Db }): SiteService => {
    * way, whose pages would be stored for nothing. A schedule's queue entry finds no row when it
    * next fires and removes itself.
    */
-  const remove = async (workspaceId: string, siteId: string): Promise<{ id: string; deleted: true }> => {
-    await assertOwned(workspaceId, siteId);
+  const remove = async (workspaceId: string, siteId: string, actor: Actor): Promise<{ id: string; deleted: true }> => {
+    const site = await get(workspaceId, siteId);
     const running = await db.audit.count({
       where: { siteId, workspaceId, ...AUDIT_WHERE.underWay },
     });
@@ -152,7 +199,13 @@ export const createSiteService = ({ db }: { db: Db }): SiteService => {
       );
     }
     // alerts name the site by id only (no foreign key): they go in the same transaction
-    const { moved } = await siteRows.remove(db, workspaceId, siteId);
+    const { moved } = await siteRows.remove(db, workspaceId, siteId, (tx) =>
+      auditLog.append(tx, workspaceId, actor, {
+        action: "site.deleted",
+        target: { type: "site", id: siteId },
+        changes: { url: site.url, name: site.name, client_id: site.client_id },
+      }),
+    );
     if (!moved) throw siteNotFound(siteId);
     return { id: siteId, deleted: true };
   };

@@ -12,6 +12,7 @@ import {
   SiteView,
 } from "@scan/contract";
 import { z } from "zod";
+import { actorOf } from "../access/actor";
 import { ownerOf } from "../access/authenticate";
 import type { ScheduleService } from "../audits";
 import {
@@ -119,12 +120,16 @@ export const siteRoutes = ({
         },
       },
     },
-    async ({ caller, body: input, res }) => {
+    async ({ caller, body: input, req, res }) => {
       // the same URL rules as a scan's, so a scan of any page of the site finds it
       const url = normaliseScanUrl(input.url, res.locals.form);
       if (!url.ok) throw new AppError("invalid_request", url.reason, BODY_HINT);
       await assertScannable(url.url);
-      const { site, created } = await sites.create(ownerOf(caller), { url: url.url, name: input.name });
+      const { site, created } = await sites.create(
+        ownerOf(caller),
+        { url: url.url, name: input.name },
+        actorOf(caller, req, res),
+      );
       return reply(site, { status: created ? 201 : 200 });
     },
   ),
@@ -153,8 +158,9 @@ export const siteRoutes = ({
         },
       },
     },
-    async ({ caller, params, body: input }) => {
-      return sites.update(caller.workspaceId, params.id, { name: input.name, clientId: input.client_id });
+    async ({ caller, params, body: input, req, res }) => {
+      const change = { name: input.name, clientId: input.client_id };
+      return sites.update(caller.workspaceId, params.id, change, actorOf(caller, req, res));
     },
   ),
   route(
@@ -176,8 +182,8 @@ export const siteRoutes = ({
         },
       },
     },
-    async ({ caller, params }) => {
-      return sites.remove(caller.workspaceId, params.id);
+    async ({ caller, params, req, res }) => {
+      return sites.remove(caller.workspaceId, params.id, actorOf(caller, req, res));
     },
   ),
 

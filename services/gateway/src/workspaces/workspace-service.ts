@@ -13,12 +13,16 @@ import {
   type WorkspaceView,
 } from "@scan/contract";
 import type { Db, Workspace, WorkspaceInvitation } from "@scan/db";
+import { type Actor, auditLog } from "@scan/records";
 import { sha256Hex } from "../access/session-service";
 import { type Tx, withUserLock } from "../access/user-lock";
 import type { OneTimeLink } from "../auth";
 
-/** The signed-in member acting: who they are, the workspace their session acts in, and that session (null: the accounts CLI's token). */
-export type Member = { userId: string; workspaceId: string; sessionId: string | null };
+/**
+ * The signed-in member acting: who they are, the workspace their session acts in, that session
+ * (null: the accounts CLI's token), and the request as the audit log records its changes.
+ */
+export type Member = { userId: string; workspaceId: string; sessionId: string | null; actor: Actor };
 
 export type WorkspaceServiceDeps = {
   db: Db;
@@ -26,6 +30,7 @@ export type WorkspaceServiceDeps = {
   invite: (
     invitation: { workspaceId: string; email: string; role: WorkspaceRole; invitedById: string },
     lifetimeS: number,
+    client?: Tx,
   ) => Promise<OneTimeLink & { id: string; createdAt: Date }>;
   /** how long an invitation's link works */
   invitationLifetimeS: number;
@@ -197,7 +202,17 @@ export const createWorkspaceService = ({
 
   const rename = async (member: Member, workspaceId: string, name: string) => {
     const row = await managing(db, member, workspaceId);
-    const renamed = await db.workspace.update({ where: { id: workspaceId }, data: { name } });
+    const renamed = await db.$transaction(async (tx) => {
+      const before = await tx.workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { name: true } });
+      const after = await tx.workspace.update({ where: { id: workspaceId }, data: { name } });
+      if (before.name !== name)
+        await auditLog.append(tx, workspaceId, member.actor, {
+          action: "workspace.renamed",
+          target: { type: "workspace", id: workspaceId },
+          changes: { name: { from: before.name, to: name } },
+        });
+      return after;
+    });
     return toWorkspaceView(renamed, row.role, member.workspaceId);
   };
 
@@ -239,12 +254,18 @@ export const createWorkspaceService = ({
   const changeRole = (member: Member, workspaceId: string, userId: string, role: WorkspaceRole) =>
     withUserLock(db, "members", workspaceId, async (tx) => {
       const actor = await managing(tx, member, workspaceId);
-      await changeable(tx, actor.role, actor.workspace, userId, role);
+      const before = await changeable(tx, actor.role, actor.workspace, userId, role);
       const changed = await tx.membership.update({
         where: { workspaceId_userId: { workspaceId, userId } },
         data: { role },
         include: { user: { select: { email: true } } },
       });
+      if (before.role !== role)
+        await auditLog.append(tx, workspaceId, member.actor, {
+          action: "member.role_changed",
+          target: { type: "member", id: userId },
+          changes: { email: changed.user.email, role: { from: before.role, to: role } },
+        });
       return toMemberView(changed);
     });
 
@@ -253,7 +274,7 @@ export const createWorkspaceService = ({
       const actor = await membershipOf(tx, member, workspaceId);
       // anyone may leave; removing someone else is an owner's or admin's
       if (userId !== member.userId && !MANAGERS.has(actor.role)) throw needsManager(actor.role);
-      await changeable(tx, userId === member.userId ? "owner" : actor.role, actor.workspace, userId);
+      const target = await changeable(tx, userId === member.userId ? "owner" : actor.role, actor.workspace, userId);
       await tx.membership.delete({ where: { workspaceId_userId: { workspaceId, userId } } });
       const now = new Date();
       // their sessions in the workspace end; the authenticator refuses them anyway, as it checks the membership
@@ -264,6 +285,11 @@ export const createWorkspaceService = ({
       await tx.apiKey.updateMany({
         where: { id: { in: keys.map((key) => key.id) }, revokedAt: null },
         data: { revokedAt: now },
+      });
+      await auditLog.append(tx, workspaceId, member.actor, {
+        action: userId === member.userId ? "member.left" : "member.removed",
+        target: { type: "member", id: userId },
+        changes: { email: target.user.email, role: target.role, keys_revoked: keys.map((key) => key.id) },
       });
       return { removed: { id: userId, deleted: true as const }, revokedKeys: keys.map((key) => key.id) };
     });
@@ -282,10 +308,20 @@ export const createWorkspaceService = ({
         "Change their role with PATCH /api/v1/workspaces/{id}/members/{userId}.",
       );
     }
-    const link = await invite(
-      { workspaceId, email: input.email, role: input.role, invitedById: member.userId },
-      invitationLifetimeS,
-    );
+    const link = await db.$transaction(async (tx) => {
+      const made = await invite(
+        { workspaceId, email: input.email, role: input.role, invitedById: member.userId },
+        invitationLifetimeS,
+        tx,
+      );
+      // the link is a credential: the entry names the invitation, never its link
+      await auditLog.append(tx, workspaceId, member.actor, {
+        action: "member.invited",
+        target: { type: "invitation", id: made.id },
+        changes: { email: input.email, role: input.role },
+      });
+      return made;
+    });
     return {
       id: link.id,
       email: input.email,
@@ -318,12 +354,21 @@ export const createWorkspaceService = ({
 
   const revokeInvitation = async (member: Member, workspaceId: string, invitationId: string) => {
     await managing(db, member, workspaceId);
-    const { count } = await db.workspaceInvitation.updateMany({
-      where: { id: invitationId, workspaceId, acceptedAt: null, revokedAt: null },
-      data: { revokedAt: new Date() },
+    const revoked = await db.$transaction(async (tx) => {
+      const { count } = await tx.workspaceInvitation.updateMany({
+        where: { id: invitationId, workspaceId, acceptedAt: null, revokedAt: null },
+        data: { revokedAt: new Date() },
+      });
+      if (count === 0) throw invitationNotFound(invitationId);
+      const row = await tx.workspaceInvitation.findUniqueOrThrow({ where: { id: invitationId } });
+      await auditLog.append(tx, workspaceId, member.actor, {
+        action: "member.invitation_revoked",
+        target: { type: "invitation", id: invitationId },
+        changes: { email: row.email, role: row.role },
+      });
+      return row;
     });
-    if (count === 0) throw invitationNotFound(invitationId);
-    return toInvitationView(await db.workspaceInvitation.findUniqueOrThrow({ where: { id: invitationId } }));
+    return toInvitationView(revoked);
   };
 
   const accept = async (member: Member, token: string) => {
@@ -363,6 +408,11 @@ export const createWorkspaceService = ({
       const joined = await tx.membership.create({
         data: { workspaceId: invitation.workspaceId, userId: member.userId, role: invitation.role },
         include: { workspace: true },
+      });
+      await auditLog.append(tx, invitation.workspaceId, member.actor, {
+        action: "member.joined",
+        target: { type: "member", id: member.userId },
+        changes: { email: user.email, role: joined.role, invitation_id: invitation.id },
       });
       return toWorkspaceView(joined.workspace, joined.role, member.workspaceId);
     });

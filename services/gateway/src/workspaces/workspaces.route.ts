@@ -13,6 +13,8 @@ import {
   WorkspaceMemberParam,
   WorkspaceView,
 } from "@scan/contract";
+import type { Request, Response } from "express";
+import { actorOf } from "../access/actor";
 import type { UserCaller } from "../access/authenticate";
 import {
   apiErrors,
@@ -37,10 +39,11 @@ const NOT_YOURS =
   "A workspace the caller is not a member of is 404, as an unknown one is. A viewer's writes are 403 `forbidden` (the role of the session's current workspace).";
 const MANAGED = "For the workspace's owners and admins (403 `forbidden` for its members and viewers).";
 
-const memberOf = (caller: UserCaller): Member => ({
+const memberOf = (caller: UserCaller, req: Request, res: Response): Member => ({
   userId: caller.userId,
   workspaceId: caller.workspaceId,
   sessionId: caller.sessionId,
+  actor: actorOf(caller, req, res),
 });
 
 /**
@@ -69,8 +72,8 @@ export const workspaceRoutes = (workspaces: WorkspaceService): Route[] => [
         },
       },
     },
-    async ({ caller, query }) => {
-      const { workspaces: items, meta } = await workspaces.listMine(memberOf(caller), query);
+    async ({ caller, query, req, res }) => {
+      const { workspaces: items, meta } = await workspaces.listMine(memberOf(caller, req, res), query);
       return pageOf(items, meta);
     },
   ),
@@ -94,7 +97,7 @@ export const workspaceRoutes = (workspaces: WorkspaceService): Route[] => [
         },
       },
     },
-    async ({ caller, body }) => workspaces.accept(memberOf(caller), body.token),
+    async ({ caller, body, req, res }) => workspaces.accept(memberOf(caller, req, res), body.token),
   ),
   route(
     {
@@ -114,7 +117,7 @@ export const workspaceRoutes = (workspaces: WorkspaceService): Route[] => [
         },
       },
     },
-    async ({ caller, params }) => workspaces.get(memberOf(caller), params.id),
+    async ({ caller, params, req, res }) => workspaces.get(memberOf(caller, req, res), params.id),
   ),
   route(
     {
@@ -135,7 +138,7 @@ export const workspaceRoutes = (workspaces: WorkspaceService): Route[] => [
         },
       },
     },
-    async ({ caller, params, body }) => workspaces.rename(memberOf(caller), params.id, body.name),
+    async ({ caller, params, body, req, res }) => workspaces.rename(memberOf(caller, req, res), params.id, body.name),
   ),
   route(
     {
@@ -156,7 +159,7 @@ export const workspaceRoutes = (workspaces: WorkspaceService): Route[] => [
         },
       },
     },
-    async ({ caller, params }) => workspaces.switchTo(memberOf(caller), params.id),
+    async ({ caller, params, req, res }) => workspaces.switchTo(memberOf(caller, req, res), params.id),
   ),
   route(
     {
@@ -178,8 +181,8 @@ export const workspaceRoutes = (workspaces: WorkspaceService): Route[] => [
         },
       },
     },
-    async ({ caller, params, query }) => {
-      const { members, meta } = await workspaces.members(memberOf(caller), params.id, query);
+    async ({ caller, params, query, req, res }) => {
+      const { members, meta } = await workspaces.members(memberOf(caller, req, res), params.id, query);
       return pageOf(members, meta);
     },
   ),
@@ -206,7 +209,8 @@ export const workspaceRoutes = (workspaces: WorkspaceService): Route[] => [
         },
       },
     },
-    async ({ caller, params, body }) => workspaces.changeRole(memberOf(caller), params.id, params.userId, body.role),
+    async ({ caller, params, body, req, res }) =>
+      workspaces.changeRole(memberOf(caller, req, res), params.id, params.userId, body.role),
   ),
   route(
     {
@@ -226,7 +230,8 @@ export const workspaceRoutes = (workspaces: WorkspaceService): Route[] => [
         },
       },
     },
-    async ({ caller, params }) => workspaces.removeMember(memberOf(caller), params.id, params.userId),
+    async ({ caller, params, req, res }) =>
+      workspaces.removeMember(memberOf(caller, req, res), params.id, params.userId),
   ),
   route(
     {
@@ -255,8 +260,8 @@ export const workspaceRoutes = (workspaces: WorkspaceService): Route[] => [
         },
       },
     },
-    async ({ caller, params, body }) => {
-      const invitation = await workspaces.invite(memberOf(caller), params.id, body);
+    async ({ caller, params, body, req, res }) => {
+      const invitation = await workspaces.invite(memberOf(caller, req, res), params.id, body);
       // the only answer that holds the link: no cache may keep it
       return reply(invitation, { status: 201, headers: { "Cache-Control": "no-store" } });
     },
@@ -281,8 +286,8 @@ export const workspaceRoutes = (workspaces: WorkspaceService): Route[] => [
         },
       },
     },
-    async ({ caller, params, query }) => {
-      const { invitations, meta } = await workspaces.invitations(memberOf(caller), params.id, query);
+    async ({ caller, params, query, req, res }) => {
+      const { invitations, meta } = await workspaces.invitations(memberOf(caller, req, res), params.id, query);
       return pageOf(invitations, meta);
     },
   ),
@@ -304,6 +309,7 @@ export const workspaceRoutes = (workspaces: WorkspaceService): Route[] => [
         },
       },
     },
-    async ({ caller, params }) => workspaces.revokeInvitation(memberOf(caller), params.id, params.invitationId),
+    async ({ caller, params, req, res }) =>
+      workspaces.revokeInvitation(memberOf(caller, req, res), params.id, params.invitationId),
   ),
 ];

@@ -31,6 +31,8 @@ export const createAuditScheduledJob =
     });
     if (!start.started) {
       if (start.reason === "busy") log.info({ siteId }, "scheduled audit skipped: an audit of the site is under way");
+      if (start.reason === "quota")
+        log.info({ siteId }, "scheduled audit skipped: the site's client's audit quota is used up");
       return;
     }
     const { audit } = start;

@@ -1,15 +1,15 @@
 import { type Db, Prisma } from "@scan/db";
-import { audits, scans } from "@scan/records";
+import { auditLog, audits, scans } from "@scan/records";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 
 /** Days each plan keeps full check lists; scores, grades and issue counts are kept for good. */
 export type RetentionDays = { anonymous: number; free: number; starter: number; pro: number; agency: number };
 
-export type PruneResult = { scans: number; auditPages: number; batches: number };
+export type PruneResult = { scans: number; auditPages: number; auditLog: number; batches: number };
 
 export type Pruner = {
-  /** Prunes old check lists, scans' first and then audit pages', for at most `maxBatches` batches; answers the counts. */
+  /** Prunes old check lists, scans' first and then audit pages', then old audit log entries, for at most `maxBatches` batches; answers the counts. */
   prune: () => Promise<PruneResult>;
 };
 
@@ -19,17 +19,21 @@ export type Pruner = {
  * plan keeps them. Scores, grades, issue counts and audit reports stay, so history and the
  * site report are whole. Each batch is one short statement that skips rows another transaction
  * holds, so pruning never takes a long lock and never waits on a scan being stored; a run does
- * at most `maxBatches` batches and the next run goes on.
+ * at most `maxBatches` batches and the next run goes on. Workspaces' audit log entries older than
+ * `auditLogDays` are deleted, the one delete their table lets through.
  */
 export const createPruner = ({
   db,
   days,
+  auditLogDays,
   batchSize,
   maxBatches,
   log,
 }: {
   db: Db;
   days: RetentionDays;
+  /** days an audit log entry is kept */
+  auditLogDays: number;
   batchSize: number;
   maxBatches: number;
   log: Logger;
@@ -41,12 +45,14 @@ export const createPruner = ({
 
   const pruneScans = () => scans.pruneChecks(db, cutoff, batchSize);
   const pruneAuditPages = () => audits.prunePageChecks(db, cutoff, batchSize);
+  const pruneAuditLog = () => auditLog.prune(db, auditLogDays, batchSize);
 
   const prune = async (): Promise<PruneResult> => {
-    const result: PruneResult = { scans: 0, auditPages: 0, batches: 0 };
+    const result: PruneResult = { scans: 0, auditPages: 0, auditLog: 0, batches: 0 };
     for (const [step, key] of [
       [pruneScans, "scans"],
       [pruneAuditPages, "auditPages"],
+      [pruneAuditLog, "auditLog"],
     ] as const) {
       while (result.batches < maxBatches) {
         const count = await step();
@@ -55,7 +61,8 @@ export const createPruner = ({
         if (count < batchSize) break;
       }
     }
-    if (result.scans + result.auditPages > 0) log.info(result, "old check lists pruned");
+    if (result.scans + result.auditPages + result.auditLog > 0)
+      log.info(result, "old check lists and audit log entries pruned");
     return result;
   };
   return { prune };

@@ -1,0 +1,12 @@
+/** The calendar month (UTC) a moment falls in: its start, and the start of the next one, when monthly quotas reset. */
+export const quotaMonth = (now: Date): { start: Date; resetsAt: Date } => ({
+  start: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)),
+  resetsAt: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)),
+});
+
+/**
+ * The lock every start of an audit in a workspace holds while it counts and inserts (the API's
+ * and a schedule's): its key must stay `audits:<workspace id>`, the gateway's `withUserLock(db,
+ * "audits", workspaceId)`, so the two cannot together pass a client's audit quota.
+ */
+export const AUDIT_START_LOCK = (workspaceId: string) => `audits:${workspaceId}`;

@@ -3,22 +3,7 @@ import { type FormEvent, useId, useRef, useState } from "react";
 import { Field, Notice } from "../components/ui";
 import { asProblem } from "../load";
 import { useApi } from "../session";
-
-/**
- * The API's refusal of a file, as a lead and the rows it names: "Nothing was imported: 1 of 3
- * rows cannot be imported. row 3: text: must not be blank; row 4: …" (all or nothing).
- */
-export const rowProblems = (message: string): { lead: string; rows: string[] } => {
-  const start = message.search(/\brow \d+: /);
-  if (start < 0) return { lead: message, rows: [] };
-  return {
-    lead: message.slice(0, start).trim(),
-    rows: message
-      .slice(start)
-      .split(/; (?=row \d+: |and \d+ more$)/)
-      .map((row) => row.trim()),
-  };
-};
+import { rowProblems } from "./row-problems";
 
 type Refusal = { lead: string; rows: string[]; hint: string | null };
 
@@ -93,7 +78,7 @@ export const PromptImport = ({ siteId, onImported }: { siteId: string; onImporte
           {(props) => (
             <textarea
               {...props}
-              rows={4}
+              rows={5}
               spellCheck={false}
               placeholder={"text,topic,tags,locale\nBest widget for boats?,marine,buying|boats,en-GB"}
               value={pasted}

@@ -157,8 +157,8 @@ const Keys = ({ workspace }: { workspace: WorkspaceView }) => {
               {keys.data.map((key) => (
                 <tr key={key.engine}>
                   <td>{ENGINE_NAME[key.engine]}</td>
-                  <td>{key.model ?? <span className="muted">default</span>}</td>
-                  <td>
+                  <td className="nowrap">{key.model ?? <span className="muted">default</span>}</td>
+                  <td className="nowrap">
                     <span className="visually-hidden">ending in </span>
                     <code>…{key.key_last4}</code>
                   </td>

@@ -97,31 +97,36 @@ const ProfileForm = ({ siteId, profile, onSaved }: { siteId: string; profile: Pr
     <form onSubmit={submit} aria-labelledby="profile-form-title" className="add-record">
       <h3 id="profile-form-title">{profile.configured ? "Change the profile" : "Set the profile"}</h3>
       <div className="form-row">
-        <Field label="Brand names" hint="One a line, the main name first: what an answer may call the brand.">
+        <Field label="Brand names" hint="One per line, the main name first: what an answer may call the brand.">
           {(props) => (
             <textarea {...props} required rows={3} value={names} onChange={(e) => setNames(e.target.value)} />
           )}
         </Field>
-        <Field label="Brand domains" hint="One a line (example.com): the brand's own pages when an answer cites them.">
+        <Field
+          label="Brand domains"
+          hint="One per line (example.com): the brand's own pages when an answer cites them."
+        >
           {(props) => <textarea {...props} rows={3} value={domains} onChange={(e) => setDomains(e.target.value)} />}
         </Field>
       </div>
-      <Field label="Samples per prompt" hint="1 to 10: how often each engine is asked each prompt in a run.">
-        {(props) => (
-          <input
-            {...props}
-            type="number"
-            min={1}
-            max={10}
-            step={1}
-            inputMode="numeric"
-            required
-            className="short"
-            value={samples}
-            onChange={(e) => setSamples(e.target.value)}
-          />
-        )}
-      </Field>
+      <div className="form-row">
+        <Field label="Samples per prompt" hint="1 to 10: how often each engine is asked each prompt in a run.">
+          {(props) => (
+            <input
+              {...props}
+              type="number"
+              min={1}
+              max={10}
+              step={1}
+              inputMode="numeric"
+              required
+              className="short"
+              value={samples}
+              onChange={(e) => setSamples(e.target.value)}
+            />
+          )}
+        </Field>
+      </div>
       <fieldset>
         <legend>Engines asked</legend>
         <div className="engine-choices">

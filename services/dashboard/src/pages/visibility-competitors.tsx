@@ -178,7 +178,15 @@ export const Competitors = ({
                   <tr key={competitor.id}>
                     <td>{competitor.name}</td>
                     <td>{competitor.aliases.join(", ") || "–"}</td>
-                    <td className="url">{competitor.domains.join(", ") || "–"}</td>
+                    <td>
+                      {competitor.domains.length > 0
+                        ? competitor.domains.map((domain) => (
+                            <span key={domain} className="host">
+                              {domain}
+                            </span>
+                          ))
+                        : "–"}
+                    </td>
                     {canWrite ? (
                       <td className="row-actions">
                         <button

@@ -192,7 +192,7 @@ export const Prompts = ({
               <tbody>
                 {list.items.map((prompt) => (
                   <tr key={prompt.id}>
-                    <td>{prompt.text}</td>
+                    <td className="prompt-text">{prompt.text}</td>
                     <td>{prompt.topic ?? "–"}</td>
                     <td>{prompt.tags.join(", ") || "–"}</td>
                     <td>{prompt.locale ?? "–"}</td>

@@ -125,6 +125,55 @@ const fill = async (env: Env, token: string) => {
   return { scans, siteId: created.id, regressed: after, fullScan: scans[3].id as string };
 };
 
+/** The site's AI visibility configuration: a profile, prompts imported from a CSV, competitors, engine keys. */
+const fillVisibility = async (env: Env, token: string, siteId: string) => {
+  const call = async (method: string, path: string, body: unknown, type = "application/json") => {
+    const response = await fetch(`${env.E2E_GATEWAY_URL}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": type },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
+    return (await response.json()).data;
+  };
+  await call("PUT", `/api/v1/sites/${siteId}/visibility`, {
+    brand_names: ["Cold brew guides", "ColdBrewGuides"],
+    brand_domains: ["coldbrew-guides.example"],
+    samples_per_prompt: 5,
+    engines: ["chatgpt", "claude", "perplexity"],
+  });
+  await call(
+    "POST",
+    `/api/v1/sites/${siteId}/prompts/import`,
+    [
+      "text,topic,tags,locale",
+      "What is the best cold brew ratio?,ratio,brewing|basics,en-GB",
+      "How long should cold brew steep in the fridge?,time,brewing,en-GB",
+      "Which grind size works for cold brew?,grind,grind|basics,",
+      "Is cold brew less acidic than hot coffee?,health,,en-US",
+      '"Cold brew concentrate: how much water to add?",ratio,serving,',
+    ].join("\n"),
+    "text/csv",
+  );
+  for (const [name, aliases, domains] of [
+    ["Brew Academy", ["BrewAcademy"], ["brew-academy.example"]],
+    ["Home Barista Hub", [], ["homebaristahub.example", "hbh.example"]],
+    ["Coffee Lab", ["The Coffee Lab"], []],
+  ] as const) {
+    await call("POST", `/api/v1/sites/${siteId}/competitors`, { name, aliases, domains });
+  }
+  const workspaces = await fetch(`${env.E2E_GATEWAY_URL}/api/v1/workspaces`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  const workspace = ((await workspaces.json()).data as Array<{ id: string; current: boolean }>).find((w) => w.current);
+  for (const [engine, key, model] of [
+    ["chatgpt", "sk-proj-screenshot-0123456789-Q7fX", "gpt-4.1"],
+    ["claude", "sk-ant-screenshot-0123456789-m2Kd", null],
+  ] as const) {
+    await call("PUT", `/api/v1/workspaces/${workspace?.id}/engine-keys/${engine}`, { api_key: key, model });
+  }
+};
+
 const shoot = async (
   page: Page,
   name: string,
@@ -167,6 +216,7 @@ const main = async () => {
     const desktop = await signedIn(browser, env, USER, 1280);
     say("scanning and recording keywords and citations");
     const { siteId, regressed, fullScan } = await fill(env, await tokenOf(desktop, env));
+    await fillVisibility(env, await tokenOf(desktop, env), siteId);
     const invitation = accountsCli(env, "invite", "--email", "lee@agency.example");
     const reset = accountsCli(env, "reset-link", "--email", MEMBER.email);
 
@@ -229,6 +279,27 @@ const main = async () => {
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await page.locator('section[aria-labelledby="audits-title"]').screenshot({ path: join(OUT, "site-audit.png") });
     say("docs/screenshots/site-audit.png");
+    // a site's AI visibility, whole, then its CSV import refusing a file with faulty rows
+    await shoot(page, "visibility", `/app/sites/${siteId}/visibility`, (p) =>
+      p.getByRole("region", { name: "Competitor list" }).waitFor(),
+    );
+    await page
+      .getByLabel("Or paste the CSV")
+      .fill("text,topic,locale\nBest beans for cold brew?,beans,en\n,beans,\nCold brew at home,home,english\n");
+    await page.getByRole("button", { name: "Import prompts" }).click();
+    await page.locator(".import-refusal").waitFor();
+    await page
+      .locator('section[aria-labelledby="prompts-title"]')
+      .screenshot({ path: join(OUT, "visibility-import.png") });
+    say("docs/screenshots/visibility-import.png");
+    await page.goto("/app/settings/workspace");
+    await page.getByRole("region", { name: "Engine key list" }).waitFor();
+    await page.waitForFunction(() => !document.querySelector(".state-loading"));
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page
+      .locator('section[aria-labelledby="engine-keys-title"]')
+      .screenshot({ path: join(OUT, "engine-keys.png") });
+    say("docs/screenshots/engine-keys.png");
     await page.goto("/app/settings/keys");
     await page.getByLabel("Name").fill("CI");
     await page.getByRole("button", { name: "Create key" }).click();
@@ -271,6 +342,17 @@ const main = async () => {
       .locator('section[aria-labelledby="keywords-title"]')
       .screenshot({ path: join(OUT, "phone-site-keywords.png") });
     say("docs/screenshots/phone-site-keywords.png");
+    await shoot(small, "phone-visibility", `/app/sites/${siteId}/visibility`, (p) =>
+      p.getByRole("region", { name: "Competitor list" }).waitFor(),
+    );
+    await small.goto("/app/settings/workspace");
+    await small.getByRole("region", { name: "Engine key list" }).waitFor();
+    await small.waitForFunction(() => !document.querySelector(".state-loading"));
+    await small.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await small
+      .locator('section[aria-labelledby="engine-keys-title"]')
+      .screenshot({ path: join(OUT, "phone-engine-keys.png") });
+    say("docs/screenshots/phone-engine-keys.png");
     await shoot(small, "phone-operations", "/app/operations", (p) => p.locator("figure.throughput").waitFor());
     await phone.close();
     await desktop.close();

@@ -6,6 +6,7 @@ import {
   gatewayUrl,
   makeOperator,
   scanFromDashboard,
+  sessionToken,
   signIn,
   signUpByApi,
   siteUrl,
@@ -52,11 +53,21 @@ const SIGNED_IN: Visit[] = [
   { name: "sites", path: "/app/sites", ready: heading("Sites") },
   { name: "site", path: ({ site }) => `/app/sites/${site}`, ready: heading("127.0.0.1") },
   {
+    name: "AI visibility",
+    path: ({ site }) => `/app/sites/${site}/visibility`,
+    ready: async (page) => {
+      await heading("AI visibility: 127.0.0.1")(page);
+      await expect(page.getByRole("region", { name: "Prompt list", exact: true })).toBeVisible();
+      await expect(page.getByRole("region", { name: "Competitor list", exact: true })).toBeVisible();
+    },
+  },
+  {
     name: "workspace",
     path: "/app/settings/workspace",
     ready: async (page) => {
       await heading(/@example\.com$/)(page);
       await expect(page.getByRole("region", { name: "Member list", exact: true })).toBeVisible();
+      await expect(page.getByRole("region", { name: "Engine key list", exact: true })).toBeVisible();
     },
   },
   { name: "API keys", path: "/app/settings/keys", ready: heading("API keys") },
@@ -90,6 +101,22 @@ test.describe("every page", () => {
     await page.goto("/app/settings/keys");
     await page.getByRole("button", { name: "Create key" }).click();
     await page.getByRole("button", { name: "I have copied it" }).click();
+    // the site's AI visibility has a prompt and a competitor, the workspace an engine key
+    const token = await sessionToken(page);
+    const workspaces = await page.request.get("/api/v1/workspaces", { headers: { Authorization: `Bearer ${token}` } });
+    const workspace = ((await workspaces.json()).data as Array<{ id: string }>)[0]?.id ?? "";
+    for (const [path, body, method] of [
+      [
+        `/api/v1/sites/${site}/prompts`,
+        { text: "Which brewing guide explains cold brew ratios best?", topic: "cold brew" },
+        "post",
+      ],
+      [`/api/v1/sites/${site}/competitors`, { name: "Brew Academy", domains: ["brew-academy.example"] }, "post"],
+      [`/api/v1/workspaces/${workspace}/engine-keys/claude`, { api_key: "sk-ant-pages-0123456789abcd" }, "put"],
+    ] as const) {
+      const answer = await page.request[method](path, { headers: { Authorization: `Bearer ${token}` }, data: body });
+      expect(answer.status(), await answer.text()).toBe(201);
+    }
     ids = { scan, site };
     await page.context().close();
   });

@@ -9,6 +9,7 @@ import { PrintPage } from "./pages/print-report";
 import { ScanReport } from "./pages/scan-report";
 import { Scans } from "./pages/scans";
 import { SitePage } from "./pages/site";
+import { SiteVisibility } from "./pages/site-visibility";
 import { Sites } from "./pages/sites";
 import { WorkspaceInvitation } from "./pages/workspace-invitation";
 import { WorkspaceSettings } from "./pages/workspace-settings";
@@ -30,6 +31,7 @@ const PAGES: Page[] = [
   { pattern: "/scans/:id", page: ({ id = "" }) => <ScanReport key={id} id={id} /> },
   { pattern: "/sites", page: () => <Sites /> },
   { pattern: "/sites/:id", page: ({ id = "" }) => <SitePage key={id} id={id} /> },
+  { pattern: "/sites/:id/visibility", page: ({ id = "" }) => <SiteVisibility key={id} id={id} /> },
   { pattern: "/settings/workspace", page: () => <WorkspaceSettings /> },
   { pattern: "/settings/keys", page: () => <Keys /> },
   { pattern: "/settings/account", page: () => <Account /> },

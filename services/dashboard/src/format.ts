@@ -37,3 +37,13 @@ export const siteTitle = (site: { name: string; domain: string; url: string }): 
   const { port, host } = new URL(site.url);
   return port ? host : site.name;
 };
+
+/**
+ * One entry a line (and between commas unless `commas` is false: a brand's name may hold one),
+ * blanks dropped: a list as typed, as the API takes it.
+ */
+export const linesOf = (text: string, { commas = true }: { commas?: boolean } = {}): string[] =>
+  text
+    .split(commas ? /[\n,]+/ : /\n+/)
+    .map((line) => line.trim())
+    .filter((line) => line !== "");

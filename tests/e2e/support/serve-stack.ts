@@ -69,6 +69,8 @@ const main = async () => {
       ADMIN_TOKEN: "e2e-admin-token-0123456789",
       // regression alerts are signed, and refused without a secret to sign with
       WEBHOOK_SECRET: "e2e-webhook-secret-0123456789abcdef",
+      // workspace engine keys are sealed under it, and refused (503) without it
+      SITE_SECRETS_KEY: Buffer.alloc(32, 7).toString("base64"),
     },
   });
   gatewayUrl = stack.gateway.url;

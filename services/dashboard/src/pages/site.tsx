@@ -97,8 +97,9 @@ export const SitePage = ({ id }: { id: string }) => {
       >
         {title}
       </PageTitle>
-      <p>
+      <p className="site-links">
         <Link to="/sites">← All sites</Link>
+        <Link to={`/sites/${id}/visibility`}>AI visibility: profile, prompts, competitors</Link>
       </p>
       <ReadOnlyNotice />
       {renamed ? <Notice kind="success">{renamed}</Notice> : null}

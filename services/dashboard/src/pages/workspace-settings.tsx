@@ -1,6 +1,7 @@
 import { type DataOf, dataOf, problemSentence } from "@scan/client";
 import { type FormEvent, Fragment, useEffect, useState } from "react";
 import { Confirm } from "../components/confirm";
+import { EngineKeys } from "../components/engine-keys";
 import { Shell } from "../components/layout";
 import { Rename } from "../components/rename";
 import { Empty, FormError, Loading, Notice, PageTitle, Problem, TableWrap } from "../components/ui";
@@ -270,6 +271,7 @@ export const WorkspaceSettings = () => {
             <Members workspace={current} />
             {canManage ? <Invitations workspace={current} /> : null}
             <ReportBranding canEdit={current.role !== "viewer"} />
+            <EngineKeys workspace={current} />
           </Fragment>
           <Rename
             open={renaming}

@@ -14,8 +14,8 @@ import { type AgenticSite, allCorpusSites, serveSite } from "./support/agentic-s
  * A full scan of a real page takes one to two seconds here, so by default a fixed sample is
  * scanned: every SAMPLE_STRIDE-th page (10 pages: axe passes and failures, bare forms, no forms).
  * AGENTIC_CORPUS=all scans all 168 pages, which is how the figures in
- * docs/reports/lighthouse-agentic-corpus.md were made. Every verdict must agree but CLS where
- * it depends on the render (CLS_RENDER).
+ * docs/reports/lighthouse-agentic-corpus.md were made. Every verdict must agree but CLS, which
+ * depends on the render (CLS_DISAGREEING_AT_MOST).
  */
 
 type Outcome = "pass" | "fail" | "n/a";
@@ -31,12 +31,12 @@ type Audit = (typeof AUDITS)[number];
  * Cumulative layout shift on real pages depends on the render: where scripts move content while
  * the page loads, the sum changes with when the shifts land, from one run to the next on both
  * sides (in two full runs each, Lighthouse changed its verdict on four pages and this scan on
- * five), and with the viewport and styles (layout-shift.check.ts;
- * docs/reports/lighthouse-agentic-corpus.md). So either CLS verdict is accepted where our render
- * measured a shift, and on the two pages below, where it measured none and Lighthouse's phone
- * render shifted more than 0.1 (rbbtoday in both of its runs, thoughtcatalog in two of three).
+ * six, one of them measuring 0.41 once and no shift the next time), and with the viewport and
+ * styles (layout-shift.check.ts; docs/reports/lighthouse-agentic-corpus.md). So CLS is not held
+ * page by page here (the fixture pages hold it, in lighthouse-agentic-render-agreement.test.ts):
+ * at most this share of the scanned pages may disagree.
  */
-const CLS_RENDER = new Set(["parser/thoughtcatalog.com", "parser/www.rbbtoday.com"]);
+const CLS_DISAGREEING_AT_MOST = 0.05;
 
 const SAMPLE_STRIDE = 17;
 
@@ -103,10 +103,7 @@ describe("agreement with Lighthouse 13.5's render-time agentic audits on the sha
           const tally = perAudit.get(audit) as { agreed: number; total: number };
           tally.total += 1;
           if (ourOutcome(check.status) === lighthouse) tally.agreed += 1;
-          else if (
-            audit === "cumulative-layout-shift" &&
-            (CLS_RENDER.has(site.id) || (scanned.snapshot.agent?.layoutShift?.shifts ?? 0) > 0)
-          )
+          else if (audit === "cumulative-layout-shift")
             console.log(`${site.id} ${audit}: ours ${check.status}, Lighthouse ${lighthouse} (render-dependent)`);
           else disagreements.push(`${site.id} ${audit}: ours ${check.status}, Lighthouse ${lighthouse}`);
         }
@@ -118,5 +115,7 @@ describe("agreement with Lighthouse 13.5's render-time agentic audits on the sha
     const figures = [...perAudit].map(([audit, { agreed, total }]) => `${audit} ${agreed}/${total}`);
     console.log(`corpora, ${chosen.length} pages: ${figures.join(", ")}\n${disagreements.join("\n")}`);
     expect(disagreements).toEqual([]);
+    const cls = perAudit.get("cumulative-layout-shift") as { agreed: number; total: number };
+    expect(cls.total - cls.agreed).toBeLessThanOrEqual(Math.ceil(cls.total * CLS_DISAGREEING_AT_MOST));
   });
 });

@@ -56,9 +56,29 @@ const startSite = async (
   return { server, requests };
 };
 
+/**
+ * A site without a catalog whose well-known path answers what `served.catalog` holds (404 while
+ * it is null): the file POST /api/v1/fix generated, published where discovery looks first.
+ */
+const startBareSite = async (): Promise<Site & { served: { catalog: string | null } }> => {
+  const requests = new Map<string, number>();
+  const served: { catalog: string | null } = { catalog: null };
+  const server = await startFixtureServer({}, (req: IncomingMessage, res: ServerResponse) => {
+    const path = new URL(req.url ?? "/", "http://x").pathname;
+    requests.set(path, (requests.get(path) ?? 0) + 1);
+    if (path === "/robots.txt") return res.writeHead(200, { "content-type": "text/plain" }).end("User-agent: *\n");
+    if (path === "/") return res.writeHead(200, { "content-type": "text/html" }).end(PAGE(""));
+    if (path === "/.well-known/ai-catalog.json" && served.catalog !== null)
+      return res.writeHead(200, { "content-type": "application/json" }).end(served.catalog);
+    res.writeHead(404, { "content-type": "text/plain" }).end("not found");
+  });
+  return { server, requests, served };
+};
+
 describe("an audit judges the ai-catalog.json its start page names", () => {
   let byLink: Site;
   let byHeader: Site;
+  let bare: Awaited<ReturnType<typeof startBareSite>>;
   let database: TestDatabase;
   let stack: Stack;
   let key: string;
@@ -74,11 +94,12 @@ describe("an audit judges the ai-catalog.json its start page names", () => {
       "/agents/catalog.json",
       INVALID,
     );
+    bare = await startBareSite();
     database = await createTestDatabase();
     stack = await startStack({
       databaseUrl: database.url,
       redisUrl: await testRedisUrl(),
-      allowlist: [byLink.server.hostPort, byHeader.server.hostPort],
+      allowlist: [byLink.server.hostPort, byHeader.server.hostPort, bare.server.hostPort],
       env: { WORKER_CONCURRENCY: "2", RATE_LIMIT_AGENCY: "100000" },
     });
     key = (await createAccount(stack.db, "agency")).key;
@@ -88,6 +109,7 @@ describe("an audit judges the ai-catalog.json its start page names", () => {
     await stack?.close();
     await byLink?.server.close();
     await byHeader?.server.close();
+    await bare?.server.close();
     await database?.drop();
     await stopContainers();
   });
@@ -140,4 +162,32 @@ describe("an audit judges the ai-catalog.json its start page names", () => {
     expect(byHeader.requests.get("/")).toBe(1);
     expect(byHeader.requests.get("/agents/catalog.json")).toBe(1);
   }, 120_000);
+
+  it("passes both catalog checks with the ai-catalog.json POST /api/v1/fix generated, served at the well-known path", async () => {
+    const without = catalogChecks(await audit(bare));
+    // nothing published and nothing named: the checks have nothing to judge
+    expect(without["ai-catalog"]?.status).not.toBe("pass");
+    const fixed = await api(stack.gateway.url, "/api/v1/fix", {
+      body: { url: bare.server.url("/"), issues: ["ai-catalog-schema"] },
+      headers: { "x-api-key": key },
+    });
+    expect(fixed.status).toBe(200);
+    const catalog = (fixed.body as { data: { aiCatalog: Json | null } }).data.aiCatalog;
+    expect(catalog?.path).toBe("/.well-known/ai-catalog.json");
+    expect(catalog?.contentType).toMatch(/json/);
+    // the generator's own proof, run on its copy of the site
+    const proof = (fixed.body as { data: { proof: { siteChecks: Json[] } } }).data.proof.siteChecks;
+    expect(proof.map((check) => [check.id, check.after])).toEqual([
+      ["ai-catalog", "pass"],
+      ["ai-catalog-schema", "pass"],
+    ]);
+
+    // published as the fix says, the audit's discovery finds it at the well-known path and the schema holds
+    bare.served.catalog = catalog?.content as string;
+    expect(catalogChecks(await audit(bare))).toEqual({
+      "ai-catalog": { status: "pass", findings: [] },
+      "ai-catalog-schema": { status: "pass", findings: [] },
+    });
+    expect(bare.requests.get("/.well-known/ai-catalog.json")).toBe(2);
+  }, 180_000);
 });

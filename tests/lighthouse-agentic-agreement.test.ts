@@ -11,12 +11,12 @@ import {
 } from "@scan/checks";
 import { FIXED_SCAN_TIME, snapshotOf } from "@scan/checks/testing";
 import type { TextResource } from "@scan/contract";
-import { type AgenticSite, corpusSites, fixtureSites } from "./support/agentic-sites";
+import { type AgenticSite, allCorpusSites, fixtureSites } from "./support/agentic-sites";
 
 /**
  * This service's llms.txt and ai-catalog verdicts against Lighthouse 13.5's `llms-txt` and
  * `ard-schema` (docs/reports/lighthouse-agentic.json, written by scripts/lighthouse-agentic.ts)
- * on every page there: the fixture sites of tests/fixtures/agentic and the shared corpus, judged
+ * on every page there: the fixture sites of tests/fixtures/agentic and both shared corpora, judged
  * browser-free from the same files the script served. Lighthouse pass (score 1, or 0.9 for an
  * ard-schema with warnings only) ↔ our pass; fail ↔ our warn or fail; not applicable ↔ our
  * "nothing to judge". Every disagreement is listed in EXCEPTIONS with the reason its check's doc
@@ -95,7 +95,7 @@ const lighthouseOutcome = (score: number | null): Outcome => (score === null ? "
 const report = JSON.parse(readFileSync(join(__dirname, "../docs/reports/lighthouse-agentic.json"), "utf8")) as {
   pages: Record<string, Record<Audit, number | null>>;
 };
-const sites = new Map([...fixtureSites(), ...corpusSites()].map((site) => [site.id, site]));
+const sites = new Map([...fixtureSites(), ...allCorpusSites()].map((site) => [site.id, site]));
 
 describe("agreement with Lighthouse 13.5's agentic-browsing audits", () => {
   const rows = Object.entries(report.pages).flatMap(([id, scores]) =>

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
-import { sharedCorpus } from "@scan/checks/testing";
+import { type SharedCorpus, sharedCorpus } from "@scan/checks/testing";
 import { z } from "zod";
 
 /** The sites written to exercise the agentic-browsing audits, one folder each. */
@@ -62,13 +62,17 @@ export const fixtureSites = (): AgenticSite[] =>
       };
     });
 
-/** The shared corpus's pages, each at `/<name>/` of an origin that serves nothing else (as the corpus server does). */
-export const corpusSites = (): AgenticSite[] => {
-  const pages = join(sharedCorpus("corpus"), "pages");
+/**
+ * A shared corpus's pages, each at `/<name>/` of an origin that serves nothing else (as the corpus
+ * server does): `corpus/<page>` for the rules' own corpus, `parser/<page>` for corpus-parser.
+ */
+export const corpusSites = (corpus: SharedCorpus = "corpus"): AgenticSite[] => {
+  const pages = join(sharedCorpus(corpus), "pages");
+  const prefix = corpus === "corpus" ? "corpus" : "parser";
   return readdirSync(pages)
     .sort()
     .map((name) => ({
-      id: `corpus/${name}`,
+      id: `${prefix}/${name}`,
       pagePath: `/${name}/`,
       answer: (path) =>
         path === `/${name}/`
@@ -81,6 +85,9 @@ export const corpusSites = (): AgenticSite[] => {
           : NOT_FOUND,
     }));
 };
+
+/** Every page of both shared corpora. */
+export const allCorpusSites = (): AgenticSite[] => [...corpusSites("corpus"), ...corpusSites("corpus-parser")];
 
 /** Serves one site on a loopback port of its own (each site needs its own origin: /llms.txt is per origin). */
 export const serveSite = async (site: AgenticSite): Promise<{ origin: string; close: () => Promise<void> }> => {

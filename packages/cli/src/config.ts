@@ -16,7 +16,7 @@ export const CliConfig = z.object({
   SCAN_API_URL: optional(
     z.url({ protocol: /^https?$/, error: "must be an http(s) URL, e.g. http://127.0.0.1:3000" }),
   ).describe(
-    "the API the client calls; unset, it scans in-process (then `CHROMIUM_PATH`, `SCAN_ALLOWLIST`, `SCAN_PORTS`, `SCAN_TIMEOUT_MS`, `SETTLE_*_MS`, `MAX_*` and `QUICK_RENDER` apply as for the worker)",
+    "the API the client calls; unset, it scans in-process (then `CHROMIUM_PATH`, `SCAN_ALLOWLIST`, `SCAN_PORTS`, `SCAN_TIMEOUT_MS`, `SETTLE_*_MS`, `MAX_*`, `BROWSER_WEBMCP` and `QUICK_RENDER` apply as for the worker)",
   ),
   SCAN_API_KEY: optional(z.string()).describe(
     "sent as `Authorization: Bearer <key>`; with it the client follows the scan asynchronously, without it it takes the API's synchronous answer (client)",

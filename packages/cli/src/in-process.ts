@@ -28,6 +28,7 @@ export const scanInProcess = async (
       subresourceDnsTimeoutMs: limits.scanTimeoutMs,
       recycleAfter: 1_000,
       spare: false,
+      webmcp: config.BROWSER_WEBMCP === "on",
     });
   } catch (error) {
     throw new CliError(`${(error as Error).message}, or set SCAN_API_URL to scan through an API`);

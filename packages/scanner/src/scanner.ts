@@ -44,6 +44,12 @@ export const ScanSettings = {
   SCAN_RENDERS_AT_ONCE: intFrom(0, 0, 32).describe(
     "captures (fetch and render) at once per process, 0 for as many as scans at once; with `WORKER_CONCURRENCY` one more than it, one scan's checks run while the next page renders",
   ),
+  BROWSER_WEBMCP: z
+    .enum(["on", "off"])
+    .default("on")
+    .describe(
+      "`on` launches Chromium with WebMCP enabled (`--enable-features=WebMCP`), so full scans read the tools a page registers for agents; `off` without it (the WebMCP checks then skip)",
+    ),
   QUICK_RENDER: z
     .enum(["auto", "always", "never"])
     .default("auto")
@@ -55,7 +61,9 @@ export const ScanSettings = {
 type ScanSettingValues = { [K in keyof typeof ScanSettings]: z.infer<(typeof ScanSettings)[K]> };
 
 /** The capture's limits, from the settings the worker and the in-process client both read. */
-export const captureLimitsOf = (config: Omit<ScanSettingValues, "CHROMIUM_PATH">): CaptureLimits => ({
+export const captureLimitsOf = (
+  config: Omit<ScanSettingValues, "CHROMIUM_PATH" | "BROWSER_WEBMCP">,
+): CaptureLimits => ({
   scanTimeoutMs: config.SCAN_TIMEOUT_MS,
   settleTimeoutMs: { quick: config.SETTLE_QUICK_MS, full: config.SETTLE_FULL_MS },
   maxHtmlBytes: config.MAX_HTML_BYTES,
@@ -81,6 +89,8 @@ export type ScannerOptions = {
   /** how long a subresource's host may take to resolve before its request is blocked */
   subresourceDnsTimeoutMs?: number;
   recycleAfter?: number;
+  /** launch Chromium with WebMCP enabled (`BROWSER_WEBMCP`; default true) */
+  webmcp?: boolean;
   /** open the next scan's browser context ahead of time */
   spare?: boolean;
   onLaunch?: (browser: Browser) => void;
@@ -127,6 +137,7 @@ export const createScanner = (options: ScannerOptions): Scanner => {
     ...(egress ? { proxyServer: () => egress.url } : {}),
     recycleAfter: options.recycleAfter ?? 200,
     spare: options.spare ?? true,
+    webmcp: options.webmcp ?? true,
     ...(options.onLaunch ? { onLaunch: options.onLaunch } : {}),
     ...(options.onRestart ? { onRestart: options.onRestart } : {}),
     contextOptions: { userAgent: SCANNER_USER_AGENT, serviceWorkers: "block", viewport: { width: 1280, height: 800 } },

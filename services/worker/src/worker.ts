@@ -110,6 +110,7 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
     dnsCacheTtlMs: config.DNS_CACHE_TTL_MS,
     subresourceDnsTimeoutMs: config.SUBRESOURCE_DNS_TIMEOUT_MS,
     recycleAfter: config.BROWSER_RECYCLE_AFTER,
+    webmcp: config.BROWSER_WEBMCP === "on",
     onLaunch: (browser) => log.info({ version: browser.version() }, "browser launched"),
     onRestart: (reason) => metrics.browserRestarts.inc({ reason }),
   });

@@ -15,7 +15,11 @@ export const CLS_POOR = 0.25;
  * or images, and ends at the load event; Lighthouse emulates a phone with everything loaded and
  * reads the trace of every frame. Shifts that styles, web fonts or images cause are not seen
  * here, and the viewport changes a shift's size; shifts a script makes before load are measured
- * alike (the fixture pages agree).
+ * alike (the fixture pages agree). On the shared corpora 161 or 162 of 168 pages agree from run
+ * to run; the others have scripts that move content during load, where the sum depends on when
+ * the shifts land (between runs Lighthouse's verdict changed on four of them, this check's on
+ * six) or on the render (pixnet shifts 0.14 at 1280 px and not at Lighthouse's 412 px):
+ * docs/reports/lighthouse-agentic-corpus.md.
  */
 export const cumulativeLayoutShift = defineCheck({
   id: "cumulative-layout-shift",

@@ -91,6 +91,13 @@ export const schemaProblem = (tool: WebMcpTool): string | null => {
  * findings on annotated forms (Lighthouse 13.5's `webmcp-schema-validity` errors and warnings,
  * by the same rules: an error fails, warnings only warn) and each tool's input schema checked
  * as JSON Schema with ajv. Skips where the page registers nothing, or the browser has no WebMCP.
+ *
+ * Where it differs from Lighthouse's: Lighthouse 13.5's audit reads only Chromium's issues about
+ * annotated forms, so an imperative tool registered with an inputSchema that is no JSON Schema
+ * (`{ type: "objekt", properties: 5 }`, which Chromium 156 accepts and reports as given) passes
+ * there and fails here. The audit's own title promises valid schemas and an agent cannot build
+ * arguments from a broken one, so this check keeps judging them
+ * (tests/fixtures/agentic/render-webmcp-tool-invalid).
  */
 export const webmcpSchemaValidity = defineCheck({
   id: "webmcp-schema-validity",

@@ -5,6 +5,20 @@ const article = (inner: string) =>
   `<html><head><title>t</title></head><body><article><h1>Report</h1>${inner}</article></body></html>`;
 
 describe("quotations", () => {
+  it("never asks for a quotation the page has: one outside the main content is to be moved in", () => {
+    const prose =
+      "<p>A long paragraph of the report with enough words to be the content, and commas, as articles have.</p>".repeat(
+        4,
+      );
+    const verdict = judge(
+      quotations,
+      `<html><body><article><h1>Report</h1>${prose}</article><aside><blockquote>Tomorrow belongs to those who plan.</blockquote></aside></body></html>`,
+    );
+    expect(verdict.status).toBe("fail");
+    expect(verdict.fix).toMatch(/^Move the quotation "Tomorrow belongs to those who plan\." into the main content/);
+    expect(verdict.fix).not.toMatch(/Quote an expert/);
+  });
+
   it("passes with a blockquote, quoting its start", () => {
     const verdict = judge(quotations, article("<p>Intro.</p><blockquote><p>Ship small, ship often.</p></blockquote>"));
     expect(verdict.status).toBe("pass");

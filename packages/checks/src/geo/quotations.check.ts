@@ -1,8 +1,9 @@
 import { pageLanguage } from "../aeo/headings";
 import { isContent } from "../aeo/main-dom";
 import { defineCheck } from "../check";
-import { readableText } from "../lib/element";
+import { isHiddenByMarkup, isInert, readableText } from "../lib/element";
 import { perPage } from "../lib/memo";
+import { judgesContent } from "../lib/placeholder";
 import type { Page } from "../page";
 import { proseText } from "./statistics.check";
 
@@ -136,45 +137,67 @@ const clip = (text: string, max: number): string => (text.length > max ? `${text
  * 「…」と述べた). Pull quotes in `<blockquote>` count: an extractor reads them as quotations too.
  * A heuristic.
  */
-export const quotations = defineCheck({
-  id: "quotations",
-  category: "geo",
-  severity: "info",
-  maxScore: 2,
-  quick: false,
-  title: "Content quotes someone",
-  run: (page) => {
-    const elements = [...page.main.root.querySelectorAll("blockquote, q")].filter(
-      (element) => readableText(element) !== "" && isContent(page, element),
-    );
-    const [first] = elements;
-    if (first) {
-      const text = readableText(first);
+export const quotations = judgesContent(
+  defineCheck({
+    id: "quotations",
+    category: "geo",
+    severity: "info",
+    maxScore: 2,
+    quick: false,
+    title: "Content quotes someone",
+    run: (page) => {
+      const elements = [...page.main.root.querySelectorAll("blockquote, q")].filter(
+        (element) => readableText(element) !== "" && isContent(page, element),
+      );
+      const [first] = elements;
+      if (first) {
+        const text = readableText(first);
+        return {
+          status: "pass",
+          description: `The main content has ${elements.length} quotation${elements.length === 1 ? "" : "s"} in <blockquote> or <q>, the first: "${clip(text, 80)}".`,
+          evidence: [text],
+        };
+      }
+      const attributed = attributedQuote(page);
+      if (attributed) {
+        // the quotation, shortened, and its attribution in full: the speaker is the evidence
+        const close = Math.max(...['"', "”", "»", "“", "」", "』"].map((mark) => attributed.lastIndexOf(mark)));
+        const shown =
+          close > 0 ? `${clip(attributed.slice(0, close), 60)}${attributed.slice(close)}` : clip(attributed, 100);
+        return {
+          status: "pass",
+          description: `The main content quotes a named source: ${shown}.`,
+          evidence: [attributed],
+        };
+      }
+      const words = page.main.words;
+      const heading = page.main.heading ? readableText(page.main.heading) : "";
+      // a fix never asks for a quotation the page has: one outside the main content is to be moved into it
+      const outside = quoteOutsideContent(page);
+      if (outside) {
+        return {
+          status: "fail",
+          description: `The main content's ${words} word${words === 1 ? "" : "s"} quote no one; the page's quotation "${clip(outside, 80)}" stands outside the main content, where extractors do not read it as the page's.`,
+          fix: `Move the quotation "${clip(outside, 60)}" into the main content${heading ? ` under "${clip(heading, 60)}"` : ""}, in a <blockquote> or <q>, and name its speaker beside it.`,
+          evidence: [outside],
+        };
+      }
       return {
-        status: "pass",
-        description: `The main content has ${elements.length} quotation${elements.length === 1 ? "" : "s"} in <blockquote> or <q>, the first: "${clip(text, 80)}".`,
-        evidence: [text],
+        status: "fail",
+        description: `The main content's ${words} word${words === 1 ? "" : "s"}${heading ? ` under "${clip(heading, 60)}"` : ""} quote no one: no <blockquote>, no <q>, no quotation attributed to a speaker; quotations are a heuristic signal for AI answers.`,
+        fix: `Quote an expert or a primary source ${heading ? `on "${clip(heading, 60)}" ` : ""}in the ${words} words of the main content, in a <blockquote> or <q>, and name the speaker.`,
+        evidence: [String(words), heading],
       };
-    }
-    const attributed = attributedQuote(page);
-    if (attributed) {
-      // the quotation, shortened, and its attribution in full: the speaker is the evidence
-      const close = Math.max(...['"', "”", "»", "“", "」", "』"].map((mark) => attributed.lastIndexOf(mark)));
-      const shown =
-        close > 0 ? `${clip(attributed.slice(0, close), 60)}${attributed.slice(close)}` : clip(attributed, 100);
-      return {
-        status: "pass",
-        description: `The main content quotes a named source: ${shown}.`,
-        evidence: [attributed],
-      };
-    }
-    const words = page.main.words;
-    const heading = page.main.heading ? readableText(page.main.heading) : "";
-    return {
-      status: "fail",
-      description: `The main content's ${words} word${words === 1 ? "" : "s"}${heading ? ` under "${clip(heading, 60)}"` : ""} quote no one: no <blockquote>, no <q>, no quotation attributed to a speaker; quotations are a heuristic signal for AI answers.`,
-      fix: `Quote an expert or a primary source ${heading ? `on "${clip(heading, 60)}" ` : ""}in the ${words} words of the main content, in a <blockquote> or <q>, and name the speaker.`,
-      evidence: [String(words), heading],
-    };
-  },
-});
+    },
+  }),
+);
+
+/** A `<blockquote>` or `<q>` of the page's body outside its main content (not in a script or template), its text; or null. */
+const quoteOutsideContent = (page: Page): string | null => {
+  for (const element of page.doc.querySelectorAll("body blockquote, body q")) {
+    if (page.main.root.contains(element) || isInert(element) || isHiddenByMarkup(element)) continue;
+    const text = readableText(element);
+    if (text.length >= 20) return text;
+  }
+  return null;
+};

@@ -22,6 +22,7 @@ describe("countWords", () => {
 
   it("counts no dash, bullet or symbol as a word, and a hyphenated or elided word as one", () => {
     expect(countWords("Home | News — Sport • & 52-year-old don't")).toBe(5);
+    expect(wordsIn("See https://code.example.com/docs/ now")).toEqual(["See", "https://code.example.com/docs/", "now"]);
     expect(wordsIn("Café, 3,400 crème-brûlée! U.S. 10:30")).toEqual(["Café", "3,400", "crème-brûlée", "U.S", "10:30"]);
   });
 

@@ -70,12 +70,13 @@ export const foldWhitespace = (text: string): string => text.replace(/\s+/g, " "
 const UNSPACED_SCRIPT = /[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\u0e00-\u0e7f]/;
 // a word: letters, marks and digits, with inner apostrophes, hyphens, dots, commas and colons ("don't",
 // "52-year-old", "U.S", "3,400", "10:30", "example.com"); punctuation, dashes and symbols standing alone are none
-const WORD = /[\p{L}\p{M}\p{N}]+(?:['’\-‐.,:][\p{L}\p{M}\p{N}]+)*/gu;
+// a web address written out is one word, as it was between spaces
+const WORD = /https?:\/\/[^\s"'<>()「」【】、。，]+|[\p{L}\p{M}\p{N}]+(?:['’\-‐.,:][\p{L}\p{M}\p{N}]+)*/gu;
 let wordBreaker: Intl.Segmenter | undefined;
 
 /**
  * The words of a text, as written (case kept): runs of letters and digits, with inner
- * apostrophes, hyphens, dots, commas and colons, so that a dash, a bullet, a "|" or a "&" is no word and
+ * apostrophes, hyphens, dots, commas and colons, and a written-out web address as one, so that a dash, a bullet, a "|" or a "&" is no word and
  * "52-year-old" is one; stretches of a script written without spaces (Chinese, Japanese, Thai)
  * are split by the runtime's word breaker (Intl.Segmenter, ICU's dictionaries): counted by
  * spaces, a Chinese sentence is one word, and every length rule (an opening of 15 to 80 words,

@@ -29,12 +29,14 @@ export const contentDepth = defineCheck({
     const placeholder = placeholderOf(page);
     if (placeholder) {
       const heading = page.main.heading ? readableText(page.main.heading) : "";
+      const shortHeading = heading.length > 60 ? `${heading.slice(0, 59)}…` : heading;
+      const opening = placeholder.sample.length > 40 ? `${placeholder.sample.slice(0, 39)}…` : placeholder.sample;
       // the one finding of a placeholder page: the other content checks skip and point here
       return {
         status: "fail",
-        description: `The main content is a placeholder, ${placeholder.kind}, not the page's content: "${placeholder.sample}" (${words} word${words === 1 ? "" : "s"}). The other content checks do not judge it.`,
-        fix: `Replace the placeholder text "${placeholder.sample.length > 40 ? `${placeholder.sample.slice(0, 39)}…` : placeholder.sample}"${heading ? ` under "${heading.length > 60 ? `${heading.slice(0, 59)}…` : heading}"` : ""} with the page's real content (its owner must supply it), or keep the page out of the index (noindex) until it has some.`,
-        evidence: [placeholder.kind, placeholder.sample],
+        description: `The main content${shortHeading ? ` under "${shortHeading}"` : ""} is a placeholder, ${placeholder.kind}, not the page's content: "${placeholder.sample}" (${words} word${words === 1 ? "" : "s"}). The other content checks do not judge it.`,
+        fix: `Replace the ${words} word${words === 1 ? "" : "s"} of placeholder text ("${opening}")${shortHeading ? ` under "${shortHeading}"` : ""} with the page's real content (its owner must supply it), or keep the page out of the index (noindex) until it has some.`,
+        evidence: [placeholder.kind, placeholder.sample, String(words), shortHeading],
       };
     }
     const description = `${SOURCE[page.main.source]} has ${words} word${words === 1 ? "" : "s"}${words < 300 ? "; 300 or more cover a topic in depth" : ""}.`;

@@ -123,7 +123,7 @@ describe("subheadings", () => {
     const verdict = judge(subheadings, withDek(DEK));
     expect(verdict.status).toBe("warn");
     expect(verdict.description).toMatch(
-      /only two h2\/h3 subheadings: h2 "What he said", h2 "What came next"; the longest section, before the first subheading, h2 "What he said", runs \d+ words\. Not counted, as not the content's: "The fact checker posted to Twitter aski…" \(the standfirst under the h1: a summary, not a section\)\.$/,
+      /only two h2\/h3 subheadings: h2 "What he said", h2 "What came next"; the longest section, before the first subheading \(h2 "What he said"\), runs \d+ words\. Not counted, as not the content's: "The fact checker posted to Twitter aski…" \(the standfirst under the h1: a summary, not a section\)\.$/,
     );
   });
 

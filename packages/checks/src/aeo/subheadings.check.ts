@@ -62,7 +62,7 @@ export const subheadings = judgesContent(
       const longest = sectionsAt(page, headings).reduce((a: Section, b: Section) => (b.words > a.words ? b : a));
       const where = longest.heading
         ? `under h${longest.heading.level} "${clip(longest.heading.text, 60)}"`
-        : `before the first subheading, h${headings[0]?.level} "${clip(headings[0]?.text ?? "", 60)}"`;
+        : `before the first subheading (h${headings[0]?.level} "${clip(headings[0]?.text ?? "", 60)}")`;
       return {
         status: "warn",
         description: `The main content's ${words} words have only ${count === 1 ? "one h2/h3 subheading" : "two h2/h3 subheadings"}: ${headingList(headings)}; the longest section, ${where}, runs ${longest.words} words.${note}`,

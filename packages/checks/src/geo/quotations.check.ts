@@ -192,12 +192,29 @@ export const quotations = judgesContent(
   }),
 );
 
-/** A `<blockquote>` or `<q>` of the page's body outside its main content (not in a script or template), its text; or null. */
+/**
+ * A `<blockquote>` or `<q>` of the article the main content was extracted from (its `<article>`,
+ * `<main>` or role=main element) that the extraction left out, such as a pull quote: its text,
+ * or null. Quotations elsewhere on the page (an embedded post, a teaser, a widget) are not the
+ * article's.
+ */
 const quoteOutsideContent = (page: Page): string | null => {
-  for (const element of page.doc.querySelectorAll("body blockquote, body q")) {
-    if (page.main.root.contains(element) || isInert(element) || isHiddenByMarkup(element)) continue;
+  // only Readability's extraction leaves out parts of the article; a <main> or <article> taken whole leaves none
+  if (page.main.source !== "readability") return null;
+  const articles = page.doc.querySelectorAll("article");
+  const article =
+    page.main.pageHeading?.closest("article, main, [role=main]") ??
+    (articles.length === 1 ? (articles[0] ?? null) : null);
+  if (!article) return null;
+  const kept = new Set([...page.main.root.querySelectorAll("blockquote, q")].map((element) => readableText(element)));
+  for (const element of article.querySelectorAll("blockquote, q")) {
+    if (isInert(element) || isHiddenByMarkup(element) || element.closest(NOT_THE_ARTICLES) !== null) continue;
     const text = readableText(element);
-    if (text.length >= 20) return text;
+    if (text.length >= 20 && !kept.has(text)) return text;
   }
   return null;
 };
+
+// where a quotation inside an article is not the article's: an aside, navigation, an embedded post
+const NOT_THE_ARTICLES =
+  "aside, nav, footer, iframe, [class*=embed], [class*=twitter], [class*=facebook], [class*=instagram], [class*=tiktok]";

@@ -22,10 +22,10 @@ describe("placeholder pages", () => {
     const depth = judge(contentDepth, html);
     expect(depth.status).toBe("fail");
     expect(depth.description).toMatch(
-      /^The main content is a placeholder, lorem ipsum, not the page's content: "Lorem ipsum dolor sit amet/,
+      /^The main content under "Our services" is a placeholder, lorem ipsum, not the page's content: "Lorem ipsum dolor sit amet/,
     );
     expect(depth.fix).toMatch(
-      /^Replace the placeholder text "Lorem ipsum dolor sit amet.*" under "Our services" with the page's real content/,
+      /^Replace the \d+ words of placeholder text \("Lorem ipsum dolor sit amet.*"\) under "Our services" with the page's real content/,
     );
     for (const check of [subheadings, qaContent, quotations, statistics]) {
       const verdict = judge(check, html);

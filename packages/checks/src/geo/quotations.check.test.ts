@@ -12,7 +12,7 @@ describe("quotations", () => {
       );
     const verdict = judge(
       quotations,
-      `<html><body><article><h1>Report</h1>${prose}<div class="social fb-embed"><blockquote>Our page on Facebook, follow it now.</blockquote></div></article><aside><blockquote>Tomorrow belongs to those who plan.</blockquote></aside></body></html>`,
+      `<html><body><article><h1>Report</h1>${prose}<div class="social fb-embed"><blockquote>Our page on Facebook, follow it now.</blockquote></div><aside class="related"><blockquote>Tomorrow belongs to those who plan.</blockquote></aside></article></body></html>`,
     );
     expect(verdict.fix).toMatch(/^Quote an expert or a primary source on "Report"/);
   });
@@ -24,7 +24,7 @@ describe("quotations", () => {
       );
     const verdict = judge(
       quotations,
-      `<html><body><article><h1>Report</h1>${prose}<div class="supplemental"><blockquote class="pullquote">Tomorrow belongs to those who plan.</blockquote></div>${prose}</article></body></html>`,
+      `<html><body><article><h1>Report</h1>${prose}<aside class="pullquote"><q>Tomorrow belongs to those who plan.</q></aside>${prose}</article></body></html>`,
     );
     expect(verdict.status).toBe("fail");
     expect(verdict.fix).toMatch(/^Move the quotation "Tomorrow belongs to those who plan\." into the main content/);

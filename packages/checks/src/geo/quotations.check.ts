@@ -209,12 +209,15 @@ const quoteOutsideContent = (page: Page): string | null => {
   const kept = new Set([...page.main.root.querySelectorAll("blockquote, q")].map((element) => readableText(element)));
   for (const element of article.querySelectorAll("blockquote, q")) {
     if (isInert(element) || isHiddenByMarkup(element) || element.closest(NOT_THE_ARTICLES) !== null) continue;
+    // an aside is beside the article, unless it is the article's pull quote (<aside class="pullquote">)
+    const aside = element.closest("aside");
+    if (aside && !/quote/i.test(aside.getAttribute("class") ?? "")) continue;
     const text = readableText(element);
     if (text.length >= 20 && !kept.has(text)) return text;
   }
   return null;
 };
 
-// where a quotation inside an article is not the article's: an aside, navigation, an embedded post
+// where a quotation inside an article is not the article's: navigation, an embedded post
 const NOT_THE_ARTICLES =
-  "aside, nav, footer, iframe, [class*=embed], [class*=twitter], [class*=facebook], [class*=instagram], [class*=tiktok]";
+  "nav, footer, iframe, [class*=embed], [class*=twitter], [class*=facebook], [class*=instagram], [class*=tiktok]";

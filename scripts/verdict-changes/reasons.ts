@@ -287,3 +287,24 @@ export const LEFT: readonly string[] = [
   "nytimes-3, nytimes-4: nytreprints.com, the Times's reprints shop, counts as a cited source: neither its name nor the page's asset hosts say it is the publisher's.",
   "faq-schema and speakable still read JSON-LD only: no corpus page declares an FAQPage or speakable in microdata or RDFa to check a reader against.",
 ];
+
+/**
+ * Causes that hold across checks, tried before a check's own: a placeholder page (content-depth
+ * reports it once, the content checks skip) and the one word count every check shares.
+ */
+export const commonCause = ({ check, before, after }: Change): string | null => {
+  const kind = /is a placeholder,? \(?([^,)]+(?:\([^)]*\))?)/.exec(after.description)?.[1];
+  if (/^Not judged: the main content is a placeholder/.test(after.description))
+    return `skip: the main content is a placeholder (${kind ?? "lorem ipsum"}); content-depth reports it once, as the one finding of the page's content`;
+  if (check === "content-depth" && kind)
+    return `the main content is a placeholder (${kind}): one finding says so instead of a finding from every content check`;
+  if (check === "content-depth") {
+    const words = (description: string) => /has (\d+) words?/.exec(description)?.[1] ?? "?";
+    return `${words(before.description)} → ${words(after.description)} words: the one word count (a lone "," or "—" is no word; a written-out URL is one; Japanese segmented as before)`;
+  }
+  if (check === "readability") {
+    const score = (description: string) => /reading ease (\d+)/.exec(description)?.[1] ?? "?";
+    return `Flesch ${score(before.description)} → ${score(after.description)}: the formula reads the one word count (accented words whole, "José" not "Jos"; "U.S." one word, not two one-syllable ones; amounts such as "4.3b" are words)`;
+  }
+  return null;
+};

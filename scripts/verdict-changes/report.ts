@@ -1,5 +1,14 @@
 import type { Verdicts } from "./extract";
-import { type Change, FIXED_ELSEWHERE, LEFT, NOTES, REASONS, REVIEWED, SCANNED_DIFFERENCES } from "./reasons";
+import {
+  type Change,
+  commonCause,
+  FIXED_ELSEWHERE,
+  LEFT,
+  NOTES,
+  REASONS,
+  REVIEWED,
+  SCANNED_DIFFERENCES,
+} from "./reasons";
 
 /** Lighthouse agreement as the corpus test reports it ("858 of 859"), or as computed here. */
 export type Agreement = { agree: number; compared: number };
@@ -168,15 +177,17 @@ export const renderReport = ({
     const reason = REASONS[check];
     lines.push(`### ${check}`, "", `${list.length} verdict${list.length === 1 ? "" : "s"} changed.`, "");
     lines.push(
-      reason
-        ? `Rule change: ${reason.rules}`
-        : "Rule change: (not recorded: add it to scripts/verdict-changes/reasons.ts)",
+      list.every((change) => commonCause(change) !== null)
+        ? 'Rule change: a placeholder page (lorem ipsum, "coming soon", a CMS\'s sample text) gets one finding, from content-depth, and the checks of its content skip; every check counts words one way (docs/checks.md, "A placeholder page gets one finding" and "One word count").'
+        : reason
+          ? `Rule change: ${reason.rules}`
+          : "Rule change: (not recorded: add it to scripts/verdict-changes/reasons.ts)",
       "",
     );
     lines.push("| page | before → after | why | after (before) |", "|---|---|---|---|");
     for (const change of list) {
       const note = NOTES[`${check} ${change.page}`];
-      const cause = (reason ? reason.cause(change) : "").replace(/\.$/, "");
+      const cause = (commonCause(change) ?? (reason ? reason.cause(change) : "")).replace(/\.$/, "");
       const why = `${cause}${note ? `. Reviewed: ${note}` : ""}`;
       lines.push(
         `| ${change.page} | ${direction(change)} | ${cell(why, 400)} | ${cell(change.after.description)} (before: ${cell(change.before.description, 160)}) |`,

@@ -1,7 +1,8 @@
 import { Readability } from "@mozilla/readability";
 import { FIXED_SCAN_TIME, snapshotOf } from "./fixture";
+import { wordCounts } from "./geo/words";
 import { readableText } from "./lib/element";
-import { countWords, extractMainContent, parseDocument, preparePage, servedMainText } from "./page";
+import { countWords, extractMainContent, parseDocument, preparePage, servedMainText, wordsIn } from "./page";
 
 describe("countWords", () => {
   it("counts words between spaces", () => {
@@ -17,6 +18,18 @@ describe("countWords", () => {
     expect(japanese).toBeGreaterThanOrEqual(6);
     // an English name in a Japanese sentence is one more word, not merged into the sentence
     expect(countWords("肉をくわえたイヌが、橋を渡っていました。 Aesop")).toBe(japanese + 1);
+  });
+
+  it("counts no dash, bullet or symbol as a word, and a hyphenated or elided word as one", () => {
+    expect(countWords("Home | News — Sport • & 52-year-old don't")).toBe(5);
+    expect(wordsIn("See https://code.example.com/docs/ now")).toEqual(["See", "https://code.example.com/docs/", "now"]);
+    expect(wordsIn("Café, 3,400 crème-brûlée! U.S. 10:30")).toEqual(["Café", "3,400", "crème-brûlée", "U.S", "10:30"]);
+  });
+
+  it("is the one count of every check: the main content's words, wordCounts and readability agree", () => {
+    const text = "Prices — from 2024 | the café's 52-year-old owner";
+    expect(countWords(text)).toBe(wordCounts(text).total);
+    expect(countWords(text)).toBe(7);
   });
 });
 

@@ -14,6 +14,31 @@ const served = (html: string, body: string) =>
   );
 
 describe("generateLlmsTxt", () => {
+  it("names the site by its JSON-LD before og:site_name, and the host only when nothing names it", () => {
+    const ld = (node: string) => `<script type="application/ld+json">${node}</script>`;
+    const page = (head: string) =>
+      `<html><head><title>Tide tables | Coast Notes</title>${head}</head><body><main><p>Tides rise twice a day.</p></main></body></html>`;
+    const og = '<meta property="og:site_name" content="coastnotes-prod">';
+    expect(generated(page(`${og}${ld('{"@type":"WebSite","name":"Coast Notes"}')}`)).content).toMatch(
+      /^# Coast Notes\n/,
+    );
+    expect(
+      generated(page(`${og}${ld(`{"@type":"Organization","name":"Coast Notes Ltd","url":"${ORIGIN}/"}`)}`)).content,
+    ).toMatch(/^# Coast Notes Ltd\n/);
+    expect(generated(page(og)).content).toMatch(/^# coastnotes-prod\n/);
+    const bare = generated(page(""));
+    expect(bare.content).toMatch(new RegExp(`^# ${new URL(ORIGIN).host.replace(/\./g, "\\.")}\\n`));
+    expect(bare.notes[0]).toMatch(/does not name its site/);
+  });
+
+  it("leaves out a link whose text is zero-width or whitespace characters alone", () => {
+    const html = `<html><head><title>T</title></head><body><nav><a href="/a">\u200b\u200c</a><a href="/b"> \u2060\ufeff </a><a href="/c">Real\u200b page</a></nav><main><p>Text of the page.</p></main></body></html>`;
+    const out = generated(html);
+    expect(out.content).not.toMatch(/\(https?:[^)]*\/a\)|\/b\)/);
+    expect(out.content).toContain(`- [Real page](${ORIGIN}/c)`);
+    expect(out.content).not.toMatch(/[\u200b\u200c\u2060\ufeff]/);
+  });
+
   it("writes the llmstxt.org outline from the page's name, summary and links", () => {
     const out = generated(PRODUCT_PAGE, "/shoes/trail-runner-3");
     expect(out.content).toBe(`# Northwind Outfitters

@@ -25,11 +25,13 @@ const line = (link: Link, note?: string | null): string =>
 
 /**
  * llms.txt in the llmstxt.org format, from the page alone: an H1 with the site's name (its
- * og:site_name or similar, else its host name), a `>` summary (the meta description, else the
+ * JSON-LD WebSite or Organization name, else og:site_name or application-name, else its host
+ * name: page-metadata.ts `siteNameOf`), a `>` summary (the meta description, else the
  * first paragraph of the content, else the title, else the start of the text), then `##` sections of markdown links:
  * "Navigation" (same-site links of the page's nav and header), "This page" (the page itself
  * with its description, then the same-site links of its main content) and "Optional" (footer
- * links; llmstxt.org's name for links a reader may skip). Only links the page has are listed.
+ * links; llmstxt.org's name for links a reader may skip). Only links the page has are listed,
+ * and only with visible text: a link whose text is zero-width characters alone is left out.
  * It describes the site as seen from this one page: a starting point to extend by hand.
  */
 export const generateLlmsTxt = (facts: PageFacts): TextFileFix => {

@@ -104,7 +104,10 @@ const within = (element: Element, tags: readonly string[], roles: readonly strin
     (node) => tags.includes(node.localName) || roles.includes((node.getAttribute("role") ?? "").toLowerCase()),
   ) !== null;
 
-/** Same-site http(s) links with text, deduplicated by URL, excluding the page itself and any URL in `seen`. */
+// Unicode format characters (zero-width spaces and joiners, word joiner, byte order mark, bidi marks)
+const INVISIBLE = /\p{Cf}/gu;
+
+/** Same-site http(s) links with visible text, deduplicated by URL, excluding the page itself and any URL in `seen`. */
 const collect = (
   candidates: Iterable<{ text: string; href: URL | null }>,
   site: string,
@@ -117,7 +120,8 @@ const collect = (
     if (links.length >= max) break;
     if (!isHttp(href) || siteOf(href.hostname) !== site) continue;
     const url = withoutHash(href);
-    const label = clip(foldWhitespace(text), MAX_LINK_TEXT);
+    // zero-width and other invisible format characters (U+200B, U+200C, U+2060, U+FEFF) are no text: a link of them alone is dropped
+    const label = clip(foldWhitespace(text.replace(INVISIBLE, "")), MAX_LINK_TEXT);
     if (label === "" || url === self || seen.has(url)) continue;
     seen.add(url);
     links.push({ text: label, url });

@@ -60,8 +60,10 @@ const onSite = (page: Page, site: string, raw: unknown): boolean => {
 };
 
 /**
- * The site's name: JSON-LD WebSite name, og:site_name, application-name, or the name of an
- * Organization in the page's JSON-LD that is on this site (or says nothing of its URL).
+ * The site's name: the JSON-LD WebSite name, else the name of an Organization in the page's
+ * JSON-LD that is on this site (or says nothing of its URL), else og:site_name, else
+ * application-name. The site's own structured data comes first: it names the site as the site
+ * asks engines to name it, where a meta tag is often a page's or a template's leftover.
  * The title's "| Brand" suffix is not read: it cannot be told from the rest of a title.
  */
 export const siteNameOf = (page: Page, site: string): Sourced | null => {
@@ -69,15 +71,15 @@ export const siteNameOf = (page: Page, site: string): Sourced | null => {
     const name = typesOf(node).includes("WebSite") ? textOf(node.name) : null;
     if (name) return { value: foldWhitespace(name), source: "JSON-LD WebSite name" };
   }
-  const og = metaContent(metaKeyed(page, "og:site_name"));
-  if (og) return { value: og, source: "og:site_name" };
-  const app = metaContent(metaNamed(page, "application-name"));
-  if (app) return { value: app, source: "application-name" };
   for (const node of organizations(page)) {
     const name = textOf(node.name);
     if (name && onSite(page, site, node.url))
       return { value: foldWhitespace(name), source: "JSON-LD Organization name" };
   }
+  const og = metaContent(metaKeyed(page, "og:site_name"));
+  if (og) return { value: og, source: "og:site_name" };
+  const app = metaContent(metaNamed(page, "application-name"));
+  if (app) return { value: app, source: "application-name" };
   return null;
 };
 

@@ -1,6 +1,7 @@
 import { defineCheck } from "../check";
 import { isInert, readableText } from "../lib/element";
 import { perPage } from "../lib/memo";
+import { judgesContent } from "../lib/placeholder";
 import type { Page } from "../page";
 import { type Heading, headingList, passedOverNote, subHeadings } from "./headings";
 
@@ -96,34 +97,36 @@ const uniqueIds = (page: Page, headings: ReadonlyArray<{ level: number; text: st
  * in the main content: there is no section to link to, and subheadings reports that. The
  * targets are read on the page's own headings (`linkability`).
  */
-export const anchorIds = defineCheck({
-  id: "anchor-ids",
-  category: "aeo",
-  severity: "info",
-  maxScore: 1,
-  quick: false,
-  title: "Sections can be linked to",
-  run: (page) => {
-    const headings = subHeadings(page);
-    if (headings.length === 0) {
+export const anchorIds = judgesContent(
+  defineCheck({
+    id: "anchor-ids",
+    category: "aeo",
+    severity: "info",
+    maxScore: 1,
+    quick: false,
+    title: "Sections can be linked to",
+    run: (page) => {
+      const headings = subHeadings(page);
+      if (headings.length === 0) {
+        return {
+          status: "skip",
+          description: `The main content has no h2/h3 heading, so no section to link to.${passedOverNote(page)}`,
+          evidence: [],
+        };
+      }
+      const linkableAt = linkability(page, headings);
+      const linkable = headings.filter((_, index) => linkableAt[index]);
+      const bare = headings.filter((_, index) => !linkableAt[index]);
+      const evidence = bare.map((heading) => heading.text);
+      const description = `${linkable.length} of ${headings.length} h2/h3 heading${headings.length === 1 ? " of the main content has" : "s of the main content have"} an id to link to${bare.length > 0 ? `; without one: ${headingList(bare)}` : ""}.`;
+      if (linkable.length * 2 > headings.length) return { status: "pass", description, evidence };
+      const proposed = uniqueIds(page, bare.slice(0, 2));
       return {
-        status: "skip",
-        description: `The main content has no h2/h3 heading, so no section to link to.${passedOverNote(page)}`,
-        evidence: [],
+        status: linkable.length > 0 ? "warn" : "fail",
+        description,
+        fix: `Give ${headingList(bare, 2)} ${bare.length === 1 ? "an id" : "an id each"} (${proposed.join(", ")}${bare.length > 2 ? ", and so on, each id used once on the page" : ""}), so that answers and readers can link straight to the section.`,
+        evidence,
       };
-    }
-    const linkableAt = linkability(page, headings);
-    const linkable = headings.filter((_, index) => linkableAt[index]);
-    const bare = headings.filter((_, index) => !linkableAt[index]);
-    const evidence = bare.map((heading) => heading.text);
-    const description = `${linkable.length} of ${headings.length} h2/h3 heading${headings.length === 1 ? " of the main content has" : "s of the main content have"} an id to link to${bare.length > 0 ? `; without one: ${headingList(bare)}` : ""}.`;
-    if (linkable.length * 2 > headings.length) return { status: "pass", description, evidence };
-    const proposed = uniqueIds(page, bare.slice(0, 2));
-    return {
-      status: linkable.length > 0 ? "warn" : "fail",
-      description,
-      fix: `Give ${headingList(bare, 2)} ${bare.length === 1 ? "an id" : "an id each"} (${proposed.join(", ")}${bare.length > 2 ? ", and so on, each id used once on the page" : ""}), so that answers and readers can link straight to the section.`,
-      evidence,
-    };
-  },
-});
+    },
+  }),
+);

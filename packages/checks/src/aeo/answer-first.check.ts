@@ -1,4 +1,5 @@
 import { defineCheck } from "../check";
+import { judgesContent } from "../lib/placeholder";
 import { countWords } from "../page";
 import { answerAfter, contentHeadings, type Heading, headingList, passedOverNote, questionHeadings } from "./headings";
 
@@ -24,40 +25,42 @@ const listed = (items: ReadonlyArray<{ heading: Heading; words: number }>, max =
  * engine can quote whole. "Most" is more than half of the question headings; "some" is at least
  * one. Skipped without question headings.
  */
-export const answerFirst = defineCheck({
-  id: "answer-first",
-  category: "aeo",
-  severity: "info",
-  maxScore: 3,
-  quick: false,
-  title: "Questions are answered at once",
-  run: (page) => {
-    const questions = questionHeadings(page);
-    if (questions.length === 0) {
-      const { headings } = contentHeadings(page);
+export const answerFirst = judgesContent(
+  defineCheck({
+    id: "answer-first",
+    category: "aeo",
+    severity: "info",
+    maxScore: 3,
+    quick: false,
+    title: "Questions are answered at once",
+    run: (page) => {
+      const questions = questionHeadings(page);
+      if (questions.length === 0) {
+        const { headings } = contentHeadings(page);
+        return {
+          status: "skip",
+          description:
+            headings.length === 0
+              ? "The main content has no heading, so no question to answer."
+              : `No heading of the main content is a question (${headingList(headings)}), so there is no answer to judge.${passedOverNote(page)}`,
+          evidence: headings.map((heading) => heading.text),
+        };
+      }
+      const measuredAll = questions.map((heading) => {
+        const answer = answerAfter(heading.element);
+        return { heading, words: answer === null ? 0 : countWords(answer) };
+      });
+      const answered = measuredAll.filter(({ words }) => words >= MIN_WORDS && words <= MAX_WORDS);
+      const unanswered = measuredAll.filter(({ words }) => words < MIN_WORDS || words > MAX_WORDS);
+      const evidence = measuredAll.map(measured);
+      const description = `${answered.length} of ${questions.length} question heading${questions.length === 1 ? " of the main content is" : "s of the main content are"} followed by a ${MIN_WORDS} to ${MAX_WORDS} word answer: ${listed(measuredAll)}.`;
+      if (answered.length * 2 > questions.length) return { status: "pass", description, evidence };
       return {
-        status: "skip",
-        description:
-          headings.length === 0
-            ? "The main content has no heading, so no question to answer."
-            : `No heading of the main content is a question (${headingList(headings)}), so there is no answer to judge.${passedOverNote(page)}`,
-        evidence: headings.map((heading) => heading.text),
+        status: answered.length > 0 ? "warn" : "fail",
+        description,
+        fix: `Open the section under ${listed(unanswered, 2)} with a direct answer of ${MIN_WORDS} to ${MAX_WORDS} words in a <p>, then go into detail.`,
+        evidence,
       };
-    }
-    const measuredAll = questions.map((heading) => {
-      const answer = answerAfter(heading.element);
-      return { heading, words: answer === null ? 0 : countWords(answer) };
-    });
-    const answered = measuredAll.filter(({ words }) => words >= MIN_WORDS && words <= MAX_WORDS);
-    const unanswered = measuredAll.filter(({ words }) => words < MIN_WORDS || words > MAX_WORDS);
-    const evidence = measuredAll.map(measured);
-    const description = `${answered.length} of ${questions.length} question heading${questions.length === 1 ? " of the main content is" : "s of the main content are"} followed by a ${MIN_WORDS} to ${MAX_WORDS} word answer: ${listed(measuredAll)}.`;
-    if (answered.length * 2 > questions.length) return { status: "pass", description, evidence };
-    return {
-      status: answered.length > 0 ? "warn" : "fail",
-      description,
-      fix: `Open the section under ${listed(unanswered, 2)} with a direct answer of ${MIN_WORDS} to ${MAX_WORDS} words in a <p>, then go into detail.`,
-      evidence,
-    };
-  },
-});
+    },
+  }),
+);

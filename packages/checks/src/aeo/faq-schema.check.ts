@@ -1,6 +1,7 @@
 import { defineCheck } from "../check";
 import { type JsonLdNode, jsonLd, nodesOfType, textOf, typesOf, unreadableFix, unreadableNote } from "../lib/jsonld";
 import { perPage } from "../lib/memo";
+import { judgesContent } from "../lib/placeholder";
 import type { Page } from "../page";
 import { type QaPair, qaPairs } from "./qa-pairs";
 
@@ -54,72 +55,74 @@ const MIN_PAIRS = 2;
  * unmarked. Skips when the page has no FAQ: no FAQPage markup and fewer than two pairs in its
  * main content (one answered question is a section of an article, not a list of FAQs).
  */
-export const faqSchema = defineCheck({
-  id: "faq-schema",
-  category: "aeo",
-  severity: "info",
-  maxScore: 4,
-  quick: false,
-  title: "FAQ is marked up",
-  run: (page) => {
-    const faqs = nodesOfType(page, ["FAQPage"]);
-    const questions = faqs.flatMap((faq) => targets(page, faq.mainEntity));
-    const answered = questions.filter((question) => isAnswered(page, question));
-    const pairs = qaPairs(page);
-    const evidence = [
-      ...answered.map((question) => textOf(question.name) ?? ""),
-      ...pairs.map((pair) => pair.question),
-    ];
-    if (answered.length > 0) {
-      const names = answered
-        .slice(0, 2)
-        .map((question) => `"${clip(textOf(question.name) ?? "", 60)}"`)
-        .join(", ");
+export const faqSchema = judgesContent(
+  defineCheck({
+    id: "faq-schema",
+    category: "aeo",
+    severity: "info",
+    maxScore: 4,
+    quick: false,
+    title: "FAQ is marked up",
+    run: (page) => {
+      const faqs = nodesOfType(page, ["FAQPage"]);
+      const questions = faqs.flatMap((faq) => targets(page, faq.mainEntity));
+      const answered = questions.filter((question) => isAnswered(page, question));
+      const pairs = qaPairs(page);
+      const evidence = [
+        ...answered.map((question) => textOf(question.name) ?? ""),
+        ...pairs.map((pair) => pair.question),
+      ];
+      if (answered.length > 0) {
+        const names = answered
+          .slice(0, 2)
+          .map((question) => `"${clip(textOf(question.name) ?? "", 60)}"`)
+          .join(", ");
+        return {
+          status: "pass",
+          description: `FAQPage markup with ${answered.length} answered question${answered.length === 1 ? "" : "s"}${answered.length < questions.length ? ` (of ${questions.length})` : ""}: ${names}${answered.length > 2 ? ", ..." : ""}. Google no longer shows FAQ rich results; the markup still helps engines pair questions with answers.`,
+          evidence,
+        };
+      }
+      const markUp =
+        pairs.length > 0
+          ? `Mark up the visible questions (${pairList(pairs)}) as FAQPage → mainEntity: Question (name) → acceptedAnswer: Answer (text), with the text as the page shows it.`
+          : "Give each Question of the FAQPage a name and an acceptedAnswer with the answer's text, as the page shows it.";
+      if (faqs.length > 0) {
+        return {
+          status: "fail",
+          description:
+            questions.length > 0
+              ? `FAQPage markup has ${questions.length} question${questions.length === 1 ? "" : "s"}, none with a name and an acceptedAnswer with text.`
+              : "FAQPage markup has no Question in its mainEntity.",
+          fix: markUp,
+          evidence,
+        };
+      }
+      const unreadable = unreadableNote(page, ["FAQPage", "Question"]);
+      if (jsonLd(page).unreadableNodes.some((node) => typesOf(node).includes("FAQPage"))) {
+        return {
+          status: "fail",
+          description: `FAQPage markup is present but unreadable: ${unreadable}`,
+          fix: unreadableFix(page, `its FAQPage${pairs.length > 0 ? ` of ${pairList(pairs, 2)}` : ""}`),
+          evidence: [...evidence, unreadable],
+        };
+      }
+      if (pairs.length >= MIN_PAIRS) {
+        return {
+          status: "fail",
+          description: `The main content answers ${pairs.length} questions (${pairList(pairs)}) but has no FAQPage markup.${unreadable ? ` ${unreadable}` : ""}`,
+          fix: markUp,
+          evidence,
+        };
+      }
       return {
-        status: "pass",
-        description: `FAQPage markup with ${answered.length} answered question${answered.length === 1 ? "" : "s"}${answered.length < questions.length ? ` (of ${questions.length})` : ""}: ${names}${answered.length > 2 ? ", ..." : ""}. Google no longer shows FAQ rich results; the markup still helps engines pair questions with answers.`,
-        evidence,
-      };
-    }
-    const markUp =
-      pairs.length > 0
-        ? `Mark up the visible questions (${pairList(pairs)}) as FAQPage → mainEntity: Question (name) → acceptedAnswer: Answer (text), with the text as the page shows it.`
-        : "Give each Question of the FAQPage a name and an acceptedAnswer with the answer's text, as the page shows it.";
-    if (faqs.length > 0) {
-      return {
-        status: "fail",
+        status: "skip",
         description:
-          questions.length > 0
-            ? `FAQPage markup has ${questions.length} question${questions.length === 1 ? "" : "s"}, none with a name and an acceptedAnswer with text.`
-            : "FAQPage markup has no Question in its mainEntity.",
-        fix: markUp,
+          pairs.length === 1
+            ? `Not applicable: the main content answers one question (${pairList(pairs)}), a section rather than an FAQ, and has no FAQPage markup.`
+            : "Not applicable: the main content holds no question-and-answer pairs (question headings or <details> with answers) and the page has no FAQPage markup.",
         evidence,
       };
-    }
-    const unreadable = unreadableNote(page, ["FAQPage", "Question"]);
-    if (jsonLd(page).unreadableNodes.some((node) => typesOf(node).includes("FAQPage"))) {
-      return {
-        status: "fail",
-        description: `FAQPage markup is present but unreadable: ${unreadable}`,
-        fix: unreadableFix(page, `its FAQPage${pairs.length > 0 ? ` of ${pairList(pairs, 2)}` : ""}`),
-        evidence: [...evidence, unreadable],
-      };
-    }
-    if (pairs.length >= MIN_PAIRS) {
-      return {
-        status: "fail",
-        description: `The main content answers ${pairs.length} questions (${pairList(pairs)}) but has no FAQPage markup.${unreadable ? ` ${unreadable}` : ""}`,
-        fix: markUp,
-        evidence,
-      };
-    }
-    return {
-      status: "skip",
-      description:
-        pairs.length === 1
-          ? `Not applicable: the main content answers one question (${pairList(pairs)}), a section rather than an FAQ, and has no FAQPage markup.`
-          : "Not applicable: the main content holds no question-and-answer pairs (question headings or <details> with answers) and the page has no FAQPage markup.",
-      evidence,
-    };
-  },
-});
+    },
+  }),
+);

@@ -394,3 +394,37 @@ export const passedOverNote = (page: Page): string => {
   });
   return ` Not counted, as not the content's: ${parts.join("; ")}.`;
 };
+
+const SILENT_TEXT = new Set(["script", "style", "noscript", "template", "svg"]);
+
+/** A stretch of the main content: the text under a heading (null for the text before the first) and its words. */
+export type Section = { heading: Heading | null; words: number };
+
+/**
+ * The main content cut at the given headings, in document order: each heading's section runs
+ * to the next of them, and the text before the first is a section without heading. Words are
+ * counted as everywhere (page.ts `countWords`), without scripts, styles or set-aside boilerplate.
+ */
+export const sectionsAt = (page: Page, headings: readonly Heading[]): Section[] => {
+  const { root, excludes } = page.main;
+  const starts = new Map(headings.map((heading) => [heading.element as Node, heading]));
+  const sections: Section[] = [{ heading: null, words: 0 }];
+  const stack: Node[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as Node;
+    const start = starts.get(node);
+    if (start) sections.push({ heading: start, words: 0 });
+    if (node.nodeType === 3) {
+      (sections[sections.length - 1] as Section).words += countWords(node.nodeValue ?? "");
+      continue;
+    }
+    if (node.nodeType !== 1 || (start === undefined && node !== root && excludes(node as Element))) continue;
+    if (SILENT_TEXT.has((node as Element).localName)) continue;
+    const children = node.childNodes;
+    for (let index = children.length - 1; index >= 0; index--) {
+      const child = children[index];
+      if (child) stack.push(child);
+    }
+  }
+  return sections;
+};

@@ -11,6 +11,20 @@ const question = (text: string, lang?: string) =>
   isQuestion(preparePage(snapshotOf(page("", lang)), FIXED_SCAN_TIME), text);
 
 describe("qa-content", () => {
+  it("does not ask a page whose h2s stand outside the main content to divide it under h2s", () => {
+    const prose =
+      "<p>A paragraph of the article with enough words to be read as its content, and commas too.</p>".repeat(5);
+    const verdict = judge(
+      qaContent,
+      page(
+        `<article><h1>Report</h1>${prose}</article><aside><h2>Most read</h2><p>Some words that follow it.</p></aside>`,
+      ),
+    );
+    expect(verdict.status).toBe("fail");
+    expect(verdict.fix).toMatch(/^The page's h2 "Most read" lies outside its main content/);
+    expect(verdict.fix).not.toMatch(/^Divide/);
+  });
+
   it("passes with two question headings", () => {
     const verdict = judge(
       qaContent,

@@ -2,8 +2,9 @@ import { syllable } from "syllable";
 import { defineCheck } from "../check";
 import { readableText } from "../lib/element";
 import { perPage } from "../lib/memo";
+import { judgesContent } from "../lib/placeholder";
 import { profiled } from "../lib/profile";
-import type { Page } from "../page";
+import { type Page, wordsIn } from "../page";
 import { pageLanguage } from "./headings";
 
 // Elements that end a run of text: a heading, list item or cell is a sentence of its own even
@@ -41,8 +42,8 @@ const textRuns = (root: Element, excludes: (element: Element) => boolean): strin
   return runs;
 };
 
-// Words of Latin letters (with apostrophes and inner hyphens); numbers and symbols are not words to Flesch.
-const WORD = /[a-z]+(?:['’-][a-z]+)*/g;
+// Flesch reads the words of every check (page.ts `wordsIn`) that have a letter: a number has no syllables to count
+const HAS_LETTER = /\p{L}/u;
 // a sentence ends at . ! ? (or …) followed by a space or the end of the run
 const SENTENCE_END = /[.!?…]+["'”’)\]]*(?=\s|$)/g;
 const ENDS_SENTENCE = /[.!?…]+["'”’)\]]*\s*$/;
@@ -58,8 +59,8 @@ const textStats = perPage(
       // the page's h1, when it stands outside the main content's DOM, is a sentence of its own
       const runs = heading && !root.contains(heading) ? [readableText(heading)] : [];
       for (const run of [...runs, ...textRuns(root, excludes)]) {
-        const runWords = run.toLowerCase().match(WORD);
-        if (!runWords) continue;
+        const runWords = wordsIn(run.toLowerCase()).filter((word) => HAS_LETTER.test(word));
+        if (runWords.length === 0) continue;
         // no spread: a run can be one huge block of text, beyond the engine's argument limit
         for (const word of runWords) words.push(word);
         // the text after the last full stop (or a run without any) is a sentence too
@@ -129,41 +130,44 @@ const MIN_WORDS = 100;
  * The formula is fitted to English: pages in other languages skip. Under 100 words the score
  * swings on a sentence or two, so thin content skips too (content-depth judges the length).
  */
-export const readability = defineCheck({
-  id: "readability",
-  category: "aeo",
-  severity: "info",
-  maxScore: 2,
-  quick: false,
-  title: "Content is easy to read",
-  run: (page) => {
-    const { words, sentences } = textStats(page);
-    if (!isEnglish(page, words)) {
-      const lang = pageLanguage(page);
+export const readability = judgesContent(
+  defineCheck({
+    id: "readability",
+    category: "aeo",
+    severity: "info",
+    maxScore: 2,
+    quick: false,
+    title: "Content is easy to read",
+    run: (page) => {
+      const { words, sentences } = textStats(page);
+      if (!isEnglish(page, words)) {
+        const lang = pageLanguage(page);
+        return {
+          status: "skip",
+          description: `Flesch reading ease is defined for English; the page is ${lang ? `in "${lang}"` : "not in English, by its text"}.`,
+        };
+      }
+      // the main content's one word count, as content-depth and every other check count it
+      if (page.main.words < MIN_WORDS) {
+        return {
+          status: "skip",
+          description: `The main content has too little text (${page.main.words} words) to score its readability.`,
+        };
+      }
+      let syllables = 0;
+      for (const word of words) syllables += syllablesOf(word);
+      const wordsPerSentence = words.length / Math.max(1, sentences);
+      const score = Math.round(206.835 - 1.015 * wordsPerSentence - 84.6 * (syllables / words.length));
+      const detail = `${Math.round(wordsPerSentence)} words per sentence, ${(syllables / words.length).toFixed(2)} syllables per word`;
+      const evidence = [String(score), detail];
+      if (score >= 50) return { status: "pass", description: `Flesch reading ease ${score} (${detail}).`, evidence };
+      const perSentence = Math.round(wordsPerSentence);
       return {
-        status: "skip",
-        description: `Flesch reading ease is defined for English; the page is ${lang ? `in "${lang}"` : "not in English, by its text"}.`,
+        status: score >= 30 ? "warn" : "fail",
+        description: `Flesch reading ease ${score} (${detail}): ${score >= 30 ? "fairly hard" : "hard"} to read; 50 or more reads easily.`,
+        fix: `To raise the reading ease from ${score}, ${perSentence > 20 ? `shorten sentences from ${perSentence} words on average to under 20` : `keep sentences under 20 words (${perSentence} on average now)`} and prefer short, common words (${(syllables / words.length).toFixed(2)} syllables per word now): engines quote answers sentence by sentence.`,
+        evidence,
       };
-    }
-    if (words.length < MIN_WORDS) {
-      return {
-        status: "skip",
-        description: `The main content has too little text (${words.length} words) to score its readability.`,
-      };
-    }
-    let syllables = 0;
-    for (const word of words) syllables += syllablesOf(word);
-    const wordsPerSentence = words.length / Math.max(1, sentences);
-    const score = Math.round(206.835 - 1.015 * wordsPerSentence - 84.6 * (syllables / words.length));
-    const detail = `${Math.round(wordsPerSentence)} words per sentence, ${(syllables / words.length).toFixed(2)} syllables per word`;
-    const evidence = [String(score), detail];
-    if (score >= 50) return { status: "pass", description: `Flesch reading ease ${score} (${detail}).`, evidence };
-    const perSentence = Math.round(wordsPerSentence);
-    return {
-      status: score >= 30 ? "warn" : "fail",
-      description: `Flesch reading ease ${score} (${detail}): ${score >= 30 ? "fairly hard" : "hard"} to read; 50 or more reads easily.`,
-      fix: `To raise the reading ease from ${score}, ${perSentence > 20 ? `shorten sentences from ${perSentence} words on average to under 20` : `keep sentences under 20 words (${perSentence} on average now)`} and prefer short, common words (${(syllables / words.length).toFixed(2)} syllables per word now): engines quote answers sentence by sentence.`,
-      evidence,
-    };
-  },
-});
+    },
+  }),
+);

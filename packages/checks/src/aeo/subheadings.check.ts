@@ -1,5 +1,6 @@
 import { defineCheck } from "../check";
-import { headingList, passedOverNote, subHeadings } from "./headings";
+import { judgesContent } from "../lib/placeholder";
+import { headingList, passedOverNote, type Section, sectionsAt, subHeadings } from "./headings";
 
 // from this length a text is asked for sections; content-depth draws its line at the same count
 const SECTIONED_WORDS = 300;
@@ -14,51 +15,62 @@ const SECTIONED_WORDS = 300;
  * guides ask for a subheading every 300 words or so): any subheading passes it and none skips
  * it, and content-depth judges its length. 100 words under two headings are not under-structured.
  */
-export const subheadings = defineCheck({
-  id: "subheadings",
-  category: "aeo",
-  severity: "info",
-  maxScore: 2,
-  quick: false,
-  title: "Content is divided by subheadings",
-  run: (page) => {
-    const headings = subHeadings(page);
-    const count = headings.length;
-    const note = passedOverNote(page);
-    const evidence = headings.map((heading) => heading.text);
-    if (count >= 3) {
-      return {
-        status: "pass",
-        description: `The main content has ${count} h2/h3 subheadings: ${headingList(headings)}.${note}`,
-        evidence,
-      };
-    }
-    const words = page.main.words;
-    if (words < SECTIONED_WORDS) {
-      if (count === 0) {
+export const subheadings = judgesContent(
+  defineCheck({
+    id: "subheadings",
+    category: "aeo",
+    severity: "info",
+    maxScore: 2,
+    quick: false,
+    title: "Content is divided by subheadings",
+    run: (page) => {
+      const headings = subHeadings(page);
+      const count = headings.length;
+      const note = passedOverNote(page);
+      const evidence = headings.map((heading) => heading.text);
+      if (count >= 3) {
         return {
-          status: "skip",
-          description: `The main content's ${words} word${words === 1 ? " is" : "s are"} too short to need sections (${SECTIONED_WORDS} or more do).${note}`,
+          status: "pass",
+          description: `The main content has ${count} h2/h3 subheadings: ${headingList(headings)}.${note}`,
           evidence,
         };
       }
+      const words = page.main.words;
+      if (words < SECTIONED_WORDS) {
+        if (count === 0) {
+          return {
+            status: "skip",
+            description: `The main content's ${words} word${words === 1 ? " is" : "s are"} too short to need sections (${SECTIONED_WORDS} or more do).${note}`,
+            evidence,
+          };
+        }
+        return {
+          status: "pass",
+          description: `The main content's ${words} words have ${count} h2/h3 subheading${count === 1 ? "" : "s"}, enough for a short text: ${headingList(headings)}.${note}`,
+          evidence,
+        };
+      }
+      if (count === 0) {
+        return {
+          status: "fail",
+          description: `The main content's ${words} words run under no h2/h3 subheading.${note}`,
+          fix: `Divide the ${words} words into sections under descriptive h2/h3 headings, one topic or question each.`,
+          evidence,
+        };
+      }
+      // the page has subheadings: what is wrong is a section too long, and the fix names it
+      const longest = sectionsAt(page, headings).reduce((a: Section, b: Section) => (b.words > a.words ? b : a));
+      const where = longest.heading
+        ? `under h${longest.heading.level} "${clip(longest.heading.text, 60)}"`
+        : `before the first subheading (h${headings[0]?.level} "${clip(headings[0]?.text ?? "", 60)}")`;
       return {
-        status: "pass",
-        description: `The main content's ${words} words have ${count} h2/h3 subheading${count === 1 ? "" : "s"}, enough for a short text: ${headingList(headings)}.${note}`,
-        evidence,
+        status: "warn",
+        description: `The main content's ${words} words have only ${count === 1 ? "one h2/h3 subheading" : "two h2/h3 subheadings"}: ${headingList(headings)}; the longest section, ${where}, runs ${longest.words} words.${note}`,
+        fix: `Split the ${longest.words} words ${where} into sections of their own, each under an h2/h3 heading that names its topic or question (about ${SECTIONED_WORDS} words or fewer each): an engine retrieves and cites a page section by section.`,
+        evidence: [...evidence, String(longest.words)],
       };
-    }
-    return {
-      status: count > 0 ? "warn" : "fail",
-      description:
-        count === 0
-          ? `The main content's ${words} words run under no h2/h3 subheading.${note}`
-          : `The main content's ${words} words have only ${count === 1 ? "one h2/h3 subheading" : "two h2/h3 subheadings"}: ${headingList(headings)}.${note}`,
-      fix:
-        count === 0
-          ? `Divide the ${words} words into sections under descriptive h2/h3 headings, one topic or question each.`
-          : `Divide the ${words} words further: beside ${headingList(headings, 2)}, give each topic or question its own h2/h3 section.`,
-      evidence,
-    };
-  },
-});
+    },
+  }),
+);
+
+const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);

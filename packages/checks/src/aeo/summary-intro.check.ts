@@ -1,6 +1,7 @@
 import { defineCheck } from "../check";
 import { isBylineLine } from "../geo/byline";
 import { readableText } from "../lib/element";
+import { judgesContent } from "../lib/placeholder";
 import { countWords, type Page } from "../page";
 import { isContent, mainAncestorNamed, mainElementsNamed } from "./main-dom";
 
@@ -69,58 +70,60 @@ const sentencesOf = (text: string): string[] => text.match(/[^.!?¿¡。？！]+
  * answer), or when it announces what the page will do ("In this article we will…") instead of
  * saying it.
  */
-export const summaryIntro = defineCheck({
-  id: "summary-intro",
-  category: "aeo",
-  severity: "info",
-  maxScore: 2,
-  quick: false,
-  title: "Content opens with a summary",
-  run: (page) => {
-    const first = opening(page);
-    if (!first) {
+export const summaryIntro = judgesContent(
+  defineCheck({
+    id: "summary-intro",
+    category: "aeo",
+    severity: "info",
+    maxScore: 2,
+    quick: false,
+    title: "Content opens with a summary",
+    run: (page) => {
+      const first = opening(page);
+      if (!first) {
+        return {
+          status: "fail",
+          description: `The main content (${page.main.words} words) has no paragraph of text to open with.`,
+          fix: `Open the content (${page.main.words} words now, none of them in a <p>) with a ${MIN_WORDS} to ${MAX_WORDS} word paragraph that sums up the page.`,
+          evidence: [String(page.main.words)],
+        };
+      }
+      const words = countWords(first.text);
+      const quoted = `"${clip(first.text)}"`;
+      const evidence = [first.text];
+      if (words < MIN_WORDS || words > MAX_WORDS) {
+        return {
+          status: "fail",
+          description: `The main content opens with a ${words}-word paragraph, ${quoted}; ${MIN_WORDS} to ${MAX_WORDS} words read as a summary.`,
+          fix:
+            words > MAX_WORDS
+              ? `Open with a shorter paragraph (${MIN_WORDS} to ${MAX_WORDS} words) that states the page's answer, then expand; the ${words} words of ${quoted} can follow it.`
+              : `Open with a paragraph of ${MIN_WORDS} to ${MAX_WORDS} words that sums up the page, before or in place of ${quoted}.`,
+          evidence,
+        };
+      }
+      const sentences = sentencesOf(first.text);
+      if (sentences.length > 0 && sentences.every((sentence) => /[?？]$/.test(sentence))) {
+        return {
+          status: "fail",
+          description: `The main content opens with questions, ${quoted}, and answers none of them there.`,
+          fix: `Follow or replace ${quoted} with the answer in ${MIN_WORDS} to ${MAX_WORDS} words: engines quote an opening that states the answer.`,
+          evidence,
+        };
+      }
+      if (ANNOUNCEMENT.test(first.text)) {
+        return {
+          status: "fail",
+          description: `The main content opens by announcing what the page will do, ${quoted}, rather than saying it.`,
+          fix: `Replace ${quoted} with the page's answer itself in ${MIN_WORDS} to ${MAX_WORDS} words: what the reader will learn, stated.`,
+          evidence,
+        };
+      }
       return {
-        status: "fail",
-        description: `The main content (${page.main.words} words) has no paragraph of text to open with.`,
-        fix: `Open the content (${page.main.words} words now, none of them in a <p>) with a ${MIN_WORDS} to ${MAX_WORDS} word paragraph that sums up the page.`,
-        evidence: [String(page.main.words)],
-      };
-    }
-    const words = countWords(first.text);
-    const quoted = `"${clip(first.text)}"`;
-    const evidence = [first.text];
-    if (words < MIN_WORDS || words > MAX_WORDS) {
-      return {
-        status: "fail",
-        description: `The main content opens with a ${words}-word paragraph, ${quoted}; ${MIN_WORDS} to ${MAX_WORDS} words read as a summary.`,
-        fix:
-          words > MAX_WORDS
-            ? `Open with a shorter paragraph (${MIN_WORDS} to ${MAX_WORDS} words) that states the page's answer, then expand; the ${words} words of ${quoted} can follow it.`
-            : `Open with a paragraph of ${MIN_WORDS} to ${MAX_WORDS} words that sums up the page, before or in place of ${quoted}.`,
+        status: "pass",
+        description: `The main content opens with a ${words}-word paragraph that states its point: ${quoted}.`,
         evidence,
       };
-    }
-    const sentences = sentencesOf(first.text);
-    if (sentences.length > 0 && sentences.every((sentence) => /[?？]$/.test(sentence))) {
-      return {
-        status: "fail",
-        description: `The main content opens with questions, ${quoted}, and answers none of them there.`,
-        fix: `Follow or replace ${quoted} with the answer in ${MIN_WORDS} to ${MAX_WORDS} words: engines quote an opening that states the answer.`,
-        evidence,
-      };
-    }
-    if (ANNOUNCEMENT.test(first.text)) {
-      return {
-        status: "fail",
-        description: `The main content opens by announcing what the page will do, ${quoted}, rather than saying it.`,
-        fix: `Replace ${quoted} with the page's answer itself in ${MIN_WORDS} to ${MAX_WORDS} words: what the reader will learn, stated.`,
-        evidence,
-      };
-    }
-    return {
-      status: "pass",
-      description: `The main content opens with a ${words}-word paragraph that states its point: ${quoted}.`,
-      evidence,
-    };
-  },
-});
+    },
+  }),
+);

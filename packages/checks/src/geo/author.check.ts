@@ -2,6 +2,7 @@ import { defineCheck } from "../check";
 import { readableText } from "../lib/element";
 import { type JsonLdNode, jsonLd, unreadableFix, unreadableNote } from "../lib/jsonld";
 import { perPage } from "../lib/memo";
+import { judgesContent } from "../lib/placeholder";
 import { foldWhitespace, type Page } from "../page";
 import { anchors } from "../seo/anchors";
 import { elementIndex, elementsNamed, isInert } from "../seo/dom";
@@ -148,35 +149,37 @@ const unreadableAuthor = (page: Page): string | null => {
  * author's page), or microdata itemprop="author". Every kind found is reported, the first of
  * each. An author named only in a JSON-LD block that does not parse is reported as unreadable.
  */
-export const author = defineCheck({
-  id: "author",
-  category: "geo",
-  severity: "warning",
-  maxScore: 3,
-  quick: true,
-  title: "Page names its author",
-  run: (page) => {
-    const found = [fromByline(page), fromJsonLd(page), fromMeta(page), fromRel(page), fromMicrodata(page)].filter(
-      (signal): signal is string => signal !== null,
-    );
-    if (found.length > 0) {
-      return { status: "pass", description: `The page names its author: ${found.join("; ")}.`, evidence: found };
-    }
-    const unreadable = unreadableAuthor(page);
-    if (unreadable) {
+export const author = judgesContent(
+  defineCheck({
+    id: "author",
+    category: "geo",
+    severity: "warning",
+    maxScore: 3,
+    quick: true,
+    title: "Page names its author",
+    run: (page) => {
+      const found = [fromByline(page), fromJsonLd(page), fromMeta(page), fromRel(page), fromMicrodata(page)].filter(
+        (signal): signal is string => signal !== null,
+      );
+      if (found.length > 0) {
+        return { status: "pass", description: `The page names its author: ${found.join("; ")}.`, evidence: found };
+      }
+      const unreadable = unreadableAuthor(page);
+      if (unreadable) {
+        return {
+          status: "fail",
+          description: `The page names its author, "${unreadable}", only in JSON-LD that engines cannot read: ${unreadableNote(page)} It shows no byline.`,
+          fix: `${unreadableFix(page)} Show the byline "By ${unreadable}" on the page too, linking to their profile with rel="author".`,
+          evidence: [unreadable],
+        };
+      }
+      const heading = page.main.heading ? readableText(page.main.heading) : "";
       return {
         status: "fail",
-        description: `The page names its author, "${unreadable}", only in JSON-LD that engines cannot read: ${unreadableNote(page)} It shows no byline.`,
-        fix: `${unreadableFix(page)} Show the byline "By ${unreadable}" on the page too, linking to their profile with rel="author".`,
-        evidence: [unreadable],
+        description: `No author found: no byline ("By …", "Posted by …" or the like${heading ? ` near the h1 "${clip(heading)}"` : ""}), no JSON-LD author with a name, no author meta or article:author, no rel="author" link and no itemprop="author".`,
+        fix: `Name the author: a visible byline ("By Jane Doe")${heading ? ` under the h1 "${clip(heading)}"` : ""} linking to their profile with rel="author", and "author": {"@type": "Person", "name": "...", "url": "..."} in the page's JSON-LD.`,
+        evidence: [heading],
       };
-    }
-    const heading = page.main.heading ? readableText(page.main.heading) : "";
-    return {
-      status: "fail",
-      description: `No author found: no byline ("By …", "Posted by …" or the like${heading ? ` near the h1 "${clip(heading)}"` : ""}), no JSON-LD author with a name, no author meta or article:author, no rel="author" link and no itemprop="author".`,
-      fix: `Name the author: a visible byline ("By Jane Doe")${heading ? ` under the h1 "${clip(heading)}"` : ""} linking to their profile with rel="author", and "author": {"@type": "Person", "name": "...", "url": "..."} in the page's JSON-LD.`,
-      evidence: [heading],
-    };
-  },
-});
+    },
+  }),
+);

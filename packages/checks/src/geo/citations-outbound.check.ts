@@ -1,6 +1,7 @@
 import { isContent } from "../aeo/main-dom";
 import { defineCheck } from "../check";
 import { perPage } from "../lib/memo";
+import { judgesContent } from "../lib/placeholder";
 import type { Page } from "../page";
 import { ownSites } from "./publisher";
 import { siteLabelOf, siteOf } from "./site";
@@ -113,39 +114,41 @@ export const citedSites = perPage((page: Page): CitedSites => {
  * sameAs accounts, the hosts that serve its share image and icons); each site counts once;
  * share buttons, links to image or video files and social-network profiles cite nothing.
  */
-export const citationsOutbound = defineCheck({
-  id: "citations-outbound",
-  category: "geo",
-  severity: "info",
-  maxScore: 3,
-  quick: false,
-  title: "Content cites other sources",
-  run: (page) => {
-    const { cited, sisters, profiles } = citedSites(page);
-    const sites = [...cited.keys()];
-    const list = `${sites.slice(0, 5).join(", ")}${sites.length > 5 ? ", ..." : ""}`;
-    const sisterNote = [
-      sisters.size > 0 ? ` Not counted, as the publisher's own: ${[...sisters].slice(0, 3).join(", ")}.` : "",
-      profiles.size > 0
-        ? ` Not counted, as profiles on social networks, not sources: ${[...profiles].slice(0, 3).join(", ")}${profiles.size > 3 ? " and more" : ""}.`
-        : "",
-    ].join("");
-    const evidence = [...sites, ...sisters, ...profiles];
-    if (sites.length >= 2)
+export const citationsOutbound = judgesContent(
+  defineCheck({
+    id: "citations-outbound",
+    category: "geo",
+    severity: "info",
+    maxScore: 3,
+    quick: false,
+    title: "Content cites other sources",
+    run: (page) => {
+      const { cited, sisters, profiles } = citedSites(page);
+      const sites = [...cited.keys()];
+      const list = `${sites.slice(0, 5).join(", ")}${sites.length > 5 ? ", ..." : ""}`;
+      const sisterNote = [
+        sisters.size > 0 ? ` Not counted, as the publisher's own: ${[...sisters].slice(0, 3).join(", ")}.` : "",
+        profiles.size > 0
+          ? ` Not counted, as profiles on social networks, not sources: ${[...profiles].slice(0, 3).join(", ")}${profiles.size > 3 ? " and more" : ""}.`
+          : "",
+      ].join("");
+      const evidence = [...sites, ...sisters, ...profiles];
+      if (sites.length >= 2)
+        return {
+          status: "pass",
+          description: `The main content links to ${sites.length} other sites (${list}).${sisterNote}`,
+          evidence,
+        };
+      const words = page.main.words;
       return {
-        status: "pass",
-        description: `The main content links to ${sites.length} other sites (${list}).${sisterNote}`,
+        status: sites.length === 1 ? "warn" : "fail",
+        description:
+          sites.length === 1
+            ? `The main content's ${words} words link to one other site (${list}); citing sources is a heuristic signal for AI answers.${sisterNote}`
+            : `The main content's ${words} words link to no other site; citing sources is a heuristic signal for AI answers.${sisterNote}`,
+        fix: `Cite your sources: link the studies, data and primary documents the claims of these ${words} words rest on, in the text where you use them${sites.length === 1 ? `, beside ${list}` : ""}.`,
         evidence,
       };
-    const words = page.main.words;
-    return {
-      status: sites.length === 1 ? "warn" : "fail",
-      description:
-        sites.length === 1
-          ? `The main content's ${words} words link to one other site (${list}); citing sources is a heuristic signal for AI answers.${sisterNote}`
-          : `The main content's ${words} words link to no other site; citing sources is a heuristic signal for AI answers.${sisterNote}`,
-      fix: `Cite your sources: link the studies, data and primary documents the claims of these ${words} words rest on, in the text where you use them${sites.length === 1 ? `, beside ${list}` : ""}.`,
-      evidence,
-    };
-  },
-});
+    },
+  }),
+);

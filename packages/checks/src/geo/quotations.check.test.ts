@@ -5,6 +5,32 @@ const article = (inner: string) =>
   `<html><head><title>t</title></head><body><article><h1>Report</h1>${inner}</article></body></html>`;
 
 describe("quotations", () => {
+  it("does not take an embedded post or an aside beside the article for the article's quotation", () => {
+    const prose =
+      "<p>A long paragraph of the report with enough words to be the content, and commas, as articles have.</p>".repeat(
+        4,
+      );
+    const verdict = judge(
+      quotations,
+      `<html><body><article><h1>Report</h1>${prose}<div class="social fb-embed"><blockquote>Our page on Facebook, follow it now.</blockquote></div><aside class="related"><blockquote>Tomorrow belongs to those who plan.</blockquote></aside></article></body></html>`,
+    );
+    expect(verdict.fix).toMatch(/^Quote an expert or a primary source on "Report"/);
+  });
+
+  it("never asks for a quotation the page has: one the extraction left out of the article is to be moved in", () => {
+    const prose =
+      "<p>A long paragraph of the report with enough words to be the content, and commas, as articles have.</p>".repeat(
+        4,
+      );
+    const verdict = judge(
+      quotations,
+      `<html><body><article><h1>Report</h1>${prose}<aside class="pullquote"><q>Tomorrow belongs to those who plan.</q></aside>${prose}</article></body></html>`,
+    );
+    expect(verdict.status).toBe("fail");
+    expect(verdict.fix).toMatch(/^Move the quotation "Tomorrow belongs to those who plan\." into the main content/);
+    expect(verdict.fix).not.toMatch(/Quote an expert/);
+  });
+
   it("passes with a blockquote, quoting its start", () => {
     const verdict = judge(quotations, article("<p>Intro.</p><blockquote><p>Ship small, ship often.</p></blockquote>"));
     expect(verdict.status).toBe("pass");

@@ -1,8 +1,9 @@
 import { pageLanguage } from "../aeo/headings";
 import { isContent } from "../aeo/main-dom";
 import { defineCheck } from "../check";
-import { readableText } from "../lib/element";
+import { isHiddenByMarkup, isInert, readableText } from "../lib/element";
 import { perPage } from "../lib/memo";
+import { judgesContent } from "../lib/placeholder";
 import type { Page } from "../page";
 import { proseText } from "./statistics.check";
 
@@ -136,45 +137,87 @@ const clip = (text: string, max: number): string => (text.length > max ? `${text
  * 「…」と述べた). Pull quotes in `<blockquote>` count: an extractor reads them as quotations too.
  * A heuristic.
  */
-export const quotations = defineCheck({
-  id: "quotations",
-  category: "geo",
-  severity: "info",
-  maxScore: 2,
-  quick: false,
-  title: "Content quotes someone",
-  run: (page) => {
-    const elements = [...page.main.root.querySelectorAll("blockquote, q")].filter(
-      (element) => readableText(element) !== "" && isContent(page, element),
-    );
-    const [first] = elements;
-    if (first) {
-      const text = readableText(first);
+export const quotations = judgesContent(
+  defineCheck({
+    id: "quotations",
+    category: "geo",
+    severity: "info",
+    maxScore: 2,
+    quick: false,
+    title: "Content quotes someone",
+    run: (page) => {
+      const elements = [...page.main.root.querySelectorAll("blockquote, q")].filter(
+        (element) => readableText(element) !== "" && isContent(page, element),
+      );
+      const [first] = elements;
+      if (first) {
+        const text = readableText(first);
+        return {
+          status: "pass",
+          description: `The main content has ${elements.length} quotation${elements.length === 1 ? "" : "s"} in <blockquote> or <q>, the first: "${clip(text, 80)}".`,
+          evidence: [text],
+        };
+      }
+      const attributed = attributedQuote(page);
+      if (attributed) {
+        // the quotation, shortened, and its attribution in full: the speaker is the evidence
+        const close = Math.max(...['"', "”", "»", "“", "」", "』"].map((mark) => attributed.lastIndexOf(mark)));
+        const shown =
+          close > 0 ? `${clip(attributed.slice(0, close), 60)}${attributed.slice(close)}` : clip(attributed, 100);
+        return {
+          status: "pass",
+          description: `The main content quotes a named source: ${shown}.`,
+          evidence: [attributed],
+        };
+      }
+      const words = page.main.words;
+      const heading = page.main.heading ? readableText(page.main.heading) : "";
+      // a fix never asks for a quotation the page has: one outside the main content is to be moved into it
+      const outside = quoteOutsideContent(page);
+      if (outside) {
+        return {
+          status: "fail",
+          description: `The main content's ${words} word${words === 1 ? "" : "s"} quote no one; the page's quotation "${clip(outside, 80)}" stands outside the main content, where extractors do not read it as the page's.`,
+          fix: `Move the quotation "${clip(outside, 60)}" into the main content${heading ? ` under "${clip(heading, 60)}"` : ""}, in a <blockquote> or <q>, and name its speaker beside it.`,
+          evidence: [outside],
+        };
+      }
       return {
-        status: "pass",
-        description: `The main content has ${elements.length} quotation${elements.length === 1 ? "" : "s"} in <blockquote> or <q>, the first: "${clip(text, 80)}".`,
-        evidence: [text],
+        status: "fail",
+        description: `The main content's ${words} word${words === 1 ? "" : "s"}${heading ? ` under "${clip(heading, 60)}"` : ""} quote no one: no <blockquote>, no <q>, no quotation attributed to a speaker; quotations are a heuristic signal for AI answers.`,
+        fix: `Quote an expert or a primary source ${heading ? `on "${clip(heading, 60)}" ` : ""}in the ${words} words of the main content, in a <blockquote> or <q>, and name the speaker.`,
+        evidence: [String(words), heading],
       };
-    }
-    const attributed = attributedQuote(page);
-    if (attributed) {
-      // the quotation, shortened, and its attribution in full: the speaker is the evidence
-      const close = Math.max(...['"', "”", "»", "“", "」", "』"].map((mark) => attributed.lastIndexOf(mark)));
-      const shown =
-        close > 0 ? `${clip(attributed.slice(0, close), 60)}${attributed.slice(close)}` : clip(attributed, 100);
-      return {
-        status: "pass",
-        description: `The main content quotes a named source: ${shown}.`,
-        evidence: [attributed],
-      };
-    }
-    const words = page.main.words;
-    const heading = page.main.heading ? readableText(page.main.heading) : "";
-    return {
-      status: "fail",
-      description: `The main content's ${words} word${words === 1 ? "" : "s"}${heading ? ` under "${clip(heading, 60)}"` : ""} quote no one: no <blockquote>, no <q>, no quotation attributed to a speaker; quotations are a heuristic signal for AI answers.`,
-      fix: `Quote an expert or a primary source ${heading ? `on "${clip(heading, 60)}" ` : ""}in the ${words} words of the main content, in a <blockquote> or <q>, and name the speaker.`,
-      evidence: [String(words), heading],
-    };
-  },
-});
+    },
+  }),
+);
+
+/**
+ * A `<blockquote>` or `<q>` of the article the main content was extracted from (its `<article>`,
+ * `<main>` or role=main element) that the extraction left out, such as a pull quote: its text,
+ * or null. Quotations elsewhere on the page (an embedded post, a teaser, a widget) are not the
+ * article's.
+ */
+const quoteOutsideContent = (page: Page): string | null => {
+  // only Readability's extraction leaves out parts of the article; a <main> or <article> taken whole leaves none
+  if (page.main.source !== "readability") return null;
+  const articles = page.doc.querySelectorAll("article");
+  const article =
+    page.main.pageHeading?.closest("article, main, [role=main]") ??
+    (articles.length === 1 ? (articles[0] ?? null) : null);
+  if (!article) return null;
+  const kept = new Set([...page.main.root.querySelectorAll("blockquote, q")].map((element) => readableText(element)));
+  for (const element of article.querySelectorAll("blockquote, q")) {
+    if (isInert(element) || isHiddenByMarkup(element) || element.closest(NOT_THE_ARTICLES) !== null) continue;
+    // an aside is beside the article, unless it is the article's pull quote (<aside class="pullquote">)
+    const aside = element.closest("aside");
+    if (aside && !/quote/i.test(aside.getAttribute("class") ?? "")) continue;
+    const text = readableText(element);
+    if (text.length >= 20 && !kept.has(text)) return text;
+  }
+  return null;
+};
+
+// where a quotation inside an article is not the article's: navigation, an embedded post
+const NOT_THE_ARTICLES =
+  "nav, footer, iframe, [class*=embed], [class*=twitter], [class*=facebook], [class*=instagram], [class*=tiktok]";

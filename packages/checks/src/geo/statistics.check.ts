@@ -1,6 +1,7 @@
 import { defineCheck } from "../check";
 import { readableText } from "../lib/element";
 import { perPage } from "../lib/memo";
+import { judgesContent } from "../lib/placeholder";
 import { foldWhitespace, type Page } from "../page";
 
 // a number in digits: 42, 3.5, 3,400, 1.234,56
@@ -197,34 +198,36 @@ export const quantities = perPage((page: Page): string[] => [
  * year is no fact, and numbers in code (`$0` in a shell snippet) are not prose. Each distinct
  * match counts once. A heuristic: it cannot tell a statistic from a price list.
  */
-export const statistics = defineCheck({
-  id: "statistics",
-  category: "geo",
-  severity: "info",
-  maxScore: 3,
-  quick: false,
-  title: "Content cites numbers",
-  run: (page) => {
-    const found = quantities(page);
-    const sample = found
-      .slice(0, 4)
-      .map((quantity) => `"${quantity}"`)
-      .join(", ");
-    if (found.length >= 3)
+export const statistics = judgesContent(
+  defineCheck({
+    id: "statistics",
+    category: "geo",
+    severity: "info",
+    maxScore: 3,
+    quick: false,
+    title: "Content cites numbers",
+    run: (page) => {
+      const found = quantities(page);
+      const sample = found
+        .slice(0, 4)
+        .map((quantity) => `"${quantity}"`)
+        .join(", ");
+      if (found.length >= 3)
+        return {
+          status: "pass",
+          description: `The main content states ${found.length} quantitative facts (${sample}${found.length > 4 ? ", ..." : ""}).`,
+          evidence: found,
+        };
+      const words = `${page.main.words} word${page.main.words === 1 ? "" : "s"}`;
       return {
-        status: "pass",
-        description: `The main content states ${found.length} quantitative facts (${sample}${found.length > 4 ? ", ..." : ""}).`,
+        status: found.length > 0 ? "warn" : "fail",
+        description:
+          found.length > 0
+            ? `The main content's ${words} state${page.main.words === 1 ? "s" : ""} only ${found.length} quantitative fact${found.length === 1 ? "" : "s"} (${sample}); 3 or more is the aim (a heuristic from GEO research).`
+            : `The main content's ${words} state${page.main.words === 1 ? "s" : ""} no figure: no number with a unit, amount or percentage, in digits or in words (years and code do not count).`,
+        fix: `Back the claims of these ${words} with concrete figures (percentages, amounts, counts, measurements) and name their source; generative answers favour quotable facts.`,
         evidence: found,
       };
-    const words = `${page.main.words} word${page.main.words === 1 ? "" : "s"}`;
-    return {
-      status: found.length > 0 ? "warn" : "fail",
-      description:
-        found.length > 0
-          ? `The main content's ${words} state${page.main.words === 1 ? "s" : ""} only ${found.length} quantitative fact${found.length === 1 ? "" : "s"} (${sample}); 3 or more is the aim (a heuristic from GEO research).`
-          : `The main content's ${words} state${page.main.words === 1 ? "s" : ""} no figure: no number with a unit, amount or percentage, in digits or in words (years and code do not count).`,
-      fix: `Back the claims of these ${words} with concrete figures (percentages, amounts, counts, measurements) and name their source; generative answers favour quotable facts.`,
-      evidence: found,
-    };
-  },
-});
+    },
+  }),
+);

@@ -1,4 +1,5 @@
 import { profiled } from "../lib/profile";
+import { wordsIn } from "../page";
 
 /** Elements whose text no reader sees: code, styles, and markup kept for later. */
 const SILENT = new Set(["script", "style", "noscript", "template"]);
@@ -31,15 +32,12 @@ export const visibleText = (root: Node): string => {
 
 export type WordCounts = { counts: ReadonlyMap<string, number>; total: number };
 
-// runs of letters and digits, with inner apostrophes ("don't"); punctuation and case do not count
-const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu;
-
-/** How often each word occurs in a text, lower-cased. */
+/** How often each word occurs in a text (page.ts `wordsIn`, the one word count of every check), lower-cased. */
 export const wordCounts = (text: string): WordCounts =>
   profiled("segmentation", () => {
     const counts = new Map<string, number>();
     let total = 0;
-    for (const [word] of text.toLowerCase().matchAll(WORD)) {
+    for (const word of wordsIn(text.toLowerCase())) {
       counts.set(word, (counts.get(word) ?? 0) + 1);
       total += 1;
     }

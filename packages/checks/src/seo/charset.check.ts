@@ -35,11 +35,50 @@ const metaCharset = (html: string): string | null => {
   return null;
 };
 
+// what windows-1252 (and ISO-8859-1, which browsers read as windows-1252) makes of UTF-8's continuation bytes 0x80-0xBF
+const CONTINUATION = "[\u0080-\u00BF€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ]";
+// a UTF-8 lead byte so read, followed by as many continuation bytes as it announces ("Ã©" for é, "â€™" for ’)
+const MOJIBAKE = new RegExp(
+  `[\u00C2-\u00DF]${CONTINUATION}|[\u00E0-\u00EF]${CONTINUATION}{2}|[\u00F0-\u00F4]${CONTINUATION}{3}`,
+  "gu",
+);
+const CP1252_HIGH = "€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ";
+// charsets whose every byte is one character: UTF-8's multi-byte sequences read in them as two to four characters
+const SINGLE_BYTE =
+  /^(?:windows-125\d|cp125\d|iso-8859-\d+|iso8859-\d+|latin-?1|l1|us-ascii|ascii|x-cp125\d|iso_8859-1)$/;
+
+/** The bytes a windows-1252 reading of a text came from, decoded as UTF-8: what the page meant ("é" for "Ã©"). */
+const asUtf8 = (text: string): string => {
+  const bytes = [...text].map((char) => {
+    const code = char.codePointAt(0) ?? 0;
+    const high = CP1252_HIGH.indexOf(char);
+    return high >= 0 ? 0x80 + high : code;
+  });
+  return new TextDecoder("utf-8").decode(new Uint8Array(bytes));
+};
+
+/**
+ * UTF-8 bytes served under a single-byte charset: the decoded text holds three or more
+ * sequences that are UTF-8 read as windows-1252 ("Ã©", "â€™"), and they make up most of its
+ * characters beyond ASCII. The samples, each with what it should read.
+ */
+const mojibakeOf = (html: string): string[] => {
+  const text = html.replace(/<script\b[\s\S]*?<\/script>|<style\b[\s\S]*?<\/style>|<[^>]*>/gi, " ");
+  const found = [...text.matchAll(MOJIBAKE)].map(([sequence]) => sequence);
+  if (found.length < 3) return [];
+  const beyondAscii = [...text].filter((char) => (char.codePointAt(0) ?? 0) > 0x7f).length;
+  const inSequences = found.reduce((sum, sequence) => sum + [...sequence].length, 0);
+  if (inSequences * 2 < beyondAscii) return [];
+  return [...new Set(found)].slice(0, 3).map((sequence) => `"${sequence}" (${asUtf8(sequence)})`);
+};
+
 /**
  * UTF-8 is declared where browsers read it before parsing: the Content-Type header's charset,
  * a byte order mark, or a `<meta charset>` / `http-equiv` Content-Type within the first 1,024
  * bytes of the served HTML. The header wins over the meta, as in browsers. Another charset
- * warns; none (or a meta too late in the file) fails.
+ * warns; none (or a meta too late in the file) fails. A single-byte charset declared for bytes
+ * that are UTF-8 (mojibake: "Ã©" for é, "â€™" for ’ all through the text) fails, and the fix
+ * names the declaration to change rather than asking to convert bytes that are UTF-8 already.
  */
 export const charset = defineCheck({
   id: "charset",
@@ -57,6 +96,20 @@ export const charset = defineCheck({
     const source = bom ? "a byte order mark" : header ? "the Content-Type header" : "a <meta> in the first 1,024 bytes";
     if (declared && UTF8_LABELS.has(declared)) {
       return { status: "pass", description: `UTF-8 is declared by ${source}.` };
+    }
+    const mojibake = declared && SINGLE_BYTE.test(declared) ? mojibakeOf(snapshot.rawHtml) : [];
+    if (declared && mojibake.length > 0) {
+      const declaration = bom
+        ? "the byte order mark"
+        : header
+          ? `"Content-Type: ${snapshot.headers["content-type"]}"`
+          : `<meta charset="${declared}"> (or its http-equiv Content-Type)`;
+      return {
+        status: "fail",
+        description: `The page declares ${declared} (by ${source}) but its bytes are UTF-8, so its text reads as mojibake: ${mojibake.join(", ")}.`,
+        fix: `Change the declaration ${declaration} to utf-8${header ? ' ("Content-Type: text/html; charset=utf-8")' : ' (<meta charset="utf-8">)'}; the bytes are UTF-8 already and need no conversion.`,
+        evidence: [declared, source, ...mojibake],
+      };
     }
     if (declared) {
       return {

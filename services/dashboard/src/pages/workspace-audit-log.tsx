@@ -38,29 +38,33 @@ const ACTIONS: Record<Action, string> = {
 };
 
 const PAGE_SIZE = 20;
+const NO_NAMES: Names = new Map();
 
-const shown = (value: unknown): string => {
+/** Client ids by name, so an entry says "client_id: Acme" rather than a uuid. */
+type Names = Map<string, string>;
+
+const shown = (value: unknown, names: Names): string => {
   if (value === null || value === undefined) return "none";
-  if (typeof value === "string") return value;
+  if (typeof value === "string") return names.get(value) ?? value;
   return JSON.stringify(value);
 };
 
 /** A change as "field: from → to" or "field: value". */
-const fieldText = (name: string, value: unknown): string => {
+const fieldText = (name: string, value: unknown, names: Names): string => {
   if (value && typeof value === "object" && !Array.isArray(value) && "from" in value && "to" in value) {
     const { from, to } = value as { from: unknown; to: unknown };
-    return `${name}: ${shown(from)} → ${shown(to)}`;
+    return `${name}: ${shown(from, names)} → ${shown(to, names)}`;
   }
-  return `${name}: ${shown(value)}`;
+  return `${name}: ${shown(value, names)}`;
 };
 
-const Changes = ({ changes }: { changes: Entry["changes"] }) => {
+const Changes = ({ changes, names }: { changes: Entry["changes"]; names: Names }) => {
   const fields = Object.entries(changes);
   if (fields.length === 0) return <span className="muted">–</span>;
   return (
     <ul className="changes">
       {fields.map(([name, value]) => (
-        <li key={name}>{fieldText(name, value)}</li>
+        <li key={name}>{fieldText(name, value, name === "client_id" ? names : NO_NAMES)}</li>
       ))}
     </ul>
   );
@@ -89,6 +93,11 @@ export const AuditLog = ({ workspace }: { workspace: WorkspaceView }) => {
     setMoreError(null);
     return page(null);
   }, [api, workspace.id, action]);
+  const clients = useLoad(
+    async () => dataOf(await api.GET("/api/v1/clients", { params: { query: { limit: 100 } } })),
+    [api, workspace.id],
+  );
+  const names: Names = new Map((clients.data ?? []).map((client) => [client.id, client.name]));
   const entries = [...(first.data?.entries ?? []), ...(more?.entries ?? [])];
   const cursor = more ? more.cursor : (first.data?.cursor ?? null);
   const loadMore = async () => {
@@ -151,7 +160,7 @@ export const AuditLog = ({ workspace }: { workspace: WorkspaceView }) => {
                     {entry.target.type} <code className="small">{entry.target.id.slice(0, 8)}</code>
                   </td>
                   <td>
-                    <Changes changes={entry.changes} />
+                    <Changes changes={entry.changes} names={names} />
                   </td>
                 </tr>
               ))}

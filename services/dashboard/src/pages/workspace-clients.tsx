@@ -131,10 +131,12 @@ const ClientForm = ({
 
 const MonthUsage = ({ usage }: { usage: Usage }) => (
   <p className="muted small">
-    This month, until {formatDateTime(usage.month.resets_at)}: the workspace used{" "}
-    {usage.workspace ? `${used(usage.workspace.scans)} scans and ${usage.workspace.audits.used} audits` : "–"}
+    This month, until {formatDateTime(usage.month.resets_at)}
+    {usage.workspace
+      ? `: the workspace's scans ${used(usage.workspace.scans)}, its audits ${usage.workspace.audits.used}`
+      : ""}
     {usage.unassigned
-      ? `; ${usage.unassigned.scans} scans and ${usage.unassigned.audits} audits counted for no client.`
+      ? `; counted for no client: ${usage.unassigned.scans} scans and ${usage.unassigned.audits} audits.`
       : "."}
   </p>
 );

@@ -92,7 +92,7 @@ export const AuditLog = ({ workspace }: { workspace: WorkspaceView }) => {
     setMore(null);
     setMoreError(null);
     return page(null);
-  }, [api, workspace.id, action]);
+  }, [api, workspace.id, workspace.name, action]);
   const clients = useLoad(
     async () => dataOf(await api.GET("/api/v1/clients", { params: { query: { limit: 100 } } })),
     [api, workspace.id],
@@ -132,6 +132,14 @@ export const AuditLog = ({ workspace }: { workspace: WorkspaceView }) => {
             </select>
           )}
         </Field>
+        <button
+          type="button"
+          className="button secondary refresh-log"
+          disabled={first.state === "loading"}
+          onClick={() => void first.reload()}
+        >
+          Show the latest
+        </button>
       </div>
       {first.state === "error" ? <Problem problem={first.problem} retry={() => void first.reload()} /> : null}
       {first.state === "loading" && !first.data ? <Loading what="the audit log" /> : null}

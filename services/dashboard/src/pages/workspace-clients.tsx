@@ -2,7 +2,7 @@ import { type DataOf, dataOf, problemSentence } from "@scan/client";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Confirm } from "../components/confirm";
 import { Empty, Field, FormError, Loading, Notice, Problem, TableWrap } from "../components/ui";
-import { formatDateTime } from "../format";
+import { formatDateTime, formatNumber } from "../format";
 import { asProblem, useLoad } from "../load";
 import { Link } from "../router";
 import { useApi } from "../session";
@@ -20,7 +20,11 @@ type Count = { used: number; limit: number | null };
 
 /** "12 of 500" or "12 (no quota)": a use against its quota. */
 const used = (count: Count | undefined): string =>
-  count === undefined ? "–" : count.limit === null ? `${count.used} (no quota)` : `${count.used} of ${count.limit}`;
+  count === undefined
+    ? "–"
+    : count.limit === null
+      ? `${formatNumber(count.used)} (no quota)`
+      : `${formatNumber(count.used)} of ${formatNumber(count.limit)}`;
 
 /** A quota field's text as the API takes it: empty is none, else a whole number. */
 const quotaOf = (text: string): number | null => (text.trim() === "" ? null : Number(text));
@@ -91,7 +95,7 @@ const ClientForm = ({
   };
   const titleId = editing ? "edit-client-title" : "add-client-title";
   return (
-    <form className="card" onSubmit={submit} aria-labelledby={titleId}>
+    <form className="card client-form" onSubmit={submit} aria-labelledby={titleId}>
       <h3 id={titleId}>{editing ? `Change ${editing.name}` : "Add a client"}</h3>
       <div className="form-row">
         <Field label="Client name" hint="Unique in this workspace.">

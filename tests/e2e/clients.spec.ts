@@ -229,7 +229,11 @@ test("at phone width (375 px): the clients, the audit log and the key form fit t
   await page.getByRole("heading", { name: "Clients" }).scrollIntoViewIfNeeded();
   await page.screenshot({ path: testInfo.outputPath("phone-workspace-clients.png") });
   await page.goto("/app/settings/keys");
-  await expect(page.getByLabel("Limit to client")).toBeVisible();
+  await expect(page.getByLabel("Limit to client").locator("option")).toHaveText([
+    "No limit: the whole workspace",
+    CLIENT,
+  ]);
+  await expect(page.getByText("No keys yet.")).toBeVisible();
   await expectNarrow(page, "keys");
   await page.screenshot({ path: testInfo.outputPath("phone-keys-client.png"), fullPage: true });
   await page.goto("/app/sites");

@@ -122,6 +122,22 @@ const fill = async (env: Env, token: string) => {
       checked_at: new Date(Date.now() - i * 2 * 86_400_000).toISOString(),
     });
   }
+  // an agency's client with its quotas, the audited site assigned to it, a read-only key limited to it
+  const client = await call("/api/v1/clients", {
+    name: "Northside Roasters",
+    notes: "Monthly report on the 1st",
+    scan_quota: 200,
+    audit_quota: 10,
+  });
+  const assigned = await fetch(`${env.E2E_GATEWAY_URL}/api/v1/sites/${siteId}`, {
+    method: "PATCH",
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ client_id: client.id }),
+  });
+  if (!assigned.ok) throw new Error(`assigning the site answered ${assigned.status}: ${await assigned.text()}`);
+  await call("/api/v1/clients", { name: "Harbour Bakery" });
+  await call("/api/v1/scan", { url: `${audited}/guides/ratio`, mode: "quick" });
+  await call("/api/v1/keys", { name: "Northside dashboard", client_id: client.id, read_only: true });
   return { scans, siteId: created.id, regressed: after, fullScan: scans[3].id as string };
 };
 
@@ -314,6 +330,15 @@ const main = async () => {
     say("docs/screenshots/key-delete.png");
     await page.keyboard.press("Escape");
     await shoot(page, "keys", "/app/settings/keys", (p) => p.locator("table").waitFor());
+    await page.goto("/app/settings/workspace");
+    await page.getByRole("region", { name: "Client list" }).waitFor();
+    await page.getByRole("region", { name: "Audit log entries" }).waitFor();
+    await page.waitForFunction(() => !document.querySelector(".state-loading"));
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.locator('section[aria-labelledby="clients-title"]').screenshot({ path: join(OUT, "clients.png") });
+    say("docs/screenshots/clients.png");
+    await page.locator('section[aria-labelledby="audit-log-title"]').screenshot({ path: join(OUT, "audit-log.png") });
+    say("docs/screenshots/audit-log.png");
     await shoot(page, "account", "/app/settings/account", (p) => p.getByRole("heading", { name: /plan$/ }).waitFor());
     await shoot(page, "operations", "/app/operations", (p) =>
       p.getByRole("heading", { level: 2, name: "Queue" }).waitFor(),
@@ -334,6 +359,14 @@ const main = async () => {
     });
     await shoot(small, "phone-keys", "/app/settings/keys", (p) => p.locator("table").waitFor(), { fullPage: false });
     await shoot(small, "phone-sites", "/app/sites", (p) => p.locator("table").waitFor(), { fullPage: false });
+    await small.goto("/app/settings/workspace");
+    await small.getByRole("region", { name: "Client list" }).waitFor();
+    await small.waitForFunction(() => !document.querySelector(".state-loading"));
+    await small.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await small
+      .locator('section[aria-labelledby="clients-title"]')
+      .screenshot({ path: join(OUT, "phone-clients.png") });
+    say("docs/screenshots/phone-clients.png");
     await small.goto(`/app/sites/${siteId}?range=90d`);
     await small.locator(".chart").waitFor();
     await small.waitForFunction(() => !document.querySelector(".state-loading"));

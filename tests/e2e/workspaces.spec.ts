@@ -231,7 +231,7 @@ test("at phone width (375 px): the switcher and the Workspace page fit the scree
   await page.getByLabel("Role", { exact: true }).selectOption("viewer");
   await page.getByRole("button", { name: "Invite", exact: true }).click();
   await expect(page.getByLabel("Invitation link")).toHaveValue(/#token=/);
-  await expect(page.getByRole("row", { name: /invited-/ })).toContainText("Viewer");
+  await expect(invitationsTable(page).getByRole("row", { name: /invited-/ })).toContainText("Viewer");
   await expectNarrow(page, "workspace");
   await expectAccessible(page, "workspace at 375 px");
   await page.screenshot({ path: testInfo.outputPath("phone-workspace.png"), fullPage: true });

@@ -8,6 +8,7 @@ import { formatDateTime } from "../format";
 import { asProblem, useLoad } from "../load";
 import { useApi } from "../session";
 import { useCanWrite } from "../workspace";
+import type { ClientView } from "./workspace-clients";
 
 /** The new key, shown this once: the service keeps only its hash. */
 const NewKey = ({ created, onDone }: { created: CreatedApiKey; onDone: () => void }) => {
@@ -63,10 +64,12 @@ const NewKey = ({ created, onDone }: { created: CreatedApiKey; onDone: () => voi
   );
 };
 
-const CreateKey = ({ onCreated }: { onCreated: (key: CreatedApiKey) => void }) => {
+const CreateKey = ({ clients, onCreated }: { clients: ClientView[]; onCreated: (key: CreatedApiKey) => void }) => {
   const api = useApi();
   const [name, setName] = useState("");
   const [form, setForm] = useState<"" | "A" | "B">("");
+  const [clientId, setClientId] = useState("");
+  const [readOnly, setReadOnly] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const submit = async (event: FormEvent) => {
@@ -76,11 +79,18 @@ const CreateKey = ({ onCreated }: { onCreated: (key: CreatedApiKey) => void }) =
     try {
       const created = dataOf(
         await api.POST("/api/v1/keys", {
-          body: { ...(name.trim() ? { name: name.trim() } : {}), ...(form ? { default_form: form } : {}) },
+          body: {
+            ...(name.trim() ? { name: name.trim() } : {}),
+            ...(form ? { default_form: form } : {}),
+            ...(clientId ? { client_id: clientId } : {}),
+            ...(readOnly ? { read_only: true } : {}),
+          },
         }),
       );
       setName("");
       setForm("");
+      setClientId("");
+      setReadOnly(false);
       onCreated(created);
     } catch (failure) {
       const problem = asProblem(failure);
@@ -108,7 +118,35 @@ const CreateKey = ({ onCreated }: { onCreated: (key: CreatedApiKey) => void }) =
             </select>
           )}
         </Field>
+        <Field
+          label="Limit to client"
+          hint="A key limited to a client reaches that client's sites alone, and adds or changes no client."
+        >
+          {(props) => (
+            <select {...props} value={clientId} onChange={(e) => setClientId(e.target.value)}>
+              <option value="">No limit: the whole workspace</option>
+              {clients.map((client) => (
+                <option key={client.id} value={client.id}>
+                  {client.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
       </div>
+      <div className="check-field">
+        <input
+          id="key-read-only"
+          type="checkbox"
+          checked={readOnly}
+          onChange={(e) => setReadOnly(e.target.checked)}
+          aria-describedby="key-read-only-hint"
+        />
+        <label htmlFor="key-read-only">Read-only</label>
+      </div>
+      <p className="field-hint key-read-only-hint" id="key-read-only-hint">
+        A read-only key reads and never writes: no scan, audit or change.
+      </p>
       <FormError error={error} />
       <button type="submit" className="button primary" disabled={busy}>
         {busy ? "Creating…" : "Create key"}
@@ -144,6 +182,11 @@ export const Keys = () => {
   const [deleting, setDeleting] = useState<ApiKeyView | null>(null);
   const [deleted, setDeleted] = useState<string | null>(null);
   const keys = useLoad(async () => dataOf(await api.GET("/api/v1/keys", { params: { query: { limit: 100 } } })), [api]);
+  const clients = useLoad(
+    async () => dataOf(await api.GET("/api/v1/clients", { params: { query: { limit: 100 } } })),
+    [api],
+  );
+  const clientName = (id: string) => clients.data?.find((client) => client.id === id)?.name ?? "a client";
 
   return (
     <Shell>
@@ -156,6 +199,7 @@ export const Keys = () => {
         <NewKey created={created} onDone={() => setCreated(null)} />
       ) : canWrite ? (
         <CreateKey
+          clients={clients.data ?? []}
           onCreated={(key) => {
             setDeleted(null);
             setCreated(key);
@@ -180,6 +224,7 @@ export const Keys = () => {
                 <tr>
                   <th scope="col">Name</th>
                   <th scope="col">Key</th>
+                  <th scope="col">Reaches</th>
                   <th scope="col">Answer format</th>
                   <th scope="col">Created</th>
                   <th scope="col">Last used</th>
@@ -196,6 +241,14 @@ export const Keys = () => {
                     <td>{key.name ?? <span className="muted">unnamed</span>}</td>
                     <td>
                       <code>{key.prefix}…</code>
+                    </td>
+                    <td>
+                      {key.client_id ? `${clientName(key.client_id)} only` : "the whole workspace"}
+                      {key.read_only ? (
+                        <>
+                          , <strong>read-only</strong>
+                        </>
+                      ) : null}
                     </td>
                     <td>{key.default_form ? `Form ${key.default_form}` : "the service's default"}</td>
                     <td>{formatDateTime(key.created_at)}</td>

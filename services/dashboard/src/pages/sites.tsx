@@ -8,6 +8,7 @@ import { asProblem, useLoad } from "../load";
 import { Link, navigate, usePlace } from "../router";
 import { useApi } from "../session";
 import { useCanWrite } from "../workspace";
+import { ClientOfSite } from "./site-client";
 
 const PAGE_SIZE = 20;
 
@@ -111,6 +112,13 @@ export const Sites = () => {
     return { items, meta: result.data?.meta ?? { page, limit: PAGE_SIZE, total: items.length, hasMore: false } };
   }, [api, page, q]);
 
+  const clients = useLoad(
+    async () => dataOf(await api.GET("/api/v1/clients", { params: { query: { limit: 100 } } })),
+    [api],
+  );
+  const [assignError, setAssignError] = useState<string | null>(null);
+  const hasClients = (clients.data?.length ?? 0) > 0;
+
   const hrefFor = (to: { page?: number; q?: string }) => {
     const query = new URLSearchParams();
     const nextQ = to.q ?? q;
@@ -148,6 +156,7 @@ export const Sites = () => {
         />
       ) : null}
       {notice ? <Notice kind="success">{notice}</Notice> : null}
+      <FormError error={assignError} />
       <search>
         <form className="search" onSubmit={find}>
           <Field label="Find a site" hint="Part of a domain, name or URL.">
@@ -194,6 +203,7 @@ export const Sites = () => {
                     GEO
                   </th>
                   <th scope="col">Last scan</th>
+                  {hasClients ? <th scope="col">Client</th> : null}
                 </tr>
               </thead>
               <tbody>
@@ -205,6 +215,21 @@ export const Sites = () => {
                     </td>
                     <Scores site={site} />
                     <td>{formatDateTime(site.last_scan_at)}</td>
+                    {hasClients && clients.data ? (
+                      <td>
+                        <ClientOfSite
+                          key={`${site.id}-${site.client_id}`}
+                          site={site}
+                          clients={clients.data}
+                          canWrite={canWrite}
+                          onDone={(done, failed) => {
+                            setNotice(done);
+                            setAssignError(failed);
+                            if (done) void sites.reload();
+                          }}
+                        />
+                      </td>
+                    ) : null}
                   </tr>
                 ))}
               </tbody>

@@ -10,6 +10,8 @@ import { asProblem, useLoad } from "../load";
 import { useApi, useSession, useUser } from "../session";
 import { manages, ROLE_NAMES, useWorkspaces, type WorkspaceRole, type WorkspaceView } from "../workspace";
 import { ReportBranding } from "./report-branding";
+import { AuditLog } from "./workspace-audit-log";
+import { Clients } from "./workspace-clients";
 import { Invitations } from "./workspace-invitations";
 
 /**
@@ -272,6 +274,8 @@ export const WorkspaceSettings = () => {
             {canManage ? <Invitations workspace={current} /> : null}
             <ReportBranding canEdit={current.role !== "viewer"} />
             <EngineKeys workspace={current} />
+            <Clients />
+            {canManage ? <AuditLog workspace={current} /> : null}
           </Fragment>
           <Rename
             open={renaming}

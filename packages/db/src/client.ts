@@ -18,6 +18,8 @@ export type {
   User,
   VisibilityProfile,
   VisibilityPrompt,
+  VisibilityRun,
+  VisibilitySample,
   WebhookDelivery,
   Workspace,
   WorkspaceInvitation,

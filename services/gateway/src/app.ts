@@ -53,6 +53,8 @@ import {
   engineKeyRoutes,
   type ProfileService,
   type PromptService,
+  type RunService,
+  runRoutes,
   visibilityRoutes,
 } from "./visibility";
 import { type WorkspaceService, workspaceRoutes } from "./workspaces";
@@ -86,6 +88,7 @@ export type AppDeps = {
     prompts: PromptService;
     competitors: CompetitorService;
     engineKeys: EngineKeyService;
+    runs: RunService;
   };
   auth: Authenticator;
   /** the dashboard's sign-in, sessions and their JWTs under /auth */
@@ -201,6 +204,7 @@ export const declaredRoutes = (
       ...keyRoutes(keys),
       ...workspaceRoutes(workspaces),
       ...engineKeyRoutes(visibility.engineKeys),
+      ...runRoutes(visibility.runs),
       ...auditRoutes({ audits, schedules, history, auditPdf: reports.auditPdf }),
       ...brandingRoutes(branding),
       ...alertRoutes({ alerts }),

@@ -1,5 +1,5 @@
 import type { Db } from "@scan/db";
-import type { SecretBox } from "@scan/platform";
+import { type SecretBox, SecretBoxError } from "@scan/platform";
 import { VisibilitySamplePayload } from "@scan/queue";
 import { visibilityRuns } from "@scan/records";
 import {
@@ -147,7 +147,18 @@ export const createVisibilitySampleJob = (deps: VisibilitySampleDeps) => {
       await visibilityRuns.cancelSample(db, sampleId);
       return;
     }
-    const config = await configOf(run.workspaceId, sample.engine);
+    let config: EngineConfig | null;
+    try {
+      config = await configOf(run.workspaceId, sample.engine);
+    } catch (error) {
+      if (!(error instanceof SecretBoxError)) throw error;
+      // a key sealed under another SITE_SECRETS_KEY: asking again would fail the same way
+      await visibilityRuns.failSample(db, sampleId, {
+        kind: "auth",
+        message: `the workspace's ${sample.engine} key cannot be opened by this service's SITE_SECRETS_KEY: set it again`,
+      });
+      return;
+    }
     if (!config) {
       await visibilityRuns.failSample(db, sampleId, {
         kind: "auth",

@@ -1,4 +1,5 @@
 import { SCAN_QUEUE } from "@scan/queue";
+import { visibilityRuns } from "@scan/records";
 import { costOf, KNOWN_PRICES } from "@scan/visibility";
 import { Queue } from "bullmq";
 import { createAccount, type TestAccount } from "./support/accounts";
@@ -229,6 +230,69 @@ describe("visibility runs", () => {
       expect(next.status).toBe(403);
     }
   }, 120_000);
+
+  it("reserves budget under the workspace's lock: samples claimed at once never together pass the cap", async () => {
+    const starter = await createAccount(stack.db, "starter");
+    const workspace = await stack.db.workspace.findFirstOrThrow({ where: { personalUserId: starter.user.id } });
+    const site = await call(starter.key, "POST", "/api/v1/sites", { url: "https://acme.com", name: "Starter" });
+    const planned = Array.from({ length: 8 }, (_, sampleIndex) => ({
+      promptId: crypto.randomUUID(),
+      promptText: "claimed at once",
+      promptLocale: null,
+      engine: "chatgpt" as const,
+      sampleIndex,
+    }));
+    const { sampleIds } = await visibilityRuns.insertRun(
+      stack.db,
+      {
+        workspaceId: workspace.id,
+        userId: starter.user.id,
+        siteId: (site.body as Json).data.id,
+        engines: ["chatgpt"],
+        samplesPerPrompt: 1,
+        requestId: null,
+      },
+      planned,
+    );
+    const since = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1));
+    const claims = await Promise.all(
+      sampleIds.map((id) => visibilityRuns.claimSample(stack.db, id, { capUsd: 2.5, projectedUsd: 1, since })),
+    );
+    expect(claims.filter((claim) => claim.claimed)).toHaveLength(2);
+    expect(claims.filter((claim) => !claim.claimed && claim.reason === "budget_exhausted")).toHaveLength(6);
+    expect(await visibilityRuns.spentSince(stack.db, workspace.id, since)).toBe(2);
+  }, 60_000);
+
+  it("cancels a run under way: its samples waiting on a rate limit are cancelled, their reservations given back", async () => {
+    servers.openai.rateLimitNext(1_000);
+    servers.anthropic.rateLimitNext(1_000);
+    try {
+      const run = await startRun(owner.key, siteId);
+      await eventually(
+        async () => (await stack.db.visibilitySample.count({ where: { runId: run.id, attempts: { gt: 0 } } })) > 0,
+        30_000,
+        "a sample asked",
+      );
+      const cancelled = await call(owner.key, "DELETE", `/api/v1/visibility/runs/${run.id}`);
+      expect(cancelled.status).toBe(200);
+      expect((cancelled.body as Json).data.status).toBe("cancelled");
+      await eventually(
+        async () =>
+          (await stack.db.visibilitySample.count({
+            where: { runId: run.id, status: { in: ["queued", "running"] } },
+          })) === 0,
+        30_000,
+        "every sample ended",
+      );
+      const samples = await stack.db.visibilitySample.findMany({ where: { runId: run.id } });
+      expect(samples.every((s) => s.status === "cancelled" && s.reservedUsd === 0)).toBe(true);
+      const again = await call(owner.key, "DELETE", `/api/v1/visibility/runs/${run.id}`);
+      expect((again.body as Json).data.status).toBe("cancelled");
+    } finally {
+      servers.openai.rateLimitNext(0);
+      servers.anthropic.rateLimitNext(0);
+    }
+  }, 90_000);
 
   it("completes a run through a killed worker and its jobs removed from Redis, each sample stored once", async () => {
     servers.openai.rateLimitNext(3);

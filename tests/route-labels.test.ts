@@ -487,6 +487,50 @@ describe("route labels of the request metrics", () => {
           send: () => call(`/api/v1/sites/${siteId}/audits`, { method: "PUT", headers: key() }),
         },
       ],
+      "POST /api/v1/sites/:id/visibility/runs": [
+        // the site tracks prompts, but neither the workspace nor the service has an engine key
+        {
+          status: 400,
+          send: () => call(`/api/v1/sites/${siteId}/visibility/runs`, { method: "POST", headers: key(), body: {} }),
+        },
+        { status: 401, send: () => call(`/api/v1/sites/${siteId}/visibility/runs`, { method: "POST", body: {} }) },
+        {
+          status: 404,
+          send: () =>
+            call(`/api/v1/sites/${randomUUID()}/visibility/runs`, { method: "POST", headers: key(), body: {} }),
+        },
+      ],
+      "GET /api/v1/sites/:id/visibility/runs": [
+        { status: 200, send: () => call(`/api/v1/sites/${siteId}/visibility/runs`, { headers: key() }) },
+        {
+          status: 405,
+          method: "PUT",
+          send: () => call(`/api/v1/sites/${siteId}/visibility/runs`, { method: "PUT", headers: key() }),
+        },
+      ],
+      "GET /api/v1/visibility/runs/:id": [
+        { status: 404, send: () => call(`/api/v1/visibility/runs/${randomUUID()}`, { headers: key() }) },
+        { status: 401, send: () => call(`/api/v1/visibility/runs/${randomUUID()}`) },
+        {
+          status: 405,
+          method: "POST",
+          send: () => call(`/api/v1/visibility/runs/${randomUUID()}`, { method: "POST", headers: key() }),
+        },
+      ],
+      "DELETE /api/v1/visibility/runs/:id": [
+        {
+          status: 404,
+          send: () => call(`/api/v1/visibility/runs/${randomUUID()}`, { method: "DELETE", headers: key() }),
+        },
+      ],
+      "GET /api/v1/visibility/runs/:id/samples": [
+        { status: 404, send: () => call(`/api/v1/visibility/runs/${randomUUID()}/samples`, { headers: key() }) },
+        {
+          status: 405,
+          method: "POST",
+          send: () => call(`/api/v1/visibility/runs/${randomUUID()}/samples`, { method: "POST", headers: key() }),
+        },
+      ],
       "GET /api/v1/audits/:id": [
         { status: 404, send: () => call(`/api/v1/audits/${randomUUID()}`, { headers: key() }) },
         { status: 401, send: () => call(`/api/v1/audits/${randomUUID()}`) },

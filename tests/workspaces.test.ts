@@ -89,6 +89,8 @@ describe("workspaces", () => {
         stack.db.visibilityPrompt.findMany({ where, orderBy: { id: "asc" } }),
         stack.db.competitor.findMany({ where, orderBy: { id: "asc" } }),
         stack.db.engineKey.findMany({ where, orderBy: { id: "asc" } }),
+        stack.db.visibilityRun.findMany({ where, orderBy: { id: "asc" } }),
+        stack.db.visibilitySample.findMany({ where: { run: where }, orderBy: { id: "asc" } }),
         stack.db.session.findMany({ where: { userId: ownerB.userId }, orderBy: { id: "asc" } }),
       ]),
     );
@@ -189,6 +191,21 @@ describe("workspaces", () => {
       },
     });
     other.audit = audit.id;
+    const run = await stack.db.visibilityRun.create({
+      data: {
+        userId: ownerB.userId,
+        workspaceId: workspaceB,
+        siteId: other.site as string,
+        engines: ["claude"],
+        samplesPerPrompt: 1,
+        planned: 1,
+        status: "running",
+        samples: {
+          create: [{ promptId: other.prompt as string, promptText: "b prompt", engine: "claude", sampleIndex: 0 }],
+        },
+      },
+    });
+    other.run = run.id;
   }, 300_000);
 
   afterAll(async () => {
@@ -273,6 +290,14 @@ describe("workspaces", () => {
         return { path: site(route.path), about: true };
       case "PUT /api/v1/sites/:id/visibility":
         return { path: site(route.path), payload: { brand_names: ["Taken"] }, about: true };
+      case "GET /api/v1/sites/:id/visibility/runs":
+        return { path: site(route.path), about: true };
+      case "POST /api/v1/sites/:id/visibility/runs":
+        return { path: site(route.path), payload: {}, about: true };
+      case "GET /api/v1/visibility/runs/:id":
+      case "GET /api/v1/visibility/runs/:id/samples":
+      case "DELETE /api/v1/visibility/runs/:id":
+        return { path: fill(route.path, other.run ?? ""), about: true };
       case "POST /api/v1/sites/:id/prompts":
       case "PATCH /api/v1/sites/:id/prompts/:promptId":
         return { path: site(route.path), payload: { text: "taken" }, about: true };

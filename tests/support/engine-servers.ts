@@ -30,7 +30,14 @@ export const KEYS: Record<Vendor, string> = {
 
 export type SeenRequest = { method: string; path: string; headers: IncomingMessage["headers"]; body: unknown };
 
-export type EngineServer = { vendor: Vendor; baseUrl: string; requests: SeenRequest[]; close: () => Promise<void> };
+export type EngineServer = {
+  vendor: Vendor;
+  baseUrl: string;
+  requests: SeenRequest[];
+  /** the next `count` requests, whatever their prompt, get the rate-limited scenario's 429 (with Retry-After) */
+  rateLimitNext: (count: number) => void;
+  close: () => Promise<void>;
+};
 
 /** How long the slow scenario waits before answering: longer than any test's time limit. */
 export const SLOW_MS = 10_000;
@@ -55,6 +62,7 @@ const startServer = async (vendor: Vendor, reply: Reply): Promise<EngineServer> 
   const requests: SeenRequest[] = [];
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
+  let limited = 0;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -67,6 +75,10 @@ const startServer = async (vendor: Vendor, reply: Reply): Promise<EngineServer> 
       }
       const seen = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, body };
       requests.push(seen);
+      if (limited > 0) {
+        limited -= 1;
+        return reply({ ...seen, body: withPrompt(vendor, body, "scenario:rate-limited") }, res);
+      }
       const prompt = promptOf(vendor, body);
       if (scenarioOf(prompt) === "slow") {
         const timer = setTimeout(() => reply({ ...seen, body: withPrompt(vendor, body, "plain") }, res), SLOW_MS);
@@ -87,6 +99,9 @@ const startServer = async (vendor: Vendor, reply: Reply): Promise<EngineServer> 
     vendor,
     baseUrl: `http://127.0.0.1:${port}`,
     requests,
+    rateLimitNext: (count) => {
+      limited = count;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const timer of timers) clearTimeout(timer);

@@ -395,3 +395,128 @@ export const CompetitorPage = z.object({
   total: z.int(),
   has_more: z.boolean(),
 });
+
+// runs ----------------------------------------------------------------------------------------
+
+export const VisibilityRunStatus = z.enum(["queued", "running", "completed", "failed", "cancelled"]);
+export type VisibilityRunStatus = z.infer<typeof VisibilityRunStatus>;
+export const VisibilitySampleStatus = z.enum(["queued", "running", "completed", "failed", "cancelled"]);
+
+/** POST /api/v1/sites/:id/visibility/runs body: empty, or an empty object (the profile says what is asked). */
+export const StartRunRequest = z.strictObject({}).default({});
+export type StartRunRequest = z.infer<typeof StartRunRequest>;
+
+/** /api/v1/visibility/runs/:id */
+export const RunIdParam = z.object({ id: uuidParam("id") });
+
+/** GET /api/v1/sites/:id/visibility/runs query. */
+export const RunListQuery = z.strictObject({ ...pageParams });
+export type RunListQuery = z.infer<typeof RunListQuery>;
+
+/** GET /api/v1/visibility/runs/:id/samples query. */
+export const SampleListQuery = z.strictObject({
+  ...pageParams,
+  engine: z.enum(AiEngine.options, { error: `engine must be one of ${AiEngine.options.join(", ")}` }).optional(),
+  prompt_id: uuidParam("prompt_id").optional(),
+  status: VisibilitySampleStatus.optional(),
+});
+export type SampleListQuery = z.infer<typeof SampleListQuery>;
+
+/** A rate with its Wilson 95 % interval. */
+export const MeasuredRate = z.object({
+  successes: z.int(),
+  n: z.int(),
+  /** successes / n; null when n is 0 */
+  rate: z.number().nullable(),
+  low: z.number(),
+  high: z.number(),
+});
+
+const RateSet = z.object({
+  samples: z.int(),
+  mention_rate: MeasuredRate,
+  citation_rate: MeasuredRate,
+  /** the brand's mean order among the companies named, where named; null when never named */
+  average_position: z.number().nullable(),
+});
+
+const CitedCount = z.object({ key: z.string(), count: z.int() });
+
+const VoiceShareView = z.object({ name: z.string(), mentions: z.int(), share: z.number().nullable() });
+
+/** A rate of this run against the site's previous completed run: Fisher's exact test, two-sided, at alpha 0.05. */
+const RateComparison = z.object({
+  previous: MeasuredRate,
+  current: MeasuredRate,
+  p_value: z.number(),
+  /** p < 0.05: a change unlikely to be noise */
+  changed: z.boolean(),
+  direction: z.enum(["up", "down", "flat"]),
+});
+
+export const RunMeasures = z.object({
+  engines: z.array(
+    RateSet.extend({
+      engine: AiEngine,
+      share_of_voice: z.array(VoiceShareView),
+      top_domains: z.array(CitedCount),
+      top_pages: z.array(CitedCount),
+    }),
+  ),
+  prompts: z.array(RateSet.extend({ prompt_id: z.uuid(), text: z.string(), engine: AiEngine })),
+  share_of_voice: z.array(VoiceShareView),
+  top_domains: z.array(CitedCount),
+  top_pages: z.array(CitedCount),
+  /** null without a previous completed run of the site */
+  versus_previous: z
+    .object({
+      run_id: z.uuid(),
+      engines: z.array(z.object({ engine: AiEngine, mention: RateComparison, citation: RateComparison })),
+    })
+    .nullable(),
+});
+export type RunMeasures = z.infer<typeof RunMeasures>;
+
+export const VisibilityRunView = z.object({
+  id: z.uuid(),
+  site_id: z.uuid(),
+  status: VisibilityRunStatus,
+  engines: z.array(AiEngine),
+  samples_per_prompt: z.int(),
+  progress: z.object({ planned: z.int(), done: z.int(), failed: z.int() }),
+  tokens: z.int(),
+  cost_usd: z.number(),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  created_at: z.iso.datetime(),
+  started_at: z.iso.datetime().nullable(),
+  completed_at: z.iso.datetime().nullable(),
+  /** on GET /api/v1/visibility/runs/:id only: the measures over the samples stored so far */
+  measures: RunMeasures.optional(),
+});
+export type VisibilityRunView = z.infer<typeof VisibilityRunView>;
+
+export const VisibilitySampleView = z.object({
+  id: z.uuid(),
+  run_id: z.uuid(),
+  prompt_id: z.uuid(),
+  prompt: z.string(),
+  engine: AiEngine,
+  sample_index: z.int(),
+  status: VisibilitySampleStatus,
+  attempts: z.int(),
+  answer: z.string().nullable(),
+  model: z.string().nullable(),
+  citations: z.array(
+    z.object({ url: z.string(), domain: z.string(), position: z.int(), title: z.string().nullable() }),
+  ),
+  search_queries: z.array(z.string()),
+  mentions: z.array(z.object({ entity: z.string(), kind: z.enum(["brand", "competitor"]), position: z.int() })),
+  brand_mentioned: z.boolean().nullable(),
+  brand_cited: z.boolean().nullable(),
+  cited_page: z.string().nullable(),
+  tokens: z.int(),
+  cost_usd: z.number(),
+  error_kind: z.string().nullable(),
+  finished_at: z.iso.datetime().nullable(),
+});
+export type VisibilitySampleView = z.infer<typeof VisibilitySampleView>;

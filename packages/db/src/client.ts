@@ -19,6 +19,8 @@ export type {
   User,
   VisibilityProfile,
   VisibilityPrompt,
+  VisibilityRun,
+  VisibilitySample,
   WebhookDelivery,
   Workspace,
   WorkspaceInvitation,

@@ -6,4 +6,5 @@ export * from "./audit-jobs";
 export * from "./job-kinds";
 export * from "./priority";
 export * from "./scan-job";
+export * from "./visibility-jobs";
 export * from "./webhook-job";

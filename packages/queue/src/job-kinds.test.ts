@@ -1,6 +1,7 @@
 import { AUDIT_JOBS, auditPageJob, auditScheduler, auditStepJob } from "./audit-jobs";
 import { JOB_KINDS, jobKindOf } from "./job-kinds";
 import { SCAN_JOB, SCAN_QUEUE, scanJob } from "./scan-job";
+import { VISIBILITY_JOBS } from "./visibility-jobs";
 import { ALERT_JOB, WEBHOOK_JOB, WEBHOOK_QUEUE } from "./webhook-job";
 
 const scanId = "5b0c3c1e-8a53-4a4e-9d1f-6f7a2b9c0d11";
@@ -15,7 +16,7 @@ describe("the job kinds", () => {
   });
 
   it("hold every job the catalogue names, on the queue it is added to", () => {
-    const onScans = [SCAN_JOB.name, ...Object.values(AUDIT_JOBS)];
+    const onScans = [SCAN_JOB.name, ...Object.values(AUDIT_JOBS), ...Object.values(VISIBILITY_JOBS)];
     const onWebhooks = [WEBHOOK_JOB.name, ALERT_JOB.name];
     for (const name of onScans) expect(jobKindOf(SCAN_QUEUE, name)).toBeDefined();
     for (const name of onWebhooks) expect(jobKindOf(WEBHOOK_QUEUE, name)).toBeDefined();

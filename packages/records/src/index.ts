@@ -35,3 +35,15 @@ export type { CompletedScan, Owner } from "./sites";
 export * as sites from "./sites";
 export { allows, type DbClient, type Move, startStates, type Transitions } from "./transitions";
 export * as visibility from "./visibility";
+export * as visibilityRuns from "./visibility-runs";
+export {
+  RUN_ENDED,
+  RUN_STATES,
+  RUN_TRANSITIONS,
+  RUN_UNDER_WAY,
+  RUN_WHERE,
+  SAMPLE_ENDED,
+  SAMPLE_OPEN,
+  SAMPLE_STATES,
+  SAMPLE_TRANSITIONS,
+} from "./visibility-runs";

@@ -2,6 +2,14 @@ import { AUDIT_PAGE_ENDED, AUDIT_PAGE_OPEN, AUDIT_PAGE_STATES, AUDIT_PAGE_TRANSI
 import { AUDIT_ENDED, AUDIT_STATES, AUDIT_TRANSITIONS, AUDIT_UNDER_WAY } from "./audits";
 import { CALLBACK_TRANSITIONS, SCAN_ENDED, SCAN_STATES, SCAN_TRANSITIONS } from "./scans";
 import { allows, type Transitions } from "./transitions";
+import {
+  RUN_ENDED,
+  RUN_STATES,
+  RUN_TRANSITIONS,
+  SAMPLE_ENDED,
+  SAMPLE_STATES,
+  SAMPLE_TRANSITIONS,
+} from "./visibility-runs";
 
 type Kind = {
   name: string;
@@ -27,6 +35,14 @@ const KINDS: Kind[] = [
     initial: "pending",
     ended: ["delivered", "failed"],
     table: CALLBACK_TRANSITIONS,
+  },
+  { name: "visibility run", states: RUN_STATES, initial: "queued", ended: RUN_ENDED, table: RUN_TRANSITIONS },
+  {
+    name: "visibility sample",
+    states: SAMPLE_STATES,
+    initial: "queued",
+    ended: SAMPLE_ENDED,
+    table: SAMPLE_TRANSITIONS,
   },
 ];
 

@@ -21,6 +21,15 @@ export {
 } from "./engine";
 export { findNames, type NameMatch } from "./mentions";
 export {
+  ENGINE_VENDORS,
+  type OperatorEngine,
+  OperatorEngineSettings,
+  operatorEnginesOf,
+  VisibilityBudgetSettings,
+  type VisibilityBudgets,
+  visibilityBudgetsOf,
+} from "./operator";
+export {
   averagePosition,
   brandRates,
   compareRates,

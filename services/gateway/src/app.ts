@@ -53,6 +53,8 @@ import {
   engineKeyRoutes,
   type ProfileService,
   type PromptService,
+  type RunService,
+  runRoutes,
   visibilityRoutes,
 } from "./visibility";
 import { type AuditLogService, auditLogRoutes, type WorkspaceService, workspaceRoutes } from "./workspaces";
@@ -90,6 +92,7 @@ export type AppDeps = {
     prompts: PromptService;
     competitors: CompetitorService;
     engineKeys: EngineKeyService;
+    runs: RunService;
   };
   auth: Authenticator;
   /** the dashboard's sign-in, sessions and their JWTs under /auth */
@@ -211,6 +214,7 @@ export const declaredRoutes = (
       ...workspaceRoutes(workspaces),
       ...engineKeyRoutes(visibility.engineKeys),
       ...auditLogRoutes(auditLog),
+      ...runRoutes(visibility.runs),
       ...auditRoutes({ audits, schedules, history, auditPdf: reports.auditPdf }),
       ...brandingRoutes(branding),
       ...alertRoutes({ alerts }),

@@ -2,6 +2,7 @@ import { createPublicKey } from "node:crypto";
 import { ResponseForm } from "@scan/contract";
 import { CommonConfig, intFrom, OpsConfig, optionalSecret, parseConfig } from "@scan/platform";
 import { PlanPriorityWeights } from "@scan/queue";
+import { OperatorEngineSettings, VisibilityBudgetSettings } from "@scan/visibility";
 import { z } from "zod";
 
 /** An unset or blank variable is absent (compose files pass `VAR=` for "not set"). */
@@ -135,6 +136,8 @@ export const Config = z
   .object({
     ...CommonConfig,
     ...OpsConfig,
+    ...OperatorEngineSettings,
+    ...VisibilityBudgetSettings,
     ADMIN_TOKEN: optionalSecret().describe(
       "opens the queue dashboard at `/admin/queues` (16+ characters); unset, the dashboard does not exist (404)",
     ),

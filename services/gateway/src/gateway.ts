@@ -12,7 +12,8 @@ import {
   siteSecretsBox,
   warnIfRedisEvicts,
 } from "@scan/platform";
-import { AUDIT_PAGE_PRIORITY, SCAN_QUEUE, WEBHOOK_QUEUE } from "@scan/queue";
+import { AUDIT_PAGE_PRIORITY, SCAN_QUEUE, VISIBILITY_SAMPLE_PRIORITY, WEBHOOK_QUEUE } from "@scan/queue";
+import { type EngineId, type OperatorEngine, operatorEnginesOf, visibilityBudgetsOf } from "@scan/visibility";
 import { Queue, QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
@@ -58,6 +59,7 @@ import {
   createEngineKeyService,
   createProfileService,
   createPromptService,
+  createRunService,
   createVetDomains,
 } from "./visibility";
 import { createAuditLogService, createWorkspaceService } from "./workspaces";
@@ -168,12 +170,13 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
       config.ADMISSION_CONTROL === "on"
         ? createAdmission({
             load: async () => {
-              // audit pages wait below every interactive scan: only those already running are ahead of one
-              const [counts, audits] = await Promise.all([
+              // audit pages and visibility samples wait below every interactive scan: only those
+              // already running are ahead of one
+              const [counts, below] = await Promise.all([
                 queue.getJobCounts("waiting", "prioritized", "active"),
-                queue.getCountsPerPriority([AUDIT_PAGE_PRIORITY]),
+                queue.getCountsPerPriority([AUDIT_PAGE_PRIORITY, VISIBILITY_SAMPLE_PRIORITY]),
               ]);
-              const behind = audits[AUDIT_PAGE_PRIORITY] ?? 0;
+              const behind = (below[AUDIT_PAGE_PRIORITY] ?? 0) + (below[VISIBILITY_SAMPLE_PRIORITY] ?? 0);
               const ahead = (counts.waiting ?? 0) + (counts.prioritized ?? 0) + (counts.active ?? 0) - behind;
               return { ahead, workers: await queue.getWorkersCount() };
             },
@@ -289,6 +292,17 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
       },
     }),
     engineKeys: createEngineKeyService({ db, box: secrets }),
+    runs: createRunService({
+      db,
+      queue,
+      operatorEngines: new Set(
+        (Object.entries(operatorEnginesOf(config)) as [EngineId, OperatorEngine][])
+          .filter(([, engine]) => engine.apiKey !== undefined)
+          .map(([id]) => id),
+      ),
+      budgets: visibilityBudgetsOf(config),
+      log,
+    }),
   };
   const streams = createEventStreams({
     maxPerUser: config.PROGRESS_STREAMS_PER_USER,

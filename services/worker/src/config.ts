@@ -1,6 +1,7 @@
 import { CommonConfig, intFrom, OpsConfig, parseConfig } from "@scan/platform";
 import { PlanPriorityWeights } from "@scan/queue";
 import { ScanSettings } from "@scan/scanner";
+import { OperatorEngineSettings, VisibilityBudgetSettings } from "@scan/visibility";
 import { z } from "zod";
 
 /** The worker's whole configuration, from the environment, parsed once at start-up. */
@@ -64,6 +65,23 @@ export const Config = z.object({
   ),
   WEBHOOK_TIMEOUT_MS: intFrom(10_000, 100, 60_000).describe("one callback POST, connection to status"),
   WEBHOOK_CONCURRENCY: intFrom(4, 1, 64).describe("callbacks delivered at once per worker"),
+  ...OperatorEngineSettings,
+  ...VisibilityBudgetSettings,
+  VISIBILITY_ENGINE_CONCURRENCY: intFrom(2, 1, 32).describe(
+    "visibility samples asked of one engine at once per worker process",
+  ),
+  VISIBILITY_SAMPLE_ATTEMPTS: intFrom(5, 1, 20).describe(
+    "attempts at an engine per visibility sample before a rate limit, outage, time-out or malformed answer fails it",
+  ),
+  VISIBILITY_BACKOFF_MS: intFrom(2_000, 10, 600_000).describe(
+    "the delay before a visibility sample's first retry (without a Retry-After); each further one doubles it",
+  ),
+  VISIBILITY_TIMEOUT_MS: intFrom(120_000, 1_000, 600_000).describe("one engine answer, search included"),
+  VISIBILITY_PROJECTED_INPUT_TOKENS: intFrom(20_000, 0, 10_000_000).describe(
+    "input tokens a sample is projected at, with its output tokens and search units, for the budget before it is asked",
+  ),
+  VISIBILITY_PROJECTED_OUTPUT_TOKENS: intFrom(4_096, 0, 10_000_000).describe("output tokens a sample is projected at"),
+  VISIBILITY_PROJECTED_SEARCHES: intFrom(5, 0, 100).describe("search units a sample is projected at"),
   SNAPSHOT_MAX_BYTES: intFrom(4 * 1024 * 1024, 64 * 1024, 64 * 1024 * 1024).describe(
     "largest gzipped snapshot kept for fix and generate",
   ),

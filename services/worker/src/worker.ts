@@ -8,11 +8,13 @@ import {
   alertJobId,
   SCAN_JOB,
   SCAN_QUEUE,
+  VISIBILITY_JOBS,
   WEBHOOK_JOB,
   WEBHOOK_QUEUE,
   WebhookJobPayload,
 } from "@scan/queue";
 import { captureLimitsOf, createScanner, resolveAll, type Scanner } from "@scan/scanner";
+import { operatorEnginesOf, visibilityBudgetsOf } from "@scan/visibility";
 import { type MinimalJob, Queue, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import { createTransport } from "nodemailer";
@@ -30,12 +32,14 @@ import { createAuditScheduledJob } from "./jobs/audit-scheduled.job";
 import { type AuditJobDeps, createAuditSteps } from "./jobs/audit-steps";
 import { dispatcherFor, type JobProcessors } from "./jobs/registry";
 import { createScanProcessor } from "./jobs/scan.job";
+import { createVisibilitySampleJob } from "./jobs/visibility-sample.job";
 import { createWebhookProcessor, retryDelayMs } from "./jobs/webhook.job";
 import { createAuditReaper } from "./sweeps/audit-reaper";
 import { createDeliveryReaper, type Resumed } from "./sweeps/delivery-reaper";
 import { startReaper } from "./sweeps/reaper";
 import { createPruner, pruneEvery } from "./sweeps/retention";
 import { createScheduleSync } from "./sweeps/schedule-sync";
+import { createVisibilityReaper } from "./sweeps/visibility-reaper";
 
 export type ScanWorkerDeps = { config: Config; db: Db; connection: Redis; log: Logger };
 
@@ -183,6 +187,22 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
     [AUDIT_JOBS.discover]: createAuditDiscoverJob(auditDeps, auditSteps),
     [AUDIT_JOBS.page]: createAuditPageJob(auditDeps, auditSteps),
     [AUDIT_JOBS.report]: createAuditReportJob(auditDeps),
+    [VISIBILITY_JOBS.sample]: createVisibilitySampleJob({
+      db,
+      box: siteSecretsBox(config.SITE_SECRETS_KEY),
+      engines: operatorEnginesOf(config),
+      perEngine: config.VISIBILITY_ENGINE_CONCURRENCY,
+      attempts: config.VISIBILITY_SAMPLE_ATTEMPTS,
+      backoffMs: config.VISIBILITY_BACKOFF_MS,
+      budgetByPlan: visibilityBudgetsOf(config),
+      projectedUsage: {
+        inputTokens: config.VISIBILITY_PROJECTED_INPUT_TOKENS,
+        outputTokens: config.VISIBILITY_PROJECTED_OUTPUT_TOKENS,
+        searchCalls: config.VISIBILITY_PROJECTED_SEARCHES,
+      },
+      timeoutMs: config.VISIBILITY_TIMEOUT_MS,
+      log,
+    }),
   };
   const deliveryPolicy = { allowlist, resolve: resolveAll, userAgent: WEBHOOK_USER_AGENT };
   const deliverCallback = createWebhookProcessor({
@@ -245,6 +265,13 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
         queue,
         orphanAfterMs: config.ORPHAN_AFTER_MS,
         runningAfterMs: config.SCAN_TIMEOUT_MS + RUNNING_GRACE_MS,
+        log,
+      }).sweep,
+      createVisibilityReaper({
+        db,
+        queue,
+        orphanAfterMs: config.ORPHAN_AFTER_MS,
+        runningAfterMs: config.VISIBILITY_TIMEOUT_MS + RUNNING_GRACE_MS,
         log,
       }).sweep,
       // callbacks and alerts whose jobs Redis lost: queued again at the attempt they had reached

@@ -890,6 +890,84 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sites/{id}/visibility/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A site's visibility runs
+         * @description The site's runs with their progress and spend, without measures (read one run for them). Another workspace's or an unknown site is 404. Newest first, with the id as tiebreaker, so paging never repeats or skips a record. `total` counts every match and `hasMore` is `page × limit < total`; a page past the end is an empty list. Integers are plain decimal digits; a parameter given twice, or one the endpoint does not know, is 400.
+         */
+        get: operations["listVisibilityRuns"];
+        put?: never;
+        /**
+         * Ask the AI engines a site's prompts
+         * @description Starts a run and answers 202 at once; follow it at `Location`. The run asks every prompt of the site, of each engine of its profile that has a key (the workspace's own, else the service's), `samples_per_prompt` times, and stores each answer once: its text, citations, search queries, the companies it names in order, whether the brand was named and cited and which page. Each answer also becomes a citation track (`GET /api/v1/citations`).
+         *
+         *     Samples run on the scan workers below every scan and audit, a few at a time per engine; a rate limit's `Retry-After` is waited out, an outage retried with backoff, a refused key fails its samples at once. Each sample is checked against the workspace's monthly budget (`VISIBILITY_BUDGET_USD_<PLAN>`) before it is asked: a run that would pass it ends `failed` with error `budget_exhausted`.
+         *
+         *     409 when a run of the site is under way; 400 when the site tracks no prompts or no engine of its profile has a key; 403 `PLAN_LIMIT` when the plan has no budget or this month's is spent.
+         */
+        post: operations["startVisibilityRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/visibility/runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A visibility run: progress, spend and measures
+         * @description `status` moves `queued` → `running` → `completed` (or `failed`, or `cancelled`). `progress` counts the samples planned, completed (`done`) and failed; `tokens` and `cost_usd` are summed from the stored samples.
+         *
+         *     `measures` are over the samples completed so far: per engine, and per prompt and engine, the brand's `mention_rate` and `citation_rate` (successes over samples, with the Wilson score 95 % interval `low`–`high`), `average_position` (the brand's mean order of first mention among the companies named, where named), `share_of_voice` (each company's answers naming it over all namings of the brand and its competitors), and the most cited `top_domains` and `top_pages` (10 each).
+         *
+         *     `versus_previous` compares each engine's mention and citation rates with the site's previous completed run by Fisher's exact test (two-sided): `changed` is true only when p < 0.05, so a difference a handful of samples can make by chance is not called a change; `direction` is `flat` unless changed.
+         *
+         *     Another workspace's or an unknown run is 404.
+         */
+        get: operations["getVisibilityRun"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a visibility run
+         * @description Cancels a run under way: samples not yet asked are cancelled, those being asked finish and are kept. An ended run is answered as it is. Another workspace's or an unknown run is 404.
+         */
+        delete: operations["cancelVisibilityRun"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/visibility/runs/{id}/samples": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A visibility run's answers
+         * @description Each sample: the prompt, the engine, its index, its state and attempts, and once completed the answer text, the model, the citations (normalised URL, domain, the engine's position, title), the search queries the engine reported, the companies named in order (`mentions`), `brand_mentioned`, `brand_cited`, `cited_page`, tokens and cost; a failed one its `error_kind` (rate_limited, unavailable, timeout, refused, malformed, auth, bad_request). Ordered by prompt, engine and index; `engine`, `prompt_id` and `status` filter. Another workspace's or an unknown run is 404.
+         */
+        get: operations["listVisibilitySamples"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sites/{id}/history": {
         parameters: {
             query?: never;
@@ -3100,6 +3178,8 @@ export interface components {
         "Cache-Control": "private, no-cache";
         /** @description RFC 8288 links to other pages of the list: `<url>; rel="first"` and `rel="last"` always, `rel="prev"` past the first page, `rel="next"` while `hasMore`. Absolute URLs: the request's scheme and host (a trusted proxy's `X-Forwarded-Proto` and `X-Forwarded-Host`), its path, its query with `page` set. */
         Link: string;
+        /** @description Where to follow the run: `/api/v1/visibility/runs/<id>`. */
+        VisibilityRunLocation: string;
         /** @description Where to follow the audit: `/api/v1/audits/<id>`. */
         AuditLocation: string;
     };
@@ -8753,6 +8833,1547 @@ export interface operations {
             400: components["responses"]["ApiError400"];
             401: components["responses"]["ApiError401"];
             403: components["responses"]["ApiError403"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    listVisibilityRuns: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of runs. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "completed" | "failed" | "cancelled";
+                            engines: ("chatgpt" | "claude" | "perplexity" | "gemini")[];
+                            samples_per_prompt: number;
+                            progress: {
+                                planned: number;
+                                done: number;
+                                failed: number;
+                            };
+                            tokens: number;
+                            cost_usd: number;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            started_at: string | null;
+                            completed_at: string | null;
+                            measures?: {
+                                engines: {
+                                    samples: number;
+                                    mention_rate: {
+                                        successes: number;
+                                        n: number;
+                                        rate: number | null;
+                                        low: number;
+                                        high: number;
+                                    };
+                                    citation_rate: {
+                                        successes: number;
+                                        n: number;
+                                        rate: number | null;
+                                        low: number;
+                                        high: number;
+                                    };
+                                    average_position: number | null;
+                                    /** @enum {string} */
+                                    engine: "chatgpt" | "claude" | "perplexity" | "gemini";
+                                    share_of_voice: {
+                                        name: string;
+                                        mentions: number;
+                                        share: number | null;
+                                    }[];
+                                    top_domains: {
+                                        key: string;
+                                        count: number;
+                                    }[];
+                                    top_pages: {
+                                        key: string;
+                                        count: number;
+                                    }[];
+                                }[];
+                                prompts: {
+                                    samples: number;
+                                    mention_rate: {
+                                        successes: number;
+                                        n: number;
+                                        rate: number | null;
+                                        low: number;
+                                        high: number;
+                                    };
+                                    citation_rate: {
+                                        successes: number;
+                                        n: number;
+                                        rate: number | null;
+                                        low: number;
+                                        high: number;
+                                    };
+                                    average_position: number | null;
+                                    /** Format: uuid */
+                                    prompt_id: string;
+                                    text: string;
+                                    /** @enum {string} */
+                                    engine: "chatgpt" | "claude" | "perplexity" | "gemini";
+                                }[];
+                                share_of_voice: {
+                                    name: string;
+                                    mentions: number;
+                                    share: number | null;
+                                }[];
+                                top_domains: {
+                                    key: string;
+                                    count: number;
+                                }[];
+                                top_pages: {
+                                    key: string;
+                                    count: number;
+                                }[];
+                                versus_previous: {
+                                    /** Format: uuid */
+                                    run_id: string;
+                                    engines: {
+                                        /** @enum {string} */
+                                        engine: "chatgpt" | "claude" | "perplexity" | "gemini";
+                                        mention: {
+                                            previous: {
+                                                successes: number;
+                                                n: number;
+                                                rate: number | null;
+                                                low: number;
+                                                high: number;
+                                            };
+                                            current: {
+                                                successes: number;
+                                                n: number;
+                                                rate: number | null;
+                                                low: number;
+                                                high: number;
+                                            };
+                                            p_value: number;
+                                            changed: boolean;
+                                            /** @enum {string} */
+                                            direction: "up" | "down" | "flat";
+                                        };
+                                        citation: {
+                                            previous: {
+                                                successes: number;
+                                                n: number;
+                                                rate: number | null;
+                                                low: number;
+                                                high: number;
+                                            };
+                                            current: {
+                                                successes: number;
+                                                n: number;
+                                                rate: number | null;
+                                                low: number;
+                                                high: number;
+                                            };
+                                            p_value: number;
+                                            changed: boolean;
+                                            /** @enum {string} */
+                                            direction: "up" | "down" | "flat";
+                                        };
+                                    }[];
+                                } | null;
+                            };
+                        }[];
+                        meta: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            hasMore: boolean;
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "completed" | "failed" | "cancelled";
+                            engines: ("chatgpt" | "claude" | "perplexity" | "gemini")[];
+                            samples_per_prompt: number;
+                            progress: {
+                                planned: number;
+                                done: number;
+                                failed: number;
+                            };
+                            tokens: number;
+                            cost_usd: number;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            started_at: string | null;
+                            completed_at: string | null;
+                            measures?: {
+                                engines: {
+                                    samples: number;
+                                    mention_rate: {
+                                        successes: number;
+                                        n: number;
+                                        rate: number | null;
+                                        low: number;
+                                        high: number;
+                                    };
+                                    citation_rate: {
+                                        successes: number;
+                                        n: number;
+                                        rate: number | null;
+                                        low: number;
+                                        high: number;
+                                    };
+                                    average_position: number | null;
+                                    /** @enum {string} */
+                                    engine: "chatgpt" | "claude" | "perplexity" | "gemini";
+                                    share_of_voice: {
+                                        name: string;
+                                        mentions: number;
+                                        share: number | null;
+                                    }[];
+                                    top_domains: {
+                                        key: string;
+                                        count: number;
+                                    }[];
+                                    top_pages: {
+                                        key: string;
+                                        count: number;
+                                    }[];
+                                }[];
+                                prompts: {
+                                    samples: number;
+                                    mention_rate: {
+                                        successes: number;
+                                        n: number;
+                                        rate: number | null;
+                                        low: number;
+                                        high: number;
+                                    };
+                                    citation_rate: {
+                                        successes: number;
+                                        n: number;
+                                        rate: number | null;
+                                        low: number;
+                                        high: number;
+                                    };
+                                    average_position: number | null;
+                                    /** Format: uuid */
+                                    prompt_id: string;
+                                    text: string;
+                                    /** @enum {string} */
+                                    engine: "chatgpt" | "claude" | "perplexity" | "gemini";
+                                }[];
+                                share_of_voice: {
+                                    name: string;
+                                    mentions: number;
+                                    share: number | null;
+                                }[];
+                                top_domains: {
+                                    key: string;
+                                    count: number;
+                                }[];
+                                top_pages: {
+                                    key: string;
+                                    count: number;
+                                }[];
+                                versus_previous: {
+                                    /** Format: uuid */
+                                    run_id: string;
+                                    engines: {
+                                        /** @enum {string} */
+                                        engine: "chatgpt" | "claude" | "perplexity" | "gemini";
+                                        mention: {
+                                            previous: {
+                                                successes: number;
+                                                n: number;
+                                                rate: number | null;
+                                                low: number;
+                                                high: number;
+                                            };
+                                            current: {
+                                                successes: number;
+                                                n: number;
+                                                rate: number | null;
+                                                low: number;
+                                                high: number;
+                                            };
+                                            p_value: number;
+                                            changed: boolean;
+                                            /** @enum {string} */
+                                            direction: "up" | "down" | "flat";
+                                        };
+                                        citation: {
+                                            previous: {
+                                                successes: number;
+                                                n: number;
+                                                rate: number | null;
+                                                low: number;
+                                                high: number;
+                                            };
+                                            current: {
+                                                successes: number;
+                                                n: number;
+                                                rate: number | null;
+                                                low: number;
+                                                high: number;
+                                            };
+                                            p_value: number;
+                                            changed: boolean;
+                                            /** @enum {string} */
+                                            direction: "up" | "down" | "flat";
+                                        };
+                                    }[];
+                                } | null;
+                            };
+                        }[];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            /** @description Not modified: `If-None-Match` names the current `ETag`. No body; the tag, caching headers and rate-limit headers are sent, and the request is not counted against the limit. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    startVisibilityRun: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The run, `queued`. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Location: components["headers"]["VisibilityRunLocation"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "completed" | "failed" | "cancelled";
+                            engines: ("chatgpt" | "claude" | "perplexity" | "gemini")[];
+                            samples_per_prompt: number;
+                            progress: {
+                                planned: number;
+                                done: number;
+                                failed: number;
+                            };
+                            tokens: number;
+                            cost_usd: number;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            started_at: string | null;
+                            completed_at: string | null;
+                            measures?: {
+                                engines: {
+                                    samples: number;
+                                    mention_rate: {
+                                        successes: number;
+                                        n: number;
+                                        rate: number | null;
+                                        low: number;
+                                        high: number;
+                                    };
+                                    citation_rate: {
+                                        successes: number;
+                                        n: number;
+                                        rate: number | null;
+                                        low: number;
+                                        high: number;
+                                    };
+                                    average_position: number | null;
+                                    /** @enum {string} */
+                                    engine: "chatgpt" | "claude" | "perplexity" | "gemini";
+                                    share_of_voice: {
+                                        name: string;
+                                        mentions: number;
+                                        share: number | null;
+                                    }[];
+                                    top_domains: {
+                                        key: string;
+                                        count: number;
+                                    }[];
+                                    top_pages: {
+                                        key: string;
+                                        count: number;
+                                    }[];
+                                }[];
+                                prompts: {
+                                    samples: number;
+                                    mention_rate: {
+                                        successes: number;
+                                        n: number;
+                                        rate: number | null;
+                                        low: number;
+                                        high: number;
+                                    };
+                                    citation_rate: {
+                                        successes: number;
+                                        n: number;
+                                        rate: number | null;
+                                        low: number;
+                                        high: number;
+                                    };
+                                    average_position: number | null;
+                                    /** Format: uuid */
+                                    prompt_id: string;
+                                    text: string;
+                                    /** @enum {string} */
+                                    engine: "chatgpt" | "claude" | "perplexity" | "gemini";
+                                }[];
+                                share_of_voice: {
+                                    name: string;
+                                    mentions: number;
+                                    share: number | null;
+                                }[];
+                                top_domains: {
+                                    key: string;
+                                    count: number;
+                                }[];
+                                top_pages: {
+                                    key: string;
+                                    count: number;
+                                }[];
+                                versus_previous: {
+                                    /** Format: uuid */
+                                    run_id: string;
+                                    engines: {
+                                        /** @enum {string} */
+                                        engine: "chatgpt" | "claude" | "perplexity" | "gemini";
+                                        mention: {
+                                            previous: {
+                                                successes: number;
+                                                n: number;
+                                                rate: number | null;
+                                                low: number;
+                                                high: number;
+                                            };
+                                            current: {
+                                                successes: number;
+                                                n: number;
+                                                rate: number | null;
+                                                low: number;
+                                                high: number;
+                                            };
+                                            p_value: number;
+                                            changed: boolean;
+                                            /** @enum {string} */
+                                            direction: "up" | "down" | "flat";
+                                        };
+                                        citation: {
+                                            previous: {
+                                                successes: number;
+                                                n: number;
+                                                rate: number | null;
+                                                low: number;
+                                                high: number;
+                                            };
+                                            current: {
+                                                successes: number;
+                                                n: number;
+                                                rate: number | null;
+                                                low: number;
+                                                high: number;
+                                            };
+                                            p_value: number;
+                                            changed: boolean;
+                                            /** @enum {string} */
+                                            direction: "up" | "down" | "flat";
+                                        };
+                                    }[];
+                                } | null;
+                            };
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "completed" | "failed" | "cancelled";
+                            engines: ("chatgpt" | "claude" | "perplexity" | "gemini")[];
+                            samples_per_prompt: number;
+                            progress: {
+                                planned: number;
+                                done: number;
+                                failed: number;
+                            };
+                            tokens: number;
+                            cost_usd: number;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            started_at: string | null;
+                            completed_at: string | null;
+                            measures?: {
+                                engines: {
+                                    samples: number;
+                                    mention_rate: {
+                                        successes: number;
+                                        n: number;
+                                        rate: number | null;
+                                        low: number;
+                                        high: number;
+                                    };
+                                    citation_rate: {
+                                        successes: number;
+                                        n: number;
+                                        rate: number | null;
+                                        low: number;
+                                        high: number;
+                                    };
+                                    average_position: number | null;
+                                    /** @enum {string} */
+                                    engine: "chatgpt" | "claude" | "perplexity" | "gemini";
+                                    share_of_voice: {
+                                        name: string;
+                                        mentions: number;
+                                        share: number | null;
+                                    }[];
+                                    top_domains: {
+                                        key: string;
+                                        count: number;
+                                    }[];
+                                    top_pages: {
+                                        key: string;
+                                        count: number;
+                                    }[];
+                                }[];
+                                prompts: {
+                                    samples: number;
+                                    mention_rate: {
+                                        successes: number;
+                                        n: number;
+                                        rate: number | null;
+                                        low: number;
+                                        high: number;
+                                    };
+                                    citation_rate: {
+                                        successes: number;
+                                        n: number;
+                                        rate: number | null;
+                                        low: number;
+                                        high: number;
+                                    };
+                                    average_position: number | null;
+                                    /** Format: uuid */
+                                    prompt_id: string;
+                                    text: string;
+                                    /** @enum {string} */
+                                    engine: "chatgpt" | "claude" | "perplexity" | "gemini";
+                                }[];
+                                share_of_voice: {
+                                    name: string;
+                                    mentions: number;
+                                    share: number | null;
+                                }[];
+                                top_domains: {
+                                    key: string;
+                                    count: number;
+                                }[];
+                                top_pages: {
+                                    key: string;
+                                    count: number;
+                                }[];
+                                versus_previous: {
+                                    /** Format: uuid */
+                                    run_id: string;
+                                    engines: {
+                                        /** @enum {string} */
+                                        engine: "chatgpt" | "claude" | "perplexity" | "gemini";
+                                        mention: {
+                                            previous: {
+                                                successes: number;
+                                                n: number;
+                                                rate: number | null;
+                                                low: number;
+                                                high: number;
+                                            };
+                                            current: {
+                                                successes: number;
+                                                n: number;
+                                                rate: number | null;
+                                                low: number;
+                                                high: number;
+                                            };
+                                            p_value: number;
+                                            changed: boolean;
+                                            /** @enum {string} */
+                                            direction: "up" | "down" | "flat";
+                                        };
+                                        citation: {
+                                            previous: {
+                                                successes: number;
+                                                n: number;
+                                                rate: number | null;
+                                                low: number;
+                                                high: number;
+                                            };
+                                            current: {
+                                                successes: number;
+                                                n: number;
+                                                rate: number | null;
+                                                low: number;
+                                                high: number;
+                                            };
+                                            p_value: number;
+                                            changed: boolean;
+                                            /** @enum {string} */
+                                            direction: "up" | "down" | "flat";
+                                        };
+                                    }[];
+                                } | null;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            403: components["responses"]["ApiError403"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            409: components["responses"]["ApiError409"];
+            413: components["responses"]["ApiError413"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    getVisibilityRun: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "completed" | "failed" | "cancelled";
+                            engines: ("chatgpt" | "claude" | "perplexity" | "gemini")[];
+                            samples_per_prompt: number;
+                            progress: {
+                                planned: number;
+                                done: number;
+                                failed: number;
+                            };
+                            tokens: number;
+                            cost_usd: number;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            started_at: string | null;
+                            completed_at: string | null;
+                            measures?: {
+                                engines: {
+                                    samples: number;
+                                    mention_rate: {
+                                        successes: number;
+                                        n: number;
+                                        rate: number | null;
+                                        low: number;
+                                        high: number;
+                                    };
+                                    citation_rate: {
+                                        successes: number;
+                                        n: number;
+                                        rate: number | null;
+                                        low: number;
+                                        high: number;
+                                    };
+                                    average_position: number | null;
+                                    /** @enum {string} */
+                                    engine: "chatgpt" | "claude" | "perplexity" | "gemini";
+                                    share_of_voice: {
+                                        name: string;
+                                        mentions: number;
+                                        share: number | null;
+                                    }[];
+                                    top_domains: {
+                                        key: string;
+                                        count: number;
+                                    }[];
+                                    top_pages: {
+                                        key: string;
+                                        count: number;
+                                    }[];
+                                }[];
+                                prompts: {
+                                    samples: number;
+                                    mention_rate: {
+                                        successes: number;
+                                        n: number;
+                                        rate: number | null;
+                                        low: number;
+                                        high: number;
+                                    };
+                                    citation_rate: {
+                                        successes: number;
+                                        n: number;
+                                        rate: number | null;
+                                        low: number;
+                                        high: number;
+                                    };
+                                    average_position: number | null;
+                                    /** Format: uuid */
+                                    prompt_id: string;
+                                    text: string;
+                                    /** @enum {string} */
+                                    engine: "chatgpt" | "claude" | "perplexity" | "gemini";
+                                }[];
+                                share_of_voice: {
+                                    name: string;
+                                    mentions: number;
+                                    share: number | null;
+                                }[];
+                                top_domains: {
+                                    key: string;
+                                    count: number;
+                                }[];
+                                top_pages: {
+                                    key: string;
+                                    count: number;
+                                }[];
+                                versus_previous: {
+                                    /** Format: uuid */
+                                    run_id: string;
+                                    engines: {
+                                        /** @enum {string} */
+                                        engine: "chatgpt" | "claude" | "perplexity" | "gemini";
+                                        mention: {
+                                            previous: {
+                                                successes: number;
+                                                n: number;
+                                                rate: number | null;
+                                                low: number;
+                                                high: number;
+                                            };
+                                            current: {
+                                                successes: number;
+                                                n: number;
+                                                rate: number | null;
+                                                low: number;
+                                                high: number;
+                                            };
+                                            p_value: number;
+                                            changed: boolean;
+                                            /** @enum {string} */
+                                            direction: "up" | "down" | "flat";
+                                        };
+                                        citation: {
+                                            previous: {
+                                                successes: number;
+                                                n: number;
+                                                rate: number | null;
+                                                low: number;
+                                                high: number;
+                                            };
+                                            current: {
+                                                successes: number;
+                                                n: number;
+                                                rate: number | null;
+                                                low: number;
+                                                high: number;
+                                            };
+                                            p_value: number;
+                                            changed: boolean;
+                                            /** @enum {string} */
+                                            direction: "up" | "down" | "flat";
+                                        };
+                                    }[];
+                                } | null;
+                            };
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "completed" | "failed" | "cancelled";
+                            engines: ("chatgpt" | "claude" | "perplexity" | "gemini")[];
+                            samples_per_prompt: number;
+                            progress: {
+                                planned: number;
+                                done: number;
+                                failed: number;
+                            };
+                            tokens: number;
+                            cost_usd: number;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            started_at: string | null;
+                            completed_at: string | null;
+                            measures?: {
+                                engines: {
+                                    samples: number;
+                                    mention_rate: {
+                                        successes: number;
+                                        n: number;
+                                        rate: number | null;
+                                        low: number;
+                                        high: number;
+                                    };
+                                    citation_rate: {
+                                        successes: number;
+                                        n: number;
+                                        rate: number | null;
+                                        low: number;
+                                        high: number;
+                                    };
+                                    average_position: number | null;
+                                    /** @enum {string} */
+                                    engine: "chatgpt" | "claude" | "perplexity" | "gemini";
+                                    share_of_voice: {
+                                        name: string;
+                                        mentions: number;
+                                        share: number | null;
+                                    }[];
+                                    top_domains: {
+                                        key: string;
+                                        count: number;
+                                    }[];
+                                    top_pages: {
+                                        key: string;
+                                        count: number;
+                                    }[];
+                                }[];
+                                prompts: {
+                                    samples: number;
+                                    mention_rate: {
+                                        successes: number;
+                                        n: number;
+                                        rate: number | null;
+                                        low: number;
+                                        high: number;
+                                    };
+                                    citation_rate: {
+                                        successes: number;
+                                        n: number;
+                                        rate: number | null;
+                                        low: number;
+                                        high: number;
+                                    };
+                                    average_position: number | null;
+                                    /** Format: uuid */
+                                    prompt_id: string;
+                                    text: string;
+                                    /** @enum {string} */
+                                    engine: "chatgpt" | "claude" | "perplexity" | "gemini";
+                                }[];
+                                share_of_voice: {
+                                    name: string;
+                                    mentions: number;
+                                    share: number | null;
+                                }[];
+                                top_domains: {
+                                    key: string;
+                                    count: number;
+                                }[];
+                                top_pages: {
+                                    key: string;
+                                    count: number;
+                                }[];
+                                versus_previous: {
+                                    /** Format: uuid */
+                                    run_id: string;
+                                    engines: {
+                                        /** @enum {string} */
+                                        engine: "chatgpt" | "claude" | "perplexity" | "gemini";
+                                        mention: {
+                                            previous: {
+                                                successes: number;
+                                                n: number;
+                                                rate: number | null;
+                                                low: number;
+                                                high: number;
+                                            };
+                                            current: {
+                                                successes: number;
+                                                n: number;
+                                                rate: number | null;
+                                                low: number;
+                                                high: number;
+                                            };
+                                            p_value: number;
+                                            changed: boolean;
+                                            /** @enum {string} */
+                                            direction: "up" | "down" | "flat";
+                                        };
+                                        citation: {
+                                            previous: {
+                                                successes: number;
+                                                n: number;
+                                                rate: number | null;
+                                                low: number;
+                                                high: number;
+                                            };
+                                            current: {
+                                                successes: number;
+                                                n: number;
+                                                rate: number | null;
+                                                low: number;
+                                                high: number;
+                                            };
+                                            p_value: number;
+                                            changed: boolean;
+                                            /** @enum {string} */
+                                            direction: "up" | "down" | "flat";
+                                        };
+                                    }[];
+                                } | null;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    cancelVisibilityRun: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run as it now stands. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "completed" | "failed" | "cancelled";
+                            engines: ("chatgpt" | "claude" | "perplexity" | "gemini")[];
+                            samples_per_prompt: number;
+                            progress: {
+                                planned: number;
+                                done: number;
+                                failed: number;
+                            };
+                            tokens: number;
+                            cost_usd: number;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            started_at: string | null;
+                            completed_at: string | null;
+                            measures?: {
+                                engines: {
+                                    samples: number;
+                                    mention_rate: {
+                                        successes: number;
+                                        n: number;
+                                        rate: number | null;
+                                        low: number;
+                                        high: number;
+                                    };
+                                    citation_rate: {
+                                        successes: number;
+                                        n: number;
+                                        rate: number | null;
+                                        low: number;
+                                        high: number;
+                                    };
+                                    average_position: number | null;
+                                    /** @enum {string} */
+                                    engine: "chatgpt" | "claude" | "perplexity" | "gemini";
+                                    share_of_voice: {
+                                        name: string;
+                                        mentions: number;
+                                        share: number | null;
+                                    }[];
+                                    top_domains: {
+                                        key: string;
+                                        count: number;
+                                    }[];
+                                    top_pages: {
+                                        key: string;
+                                        count: number;
+                                    }[];
+                                }[];
+                                prompts: {
+                                    samples: number;
+                                    mention_rate: {
+                                        successes: number;
+                                        n: number;
+                                        rate: number | null;
+                                        low: number;
+                                        high: number;
+                                    };
+                                    citation_rate: {
+                                        successes: number;
+                                        n: number;
+                                        rate: number | null;
+                                        low: number;
+                                        high: number;
+                                    };
+                                    average_position: number | null;
+                                    /** Format: uuid */
+                                    prompt_id: string;
+                                    text: string;
+                                    /** @enum {string} */
+                                    engine: "chatgpt" | "claude" | "perplexity" | "gemini";
+                                }[];
+                                share_of_voice: {
+                                    name: string;
+                                    mentions: number;
+                                    share: number | null;
+                                }[];
+                                top_domains: {
+                                    key: string;
+                                    count: number;
+                                }[];
+                                top_pages: {
+                                    key: string;
+                                    count: number;
+                                }[];
+                                versus_previous: {
+                                    /** Format: uuid */
+                                    run_id: string;
+                                    engines: {
+                                        /** @enum {string} */
+                                        engine: "chatgpt" | "claude" | "perplexity" | "gemini";
+                                        mention: {
+                                            previous: {
+                                                successes: number;
+                                                n: number;
+                                                rate: number | null;
+                                                low: number;
+                                                high: number;
+                                            };
+                                            current: {
+                                                successes: number;
+                                                n: number;
+                                                rate: number | null;
+                                                low: number;
+                                                high: number;
+                                            };
+                                            p_value: number;
+                                            changed: boolean;
+                                            /** @enum {string} */
+                                            direction: "up" | "down" | "flat";
+                                        };
+                                        citation: {
+                                            previous: {
+                                                successes: number;
+                                                n: number;
+                                                rate: number | null;
+                                                low: number;
+                                                high: number;
+                                            };
+                                            current: {
+                                                successes: number;
+                                                n: number;
+                                                rate: number | null;
+                                                low: number;
+                                                high: number;
+                                            };
+                                            p_value: number;
+                                            changed: boolean;
+                                            /** @enum {string} */
+                                            direction: "up" | "down" | "flat";
+                                        };
+                                    }[];
+                                } | null;
+                            };
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "completed" | "failed" | "cancelled";
+                            engines: ("chatgpt" | "claude" | "perplexity" | "gemini")[];
+                            samples_per_prompt: number;
+                            progress: {
+                                planned: number;
+                                done: number;
+                                failed: number;
+                            };
+                            tokens: number;
+                            cost_usd: number;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            started_at: string | null;
+                            completed_at: string | null;
+                            measures?: {
+                                engines: {
+                                    samples: number;
+                                    mention_rate: {
+                                        successes: number;
+                                        n: number;
+                                        rate: number | null;
+                                        low: number;
+                                        high: number;
+                                    };
+                                    citation_rate: {
+                                        successes: number;
+                                        n: number;
+                                        rate: number | null;
+                                        low: number;
+                                        high: number;
+                                    };
+                                    average_position: number | null;
+                                    /** @enum {string} */
+                                    engine: "chatgpt" | "claude" | "perplexity" | "gemini";
+                                    share_of_voice: {
+                                        name: string;
+                                        mentions: number;
+                                        share: number | null;
+                                    }[];
+                                    top_domains: {
+                                        key: string;
+                                        count: number;
+                                    }[];
+                                    top_pages: {
+                                        key: string;
+                                        count: number;
+                                    }[];
+                                }[];
+                                prompts: {
+                                    samples: number;
+                                    mention_rate: {
+                                        successes: number;
+                                        n: number;
+                                        rate: number | null;
+                                        low: number;
+                                        high: number;
+                                    };
+                                    citation_rate: {
+                                        successes: number;
+                                        n: number;
+                                        rate: number | null;
+                                        low: number;
+                                        high: number;
+                                    };
+                                    average_position: number | null;
+                                    /** Format: uuid */
+                                    prompt_id: string;
+                                    text: string;
+                                    /** @enum {string} */
+                                    engine: "chatgpt" | "claude" | "perplexity" | "gemini";
+                                }[];
+                                share_of_voice: {
+                                    name: string;
+                                    mentions: number;
+                                    share: number | null;
+                                }[];
+                                top_domains: {
+                                    key: string;
+                                    count: number;
+                                }[];
+                                top_pages: {
+                                    key: string;
+                                    count: number;
+                                }[];
+                                versus_previous: {
+                                    /** Format: uuid */
+                                    run_id: string;
+                                    engines: {
+                                        /** @enum {string} */
+                                        engine: "chatgpt" | "claude" | "perplexity" | "gemini";
+                                        mention: {
+                                            previous: {
+                                                successes: number;
+                                                n: number;
+                                                rate: number | null;
+                                                low: number;
+                                                high: number;
+                                            };
+                                            current: {
+                                                successes: number;
+                                                n: number;
+                                                rate: number | null;
+                                                low: number;
+                                                high: number;
+                                            };
+                                            p_value: number;
+                                            changed: boolean;
+                                            /** @enum {string} */
+                                            direction: "up" | "down" | "flat";
+                                        };
+                                        citation: {
+                                            previous: {
+                                                successes: number;
+                                                n: number;
+                                                rate: number | null;
+                                                low: number;
+                                                high: number;
+                                            };
+                                            current: {
+                                                successes: number;
+                                                n: number;
+                                                rate: number | null;
+                                                low: number;
+                                                high: number;
+                                            };
+                                            p_value: number;
+                                            changed: boolean;
+                                            /** @enum {string} */
+                                            direction: "up" | "down" | "flat";
+                                        };
+                                    }[];
+                                } | null;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            403: components["responses"]["ApiError403"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    listVisibilitySamples: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                engine?: "chatgpt" | "claude" | "perplexity" | "gemini";
+                prompt_id?: string;
+                status?: "queued" | "running" | "completed" | "failed" | "cancelled";
+            };
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of samples. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            run_id: string;
+                            /** Format: uuid */
+                            prompt_id: string;
+                            prompt: string;
+                            /** @enum {string} */
+                            engine: "chatgpt" | "claude" | "perplexity" | "gemini";
+                            sample_index: number;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "completed" | "failed" | "cancelled";
+                            attempts: number;
+                            answer: string | null;
+                            model: string | null;
+                            citations: {
+                                url: string;
+                                domain: string;
+                                position: number;
+                                title: string | null;
+                            }[];
+                            search_queries: string[];
+                            mentions: {
+                                entity: string;
+                                /** @enum {string} */
+                                kind: "brand" | "competitor";
+                                position: number;
+                            }[];
+                            brand_mentioned: boolean | null;
+                            brand_cited: boolean | null;
+                            cited_page: string | null;
+                            tokens: number;
+                            cost_usd: number;
+                            error_kind: string | null;
+                            finished_at: string | null;
+                        }[];
+                        meta: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            hasMore: boolean;
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            run_id: string;
+                            /** Format: uuid */
+                            prompt_id: string;
+                            prompt: string;
+                            /** @enum {string} */
+                            engine: "chatgpt" | "claude" | "perplexity" | "gemini";
+                            sample_index: number;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "completed" | "failed" | "cancelled";
+                            attempts: number;
+                            answer: string | null;
+                            model: string | null;
+                            citations: {
+                                url: string;
+                                domain: string;
+                                position: number;
+                                title: string | null;
+                            }[];
+                            search_queries: string[];
+                            mentions: {
+                                entity: string;
+                                /** @enum {string} */
+                                kind: "brand" | "competitor";
+                                position: number;
+                            }[];
+                            brand_mentioned: boolean | null;
+                            brand_cited: boolean | null;
+                            cited_page: string | null;
+                            tokens: number;
+                            cost_usd: number;
+                            error_kind: string | null;
+                            finished_at: string | null;
+                        }[];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            /** @description Not modified: `If-None-Match` names the current `ETag`. No body; the tag, caching headers and rate-limit headers are sent, and the request is not counted against the limit. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
             404: components["responses"]["ApiError404"];
             405: components["responses"]["ApiError405"];
             429: components["responses"]["ApiError429"];

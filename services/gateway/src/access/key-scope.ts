@@ -22,7 +22,7 @@ import type { Caller, KeyCaller } from "./authenticate";
 /** What a rule reads of a request: the inputs the route parsed. */
 export type ScopedInput = { params: unknown; query: unknown; body: unknown; form: ResponseForm };
 
-type Kind = "site" | "scan" | "audit" | "keyword" | "citation" | "client";
+type Kind = "site" | "scan" | "audit" | "keyword" | "citation" | "client" | "visibility run";
 
 type Rule =
   /** a record named by a path parameter: outside the client is 404 */
@@ -81,6 +81,8 @@ const RECORD_PATHS: readonly [string, Kind][] = [
   ["/api/v1/keywords/:id", "keyword"],
   ["/api/v1/citations/:id", "citation"],
   ["/api/v1/clients/:id", "client"],
+  // a run is its site's: outside the client when its site is
+  ["/api/v1/visibility/runs/:id", "visibility run"],
 ];
 
 /** What a client-scoped key may not change even of its own client: the client itself. */
@@ -170,6 +172,8 @@ export const createKeyScope = ({ db }: { db: Db }): KeyScope => {
         return (await db.keyword.count({ where: { id, workspaceId, site: { clientId } } })) > 0;
       case "citation":
         return (await db.citationTrack.count({ where: { id, workspaceId, site: { clientId } } })) > 0;
+      case "visibility run":
+        return (await db.visibilityRun.count({ where: { id, workspaceId, site: { clientId } } })) > 0;
       case "scan": {
         const scan = await db.scan.findFirst({ where: { id, workspaceId }, select: { url: true } });
         if (!scan) return false;

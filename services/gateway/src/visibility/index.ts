@@ -5,4 +5,6 @@ export { createEngineKeyService, type EngineKeyService } from "./engine-key-serv
 export { engineKeyRoutes } from "./engine-keys.route";
 export { createProfileService, createVetDomains, type ProfileService, type VetDomains } from "./profile-service";
 export { createPromptService, type PromptService } from "./prompt-service";
+export { createRunService, type RunService } from "./run-service";
+export { runRoutes } from "./runs.route";
 export { visibilityRoutes } from "./visibility.route";

@@ -1,0 +1,310 @@
+import type { Db, Prisma, VisibilityRun, VisibilitySample } from "@scan/db";
+import { allows, type DbClient, startStates, type Transitions } from "./transitions";
+
+export type RunState = VisibilityRun["status"];
+export type SampleState = VisibilitySample["status"];
+type AiEngine = VisibilitySample["engine"];
+
+export const RUN_STATES = [
+  "queued",
+  "running",
+  "completed",
+  "failed",
+  "cancelled",
+] as const satisfies readonly RunState[];
+/** A run in one of these has ended: no move takes it anywhere else. */
+export const RUN_ENDED = ["completed", "failed", "cancelled"] as const satisfies readonly RunState[];
+/** A run under way: at most one per site (a partial unique index keeps it so). */
+export const RUN_UNDER_WAY = ["queued", "running"] as const satisfies readonly RunState[];
+export const SAMPLE_STATES = [
+  "queued",
+  "running",
+  "completed",
+  "failed",
+  "cancelled",
+] as const satisfies readonly SampleState[];
+export const SAMPLE_ENDED = ["completed", "failed", "cancelled"] as const satisfies readonly SampleState[];
+/** A sample still to be answered: its job is queued, or a worker is asking the engine. */
+export const SAMPLE_OPEN = ["queued", "running"] as const satisfies readonly SampleState[];
+
+/**
+ * Every move of a run. A new run is `queued` (insertRun); its first sample moves it to
+ * `running`; the last sample to end completes it. Under way it can fail (the budget, or a sweep
+ * that gave up) or be cancelled; an ended run stays ended.
+ */
+export const RUN_TRANSITIONS = {
+  markRunning: { from: ["queued"], to: "running" },
+  /** a sample is claimed while the run is under way */
+  claimSample: { from: [...RUN_UNDER_WAY], to: null },
+  finishIfDone: { from: ["running"], to: "completed" },
+  fail: { from: [...RUN_UNDER_WAY], to: "failed" },
+  cancel: { from: [...RUN_UNDER_WAY], to: "cancelled" },
+} as const satisfies Transitions<RunState>;
+
+/**
+ * Every move of a sample. A worker claims a queued sample (`running`); a worker that died leaves it
+ * running, and the job taken again claims it again. It ends completed (its answer stored) or
+ * failed (the engine's error kind kept); a sample not started when its run ends is cancelled.
+ */
+export const SAMPLE_TRANSITIONS = {
+  claim: { from: [...SAMPLE_OPEN], to: "running" },
+  /** a rate-limited or retried attempt gives its reservation back and waits */
+  release: { from: ["running"], to: "queued" },
+  complete: { from: ["running"], to: "completed" },
+  fail: { from: [...SAMPLE_OPEN], to: "failed" },
+  cancel: { from: [...SAMPLE_OPEN], to: "cancelled" },
+} as const satisfies Transitions<SampleState>;
+
+export const RUN_WHERE = {
+  underWay: { status: { in: [...RUN_UNDER_WAY] } },
+} as const satisfies Record<string, Prisma.VisibilityRunWhereInput>;
+
+export const isRunUnderWay = (status: RunState): boolean => (RUN_UNDER_WAY as readonly string[]).includes(status);
+
+export type PlannedSample = {
+  promptId: string;
+  promptText: string;
+  promptLocale: string | null;
+  engine: AiEngine;
+  sampleIndex: number;
+};
+
+export type NewRun = {
+  workspaceId: string;
+  userId: string;
+  siteId: string;
+  engines: AiEngine[];
+  samplesPerPrompt: number;
+  requestId: string | null;
+};
+
+/**
+ * Stores a new run, `queued`, with one row per sample it plans. A second run under way for the
+ * site breaks the partial unique index `visibility_runs_one_under_way` (Prisma's P2002).
+ */
+export const insertRun = (db: Db, run: NewRun, samples: readonly PlannedSample[]) =>
+  db.$transaction(async (tx) => {
+    const stored = await tx.visibilityRun.create({ data: { ...run, planned: samples.length } });
+    await tx.visibilitySample.createMany({ data: samples.map((sample) => ({ ...sample, runId: stored.id })) });
+    const ids = await tx.visibilitySample.findMany({
+      where: { runId: stored.id },
+      select: { id: true },
+      orderBy: [{ promptId: "asc" }, { engine: "asc" }, { sampleIndex: "asc" }],
+    });
+    return { run: stored, sampleIds: ids.map((row) => row.id) };
+  });
+
+/** A workspace's monthly spend cap, checked when a sample is claimed. */
+export type BudgetCheck = {
+  /** US dollars a month; null: no cap */
+  capUsd: number | null;
+  /** what the sample may cost at most, held until it ends */
+  projectedUsd: number;
+  /** the start of the month spend is counted from */
+  since: Date;
+};
+
+export type Claim =
+  | { claimed: true; sample: VisibilitySample & { run: VisibilityRun } }
+  | { claimed: false; reason: "ended" | "budget_exhausted"; spentUsd?: number };
+
+/**
+ * The workspace's spend since `since`: what its stored samples cost, and what the samples being
+ * asked hold in reservation.
+ */
+export const spentSince = async (db: DbClient, workspaceId: string, since: Date): Promise<number> => {
+  const [row] = await db.$queryRaw<{ spent: number | null }[]>`
+    SELECT COALESCE(SUM(s."cost_usd" + s."reserved_usd"), 0)::float8 AS "spent"
+    FROM "visibility_samples" s JOIN "visibility_runs" r ON r."id" = s."run_id"
+    WHERE r."workspace_id" = ${workspaceId}::uuid AND COALESCE(s."finished_at", s."updated_at") >= ${since}`;
+  return Number(row?.spent ?? 0);
+};
+
+/**
+ * Claims a sample for asking: the sample moves to `running` with one more attempt and `projectedUsd`
+ * reserved, the run to `running`. With a cap, the workspace's row is locked for the check, so
+ * samples claimed at once never together pass it; a sample that would pass it is not claimed.
+ */
+export const claimSample = (db: Db, sampleId: string, budget: BudgetCheck): Promise<Claim> =>
+  db.$transaction(async (tx) => {
+    const sample = await tx.visibilitySample.findUnique({ where: { id: sampleId }, include: { run: true } });
+    if (
+      !sample ||
+      !allows(SAMPLE_TRANSITIONS.claim, sample.status) ||
+      !allows(RUN_TRANSITIONS.claimSample, sample.run.status)
+    ) {
+      return { claimed: false, reason: "ended" };
+    }
+    if (budget.capUsd !== null) {
+      await tx.$queryRaw`SELECT 1 FROM "workspaces" WHERE "id" = ${sample.run.workspaceId}::uuid FOR UPDATE`;
+      // this sample's own reservation (a claim again after a lost worker) is not counted twice
+      const spent = (await spentSince(tx, sample.run.workspaceId, budget.since)) - sample.reservedUsd;
+      if (spent + budget.projectedUsd > budget.capUsd)
+        return { claimed: false, reason: "budget_exhausted", spentUsd: spent };
+    }
+    const { count } = await tx.visibilitySample.updateMany({
+      where: { id: sampleId, status: { in: startStates(SAMPLE_TRANSITIONS.claim) } },
+      data: { status: SAMPLE_TRANSITIONS.claim.to, attempts: { increment: 1 }, reservedUsd: budget.projectedUsd },
+    });
+    if (count === 0) return { claimed: false, reason: "ended" };
+    await tx.visibilityRun.updateMany({
+      where: { id: sample.runId, status: { in: startStates(RUN_TRANSITIONS.markRunning) } },
+      data: { status: RUN_TRANSITIONS.markRunning.to, startedAt: new Date() },
+    });
+    const claimed = await tx.visibilitySample.findUniqueOrThrow({ where: { id: sampleId }, include: { run: true } });
+    return { claimed: true, sample: claimed };
+  });
+
+/** Gives a claimed sample's reservation back and queues it again (it waits for a retry). */
+export const releaseSample = async (db: DbClient, sampleId: string) => {
+  const { count } = await db.visibilitySample.updateMany({
+    where: { id: sampleId, status: { in: startStates(SAMPLE_TRANSITIONS.release) } },
+    data: { status: SAMPLE_TRANSITIONS.release.to, reservedUsd: 0 },
+  });
+  return { moved: count > 0 };
+};
+
+/** Writes a run's counts, tokens and cost from its stored samples: counted once, however often this runs. */
+const refreshRun = (db: DbClient, runId: string) =>
+  db.$executeRaw`
+    UPDATE "visibility_runs" r SET
+      "done" = c."done", "failed" = c."failed", "tokens" = c."tokens", "cost_usd" = c."cost", "updated_at" = now()
+    FROM (SELECT
+        COUNT(*) FILTER (WHERE "status" = 'completed')::int AS "done",
+        COUNT(*) FILTER (WHERE "status" = 'failed')::int AS "failed",
+        COALESCE(SUM("input_tokens" + "output_tokens"), 0)::int AS "tokens",
+        COALESCE(SUM("cost_usd"), 0)::float8 AS "cost"
+      FROM "visibility_samples" WHERE "run_id" = ${runId}::uuid) c
+    WHERE r."id" = ${runId}::uuid`;
+
+/**
+ * Completes a running run once no sample is open. The test and the move are one statement, so
+ * of the workers ending its last samples at once exactly one completes it.
+ */
+export const finishIfDone = async (db: DbClient, runId: string): Promise<boolean> => {
+  const moved = await db.$executeRaw`
+    UPDATE "visibility_runs" SET "status" = ${RUN_TRANSITIONS.finishIfDone.to}::"VisibilityRunStatus",
+      "completed_at" = now(), "updated_at" = now()
+    WHERE "id" = ${runId}::uuid AND "status" = ANY(${startStates(RUN_TRANSITIONS.finishIfDone)}::"VisibilityRunStatus"[])
+      AND NOT EXISTS (SELECT 1 FROM "visibility_samples" WHERE "run_id" = ${runId}::uuid
+        AND "status" = ANY(${[...SAMPLE_OPEN]}::"VisibilitySampleStatus"[]))`;
+  return moved > 0;
+};
+
+export type SampleCitation = { url: string; domain: string; position: number; title: string | null };
+export type SampleMention = { entity: string; kind: "brand" | "competitor"; position: number };
+
+export type SampleAnswer = {
+  answerText: string;
+  model: string;
+  citations: SampleCitation[];
+  searchQueries: string[];
+  mentions: SampleMention[];
+  brandMentioned: boolean;
+  brandCited: boolean;
+  citedPage: string | null;
+  /** the page cited in the site's place when the site is not: the track's citation_url */
+  trackUrl: string | null;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+};
+
+/**
+ * Stores a sample's answer and, in the same transaction, the citation track it observes (the
+ * spec's `platform`, `query_text`, `cited`, `citation_url`, `checked_at`); the run's counts and
+ * spend are written again from its samples, and the run completes if this was its last one. A
+ * sample already ended is left as it is: an answer is stored once.
+ */
+export const completeSample = (db: Db, sampleId: string, answer: SampleAnswer, finishedAt: Date) =>
+  db.$transaction(async (tx) => {
+    const { trackUrl, citations, mentions, ...columns } = answer;
+    const { count } = await tx.visibilitySample.updateMany({
+      where: { id: sampleId, status: { in: startStates(SAMPLE_TRANSITIONS.complete) } },
+      data: {
+        ...columns,
+        citations: citations as unknown as Prisma.InputJsonValue,
+        mentions: mentions as unknown as Prisma.InputJsonValue,
+        status: SAMPLE_TRANSITIONS.complete.to,
+        reservedUsd: 0,
+        errorKind: null,
+        errorMessage: null,
+        finishedAt,
+      },
+    });
+    if (count === 0) return { stored: false, runCompleted: false };
+    const sample = await tx.visibilitySample.findUniqueOrThrow({ where: { id: sampleId }, include: { run: true } });
+    await tx.citationTrack.create({
+      data: {
+        userId: sample.run.userId,
+        workspaceId: sample.run.workspaceId,
+        siteId: sample.run.siteId,
+        platform: sample.engine,
+        queryText: sample.promptText,
+        cited: answer.brandCited,
+        citationUrl: trackUrl,
+        checkedAt: finishedAt,
+        sampleId,
+      },
+    });
+    await refreshRun(tx, sample.runId);
+    return { stored: true, runCompleted: await finishIfDone(tx, sample.runId), runId: sample.runId };
+  });
+
+/** Fails a sample with the engine's error kind; the run's counts are written again, and it completes if this was its last one. */
+export const failSample = (db: Db, sampleId: string, reason: { kind: string; message: string }) =>
+  db.$transaction(async (tx) => {
+    const { count } = await tx.visibilitySample.updateMany({
+      where: { id: sampleId, status: { in: startStates(SAMPLE_TRANSITIONS.fail) } },
+      data: {
+        status: SAMPLE_TRANSITIONS.fail.to,
+        reservedUsd: 0,
+        errorKind: reason.kind,
+        errorMessage: reason.message.slice(0, 1000),
+        finishedAt: new Date(),
+      },
+    });
+    if (count === 0) return { moved: false, runCompleted: false };
+    const { runId } = await tx.visibilitySample.findUniqueOrThrow({ where: { id: sampleId }, select: { runId: true } });
+    await refreshRun(tx, runId);
+    return { moved: true, runCompleted: await finishIfDone(tx, runId) };
+  });
+
+/** Ends a run under way as `to` (failed with its reason, or cancelled); its samples not yet started are cancelled. */
+const endRun = (db: Db, runId: string, move: "fail" | "cancel", reason?: { code: string; message: string }) =>
+  db.$transaction(async (tx) => {
+    const { count } = await tx.visibilityRun.updateMany({
+      where: { id: runId, status: { in: startStates(RUN_TRANSITIONS[move]) } },
+      data: {
+        status: RUN_TRANSITIONS[move].to,
+        completedAt: new Date(),
+        ...(reason ? { errorCode: reason.code, errorMessage: reason.message.slice(0, 1000) } : {}),
+      },
+    });
+    if (count === 0) return { moved: false };
+    await tx.visibilitySample.updateMany({
+      where: { runId, status: "queued" },
+      data: { status: SAMPLE_TRANSITIONS.cancel.to, reservedUsd: 0, finishedAt: new Date() },
+    });
+    await refreshRun(tx, runId);
+    return { moved: true };
+  });
+
+/** Fails a run under way with its reason (`budget_exhausted`, or a sweep's); samples being asked finish and are kept. */
+export const failRun = (db: Db, runId: string, reason: { code: string; message: string }) =>
+  endRun(db, runId, "fail", reason);
+
+/** Cancels a run under way; samples being asked finish and are kept. */
+export const cancelRun = (db: Db, runId: string) => endRun(db, runId, "cancel");
+
+/**
+ * A sample being asked when its run ended (failed or cancelled) is stored when it comes back, but
+ * a sample that cannot start any more is cancelled: what a sample job does when its run has ended.
+ */
+export const cancelSample = async (db: DbClient, sampleId: string) => {
+  const { count } = await db.visibilitySample.updateMany({
+    where: { id: sampleId, status: { in: startStates(SAMPLE_TRANSITIONS.cancel) } },
+    data: { status: SAMPLE_TRANSITIONS.cancel.to, reservedUsd: 0, finishedAt: new Date() },
+  });
+  return { moved: count > 0 };
+};

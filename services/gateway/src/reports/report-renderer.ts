@@ -63,6 +63,8 @@ const unavailable = (why: string) =>
     "service_unavailable",
     `Reports cannot be made here: ${why}`,
     "The operator installs Chromium (Debian: apt-get install chromium-headless-shell) or sets CHROMIUM_PATH, and builds the dashboard; the CSV, SARIF and JUnit exports work meanwhile.",
+    // every 503 says when to ask again; an installation takes the operator a while
+    { "Retry-After": "300" },
   );
 
 /**
@@ -107,7 +109,11 @@ export const createReportRenderer = ({
       const timer = setTimeout(
         () => {
           waiting.splice(waiting.indexOf(go), 1);
-          reject(new AppError("service_unavailable", "Too many reports are being made at once", "Try again shortly."));
+          reject(
+            new AppError("service_unavailable", "Too many reports are being made at once", "Try again shortly.", {
+              "Retry-After": "5",
+            }),
+          );
         },
         Math.max(0, deadline - Date.now()),
       );

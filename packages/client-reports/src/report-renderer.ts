@@ -4,7 +4,7 @@ import { extname, join, normalize, sep } from "node:path";
 import { AppError } from "@scan/contract";
 import type { Logger } from "pino";
 import { type Browser, chromium, type Route } from "playwright-core";
-import { LOGO_PATH, type Logo } from "./branding-service";
+import { LOGO_PATH, type Logo } from "./branding";
 
 /** What one PDF is made of: the print view's path in the dashboard, its data, and the logo it shows. */
 export type PrintJob = {

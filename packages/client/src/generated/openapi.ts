@@ -929,6 +929,8 @@ export interface paths {
          *
          *     When an audit of the site regressed, one alert goes to each channel the schedule has, any of three: `alert_url` (optional, vetted like a scan's `callback_url`; refused with 400 naming `WEBHOOK_SECRET` when the operator has not set it) receives a signed POST (see the callback); `alert_emails` (up to 10 addresses; refused with 400 naming `SMTP_URL` when the operator has not set one) get a mail; `alert_slack_url` (a Slack incoming-webhook URL, vetted by the same address policy) gets a Slack message (`{text, blocks}`). Mail and Slack need no `WEBHOOK_SECRET`; both name the site in their subject or header, say what got worse (scores, grade, checks from what to what, on how many pages) and link to the audit in the dashboard (`DASHBOARD_URL`). `alert_drop` (1 to 100, default 5) is the fall of the overall score, in points, that counts.
          *
+         *     `report_emails` (up to 10 addresses; refused with 400 naming `SMTP_URL` when the operator has not set one) are mailed the client report each time an audit the schedule started completes, regressed or not: the audit's PDF in the workspace's name and logo, attached, under the subject `Client report: <host>, grade <grade>` (an alert's subject says `got worse`). When the PDF cannot be made the mail still goes, without it, saying so.
+         *
          *     The Slack URL is a secret: the schedule shows it masked (its origin and last 4 characters). Sending that masked value back unchanged keeps the stored URL, so a form can be saved again without asking for it; leaving `alert_slack_url` out removes it, as leaving out `alert_url` or `alert_emails` does.
          *
          *     The queue runs it by a cron pattern in UTC (`pattern`) whose time of day (and weekday) is fixed per site, so many sites spread over the day. When it comes due while an audit of the site is under way, that run is skipped. A plan schedules at most `AUDIT_SCHEDULES_<PLAN>` sites (403 `PLAN_LIMIT` beyond). Schedules survive restarts: the worker makes the queue's scheduler again from the stored schedule when Redis lost it.
@@ -4570,6 +4572,7 @@ export interface operations {
                                 exclude: string[];
                                 alert_url: string | null;
                                 alert_emails: string[];
+                                report_emails: string[];
                                 alert_slack_url: string | null;
                                 alert_drop: number;
                                 pattern: string;
@@ -4632,6 +4635,7 @@ export interface operations {
                                 exclude: string[];
                                 alert_url: string | null;
                                 alert_emails: string[];
+                                report_emails: string[];
                                 alert_slack_url: string | null;
                                 alert_drop: number;
                                 pattern: string;
@@ -8938,6 +8942,7 @@ export interface operations {
                             exclude: string[];
                             alert_url: string | null;
                             alert_emails: string[];
+                            report_emails: string[];
                             alert_slack_url: string | null;
                             alert_drop: number;
                             pattern: string;
@@ -8969,6 +8974,7 @@ export interface operations {
                             exclude: string[];
                             alert_url: string | null;
                             alert_emails: string[];
+                            report_emails: string[];
                             alert_slack_url: string | null;
                             alert_drop: number;
                             pattern: string;
@@ -9028,6 +9034,8 @@ export interface operations {
                     alert_url?: string;
                     /** @default [] */
                     alert_emails?: string[];
+                    /** @default [] */
+                    report_emails?: string[];
                     alert_slack_url?: string;
                     /** @default 5 */
                     alert_drop?: number;
@@ -9064,6 +9072,7 @@ export interface operations {
                             exclude: string[];
                             alert_url: string | null;
                             alert_emails: string[];
+                            report_emails: string[];
                             alert_slack_url: string | null;
                             alert_drop: number;
                             pattern: string;
@@ -9095,6 +9104,7 @@ export interface operations {
                             exclude: string[];
                             alert_url: string | null;
                             alert_emails: string[];
+                            report_emails: string[];
                             alert_slack_url: string | null;
                             alert_drop: number;
                             pattern: string;
@@ -9138,6 +9148,7 @@ export interface operations {
                             exclude: string[];
                             alert_url: string | null;
                             alert_emails: string[];
+                            report_emails: string[];
                             alert_slack_url: string | null;
                             alert_drop: number;
                             pattern: string;
@@ -9169,6 +9180,7 @@ export interface operations {
                             exclude: string[];
                             alert_url: string | null;
                             alert_emails: string[];
+                            report_emails: string[];
                             alert_slack_url: string | null;
                             alert_drop: number;
                             pattern: string;
@@ -9239,6 +9251,7 @@ export interface operations {
                             exclude: string[];
                             alert_url: string | null;
                             alert_emails: string[];
+                            report_emails: string[];
                             alert_slack_url: string | null;
                             alert_drop: number;
                             pattern: string;
@@ -9270,6 +9283,7 @@ export interface operations {
                             exclude: string[];
                             alert_url: string | null;
                             alert_emails: string[];
+                            report_emails: string[];
                             alert_slack_url: string | null;
                             alert_drop: number;
                             pattern: string;

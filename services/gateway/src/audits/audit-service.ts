@@ -11,7 +11,6 @@ import {
   type AuditProgress,
   type AuditView,
   type CreateAuditRequest,
-  type Grade,
   type ListPage,
   offsetOf,
   type PageMeta,
@@ -25,7 +24,6 @@ import { AUDIT_WHERE, audits as auditRows, quotaMonth } from "@scan/records";
 import { type AuditExportFormat, exportedPagesOf, streamAuditExport, TOOL } from "@scan/reports";
 import type { Queue } from "bullmq";
 import type { Logger } from "pino";
-import { z } from "zod";
 import type { AccountCaller } from "../access/authenticate";
 import { type Tx, withUserLock } from "../access/user-lock";
 import { siteNotFound } from "../sites";
@@ -47,7 +45,6 @@ export type AuditServiceDeps = {
   assertScannable: (url: string) => Promise<void>;
 };
 
-const stringList = z.array(z.string());
 /** what an audit under way answers in Retry-After: it takes minutes, not seconds */
 const UNFINISHED_RETRY_S = 10;
 

@@ -225,6 +225,8 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
     chromiumPath: config.REPORT_CHROMIUM_PATH,
     concurrency: 1,
     timeoutMs: config.REPORT_PDF_TIMEOUT_MS,
+    // a report per scheduled audit: no Chromium kept idle beside the scanner's between them
+    idleCloseMs: 60_000,
     log,
   });
   const mailReport = createReportMailProcessor({

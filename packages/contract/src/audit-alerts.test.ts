@@ -43,4 +43,19 @@ describe("AuditScheduleRequest alert channels", () => {
     });
     expect(many.error?.issues[0]).toMatchObject({ path: ["alert_emails"], message: "must hold at most 10 addresses" });
   });
+
+  it("takes report_emails apart from the alerts' addresses, checked the same way", () => {
+    expect(AuditScheduleRequest.parse({ frequency: "weekly" })).toMatchObject({ report_emails: [] });
+    expect(AuditScheduleRequest.parse({ frequency: "weekly", report_emails: ["owner@client.example"] })).toMatchObject({
+      report_emails: ["owner@client.example"],
+      alert_emails: [],
+    });
+    const bad = AuditScheduleRequest.safeParse({ frequency: "weekly", report_emails: ["owner at client"] });
+    expect(bad.error?.issues[0]).toMatchObject({ path: ["report_emails", 0] });
+    const many = AuditScheduleRequest.safeParse({
+      frequency: "weekly",
+      report_emails: Array.from({ length: 11 }, (_, i) => `c${i}@client.example`),
+    });
+    expect(many.error?.issues[0]).toMatchObject({ path: ["report_emails"], message: "must hold at most 10 addresses" });
+  });
 });

@@ -19,6 +19,16 @@ export const AuditScheduleRequest = CreateAuditRequest.extend({
     .max(10, "must hold at most 10 addresses")
     .default([]),
   /**
+   * addresses mailed the client report (the audit's PDF, in the workspace's name and logo) each
+   * time an audit the schedule started completes, whether or not it regressed
+   */
+  report_emails: z
+    .array(z.email({ error: "must be an e-mail address such as client@example.com" }), {
+      error: "must be a list of e-mail addresses",
+    })
+    .max(10, "must hold at most 10 addresses")
+    .default([]),
+  /**
    * a Slack incoming-webhook URL posted to when an audit of the site is worse than the one before;
    * the masked value a schedule shows keeps the stored URL
    */
@@ -42,6 +52,8 @@ export const AuditScheduleView = z.object({
   exclude: z.array(z.string()),
   alert_url: z.string().nullable(),
   alert_emails: z.array(z.string()),
+  /** addresses mailed the client report (PDF) of each audit the schedule starts */
+  report_emails: z.array(z.string()),
   /** the Slack webhook URL, masked (it is a secret): its origin and the last 4 characters */
   alert_slack_url: z.string().nullable(),
   alert_drop: z.int(),

@@ -2,7 +2,7 @@ import { AUDIT_JOBS, auditPageJob, auditScheduler, auditStepJob } from "./audit-
 import { JOB_KINDS, jobKindOf } from "./job-kinds";
 import { SCAN_JOB, SCAN_QUEUE, scanJob } from "./scan-job";
 import { VISIBILITY_JOBS } from "./visibility-jobs";
-import { ALERT_JOB, WEBHOOK_JOB, WEBHOOK_QUEUE } from "./webhook-job";
+import { ALERT_JOB, REPORT_MAIL_JOB, reportMailJobId, WEBHOOK_JOB, WEBHOOK_QUEUE } from "./webhook-job";
 
 const scanId = "5b0c3c1e-8a53-4a4e-9d1f-6f7a2b9c0d11";
 const auditId = "0f4c7a52-3d7e-4b8a-9c61-2e5d8f1a7b90";
@@ -17,10 +17,17 @@ describe("the job kinds", () => {
 
   it("hold every job the catalogue names, on the queue it is added to", () => {
     const onScans = [SCAN_JOB.name, ...Object.values(AUDIT_JOBS), ...Object.values(VISIBILITY_JOBS)];
-    const onWebhooks = [WEBHOOK_JOB.name, ALERT_JOB.name];
+    const onWebhooks = [WEBHOOK_JOB.name, ALERT_JOB.name, REPORT_MAIL_JOB.name];
     for (const name of onScans) expect(jobKindOf(SCAN_QUEUE, name)).toBeDefined();
     for (const name of onWebhooks) expect(jobKindOf(WEBHOOK_QUEUE, name)).toBeDefined();
     expect(JOB_KINDS).toHaveLength(onScans.length + onWebhooks.length);
+  });
+
+  it("take a report mail by its audit's id, once per audit", () => {
+    const kind = jobKindOf(WEBHOOK_QUEUE, REPORT_MAIL_JOB.name);
+    expect(kind?.payload.safeParse({ auditId }).success).toBe(true);
+    expect(kind?.payload.safeParse({ alertId: auditId }).success).toBe(false);
+    expect(reportMailJobId(auditId)).toBe(`report-mail-${auditId}`);
   });
 
   it("know no job by another queue's name", () => {

@@ -2,7 +2,15 @@ import type { z } from "zod";
 import { AUDIT_JOBS, AuditJobPayload, AuditPageJobPayload, AuditScheduledPayload } from "./audit-jobs";
 import { SCAN_JOB, SCAN_QUEUE, ScanJobPayload } from "./scan-job";
 import { VISIBILITY_JOBS, VisibilitySamplePayload } from "./visibility-jobs";
-import { ALERT_JOB, AlertJobPayload, WEBHOOK_JOB, WEBHOOK_QUEUE, WebhookJobPayload } from "./webhook-job";
+import {
+  ALERT_JOB,
+  AlertJobPayload,
+  REPORT_MAIL_JOB,
+  ReportMailJobPayload,
+  WEBHOOK_JOB,
+  WEBHOOK_QUEUE,
+  WebhookJobPayload,
+} from "./webhook-job";
 
 /** One kind of job the worker runs: the queue it waits on, its name there, and its payload's schema. */
 export type JobKind = { queue: string; name: string; payload: z.ZodType };
@@ -20,6 +28,7 @@ export const JOB_KINDS = [
   { queue: SCAN_QUEUE, name: VISIBILITY_JOBS.sample, payload: VisibilitySamplePayload },
   { queue: WEBHOOK_QUEUE, name: WEBHOOK_JOB.name, payload: WebhookJobPayload },
   { queue: WEBHOOK_QUEUE, name: ALERT_JOB.name, payload: AlertJobPayload },
+  { queue: WEBHOOK_QUEUE, name: REPORT_MAIL_JOB.name, payload: ReportMailJobPayload },
 ] as const satisfies readonly JobKind[];
 
 export type JobName = (typeof JOB_KINDS)[number]["name"];

@@ -34,3 +34,12 @@ export const AlertJobPayload = z.object({
 });
 export type AlertJobPayload = z.infer<typeof AlertJobPayload>;
 export const alertJobId = (alertId: string) => `alert-${alertId}`;
+
+/**
+ * The mail of a scheduled audit's client report, on the webhook queue: its id is the audit's, so
+ * an audit's report is mailed once (retried, as alerts are, while the SMTP server refuses it).
+ */
+export const REPORT_MAIL_JOB = { name: "mail-report" } as const;
+export const ReportMailJobPayload = z.object({ auditId: z.uuid() });
+export type ReportMailJobPayload = z.infer<typeof ReportMailJobPayload>;
+export const reportMailJobId = (auditId: string) => `report-mail-${auditId}`;

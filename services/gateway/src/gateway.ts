@@ -2,6 +2,7 @@ import { lookup } from "node:dns/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve as resolvePath } from "node:path";
+import { createReportRenderer } from "@scan/client-reports";
 import type { Db } from "@scan/db";
 import type { LlmEndpoint } from "@scan/generators";
 import {
@@ -51,7 +52,7 @@ import { createKeyService } from "./keys";
 import { createAuditTools, createMcpSessions, createVisibilityTools } from "./mcp";
 import { createGatewayMetrics, type GatewayMetrics } from "./observability/metrics";
 import { createOperations, DASHBOARD_PATH } from "./ops";
-import { createBrandingService, createReportRenderer, createReportService } from "./reports";
+import { createBrandingService, createReportService } from "./reports";
 import { createAdmission, createPageTools, createScanService, ScanWaiter, terminalScansAmong } from "./scans";
 import { createCitationService, createKeywordService, createSiteCredentials, createSiteService } from "./sites";
 import {
@@ -274,7 +275,7 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     timeoutMs: config.REPORT_PDF_TIMEOUT_MS,
     log,
   });
-  const reports = createReportService({ audits, branding, renderer });
+  const reports = createReportService({ db, audits, branding, renderer });
   const secrets = siteSecretsBox(config.SITE_SECRETS_KEY);
   const vetDomains = createVetDomains(scans.assertScannable);
   const visibility = {

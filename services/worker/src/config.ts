@@ -4,6 +4,12 @@ import { ScanSettings } from "@scan/scanner";
 import { OperatorEngineSettings, VisibilityBudgetSettings } from "@scan/visibility";
 import { z } from "zod";
 
+/** a path that may be left unset (or empty) */
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => (value?.trim() ? value.trim() : undefined));
+
 /** The worker's whole configuration, from the environment, parsed once at start-up. */
 export const Config = z.object({
   ...CommonConfig,
@@ -53,6 +59,15 @@ export const Config = z.object({
   ),
   RETENTION_INTERVAL_MS: intFrom(600_000, 1_000, 86_400_000).describe(
     "how often old check lists are pruned (one worker at a time, in batches of 500, at most 20 batches a run)",
+  ),
+  DASHBOARD_DIR: optionalText.describe(
+    "the web dashboard's build, whose print view the client reports mailed for schedules are printed from; unset: `services/dashboard/dist` of this checkout",
+  ),
+  REPORT_CHROMIUM_PATH: optionalText.describe(
+    "the Chromium that prints the client reports (PDFs) mailed for schedules; unset: Debian's `chromium-headless-shell` or `chromium` where installed (none: the report mail goes without its PDF)",
+  ),
+  REPORT_PDF_TIMEOUT_MS: intFrom(30_000, 1_000, 120_000).describe(
+    "the longest one mailed client report may take to print (then the mail goes without it)",
   ),
   ...OpsConfig,
   METRICS_PORT: intFrom(9464, 0, 65535).describe(

@@ -1,4 +1,6 @@
 import { hostname } from "node:os";
+import { resolve as resolvePath } from "node:path";
+import { createReportRenderer } from "@scan/client-reports";
 import type { Db } from "@scan/db";
 import { probeAll, type Readiness, siteSecretsBox, warnIfRedisEvicts } from "@scan/platform";
 import {
@@ -6,6 +8,9 @@ import {
   type AlertJobPayload,
   AUDIT_JOBS,
   alertJobId,
+  REPORT_MAIL_JOB,
+  type ReportMailJobPayload,
+  reportMailJobId,
   SCAN_JOB,
   SCAN_QUEUE,
   VISIBILITY_JOBS,
@@ -31,6 +36,7 @@ import { createAuditReportJob } from "./jobs/audit-report.job";
 import { createAuditScheduledJob } from "./jobs/audit-scheduled.job";
 import { type AuditJobDeps, createAuditSteps } from "./jobs/audit-steps";
 import { dispatcherFor, type JobProcessors } from "./jobs/registry";
+import { createReportMailProcessor } from "./jobs/report-mail.job";
 import { createScanProcessor } from "./jobs/scan.job";
 import { createVisibilitySampleJob } from "./jobs/visibility-sample.job";
 import { createWebhookProcessor, retryDelayMs } from "./jobs/webhook.job";
@@ -58,6 +64,8 @@ export const WEBHOOK_USER_AGENT = "AEOScan-Webhook/0.1";
 
 /** how long a queue client gets to close once its work is done or abandoned */
 const CLIENT_CLOSE_MS = 2_000;
+/** The dashboard's build in this checkout (`pnpm --filter @scan/dashboard build` writes it): its print view makes the client reports. */
+const DASHBOARD_BUILD = resolvePath(__dirname, "../../dashboard/dist");
 
 /**
  * Stalled-job recovery, for a worker killed mid-scan (SIGKILL, out of memory, node lost).
@@ -144,6 +152,9 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
   const enqueueAlert = async (payload: AlertJobPayload, resumed?: Resumed) => {
     await webhooks.add(ALERT_JOB.name, payload, deliveryJob(alertJobId(payload.alertId), resumed));
   };
+  const enqueueReportMail = async (payload: ReportMailJobPayload) => {
+    await webhooks.add(REPORT_MAIL_JOB.name, payload, deliveryJob(reportMailJobId(payload.auditId)));
+  };
 
   const siteAccess = createSiteAccessReader({ db, box: siteSecretsBox(config.SITE_SECRETS_KEY) });
   // aborted when the worker gives up on its in-flight scans: a scan waiting for Postgres stops waiting
@@ -175,6 +186,7 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
     discoveryTimeoutMs: config.AUDIT_DISCOVERY_TIMEOUT_MS,
     reportFetchTimeoutMs: config.AUDIT_DISCOVERY_TIMEOUT_MS,
     enqueueAlert,
+    enqueueReportMail,
     siteAccess: siteAccess.forAudit,
     log,
   };
@@ -228,11 +240,30 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
     log,
     metrics,
   });
+  // client reports mailed for schedules: the gateway's renderer and the dashboard's print view, one PDF at a time
+  const renderer = createReportRenderer({
+    dashboardDir: config.DASHBOARD_DIR ?? DASHBOARD_BUILD,
+    chromiumPath: config.REPORT_CHROMIUM_PATH,
+    concurrency: 1,
+    timeoutMs: config.REPORT_PDF_TIMEOUT_MS,
+    // a report per scheduled audit: no Chromium kept idle beside the scanner's between them
+    idleCloseMs: 60_000,
+    log,
+  });
+  const mailReport = createReportMailProcessor({
+    db,
+    mailer,
+    from: config.ALERT_FROM,
+    dashboardUrl: config.DASHBOARD_URL,
+    renderer,
+    log,
+  });
   // every kind of job in the queue contract, each with its processor (jobs/registry.ts)
   const processors: JobProcessors = {
     ...scanQueueJobs,
     [WEBHOOK_JOB.name]: deliverCallback,
     [ALERT_JOB.name]: deliverAlert,
+    [REPORT_MAIL_JOB.name]: mailReport,
   };
   const worker = new Worker(SCAN_QUEUE, dispatcherFor(SCAN_QUEUE, processors), {
     // how operators tell workers apart (GET /api/v1/operations lists the connected ones by it)
@@ -353,6 +384,7 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
     await within(queue.close(), CLIENT_CLOSE_MS);
     await within(webhooks.close(), CLIENT_CLOSE_MS);
     mailer?.close();
+    await within(renderer.close(), CLIENT_CLOSE_MS);
     await scanner.close();
   };
   return { worker, webhookWorker, scanner, metrics, readiness, close };

@@ -1007,6 +1007,8 @@ export interface paths {
          *
          *     When an audit of the site regressed, one alert goes to each channel the schedule has, any of three: `alert_url` (optional, vetted like a scan's `callback_url`; refused with 400 naming `WEBHOOK_SECRET` when the operator has not set it) receives a signed POST (see the callback); `alert_emails` (up to 10 addresses; refused with 400 naming `SMTP_URL` when the operator has not set one) get a mail; `alert_slack_url` (a Slack incoming-webhook URL, vetted by the same address policy) gets a Slack message (`{text, blocks}`). Mail and Slack need no `WEBHOOK_SECRET`; both name the site in their subject or header, say what got worse (scores, grade, checks from what to what, on how many pages) and link to the audit in the dashboard (`DASHBOARD_URL`). `alert_drop` (1 to 100, default 5) is the fall of the overall score, in points, that counts.
          *
+         *     `report_emails` (up to 10 addresses; refused with 400 naming `SMTP_URL` when the operator has not set one) are mailed the client report each time an audit the schedule started completes, regressed or not: the audit's PDF in the workspace's name and logo, attached, under the subject `Client report: <host>, grade <grade>` (an alert's subject says `got worse`). When the PDF cannot be made the mail still goes, without it, saying so.
+         *
          *     The Slack URL is a secret: the schedule shows it masked (its origin and last 4 characters). Sending that masked value back unchanged keeps the stored URL, so a form can be saved again without asking for it; leaving `alert_slack_url` out removes it, as leaving out `alert_url` or `alert_emails` does.
          *
          *     The queue runs it by a cron pattern in UTC (`pattern`) whose time of day (and weekday) is fixed per site, so many sites spread over the day. When it comes due while an audit of the site is under way, that run is skipped. A plan schedules at most `AUDIT_SCHEDULES_<PLAN>` sites (403 `PLAN_LIMIT` beyond). Schedules survive restarts: the worker makes the queue's scheduler again from the stored schedule when Redis lost it.
@@ -4650,6 +4652,7 @@ export interface operations {
                                 exclude: string[];
                                 alert_url: string | null;
                                 alert_emails: string[];
+                                report_emails: string[];
                                 alert_slack_url: string | null;
                                 alert_drop: number;
                                 pattern: string;
@@ -4712,6 +4715,7 @@ export interface operations {
                                 exclude: string[];
                                 alert_url: string | null;
                                 alert_emails: string[];
+                                report_emails: string[];
                                 alert_slack_url: string | null;
                                 alert_drop: number;
                                 pattern: string;
@@ -10559,6 +10563,7 @@ export interface operations {
                             exclude: string[];
                             alert_url: string | null;
                             alert_emails: string[];
+                            report_emails: string[];
                             alert_slack_url: string | null;
                             alert_drop: number;
                             pattern: string;
@@ -10590,6 +10595,7 @@ export interface operations {
                             exclude: string[];
                             alert_url: string | null;
                             alert_emails: string[];
+                            report_emails: string[];
                             alert_slack_url: string | null;
                             alert_drop: number;
                             pattern: string;
@@ -10649,6 +10655,8 @@ export interface operations {
                     alert_url?: string;
                     /** @default [] */
                     alert_emails?: string[];
+                    /** @default [] */
+                    report_emails?: string[];
                     alert_slack_url?: string;
                     /** @default 5 */
                     alert_drop?: number;
@@ -10685,6 +10693,7 @@ export interface operations {
                             exclude: string[];
                             alert_url: string | null;
                             alert_emails: string[];
+                            report_emails: string[];
                             alert_slack_url: string | null;
                             alert_drop: number;
                             pattern: string;
@@ -10716,6 +10725,7 @@ export interface operations {
                             exclude: string[];
                             alert_url: string | null;
                             alert_emails: string[];
+                            report_emails: string[];
                             alert_slack_url: string | null;
                             alert_drop: number;
                             pattern: string;
@@ -10759,6 +10769,7 @@ export interface operations {
                             exclude: string[];
                             alert_url: string | null;
                             alert_emails: string[];
+                            report_emails: string[];
                             alert_slack_url: string | null;
                             alert_drop: number;
                             pattern: string;
@@ -10790,6 +10801,7 @@ export interface operations {
                             exclude: string[];
                             alert_url: string | null;
                             alert_emails: string[];
+                            report_emails: string[];
                             alert_slack_url: string | null;
                             alert_drop: number;
                             pattern: string;
@@ -10860,6 +10872,7 @@ export interface operations {
                             exclude: string[];
                             alert_url: string | null;
                             alert_emails: string[];
+                            report_emails: string[];
                             alert_slack_url: string | null;
                             alert_drop: number;
                             pattern: string;
@@ -10891,6 +10904,7 @@ export interface operations {
                             exclude: string[];
                             alert_url: string | null;
                             alert_emails: string[];
+                            report_emails: string[];
                             alert_slack_url: string | null;
                             alert_drop: number;
                             pattern: string;

@@ -44,6 +44,16 @@ const ScheduleSummary = ({ schedule }: { schedule: AuditScheduleView }) => (
       ) : null}
     </dl>
     <AlertSummary schedule={schedule} />
+    <p>
+      {schedule.report_emails.length > 0 ? (
+        <>
+          The client report (PDF) of each scheduled audit is mailed to{" "}
+          <span className="url">{schedule.report_emails.join(", ")}</span>, whether or not it got worse.
+        </>
+      ) : (
+        "No client report is mailed: download it from each audit's report."
+      )}
+    </p>
   </>
 );
 
@@ -96,6 +106,7 @@ const ScheduleForm = ({
   const [maxPages, setMaxPages] = useState(current ? String(current.max_pages) : "");
   const [alertUrl, setAlertUrl] = useState(current?.alert_url ?? "");
   const [alertEmails, setAlertEmails] = useState(current?.alert_emails.join(", ") ?? "");
+  const [reportEmails, setReportEmails] = useState(current?.report_emails.join(", ") ?? "");
   // the stored Slack URL is shown masked; sent back unchanged, the API keeps it
   const [slackUrl, setSlackUrl] = useState(current?.alert_slack_url ?? "");
   const [alertDrop, setAlertDrop] = useState(String(current?.alert_drop ?? 5));
@@ -118,6 +129,7 @@ const ScheduleForm = ({
           ...(maxPages.trim() === "" ? {} : { max_pages: Number(maxPages) }),
           ...(alertUrl.trim() === "" ? {} : { alert_url: alertUrl.trim() }),
           alert_emails: emailList(alertEmails),
+          report_emails: emailList(reportEmails),
           ...(slackUrl.trim() === "" ? {} : { alert_slack_url: slackUrl.trim() }),
           alert_drop: Number(alertDrop),
           // patterns set through the API are kept: this form does not edit them
@@ -155,6 +167,25 @@ const ScheduleForm = ({
         </Field>
         <MaxPagesField label="Most pages per audit" value={maxPages} onChange={setMaxPages} />
       </div>
+      <fieldset className="alert-fields">
+        <legend>Client report after every scheduled audit</legend>
+        <Field
+          label="Mail the client report to"
+          hint="Optional: e-mail addresses, separated by commas (up to 10). Each scheduled audit's PDF report, in your agency's name and logo, is mailed to them, whether or not the site got worse."
+        >
+          {(props) => (
+            <input
+              {...props}
+              type="text"
+              inputMode="email"
+              autoComplete="off"
+              placeholder="owner@client.example"
+              value={reportEmails}
+              onChange={(e) => setReportEmails(e.target.value)}
+            />
+          )}
+        </Field>
+      </fieldset>
       <fieldset className="alert-fields">
         <legend>Alerts when an audit is worse than the one before (any, all or none)</legend>
         <div className="form-row">

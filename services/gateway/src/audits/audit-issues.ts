@@ -7,6 +7,7 @@ import {
   type PageCheckCount,
   siteCheckIssuePages,
 } from "@scan/audit";
+import { previousCompletedAudit } from "@scan/client-reports";
 import {
   AppError,
   type AuditIssuePage,
@@ -87,21 +88,6 @@ export const createAuditIssueReader = ({
     return { pagesJudged: judged[0]?.n ?? 0, pageChecks, siteChecks: [] };
   };
 
-  /** the site's completed audit of the same mode started before this one */
-  const previousOf = (audit: Audit) =>
-    db.audit.findFirst({
-      where: {
-        siteId: audit.siteId,
-        workspaceId: audit.workspaceId,
-        mode: audit.mode,
-        status: "completed",
-        id: { not: audit.id },
-        createdAt: { lt: audit.createdAt },
-      },
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      select: { id: true, report: true },
-    });
-
   /** Every issue of the audit, unfiltered, with what it was compared with. */
   const rollupOf = async (audit: Audit) => {
     const complete = audit.status === "completed" && audit.report !== null;
@@ -114,7 +100,7 @@ export const createAuditIssueReader = ({
       throw checksPruned(audit.id);
     const report = complete ? SiteReport.parse(audit.report) : null;
     const current = report ? issueCountsOfReport(report) : await countedFromPages(audit.id);
-    const previous = await previousOf(audit);
+    const previous = await previousCompletedAudit(db, audit);
     const before = previous?.report ? issueCountsOfReport(SiteReport.parse(previous.report)) : null;
     return {
       report,

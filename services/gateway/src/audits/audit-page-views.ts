@@ -1,5 +1,6 @@
 import { isJudgedPage } from "@scan/audit";
-import { type AuditPageView, type AuditView, CheckResult, type Grade } from "@scan/contract";
+import { scoresOf } from "@scan/client-reports";
+import { type AuditPageView, CheckResult, type Grade } from "@scan/contract";
 import { type AuditPage, type Db, Prisma } from "@scan/db";
 import { checksPruned } from "@scan/reports";
 import { z } from "zod";
@@ -17,16 +18,6 @@ const Redirects = z.array(z.unknown());
 /** page rows read per query for an export: a full audit's checks are some 20 KB a page */
 const BATCH_WITH_CHECKS = 100;
 const BATCH_WITHOUT_CHECKS = 1_000;
-
-export const scoresOf = (row: {
-  seo: number | null;
-  aeo: number | null;
-  geo: number | null;
-  overall: number | null;
-}): AuditView["scores"] =>
-  row.seo !== null && row.aeo !== null && row.geo !== null && row.overall !== null
-    ? { seo: row.seo, aeo: row.aeo, geo: row.geo, overall: row.overall, total: row.overall }
-    : null;
 
 /** A page's row as its view reads it: of its facts, the redirects alone (undefined once retention dropped them). */
 type PageRow = Pick<

@@ -1,4 +1,5 @@
 import { reportCsv, streamPagesCsv } from "@scan/audit";
+import { emptyProgress, progressOfRows, toAuditView } from "@scan/client-reports";
 import {
   AppError,
   type AuditIssuePage,
@@ -10,7 +11,6 @@ import {
   type AuditProgress,
   type AuditView,
   type CreateAuditRequest,
-  type Grade,
   type ListPage,
   offsetOf,
   type PageMeta,
@@ -24,12 +24,11 @@ import { AUDIT_WHERE, audits as auditRows, quotaMonth } from "@scan/records";
 import { type AuditExportFormat, exportedPagesOf, streamAuditExport, TOOL } from "@scan/reports";
 import type { Queue } from "bullmq";
 import type { Logger } from "pino";
-import { z } from "zod";
 import type { AccountCaller } from "../access/authenticate";
 import { type Tx, withUserLock } from "../access/user-lock";
 import { siteNotFound } from "../sites";
 import { createAuditIssueReader } from "./audit-issues";
-import { anyChecksPruned, auditPageViews, scoresOf, toAuditPageView } from "./audit-page-views";
+import { anyChecksPruned, auditPageViews, toAuditPageView } from "./audit-page-views";
 import type { LiveWork } from "./live-work";
 
 export type AuditServiceDeps = {
@@ -46,41 +45,11 @@ export type AuditServiceDeps = {
   assertScannable: (url: string) => Promise<void>;
 };
 
-const stringList = z.array(z.string());
 /** what an audit under way answers in Retry-After: it takes minutes, not seconds */
 const UNFINISHED_RETRY_S = 10;
 
 export const auditNotFound = (id: string) =>
   new AppError("not_found", `No audit with id ${id}`, "Use an audit id from POST /api/v1/sites/{id}/audits.");
-
-const emptyProgress = (): AuditProgress => ({
-  discovered: 0,
-  queued: 0,
-  running: 0,
-  scanned: 0,
-  failed: 0,
-  blocked: 0,
-  cancelled: 0,
-});
-
-export const toAuditView = (audit: Audit, progress: AuditProgress, withReport: boolean): AuditView => ({
-  id: audit.id,
-  site_id: audit.siteId,
-  url: audit.startUrl,
-  mode: audit.mode,
-  status: audit.status,
-  max_pages: audit.maxPages,
-  include: stringList.parse(audit.include),
-  exclude: stringList.parse(audit.exclude),
-  progress,
-  scores: audit.status === "completed" ? scoresOf(audit) : null,
-  grade: audit.status === "completed" ? ((audit.grade as Grade | null) ?? null) : null,
-  error: audit.errorCode ? { code: audit.errorCode, message: audit.errorMessage ?? "" } : null,
-  created_at: audit.createdAt.toISOString(),
-  started_at: audit.startedAt?.toISOString() ?? null,
-  completed_at: audit.completedAt?.toISOString() ?? null,
-  report: withReport && audit.status === "completed" && audit.report ? SiteReport.parse(audit.report) : null,
-});
 
 export type AuditService = {
   /** Starts an audit of one of the owner's sites, within the plan's page ceiling and audits under way. */
@@ -145,12 +114,7 @@ export const createAuditService = ({
    * all there is, and are shown as they are.
    */
   const progressOf = async (auditId: string): Promise<AuditProgress> => {
-    const counts = await db.auditPage.groupBy({ by: ["status"], where: { auditId }, _count: { _all: true } });
-    const progress = emptyProgress();
-    for (const row of counts) {
-      progress[row.status] = row._count._all;
-      progress.discovered += row._count._all;
-    }
+    const progress = await progressOfRows(db, auditId);
     if (progress.running === 0) return progress;
     const running = await db.auditPage.findMany({ where: { auditId, status: "running" }, select: { id: true } });
     try {

@@ -118,7 +118,7 @@ const withCsv = (json: ZodOpenApiResponseObject, what: string): ZodOpenApiRespon
 
 /** Whole-site audits (docs/audits.md): start one for a site, follow it, page through it, export it, cancel it. */
 const SCHEDULE_HINT =
-  'Send {"frequency": "daily" | "weekly", "mode": "quick" | "full", "max_pages": 100, "include": [...], "exclude": [...], "alert_emails": ["seo@agency.example"], "alert_slack_url": "https://hooks.slack.com/services/...", "alert_url": "https://...", "alert_drop": 5}; frequency is required.';
+  'Send {"frequency": "daily" | "weekly", "mode": "quick" | "full", "max_pages": 100, "include": [...], "exclude": [...], "alert_emails": ["seo@agency.example"], "alert_slack_url": "https://hooks.slack.com/services/...", "alert_url": "https://...", "alert_drop": 5, "report_emails": ["client@example.com"]}; frequency is required.';
 
 export const auditRoutes = ({
   audits,
@@ -177,6 +177,8 @@ export const auditRoutes = ({
           "Creates the site's schedule (201) or replaces it (200): one per site. `frequency` is `daily` or `weekly`; the other fields are `POST /api/v1/sites/{id}/audits`'s, checked the same way.",
           "",
           "When an audit of the site regressed, one alert goes to each channel the schedule has, any of three: `alert_url` (optional, vetted like a scan's `callback_url`; refused with 400 naming `WEBHOOK_SECRET` when the operator has not set it) receives a signed POST (see the callback); `alert_emails` (up to 10 addresses; refused with 400 naming `SMTP_URL` when the operator has not set one) get a mail; `alert_slack_url` (a Slack incoming-webhook URL, vetted by the same address policy) gets a Slack message (`{text, blocks}`). Mail and Slack need no `WEBHOOK_SECRET`; both name the site in their subject or header, say what got worse (scores, grade, checks from what to what, on how many pages) and link to the audit in the dashboard (`DASHBOARD_URL`). `alert_drop` (1 to 100, default 5) is the fall of the overall score, in points, that counts.",
+          "",
+          "`report_emails` (up to 10 addresses; refused with 400 naming `SMTP_URL` when the operator has not set one) are mailed the client report each time an audit the schedule started completes, regressed or not: the audit's PDF in the workspace's name and logo, attached, under the subject `Client report: <host>, grade <grade>` (an alert's subject says `got worse`). When the PDF cannot be made the mail still goes, without it, saying so.",
           "",
           "The Slack URL is a secret: the schedule shows it masked (its origin and last 4 characters). Sending that masked value back unchanged keeps the stored URL, so a form can be saved again without asking for it; leaving `alert_slack_url` out removes it, as leaving out `alert_url` or `alert_emails` does.",
           "",

@@ -46,6 +46,7 @@ const logged = (schedule: AuditSchedule) => ({
   alerts_to_webhook: schedule.alertUrl !== null,
   alerts_to_slack: schedule.alertSlackUrl !== null,
   alert_email_count: schedule.alertEmails.length,
+  report_email_count: schedule.reportEmails.length,
 });
 
 export type ScheduleService = {
@@ -89,6 +90,7 @@ export const createScheduleService = ({
       exclude: stringList.parse(schedule.exclude),
       alert_url: schedule.alertUrl,
       alert_emails: schedule.alertEmails,
+      report_emails: schedule.reportEmails,
       // the URL is the channel's secret: shown masked, never whole
       alert_slack_url: schedule.alertSlackUrl === null ? null : maskSecretUrl(schedule.alertSlackUrl),
       alert_drop: schedule.alertDrop,
@@ -162,11 +164,22 @@ export const createScheduleService = ({
         "alert_emails is not available: this deployment has no SMTP server to send mail through",
         "Ask the operator to set SMTP_URL (and ALERT_FROM) on the gateway and the worker, or choose a Slack alert.",
       );
+    if (input.report_emails.length > 0 && !mailEnabled)
+      throw new AppError(
+        "invalid_request",
+        "report_emails is not available: this deployment has no SMTP server to send mail through",
+        "Ask the operator to set SMTP_URL (and ALERT_FROM) on the gateway and the worker, or download the client report (GET /api/v1/audits/{id}/report?format=pdf).",
+      );
     // one address once, whatever its case
-    const alertEmails = [...new Map(input.alert_emails.map((address) => [address.toLowerCase(), address])).values()];
+    const once = (addresses: string[]) => [
+      ...new Map(addresses.map((address) => [address.toLowerCase(), address])).values(),
+    ];
+    const alertEmails = once(input.alert_emails);
+    const reportEmails = once(input.report_emails);
     const data = {
       alertUrl,
       alertEmails,
+      reportEmails,
       alertSlackUrl,
       alertDrop: input.alert_drop,
       frequency: input.frequency,

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { brandingViewOf, LOGO_PATH, type Logo, logoOf } from "@scan/client-reports";
 import {
   AppError,
   LOGO_MAX_BYTES,
@@ -8,11 +9,7 @@ import {
 } from "@scan/contract";
 import type { Db } from "@scan/db";
 
-/** The path a logo is served under, on the gateway's own origin. */
-export const LOGO_PATH = "/logos";
-
-/** A logo as stored: its bytes and type. */
-export type Logo = { type: LogoType; bytes: Buffer };
+export { LOGO_PATH, type Logo };
 
 /** The name and logo a workspace's client reports carry. */
 export type BrandingService = {
@@ -52,17 +49,6 @@ export const logoBytes = (type: LogoType, data: string): Buffer => {
   return bytes;
 };
 
-const viewOf = (
-  workspaceName: string,
-  row: { agencyName: string | null; logoType: string | null; logoToken: string | null; updatedAt: Date } | null,
-): ReportBrandingView => ({
-  agency_name: row?.agencyName ?? null,
-  workspace_name: workspaceName,
-  logo_url: row?.logoToken ? `${LOGO_PATH}/${row.logoToken}` : null,
-  logo_type: (row?.logoType as LogoType | null | undefined) ?? null,
-  updated_at: row?.updatedAt.toISOString() ?? null,
-});
-
 /**
  * Report branding in Postgres (`report_brandings`, a row per workspace that set any). A logo gets
  * a new random token with each upload: its URL is unguessable, public (an `<img>` and the PDF
@@ -78,7 +64,7 @@ export const createBrandingService = ({ db }: { db: Db }): BrandingService => {
       },
     });
     if (!workspace) throw new AppError("not_found", "The workspace no longer exists", "Sign in again.");
-    return viewOf(workspace.name, workspace.branding);
+    return brandingViewOf(workspace.name, workspace.branding);
   };
 
   const set = async (workspaceId: string, change: ReportBrandingRequest) => {
@@ -101,17 +87,14 @@ export const createBrandingService = ({ db }: { db: Db }): BrandingService => {
     return read(workspaceId);
   };
 
-  const asLogo = (row: { logo: Uint8Array | null; logoType: string | null } | null): Logo | null =>
-    row?.logo && row.logoType ? { type: row.logoType as LogoType, bytes: Buffer.from(row.logo) } : null;
-
   return {
     get: read,
     set,
     logo: async (token) =>
-      asLogo(
+      logoOf(
         await db.reportBranding.findUnique({ where: { logoToken: token }, select: { logo: true, logoType: true } }),
       ),
     logoOf: async (workspaceId) =>
-      asLogo(await db.reportBranding.findUnique({ where: { workspaceId }, select: { logo: true, logoType: true } })),
+      logoOf(await db.reportBranding.findUnique({ where: { workspaceId }, select: { logo: true, logoType: true } })),
   };
 };

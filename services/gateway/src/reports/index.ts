@@ -1,4 +1,3 @@
 export { type BrandingService, createBrandingService, LOGO_PATH, type Logo } from "./branding-service";
-export { createReportRenderer, type ReportRenderer } from "./report-renderer";
 export { createReportService, type PrintData, type ReportService } from "./report-service";
 export { brandingRoutes, logoRoutes } from "./reports.route";

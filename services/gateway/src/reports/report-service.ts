@@ -1,21 +1,10 @@
-import {
-  type AuditIssues,
-  AuditIssuesQuery,
-  type AuditView,
-  type ReportBrandingView,
-  type StoredScan,
-} from "@scan/contract";
-import type { AuditService } from "../audits";
+import { auditPrintJob, type PrintData, type ReportRenderer } from "@scan/client-reports";
+import type { StoredScan } from "@scan/contract";
+import type { Db } from "@scan/db";
+import { type AuditService, auditNotFound } from "../audits";
 import type { BrandingService } from "./branding-service";
-import type { ReportRenderer } from "./report-renderer";
 
-/**
- * What the dashboard's print view draws (services/dashboard/src/pages/print-report.tsx reads the
- * same shape): the report's own API answers, with the workspace's branding.
- */
-export type PrintData =
-  | { kind: "audit"; generated_at: string; branding: ReportBrandingView | null; audit: AuditView; issues: AuditIssues }
-  | { kind: "scan"; generated_at: string; branding: ReportBrandingView | null; scan: StoredScan };
+export type { PrintData };
 
 /** Client reports: a scan's or an audit's PDF in the workspace's name and logo. */
 export type ReportService = {
@@ -26,11 +15,13 @@ export type ReportService = {
 };
 
 export const createReportService = ({
+  db,
   audits,
   branding,
   renderer,
   now = () => new Date(),
 }: {
+  db: Db;
   audits: AuditService;
   branding: BrandingService;
   renderer: ReportRenderer;
@@ -39,14 +30,10 @@ export const createReportService = ({
   auditPdf: async (workspaceId, auditId) => {
     // the report first: an audit under way (409) or without one (404) is refused before any other read
     await audits.report(workspaceId, auditId);
-    const [audit, issues, brand, logo] = await Promise.all([
-      audits.get(workspaceId, auditId),
-      audits.issues(workspaceId, auditId, AuditIssuesQuery.parse({})),
-      branding.get(workspaceId),
-      branding.logoOf(workspaceId),
-    ]);
-    const data: PrintData = { kind: "audit", generated_at: now().toISOString(), branding: brand, audit, issues };
-    return renderer.pdf({ path: `/print/audits/${auditId}`, data, logo });
+    // the same print job the worker mails a scheduled audit's report with (@scan/client-reports)
+    const job = await auditPrintJob(db, auditId, now());
+    if (!job) throw auditNotFound(auditId);
+    return renderer.pdf(job);
   },
   scanPdf: async (scan, viewerWorkspaceId) => {
     const [brand, logo] = viewerWorkspaceId

@@ -40,7 +40,14 @@ const Checks = z.array(CheckResult);
  * become the site's latest. Runs once per audit (its job id is the audit's); run again after it
  * stored, it does nothing.
  */
-export const createAuditReport = ({ db, scanner, log, reportFetchTimeoutMs, enqueueAlert }: AuditJobDeps) => {
+export const createAuditReport = ({
+  db,
+  scanner,
+  log,
+  reportFetchTimeoutMs,
+  enqueueAlert,
+  enqueueReportMail,
+}: AuditJobDeps) => {
   /**
    * The regression alerts of a completed audit, one per channel the site's schedule has (signed
    * webhook, mail, Slack), when the audit is worse than the site's previous completed audit of
@@ -121,6 +128,18 @@ export const createAuditReport = ({ db, scanner, log, reportFetchTimeoutMs, enqu
   const queueAlert = async (auditId: string) => {
     const alerts = await db.auditAlert.findMany({ where: { auditId, state: "pending" }, select: { id: true } });
     for (const alert of alerts) await enqueueAlert({ alertId: alert.id });
+  };
+
+  /**
+   * the client report's mail, when the schedule that started this audit asks for it: a delivery
+   * made for every audit it starts, regressed or not (an audit started by hand mails nothing)
+   */
+  const queueReportMail = async (auditId: string, siteId: string) => {
+    const schedule = await db.auditSchedule.findUnique({
+      where: { siteId },
+      select: { lastAuditId: true, reportEmails: true },
+    });
+    if (schedule?.lastAuditId === auditId && schedule.reportEmails.length > 0) await enqueueReportMail({ auditId });
   };
 
   /** answers to llms.txt links the audit did not scan: fetched hop by hop under the address policy */
@@ -245,6 +264,7 @@ export const createAuditReport = ({ db, scanner, log, reportFetchTimeoutMs, enqu
       alerts.length > 0 ? tx.auditAlert.createMany({ data: alerts, skipDuplicates: true }) : Promise.resolve(),
     );
     if (stored && alerts.length > 0) await queueAlert(auditId);
+    if (stored) await queueReportMail(auditId, audit.siteId);
     // only a full audit that judged pages speaks for the site (docs/spec/checks.md: quick scores are partial)
     if (stored && audit.mode === "full" && judged.length > 0)
       await sites.recordAuditScores(db, { id: auditId, siteId: audit.siteId, scores: report.scores, completedAt });

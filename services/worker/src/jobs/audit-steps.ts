@@ -1,6 +1,6 @@
 import type { SitemapBounds } from "@scan/audit";
 import type { Db } from "@scan/db";
-import { type AlertJobPayload, auditPageJob, auditStepJob } from "@scan/queue";
+import { type AlertJobPayload, auditPageJob, auditStepJob, type ReportMailJobPayload } from "@scan/queue";
 import { type AdmittedPage, audits } from "@scan/records";
 import type { Scanner, SiteAccess } from "@scan/scanner";
 import type { Queue } from "bullmq";
@@ -29,6 +29,8 @@ export type AuditJobDeps = {
   reportFetchTimeoutMs: number;
   /** queues the delivery of a regression alert (its job id is the alert's: queued once) */
   enqueueAlert: (payload: AlertJobPayload) => Promise<void>;
+  /** queues the mail of a scheduled audit's client report (its job id is the audit's: queued once) */
+  enqueueReportMail: (payload: ReportMailJobPayload) => Promise<void>;
   /** the audited site's credentials when it is behind a login (sent to its own origin only) */
   siteAccess?: (auditId: string) => Promise<SiteAccess | undefined>;
   log: Logger;

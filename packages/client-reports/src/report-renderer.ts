@@ -4,7 +4,7 @@ import { extname, join, normalize, sep } from "node:path";
 import { AppError } from "@scan/contract";
 import type { Logger } from "pino";
 import { type Browser, chromium, type Route } from "playwright-core";
-import { LOGO_PATH, type Logo } from "./branding-service";
+import { LOGO_PATH, type Logo } from "./branding";
 
 /** What one PDF is made of: the print view's path in the dashboard, its data, and the logo it shows. */
 export type PrintJob = {
@@ -30,6 +30,11 @@ export type RendererOptions = {
   concurrency: number;
   /** the longest one PDF may take, waiting included */
   timeoutMs: number;
+  /**
+   * closes the browser once no report has been made for this long (a worker prints a report per
+   * scheduled audit, and keeps no idle Chromium beside its scanner's); unset: kept while the process runs
+   */
+  idleCloseMs?: number;
   log: Logger;
 };
 
@@ -77,11 +82,19 @@ export const createReportRenderer = ({
   chromiumPath,
   concurrency,
   timeoutMs,
+  idleCloseMs,
   log,
 }: RendererOptions): ReportRenderer => {
   let browser: Promise<Browser> | null = null;
   let running = 0;
   const waiting: (() => void)[] = [];
+  let idle: NodeJS.Timeout | null = null;
+
+  const closeBrowser = async () => {
+    const open = browser;
+    browser = null;
+    if (open) await (await open.catch(() => null))?.close();
+  };
 
   const executable = () => chromiumPath ?? CHROMIUM_CANDIDATES.find((path) => existsSync(path));
 
@@ -101,6 +114,10 @@ export const createReportRenderer = ({
   };
 
   const turn = async (deadline: number) => {
+    if (idle) {
+      clearTimeout(idle);
+      idle = null;
+    }
     if (running < concurrency) {
       running += 1;
       return;
@@ -128,6 +145,13 @@ export const createReportRenderer = ({
   const done = () => {
     running -= 1;
     waiting.shift()?.();
+    if (idleCloseMs !== undefined && running === 0 && waiting.length === 0) {
+      idle = setTimeout(() => {
+        idle = null;
+        closeBrowser().catch(() => {});
+      }, idleCloseMs);
+      idle.unref();
+    }
   };
 
   const fileOf = async (path: string): Promise<{ body: Buffer; type: string } | null> => {
@@ -202,9 +226,9 @@ export const createReportRenderer = ({
   return {
     pdf,
     close: async () => {
-      const open = browser;
-      browser = null;
-      if (open) await (await open.catch(() => null))?.close();
+      if (idle) clearTimeout(idle);
+      idle = null;
+      await closeBrowser();
     },
   };
 };

@@ -520,3 +520,22 @@ export const VisibilitySampleView = z.object({
   finished_at: z.iso.datetime().nullable(),
 });
 export type VisibilitySampleView = z.infer<typeof VisibilitySampleView>;
+
+/** MCP: aeo_visibility_run reads a run by id. */
+export const RunToolInput = z.strictObject({ run_id: z.uuid({ error: "must be a run id (a UUID)" }) });
+/** MCP: aeo_visibility_samples reads a page of a run's answers, by engine and prompt if asked. */
+export const SamplesToolInput = z.strictObject({
+  run_id: z.uuid({ error: "must be a run id (a UUID)" }),
+  engine: z.enum(AiEngine.options, { error: `engine must be one of ${AiEngine.options.join(", ")}` }).optional(),
+  prompt_id: z.uuid({ error: "must be a prompt id (a UUID)" }).optional(),
+  page: z.int().min(1).max(1_000_000).optional(),
+  limit: z.int().min(1).max(100).optional(),
+});
+/** What aeo_visibility_samples answers: one page. */
+export const SamplePage = z.object({
+  samples: z.array(VisibilitySampleView),
+  page: z.int(),
+  limit: z.int(),
+  total: z.int(),
+  has_more: z.boolean(),
+});

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AiEngine } from "./citation";
-import { pageParams } from "./list-query";
+import { pageParams, queryFilter } from "./list-query";
 import { hasNoNul, NUL_MESSAGE } from "./text";
 
 /**
@@ -419,6 +419,8 @@ export const SampleListQuery = z.strictObject({
   engine: z.enum(AiEngine.options, { error: `engine must be one of ${AiEngine.options.join(", ")}` }).optional(),
   prompt_id: uuidParam("prompt_id").optional(),
   status: VisibilitySampleStatus.optional(),
+  /** csv: every sample the filters keep, as a file; absent: chosen by Accept (JSON unless text/csv is preferred) */
+  format: queryFilter(["json", "csv"] as const),
 });
 export type SampleListQuery = z.infer<typeof SampleListQuery>;
 

@@ -1,7 +1,9 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { createAccount, type TestAccount } from "./support/accounts";
 import { body } from "./support/accounts-api";
+import { type EngineServers, KEYS, startEngineServers } from "./support/engine-servers";
 import { streamableClient } from "./support/mcp";
+import { eventually, startWorkerProcess, type WorkerProcess } from "./support/outages";
 import { createTestDatabase, stopContainers, type TestDatabase, testRedisUrl } from "./support/services";
 import { api, type Stack, startStack } from "./support/stack";
 
@@ -77,6 +79,9 @@ describe("visibility tools", () => {
       aeo_list_competitors: [true, false],
       aeo_add_competitor: [false, false],
       aeo_remove_competitor: [false, true],
+      aeo_visibility_run_start: [false, false],
+      aeo_visibility_run: [true, false],
+      aeo_visibility_samples: [true, false],
     });
   });
 
@@ -172,5 +177,180 @@ describe("visibility tools", () => {
     }
     expect(await stack.db.visibilityPrompt.count({ where: { siteId: bobSite } })).toBe(before);
     expect(await stack.db.competitor.count({ where: { siteId: bobSite } })).toBe(0);
+  });
+});
+
+/**
+ * The run tools against a real worker and the local ChatGPT server: start a run, follow it, read
+ * its answers; a client-scoped key reaches its client's site and runs and nothing of another's.
+ */
+describe("visibility run tools", () => {
+  let servers: EngineServers;
+  let database: TestDatabase;
+  let stack: Stack;
+  let owner: TestAccount;
+  let worker: WorkerProcess;
+  const ids: Record<string, string> = {};
+  const keys: Record<string, string> = {};
+  const clients: Client[] = [];
+
+  const client = async (key: string) => {
+    const made = await streamableClient(stack.gateway.url, key);
+    clients.push(made);
+    return made;
+  };
+  const made = async (path: string, payload: unknown, auth: Record<string, string>) => {
+    const response = await api(stack.gateway.url, path, { body: payload, headers: auth });
+    expect({ path, status: response.status }).toEqual({ path, status: 201 });
+    return body(response).data as Record<string, string>;
+  };
+
+  beforeAll(async () => {
+    servers = await startEngineServers();
+    database = await createTestDatabase();
+    const redisUrl = await testRedisUrl();
+    const engines = {
+      OPENAI_API_KEY: KEYS.openai,
+      OPENAI_BASE_URL: `${servers.openai.baseUrl}/v1`,
+    };
+    stack = await startStack({
+      databaseUrl: database.url,
+      redisUrl,
+      allowlist: ["acme.com", "globex.com"],
+      worker: false,
+      env: { ...engines, RATE_LIMIT_AGENCY: "100000", SITE_SECRETS_KEY: Buffer.alloc(32, 5).toString("base64") },
+    });
+    worker = await startWorkerProcess({
+      ...engines,
+      DATABASE_URL: database.url,
+      REDIS_URL: redisUrl,
+      QUEUE_PREFIX: stack.prefix,
+      SITE_SECRETS_KEY: Buffer.alloc(32, 5).toString("base64"),
+      VISIBILITY_TIMEOUT_MS: "5000",
+    });
+    owner = await createAccount(stack.db, "agency");
+    const asKey = { "x-api-key": owner.key };
+    for (const [n, url] of [
+      ["1", "https://acme.com"],
+      ["2", "https://globex.com"],
+    ] as const) {
+      ids[`client${n}`] = (await made("/api/v1/clients", { name: `Client ${n}` }, asKey)).id as string;
+      ids[`site${n}`] = (await made("/api/v1/sites", { url, name: "Acme" }, asKey)).id as string;
+      const assigned = await api(stack.gateway.url, `/api/v1/sites/${ids[`site${n}`]}`, {
+        method: "PATCH",
+        body: { client_id: ids[`client${n}`] },
+        headers: asKey,
+      });
+      expect(assigned.status).toBe(200);
+      const profile = await api(stack.gateway.url, `/api/v1/sites/${ids[`site${n}`]}/visibility`, {
+        method: "PUT",
+        body: { brand_names: ["Acme"], brand_domains: ["acme.com"], samples_per_prompt: 2, engines: ["chatgpt"] },
+        headers: asKey,
+      });
+      expect(profile.status).toBe(200);
+      await made(
+        `/api/v1/sites/${ids[`site${n}`]}/prompts`,
+        { text: "Which project tracker suits a small team?" },
+        asKey,
+      );
+      keys[`client${n}`] = (
+        await made(
+          "/api/v1/keys",
+          { name: `client ${n}`, client_id: ids[`client${n}`] },
+          {
+            authorization: `Bearer ${owner.token}`,
+          },
+        )
+      ).key as string;
+    }
+  }, 300_000);
+
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+    worker?.process.kill("SIGKILL");
+    await stack?.close();
+    await servers?.close();
+    await database?.drop();
+  });
+
+  it("starts a run, follows it to its measures and reads its answers with their citations", async () => {
+    const mcp = await client(keys.client1 as string);
+    const started = await mcp.callTool({ name: "aeo_visibility_run_start", arguments: { site_id: ids.site1 } });
+    expect(started.isError).toBeFalsy();
+    const run = started.structuredContent as { id: string; status: string; progress: { planned: number } };
+    expect(run).toMatchObject({ status: "queued", progress: { planned: 2 } });
+    expect(textOf(started)).toContain(`aeo_visibility_run (run_id ${run.id})`);
+    // the REST API's one run per site, as a tool error
+    const again = await mcp.callTool({ name: "aeo_visibility_run_start", arguments: { site_id: ids.site1 } });
+    expect(again.isError).toBe(true);
+    expect(textOf(again)).toMatch(/^conflict: /);
+
+    await eventually(
+      async () => (await stack.db.visibilityRun.findUniqueOrThrow({ where: { id: run.id } })).status === "completed",
+      90_000,
+      "the run to complete",
+    );
+    const read = await mcp.callTool({ name: "aeo_visibility_run", arguments: { run_id: run.id.toUpperCase() } });
+    const view = read.structuredContent as {
+      status: string;
+      progress: { done: number };
+      measures: { engines: { engine: string; mention_rate: { n: number; successes: number } }[] };
+    };
+    expect(view).toMatchObject({ status: "completed", progress: { done: 2 } });
+    const stored = await stack.db.visibilitySample.findMany({ where: { runId: run.id } });
+    const mentioned = stored.filter((s) => s.brandMentioned).length;
+    expect(view.measures.engines).toEqual([
+      expect.objectContaining({
+        engine: "chatgpt",
+        mention_rate: expect.objectContaining({ n: 2, successes: mentioned }),
+      }),
+    ]);
+    expect(textOf(read)).toMatch(/^Visibility run .*: completed\./);
+    expect(textOf(read)).toMatch(/- chatgpt: mentioned \d+ % \(95 % \d+ %–\d+ %, n=2\)/);
+
+    const samples = await mcp.callTool({
+      name: "aeo_visibility_samples",
+      arguments: { run_id: run.id, engine: "chatgpt", limit: 1 },
+    });
+    const page = samples.structuredContent as {
+      total: number;
+      has_more: boolean;
+      samples: { sample_index: number; citations: { url: string }[] }[];
+    };
+    expect(page).toMatchObject({ total: 2, has_more: true, samples: [{ sample_index: 0 }] });
+    const first = stored.find((s) => s.sampleIndex === 0)?.citations as { url: string }[] | undefined;
+    const urls = page.samples[0]?.citations.map((c) => c.url) ?? [];
+    expect(urls.length).toBeGreaterThan(0);
+    expect(urls).toEqual((first ?? []).map((c) => c.url));
+    expect(textOf(samples)).toContain(urls[0]);
+    const none = await mcp.callTool({
+      name: "aeo_visibility_samples",
+      arguments: { run_id: run.id, engine: "claude" },
+    });
+    expect(none.structuredContent).toMatchObject({ total: 0, samples: [] });
+    ids.run1 = run.id;
+  }, 120_000);
+
+  it("refuses a client-scoped key another client's site and runs, as not found, starting nothing", async () => {
+    const other = await client(keys.client2 as string);
+    const before = await stack.db.visibilityRun.count();
+    const refusals = [
+      ["aeo_visibility_run_start", { site_id: ids.site1 }, /^not_found: No site with id/],
+      ["aeo_visibility_run", { run_id: ids.run1 }, /^not_found: No visibility run with id/],
+      ["aeo_visibility_samples", { run_id: ids.run1 }, /^not_found: No visibility run with id/],
+    ] as const;
+    for (const [name, args, text] of refusals) {
+      const result = await other.callTool({ name, arguments: args });
+      expect({ name, isError: result.isError, text: textOf(result) }).toEqual({
+        name,
+        isError: true,
+        text: expect.stringMatching(text),
+      });
+    }
+    expect(await stack.db.visibilityRun.count()).toBe(before);
+    // the workspace's own key reads it
+    const wide = await client(owner.key);
+    const read = await wide.callTool({ name: "aeo_visibility_run", arguments: { run_id: ids.run1 } });
+    expect(read.structuredContent).toMatchObject({ id: ids.run1, site_id: ids.site1 });
   });
 });

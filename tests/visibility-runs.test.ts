@@ -5,6 +5,7 @@ import { Queue } from "bullmq";
 import { createAccount, type TestAccount } from "./support/accounts";
 import { type EngineServers, KEYS, startEngineServers } from "./support/engine-servers";
 import { eventually, startWorkerProcess, type WorkerProcess } from "./support/outages";
+import { csvRows, parseCsv } from "./support/report-schemas";
 import { createTestDatabase, stopContainers, type TestDatabase, testRedisUrl } from "./support/services";
 import { api, type Stack, startStack } from "./support/stack";
 
@@ -34,6 +35,7 @@ describe("visibility runs", () => {
   let siteId: string;
   let workerEnv: Record<string, string>;
   const workers: WorkerProcess[] = [];
+  let firstRun = "";
 
   const call = (key: string, method: string, path: string, body?: unknown) =>
     api(stack.gateway.url, path, { method, headers: { "x-api-key": key }, ...(body === undefined ? {} : { body }) });
@@ -167,7 +169,99 @@ describe("visibility runs", () => {
       headers: { "x-api-key": owner.key, "x-response-form": "B" },
     });
     expect((formB.body as Json).success).toBe(true);
+    firstRun = run.id;
   }, 120_000);
+
+  it("exports a run's samples as CSV, by format or by Accept, with formulas neutralised", async () => {
+    const stored = await stack.db.visibilitySample.findMany({
+      where: { runId: firstRun, engine: "claude" },
+      orderBy: [{ promptText: "asc" }, { sampleIndex: "asc" }],
+    });
+    // a prompt a spreadsheet would run as a formula: the prompt's text is the user's own
+    const hostile = '=HYPERLINK("https://evil.example","x")';
+    const first = stored[0];
+    if (!first) throw new Error("no stored sample");
+    await stack.db.visibilitySample.update({ where: { id: first.id }, data: { promptText: hostile } });
+
+    const byFormat = await fetch(
+      `${stack.gateway.url}/api/v1/visibility/runs/${firstRun}/samples?format=csv&engine=claude&limit=1`,
+      { headers: { "x-api-key": owner.key } },
+    );
+    expect(byFormat.status).toBe(200);
+    expect(byFormat.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(byFormat.headers.get("content-disposition")).toBe(
+      `attachment; filename="visibility-run-${firstRun}-samples.csv"`,
+    );
+    const bytes = Buffer.from(await byFormat.arrayBuffer());
+    // a byte-order mark, as the other CSV exports, so a spreadsheet reads UTF-8
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = ` ${bytes.subarray(3).toString("utf8")}`;
+    expect(text).toContain("\r\n");
+    expect(csvRows(text.slice(1))[0]).toEqual([
+      "prompt",
+      "engine",
+      "sample_index",
+      "status",
+      "brand_mentioned",
+      "brand_cited",
+      "cited_page",
+      "citations",
+      "search_queries",
+      "mentions",
+      "model",
+      "tokens",
+      "cost_usd",
+      "answered_at",
+    ]);
+    // every sample the filter keeps: limit does not page the file
+    const rows = parseCsv(text.slice(1));
+    expect(rows).toHaveLength(6);
+    expect(rows.every((row) => row.engine === "claude" && row.status === "completed")).toBe(true);
+    const neutralised = rows.find((row) => row.prompt?.includes("HYPERLINK"));
+    expect(neutralised?.prompt).toBe(`'${hostile}`);
+    const row = rows.find((r) => r.prompt === `'${hostile}`) as Record<string, string>;
+    expect(row).toMatchObject({
+      sample_index: String(first.sampleIndex),
+      brand_mentioned: String(first.brandMentioned),
+      brand_cited: String(first.brandCited),
+      cited_page: first.citedPage ?? "",
+      model: first.model ?? "",
+      tokens: String(first.inputTokens + first.outputTokens),
+      cost_usd: String(first.costUsd),
+      answered_at: first.finishedAt?.toISOString(),
+      search_queries: first.searchQueries.join(" | "),
+    });
+    const urls = (first.citations as { url: string }[]).map((c) => c.url);
+    expect(urls.length).toBeGreaterThan(0);
+    expect(row.citations).toBe(urls.join(" "));
+    expect((row.mentions ?? "").split(" | ")).toEqual((first.mentions as { entity: string }[]).map((m) => m.entity));
+
+    // by Accept, as the other exports; ?format=json wins over it; nothing acceptable is 406
+    const byAccept = await api(stack.gateway.url, `/api/v1/visibility/runs/${firstRun}/samples`, {
+      headers: { "x-api-key": owner.key, accept: "text/csv" },
+    });
+    expect(byAccept.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(byAccept.headers.get("vary")).toMatch(/accept/i);
+    // fetch's text drops the byte-order mark
+    expect(parseCsv(byAccept.body as string)).toHaveLength(12);
+    const json = await api(stack.gateway.url, `/api/v1/visibility/runs/${firstRun}/samples?format=json`, {
+      headers: { "x-api-key": owner.key, accept: "text/csv" },
+    });
+    expect((json.body as Json).data).toHaveLength(12);
+    const refused = await api(stack.gateway.url, `/api/v1/visibility/runs/${firstRun}/samples`, {
+      headers: { "x-api-key": owner.key, accept: "text/html" },
+    });
+    expect(refused.status).toBe(406);
+    expect((refused.body as Json).error.code).toBe("not_acceptable");
+    const bad = await call(owner.key, "GET", `/api/v1/visibility/runs/${firstRun}/samples?format=xlsx`);
+    expect(bad.status).toBe(400);
+    // another workspace's run is 404 in CSV too
+    const stranger = await createAccount(stack.db, "agency");
+    expect((await call(stranger.key, "GET", `/api/v1/visibility/runs/${firstRun}/samples?format=csv`)).status).toBe(
+      404,
+    );
+    await stack.db.visibilitySample.update({ where: { id: first.id }, data: { promptText: first.promptText } });
+  });
 
   it("waits out a 429's Retry-After and then stores the answer; the run compares with the previous one", async () => {
     const before = servers.openai.requests.length;

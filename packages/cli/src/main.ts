@@ -48,12 +48,14 @@ import { scanInProcess } from "./in-process";
 import { pageFailureOf } from "./page-failure";
 import { createProgress } from "./progress";
 import { formatSummary } from "./summary";
+import { visibilityCommand } from "./visibility";
 
 const FORMATS = ["text", "json", "csv", "junit", "sarif"] as const;
 type Format = (typeof FORMATS)[number];
 
 const USAGE = `usage: scan <url> [options]
        scan audit <url> [--max-pages <n>] [options]
+       scan visibility <site-id> [--wait] [--min-citation-rate r] [--min-mention-rate r] (scan visibility --help)
 
   audit                     audit the URL's whole site through the API (needs SCAN_API_URL and SCAN_API_KEY);
                             the assertions judge the site's scores and grade, its site checks, and
@@ -185,7 +187,9 @@ const render = (
 };
 
 const main = async (): Promise<number> => {
-  const { values, positionals } = parse(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  if (argv[0] === "visibility") return visibilityCommand(argv.slice(1), () => loadConfig(process.env));
+  const { values, positionals } = parse(argv);
   if (values.help) {
     process.stdout.write(USAGE);
     return EXIT.ok;

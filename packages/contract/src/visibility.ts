@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AiEngine } from "./citation";
-import { pageParams } from "./list-query";
+import { pageParams, queryFilter } from "./list-query";
 import { hasNoNul, NUL_MESSAGE } from "./text";
 
 /**
@@ -419,6 +419,8 @@ export const SampleListQuery = z.strictObject({
   engine: z.enum(AiEngine.options, { error: `engine must be one of ${AiEngine.options.join(", ")}` }).optional(),
   prompt_id: uuidParam("prompt_id").optional(),
   status: VisibilitySampleStatus.optional(),
+  /** csv: every sample the filters keep, as a file; absent: chosen by Accept (JSON unless text/csv is preferred) */
+  format: queryFilter(["json", "csv"] as const),
 });
 export type SampleListQuery = z.infer<typeof SampleListQuery>;
 
@@ -520,3 +522,22 @@ export const VisibilitySampleView = z.object({
   finished_at: z.iso.datetime().nullable(),
 });
 export type VisibilitySampleView = z.infer<typeof VisibilitySampleView>;
+
+/** MCP: aeo_visibility_run reads a run by id. */
+export const RunToolInput = z.strictObject({ run_id: z.uuid({ error: "must be a run id (a UUID)" }) });
+/** MCP: aeo_visibility_samples reads a page of a run's answers, by engine and prompt if asked. */
+export const SamplesToolInput = z.strictObject({
+  run_id: z.uuid({ error: "must be a run id (a UUID)" }),
+  engine: z.enum(AiEngine.options, { error: `engine must be one of ${AiEngine.options.join(", ")}` }).optional(),
+  prompt_id: z.uuid({ error: "must be a prompt id (a UUID)" }).optional(),
+  page: z.int().min(1).max(1_000_000).optional(),
+  limit: z.int().min(1).max(100).optional(),
+});
+/** What aeo_visibility_samples answers: one page. */
+export const SamplePage = z.object({
+  samples: z.array(VisibilitySampleView),
+  page: z.int(),
+  limit: z.int(),
+  total: z.int(),
+  has_more: z.boolean(),
+});

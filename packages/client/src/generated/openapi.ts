@@ -957,7 +957,9 @@ export interface paths {
         };
         /**
          * A visibility run's answers
-         * @description Each sample: the prompt, the engine, its index, its state and attempts, and once completed the answer text, the model, the citations (normalised URL, domain, the engine's position, title), the search queries the engine reported, the companies named in order (`mentions`), `brand_mentioned`, `brand_cited`, `cited_page`, tokens and cost; a failed one its `error_kind` (rate_limited, unavailable, timeout, refused, malformed, auth, bad_request). Ordered by prompt, engine and index; `engine`, `prompt_id` and `status` filter. Another workspace's or an unknown run is 404.
+         * @description With `format=csv` (or an `Accept` that prefers `text/csv`, negotiated as for a stored scan's exports; an `Accept` naming neither type is 406): every sample the filters keep, `page` and `limit` aside, as the file `visibility-run-<id>-samples.csv` (RFC 4180, UTF-8 with a byte-order mark, CRLF) with the columns `prompt, engine, sample_index, status, brand_mentioned, brand_cited, cited_page, citations, search_queries, mentions, model, tokens, cost_usd, answered_at`. `citations` are the cited URLs separated by a space, `search_queries` and `mentions` (the companies named, in order) separated by ` | `; `answered_at` is empty for a sample not answered. A text cell that a spreadsheet would read as a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) is prefixed with `'`.
+         *
+         *     Each sample: the prompt, the engine, its index, its state and attempts, and once completed the answer text, the model, the citations (normalised URL, domain, the engine's position, title), the search queries the engine reported, the companies named in order (`mentions`), `brand_mentioned`, `brand_cited`, `cited_page`, tokens and cost; a failed one its `error_kind` (rate_limited, unavailable, timeout, refused, malformed, auth, bad_request). Ordered by prompt, engine and index; `engine`, `prompt_id` and `status` filter. Another workspace's or an unknown run is 404.
          */
         get: operations["listVisibilitySamples"];
         put?: never;
@@ -10238,6 +10240,7 @@ export interface operations {
                 engine?: "chatgpt" | "claude" | "perplexity" | "gemini";
                 prompt_id?: string;
                 status?: "queued" | "running" | "completed" | "failed" | "cancelled";
+                format?: "json" | "csv";
             };
             header?: {
                 /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
@@ -10252,7 +10255,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of samples. */
+            /** @description A page of samples. With `format=csv`: the samples as a CSV file. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10261,10 +10264,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    Vary: components["headers"]["Vary"];
-                    Link: components["headers"]["Link"];
+                    /** @description With `format=csv`: `attachment; filename="visibility-run-<id>-samples.csv"`. */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10357,6 +10358,7 @@ export interface operations {
                         }[];
                         meta: components["schemas"]["PageMeta"];
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Not modified: `If-None-Match` names the current `ETag`. No body; the tag, caching headers and rate-limit headers are sent, and the request is not counted against the limit. */
@@ -10380,6 +10382,7 @@ export interface operations {
             401: components["responses"]["ApiError401"];
             404: components["responses"]["ApiError404"];
             405: components["responses"]["ApiError405"];
+            406: components["responses"]["ApiError406"];
             429: components["responses"]["ApiError429"];
             500: components["responses"]["ApiError500"];
             503: components["responses"]["ApiError503"];

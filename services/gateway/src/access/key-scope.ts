@@ -144,7 +144,14 @@ export const assertMayWrite = (caller: Caller | undefined, method: string) => {
  * What an MCP tool call reaches: the URLs it scans, the audit it reads, the site whose records it
  * reads or changes, whether it makes or changes anything.
  */
-export type ToolReach = { urls: string[]; auditId?: string | undefined; siteId?: string | undefined; writes: boolean };
+export type ToolReach = {
+  urls: string[];
+  auditId?: string | undefined;
+  siteId?: string | undefined;
+  /** a visibility run: its site's, so outside the client when its site is */
+  runId?: string | undefined;
+  writes: boolean;
+};
 
 export type KeyScope = {
   /**
@@ -246,6 +253,10 @@ export const createKeyScope = ({ db }: { db: Db }): KeyScope => {
     if (auditId !== undefined && !(await ofClient("audit", auditId, scoped))) throw notFound("audit", auditId);
     const siteId = call.siteId?.toLowerCase();
     if (siteId !== undefined && !(await ofClient("site", siteId, scoped))) throw notFound("site", siteId);
+    const runId = call.runId?.toLowerCase();
+    if (runId !== undefined && !(await ofClient("visibility run", runId, scoped))) {
+      throw notFound("visibility run", runId);
+    }
     // MCP tools answer in Form B's terms
     await assertUrls(scoped, call.urls, "B");
   };

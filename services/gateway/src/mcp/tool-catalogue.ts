@@ -11,12 +11,16 @@ import {
   PromptView,
   RemoveCompetitorToolInput,
   RemovePromptToolInput,
+  RunToolInput,
+  SamplePage,
+  SamplesToolInput,
   ScanResult,
   ScanToolInput,
   ScoreSummary,
   ScoreToolInput,
   SiteToolInput,
   VisibilityProfileView,
+  VisibilityRunView,
 } from "@scan/contract";
 import type { GeneratorTools } from "../generators";
 import { FixInput, FixResult, GenerateInput, GenerateResult } from "../generators";
@@ -29,7 +33,7 @@ export type Tools = { pages: PageTools; generators: GeneratorTools; audits: Audi
 
 /**
  * The tools the MCP server lists: those of docs/spec/public-scanning-api.md §4.8 in its order,
- * then the site audit and the visibility configuration.
+ * then the site audit, the visibility configuration and its runs.
  */
 export const toolCatalogue = ({ pages, generators, audits, visibility }: Tools): ToolDefinition[] => [
   defineTool({
@@ -174,5 +178,41 @@ export const toolCatalogue = ({ pages, generators, audits, visibility }: Tools):
     effect: "removes",
     reaches: ({ site_id }) => ({ urls: [], siteId: site_id, writes: true }),
     run: (args, context) => visibility.removeCompetitor(args, context),
+  }),
+  defineTool({
+    name: "aeo_visibility_run_start",
+    title: "Ask the AI engines a site's prompts",
+    description:
+      "Starts a visibility run of a site: every tracked prompt asked of each engine of its profile, samples_per_prompt " +
+      "times, within the workspace's monthly budget. Answers at once with the run (queued) and its id; follow it " +
+      "with aeo_visibility_run. Refused while a run of the site is under way, or when it tracks no prompts.",
+    input: SiteToolInput,
+    output: VisibilityRunView,
+    effect: "adds",
+    reaches: ({ site_id }) => ({ urls: [], siteId: site_id, writes: true }),
+    run: (args, context) => visibility.startRun(args, context),
+  }),
+  defineTool({
+    name: "aeo_visibility_run",
+    title: "Read a visibility run",
+    description:
+      "A visibility run's status, progress (samples planned, answered, failed), spend and measures: per engine the " +
+      "brand's mention and citation rates with their 95 % Wilson intervals, share of voice, the most cited domains and " +
+      "pages, and the change against the site's previous run (Fisher's exact test).",
+    input: RunToolInput,
+    output: VisibilityRunView,
+    reaches: ({ run_id }) => ({ urls: [], runId: run_id, writes: false }),
+    run: (args, context) => visibility.run(args, context),
+  }),
+  defineTool({
+    name: "aeo_visibility_samples",
+    title: "Read a visibility run's answers",
+    description:
+      "A page of a run's answers in prompt, engine and index order, with their citations, search queries, the " +
+      "companies named, whether the brand was named and cited and which page. engine and prompt_id filter.",
+    input: SamplesToolInput,
+    output: SamplePage,
+    reaches: ({ run_id }) => ({ urls: [], runId: run_id, writes: false }),
+    run: (args, context) => visibility.samples(args, context),
   }),
 ];

@@ -7,13 +7,17 @@ import type {
   PromptView,
   RemoveCompetitorToolInput,
   RemovePromptToolInput,
+  RunToolInput,
+  SamplesToolInput,
   SiteToolInput,
   VisibilityProfileView,
+  VisibilityRunView,
+  VisibilitySampleView,
 } from "@scan/contract";
 import type { z } from "zod";
 import { ownerOf } from "../access/authenticate";
 import type { ToolAnswer, ToolContext } from "../scans";
-import type { CompetitorService, ProfileService, PromptService } from "../visibility";
+import type { CompetitorService, ProfileService, PromptService, RunService } from "../visibility";
 
 type Page<K extends string, T> = { [key in K]: T[] } & {
   page: number;
@@ -52,6 +56,15 @@ export type VisibilityTools = {
     input: z.output<typeof RemoveCompetitorToolInput>,
     context: ToolContext,
   ) => Promise<ToolAnswer<DeletedRecord>>;
+  /** aeo_visibility_run_start: starts a run of the site's prompts, as POST /api/v1/sites/{id}/visibility/runs. */
+  startRun: (input: z.output<typeof SiteToolInput>, context: ToolContext) => Promise<ToolAnswer<VisibilityRunView>>;
+  /** aeo_visibility_run: a run's status, progress and measures. */
+  run: (input: z.output<typeof RunToolInput>, context: ToolContext) => Promise<ToolAnswer<VisibilityRunView>>;
+  /** aeo_visibility_samples: a page of a run's answers with their citations. */
+  samples: (
+    input: z.output<typeof SamplesToolInput>,
+    context: ToolContext,
+  ) => Promise<ToolAnswer<Page<"samples", VisibilitySampleView>>>;
 };
 
 const pageOf = (input: z.output<typeof ListToolInput>) => ({
@@ -69,6 +82,27 @@ const promptLine = (prompt: PromptView) =>
 const competitorLine = (competitor: CompetitorView) =>
   `- ${competitor.name}${competitor.aliases.length > 0 ? ` (also ${competitor.aliases.join(", ")})` : ""}${competitor.domains.length > 0 ? `: ${competitor.domains.join(", ")}` : ""} (id ${competitor.id})`;
 
+const percentOf = (rate: number | null) => (rate === null ? "n/a" : `${Math.round(rate * 100)} %`);
+const intervalOf = (rate: { rate: number | null; low: number; high: number; n: number }) =>
+  `${percentOf(rate.rate)} (95 % ${percentOf(rate.low)}–${percentOf(rate.high)}, n=${rate.n})`;
+
+const runLines = (run: VisibilityRunView) => [
+  `Visibility run ${run.id} of site ${run.site_id}: ${run.status}${run.error ? ` (${run.error.code}: ${run.error.message})` : ""}.`,
+  `${run.progress.done} of ${run.progress.planned} samples answered, ${run.progress.failed} failed; ${run.tokens} tokens, $${run.cost_usd.toFixed(4)}.`,
+  ...(run.measures?.engines ?? []).map(
+    (engine) =>
+      `- ${engine.engine}: mentioned ${intervalOf(engine.mention_rate)}, cited ${intervalOf(engine.citation_rate)}`,
+  ),
+];
+
+const sampleLine = (sample: VisibilitySampleView) => {
+  const head = `- [${sample.engine} #${sample.sample_index}] "${sample.prompt}": ${sample.status}`;
+  if (sample.status !== "completed") return `${head}${sample.error_kind ? ` (${sample.error_kind})` : ""}`;
+  const brand = `${sample.brand_mentioned ? "brand named" : "brand not named"}, ${sample.brand_cited ? `cited${sample.cited_page ? ` (${sample.cited_page})` : ""}` : "not cited"}`;
+  const citations = sample.citations.map((c) => c.url).join(" ");
+  return `${head}; ${brand}; citations: ${citations || "none"}`;
+};
+
 /**
  * The visibility tools over the same services as the REST endpoints: the key's workspace, the
  * same validation, the plan's number of competitors.
@@ -77,10 +111,12 @@ export const createVisibilityTools = ({
   profiles,
   prompts,
   competitors,
+  runs,
 }: {
   profiles: ProfileService;
   prompts: PromptService;
   competitors: CompetitorService;
+  runs: RunService;
 }): VisibilityTools => ({
   profile: async ({ site_id }, { caller }) => {
     const profile = await profiles.get(caller.workspaceId, site_id.toLowerCase());
@@ -127,5 +163,29 @@ export const createVisibilityTools = ({
   removeCompetitor: async ({ site_id, competitor_id }, { caller }) => {
     const removed = await competitors.remove(caller.workspaceId, site_id.toLowerCase(), competitor_id.toLowerCase());
     return { data: removed, summary: `Stopped measuring against competitor ${removed.id}.` };
+  },
+  startRun: async ({ site_id }, { caller, requestId }) => {
+    const run = await runs.start(caller, site_id.toLowerCase(), requestId);
+    const summary = [
+      ...runLines(run),
+      `Follow it with aeo_visibility_run (run_id ${run.id}); its answers with aeo_visibility_samples.`,
+    ].join("\n");
+    return { data: run, summary };
+  },
+  run: async ({ run_id }, { caller }) => {
+    const run = await runs.get(caller.workspaceId, run_id.toLowerCase());
+    return { data: run, summary: runLines(run).join("\n") };
+  },
+  samples: async ({ run_id, engine, prompt_id, page, limit }, { caller }) => {
+    const { samples: items, meta } = await runs.samples(caller.workspaceId, run_id.toLowerCase(), {
+      page: page ?? 1,
+      limit: limit ?? 20,
+      engine,
+      prompt_id: prompt_id?.toLowerCase(),
+      status: undefined,
+    });
+    const data = { samples: items, page: meta.page, limit: meta.limit, total: meta.total, has_more: meta.hasMore };
+    const summary = [`${meta.total} samples; page ${meta.page}:`, ...items.map(sampleLine)].join("\n");
+    return { data, summary };
   },
 });

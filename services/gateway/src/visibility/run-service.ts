@@ -1,3 +1,4 @@
+import { type CsvCell, csvLines } from "@scan/audit";
 import {
   AiEngine,
   AppError,
@@ -166,6 +167,8 @@ export type RunService = {
     runId: string,
     query: SampleListQuery,
   ) => Promise<{ samples: VisibilitySampleView[]; meta: PageMeta }>;
+  /** Every sample the filters keep (page and limit aside) as CSV, a line per sample as they are read. */
+  samplesAsCsv: (workspaceId: string, runId: string, query: SampleListQuery) => Promise<AsyncIterable<string>>;
   /** Cancels a run under way; samples being asked finish and are kept. */
   cancel: (workspaceId: string, runId: string) => Promise<VisibilityRunView>;
 };
@@ -175,6 +178,45 @@ const SAMPLE_ORDER: Prisma.VisibilitySampleOrderByWithRelationInput[] = [
   { promptId: "asc" },
   { engine: "asc" },
   { sampleIndex: "asc" },
+];
+
+/** The columns of a run's samples as CSV (docs/visibility.md, Samples as CSV). */
+export const SAMPLE_CSV_COLUMNS = [
+  "prompt",
+  "engine",
+  "sample_index",
+  "status",
+  "brand_mentioned",
+  "brand_cited",
+  "cited_page",
+  "citations",
+  "search_queries",
+  "mentions",
+  "model",
+  "tokens",
+  "cost_usd",
+  "answered_at",
+] as const;
+
+/** samples read at a time for the CSV file */
+const CSV_BATCH = 500;
+
+const sampleCsvRow = (sample: VisibilitySampleView): CsvCell[] => [
+  sample.prompt,
+  sample.engine,
+  sample.sample_index,
+  sample.status,
+  sample.brand_mentioned,
+  sample.brand_cited,
+  sample.cited_page,
+  // URLs hold no space once normalised; queries and names may, so they are split by " | "
+  sample.citations.map((citation) => citation.url).join(" "),
+  sample.search_queries.join(" | "),
+  sample.mentions.map((mention) => mention.entity).join(" | "),
+  sample.model,
+  sample.tokens,
+  sample.cost_usd,
+  sample.status === "completed" ? sample.finished_at : null,
 ];
 
 export const createRunService = ({
@@ -191,6 +233,13 @@ export const createRunService = ({
   budgets: VisibilityBudgets;
   log: Logger;
 }): RunService => {
+  const sampleFilter = (runId: string, query: SampleListQuery): Prisma.VisibilitySampleWhereInput => ({
+    runId,
+    ...(query.engine ? { engine: query.engine } : {}),
+    ...(query.prompt_id ? { promptId: query.prompt_id } : {}),
+    ...(query.status ? { status: query.status } : {}),
+  });
+
   const ownRun = async (workspaceId: string, runId: string) => {
     const run = await db.visibilityRun.findFirst({ where: { id: runId, workspaceId } });
     if (!run) throw runNotFound(runId);
@@ -359,17 +408,30 @@ export const createRunService = ({
     },
     samples: async (workspaceId, runId, query) => {
       await ownRun(workspaceId, runId);
-      const where: Prisma.VisibilitySampleWhereInput = {
-        runId,
-        ...(query.engine ? { engine: query.engine } : {}),
-        ...(query.prompt_id ? { promptId: query.prompt_id } : {}),
-        ...(query.status ? { status: query.status } : {}),
-      };
+      const where = sampleFilter(runId, query);
       const [rows, total] = await Promise.all([
         db.visibilitySample.findMany({ where, orderBy: SAMPLE_ORDER, skip: offsetOf(query), take: query.limit }),
         db.visibilitySample.count({ where }),
       ]);
       return { samples: rows.map(toSampleView), meta: pageMeta(query, total) };
+    },
+    samplesAsCsv: async (workspaceId, runId, query) => {
+      await ownRun(workspaceId, runId);
+      const where = sampleFilter(runId, query);
+      async function* rows(): AsyncGenerator<CsvCell[]> {
+        // a few hundred at a time: a run's file is never held whole
+        for (let skip = 0; ; skip += CSV_BATCH) {
+          const batch = await db.visibilitySample.findMany({
+            where,
+            orderBy: [...SAMPLE_ORDER, { id: "asc" }],
+            skip,
+            take: CSV_BATCH,
+          });
+          for (const sample of batch) yield sampleCsvRow(toSampleView(sample));
+          if (batch.length < CSV_BATCH) return;
+        }
+      }
+      return csvLines(SAMPLE_CSV_COLUMNS, rows());
     },
     cancel: async (workspaceId, runId) => {
       await ownRun(workspaceId, runId);

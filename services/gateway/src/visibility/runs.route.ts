@@ -1,4 +1,5 @@
 import {
+  AppError,
   RunIdParam,
   RunListQuery,
   SampleListQuery,
@@ -8,9 +9,11 @@ import {
   VisibilitySampleView,
 } from "@scan/contract";
 import { z } from "zod";
-import { apiErrors, commonHeaders, LIST_RULES, page, pageNotModified, record } from "../docs/common";
+import { apiErrors, apiHeaders, commonHeaders, LIST_RULES, page, pageNotModified, record } from "../docs/common";
+import { preferredType } from "../http/accept";
 import { pageOf, reply } from "../http/answer";
 import { type Route, route } from "../http/route";
+import { sendStreamedFile } from "../http/streamed-file";
 import type { RunService } from "./run-service";
 
 const TAGS: ["Visibility"] = ["Visibility"];
@@ -18,7 +21,26 @@ const SITE_HINT = "Use a site id from GET /api/v1/sites.";
 const RUN_HINT = "Use a run id from GET /api/v1/sites/{id}/visibility/runs.";
 const LIST_HINT = "page ≥ 1; limit from 1 to 100.";
 const SAMPLE_HINT =
-  "page ≥ 1; limit from 1 to 100; engine: chatgpt, claude, perplexity or gemini; prompt_id: a prompt's UUID; status: queued, running, completed, failed or cancelled.";
+  "page ≥ 1; limit from 1 to 100; engine: chatgpt, claude, perplexity or gemini; prompt_id: a prompt's UUID; status: queued, running, completed, failed or cancelled; format: json or csv.";
+
+/** The samples as JSON (the envelope) or as a CSV file: `?format=` wins, else Accept; 406 when it accepts neither. */
+const SAMPLE_TYPES = ["application/json", "text/csv"] as const;
+const sampleFormatOf = (format: "json" | "csv" | undefined, accept: string | undefined): "json" | "csv" => {
+  if (format) return format;
+  const type = preferredType(accept, SAMPLE_TYPES);
+  if (type === null)
+    throw new AppError(
+      "not_acceptable",
+      `This endpoint cannot answer in any type Accept names (${accept?.slice(0, 120)})`,
+      "Ask for application/json or text/csv, or name the format with ?format=json|csv.",
+    );
+  return type === "text/csv" ? "csv" : "json";
+};
+
+const SAMPLE_CSV = [
+  "With `format=csv` (or an `Accept` that prefers `text/csv`, negotiated as for a stored scan's exports; an `Accept` naming neither type is 406): every sample the filters keep, `page` and `limit` aside, as the file `visibility-run-<id>-samples.csv` (RFC 4180, UTF-8 with a byte-order mark, CRLF) with the columns `prompt, engine, sample_index, status, brand_mentioned, brand_cited, cited_page, citations, search_queries, mentions, model, tokens, cost_usd, answered_at`.",
+  "`citations` are the cited URLs separated by a space, `search_queries` and `mentions` (the companies named, in order) separated by ` | `; `answered_at` is empty for a sample not answered. A text cell that a spreadsheet would read as a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) is prefixed with `'`.",
+].join(" ");
 const NOT_YOURS = "Another workspace's or an unknown run is 404.";
 
 const RunLocation = z.string().meta({
@@ -121,16 +143,37 @@ export const runRoutes = (runs: RunService): Route[] => [
         operationId: "listVisibilitySamples",
         tags: TAGS,
         summary: "A visibility run's answers",
-        description: `Each sample: the prompt, the engine, its index, its state and attempts, and once completed the answer text, the model, the citations (normalised URL, domain, the engine's position, title), the search queries the engine reported, the companies named in order (\`mentions\`), \`brand_mentioned\`, \`brand_cited\`, \`cited_page\`, tokens and cost; a failed one its \`error_kind\` (rate_limited, unavailable, timeout, refused, malformed, auth, bad_request). Ordered by prompt, engine and index; \`engine\`, \`prompt_id\` and \`status\` filter. ${NOT_YOURS}`,
+        description: `${SAMPLE_CSV}\n\nEach sample: the prompt, the engine, its index, its state and attempts, and once completed the answer text, the model, the citations (normalised URL, domain, the engine's position, title), the search queries the engine reported, the companies named in order (\`mentions\`), \`brand_mentioned\`, \`brand_cited\`, \`cited_page\`, tokens and cost; a failed one its \`error_kind\` (rate_limited, unavailable, timeout, refused, malformed, auth, bad_request). Ordered by prompt, engine and index; \`engine\`, \`prompt_id\` and \`status\` filter. ${NOT_YOURS}`,
         headers: commonHeaders,
         responses: {
-          "200": page("A page of samples.", VisibilitySampleView),
+          "200": ((json) => ({
+            ...json,
+            description: `${json.description} With \`format=csv\`: the samples as a CSV file.`,
+            headers: z.object({
+              ...apiHeaders,
+              "Content-Disposition": z.string().optional().meta({
+                description: 'With `format=csv`: `attachment; filename="visibility-run-<id>-samples.csv"`.',
+              }),
+            }),
+            content: { ...json.content, "text/csv": { schema: z.string().meta({ description: "The CSV file." }) } },
+          }))(page("A page of samples.", VisibilitySampleView)),
           "304": pageNotModified(),
-          ...apiErrors(400, 401, 404, 405, 429, 500, 503),
+          ...apiErrors(400, 401, 404, 405, 406, 429, 500, 503),
         },
       },
     },
-    async ({ caller, params, query }) => {
+    async ({ caller, params, query, req, res }) => {
+      // one URL, two representations: a cache keys them on Accept
+      res.vary("Accept");
+      if (sampleFormatOf(query.format, req.get("accept")) === "csv")
+        return sendStreamedFile(
+          res,
+          {
+            "content-type": "text/csv; charset=utf-8",
+            "content-disposition": `attachment; filename="visibility-run-${params.id}-samples.csv"`,
+          },
+          await runs.samplesAsCsv(caller.workspaceId, params.id, query),
+        );
       const { samples, meta } = await runs.samples(caller.workspaceId, params.id, query);
       return pageOf(samples, meta);
     },

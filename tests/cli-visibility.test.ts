@@ -1,0 +1,141 @@
+import { spawn } from "node:child_process";
+import { resolve } from "node:path";
+import { createAccount } from "./support/accounts";
+import { type EngineServers, KEYS, startEngineServers } from "./support/engine-servers";
+import { startWorkerProcess, type WorkerProcess } from "./support/outages";
+import { createTestDatabase, stopContainers, type TestDatabase, testRedisUrl } from "./support/services";
+import { api, type Stack, startStack } from "./support/stack";
+
+/**
+ * `scan visibility`, run as a user runs it, against a stack whose worker asks the local ChatGPT
+ * server (the vendor's wire format through its own client library): one prompt, two samples.
+ * The answer names Acme and cites acme.com; the brand's domain here is acme.org, so every answer
+ * names the brand and none cites it.
+ */
+
+jest.setTimeout(300_000);
+
+const BIN = resolve(__dirname, "../packages/cli/bin/scan.cjs");
+
+type Run = { code: number | null; stdout: string; stderr: string };
+
+const run = (args: string[], env: Record<string, string | undefined>): Promise<Run> =>
+  new Promise((done) => {
+    const child = spawn(process.execPath, [BIN, "visibility", ...args], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.on("close", (code) => done({ code, stdout, stderr }));
+  });
+
+afterAll(() => stopContainers());
+
+describe("scan visibility on the command line", () => {
+  let servers: EngineServers;
+  let database: TestDatabase;
+  let stack: Stack;
+  let worker: WorkerProcess;
+  let env: Record<string, string>;
+  let siteId: string;
+  let runId = "";
+
+  beforeAll(async () => {
+    servers = await startEngineServers();
+    database = await createTestDatabase();
+    const redisUrl = await testRedisUrl();
+    const engines = { OPENAI_API_KEY: KEYS.openai, OPENAI_BASE_URL: `${servers.openai.baseUrl}/v1` };
+    stack = await startStack({
+      databaseUrl: database.url,
+      redisUrl,
+      allowlist: ["acme.com", "acme.org"],
+      worker: false,
+      env: { ...engines, RATE_LIMIT_PRO: "100000" },
+    });
+    worker = await startWorkerProcess({
+      ...engines,
+      DATABASE_URL: database.url,
+      REDIS_URL: redisUrl,
+      QUEUE_PREFIX: stack.prefix,
+      VISIBILITY_TIMEOUT_MS: "5000",
+    });
+    const { key } = await createAccount(stack.db, "pro");
+    env = { SCAN_API_URL: stack.gateway.url, SCAN_API_KEY: key };
+    const call = (method: string, path: string, body: unknown) =>
+      api(stack.gateway.url, path, { method, body, headers: { "x-api-key": key } });
+    const site = await call("POST", "/api/v1/sites", { url: "https://acme.com", name: "Acme" });
+    siteId = (site.body as { data: { id: string } }).data.id;
+    const profile = await call("PUT", `/api/v1/sites/${siteId}/visibility`, {
+      brand_names: ["Acme"],
+      brand_domains: ["acme.org"],
+      samples_per_prompt: 2,
+      engines: ["chatgpt"],
+    });
+    expect(profile.status).toBe(200);
+    const prompt = await call("POST", `/api/v1/sites/${siteId}/prompts`, { text: "Which tracker suits a small team?" });
+    expect(prompt.status).toBe(201);
+  }, 300_000);
+
+  afterAll(async () => {
+    worker?.process.kill("SIGKILL");
+    await stack?.close();
+    await servers?.close();
+    await database?.drop();
+  });
+
+  it("starts a run, waits for it, prints each engine's rates with their intervals, and passes a met minimum", async () => {
+    const result = await run([siteId, "--wait", "--min-mention-rate", "0.5", "--engine", "chatgpt"], env);
+    expect([result.code, result.stderr]).toEqual([0, expect.stringContaining("✓ chatgpt mention rate 100 %")]);
+    // progress on stderr, a line per change
+    expect(result.stderr).toMatch(/visibility run [0-9a-f-]{36}: (queued|running|completed) \d\/2 samples/);
+    runId = /^visibility run ([0-9a-f-]{36})/.exec(result.stdout)?.[1] ?? "";
+    const stored = await stack.db.visibilityRun.findUniqueOrThrow({ where: { id: runId } });
+    expect(stored).toMatchObject({ siteId, status: "completed", planned: 2, done: 2 });
+    expect(await stack.db.visibilitySample.count({ where: { runId, brandMentioned: true, brandCited: false } })).toBe(
+      2,
+    );
+    expect(result.stdout).toContain("2/2 samples answered, 0 failed");
+    // Wilson 95 % for 2 of 2: 34 %–100 %; for 0 of 2: 0 %–66 %
+    expect(result.stdout).toMatch(/chatgpt\s+100 % \(34 %–100 %, n=2\)\s+0 % \(0 %–66 %, n=2\)/);
+  });
+
+  it("judges the point estimate: a citation rate of 0 below 0.3 fails (exit 1) though its interval reaches 66 %", async () => {
+    const result = await run(["--run", runId, "--min-citation-rate", "0.3", "--json"], env);
+    expect(result.code).toBe(1);
+    const json = JSON.parse(result.stdout) as { id: string; status: string; assertions: Record<string, unknown>[] };
+    expect(json).toMatchObject({ id: runId, status: "completed" });
+    expect(json.assertions).toEqual([
+      expect.objectContaining({
+        engine: "chatgpt",
+        rate: "citation_rate",
+        minimum: 0.3,
+        passed: false,
+        actual: 0,
+        n: 2,
+      }),
+    ]);
+    expect((json.assertions[0]?.high as number) > 0.3).toBe(true);
+    expect(result.stderr).toContain("✗ chatgpt citation rate 0 % (95 % 0 %–66 %) < minimum 30 %");
+    // no second run was started
+    expect(await stack.db.visibilityRun.count({ where: { siteId } })).toBe(1);
+  });
+
+  it("refuses bad usage with exit 2 and an API refusal with exit 3", async () => {
+    for (const args of [
+      [siteId, "--min-citation-rate", "1.5"],
+      [siteId, "--engine", "altavista"],
+      ["not-a-uuid"],
+      [siteId, "--run", runId],
+      ["--run", runId, "--engine", "claude"],
+    ]) {
+      const result = await run(args, env);
+      expect({ args, code: result.code }).toEqual({ args, code: 2 });
+    }
+    expect((await run([siteId], { SCAN_API_URL: stack.gateway.url })).code).toBe(2);
+    const unknown = await run(["--run", "00000000-0000-4000-8000-000000000000"], env);
+    expect([unknown.code, unknown.stderr]).toEqual([3, expect.stringContaining("No visibility run with id")]);
+  });
+});

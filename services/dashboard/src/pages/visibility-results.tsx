@@ -205,7 +205,7 @@ const LatestRun = ({
   const own = (key: string) => ownDomain(key, brandDomains);
   return (
     <section aria-labelledby="latest-run-title" aria-busy={underWay(data)}>
-      <h3 id="latest-run-title">Latest run, {formatDateTime(data.created_at)}</h3>
+      <h3 id="latest-run-title">Latest run, started {formatDateTime(data.created_at)}</h3>
       <Progress run={data} />
       {data.error ? <Notice kind="warning">{problemSentence(data.error.message, null)}</Notice> : null}
       {data.measures && !underWay(data) ? (
@@ -256,14 +256,16 @@ const RateChart = ({
   const engines = ENGINES.filter((engine) =>
     runs.some((run) => run.measures?.engines.some((e) => e.engine === engine)),
   );
-  const pointsOf = (engine: Engine) =>
+  // each engine a few pixels to its own side, so equal rates do not hide one another
+  const pointsOf = (engine: Engine, shift: number) =>
     runs.flatMap((run, index) => {
       const rate = run.measures?.engines.find((e) => e.engine === engine)?.[which];
-      return rate && rate.rate !== null ? [{ t: x.at(times[index] ?? 0), rate }] : [];
+      return rate && rate.rate !== null ? [{ t: x.at(times[index] ?? 0) + shift, rate }] : [];
     });
   const id = `chart-${which}`;
   return (
-    <figure className="chart">
+    <figure className="chart rate-chart">
+      <h4>{title}</h4>
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={id}>
         <title id={id}>
           {title} per engine over {count(runs.length, "run")}; the table below gives the numbers
@@ -285,8 +287,8 @@ const RateChart = ({
             </text>
           </g>
         ))}
-        {engines.map((engine) => {
-          const points = pointsOf(engine);
+        {engines.map((engine, index) => {
+          const points = pointsOf(engine, (index - (engines.length - 1) / 2) * 5);
           const band = [
             ...points.map((p) => `${p.t},${y(p.rate.high)}`),
             ...points.reverse().map((p) => `${p.t},${y(p.rate.low)}`),
@@ -342,7 +344,7 @@ const OverTime = ({ runs }: { runs: readonly Run[] }) => {
             <caption>Rates per run and engine, with their 95 % intervals</caption>
             <thead>
               <tr>
-                <th scope="col">Run</th>
+                <th scope="col">Run ended</th>
                 <th scope="col">Engine</th>
                 <th scope="col">Brand mentioned</th>
                 <th scope="col">Brand cited</th>
@@ -353,7 +355,7 @@ const OverTime = ({ runs }: { runs: readonly Run[] }) => {
                 <Fragment key={run.id}>
                   {run.measures?.engines.map((engine) => (
                     <tr key={engine.engine}>
-                      <td>{formatDateTime(run.completed_at ?? run.created_at)}</td>
+                      <td className="nowrap">{formatDateTime(run.completed_at ?? run.created_at)}</td>
                       <th scope="row">{ENGINE_NAME[engine.engine]}</th>
                       <td>{rateText(engine.mention_rate)}</td>
                       <td>{rateText(engine.citation_rate)}</td>
@@ -590,7 +592,7 @@ export const VisibilityResults = ({
       ) : null}
       {answered ? (
         <section aria-labelledby="answers-title" id="answers">
-          <h3 id="answers-title">Answers of the run of {formatDateTime(answered.created_at)}</h3>
+          <h3 id="answers-title">Answers of the run started {formatDateTime(answered.created_at)}</h3>
           <Answers
             run={answered}
             page={answersPage}

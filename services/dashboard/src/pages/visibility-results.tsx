@@ -235,8 +235,8 @@ const SERIES_CLASS: Record<Engine, string> = {
 
 const WIDTH = 600;
 const HEIGHT = 200;
-const LEFT = 40;
-const RIGHT = 14;
+const LEFT = 58;
+const RIGHT = 24;
 const TOP = 10;
 const BOTTOM = 34;
 
@@ -251,7 +251,7 @@ const RateChart = ({
   title: string;
 }) => {
   const times = runs.map((run) => Date.parse(run.completed_at ?? run.created_at));
-  const x = timeScale(Math.min(...times), Math.max(...times), LEFT, WIDTH - RIGHT, 4);
+  const x = timeScale(Math.min(...times), Math.max(...times), LEFT, WIDTH - RIGHT, 3);
   const y = (value: number) => HEIGHT - BOTTOM - value * (HEIGHT - TOP - BOTTOM);
   const engines = ENGINES.filter((engine) =>
     runs.some((run) => run.measures?.engines.some((e) => e.engine === engine)),

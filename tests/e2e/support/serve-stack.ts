@@ -1,4 +1,5 @@
 import { ensureDashboardBuilt } from "../../../scripts/dashboard-build";
+import { KEYS, startEngineServers } from "../../support/engine-servers";
 import { html, startFixtureServer, text } from "../../support/fixture-server";
 import { createTestDatabase, testRedisUrl } from "../../support/services";
 import { startStack } from "../../support/stack";
@@ -7,7 +8,8 @@ import { startAuditSites } from "./audit-sites";
 /**
  * The stack of the browser tests, in its own process: the dashboard built if stale, a fresh
  * database, the real gateway and worker on free ports, a loopback site to scan and two to audit
- * (audit-sites.ts). Prints `E2E_READY {json}` with the addresses when ready; stops everything on
+ * (audit-sites.ts), and local servers speaking the AI engines' wire formats that the worker's
+ * engines ask with the operator's keys (tests/support/engine-servers.ts). Prints `E2E_READY {json}` with the addresses when ready; stops everything on
  * SIGTERM.
  */
 
@@ -53,6 +55,7 @@ const main = async () => {
     "/cross-site": (req, res) => html(crossSite(gatewayUrl))(req, res),
   });
   const audits = await startAuditSites();
+  const engines = await startEngineServers();
   const database = await createTestDatabase();
   const stack = await startStack({
     databaseUrl: database.url,
@@ -71,6 +74,12 @@ const main = async () => {
       WEBHOOK_SECRET: "e2e-webhook-secret-0123456789abcdef",
       // workspace engine keys are sealed under it, and refused (503) without it
       SITE_SECRETS_KEY: Buffer.alloc(32, 7).toString("base64"),
+      // visibility runs ask ChatGPT and Claude at the local servers, with the operator's keys
+      OPENAI_API_KEY: KEYS.openai,
+      OPENAI_BASE_URL: `${engines.openai.baseUrl}/v1`,
+      ANTHROPIC_API_KEY: KEYS.anthropic,
+      ANTHROPIC_BASE_URL: engines.anthropic.baseUrl,
+      VISIBILITY_BACKOFF_MS: "200",
     },
   });
   gatewayUrl = stack.gateway.url;
@@ -91,6 +100,7 @@ const main = async () => {
     await audits.close();
     await stack.close();
     await site.close();
+    await engines.close();
     await database.drop();
     process.exit(0);
   };

@@ -10,6 +10,7 @@ import { useApi } from "../session";
 import { useCanWrite } from "../workspace";
 import { Competitors } from "./visibility-competitors";
 import { Prompts } from "./visibility-prompts";
+import { VisibilityResults } from "./visibility-results";
 
 /**
  * What a site's AI visibility is measured with: its profile (the brand's names and domains, how
@@ -211,6 +212,15 @@ export const SiteVisibility = ({ id }: { id: string }) => {
     const value = query.toString();
     return `/sites/${id}/visibility${value ? `?${value}` : ""}`;
   };
+  const hrefWithAll = (changes: Record<string, string | null>) => {
+    const query = new URLSearchParams(search);
+    for (const [name, value] of Object.entries(changes)) {
+      if (value === null) query.delete(name);
+      else query.set(name, value);
+    }
+    const value = query.toString();
+    return `/sites/${id}/visibility${value ? `?${value}` : ""}`;
+  };
   const data = site.data;
   return (
     <Shell>
@@ -223,6 +233,10 @@ export const SiteVisibility = ({ id }: { id: string }) => {
       {site.state === "loading" && !data ? <Loading what="the site" /> : null}
       {data ? (
         <>
+          <section className="card" aria-labelledby="results-title">
+            <h2 id="results-title">Results</h2>
+            <VisibilityResults siteId={id} search={search} hrefWith={hrefWithAll} />
+          </section>
           <section className="card" aria-labelledby="profile-title">
             <h2 id="profile-title">Profile</h2>
             <ProfileSection siteId={id} refresh={changed} />

@@ -458,7 +458,9 @@ const Answers = ({
       },
     });
     const items = dataOf(result);
-    return { items, meta: result.data?.meta ?? { page, limit: SAMPLE_PAGE, total: items.length, hasMore: false } };
+    // the route also answers CSV (`format=csv`); asked without it, the answer is the JSON page
+    const body = typeof result.data === "object" ? result.data : undefined;
+    return { items, meta: body?.meta ?? { page, limit: SAMPLE_PAGE, total: items.length, hasMore: false } };
   }, [api, run.id, page, engine]);
   const list = samples.data;
   return (

@@ -102,10 +102,10 @@ export const VisibilityPrint = ({ data }: { data: VisibilityPrintData }) => {
             </tbody>
           </table>
         </TableWrap>
+        {measures?.versus_previous ? <h3>Change since the previous run</h3> : null}
         {measures?.versus_previous ? (
           <TableWrap label="Change since the previous run">
             <table className="print-table">
-              <caption className="print-muted">Change since the previous run</caption>
               <thead>
                 <tr>
                   <th scope="col">Engine</th>

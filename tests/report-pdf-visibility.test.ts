@@ -212,4 +212,36 @@ describe("a visibility run's client report (PDF)", () => {
     expect(foreign.response.status).toBe(404);
     expect(JSON.parse(foreign.bytes.toString("utf8")).error.code).toBe("not_found");
   }, 60_000);
+
+  it("keeps the route's key scope: a key of the run's site's client gets the PDF, another client's key 404", async () => {
+    const asOwner = { "x-api-key": owner.key };
+    const made = async (path: string, body: unknown, headers: Record<string, string>) => {
+      const answer = await api(stack.gateway.url, path, { method: "POST", body, headers });
+      expect(answer.status).toBe(201);
+      return (answer.body as Json).data as Json;
+    };
+    const ours = (await made("/api/v1/clients", { name: "Acme Inc" }, asOwner)).id as string;
+    const theirs = (await made("/api/v1/clients", { name: "Globex Inc" }, asOwner)).id as string;
+    const assigned = await api(stack.gateway.url, `/api/v1/sites/${siteId}`, {
+      method: "PATCH",
+      body: { client_id: ours },
+      headers: asOwner,
+    });
+    expect(assigned.status).toBe(200);
+    const keyOf = async (client: string) =>
+      (
+        await made(
+          "/api/v1/keys",
+          { name: `client ${client}`, client_id: client },
+          {
+            authorization: `Bearer ${owner.token}`,
+          },
+        )
+      ).key as string;
+    const own = await pdfOf(await keyOf(ours), `/api/v1/visibility/runs/${runId}?format=pdf`);
+    expect(own.response.status).toBe(200);
+    expect(own.bytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    const other = await pdfOf(await keyOf(theirs), `/api/v1/visibility/runs/${runId}?format=pdf`);
+    expect(other.response.status).toBe(404);
+  }, 60_000);
 });

@@ -7,6 +7,7 @@ import {
   type ReportBrandingView,
   SiteReport,
   type StoredScan,
+  type VisibilityRunView,
 } from "@scan/contract";
 import type { Audit, Db } from "@scan/db";
 import { z } from "zod";
@@ -19,7 +20,17 @@ import type { PrintJob } from "./report-renderer";
  */
 export type PrintData =
   | { kind: "audit"; generated_at: string; branding: ReportBrandingView | null; audit: AuditView; issues: AuditIssues }
-  | { kind: "scan"; generated_at: string; branding: ReportBrandingView | null; scan: StoredScan };
+  | { kind: "scan"; generated_at: string; branding: ReportBrandingView | null; scan: StoredScan }
+  | {
+      kind: "visibility";
+      generated_at: string;
+      branding: ReportBrandingView | null;
+      /** the run with its measures, as GET /api/v1/visibility/runs/:id answers it */
+      run: VisibilityRunView;
+      site: { id: string; url: string; name: string };
+      /** the brand's names and own hosts (its visibility profile, else the site's name and host) */
+      brand: { names: string[]; domains: string[] };
+    };
 
 const stringList = z.array(z.string());
 

@@ -409,6 +409,12 @@ export type StartRunRequest = z.infer<typeof StartRunRequest>;
 /** /api/v1/visibility/runs/:id */
 export const RunIdParam = z.object({ id: uuidParam("id") });
 
+/** GET /api/v1/visibility/runs/:id query: the run as JSON, or its client report as a PDF. */
+export const RunReadQuery = z.strictObject({
+  format: z.enum(["json", "pdf"], { error: "format must be json or pdf" }).optional(),
+});
+export type RunReadQuery = z.infer<typeof RunReadQuery>;
+
 /** GET /api/v1/sites/:id/visibility/runs query. */
 export const RunListQuery = z.strictObject({ ...pageParams });
 export type RunListQuery = z.infer<typeof RunListQuery>;

@@ -38,6 +38,7 @@ const PAGES: Page[] = [
   { pattern: "/operations", page: () => <Operations /> },
   { pattern: "/print/scans/:id", page: ({ id = "" }) => <PrintPage key={id} kind="scan" id={id} /> },
   { pattern: "/print/audits/:id", page: ({ id = "" }) => <PrintPage key={id} kind="audit" id={id} /> },
+  { pattern: "/print/visibility/:id", page: ({ id = "" }) => <PrintPage key={id} kind="visibility" id={id} /> },
 ];
 
 const NotFound = ({ signedIn }: { signedIn: boolean }) => {

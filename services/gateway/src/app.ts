@@ -214,7 +214,7 @@ export const declaredRoutes = (
       ...workspaceRoutes(workspaces),
       ...engineKeyRoutes(visibility.engineKeys),
       ...auditLogRoutes(auditLog),
-      ...runRoutes(visibility.runs),
+      ...runRoutes(visibility.runs, reports.visibilityPdf),
       ...auditRoutes({ audits, schedules, history, auditPdf: reports.auditPdf }),
       ...brandingRoutes(branding),
       ...alertRoutes({ alerts }),

@@ -275,7 +275,6 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     timeoutMs: config.REPORT_PDF_TIMEOUT_MS,
     log,
   });
-  const reports = createReportService({ db, audits, branding, renderer });
   const secrets = siteSecretsBox(config.SITE_SECRETS_KEY);
   const vetDomains = createVetDomains(scans.assertScannable);
   const visibility = {
@@ -305,6 +304,7 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
       log,
     }),
   };
+  const reports = createReportService({ db, audits, branding, renderer, runs: visibility.runs });
   const streams = createEventStreams({
     maxPerUser: config.PROGRESS_STREAMS_PER_USER,
     heartbeatMs: 15_000,

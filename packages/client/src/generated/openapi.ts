@@ -926,12 +926,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A visibility run: progress, spend and measures
+         * A visibility run: progress, spend and measures, or its client report
          * @description `status` moves `queued` → `running` → `completed` (or `failed`, or `cancelled`). `progress` counts the samples planned, completed (`done`) and failed; `tokens` and `cost_usd` are summed from the stored samples.
          *
          *     `measures` are over the samples completed so far: per engine, and per prompt and engine, the brand's `mention_rate` and `citation_rate` (successes over samples, with the Wilson score 95 % interval `low`–`high`), `average_position` (the brand's mean order of first mention among the companies named, where named), `share_of_voice` (each company's answers naming it over all namings of the brand and its competitors), and the most cited `top_domains` and `top_pages` (10 each).
          *
          *     `versus_previous` compares each engine's mention and citation rates with the site's previous completed run by Fisher's exact test (two-sided): `changed` is true only when p < 0.05, so a difference a handful of samples can make by chance is not called a change; `direction` is `flat` unless changed.
+         *
+         *     With `format=pdf` (or an `Accept` that prefers `application/pdf`; q-values honoured, none, `*\/*` or `application/*` mean JSON; an `Accept` naming neither is 406): the run's client report, the dashboard's print view of the run made by the service's Chromium, in the workspace's name and logo (`PUT /api/v1/branding`), as `visibility-run-<id>.pdf`: the site, the run's date and engines, per engine the mention and citation rates with their 95 % intervals and sample counts, the change against the previous run where Fisher's test calls it one, share of voice, and the most cited domains and pages with the brand's own marked. A run still `queued` or `running` has no report yet: 409 with `Retry-After`; a failed or cancelled run has none: 404. The PDF is made on request (a few seconds); 503 with `Retry-After` when the service has no Chromium or dashboard build, or is busy beyond the wait.
          *
          *     Another workspace's or an unknown run is 404.
          */
@@ -9559,7 +9561,9 @@ export interface operations {
     };
     getVisibilityRun: {
         parameters: {
-            query?: never;
+            query?: {
+                format?: "json" | "pdf";
+            };
             header?: {
                 /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
                 "X-Response-Form"?: components["parameters"]["X-Response-Form"];
@@ -9573,7 +9577,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The run. */
+            /** @description The run. With `format=pdf`: its client report. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9582,6 +9586,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    /** @description With `format=pdf`: `attachment; filename="visibility-run-<id>.pdf"`. */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9883,12 +9889,15 @@ export interface operations {
                             };
                         };
                     };
+                    "application/pdf": string;
                 };
             };
             400: components["responses"]["ApiError400"];
             401: components["responses"]["ApiError401"];
             404: components["responses"]["ApiError404"];
             405: components["responses"]["ApiError405"];
+            406: components["responses"]["ApiError406"];
+            409: components["responses"]["ApiError409"];
             429: components["responses"]["ApiError429"];
             500: components["responses"]["ApiError500"];
             503: components["responses"]["ApiError503"];

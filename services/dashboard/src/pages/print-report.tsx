@@ -12,6 +12,7 @@ import { formatDateTime, formatNumber } from "../format";
 import { asProblem, useLoad } from "../load";
 import { Link } from "../router";
 import { useApi } from "../session";
+import { VisibilityPrint, type VisibilityPrintData } from "./print-visibility";
 
 /**
  * The print view of a report: what a client is handed, in the workspace's name and logo. The
@@ -21,7 +22,8 @@ import { useApi } from "../session";
  */
 export type PrintData =
   | { kind: "audit"; generated_at: string; branding: ReportBrandingView | null; audit: AuditView; issues: AuditIssues }
-  | { kind: "scan"; generated_at: string; branding: ReportBrandingView | null; scan: StoredScan };
+  | { kind: "scan"; generated_at: string; branding: ReportBrandingView | null; scan: StoredScan }
+  | VisibilityPrintData;
 
 /** where the renderer answers the report's data */
 export const PRINT_DATA_URL = "/app/print-data.json";
@@ -277,15 +279,27 @@ const ScanPrint = ({ data }: { data: Extract<PrintData, { kind: "scan" }> }) => 
 /** The printed page itself, marked `data-print-ready` once drawn (the renderer waits for it). */
 export const PrintView = ({ data }: { data: PrintData }) => {
   useEffect(() => {
-    const subject = data.kind === "audit" ? data.audit.url : data.scan.url;
-    document.title = `${data.kind === "audit" ? "Site audit" : "Page report"} of ${subject}`;
+    document.title =
+      data.kind === "audit"
+        ? `Site audit of ${data.audit.url}`
+        : data.kind === "scan"
+          ? `Page report of ${data.scan.url}`
+          : `AI visibility of ${data.site.url}`;
   }, [data]);
   return (
     <article className="print-page" data-print-ready="">
       <Letterhead branding={data.branding} generatedAt={data.generated_at} />
-      {data.kind === "audit" ? <AuditPrint data={data} /> : <ScanPrint data={data} />}
+      {data.kind === "audit" ? (
+        <AuditPrint data={data} />
+      ) : data.kind === "scan" ? (
+        <ScanPrint data={data} />
+      ) : (
+        <VisibilityPrint data={data} />
+      )}
       <footer className="print-footer print-muted">
-        Made with {PRODUCT}. Scores are out of 100; grades run from A (best) to F.
+        {data.kind === "visibility"
+          ? `Made with ${PRODUCT}. Rates are shares of the engines' answers; an interval is the range the answers allow with 95 % confidence.`
+          : `Made with ${PRODUCT}. Scores are out of 100; grades run from A (best) to F.`}
       </footer>
     </article>
   );
@@ -313,7 +327,7 @@ export const RendererPrint = () => {
 };
 
 /** A signed-in user's print view: the report's data from the API, a toolbar the printout leaves out. */
-export const PrintPage = ({ kind, id }: { kind: "audit" | "scan"; id: string }) => {
+export const PrintPage = ({ kind, id }: { kind: "audit" | "scan" | "visibility"; id: string }) => {
   const api = useApi();
   const loaded = useLoad(async (): Promise<PrintData> => {
     const branding = api.GET("/api/v1/branding").then(dataOf);
@@ -325,6 +339,26 @@ export const PrintPage = ({ kind, id }: { kind: "audit" | "scan"; id: string }) 
       ]);
       return { kind, generated_at, branding: brand, scan };
     }
+    if (kind === "visibility") {
+      const run = await api.GET("/api/v1/visibility/runs/{id}", { params: { path: { id } } }).then(dataOf);
+      const path = { params: { path: { id: run.site_id } } };
+      const [site, profile, brand] = await Promise.all([
+        api.GET("/api/v1/sites/{id}", path).then(dataOf),
+        api.GET("/api/v1/sites/{id}/visibility", path).then(dataOf),
+        branding,
+      ]);
+      return {
+        kind,
+        generated_at,
+        branding: brand,
+        run,
+        site: { id: site.id, url: site.url, name: site.name },
+        brand: {
+          names: profile.brand_names.length > 0 ? profile.brand_names : [site.name],
+          domains: profile.brand_domains.length > 0 ? profile.brand_domains : [site.domain],
+        },
+      };
+    }
     const [audit, issues, brand] = await Promise.all([
       api.GET("/api/v1/audits/{id}", { params: { path: { id } } }).then(dataOf),
       api.GET("/api/v1/audits/{id}/issues", { params: { path: { id } } }).then(dataOf),
@@ -332,8 +366,14 @@ export const PrintPage = ({ kind, id }: { kind: "audit" | "scan"; id: string }) 
     ]);
     return { kind, generated_at, branding: brand, audit, issues };
   }, [api, kind, id]);
-  const site = loaded.data?.kind === "audit" ? loaded.data.audit.site_id : null;
-  const back = kind === "scan" ? `/scans/${id}` : site ? `/sites/${site}` : "/sites";
+  const site =
+    loaded.data?.kind === "audit"
+      ? loaded.data.audit.site_id
+      : loaded.data?.kind === "visibility"
+        ? loaded.data.site.id
+        : null;
+  const back =
+    kind === "scan" ? `/scans/${id}` : site ? `/sites/${site}${kind === "visibility" ? "/visibility" : ""}` : "/sites";
   return (
     <main id="main" className="print-screen">
       <nav className="print-toolbar" aria-label="Print view">

@@ -2,6 +2,7 @@ import {
   AppError,
   RunIdParam,
   RunListQuery,
+  RunReadQuery,
   SampleListQuery,
   SiteIdParam,
   StartRunRequest,
@@ -14,6 +15,7 @@ import { preferredType } from "../http/accept";
 import { pageOf, reply } from "../http/answer";
 import { type Route, route } from "../http/route";
 import { sendStreamedFile } from "../http/streamed-file";
+import { sendPdf } from "../scans";
 import type { RunService } from "./run-service";
 
 const TAGS: ["Visibility"] = ["Visibility"];
@@ -43,6 +45,25 @@ const SAMPLE_CSV = [
 ].join(" ");
 const NOT_YOURS = "Another workspace's or an unknown run is 404.";
 
+/** The run as JSON or as its client report: `?format=` wins, else Accept; 406 when it accepts neither. */
+const RUN_TYPES = ["application/json", "application/pdf"] as const;
+const runFormatOf = (format: "json" | "pdf" | undefined, accept: string | undefined): "json" | "pdf" => {
+  if (format) return format;
+  const type = preferredType(accept, RUN_TYPES);
+  if (type === null)
+    throw new AppError(
+      "not_acceptable",
+      `This endpoint cannot answer in any type Accept names (${accept?.slice(0, 120)})`,
+      "Ask for application/json or application/pdf, or name the format with ?format=json|pdf.",
+    );
+  return type === "application/pdf" ? "pdf" : "json";
+};
+
+const RUN_PDF = [
+  "With `format=pdf` (or an `Accept` that prefers `application/pdf`; q-values honoured, none, `*/*` or `application/*` mean JSON; an `Accept` naming neither is 406): the run's client report, the dashboard's print view of the run made by the service's Chromium, in the workspace's name and logo (`PUT /api/v1/branding`), as `visibility-run-<id>.pdf`: the site, the run's date and engines, per engine the mention and citation rates with their 95 % intervals and sample counts, the change against the previous run where Fisher's test calls it one, share of voice, and the most cited domains and pages with the brand's own marked.",
+  "A run still `queued` or `running` has no report yet: 409 with `Retry-After`; a failed or cancelled run has none: 404. The PDF is made on request (a few seconds); 503 with `Retry-After` when the service has no Chromium or dashboard build, or is busy beyond the wait.",
+].join(" ");
+
 const RunLocation = z.string().meta({
   description: "Where to follow the run: `/api/v1/visibility/runs/<id>`.",
   header: { id: "VisibilityRunLocation" },
@@ -59,7 +80,11 @@ const MEASURES = [
  * a site's prompts and store each answer. Reads for any account of the workspace; starting and
  * cancelling for keys and members (a viewer's are 403, as everywhere).
  */
-export const runRoutes = (runs: RunService): Route[] => [
+export const runRoutes = (
+  runs: RunService,
+  /** the completed run's client report: the PDF of its print view, in the workspace's name and logo */
+  runPdf: (workspaceId: string, runId: string) => Promise<Buffer>,
+): Route[] => [
   route(
     {
       method: "post",
@@ -121,16 +146,44 @@ export const runRoutes = (runs: RunService): Route[] => [
       path: "/api/v1/visibility/runs/:id",
       authorization: "account",
       params: { schema: RunIdParam, hint: RUN_HINT },
+      query: { schema: RunReadQuery, hint: "format: json or pdf (or ask by Accept).", report: "names" },
       docs: {
         operationId: "getVisibilityRun",
         tags: TAGS,
-        summary: "A visibility run: progress, spend and measures",
-        description: `\`status\` moves \`queued\` → \`running\` → \`completed\` (or \`failed\`, or \`cancelled\`). \`progress\` counts the samples planned, completed (\`done\`) and failed; \`tokens\` and \`cost_usd\` are summed from the stored samples.\n\n${MEASURES}\n\n${NOT_YOURS}`,
+        summary: "A visibility run: progress, spend and measures, or its client report",
+        description: `\`status\` moves \`queued\` → \`running\` → \`completed\` (or \`failed\`, or \`cancelled\`). \`progress\` counts the samples planned, completed (\`done\`) and failed; \`tokens\` and \`cost_usd\` are summed from the stored samples.\n\n${MEASURES}\n\n${RUN_PDF}\n\n${NOT_YOURS}`,
         headers: commonHeaders,
-        responses: { "200": record("The run.", VisibilityRunView), ...apiErrors(400, 401, 404, 405, 429, 500, 503) },
+        responses: {
+          "200": ((json) => ({
+            ...json,
+            description: `${json.description} With \`format=pdf\`: its client report.`,
+            headers: z.object({
+              ...apiHeaders,
+              "Content-Disposition": z.string().optional().meta({
+                description: 'With `format=pdf`: `attachment; filename="visibility-run-<id>.pdf"`.',
+              }),
+            }),
+            content: {
+              ...json.content,
+              "application/pdf": {
+                schema: z.string().meta({
+                  format: "binary",
+                  description: "The client report of the run, in the workspace's name and logo.",
+                }),
+              },
+            },
+          }))(record("The run.", VisibilityRunView)),
+          ...apiErrors(400, 401, 404, 405, 406, 409, 429, 500, 503),
+        },
       },
     },
-    ({ caller, params }) => runs.get(caller.workspaceId, params.id),
+    async ({ caller, params, query, req, res }) => {
+      // one URL, two representations: a cache keys them on Accept
+      res.vary("Accept");
+      if (runFormatOf(query.format, req.get("accept")) === "pdf")
+        return sendPdf(res, `visibility-run-${params.id}`, await runPdf(caller.workspaceId, params.id));
+      return runs.get(caller.workspaceId, params.id);
+    },
   ),
   route(
     {

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import type { BrowserContext, Page } from "@playwright/test";
 import {
   expect,
@@ -94,6 +95,24 @@ test("Run now, progress, rates with intervals, runs over time, answers with cita
   await expect(latest.locator(".bar-list")).toContainText("Globex");
   await expect(latest.locator(".sources li.own").first()).toContainText("acme.com");
   await expect(results.getByRole("button", { name: "Run now" })).toBeEnabled();
+
+  // the run's client report (PDF) and its answers (CSV), saved with the session's JWT
+  for (const [name, suffix, head] of [
+    ["Client report (PDF)", ".pdf", "%PDF-"],
+    ["Download answers (CSV)", "-samples.csv", "\uFEFFprompt"],
+  ] as const) {
+    const download = page.waitForEvent("download");
+    await latest.getByRole("button", { name }).click();
+    const saved = await download;
+    expect(saved.suggestedFilename()).toMatch(
+      new RegExp(`^visibility-run-[0-9a-f-]{36}${suffix.replace(".", "\\.")}$`),
+    );
+    expect(
+      readFileSync(await saved.path())
+        .toString("utf8")
+        .slice(0, head.length),
+    ).toBe(head);
+  }
 
   // over time: a chart per rate, with the same numbers as a table
   const overTime = results.getByRole("region", { name: "Over time" });

@@ -6,18 +6,19 @@ import { useApi } from "../session";
 import { FormError } from "./ui";
 
 const FORMATS: ReportFormat[] = ["pdf", "csv", "sarif", "junit"];
+const PRINT_PATH = { scan: "scans", audit: "audits", visibility: "visibility" } as const;
 
 /**
- * A finished scan's or a completed audit's files: the client report (PDF, in the workspace's
- * name and logo), CSV, SARIF and JUnit XML, each fetched with the session's JWT and saved; and
- * the print view the PDF is made from.
+ * A finished scan's, a completed audit's or a completed visibility run's files: the client report
+ * (PDF, in the workspace's name and logo), CSV (a run's: its answers), SARIF and JUnit XML, each
+ * fetched with the session's JWT and saved; and the print view the PDF is made from.
  */
 export const ReportFiles = ({
   kind,
   id,
   formats = FORMATS,
 }: {
-  kind: "scan" | "audit";
+  kind: "scan" | "audit" | "visibility";
   id: string;
   /** the files offered; the audit page offers its CSVs beside these */
   formats?: ReportFormat[];
@@ -51,10 +52,10 @@ export const ReportFiles = ({
             ? "Preparing…"
             : format === "pdf"
               ? "Client report (PDF)"
-              : `Download ${kind === "audit" ? "report " : ""}(${formatLabel(format)})`}
+              : `Download ${kind === "audit" ? "report " : kind === "visibility" ? "answers " : ""}(${formatLabel(format)})`}
         </button>
       ))}
-      <Link className="button secondary small" to={`/print/${kind === "scan" ? "scans" : "audits"}/${id}`}>
+      <Link className="button secondary small" to={`/print/${PRINT_PATH[kind]}/${id}`}>
         Print view
       </Link>
       <FormError error={error} />

@@ -1,5 +1,6 @@
 import { type DataOf, dataOf, problemSentence } from "@scan/client";
 import { Fragment, type ReactNode, useState } from "react";
+import { ReportFiles } from "../components/report-files";
 import { Empty, FormError, Loading, Notice, Pager, Problem, StatusBadge, TableWrap } from "../components/ui";
 import { formatDateTime } from "../format";
 import { asProblem, useLoad, useRefreshWhile } from "../load";
@@ -220,6 +221,7 @@ const LatestRun = ({
             <Sources title="Top cited domains" rows={data.measures.top_domains} own={own} url={false} />
             <Sources title="Top cited pages" rows={data.measures.top_pages} own={(key) => own(hostOf(key))} url />
           </div>
+          {data.status === "completed" ? <ReportFiles kind="visibility" id={data.id} formats={["pdf", "csv"]} /> : null}
         </>
       ) : null}
     </section>

@@ -340,6 +340,23 @@ describe("route labels of the request metrics", () => {
         },
         { status: 401, send: () => call(`/api/v1/sites/${siteId}/prompts`, { body: { text: "labels" } }) },
       ],
+      "POST /api/v1/sites/:id/keywords/import": [
+        {
+          status: 201,
+          send: () =>
+            call(`/api/v1/sites/${siteId}/keywords/import`, {
+              method: "POST",
+              headers: { ...key(), "content-type": "text/csv" },
+              rawBody: "Top queries,Clicks,Impressions,CTR,Position\nimported label,3,40,7.5%,4.2\n",
+            }),
+        },
+        { status: 401, send: () => call(`/api/v1/sites/${siteId}/keywords/import`, { method: "POST" }) },
+        {
+          status: 405,
+          method: "GET",
+          send: () => call(`/api/v1/sites/${siteId}/keywords/import`, { headers: key() }),
+        },
+      ],
       "POST /api/v1/sites/:id/prompts/import": [
         {
           status: 201,

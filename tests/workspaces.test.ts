@@ -303,6 +303,12 @@ describe("workspaces", () => {
         return { path: site(route.path), payload: { text: "taken" }, about: true };
       case "POST /api/v1/sites/:id/prompts/import":
         return { path: site(route.path), csv: "text\ntaken\n", about: true };
+      case "POST /api/v1/sites/:id/keywords/import":
+        return {
+          path: site(route.path),
+          csv: "Top queries,Clicks,Impressions,CTR,Position\ntaken,1,2,50%,3\n",
+          about: true,
+        };
       case "POST /api/v1/sites/:id/competitors":
       case "PATCH /api/v1/sites/:id/competitors/:competitorId":
         return { path: site(route.path), payload: { name: "taken" }, about: true };

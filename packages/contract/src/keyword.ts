@@ -81,7 +81,37 @@ export const KeywordView = z.object({
   volume: z.int(),
   difficulty: z.int(),
   trend: KeywordTrend,
+  /** Search Console's clicks in the period last imported; null for a keyword never imported */
+  clicks: z.int().nullable(),
+  /** Search Console's impressions in the period last imported; null for a keyword never imported */
+  impressions: z.int().nullable(),
   created_at: z.iso.datetime(),
   updated_at: z.iso.datetime(),
 });
 export type KeywordView = z.infer<typeof KeywordView>;
+
+/** The most queries one import takes: Search Console's performance export holds at most 1,000. */
+export const MAX_KEYWORD_IMPORT_ROWS = 1_000;
+
+/** One query of a Search Console import: its words, its average position, clicks and impressions. */
+export type SearchQueryRow = { keyword: string; position: number; clicks: number; impressions: number };
+
+/**
+ * A Search Console query's average position (a fraction, 1 the top) as a keyword's position: the
+ * nearest whole rank, never above 1.
+ */
+export const positionOfAverage = (average: number): number => Math.max(1, Math.round(average));
+
+/** POST /api/v1/sites/:id/keywords/import and …/keywords/search-console answer. */
+export const KeywordImportResult = z.object({
+  /** queries read: CSV data rows (the header not counted) or Search Console API rows */
+  rows: z.int(),
+  /** keywords first tracked by this import (`trend: new`) */
+  created: z.int(),
+  /** keywords tracked already, their position moved to `previous_position` and the trend set */
+  updated: z.int(),
+  /** queries not imported, with why (a query repeated once normalised, a position past 1,000) */
+  skipped: z.array(z.object({ row: z.int(), query: z.string(), reason: z.string() })),
+  keywords: z.array(KeywordView),
+});
+export type KeywordImportResult = z.infer<typeof KeywordImportResult>;

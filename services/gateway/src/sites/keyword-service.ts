@@ -1,6 +1,7 @@
 import type { DeletedRecord, PageMeta } from "@scan/contract";
 import {
   AppError,
+  type KeywordImportResult,
   type KeywordListQuery,
   type KeywordView,
   keywordTrend,
@@ -9,9 +10,13 @@ import {
   type RecordKeywordRequest,
 } from "@scan/contract";
 import type { Db, Keyword } from "@scan/db";
-import type { Owner } from "@scan/records";
+import { keywords as keywordRows, type Owner } from "@scan/records";
 import { withUserLock } from "../access/user-lock";
+import { QUERIES_HINT, type QueriesReading, readQueriesCsv } from "./search-console-import";
 import { type SiteService, siteNotFound } from "./site-service";
+
+/** rows named in an import's refusal; the rest are counted */
+const ROWS_NAMED = 10;
 
 export const toKeywordView = (keyword: Keyword): KeywordView => ({
   id: keyword.id,
@@ -22,6 +27,8 @@ export const toKeywordView = (keyword: Keyword): KeywordView => ({
   volume: keyword.volume,
   difficulty: keyword.difficulty,
   trend: keyword.trend,
+  clicks: keyword.clicks,
+  impressions: keyword.impressions,
   created_at: keyword.createdAt.toISOString(),
   updated_at: keyword.updatedAt.toISOString(),
 });
@@ -42,6 +49,10 @@ export type KeywordService = {
   rename: (workspaceId: string, keywordId: string, keyword: string) => Promise<KeywordView>;
   /** Stops tracking one of the workspace's keywords; its recorded positions go with it. */
   remove: (workspaceId: string, keywordId: string) => Promise<DeletedRecord>;
+  /** Imports Search Console's queries export (Queries.csv) into a site's keywords: all or nothing. */
+  importCsv: (owner: Owner, siteId: string, csv: string) => Promise<KeywordImportResult>;
+  /** Imports queries read from Search Console's API (already checked) into a site's keywords. */
+  importReading: (owner: Owner, siteId: string, reading: QueriesReading) => Promise<KeywordImportResult>;
 };
 
 /** The keywords a workspace tracks: list, and record a keyword's current position. */
@@ -137,5 +148,38 @@ export const createKeywordService = ({ db, sites }: { db: Db; sites: SiteService
     return { id: keywordId, deleted: true };
   };
 
-  return { list, record, rename, remove };
+  /**
+   * Stores the queries of a reading, or refuses it whole: a file or a row at fault is 400 naming
+   * up to 10 rows, and nothing is stored. Under the workspace's keyword lock, as a recorded position.
+   */
+  const importReading = async (owner: Owner, siteId: string, reading: QueriesReading) => {
+    await sites.assertOwned(owner.workspaceId, siteId);
+    if (!reading.ok) {
+      if (reading.file !== null)
+        throw new AppError("invalid_request", `Nothing was imported: ${reading.file}`, QUERIES_HINT);
+      const named = reading.rowProblems.slice(0, ROWS_NAMED).map(({ row, problem }) => `row ${row}: ${problem}`);
+      const more = reading.rowProblems.length - named.length;
+      throw new AppError(
+        "invalid_request",
+        `Nothing was imported: ${reading.rowProblems.length} of ${reading.rows} rows cannot be imported. ${named.join("; ")}${more > 0 ? `; and ${more} more` : ""}`,
+        QUERIES_HINT,
+      );
+    }
+    const { created, updated } = await withUserLock(db, "keywords", owner.workspaceId, (tx) =>
+      keywordRows.importQueries(tx, owner, siteId, reading.queries),
+    );
+    const order = new Map(reading.queries.map((query, index) => [query.keyword, index]));
+    const stored = [...created, ...updated].sort((a, b) => (order.get(a.keyword) ?? 0) - (order.get(b.keyword) ?? 0));
+    return {
+      rows: reading.rows,
+      created: created.length,
+      updated: updated.length,
+      skipped: reading.skipped,
+      keywords: stored.map(toKeywordView),
+    };
+  };
+
+  const importCsv = (owner: Owner, siteId: string, csv: string) => importReading(owner, siteId, readQueriesCsv(csv));
+
+  return { list, record, rename, remove, importCsv, importReading };
 };

@@ -303,6 +303,18 @@ describe("workspaces", () => {
         return { path: site(route.path), payload: { text: "taken" }, about: true };
       case "POST /api/v1/sites/:id/prompts/import":
         return { path: site(route.path), csv: "text\ntaken\n", about: true };
+      case "POST /api/v1/sites/:id/keywords/search-console":
+        // refused before Search Console is asked: the site is not the caller's
+        return {
+          path: site(route.path),
+          payload: {
+            access_token: "ya29.taken",
+            property: "sc-domain:taken.example",
+            start_date: "2026-10-01",
+            end_date: "2026-10-31",
+          },
+          about: true,
+        };
       case "POST /api/v1/sites/:id/keywords/import":
         return {
           path: site(route.path),

@@ -115,3 +115,38 @@ export const KeywordImportResult = z.object({
   keywords: z.array(KeywordView),
 });
 export type KeywordImportResult = z.infer<typeof KeywordImportResult>;
+
+/** Search Console's search types (searchanalytics.query `type`). */
+export const SearchConsoleType = z.enum(["web", "image", "video", "news", "discover", "googleNews"], {
+  error: "search_type must be one of web, image, video, news, discover, googleNews",
+});
+
+const isoDay = (name: string) => z.iso.date({ error: `${name} must be a date as YYYY-MM-DD` });
+
+/**
+ * POST /api/v1/sites/:id/keywords/search-console body: the caller's OAuth access token (used for
+ * this one request, never stored, logged or answered), the Search Console property and the period.
+ */
+export const SearchConsoleImportRequest = z
+  .strictObject({
+    access_token: z
+      .string({ error: "access_token is required: an OAuth access token with the webmasters.readonly scope" })
+      .min(1, "access_token must not be blank")
+      .max(4096, "access_token must be at most 4,096 characters")
+      .regex(/^[\x21-\x7e]+$/, "access_token must be printable ASCII without spaces"),
+    /** `sc-domain:acme.com` (a domain property) or `https://acme.com/` (a URL-prefix property) */
+    property: z
+      .string({ error: "property is required: sc-domain:<domain> or the property's URL prefix" })
+      .min(1, "property must not be blank")
+      .max(2048, "property must be at most 2,048 characters"),
+    start_date: isoDay("start_date"),
+    end_date: isoDay("end_date"),
+    search_type: SearchConsoleType.default("web"),
+    /** queries asked for, the most clicked first: 1 to 1,000 (default 1,000) */
+    row_limit: bodyInt(1, MAX_KEYWORD_IMPORT_ROWS).default(MAX_KEYWORD_IMPORT_ROWS),
+  })
+  .refine((body) => body.start_date <= body.end_date, {
+    message: "start_date must not be after end_date",
+    path: ["start_date"],
+  });
+export type SearchConsoleImportRequest = z.infer<typeof SearchConsoleImportRequest>;

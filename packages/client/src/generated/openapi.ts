@@ -386,6 +386,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sites/{id}/keywords/search-console": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a site's keywords from the Search Console API
+         * @description Asks Search Console's API (searchanalytics.query, grouped by query, the most clicked first, at most `row_limit` of 1,000) for the `property`'s queries from `start_date` to `end_date` (YYYY-MM-DD, inclusive), with the caller's OAuth 2.0 `access_token` (scope `webmasters.readonly`), and imports them as `POST /api/v1/sites/{id}/keywords/import` does a queries export: the same positions, clicks, impressions, trend and skips. The token is used for this one request only: never stored, logged or answered. `property` must cover the site: `sc-domain:` its domain or a parent of it, or a URL prefix on its origin (400 otherwise). Search Console refusing the token (401) or the property (403), or the query (400, 404), is 400 with Google's reason; Search Console failing or not answering is 502. 201 when a keyword was created, 200 when every query was tracked already. Another workspace's or an unknown site is 404.
+         */
+        post: operations["importSearchConsoleApi"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/keywords": {
         parameters: {
             query?: never;
@@ -5645,6 +5665,150 @@ export interface operations {
             422: components["responses"]["ApiError422"];
             429: components["responses"]["ApiError429"];
             500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    importSearchConsoleApi: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1 to 255 printable ASCII characters, bare or as a quoted string (`"..."`); a UUID v4 is a good key. Keys are the caller's own (its API key, user or address). The first request with a key does the work; a retry with the same key, method, path and body (key order and spacing aside) within `IDEMPOTENCY_TTL_S` (24 h) is answered the first answer again, status, body and headers, with `Idempotent-Replayed: true`, nothing done twice and nothing counted against the rate limit or the quota. While the first is still running a retry is 409 (`Retry-After`), with another request 422; a malformed key is 400. A 5xx or a 408, 409 or 429 is not kept: its retry runs again. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    access_token: string;
+                    property: string;
+                    /** Format: date */
+                    start_date: string;
+                    /** Format: date */
+                    end_date: string;
+                    /**
+                     * @default web
+                     * @enum {string}
+                     */
+                    search_type?: "web" | "image" | "video" | "news" | "discover" | "googleNews";
+                    /** @default 1000 */
+                    row_limit?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Every query was tracked already: their positions and trends updated. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            rows: number;
+                            created: number;
+                            updated: number;
+                            skipped: {
+                                row: number;
+                                query: string;
+                                reason: string;
+                            }[];
+                            keywords: components["schemas"]["KeywordView"][];
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            rows: number;
+                            created: number;
+                            updated: number;
+                            skipped: {
+                                row: number;
+                                query: string;
+                                reason: string;
+                            }[];
+                            keywords: components["schemas"]["KeywordView"][];
+                        };
+                    };
+                };
+            };
+            /** @description The keywords created and updated, and the queries skipped. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            rows: number;
+                            created: number;
+                            updated: number;
+                            skipped: {
+                                row: number;
+                                query: string;
+                                reason: string;
+                            }[];
+                            keywords: components["schemas"]["KeywordView"][];
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            rows: number;
+                            created: number;
+                            updated: number;
+                            skipped: {
+                                row: number;
+                                query: string;
+                                reason: string;
+                            }[];
+                            keywords: components["schemas"]["KeywordView"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            403: components["responses"]["ApiError403"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            409: components["responses"]["ApiError409"];
+            413: components["responses"]["ApiError413"];
+            422: components["responses"]["ApiError422"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            502: components["responses"]["ApiError502"];
             503: components["responses"]["ApiError503"];
         };
     };

@@ -8,10 +8,12 @@ import {
   offsetOf,
   pageMeta,
   type RecordKeywordRequest,
+  type SearchConsoleImportRequest,
 } from "@scan/contract";
 import type { Db, Keyword } from "@scan/db";
 import { keywords as keywordRows, type Owner } from "@scan/records";
 import { withUserLock } from "../access/user-lock";
+import type { SearchConsoleReader } from "./search-console-api";
 import { QUERIES_HINT, type QueriesReading, readQueriesCsv } from "./search-console-import";
 import { type SiteService, siteNotFound } from "./site-service";
 
@@ -53,10 +55,50 @@ export type KeywordService = {
   importCsv: (owner: Owner, siteId: string, csv: string) => Promise<KeywordImportResult>;
   /** Imports queries read from Search Console's API (already checked) into a site's keywords. */
   importReading: (owner: Owner, siteId: string, reading: QueriesReading) => Promise<KeywordImportResult>;
+  /** Asks Search Console's API for a property's queries with the caller's token and imports them. */
+  importFromSearchConsole: (
+    owner: Owner,
+    siteId: string,
+    request: SearchConsoleImportRequest,
+  ) => Promise<KeywordImportResult>;
+};
+
+/**
+ * Whether a Search Console property covers the site: a domain property (`sc-domain:acme.com`) its
+ * host or a parent of it, a URL-prefix property (`https://acme.com/`) a prefix on its origin. The
+ * queries of another site's property are not this site's keywords.
+ */
+export const propertyCovers = (property: string, siteUrl: string): boolean => {
+  let site: URL;
+  try {
+    site = new URL(siteUrl);
+  } catch {
+    return false;
+  }
+  if (property.startsWith("sc-domain:")) {
+    const domain = property.slice("sc-domain:".length).trim().toLowerCase().replace(/\.$/, "");
+    const host = site.hostname.toLowerCase();
+    return domain !== "" && (host === domain || host.endsWith(`.${domain}`));
+  }
+  try {
+    const prefix = new URL(property);
+    return prefix.origin === site.origin && prefix.username === "" && prefix.password === "";
+  } catch {
+    return false;
+  }
 };
 
 /** The keywords a workspace tracks: list, and record a keyword's current position. */
-export const createKeywordService = ({ db, sites }: { db: Db; sites: SiteService }): KeywordService => {
+export const createKeywordService = ({
+  db,
+  sites,
+  searchConsole,
+}: {
+  db: Db;
+  sites: SiteService;
+  /** the Search Console API's reader (the gateway's, at SEARCH_CONSOLE_ROOT_URL) */
+  searchConsole?: SearchConsoleReader;
+}): KeywordService => {
   const list = async (
     workspaceId: string,
     query: KeywordListQuery,
@@ -181,5 +223,22 @@ export const createKeywordService = ({ db, sites }: { db: Db; sites: SiteService
 
   const importCsv = (owner: Owner, siteId: string, csv: string) => importReading(owner, siteId, readQueriesCsv(csv));
 
-  return { list, record, rename, remove, importCsv, importReading };
+  const importFromSearchConsole = async (owner: Owner, siteId: string, request: SearchConsoleImportRequest) => {
+    const site = await db.site.findFirst({
+      where: { id: siteId, workspaceId: owner.workspaceId },
+      select: { url: true },
+    });
+    if (!site) throw siteNotFound(siteId);
+    if (!propertyCovers(request.property, site.url))
+      throw new AppError(
+        "invalid_request",
+        `property ${request.property.slice(0, 200)} does not cover the site ${site.url}`,
+        "Name the site's Search Console property: sc-domain:<the site's domain or a parent of it>, or a URL prefix on the site's origin such as its URL with a trailing slash.",
+      );
+    // the gateway always has one; a service made without it (the demo seed) never imports
+    if (!searchConsole) throw new Error("this keyword service was made without a Search Console reader");
+    return importReading(owner, siteId, await searchConsole(request));
+  };
+
+  return { list, record, rename, remove, importCsv, importReading, importFromSearchConsole };
 };

@@ -6,6 +6,7 @@ import {
   KeywordView,
   RecordKeywordRequest,
   RenameKeywordRequest,
+  SearchConsoleImportRequest,
   SiteIdParam,
 } from "@scan/contract";
 import { z } from "zod";
@@ -27,6 +28,8 @@ import type { KeywordService } from "./keyword-service";
 import { QUERIES_HINT } from "./search-console-import";
 
 const SITE_HINT = "Use a site id from GET /api/v1/sites.";
+const SEARCH_CONSOLE_HINT =
+  'Send {"access_token": "<OAuth access token>", "property": "sc-domain:acme.com", "start_date": "2026-10-01", "end_date": "2026-10-31"} as JSON; search_type (web, image, video, news, discover, googleNews; default web) and row_limit (1 to 1,000; default 1,000) are optional.';
 
 /** Search Console's queries export as the body parser reads it. */
 const QueriesCsv = z.string().meta({
@@ -69,6 +72,32 @@ export const keywordRoutes = (keywords: KeywordService): Route[] => [
     },
     async ({ caller, params, body }) => {
       const result = await keywords.importCsv(ownerOf(caller), params.id, body);
+      return reply(result, { status: result.created > 0 ? 201 : 200 });
+    },
+  ),
+  route(
+    {
+      method: "post",
+      path: "/api/v1/sites/:id/keywords/search-console",
+      authorization: "account",
+      params: { schema: SiteIdParam, hint: SITE_HINT },
+      body: { schema: SearchConsoleImportRequest, hint: SEARCH_CONSOLE_HINT, report: "names" },
+      docs: {
+        operationId: "importSearchConsoleApi",
+        tags: ["Keywords"],
+        summary: "Import a site's keywords from the Search Console API",
+        description:
+          "Asks Search Console's API (searchanalytics.query, grouped by query, the most clicked first, at most `row_limit` of 1,000) for the `property`'s queries from `start_date` to `end_date` (YYYY-MM-DD, inclusive), with the caller's OAuth 2.0 `access_token` (scope `webmasters.readonly`), and imports them as `POST /api/v1/sites/{id}/keywords/import` does a queries export: the same positions, clicks, impressions, trend and skips. The token is used for this one request only: never stored, logged or answered. `property` must cover the site: `sc-domain:` its domain or a parent of it, or a URL prefix on its origin (400 otherwise). Search Console refusing the token (401) or the property (403), or the query (400, 404), is 400 with Google's reason; Search Console failing or not answering is 502. 201 when a keyword was created, 200 when every query was tracked already. Another workspace's or an unknown site is 404.",
+        headers: creatingHeaders,
+        responses: {
+          "200": created("Every query was tracked already: their positions and trends updated.", KeywordImportResult),
+          "201": created("The keywords created and updated, and the queries skipped.", KeywordImportResult),
+          ...apiErrors(400, 401, 404, 405, 409, 413, 422, 429, 500, 502, 503),
+        },
+      },
+    },
+    async ({ caller, params, body }) => {
+      const result = await keywords.importFromSearchConsole(ownerOf(caller), params.id, body);
       return reply(result, { status: result.created > 0 ? 201 : 200 });
     },
   ),

@@ -100,22 +100,45 @@ export const readQueriesCsv = (source: string): QueriesReading => {
     return failed(`the file has ${rows} queries; one import takes at most ${MAX_KEYWORD_IMPORT_ROWS}`, rows);
 
   const cell = (cells: string[], column: (typeof REQUIRED)[number]) => cells[columns.indexOf(column)]?.trim() ?? "";
-  const queries: QueryRow[] = [];
-  const skipped: SkippedQuery[] = [];
-  const rowProblems: { row: number; problem: string }[] = [];
-  const firstRowOf = new Map<string, number>();
+  const entries: QueryEntry[] = [];
+  const cellProblems: { row: number; problem: string }[] = [];
   data.forEach((cells, index) => {
     const row = index + 2;
     if (cells.every((value) => value.trim() === "")) return;
     if (cells.slice(names.length).some((value) => value.trim() !== "")) {
-      rowProblems.push({ row, problem: `has ${cells.length} cells, the header ${names.length}` });
+      cellProblems.push({ row, problem: `has ${cells.length} cells, the header ${names.length}` });
       return;
     }
+    entries.push({
+      row,
+      query: cell(cells, "query"),
+      clicks: cell(cells, "clicks"),
+      impressions: cell(cells, "impressions"),
+      position: cell(cells, "position"),
+    });
+  });
+  return readQueryEntries(entries, rows, cellProblems);
+};
+
+/** One query as read, its values as text (a CSV's cells, or the API's numbers written out). */
+export type QueryEntry = { row: number; query: string; clicks: string; impressions: string; position: string };
+
+/**
+ * Checks and normalises the queries of an import, a file's or the API's: a row at fault refuses
+ * them all (`rowProblems`); a query repeated once normalised, too long, or past rank 1,000 is
+ * skipped with why.
+ */
+export const readQueryEntries = (
+  entries: readonly QueryEntry[],
+  rows: number,
+  earlierProblems: { row: number; problem: string }[] = [],
+): QueriesReading => {
+  const queries: QueryRow[] = [];
+  const skipped: SkippedQuery[] = [];
+  const rowProblems = [...earlierProblems];
+  const firstRowOf = new Map<string, number>();
+  for (const { row, query: raw, clicks, impressions, position } of entries) {
     const problems: string[] = [];
-    const raw = cell(cells, "query");
-    const clicks = cell(cells, "clicks");
-    const impressions = cell(cells, "impressions");
-    const position = cell(cells, "position");
     if (raw === "") problems.push("the query is blank");
     if (!WHOLE.test(clicks) || Number(clicks) > MAX_VOLUME)
       problems.push(`clicks "${clicks.slice(0, 20)}" is not a whole number`);
@@ -127,22 +150,22 @@ export const readQueriesCsv = (source: string): QueriesReading => {
       problems.push(`clicks (${clicks}) exceed impressions (${impressions})`);
     if (problems.length > 0) {
       rowProblems.push({ row, problem: problems.join("; ") });
-      return;
+      continue;
     }
     const words = KeywordText.safeParse(raw);
     if (!words.success) {
       skipped.push({ row, query: raw.slice(0, 200), reason: "longer than the 200 characters a keyword may have" });
-      return;
+      continue;
     }
     const rank = positionOfAverage(Number(position.replace(",", ".")));
     if (rank > MAX_POSITION) {
       skipped.push({ row, query: words.data, reason: `average position ${position} is past ${MAX_POSITION}` });
-      return;
+      continue;
     }
     const first = firstRowOf.get(words.data);
     if (first !== undefined) {
       skipped.push({ row, query: words.data, reason: `the same query as row ${first}` });
-      return;
+      continue;
     }
     firstRowOf.set(words.data, row);
     queries.push({
@@ -152,7 +175,8 @@ export const readQueriesCsv = (source: string): QueriesReading => {
       clicks: Number(clicks),
       impressions: Number(impressions),
     });
-  });
+  }
+  rowProblems.sort((x, y) => x.row - y.row);
   if (rowProblems.length > 0) return { ok: false, rows, file: null, rowProblems };
   return { ok: true, rows, queries, skipped };
 };

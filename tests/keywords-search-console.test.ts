@@ -20,7 +20,7 @@ const TOKEN = "ya29.a0AfB_byTestAccessToken-0123456789";
 type Seen = { method: string; path: string; authorization: string | undefined; body: Json };
 
 /** What the local Search Console answers next: rows, or Google's error with its status. */
-let answer: { status: number; body: Json } = { status: 200, body: {} };
+let answer: { status: number; body: Json; delayMs?: number } = { status: 200, body: {} };
 
 const rowsAnswer = (rows: Array<[string, number, number, number]>) => ({
   status: 200,
@@ -76,9 +76,11 @@ describe("keywords from the Search Console API", () => {
           authorization: req.headers.authorization,
           body: raw ? JSON.parse(raw) : {},
         });
-        res
-          .writeHead(answer.status, { "content-type": "application/json; charset=UTF-8" })
-          .end(JSON.stringify(answer.body));
+        const { status, body, delayMs = 0 } = answer;
+        setTimeout(
+          () => res.writeHead(status, { "content-type": "application/json; charset=UTF-8" }).end(JSON.stringify(body)),
+          delayMs,
+        );
       });
     });
     database = await createTestDatabase();
@@ -168,6 +170,10 @@ describe("keywords from the Search Console API", () => {
     const failed = await importApi(period("2026-10-01", "2026-10-31"));
     expect(failed.status).toBe(502);
     expect((failed.body as Json).error.code).toBe("upstream_failure");
+    answer = { ...rowsAnswer([["acme late", 1, 2, 1]]), delayMs: 3000 };
+    const late = await importApi(period("2026-10-01", "2026-10-31"));
+    expect(late.status).toBe(502);
+    expect((late.body as Json).error.message).toBe("Search Console did not answer in time or could not be reached");
     answer = { status: 200, body: { rows: [{ keys: ["acme"], impressions: 3, position: 2 }] } };
     const malformed = await importApi(period("2026-10-01", "2026-10-31"));
     expect(malformed.status).toBe(502);

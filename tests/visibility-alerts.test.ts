@@ -35,7 +35,7 @@ describe("visibility alerts", () => {
   let stack: Stack;
   let owner: TestAccount;
   let queue: Queue;
-  const received: Array<{ headers: IncomingMessage["headers"]; raw: string }> = [];
+  const received: Array<{ path: string; headers: IncomingMessage["headers"]; raw: string }> = [];
 
   const call = (method: string, path: string, body?: unknown) =>
     api(stack.gateway.url, path, {
@@ -60,6 +60,7 @@ describe("visibility alerts", () => {
     const schedule = await call("POST", `/api/v1/sites/${id}/schedule`, {
       frequency: "weekly",
       alert_url: receiver.url("/visibility"),
+      alert_slack_url: receiver.url("/slack/T000/B000/secret"),
     });
     expect(schedule.status).toBe(201);
     return id;
@@ -128,7 +129,7 @@ describe("visibility alerts", () => {
       const chunks: Buffer[] = [];
       req.on("data", (chunk: Buffer) => chunks.push(chunk));
       req.on("end", () => {
-        received.push({ headers: req.headers, raw: Buffer.concat(chunks).toString("utf8") });
+        received.push({ path: req.url ?? "", headers: req.headers, raw: Buffer.concat(chunks).toString("utf8") });
         res.writeHead(204).end();
       });
     });
@@ -166,8 +167,8 @@ describe("visibility alerts", () => {
     const runId = (started.body as Json).data.id as string;
     await ended(runId);
 
-    await eventually(async () => received.length >= 1, 30_000, "the alert to arrive");
-    const alert = received[0];
+    await eventually(async () => received.length >= 2, 30_000, "the webhook and the Slack message to arrive");
+    const alert = received.find((r) => r.path === "/visibility");
     expect(verifyWebhook(WEBHOOK_SECRET, String(alert?.headers["x-signature"]), alert?.raw ?? "").valid).toBe(true);
     const body = VisibilityAlert.parse(JSON.parse(alert?.raw ?? ""));
     expect(alert?.headers["x-webhook-id"]).toBe(body.alert_id);
@@ -201,10 +202,24 @@ describe("visibility alerts", () => {
       10_000,
       "the alert to be marked delivered",
     );
-    const rows = await stack.db.visibilityAlert.findMany({ where: { runId } });
-    expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ channel: "webhook", attempts: 1, previousRunId: previous });
-    expect(received).toHaveLength(1);
+    // the schedule's Slack channel: the same change as a person reads it, linking to the run
+    const slack = JSON.parse(received.find((r) => r.path.startsWith("/slack/"))?.raw ?? "{}");
+    expect(slack.text).toContain(`Open the run: https://scan.example/app/sites/${siteId}/visibility?run=${runId}`);
+    expect(JSON.stringify(slack.blocks)).toContain(
+      // Slack's escaping of "<"
+      "ChatGPT mention rate rose: 0 % (0/12, 95 % CI 0 %–24 %) → 100 % (12/12, 95 % CI 76 %–100 %), p &lt; 0.001",
+    );
+    await eventually(
+      async () => (await stack.db.visibilityAlert.count({ where: { runId, state: "delivered" } })) === 2,
+      10_000,
+      "both alerts to be marked delivered",
+    );
+    const rows = await stack.db.visibilityAlert.findMany({ where: { runId }, orderBy: { channel: "asc" } });
+    expect(rows.map((row) => [row.channel, row.attempts, row.previousRunId])).toEqual([
+      ["webhook", 1, previous],
+      ["slack", 1, previous],
+    ]);
+    expect(received).toHaveLength(2);
   }, 120_000);
 
   it("sends nothing when the mention rate moves from 5/12 to 7/12: noise by the test", async () => {

@@ -48,20 +48,38 @@ export const createSearchConsoleReader =
     });
     const hide = (text: string) => text.split(request.access_token).join("[access token]");
     let rows: unknown;
+    // the whole answer within the time limit, its body included: the request is aborted then
+    // (gaxios's own `timeout` is kept too)
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        reject(new Error("Search Console did not answer in time"));
+      }, timeoutMs);
+    });
     try {
-      const response = await client.searchanalytics.query({
-        siteUrl: request.property,
-        requestBody: {
-          startDate: request.start_date,
-          endDate: request.end_date,
-          dimensions: ["query"],
-          type: request.search_type,
-          rowLimit: request.row_limit,
-          startRow: 0,
+      const asked = client.searchanalytics.query(
+        {
+          siteUrl: request.property,
+          requestBody: {
+            startDate: request.start_date,
+            endDate: request.end_date,
+            dimensions: ["query"],
+            type: request.search_type,
+            rowLimit: request.row_limit,
+            startRow: 0,
+          },
         },
-      });
+        { signal: controller.signal },
+      );
+      // a request aborted after the limit rejects too: nobody waits for it
+      asked.catch(() => {});
+      const response = await Promise.race([asked, late]);
       rows = response.data.rows ?? [];
+      clearTimeout(timer);
     } catch (error) {
+      clearTimeout(timer);
       const { status, said } = googleError(error);
       const what = hide(said);
       if (status === 401)

@@ -174,6 +174,9 @@ describe("keywords", () => {
           volume: 1900,
           difficulty: 42,
           trend: "new",
+          // a keyword never imported from Search Console has neither
+          clicks: null,
+          impressions: null,
           created_at: expect.any(String),
           updated_at: expect.any(String),
         },

@@ -340,6 +340,44 @@ describe("route labels of the request metrics", () => {
         },
         { status: 401, send: () => call(`/api/v1/sites/${siteId}/prompts`, { body: { text: "labels" } }) },
       ],
+      "POST /api/v1/sites/:id/keywords/search-console": [
+        {
+          status: 400,
+          send: () =>
+            call(`/api/v1/sites/${siteId}/keywords/search-console`, {
+              headers: key(),
+              body: {
+                access_token: "ya29.label",
+                property: "sc-domain:elsewhere.example",
+                start_date: "2026-10-01",
+                end_date: "2026-10-31",
+              },
+            }),
+        },
+        { status: 401, send: () => call(`/api/v1/sites/${siteId}/keywords/search-console`, { body: {} }) },
+        {
+          status: 405,
+          method: "GET",
+          send: () => call(`/api/v1/sites/${siteId}/keywords/search-console`, { headers: key() }),
+        },
+      ],
+      "POST /api/v1/sites/:id/keywords/import": [
+        {
+          status: 201,
+          send: () =>
+            call(`/api/v1/sites/${siteId}/keywords/import`, {
+              method: "POST",
+              headers: { ...key(), "content-type": "text/csv" },
+              rawBody: "Top queries,Clicks,Impressions,CTR,Position\nimported label,3,40,7.5%,4.2\n",
+            }),
+        },
+        { status: 401, send: () => call(`/api/v1/sites/${siteId}/keywords/import`, { method: "POST" }) },
+        {
+          status: 405,
+          method: "GET",
+          send: () => call(`/api/v1/sites/${siteId}/keywords/import`, { headers: key() }),
+        },
+      ],
       "POST /api/v1/sites/:id/prompts/import": [
         {
           status: 201,

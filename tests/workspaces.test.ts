@@ -303,6 +303,24 @@ describe("workspaces", () => {
         return { path: site(route.path), payload: { text: "taken" }, about: true };
       case "POST /api/v1/sites/:id/prompts/import":
         return { path: site(route.path), csv: "text\ntaken\n", about: true };
+      case "POST /api/v1/sites/:id/keywords/search-console":
+        // refused before Search Console is asked: the site is not the caller's
+        return {
+          path: site(route.path),
+          payload: {
+            access_token: "ya29.taken",
+            property: "sc-domain:taken.example",
+            start_date: "2026-10-01",
+            end_date: "2026-10-31",
+          },
+          about: true,
+        };
+      case "POST /api/v1/sites/:id/keywords/import":
+        return {
+          path: site(route.path),
+          csv: "Top queries,Clicks,Impressions,CTR,Position\ntaken,1,2,50%,3\n",
+          about: true,
+        };
       case "POST /api/v1/sites/:id/competitors":
       case "PATCH /api/v1/sites/:id/competitors/:competitorId":
         return { path: site(route.path), payload: { name: "taken" }, about: true };

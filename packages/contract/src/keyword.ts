@@ -81,7 +81,72 @@ export const KeywordView = z.object({
   volume: z.int(),
   difficulty: z.int(),
   trend: KeywordTrend,
+  /** Search Console's clicks in the period last imported; null for a keyword never imported */
+  clicks: z.int().nullable(),
+  /** Search Console's impressions in the period last imported; null for a keyword never imported */
+  impressions: z.int().nullable(),
   created_at: z.iso.datetime(),
   updated_at: z.iso.datetime(),
 });
 export type KeywordView = z.infer<typeof KeywordView>;
+
+/** The most queries one import takes: Search Console's performance export holds at most 1,000. */
+export const MAX_KEYWORD_IMPORT_ROWS = 1_000;
+
+/** One query of a Search Console import: its words, its average position, clicks and impressions. */
+export type SearchQueryRow = { keyword: string; position: number; clicks: number; impressions: number };
+
+/**
+ * A Search Console query's average position (a fraction, 1 the top) as a keyword's position: the
+ * nearest whole rank, never above 1.
+ */
+export const positionOfAverage = (average: number): number => Math.max(1, Math.round(average));
+
+/** POST /api/v1/sites/:id/keywords/import and …/keywords/search-console answer. */
+export const KeywordImportResult = z.object({
+  /** queries read: CSV data rows (the header not counted) or Search Console API rows */
+  rows: z.int(),
+  /** keywords first tracked by this import (`trend: new`) */
+  created: z.int(),
+  /** keywords tracked already, their position moved to `previous_position` and the trend set */
+  updated: z.int(),
+  /** queries not imported, with why (a query repeated once normalised, a position past 1,000) */
+  skipped: z.array(z.object({ row: z.int(), query: z.string(), reason: z.string() })),
+  keywords: z.array(KeywordView),
+});
+export type KeywordImportResult = z.infer<typeof KeywordImportResult>;
+
+/** Search Console's search types (searchanalytics.query `type`). */
+export const SearchConsoleType = z.enum(["web", "image", "video", "news", "discover", "googleNews"], {
+  error: "search_type must be one of web, image, video, news, discover, googleNews",
+});
+
+const isoDay = (name: string) => z.iso.date({ error: `${name} must be a date as YYYY-MM-DD` });
+
+/**
+ * POST /api/v1/sites/:id/keywords/search-console body: the caller's OAuth access token (used for
+ * this one request, never stored, logged or answered), the Search Console property and the period.
+ */
+export const SearchConsoleImportRequest = z
+  .strictObject({
+    access_token: z
+      .string({ error: "access_token is required: an OAuth access token with the webmasters.readonly scope" })
+      .min(1, "access_token must not be blank")
+      .max(4096, "access_token must be at most 4,096 characters")
+      .regex(/^[\x21-\x7e]+$/, "access_token must be printable ASCII without spaces"),
+    /** `sc-domain:acme.com` (a domain property) or `https://acme.com/` (a URL-prefix property) */
+    property: z
+      .string({ error: "property is required: sc-domain:<domain> or the property's URL prefix" })
+      .min(1, "property must not be blank")
+      .max(2048, "property must be at most 2,048 characters"),
+    start_date: isoDay("start_date"),
+    end_date: isoDay("end_date"),
+    search_type: SearchConsoleType.default("web"),
+    /** queries asked for, the most clicked first: 1 to 1,000 (default 1,000) */
+    row_limit: bodyInt(1, MAX_KEYWORD_IMPORT_ROWS).default(MAX_KEYWORD_IMPORT_ROWS),
+  })
+  .refine((body) => body.start_date <= body.end_date, {
+    message: "start_date must not be after end_date",
+    path: ["start_date"],
+  });
+export type SearchConsoleImportRequest = z.infer<typeof SearchConsoleImportRequest>;

@@ -547,3 +547,35 @@ export const SamplePage = z.object({
   total: z.int(),
   has_more: z.boolean(),
 });
+/** One rate of one engine that changed between two completed runs, as a visibility alert names it. */
+export const VisibilityRateChange = z.object({
+  engine: AiEngine,
+  /** the brand named in the answers (`mention`) or the site's domains cited (`citation`) */
+  rate: z.enum(["mention", "citation"]),
+  previous: MeasuredRate,
+  current: MeasuredRate,
+  /** Fisher's exact test, two-sided; below 0.05 */
+  p_value: z.number(),
+  direction: z.enum(["up", "down"]),
+});
+export type VisibilityRateChange = z.infer<typeof VisibilityRateChange>;
+
+/**
+ * The body of a visibility alert, POSTed signed to the site's alert URL: a completed run whose
+ * mention or citation rate changed against the previous completed run by the test, never noise.
+ */
+export const VisibilityAlert = z.object({
+  event: z.literal("visibility.changed"),
+  alert_id: z.uuid(),
+  site_id: z.uuid(),
+  site_url: z.string(),
+  run_id: z.uuid(),
+  previous_run_id: z.uuid(),
+  /** the site's visibility page in the dashboard (DASHBOARD_URL), with the run named */
+  dashboard_url: z.string(),
+  /** the run over the API: its measures and `versus_previous` */
+  run_api_path: z.string(),
+  changes: z.array(VisibilityRateChange).min(1),
+  detected_at: z.iso.datetime(),
+});
+export type VisibilityAlert = z.infer<typeof VisibilityAlert>;

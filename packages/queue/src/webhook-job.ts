@@ -29,6 +29,8 @@ export const WEBHOOK_JOB = {
 export const ALERT_JOB = { name: "deliver-alert" } as const;
 export const AlertJobPayload = z.object({
   alertId: z.uuid(),
+  /** which alert: an audit's regression (the default) or a visibility run's change */
+  kind: z.enum(["audit", "visibility"]).optional(),
   /** attempts made before this job (it was queued again from the alert's row after the queue lost it) */
   attemptsBefore: z.int().nonnegative().optional(),
 });

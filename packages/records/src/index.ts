@@ -1,5 +1,5 @@
 /**
- * The one writer of scan, audit, audit page, site, schedule and client rows, and of what a site's
+ * The one writer of scan, audit, audit page, site, schedule, client and imported keyword rows, and of what a site's
  * AI visibility is tracked with: each kind's module holds its named operations and, for the kinds
  * with states, the transition table they read their starting states from.
  */
@@ -25,6 +25,7 @@ export {
   type Candidate,
 } from "./audits";
 export * as clients from "./clients";
+export * as keywords from "./keywords";
 export { outcomeColumns, type Verdict, verdictColumns } from "./outcome";
 export { AUDIT_START_LOCK, quotaMonth } from "./quota-month";
 export type { NewScan, ScanOwner } from "./scans";

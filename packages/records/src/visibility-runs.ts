@@ -191,6 +191,27 @@ export const finishIfDone = async (db: DbClient, runId: string): Promise<boolean
   return moved > 0;
 };
 
+/** What is written with a run's completion, in the transaction that completes it: its alerts. */
+export type OnRunCompleted = (tx: DbClient, runId: string) => Promise<unknown>;
+
+/** finishIfDone in a transaction with what goes with the completion (a sweep completing a run). */
+export const finishWith = (db: Db, runId: string, onCompleted?: OnRunCompleted): Promise<boolean> =>
+  db.$transaction(async (tx) => {
+    const completed = await finishIfDone(tx, runId);
+    if (completed) await onCompleted?.(tx, runId);
+    return completed;
+  });
+
+/**
+ * Stores a completed run's alerts (one per channel); written only in the transaction that
+ * completes the run, so a run alerts once per channel or not at all.
+ */
+export const insertAlerts = async (tx: DbClient, alerts: Prisma.VisibilityAlertCreateManyInput[]) => {
+  if (alerts.length === 0) return 0;
+  const { count } = await tx.visibilityAlert.createMany({ data: alerts, skipDuplicates: true });
+  return count;
+};
+
 export type SampleCitation = { url: string; domain: string; position: number; title: string | null };
 export type SampleMention = { entity: string; kind: "brand" | "competitor"; position: number };
 
@@ -216,7 +237,13 @@ export type SampleAnswer = {
  * spend are written again from its samples, and the run completes if this was its last one. A
  * sample already ended is left as it is: an answer is stored once.
  */
-export const completeSample = (db: Db, sampleId: string, answer: SampleAnswer, finishedAt: Date) =>
+export const completeSample = (
+  db: Db,
+  sampleId: string,
+  answer: SampleAnswer,
+  finishedAt: Date,
+  onCompleted?: OnRunCompleted,
+) =>
   db.$transaction(async (tx) => {
     const { trackUrl, citations, mentions, ...columns } = answer;
     const { count } = await tx.visibilitySample.updateMany({
@@ -248,11 +275,18 @@ export const completeSample = (db: Db, sampleId: string, answer: SampleAnswer, f
       },
     });
     await refreshRun(tx, sample.runId);
-    return { stored: true, runCompleted: await finishIfDone(tx, sample.runId), runId: sample.runId };
+    const runCompleted = await finishIfDone(tx, sample.runId);
+    if (runCompleted) await onCompleted?.(tx, sample.runId);
+    return { stored: true, runCompleted, runId: sample.runId };
   });
 
 /** Fails a sample with the engine's error kind; the run's counts are written again, and it completes if this was its last one. */
-export const failSample = (db: Db, sampleId: string, reason: { kind: string; message: string }) =>
+export const failSample = (
+  db: Db,
+  sampleId: string,
+  reason: { kind: string; message: string },
+  onCompleted?: OnRunCompleted,
+) =>
   db.$transaction(async (tx) => {
     const { count } = await tx.visibilitySample.updateMany({
       where: { id: sampleId, status: { in: startStates(SAMPLE_TRANSITIONS.fail) } },
@@ -267,7 +301,9 @@ export const failSample = (db: Db, sampleId: string, reason: { kind: string; mes
     if (count === 0) return { moved: false, runCompleted: false };
     const { runId } = await tx.visibilitySample.findUniqueOrThrow({ where: { id: sampleId }, select: { runId: true } });
     await refreshRun(tx, runId);
-    return { moved: true, runCompleted: await finishIfDone(tx, runId) };
+    const runCompleted = await finishIfDone(tx, runId);
+    if (runCompleted) await onCompleted?.(tx, runId);
+    return { moved: true, runCompleted, runId };
   });
 
 /** Ends a run under way as `to` (failed with its reason, or cancelled); its samples not yet started are cancelled. */

@@ -43,3 +43,12 @@ export {
   Z_95,
 } from "./statistics";
 export { domainOf, hostIsOnDomain, normaliseUrl, siteHost } from "./url";
+export {
+  type AnsweredRate,
+  compareRateCounts,
+  type EngineComparison,
+  type RateComparison,
+  type RateView,
+  rateView,
+  versusPrevious,
+} from "./versus-previous";

@@ -152,6 +152,15 @@ export const Config = z
     REPORT_PDF_TIMEOUT_MS: intFrom(30_000, 1_000, 120_000).describe(
       "the longest one client report may take, its wait for a turn included (then 503)",
     ),
+    SEARCH_CONSOLE_ROOT_URL: z
+      .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
+      .default("https://searchconsole.googleapis.com/")
+      .describe(
+        "the Search Console API's root that `POST /api/v1/sites/{id}/keywords/search-console` asks (searchanalytics.query) with the caller's OAuth access token",
+      ),
+    SEARCH_CONSOLE_TIMEOUT_MS: intFrom(20_000, 1_000, 60_000).describe(
+      "the longest a Search Console API answer is waited for (then 502)",
+    ),
     HOST: z.string().default("0.0.0.0").describe("the address the API listens on"),
     SCAN_WAIT_MS: intFrom(30_000, 1, 34_000).describe("how long POST /scan waits before answering 202 (max 34,000)"),
     RESPONSE_FORM: ResponseForm.default("A").describe("envelope when a request has no `X-Response-Form`"),

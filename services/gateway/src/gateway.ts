@@ -54,7 +54,13 @@ import { createGatewayMetrics, type GatewayMetrics } from "./observability/metri
 import { createOperations, DASHBOARD_PATH } from "./ops";
 import { createBrandingService, createReportService } from "./reports";
 import { createAdmission, createPageTools, createScanService, ScanWaiter, terminalScansAmong } from "./scans";
-import { createCitationService, createKeywordService, createSiteCredentials, createSiteService } from "./sites";
+import {
+  createCitationService,
+  createKeywordService,
+  createSearchConsoleReader,
+  createSiteCredentials,
+  createSiteService,
+} from "./sites";
 import {
   createCompetitorService,
   createEngineKeyService,
@@ -345,7 +351,14 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     usage: createUsageService({ db, monthlyQuotas }),
     auditLog: createAuditLogService({ db }),
     keyScope: createKeyScope({ db }),
-    keywords: createKeywordService({ db, sites }),
+    keywords: createKeywordService({
+      db,
+      sites,
+      searchConsole: createSearchConsoleReader({
+        rootUrl: config.SEARCH_CONSOLE_ROOT_URL,
+        timeoutMs: config.SEARCH_CONSOLE_TIMEOUT_MS,
+      }),
+    }),
     citations: createCitationService({ db, sites }),
     reports,
     branding,

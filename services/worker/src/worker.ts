@@ -28,6 +28,7 @@ import type { Config } from "./config";
 import { createDatabaseWait } from "./domain/database-wait";
 import { createHostSlots } from "./domain/host-slots";
 import { createSiteAccessReader } from "./domain/site-access";
+import { pendingAlertsOf, visibilityAlertsOnCompletion } from "./domain/visibility-alerts";
 import { createWorkerMetrics, type WorkerMetrics } from "./infra/metrics";
 import { createAlertProcessor } from "./jobs/alert.job";
 import { createAuditDiscoverJob } from "./jobs/audit-discover.job";
@@ -156,6 +157,14 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
     await webhooks.add(REPORT_MAIL_JOB.name, payload, deliveryJob(reportMailJobId(payload.auditId)));
   };
 
+  // a run's alerts are stored with its completion and queued after it, on the alerts' delivery
+  const visibilityAlerts = {
+    onRunCompleted: visibilityAlertsOnCompletion(config.DASHBOARD_URL),
+    queueAlerts: async (runId: string) => {
+      for (const alertId of await pendingAlertsOf(db, runId)) await enqueueAlert({ alertId, kind: "visibility" });
+    },
+  };
+
   const siteAccess = createSiteAccessReader({ db, box: siteSecretsBox(config.SITE_SECRETS_KEY) });
   // aborted when the worker gives up on its in-flight scans: a scan waiting for Postgres stops waiting
   const stopping = new AbortController();
@@ -213,6 +222,7 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
         searchCalls: config.VISIBILITY_PROJECTED_SEARCHES,
       },
       timeoutMs: config.VISIBILITY_TIMEOUT_MS,
+      ...visibilityAlerts,
       log,
     }),
   };
@@ -303,6 +313,7 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
         queue,
         orphanAfterMs: config.ORPHAN_AFTER_MS,
         runningAfterMs: config.VISIBILITY_TIMEOUT_MS + RUNNING_GRACE_MS,
+        ...visibilityAlerts,
         log,
       }).sweep,
       // callbacks and alerts whose jobs Redis lost: queued again at the attempt they had reached

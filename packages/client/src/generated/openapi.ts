@@ -366,6 +366,46 @@ export interface paths {
         patch: operations["updateClient"];
         trace?: never;
     };
+    "/api/v1/sites/{id}/keywords/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a site's keywords from Search Console's queries export
+         * @description The body is `Queries.csv` from Search Console's performance report (`Content-Type: text/csv`), at most 1,000 queries and the server's body limit. Each query becomes one of the site's keywords (trimmed, whitespace-collapsed and lower-cased, as recorded), its position the average position rounded to the nearest whole rank, with the period's `clicks` and `impressions`. A query the site does not track yet is created with `trend: new`, its impressions standing for `volume` (Search Console reports no search volume) and `difficulty` 0 (it has no such measure); a query tracked already gets the new position, the stored one moving to `previous_position` and `trend` set from the two, so successive imports of successive periods give the trend; its volume and difficulty stay. **All or nothing**: a file or a row at fault (a blank query, clicks or impressions that are not whole numbers, a position below 1, clicks above impressions, more cells than the header) refuses the whole file with 400, its message naming up to 10 rows by number (the header is row 1), and nothing is stored. A query repeated once normalised, longer than 200 characters or at an average position past 1,000 is skipped and listed in `skipped` with why. 201 when a keyword was created, 200 when every query was tracked already. Another workspace's or an unknown site is 404.
+         */
+        post: operations["importSearchConsoleQueries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sites/{id}/keywords/search-console": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a site's keywords from the Search Console API
+         * @description Asks Search Console's API (searchanalytics.query, grouped by query, the most clicked first, at most `row_limit` of 1,000) for the `property`'s queries from `start_date` to `end_date` (YYYY-MM-DD, inclusive), with the caller's OAuth 2.0 `access_token` (scope `webmasters.readonly`), and imports them as `POST /api/v1/sites/{id}/keywords/import` does a queries export: the same positions, clicks, impressions, trend and skips. The token is used for this one request only: never stored, logged or answered. `property` must cover the site: `sc-domain:` its domain or a parent of it, or a URL prefix on its origin (400 otherwise). Search Console refusing the token (401) or the property (403), or the query (400, 404), is 400 with Google's reason; Search Console failing or not answering is 502. 201 when a keyword was created, 200 when every query was tracked already. Another workspace's or an unknown site is 404.
+         */
+        post: operations["importSearchConsoleApi"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/keywords": {
         parameters: {
             query?: never;
@@ -1009,7 +1049,7 @@ export interface paths {
          * Audit a site daily or weekly
          * @description Creates the site's schedule (201) or replaces it (200): one per site. `frequency` is `daily` or `weekly`; the other fields are `POST /api/v1/sites/{id}/audits`'s, checked the same way.
          *
-         *     When an audit of the site regressed, one alert goes to each channel the schedule has, any of three: `alert_url` (optional, vetted like a scan's `callback_url`; refused with 400 naming `WEBHOOK_SECRET` when the operator has not set it) receives a signed POST (see the callback); `alert_emails` (up to 10 addresses; refused with 400 naming `SMTP_URL` when the operator has not set one) get a mail; `alert_slack_url` (a Slack incoming-webhook URL, vetted by the same address policy) gets a Slack message (`{text, blocks}`). Mail and Slack need no `WEBHOOK_SECRET`; both name the site in their subject or header, say what got worse (scores, grade, checks from what to what, on how many pages) and link to the audit in the dashboard (`DASHBOARD_URL`). `alert_drop` (1 to 100, default 5) is the fall of the overall score, in points, that counts.
+         *     When an audit of the site regressed, one alert goes to each channel the schedule has, any of three: `alert_url` (optional, vetted like a scan's `callback_url`; refused with 400 naming `WEBHOOK_SECRET` when the operator has not set it) receives a signed POST (see the callback); `alert_emails` (up to 10 addresses; refused with 400 naming `SMTP_URL` when the operator has not set one) get a mail; `alert_slack_url` (a Slack incoming-webhook URL, vetted by the same address policy) gets a Slack message (`{text, blocks}`). Mail and Slack need no `WEBHOOK_SECRET`; both name the site in their subject or header, say what got worse (scores, grade, checks from what to what, on how many pages) and link to the audit in the dashboard (`DASHBOARD_URL`). `alert_drop` (1 to 100, default 5) is the fall of the overall score, in points, that counts. The same channels receive the site's visibility alerts (`visibility.changed`): a completed visibility run whose mention or citation rate changed against the previous completed run by Fisher's exact test (p < 0.05).
          *
          *     `report_emails` (up to 10 addresses; refused with 400 naming `SMTP_URL` when the operator has not set one) are mailed the client report each time an audit the schedule started completes, regressed or not: the audit's PDF in the workspace's name and logo, attached, under the subject `Client report: <host>, grade <grade>` (an alert's subject says `got worse`). When the PDF cannot be made the mail still goes, without it, saying so.
          *
@@ -2103,6 +2143,8 @@ export interface components {
             difficulty: number;
             /** @enum {string} */
             trend: "up" | "down" | "flat" | "new";
+            clicks: number | null;
+            impressions: number | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -5501,6 +5543,280 @@ export interface operations {
             413: components["responses"]["ApiError413"];
             429: components["responses"]["ApiError429"];
             500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    importSearchConsoleQueries: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1 to 255 printable ASCII characters, bare or as a quoted string (`"..."`); a UUID v4 is a good key. Keys are the caller's own (its API key, user or address). The first request with a key does the work; a retry with the same key, method, path and body (key order and spacing aside) within `IDEMPOTENCY_TTL_S` (24 h) is answered the first answer again, status, body and headers, with `Idempotent-Replayed: true`, nothing done twice and nothing counted against the rate limit or the quota. While the first is still running a retry is 409 (`Retry-After`), with another request 422; a malformed key is 400. A 5xx or a 408, 409 or 429 is not kept: its retry runs again. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Every query was tracked already: their positions and trends updated. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            rows: number;
+                            created: number;
+                            updated: number;
+                            skipped: {
+                                row: number;
+                                query: string;
+                                reason: string;
+                            }[];
+                            keywords: components["schemas"]["KeywordView"][];
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            rows: number;
+                            created: number;
+                            updated: number;
+                            skipped: {
+                                row: number;
+                                query: string;
+                                reason: string;
+                            }[];
+                            keywords: components["schemas"]["KeywordView"][];
+                        };
+                    };
+                };
+            };
+            /** @description The keywords created and updated, and the queries skipped. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            rows: number;
+                            created: number;
+                            updated: number;
+                            skipped: {
+                                row: number;
+                                query: string;
+                                reason: string;
+                            }[];
+                            keywords: components["schemas"]["KeywordView"][];
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            rows: number;
+                            created: number;
+                            updated: number;
+                            skipped: {
+                                row: number;
+                                query: string;
+                                reason: string;
+                            }[];
+                            keywords: components["schemas"]["KeywordView"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            403: components["responses"]["ApiError403"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            409: components["responses"]["ApiError409"];
+            413: components["responses"]["ApiError413"];
+            415: components["responses"]["ApiError415"];
+            422: components["responses"]["ApiError422"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    importSearchConsoleApi: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1 to 255 printable ASCII characters, bare or as a quoted string (`"..."`); a UUID v4 is a good key. Keys are the caller's own (its API key, user or address). The first request with a key does the work; a retry with the same key, method, path and body (key order and spacing aside) within `IDEMPOTENCY_TTL_S` (24 h) is answered the first answer again, status, body and headers, with `Idempotent-Replayed: true`, nothing done twice and nothing counted against the rate limit or the quota. While the first is still running a retry is 409 (`Retry-After`), with another request 422; a malformed key is 400. A 5xx or a 408, 409 or 429 is not kept: its retry runs again. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    access_token: string;
+                    property: string;
+                    /** Format: date */
+                    start_date: string;
+                    /** Format: date */
+                    end_date: string;
+                    /**
+                     * @default web
+                     * @enum {string}
+                     */
+                    search_type?: "web" | "image" | "video" | "news" | "discover" | "googleNews";
+                    /** @default 1000 */
+                    row_limit?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Every query was tracked already: their positions and trends updated. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            rows: number;
+                            created: number;
+                            updated: number;
+                            skipped: {
+                                row: number;
+                                query: string;
+                                reason: string;
+                            }[];
+                            keywords: components["schemas"]["KeywordView"][];
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            rows: number;
+                            created: number;
+                            updated: number;
+                            skipped: {
+                                row: number;
+                                query: string;
+                                reason: string;
+                            }[];
+                            keywords: components["schemas"]["KeywordView"][];
+                        };
+                    };
+                };
+            };
+            /** @description The keywords created and updated, and the queries skipped. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            rows: number;
+                            created: number;
+                            updated: number;
+                            skipped: {
+                                row: number;
+                                query: string;
+                                reason: string;
+                            }[];
+                            keywords: components["schemas"]["KeywordView"][];
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            rows: number;
+                            created: number;
+                            updated: number;
+                            skipped: {
+                                row: number;
+                                query: string;
+                                reason: string;
+                            }[];
+                            keywords: components["schemas"]["KeywordView"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            403: components["responses"]["ApiError403"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            409: components["responses"]["ApiError409"];
+            413: components["responses"]["ApiError413"];
+            422: components["responses"]["ApiError422"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            502: components["responses"]["ApiError502"];
             503: components["responses"]["ApiError503"];
         };
     };

@@ -1,17 +1,24 @@
 import type { DeletedRecord, PageMeta } from "@scan/contract";
 import {
   AppError,
+  type KeywordImportResult,
   type KeywordListQuery,
   type KeywordView,
   keywordTrend,
   offsetOf,
   pageMeta,
   type RecordKeywordRequest,
+  type SearchConsoleImportRequest,
 } from "@scan/contract";
 import type { Db, Keyword } from "@scan/db";
-import type { Owner } from "@scan/records";
+import { keywords as keywordRows, type Owner } from "@scan/records";
 import { withUserLock } from "../access/user-lock";
+import type { SearchConsoleReader } from "./search-console-api";
+import { QUERIES_HINT, type QueriesReading, readQueriesCsv } from "./search-console-import";
 import { type SiteService, siteNotFound } from "./site-service";
+
+/** rows named in an import's refusal; the rest are counted */
+const ROWS_NAMED = 10;
 
 export const toKeywordView = (keyword: Keyword): KeywordView => ({
   id: keyword.id,
@@ -22,6 +29,8 @@ export const toKeywordView = (keyword: Keyword): KeywordView => ({
   volume: keyword.volume,
   difficulty: keyword.difficulty,
   trend: keyword.trend,
+  clicks: keyword.clicks,
+  impressions: keyword.impressions,
   created_at: keyword.createdAt.toISOString(),
   updated_at: keyword.updatedAt.toISOString(),
 });
@@ -42,10 +51,54 @@ export type KeywordService = {
   rename: (workspaceId: string, keywordId: string, keyword: string) => Promise<KeywordView>;
   /** Stops tracking one of the workspace's keywords; its recorded positions go with it. */
   remove: (workspaceId: string, keywordId: string) => Promise<DeletedRecord>;
+  /** Imports Search Console's queries export (Queries.csv) into a site's keywords: all or nothing. */
+  importCsv: (owner: Owner, siteId: string, csv: string) => Promise<KeywordImportResult>;
+  /** Imports queries read from Search Console's API (already checked) into a site's keywords. */
+  importReading: (owner: Owner, siteId: string, reading: QueriesReading) => Promise<KeywordImportResult>;
+  /** Asks Search Console's API for a property's queries with the caller's token and imports them. */
+  importFromSearchConsole: (
+    owner: Owner,
+    siteId: string,
+    request: SearchConsoleImportRequest,
+  ) => Promise<KeywordImportResult>;
+};
+
+/**
+ * Whether a Search Console property covers the site: a domain property (`sc-domain:acme.com`) its
+ * host or a parent of it, a URL-prefix property (`https://acme.com/`) a prefix on its origin. The
+ * queries of another site's property are not this site's keywords.
+ */
+export const propertyCovers = (property: string, siteUrl: string): boolean => {
+  let site: URL;
+  try {
+    site = new URL(siteUrl);
+  } catch {
+    return false;
+  }
+  if (property.startsWith("sc-domain:")) {
+    const domain = property.slice("sc-domain:".length).trim().toLowerCase().replace(/\.$/, "");
+    const host = site.hostname.toLowerCase();
+    return domain !== "" && (host === domain || host.endsWith(`.${domain}`));
+  }
+  try {
+    const prefix = new URL(property);
+    return prefix.origin === site.origin && prefix.username === "" && prefix.password === "";
+  } catch {
+    return false;
+  }
 };
 
 /** The keywords a workspace tracks: list, and record a keyword's current position. */
-export const createKeywordService = ({ db, sites }: { db: Db; sites: SiteService }): KeywordService => {
+export const createKeywordService = ({
+  db,
+  sites,
+  searchConsole,
+}: {
+  db: Db;
+  sites: SiteService;
+  /** the Search Console API's reader (the gateway's, at SEARCH_CONSOLE_ROOT_URL) */
+  searchConsole?: SearchConsoleReader;
+}): KeywordService => {
   const list = async (
     workspaceId: string,
     query: KeywordListQuery,
@@ -137,5 +190,55 @@ export const createKeywordService = ({ db, sites }: { db: Db; sites: SiteService
     return { id: keywordId, deleted: true };
   };
 
-  return { list, record, rename, remove };
+  /**
+   * Stores the queries of a reading, or refuses it whole: a file or a row at fault is 400 naming
+   * up to 10 rows, and nothing is stored. Under the workspace's keyword lock, as a recorded position.
+   */
+  const importReading = async (owner: Owner, siteId: string, reading: QueriesReading) => {
+    await sites.assertOwned(owner.workspaceId, siteId);
+    if (!reading.ok) {
+      if (reading.file !== null)
+        throw new AppError("invalid_request", `Nothing was imported: ${reading.file}`, QUERIES_HINT);
+      const named = reading.rowProblems.slice(0, ROWS_NAMED).map(({ row, problem }) => `row ${row}: ${problem}`);
+      const more = reading.rowProblems.length - named.length;
+      throw new AppError(
+        "invalid_request",
+        `Nothing was imported: ${reading.rowProblems.length} of ${reading.rows} rows cannot be imported. ${named.join("; ")}${more > 0 ? `; and ${more} more` : ""}`,
+        QUERIES_HINT,
+      );
+    }
+    const { created, updated } = await withUserLock(db, "keywords", owner.workspaceId, (tx) =>
+      keywordRows.importQueries(tx, owner, siteId, reading.queries),
+    );
+    const order = new Map(reading.queries.map((query, index) => [query.keyword, index]));
+    const stored = [...created, ...updated].sort((a, b) => (order.get(a.keyword) ?? 0) - (order.get(b.keyword) ?? 0));
+    return {
+      rows: reading.rows,
+      created: created.length,
+      updated: updated.length,
+      skipped: reading.skipped,
+      keywords: stored.map(toKeywordView),
+    };
+  };
+
+  const importCsv = (owner: Owner, siteId: string, csv: string) => importReading(owner, siteId, readQueriesCsv(csv));
+
+  const importFromSearchConsole = async (owner: Owner, siteId: string, request: SearchConsoleImportRequest) => {
+    const site = await db.site.findFirst({
+      where: { id: siteId, workspaceId: owner.workspaceId },
+      select: { url: true },
+    });
+    if (!site) throw siteNotFound(siteId);
+    if (!propertyCovers(request.property, site.url))
+      throw new AppError(
+        "invalid_request",
+        `property ${request.property.slice(0, 200)} does not cover the site ${site.url}`,
+        "Name the site's Search Console property: sc-domain:<the site's domain or a parent of it>, or a URL prefix on the site's origin such as its URL with a trailing slash.",
+      );
+    // the gateway always has one; a service made without it (the demo seed) never imports
+    if (!searchConsole) throw new Error("this keyword service was made without a Search Console reader");
+    return importReading(owner, siteId, await searchConsole(request));
+  };
+
+  return { list, record, rename, remove, importCsv, importReading, importFromSearchConsole };
 };

@@ -15,7 +15,7 @@ import {
 import type { Db, Prisma, VisibilityRun, VisibilitySample } from "@scan/db";
 import { visibilitySampleJob } from "@scan/queue";
 import { visibilityRuns } from "@scan/records";
-import { compareRates, type EngineId, type Interval, type VisibilityBudgets, wilsonInterval } from "@scan/visibility";
+import { type EngineId, rateView, type VisibilityBudgets, versusPrevious, wilsonInterval } from "@scan/visibility";
 import type { Queue } from "bullmq";
 import type { Logger } from "pino";
 import type { AccountCaller } from "../access/authenticate";
@@ -32,14 +32,6 @@ export const runNotFound = (id: string) =>
 
 const NEWEST_FIRST = [{ createdAt: "desc" as const }, { id: "desc" as const }];
 const TOP = 10;
-
-const rateOf = (interval: Interval) => ({
-  successes: interval.successes,
-  n: interval.n,
-  rate: interval.estimate,
-  low: interval.lower,
-  high: interval.upper,
-});
 
 type Mention = { entity: string; kind: "brand" | "competitor"; position: number };
 type CitationRow = { url: string; domain: string; position: number; title: string | null };
@@ -61,8 +53,8 @@ const ratesOf = (samples: Answered[]) => {
   );
   return {
     samples: samples.length,
-    mention_rate: rateOf(wilsonInterval(samples.filter((s) => s.brandMentioned).length, samples.length)),
-    citation_rate: rateOf(wilsonInterval(samples.filter((s) => s.brandCited).length, samples.length)),
+    mention_rate: rateView(wilsonInterval(samples.filter((s) => s.brandMentioned).length, samples.length)),
+    citation_rate: rateView(wilsonInterval(samples.filter((s) => s.brandCited).length, samples.length)),
     average_position: positions.length === 0 ? null : positions.reduce((a, b) => a + b, 0) / positions.length,
   };
 };
@@ -89,22 +81,6 @@ const topOf = (keys: string[]) => {
 const citedOf = (samples: Answered[]) => {
   const cited = samples.flatMap((s) => citationsOf(s));
   return { top_domains: topOf(cited.map((c) => c.domain)), top_pages: topOf(cited.map((c) => c.url)) };
-};
-
-const comparison = (before: { successes: number; n: number }, after: { successes: number; n: number }) => {
-  const change = compareRates(before, after, { alpha: 0.05 });
-  return {
-    previous: rateOf(change.before),
-    current: rateOf(change.after),
-    p_value: change.pValue,
-    changed: change.changed,
-    direction:
-      !change.changed || change.difference === null || change.difference === 0
-        ? ("flat" as const)
-        : change.difference > 0
-          ? ("up" as const)
-          : ("down" as const),
-  };
 };
 
 const toRunView = (run: VisibilityRun, measures?: RunMeasures): VisibilityRunView => ({
@@ -273,10 +249,6 @@ export const createRunService = ({
     const earlier = previous
       ? await db.visibilitySample.findMany({ where: { runId: previous.id, status: "completed" }, select })
       : [];
-    const count = (rows: Answered[], key: "brandMentioned" | "brandCited") => ({
-      successes: rows.filter((s) => s[key]).length,
-      n: rows.length,
-    });
     return {
       engines: run.engines.map((engine) => {
         const rows = byEngine(engine, answered);
@@ -295,15 +267,7 @@ export const createRunService = ({
       versus_previous: previous
         ? {
             run_id: previous.id,
-            engines: run.engines.map((engine) => {
-              const before = byEngine(engine, earlier);
-              const after = byEngine(engine, answered);
-              return {
-                engine,
-                mention: comparison(count(before, "brandMentioned"), count(after, "brandMentioned")),
-                citation: comparison(count(before, "brandCited"), count(after, "brandCited")),
-              };
-            }),
+            engines: versusPrevious(run.engines, earlier, answered),
           }
         : null,
     };

@@ -1,10 +1,11 @@
-import { alertMessage } from "@scan/audit";
-import { maskSecretUrl, RegressionAlert } from "@scan/contract";
-import type { AuditAlert, Db } from "@scan/db";
+import { type AlertMessage, alertMessage } from "@scan/audit";
+import { type AlertChannel, maskSecretUrl, RegressionAlert, VisibilityAlert } from "@scan/contract";
+import type { Db } from "@scan/db";
 import { redactText, redactUrl, SIGNATURE_HEADER, signWebhook } from "@scan/platform";
 import { AlertJobPayload } from "@scan/queue";
 import { type Job, UnrecoverableError } from "bullmq";
 import type { Logger } from "pino";
+import { visibilityAlertMessage } from "../domain/visibility-alerts";
 import { type DeliveryPolicy, type DeliveryResult, deliver } from "../domain/webhook-delivery";
 import type { WorkerMetrics } from "../infra/metrics";
 import { attemptOf, retryDelayMs } from "./webhook.job";
@@ -53,6 +54,8 @@ const mailFailure = (error: unknown): { error: string; permanent: boolean } => {
  * `X-Webhook-Id`. A mail goes through the operator's SMTP server to the schedule's addresses, and a
  * Slack message is POSTed as `{text, blocks}` to its incoming-webhook URL (vetted by the address
  * policy at every attempt, as webhooks are); both say what got worse and link to the audit.
+ * A visibility run's alert (`kind: "visibility"`, its row in visibility_alerts) goes the same
+ * ways: its body signed to the webhook, its changed rates in the mail and the Slack message.
  */
 export const createAlertProcessor = ({
   db,
@@ -66,8 +69,34 @@ export const createAlertProcessor = ({
   log,
   metrics,
 }: AlertJobDeps) => {
-  const send = async (alert: AuditAlert, attempt: number): Promise<DeliveryResult> => {
-    const body = RegressionAlert.parse(alert.body);
+  /** An alert's row as delivery needs it, from either table: what it says and how a person reads it. */
+  type Stored = {
+    id: string;
+    channel: AlertChannel;
+    url: string;
+    state: string;
+    body: unknown;
+    message: () => AlertMessage;
+  };
+  const load = async (kind: "audit" | "visibility", alertId: string): Promise<(Stored & { about: object }) | null> => {
+    if (kind === "visibility") {
+      const row = await db.visibilityAlert.findUnique({ where: { id: alertId } });
+      if (!row) return null;
+      const body = VisibilityAlert.parse(row.body);
+      return { ...row, body, message: () => visibilityAlertMessage(body), about: { runId: row.runId } };
+    }
+    const row = await db.auditAlert.findUnique({ where: { id: alertId } });
+    if (!row) return null;
+    const body = RegressionAlert.parse(row.body);
+    return { ...row, body, message: () => alertMessage(body, dashboardUrl), about: { auditId: row.auditId } };
+  };
+  const record = (kind: "audit" | "visibility", alertId: string, data: Record<string, unknown>) =>
+    kind === "visibility"
+      ? db.visibilityAlert.update({ where: { id: alertId }, data })
+      : db.auditAlert.update({ where: { id: alertId }, data });
+
+  const send = async (alert: Stored, attempt: number): Promise<DeliveryResult> => {
+    const body = alert.body;
     if (alert.channel === "email") {
       if (!mailer)
         return {
@@ -77,7 +106,7 @@ export const createAlertProcessor = ({
           durationMs: 0,
           permanent: true,
         };
-      const message = alertMessage(body, dashboardUrl);
+      const message = alert.message();
       const started = performance.now();
       try {
         await mailer.sendMail({ from, to: alert.url, subject: message.subject, text: message.text });
@@ -98,7 +127,7 @@ export const createAlertProcessor = ({
       }
     }
     if (alert.channel === "slack") {
-      const { slack } = alertMessage(body, dashboardUrl);
+      const { slack } = alert.message();
       const result = await deliver({ url: alert.url, body: JSON.stringify(slack), headers: {}, timeoutMs }, policy);
       return result.statusCode !== null && SLACK_PERMANENT.has(result.statusCode)
         ? { ...result, permanent: true }
@@ -130,34 +159,37 @@ export const createAlertProcessor = ({
   return async (job: Job): Promise<{ alertId: string; delivered: boolean }> => {
     const parsed = AlertJobPayload.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError(`bad alert payload: ${parsed.error.message}`);
-    const { alertId, attemptsBefore } = parsed.data;
-    const alert = await db.auditAlert.findUnique({ where: { id: alertId } });
+    const { alertId, attemptsBefore, kind = "audit" } = parsed.data;
+    const alert = await load(kind, alertId);
     if (!alert) throw new UnrecoverableError(`alert ${alertId} does not exist`);
     if (alert.state !== "pending") return { alertId, delivered: alert.state === "delivered" };
     const { attempt, lastAttempt } = attemptOf(job, attemptsBefore);
     // a Slack URL's path is its token: logged masked
     const shown = alert.channel === "slack" ? maskSecretUrl(alert.url) : redactUrl(alert.url);
-    const jobLog = log.child({ alertId, auditId: alert.auditId, attempt, channel: alert.channel, alert: shown });
+    const jobLog = log.child({ alertId, kind, ...alert.about, attempt, channel: alert.channel, alert: shown });
     const result = await send(alert, attempt);
     const givingUp = !result.ok && (lastAttempt || result.permanent);
-    await db.auditAlert.update({
-      where: { id: alertId },
-      data: {
-        attempts: attempt,
-        lastError: result.error,
-        // when the queue will try again: the sweep that queues a lost delivery again keeps to it
-        nextAttemptAt: result.ok || givingUp ? null : new Date(Date.now() + retryDelayMs(attempt, backoffMs)),
-        ...(result.ok ? { state: "delivered", deliveredAt: new Date() } : givingUp ? { state: "failed" } : {}),
-      },
+    await record(kind, alertId, {
+      attempts: attempt,
+      lastError: result.error,
+      // when the queue will try again: the sweep that queues a lost delivery again keeps to it
+      nextAttemptAt: result.ok || givingUp ? null : new Date(Date.now() + retryDelayMs(attempt, backoffMs)),
+      ...(result.ok ? { state: "delivered", deliveredAt: new Date() } : givingUp ? { state: "failed" } : {}),
     });
     if (result.ok) {
       metrics.webhookAttempts.inc({ result: "delivered" });
-      jobLog.info({ status: result.statusCode }, "regression alert delivered");
+      jobLog.info(
+        { status: result.statusCode },
+        `${kind === "visibility" ? "visibility" : "regression"} alert delivered`,
+      );
       return { alertId, delivered: true };
     }
     if (givingUp) {
       metrics.webhookAttempts.inc({ result: "gave_up" });
-      jobLog.warn({ status: result.statusCode, reason: result.error }, "regression alert not delivered; giving up");
+      jobLog.warn(
+        { status: result.statusCode, reason: result.error },
+        `${kind === "visibility" ? "visibility" : "regression"} alert not delivered; giving up`,
+      );
       throw new UnrecoverableError(`alert not delivered: ${result.error}`);
     }
     metrics.webhookAttempts.inc({ result: "failed" });

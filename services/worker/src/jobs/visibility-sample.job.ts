@@ -36,6 +36,10 @@ export type VisibilitySampleDeps = {
   /** the usage a sample is projected at for the budget, before it is asked: its ceiling */
   projectedUsage: { inputTokens: number; outputTokens: number; searchCalls: number };
   timeoutMs: number;
+  /** written in the transaction that completes a run: its alerts when a rate changed */
+  onRunCompleted?: visibilityRuns.OnRunCompleted;
+  /** after that transaction: the run's alerts queued for delivery */
+  queueAlerts?: (runId: string) => Promise<void>;
   log: Logger;
 };
 
@@ -65,6 +69,12 @@ export const monthStart = (now: Date): Date => new Date(Date.UTC(now.getUTCFullY
  */
 export const createVisibilitySampleJob = (deps: VisibilitySampleDeps) => {
   const { db, log } = deps;
+  /** A sample's end that completed its run: the alerts stored with the completion are queued. */
+  const ended = async (outcome: { runCompleted: boolean; runId?: string }) => {
+    if (outcome.runCompleted && outcome.runId) await deps.queueAlerts?.(outcome.runId);
+  };
+  const fail = async (sampleId: string, reason: { kind: string; message: string }) =>
+    ended(await visibilityRuns.failSample(db, sampleId, reason, deps.onRunCompleted));
   const slots = createSlots(deps.perEngine);
 
   const configOf = async (workspaceId: string, engine: EngineId): Promise<EngineConfig | null> => {
@@ -99,7 +109,7 @@ export const createVisibilitySampleJob = (deps: VisibilitySampleDeps) => {
     const analysis = analyseAnswer(answer, brand, competitors);
     const citedPage = analysis.brand.citedPages[0]?.url ?? null;
     const names = [analysis.brand, ...analysis.competitors];
-    return visibilityRuns.completeSample(
+    const outcome = await visibilityRuns.completeSample(
       db,
       sampleId,
       {
@@ -129,7 +139,9 @@ export const createVisibilitySampleJob = (deps: VisibilitySampleDeps) => {
         costUsd: answer.costUsd,
       },
       new Date(),
+      deps.onRunCompleted,
     );
+    await ended(outcome);
   };
 
   return async (job: Job, token?: string): Promise<void> => {
@@ -153,14 +165,14 @@ export const createVisibilitySampleJob = (deps: VisibilitySampleDeps) => {
     } catch (error) {
       if (!(error instanceof SecretBoxError)) throw error;
       // a key sealed under another SITE_SECRETS_KEY: asking again would fail the same way
-      await visibilityRuns.failSample(db, sampleId, {
+      await fail(sampleId, {
         kind: "auth",
         message: `the workspace's ${sample.engine} key cannot be opened by this service's SITE_SECRETS_KEY: set it again`,
       });
       return;
     }
     if (!config) {
-      await visibilityRuns.failSample(db, sampleId, {
+      await fail(sampleId, {
         kind: "auth",
         message: `no key for ${sample.engine}: neither the workspace nor the service has one`,
       });
@@ -168,7 +180,7 @@ export const createVisibilitySampleJob = (deps: VisibilitySampleDeps) => {
     }
     const prices = pricesFor(config);
     if (!prices) {
-      await visibilityRuns.failSample(db, sampleId, {
+      await fail(sampleId, {
         kind: "bad_request",
         message: `the model ${config.model} has no known price: set its prices`,
       });
@@ -218,7 +230,7 @@ export const createVisibilitySampleJob = (deps: VisibilitySampleDeps) => {
           log.info({ sampleId, engine: sample.engine, kind: error.kind, waitMs: wait }, "visibility sample waits");
           return await later(job, token, wait);
         }
-        await visibilityRuns.failSample(db, sampleId, { kind: error.kind, message: error.message });
+        await fail(sampleId, { kind: error.kind, message: error.message });
         return;
       }
       await store(sampleId, answer, brand, competitors);

@@ -81,7 +81,11 @@ export const createDeliveryReaper = ({
    * where each kind's last sweep stopped when it read a full page: a backlog of deliveries still
    * on their way (a receiver down for hours) does not hide the lost ones behind it
    */
-  const cursors: { callbacks: Cursor | null; alerts: Cursor | null } = { callbacks: null, alerts: null };
+  const cursors: { callbacks: Cursor | null; alerts: Cursor | null; visibilityAlerts: Cursor | null } = {
+    callbacks: null,
+    alerts: null,
+    visibilityAlerts: null,
+  };
   const after = (cursor: Cursor | null, field: "completedAt" | "createdAt") =>
     cursor ? { OR: [{ [field]: { gt: cursor.at } }, { [field]: cursor.at, id: { gt: cursor.id } }] } : {};
   const next = (rows: ReadonlyArray<{ id: string; at: Date | null }>): Cursor | null => {
@@ -139,18 +143,47 @@ export const createDeliveryReaper = ({
     }
   };
 
-  const sweepAlerts = async (result: DeliverySweep, now: number) => {
-    const alerts = await db.auditAlert.findMany({
-      where: {
-        state: "pending",
-        createdAt: { lt: new Date(now - orphanAfterMs) },
-        ...after(cursors.alerts, "createdAt"),
-      },
-      select: { id: true, attempts: true, createdAt: true, nextAttemptAt: true },
-      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-      take: PAGE,
+  /** An alert table as the sweep reads and gives up on it: audits' regressions or visibility runs' changes. */
+  const alertTables = {
+    audit: {
+      cursor: "alerts" as const,
+      pending: (where: object) =>
+        db.auditAlert.findMany({
+          where,
+          select: { id: true, attempts: true, createdAt: true, nextAttemptAt: true },
+          orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+          take: PAGE,
+        }),
+      giveUp: (id: string) =>
+        db.auditAlert.updateMany({ where: { id, state: "pending" }, data: { state: "failed", nextAttemptAt: null } }),
+      name: "regression alert",
+    },
+    visibility: {
+      cursor: "visibilityAlerts" as const,
+      pending: (where: object) =>
+        db.visibilityAlert.findMany({
+          where,
+          select: { id: true, attempts: true, createdAt: true, nextAttemptAt: true },
+          orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+          take: PAGE,
+        }),
+      giveUp: (id: string) =>
+        db.visibilityAlert.updateMany({
+          where: { id, state: "pending" },
+          data: { state: "failed", nextAttemptAt: null },
+        }),
+      name: "visibility alert",
+    },
+  };
+
+  const sweepAlerts = async (result: DeliverySweep, now: number, kind: keyof typeof alertTables) => {
+    const table = alertTables[kind];
+    const alerts = await table.pending({
+      state: "pending",
+      createdAt: { lt: new Date(now - orphanAfterMs) },
+      ...after(cursors[table.cursor], "createdAt"),
     });
-    cursors.alerts = next(alerts.map((alert) => ({ id: alert.id, at: alert.createdAt })));
+    cursors[table.cursor] = next(alerts.map((alert) => ({ id: alert.id, at: alert.createdAt })));
     for (const alert of alerts) {
       const pending: Pending = {
         jobId: alertJobId(alert.id),
@@ -160,20 +193,20 @@ export const createDeliveryReaper = ({
       const state = await lostJob(pending, now);
       if (state === null) continue;
       if (pending.made >= attempts) {
-        const { count } = await db.auditAlert.updateMany({
-          where: { id: alert.id, state: "pending" },
-          data: { state: "failed", nextAttemptAt: null },
-        });
+        const { count } = await table.giveUp(alert.id);
         result.failed += count;
         if (count > 0)
-          log.warn({ alertId: alert.id, attempts: pending.made }, "regression alert not delivered; giving up");
+          log.warn({ alertId: alert.id, attempts: pending.made }, `${table.name} not delivered; giving up`);
         continue;
       }
-      await enqueueAlert({ alertId: alert.id, attemptsBefore: pending.made }, resumedAt(pending, now));
+      await enqueueAlert(
+        { alertId: alert.id, attemptsBefore: pending.made, ...(kind === "visibility" ? { kind } : {}) },
+        resumedAt(pending, now),
+      );
       result.alertsRequeued += 1;
       log.warn(
         { alertId: alert.id, jobState: state, attemptsBefore: pending.made },
-        "regression alert queued again from its row",
+        `${table.name} queued again from its row`,
       );
     }
   };
@@ -182,7 +215,8 @@ export const createDeliveryReaper = ({
     const result: DeliverySweep = { callbacksRequeued: 0, alertsRequeued: 0, failed: 0 };
     const now = Date.now();
     await sweepCallbacks(result, now);
-    await sweepAlerts(result, now);
+    await sweepAlerts(result, now, "audit");
+    await sweepAlerts(result, now, "visibility");
     return result;
   };
   return { sweep };

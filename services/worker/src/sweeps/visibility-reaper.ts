@@ -24,12 +24,17 @@ export const createVisibilityReaper = ({
   queue,
   orphanAfterMs,
   runningAfterMs,
+  onRunCompleted,
+  queueAlerts,
   log,
 }: {
   db: Db;
   queue: Queue;
   orphanAfterMs: number;
   runningAfterMs: number;
+  /** written with a run this sweep completes: its alerts, as a sample's end would */
+  onRunCompleted?: visibilityRuns.OnRunCompleted;
+  queueAlerts?: (runId: string) => Promise<void>;
   log: Logger;
 }) => {
   const sweep = async (): Promise<VisibilitySweep> => {
@@ -61,7 +66,11 @@ export const createVisibilityReaper = ({
       select: { id: true },
       take: PAGE,
     });
-    for (const run of running) if (await visibilityRuns.finishIfDone(db, run.id)) result.runsFinished += 1;
+    for (const run of running)
+      if (await visibilityRuns.finishWith(db, run.id, onRunCompleted)) {
+        result.runsFinished += 1;
+        await queueAlerts?.(run.id);
+      }
     return result;
   };
   return { sweep };

@@ -151,6 +151,9 @@ describe("aeo_fix and aeo_generate", () => {
       "aeo_list_competitors",
       "aeo_add_competitor",
       "aeo_remove_competitor",
+      "aeo_visibility_run_start",
+      "aeo_visibility_run",
+      "aeo_visibility_samples",
     ]);
     const fix = tools.find((tool) => tool.name === "aeo_fix");
     expect(fix?.inputSchema).toMatchObject({

@@ -41,7 +41,7 @@ import {
   opsRoutes,
   type Reference,
 } from "./ops";
-import { type BrandingService, brandingRoutes, logoRoutes, type ReportService } from "./reports";
+import { type BrandingService, brandingRoutes, LOGO_PATH, logoRoutes, type ReportService } from "./reports";
 import type { ScanService } from "./scans";
 import { type ProgressDeps, progressRoutes, scanListRoutes, scanRoutes } from "./scans";
 import type { CitationService, KeywordService, SiteCredentials, SiteService } from "./sites";
@@ -296,6 +296,11 @@ export const createApp = (deps: AppDeps): Express => {
     res.setHeader("Cache-Control", "no-store");
     // an invitation's token is in its path: the logs get the pattern
     if (req.path.startsWith(INVITATION_LOOKUP)) res.locals.loggedPath = `${AUTH_PREFIX}${INVITATION_LOOKUP}:token`;
+    next();
+  });
+  // a report logo's unguessable token is its only protection: the logs get the pattern
+  app.use(LOGO_PATH, (_req, res, next) => {
+    res.locals.loggedPath = `${LOGO_PATH}/:token`;
     next();
   });
   // every declared path is a label of the request metrics

@@ -16,6 +16,7 @@ import {
   scans,
   schedules,
   sites,
+  transaction,
 } from "@scan/records";
 import { createAccount } from "./support/accounts";
 import { createTestDatabase, stopContainers, type TestDatabase } from "./support/services";
@@ -423,6 +424,58 @@ describe("@scan/records", () => {
       });
       expect(await schedules.remove(db, site.id)).toEqual({ moved: true });
       expect(await schedules.remove(db, site.id)).toEqual({ moved: false });
+    });
+  });
+
+  describe("transaction", () => {
+    const queuedScan = async () =>
+      (
+        await db.scan.create({
+          data: { id: randomUUID(), url: "https://records.example/page", mode: "quick", status: "queued", userId },
+        })
+      ).id;
+
+    it("runs again the transaction Postgres gives up to break a deadlock, so both writers store", async () => {
+      const [first, second] = [await queuedScan(), await queuedScan()];
+      // each transaction holds one row and then asks for the other: both wait until both hold one
+      let arrived = 0;
+      let bothHold!: () => void;
+      const holding = new Promise<void>((resolve) => {
+        bothHold = resolve;
+      });
+      const meet = async () => {
+        if (++arrived === 2) bothHold();
+        await holding;
+      };
+      let runs = 0;
+      const crossWrite = (one: string, other: string, by: number) =>
+        transaction(db, async (tx) => {
+          runs++;
+          await tx.scan.update({ where: { id: one }, data: { requeues: { increment: by } } });
+          await meet();
+          await tx.scan.update({ where: { id: other }, data: { requeues: { increment: by } } });
+        });
+      const outcomes = await Promise.allSettled([crossWrite(first, second, 1), crossWrite(second, first, 10)]);
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "fulfilled"]);
+      // Postgres broke the deadlock by giving one of them up; that one ran a second time
+      expect(runs).toBe(3);
+      const rows = await db.scan.findMany({ where: { id: { in: [first, second] } }, select: { requeues: true } });
+      expect(rows.map((row) => row.requeues)).toEqual([11, 11]);
+    }, 30_000);
+
+    it("does not run again a transaction that failed for another reason", async () => {
+      const id = await queuedScan();
+      let runs = 0;
+      await expect(
+        transaction(db, async (tx) => {
+          runs++;
+          await tx.scan.update({ where: { id }, data: { requeues: 5 } });
+          await tx.scan.create({ data: { id, url: "https://records.example/again", mode: "quick", userId } });
+        }),
+      ).rejects.toMatchObject({ code: "P2002" });
+      expect(runs).toBe(1);
+      // rolled back: the first write is not kept
+      expect((await db.scan.findUniqueOrThrow({ where: { id } })).requeues).toBe(0);
     });
   });
 });

@@ -1,5 +1,6 @@
 import type { AuditLogAction, AuditLogTarget } from "@scan/contract";
 import type { Db, Prisma } from "@scan/db";
+import { transaction } from "./transaction";
 import type { DbClient } from "./transitions";
 
 /**
@@ -74,7 +75,7 @@ export const append = async (db: DbClient, workspaceId: string, actor: Actor, ev
  * database lets through (`audit_log_entries_append_only` reads the transaction's setting).
  */
 export const prune = (db: Db, days: number, batchSize: number): Promise<number> =>
-  db.$transaction(async (tx) => {
+  transaction(db, async (tx) => {
     await tx.$executeRaw`SELECT set_config('scan.audit_log_prune', 'on', true)`;
     return tx.$executeRaw`DELETE FROM "audit_log_entries" WHERE "id" IN (
       SELECT "id" FROM "audit_log_entries" WHERE "created_at" < now() - ${days}::int * interval '1 day'

@@ -1,6 +1,7 @@
 import type { Audit, Db, Prisma } from "@scan/db";
 import { AUDIT_PAGE_OPEN, cancelWaiting } from "./audit-pages";
 import { type Verdict, verdictColumns } from "./outcome";
+import { transaction } from "./transaction";
 import { allows, type DbClient, startStates, type Transitions } from "./transitions";
 
 export type AuditState = Audit["status"];
@@ -125,7 +126,7 @@ export const admitPages = async (
   const urls = list.map((c) => c.url);
   const depths = list.map((c) => c.depth);
   const sitemapped = list.map((c) => c.inSitemap);
-  return db.$transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     const [audit] = await tx.$queryRaw<Array<{ room: number; discovered: number; status: AuditState }>>`
       SELECT "max_pages" - "discovered" AS room, "discovered", "status"::text AS status
       FROM "audits" WHERE "id" = ${auditId}::uuid FOR UPDATE`;
@@ -182,7 +183,7 @@ export const complete = (
   completedAt: Date,
   alongside?: (tx: DbClient) => Promise<unknown>,
 ): Promise<{ stored: boolean }> =>
-  db.$transaction(async (tx) => {
+  transaction(db, async (tx) => {
     const { count } = await tx.audit.updateMany({
       where: where(id, AUDIT_TRANSITIONS.complete),
       data: { status: AUDIT_TRANSITIONS.complete.to, report, ...verdictColumns(report), completedAt },
@@ -210,7 +211,7 @@ export const fail = async (db: DbClient, id: string, reason: { code: string; mes
  * pages being scanned finish and are kept. An ended audit is left as it is.
  */
 export const cancel = (db: Db, id: string) =>
-  db.$transaction(async (tx) => {
+  transaction(db, async (tx) => {
     const { count } = await tx.audit.updateMany({
       where: where(id, AUDIT_TRANSITIONS.cancel),
       data: { status: AUDIT_TRANSITIONS.cancel.to, completedAt: new Date() },

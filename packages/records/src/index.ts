@@ -1,7 +1,8 @@
 /**
  * The one writer of scan, audit, audit page, site, schedule, client and imported keyword rows, and of what a site's
  * AI visibility is tracked with: each kind's module holds its named operations and, for the kinds
- * with states, the transition table they read their starting states from.
+ * with states, the transition table they read their starting states from. Their writes of more than
+ * one statement run in `transaction`, which runs one again when Postgres gave it up to break a deadlock.
  */
 
 export type { Actor, AuditEvent } from "./audit-log";
@@ -34,6 +35,7 @@ export { CALLBACK_TRANSITIONS, SCAN_ENDED, SCAN_STATES, SCAN_TRANSITIONS, SCAN_W
 export * as schedules from "./schedules";
 export type { CompletedScan, Owner } from "./sites";
 export * as sites from "./sites";
+export { isConflict, TRANSACTION_ATTEMPTS, type TransactionOptions, transaction } from "./transaction";
 export { allows, type DbClient, type Move, startStates, type Transitions } from "./transitions";
 export * as visibility from "./visibility";
 export * as visibilityRuns from "./visibility-runs";

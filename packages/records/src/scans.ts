@@ -2,6 +2,7 @@ import type { ScanMode, ScanOutcome } from "@scan/contract";
 import type { Db, Prisma, Scan } from "@scan/db";
 import { outcomeColumns } from "./outcome";
 import { recordScanScores } from "./sites";
+import { transaction } from "./transaction";
 import { type DbClient, startStates, type Transitions } from "./transitions";
 
 export type ScanState = Scan["status"];
@@ -109,7 +110,7 @@ export type Completed =
  * site takes the scores, in one transaction (no completed scan without its site).
  */
 export const complete = (db: Db, id: string, outcome: ScanOutcome, mode: ScanMode): Promise<Completed> =>
-  db.$transaction(async (tx) => {
+  transaction(db, async (tx) => {
     const scan = await tx.scan.findUnique({
       where: { id },
       select: { createdAt: true, userId: true, workspaceId: true, url: true },

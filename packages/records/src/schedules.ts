@@ -1,6 +1,7 @@
 import type { Audit, AuditSchedule, Db, Prisma } from "@scan/db";
 import { AUDIT_WHERE, insertDiscovering } from "./audits";
 import { AUDIT_START_LOCK, quotaMonth } from "./quota-month";
+import { transaction } from "./transaction";
 import type { DbClient } from "./transitions";
 
 /**
@@ -53,7 +54,7 @@ export const startScheduledAudit = (
   schedule: Pick<AuditSchedule, "siteId" | "workspaceId" | "userId" | "mode" | "maxPages">,
   audit: { startUrl: string; include: string[]; exclude: string[]; requestId: string },
 ): Promise<ScheduledStart> =>
-  db.$transaction(async (tx) => {
+  transaction(db, async (tx) => {
     const { siteId } = schedule;
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`audit-schedule:${siteId}`}, 0))`;
     const fired = await tx.audit.findFirst({ where: { siteId, requestId: audit.requestId }, select: { id: true } });

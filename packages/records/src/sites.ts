@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type ScanMode, siteOriginOf } from "@scan/contract";
 import type { Db, Site } from "@scan/db";
+import { transaction } from "./transaction";
 import type { DbClient } from "./transitions";
 
 /**
@@ -148,7 +149,7 @@ export const remove = (
   /** more to do in the deletion's transaction once the site is gone (its audit log entry) */
   then?: (tx: DbClient) => Promise<void>,
 ) =>
-  db.$transaction(async (tx) => {
+  transaction(db, async (tx) => {
     await tx.auditAlert.deleteMany({ where: { siteId, workspaceId } });
     const { count } = await tx.site.deleteMany({ where: { id: siteId, workspaceId } });
     if (count > 0) await then?.(tx);

@@ -1,4 +1,5 @@
 import type { Db, Prisma, VisibilityRun, VisibilitySample } from "@scan/db";
+import { transaction } from "./transaction";
 import { allows, type DbClient, startStates, type Transitions } from "./transitions";
 
 export type RunState = VisibilityRun["status"];
@@ -83,7 +84,7 @@ export type NewRun = {
  * site breaks the partial unique index `visibility_runs_one_under_way` (Prisma's P2002).
  */
 export const insertRun = (db: Db, run: NewRun, samples: readonly PlannedSample[]) =>
-  db.$transaction(async (tx) => {
+  transaction(db, async (tx) => {
     const stored = await tx.visibilityRun.create({ data: { ...run, planned: samples.length } });
     await tx.visibilitySample.createMany({ data: samples.map((sample) => ({ ...sample, runId: stored.id })) });
     const ids = await tx.visibilitySample.findMany({
@@ -126,36 +127,34 @@ export const spentSince = async (db: DbClient, workspaceId: string, since: Date)
  * samples claimed at once never together pass it; a sample that would pass it is not claimed.
  */
 export const claimSample = (db: Db, sampleId: string, budget: BudgetCheck): Promise<Claim> =>
-  retryingConflicts(() =>
-    db.$transaction(async (tx) => {
-      const sample = await tx.visibilitySample.findUnique({ where: { id: sampleId }, include: { run: true } });
-      if (
-        !sample ||
-        !allows(SAMPLE_TRANSITIONS.claim, sample.status) ||
-        !allows(RUN_TRANSITIONS.claimSample, sample.run.status)
-      ) {
-        return { claimed: false, reason: "ended" };
-      }
-      if (budget.capUsd !== null) {
-        await tx.$queryRaw`SELECT 1 FROM "workspaces" WHERE "id" = ${sample.run.workspaceId}::uuid FOR UPDATE`;
-        // this sample's own reservation (a claim again after a lost worker) is not counted twice
-        const spent = (await spentSince(tx, sample.run.workspaceId, budget.since)) - sample.reservedUsd;
-        if (spent + budget.projectedUsd > budget.capUsd)
-          return { claimed: false, reason: "budget_exhausted", spentUsd: spent };
-      }
-      const { count } = await tx.visibilitySample.updateMany({
-        where: { id: sampleId, status: { in: startStates(SAMPLE_TRANSITIONS.claim) } },
-        data: { status: SAMPLE_TRANSITIONS.claim.to, attempts: { increment: 1 }, reservedUsd: budget.projectedUsd },
-      });
-      if (count === 0) return { claimed: false, reason: "ended" };
-      await tx.visibilityRun.updateMany({
-        where: { id: sample.runId, status: { in: startStates(RUN_TRANSITIONS.markRunning) } },
-        data: { status: RUN_TRANSITIONS.markRunning.to, startedAt: new Date() },
-      });
-      const claimed = await tx.visibilitySample.findUniqueOrThrow({ where: { id: sampleId }, include: { run: true } });
-      return { claimed: true, sample: claimed };
-    }),
-  );
+  transaction(db, async (tx) => {
+    const sample = await tx.visibilitySample.findUnique({ where: { id: sampleId }, include: { run: true } });
+    if (
+      !sample ||
+      !allows(SAMPLE_TRANSITIONS.claim, sample.status) ||
+      !allows(RUN_TRANSITIONS.claimSample, sample.run.status)
+    ) {
+      return { claimed: false, reason: "ended" };
+    }
+    if (budget.capUsd !== null) {
+      await tx.$queryRaw`SELECT 1 FROM "workspaces" WHERE "id" = ${sample.run.workspaceId}::uuid FOR UPDATE`;
+      // this sample's own reservation (a claim again after a lost worker) is not counted twice
+      const spent = (await spentSince(tx, sample.run.workspaceId, budget.since)) - sample.reservedUsd;
+      if (spent + budget.projectedUsd > budget.capUsd)
+        return { claimed: false, reason: "budget_exhausted", spentUsd: spent };
+    }
+    const { count } = await tx.visibilitySample.updateMany({
+      where: { id: sampleId, status: { in: startStates(SAMPLE_TRANSITIONS.claim) } },
+      data: { status: SAMPLE_TRANSITIONS.claim.to, attempts: { increment: 1 }, reservedUsd: budget.projectedUsd },
+    });
+    if (count === 0) return { claimed: false, reason: "ended" };
+    await tx.visibilityRun.updateMany({
+      where: { id: sample.runId, status: { in: startStates(RUN_TRANSITIONS.markRunning) } },
+      data: { status: RUN_TRANSITIONS.markRunning.to, startedAt: new Date() },
+    });
+    const claimed = await tx.visibilitySample.findUniqueOrThrow({ where: { id: sampleId }, include: { run: true } });
+    return { claimed: true, sample: claimed };
+  });
 
 /** Gives a claimed sample's reservation back and queues it again (it waits for a retry). */
 export const releaseSample = async (db: DbClient, sampleId: string) => {
@@ -198,7 +197,7 @@ export type OnRunCompleted = (tx: DbClient, runId: string) => Promise<unknown>;
 
 /** finishIfDone in a transaction with what goes with the completion (a sweep completing a run). */
 export const finishWith = (db: Db, runId: string, onCompleted?: OnRunCompleted): Promise<boolean> =>
-  db.$transaction(async (tx) => {
+  transaction(db, async (tx) => {
     const completed = await finishIfDone(tx, runId);
     if (completed) await onCompleted?.(tx, runId);
     return completed;
@@ -246,43 +245,41 @@ export const completeSample = (
   finishedAt: Date,
   onCompleted?: OnRunCompleted,
 ) =>
-  retryingConflicts(() =>
-    db.$transaction(async (tx) => {
-      const { trackUrl, citations, mentions, ...columns } = answer;
-      const { count } = await tx.visibilitySample.updateMany({
-        where: { id: sampleId, status: { in: startStates(SAMPLE_TRANSITIONS.complete) } },
-        data: {
-          ...columns,
-          citations: citations as unknown as Prisma.InputJsonValue,
-          mentions: mentions as unknown as Prisma.InputJsonValue,
-          status: SAMPLE_TRANSITIONS.complete.to,
-          reservedUsd: 0,
-          errorKind: null,
-          errorMessage: null,
-          finishedAt,
-        },
-      });
-      if (count === 0) return { stored: false, runCompleted: false };
-      const sample = await tx.visibilitySample.findUniqueOrThrow({ where: { id: sampleId }, include: { run: true } });
-      await tx.citationTrack.create({
-        data: {
-          userId: sample.run.userId,
-          workspaceId: sample.run.workspaceId,
-          siteId: sample.run.siteId,
-          platform: sample.engine,
-          queryText: sample.promptText,
-          cited: answer.brandCited,
-          citationUrl: trackUrl,
-          checkedAt: finishedAt,
-          sampleId,
-        },
-      });
-      await refreshRun(tx, sample.runId);
-      const runCompleted = await finishIfDone(tx, sample.runId);
-      if (runCompleted) await onCompleted?.(tx, sample.runId);
-      return { stored: true, runCompleted, runId: sample.runId };
-    }),
-  );
+  transaction(db, async (tx) => {
+    const { trackUrl, citations, mentions, ...columns } = answer;
+    const { count } = await tx.visibilitySample.updateMany({
+      where: { id: sampleId, status: { in: startStates(SAMPLE_TRANSITIONS.complete) } },
+      data: {
+        ...columns,
+        citations: citations as unknown as Prisma.InputJsonValue,
+        mentions: mentions as unknown as Prisma.InputJsonValue,
+        status: SAMPLE_TRANSITIONS.complete.to,
+        reservedUsd: 0,
+        errorKind: null,
+        errorMessage: null,
+        finishedAt,
+      },
+    });
+    if (count === 0) return { stored: false, runCompleted: false };
+    const sample = await tx.visibilitySample.findUniqueOrThrow({ where: { id: sampleId }, include: { run: true } });
+    await tx.citationTrack.create({
+      data: {
+        userId: sample.run.userId,
+        workspaceId: sample.run.workspaceId,
+        siteId: sample.run.siteId,
+        platform: sample.engine,
+        queryText: sample.promptText,
+        cited: answer.brandCited,
+        citationUrl: trackUrl,
+        checkedAt: finishedAt,
+        sampleId,
+      },
+    });
+    await refreshRun(tx, sample.runId);
+    const runCompleted = await finishIfDone(tx, sample.runId);
+    if (runCompleted) await onCompleted?.(tx, sample.runId);
+    return { stored: true, runCompleted, runId: sample.runId };
+  });
 
 /** Fails a sample with the engine's error kind; the run's counts are written again, and it completes if this was its last one. */
 export const failSample = (
@@ -291,74 +288,51 @@ export const failSample = (
   reason: { kind: string; message: string },
   onCompleted?: OnRunCompleted,
 ) =>
-  retryingConflicts(() =>
-    db.$transaction(async (tx) => {
-      const { count } = await tx.visibilitySample.updateMany({
-        where: { id: sampleId, status: { in: startStates(SAMPLE_TRANSITIONS.fail) } },
-        data: {
-          status: SAMPLE_TRANSITIONS.fail.to,
-          reservedUsd: 0,
-          errorKind: reason.kind,
-          errorMessage: reason.message.slice(0, 1000),
-          finishedAt: new Date(),
-        },
-      });
-      if (count === 0) return { moved: false, runCompleted: false };
-      const { runId } = await tx.visibilitySample.findUniqueOrThrow({
-        where: { id: sampleId },
-        select: { runId: true },
-      });
-      await refreshRun(tx, runId);
-      const runCompleted = await finishIfDone(tx, runId);
-      if (runCompleted) await onCompleted?.(tx, runId);
-      return { moved: true, runCompleted, runId };
-    }),
-  );
-
-/** Ends a run under way as `to` (failed with its reason, or cancelled); its samples not yet started are cancelled. */
-/** Postgres gave up the transaction to break a deadlock (40P01) or a serialization conflict (40001). */
-const isConflict = (error: unknown): boolean => {
-  const known = error as { code?: unknown; message?: unknown };
-  if (known?.code === "P2034") return true;
-  return typeof known?.message === "string" && /\b(40P01|40001)\b|deadlock detected/.test(known.message);
-};
+  transaction(db, async (tx) => {
+    const { count } = await tx.visibilitySample.updateMany({
+      where: { id: sampleId, status: { in: startStates(SAMPLE_TRANSITIONS.fail) } },
+      data: {
+        status: SAMPLE_TRANSITIONS.fail.to,
+        reservedUsd: 0,
+        errorKind: reason.kind,
+        errorMessage: reason.message.slice(0, 1000),
+        finishedAt: new Date(),
+      },
+    });
+    if (count === 0) return { moved: false, runCompleted: false };
+    const { runId } = await tx.visibilitySample.findUniqueOrThrow({
+      where: { id: sampleId },
+      select: { runId: true },
+    });
+    await refreshRun(tx, runId);
+    const runCompleted = await finishIfDone(tx, runId);
+    if (runCompleted) await onCompleted?.(tx, runId);
+    return { moved: true, runCompleted, runId };
+  });
 
 /**
- * Runs a transaction again when Postgres chose it to break a deadlock: ending a run writes the
- * run and its samples while sample jobs write a sample and then the run, so the two can meet.
- * The moves are conditional, so running one again changes nothing that already happened.
+ * Ends a run under way as `to` (failed with its reason, or cancelled); its samples not yet started are cancelled.
+ * It writes the run and then its samples where a sample job writes a sample and then the run, so
+ * the two can deadlock: `transaction` runs the one Postgres gave up again.
  */
-const retryingConflicts = async <T>(transaction: () => Promise<T>, attempts = 5): Promise<T> => {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await transaction();
-    } catch (error) {
-      if (attempt >= attempts || !isConflict(error)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20 * attempt + Math.random() * 30));
-    }
-  }
-};
-
 const endRun = (db: Db, runId: string, move: "fail" | "cancel", reason?: { code: string; message: string }) =>
-  retryingConflicts(() =>
-    db.$transaction(async (tx) => {
-      const { count } = await tx.visibilityRun.updateMany({
-        where: { id: runId, status: { in: startStates(RUN_TRANSITIONS[move]) } },
-        data: {
-          status: RUN_TRANSITIONS[move].to,
-          completedAt: new Date(),
-          ...(reason ? { errorCode: reason.code, errorMessage: reason.message.slice(0, 1000) } : {}),
-        },
-      });
-      if (count === 0) return { moved: false };
-      await tx.visibilitySample.updateMany({
-        where: { runId, status: "queued" },
-        data: { status: SAMPLE_TRANSITIONS.cancel.to, reservedUsd: 0, finishedAt: new Date() },
-      });
-      await refreshRun(tx, runId);
-      return { moved: true };
-    }),
-  );
+  transaction(db, async (tx) => {
+    const { count } = await tx.visibilityRun.updateMany({
+      where: { id: runId, status: { in: startStates(RUN_TRANSITIONS[move]) } },
+      data: {
+        status: RUN_TRANSITIONS[move].to,
+        completedAt: new Date(),
+        ...(reason ? { errorCode: reason.code, errorMessage: reason.message.slice(0, 1000) } : {}),
+      },
+    });
+    if (count === 0) return { moved: false };
+    await tx.visibilitySample.updateMany({
+      where: { runId, status: "queued" },
+      data: { status: SAMPLE_TRANSITIONS.cancel.to, reservedUsd: 0, finishedAt: new Date() },
+    });
+    await refreshRun(tx, runId);
+    return { moved: true };
+  });
 
 /** Fails a run under way with its reason (`budget_exhausted`, or a sweep's); samples being asked finish and are kept. */
 export const failRun = (db: Db, runId: string, reason: { code: string; message: string }) =>

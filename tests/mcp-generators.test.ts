@@ -154,6 +154,7 @@ describe("aeo_fix and aeo_generate", () => {
       "aeo_visibility_run_start",
       "aeo_visibility_run",
       "aeo_visibility_samples",
+      "aeo_import_keywords",
     ]);
     const fix = tools.find((tool) => tool.name === "aeo_fix");
     expect(fix?.inputSchema).toMatchObject({

@@ -83,6 +83,8 @@ describe("visibility tools", () => {
       aeo_visibility_run: [true, false],
       aeo_visibility_samples: [true, false],
     });
+    const importer = tools.find((tool) => tool.name === "aeo_import_keywords");
+    expect([importer?.annotations?.readOnlyHint, importer?.annotations?.destructiveHint]).toEqual([false, false]);
   });
 
   it("reads the profile, adds, lists and removes prompts", async () => {
@@ -124,6 +126,42 @@ describe("visibility tools", () => {
     });
     expect(removed.structuredContent).toEqual({ id: prompt.id, deleted: true });
     expect(await stack.db.visibilityPrompt.count({ where: { siteId: site } })).toBe(0);
+  });
+
+  it("imports a site's keywords from Search Console's queries export, all or nothing", async () => {
+    const mcp = await client(alice);
+    const csv = [
+      "Top queries,Clicks,Impressions,CTR,Position",
+      "acme widgets,40,900,4.44%,2.6",
+      "Acme  Widgets,1,10,10%,9",
+      "widgets for boats,3,300,1%,11.2",
+    ].join("\n");
+    const imported = await mcp.callTool({ name: "aeo_import_keywords", arguments: { site_id: site, csv } });
+    expect(imported.isError).toBeFalsy();
+    expect(imported.structuredContent).toMatchObject({ rows: 3, created: 2, updated: 0, skipped: [{ row: 3 }] });
+    expect(textOf(imported)).toMatch(
+      /^Read 3 queries: 2 newly tracked, 0 updated, 1 skipped\.\n- row 3 "acme widgets": /,
+    );
+    const stored = await stack.db.keyword.findMany({ where: { siteId: site }, orderBy: { keyword: "asc" } });
+    expect(stored.map((k) => [k.keyword, k.position, k.clicks, k.impressions])).toEqual([
+      ["acme widgets", 3, 40, 900],
+      ["widgets for boats", 11, 3, 300],
+    ]);
+
+    // a row at fault refuses the file and stores nothing, as the REST import does
+    await expect(
+      mcp.callTool({
+        name: "aeo_import_keywords",
+        arguments: { site_id: site, csv: "Top queries,Clicks,Impressions,CTR,Position\nacme,5,2,250%,1\n" },
+      }),
+    ).rejects.toThrow(/Nothing was imported: .*row 2: clicks \(5\) exceed impressions \(2\)/);
+    expect(await stack.db.keyword.count({ where: { siteId: site } })).toBe(2);
+
+    // another workspace's site is not found, and is left as it was
+    const other = await mcp.callTool({ name: "aeo_import_keywords", arguments: { site_id: bobSite, csv } });
+    expect(textOf(other)).toMatch(/^not_found: /);
+    expect(await stack.db.keyword.count({ where: { siteId: bobSite } })).toBe(0);
+    await stack.db.keyword.deleteMany({ where: { siteId: site } });
   });
 
   it("refuses bad arguments as invalid params, naming the field", async () => {

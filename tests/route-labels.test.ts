@@ -489,6 +489,16 @@ describe("route labels of the request metrics", () => {
           send: () => call(`/api/v1/sites/${siteId}/alerts`, { method: "POST", headers: key() }),
         },
       ],
+      "GET /api/v1/sites/:id/visibility/alerts": [
+        { status: 200, send: () => call(`/api/v1/sites/${siteId}/visibility/alerts`, { headers: key() }) },
+        { status: 401, send: () => call(`/api/v1/sites/${siteId}/visibility/alerts`) },
+        { status: 404, send: () => call(`/api/v1/sites/${randomUUID()}/visibility/alerts`, { headers: key() }) },
+        {
+          status: 405,
+          method: "POST",
+          send: () => call(`/api/v1/sites/${siteId}/visibility/alerts`, { method: "POST", headers: key() }),
+        },
+      ],
       "GET /api/v1/sites/:id/schedule": [
         { status: 404, send: () => call(`/api/v1/sites/${randomUUID()}/schedule`, { headers: key() }) },
         { status: 401, send: () => call(`/api/v1/sites/${siteId}/schedule`) },

@@ -220,6 +220,38 @@ describe("visibility alerts", () => {
       ["slack", 1, previous],
     ]);
     expect(received).toHaveLength(2);
+
+    // the site's visibility alerts over the API, in both forms: the change and each delivery, no secret
+    const listed = await call("GET", `/api/v1/sites/${siteId}/visibility/alerts`);
+    expect(listed.status).toBe(200);
+    const items = (listed.body as Json).data as Json[];
+    expect(
+      items.map((item) => [item.run_id, item.previous_run_id, item.delivery.channel, item.delivery.state]),
+    ).toEqual(
+      expect.arrayContaining([
+        [runId, previous, "webhook", "delivered"],
+        [runId, previous, "slack", "delivered"],
+      ]),
+    );
+    expect(items).toHaveLength(2);
+    expect(items[0]?.changes).toEqual(body.changes);
+    const slackView = items.find((item) => item.delivery.channel === "slack");
+    expect(slackView?.delivery.to).not.toContain("secret");
+    expect(JSON.stringify(listed.body)).not.toContain("/slack/T000/B000/secret");
+    const formB = await api(stack.gateway.url, `/api/v1/sites/${siteId}/visibility/alerts?limit=1`, {
+      headers: { "x-api-key": owner.key, "x-response-form": "B" },
+    });
+    expect(formB.status).toBe(200);
+    expect(formB.body).toMatchObject({
+      success: true,
+      data: [{ run_id: runId }],
+      meta: { page: 1, limit: 1, total: 2, hasMore: true },
+    });
+    const stranger = await createAccount(stack.db, "pro");
+    const hidden = await api(stack.gateway.url, `/api/v1/sites/${siteId}/visibility/alerts`, {
+      headers: { "x-api-key": stranger.key },
+    });
+    expect(hidden.status).toBe(404);
   }, 120_000);
 
   it("sends nothing when the mention rate moves from 5/12 to 7/12: noise by the test", async () => {

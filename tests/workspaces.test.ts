@@ -279,6 +279,7 @@ describe("workspaces", () => {
       case "DELETE /api/v1/sites/:id/schedule":
       case "GET /api/v1/sites/:id/audits":
       case "GET /api/v1/sites/:id/alerts":
+      case "GET /api/v1/sites/:id/visibility/alerts":
         return { path: site(route.path), about: true };
       case "GET /api/v1/sites/:id/visibility":
       case "GET /api/v1/sites/:id/prompts":

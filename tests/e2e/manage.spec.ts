@@ -176,3 +176,48 @@ test("the Operations chart has named axes with their ticks and a legend of one l
   await expectAccessible(page, "operations");
   expect(foreign()).toEqual([]);
 });
+
+test("a site's keywords are imported from Search Console's queries export", async ({ page }) => {
+  const foreign = collectRequests(page);
+  await signIn(page, await signUpByApi());
+  await page.getByRole("link", { name: "Sites" }).click();
+  await page.getByLabel("Address").fill(siteUrl());
+  await page.getByLabel("Name").fill("Client C");
+  await page.getByRole("button", { name: "Add site" }).click();
+  await page.getByRole("link", { name: "Client C" }).click();
+  const keywords = page.getByRole("region", { name: "Keywords" });
+  await expect(keywords.getByText("No tracked keywords.")).toBeVisible();
+
+  // a faulty file is refused naming its row and stores nothing; then a file is chosen and sent by keyboard
+  const importing = keywords.getByRole("form", { name: "Import keywords from Search Console" });
+  await importing
+    .getByLabel("Or paste the CSV")
+    .fill("Top queries,Clicks,Impressions,CTR,Position\ncrm for agencies,50,20,250%,3");
+  await importing.getByRole("button", { name: "Import keywords" }).click();
+  const refused = importing.getByRole("alert");
+  await expect(refused).toContainText("Nothing was imported");
+  await expect(refused.getByRole("listitem")).toHaveText(["row 2: clicks (50) exceed impressions (20)"]);
+  await expect(keywords.getByText("No tracked keywords.")).toBeVisible();
+  await importing.getByLabel("Or paste the CSV").fill("");
+  await importing.getByLabel("CSV file").setInputFiles({
+    name: "Queries.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from(
+      "\uFEFFTop queries,Clicks,Impressions,CTR,Position\r\ncrm for agencies,50,2000,2.5%,3.4\r\nCRM  for Agencies,1,5,20%,9\r\n",
+    ),
+  });
+  await importing.getByLabel("CSV file").focus();
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Tab");
+  await expect(importing.getByRole("button", { name: "Import keywords" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(keywords.getByText(/^Read 2 queries: 1 newly tracked, 0 updated, 1 skipped \(row 3: /)).toBeVisible();
+  const imported = keywords.getByRole("row", { name: /crm for agencies/ });
+  await expect(imported).toContainText("2,000");
+  await expect(imported).toContainText("new");
+  await expectAccessible(page, "site, keywords imported from Search Console");
+  await keywords.getByRole("button", { name: "Delete “crm for agencies”" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Delete keyword" }).click();
+  await expect(keywords.getByText("No tracked keywords.")).toBeVisible();
+  expect(foreign()).toEqual([]);
+});

@@ -42,6 +42,24 @@ export type AlertDeliveryState = z.infer<typeof AlertDeliveryState>;
 export const AlertChannel = z.enum(["webhook", "email", "slack"]);
 export type AlertChannel = z.infer<typeof AlertChannel>;
 
+/** How one alert was delivered: its channel, where it went (as it may be shown), its state and attempts. */
+export const AlertDeliveryView = z.object({
+  /** how it was sent: `webhook` (signed POST), `email` or `slack` */
+  channel: AlertChannel,
+  /** where it was sent, as it may be shown: the webhook's origin, the mail's addresses, the Slack URL masked */
+  to: z.string(),
+  /** `pending` until a 2xx (`delivered`) or the last attempt failed (`failed`) */
+  state: AlertDeliveryState,
+  /** sends tried so far */
+  attempts: z.int().nonnegative(),
+  /** why the last attempt failed (`HTTP 500`, `could not connect (ECONNREFUSED)`, ...); null after a success */
+  last_error: z.string().nullable(),
+  delivered_at: z.iso.datetime().nullable(),
+  /** the scheme, host and port the alert was sent to (empty for a mail) */
+  origin: z.string(),
+});
+export type AlertDeliveryView = z.infer<typeof AlertDeliveryView>;
+
 /**
  * A secret URL as it may be shown (a Slack webhook's path is its token): the scheme, host and
  * port, then the path's last 4 characters. Showing the same URL twice gives the same mask.
@@ -73,20 +91,6 @@ export const AuditAlertView = z.object({
   grade: z.object({ before: Grade, after: Grade }),
   reasons: z.array(RegressionReason).min(1),
   created_at: z.iso.datetime(),
-  delivery: z.object({
-    /** how it was sent: `webhook` (signed POST), `email` or `slack` */
-    channel: AlertChannel,
-    /** where it was sent, as it may be shown: the webhook's origin, the mail's addresses, the Slack URL masked */
-    to: z.string(),
-    /** `pending` until a 2xx (`delivered`) or the last attempt failed (`failed`) */
-    state: AlertDeliveryState,
-    /** sends tried so far */
-    attempts: z.int().nonnegative(),
-    /** why the last attempt failed (`HTTP 500`, `could not connect (ECONNREFUSED)`, ...); null after a success */
-    last_error: z.string().nullable(),
-    delivered_at: z.iso.datetime().nullable(),
-    /** the scheme, host and port the alert was sent to (empty for a mail) */
-    origin: z.string(),
-  }),
+  delivery: AlertDeliveryView,
 });
 export type AuditAlertView = z.infer<typeof AuditAlertView>;

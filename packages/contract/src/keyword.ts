@@ -116,6 +116,15 @@ export const KeywordImportResult = z.object({
 });
 export type KeywordImportResult = z.infer<typeof KeywordImportResult>;
 
+/**
+ * MCP aeo_import_keywords: a site and the text of Search Console's `Queries.csv`, imported as
+ * POST /api/v1/sites/{id}/keywords/import imports it (the tool server's body limit bounds it).
+ */
+export const ImportKeywordsToolInput = z.strictObject({
+  site_id: z.uuid({ error: "must be a site id (a UUID)" }),
+  csv: z.string().min(1, { error: "csv must be the text of Search Console's Queries.csv" }),
+});
+
 /** Search Console's search types (searchanalytics.query `type`). */
 export const SearchConsoleType = z.enum(["web", "image", "video", "news", "discover", "googleNews"], {
   error: "search_type must be one of web, image, video, news, discover, googleNews",

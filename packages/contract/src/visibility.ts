@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AlertDeliveryView } from "./audit-alerts";
 import { AiEngine } from "./citation";
 import { pageParams, queryFilter } from "./list-query";
 import { hasNoNul, NUL_MESSAGE } from "./text";
@@ -579,3 +580,21 @@ export const VisibilityAlert = z.object({
   detected_at: z.iso.datetime(),
 });
 export type VisibilityAlert = z.infer<typeof VisibilityAlert>;
+
+/**
+ * A stored visibility alert as GET /api/v1/sites/:id/visibility/alerts shows it: the run, the
+ * run it was compared with, the changes the test called real, and how its delivery went (where it
+ * was sent shown as for regression alerts: a webhook's origin, a mail's addresses, Slack masked).
+ */
+export const VisibilityAlertView = z.object({
+  id: z.uuid(),
+  site_id: z.uuid(),
+  /** the completed run whose rate changed */
+  run_id: z.uuid(),
+  /** the site's previous completed run, compared against */
+  previous_run_id: z.uuid(),
+  changes: z.array(VisibilityRateChange).min(1),
+  created_at: z.iso.datetime(),
+  delivery: AlertDeliveryView,
+});
+export type VisibilityAlertView = z.infer<typeof VisibilityAlertView>;

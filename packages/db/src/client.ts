@@ -17,6 +17,7 @@ export type {
   Scan,
   Site,
   User,
+  VisibilityAlert,
   VisibilityProfile,
   VisibilityPrompt,
   VisibilityRun,

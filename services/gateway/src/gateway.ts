@@ -49,7 +49,7 @@ import { createGeneratorTools } from "./generators";
 import { answerClientError, answerConnect } from "./http/errors";
 import { createEventStreams } from "./http/event-stream";
 import { createKeyService } from "./keys";
-import { createAuditTools, createMcpSessions, createVisibilityTools } from "./mcp";
+import { createAuditTools, createKeywordTools, createMcpSessions, createVisibilityTools } from "./mcp";
 import { createGatewayMetrics, type GatewayMetrics } from "./observability/metrics";
 import { createOperations, DASHBOARD_PATH } from "./ops";
 import { createBrandingService, createReportService } from "./reports";
@@ -317,6 +317,14 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     lifetimeMs: config.PROGRESS_STREAM_LIFETIME_S * 1000,
     retryMs: 2_000,
   });
+  const keywords = createKeywordService({
+    db,
+    sites,
+    searchConsole: createSearchConsoleReader({
+      rootUrl: config.SEARCH_CONSOLE_ROOT_URL,
+      timeoutMs: config.SEARCH_CONSOLE_TIMEOUT_MS,
+    }),
+  });
   const app = createApp({
     scans,
     tools: {
@@ -324,6 +332,7 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
       generators: createGeneratorTools({ pages, db, llm }),
       audits: createAuditTools({ audits, sites, assertScannable: scans.assertScannable }),
       visibility: createVisibilityTools(visibility),
+      keywords: createKeywordTools({ keywords }),
     },
     mcpSessions,
     // a key revoked here is dropped from this process's cache before the answer; other processes hear of it from Postgres
@@ -351,14 +360,7 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     usage: createUsageService({ db, monthlyQuotas }),
     auditLog: createAuditLogService({ db }),
     keyScope: createKeyScope({ db }),
-    keywords: createKeywordService({
-      db,
-      sites,
-      searchConsole: createSearchConsoleReader({
-        rootUrl: config.SEARCH_CONSOLE_ROOT_URL,
-        timeoutMs: config.SEARCH_CONSOLE_TIMEOUT_MS,
-      }),
-    }),
+    keywords,
     citations: createCitationService({ db, sites }),
     reports,
     branding,

@@ -1270,6 +1270,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sites/{id}/visibility/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A site's visibility alerts
+         * @description The visibility alerts stored for the site, newest first: one per completed run and channel (`webhook`, `email`, `slack`) for each run whose mention or citation rate changed against the site's previous completed run by Fisher's exact test (two-sided, p < 0.05), while the site's schedule had that channel. A change the test calls noise makes no alert.
+         *
+         *     Each names both runs and the changes (engine, `mention` or `citation`, the rates before and after with their 95 % Wilson intervals, p and the direction), as the signed `visibility.changed` webhook said them, with its delivery shown as `GET /api/v1/sites/{id}/alerts` shows a regression alert's: `channel`, `to` (the webhook's origin, the mail's addresses, or the Slack URL masked), `pending`, `delivered` or `failed`, the attempts, the last error and the origin. Another workspace's or an unknown site is 404.
+         */
+        get: operations["listSiteVisibilityAlerts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/scan/{id}/events": {
         parameters: {
             query?: never;
@@ -1717,6 +1739,10 @@ export interface components {
          *     | `aeo_add_prompt` | `site_id`, `text`, `topic`, `tags`, `locale` (optional) | the prompt tracked |
          *     | `aeo_add_competitor` | `site_id`, `name`, `aliases`, `domains` (optional) | the competitor, within the plan's number per site |
          *     | `aeo_remove_prompt`, `aeo_remove_competitor` | `site_id`, `prompt_id` or `competitor_id` | `{id, deleted}` |
+         *     | `aeo_visibility_run_start` | `site_id` | the run started (queued), as `POST /api/v1/sites/{id}/visibility/runs` |
+         *     | `aeo_visibility_run` | `run_id` | the run's status, progress, spend and measures, as `GET /api/v1/visibility/runs/{id}` |
+         *     | `aeo_visibility_samples` | `run_id`, `engine`, `prompt_id`, `page`, `limit` (optional) | a page of the run's answers with their citations |
+         *     | `aeo_import_keywords` | `site_id`, `csv` (Search Console's `Queries.csv`) | what the import created, updated and skipped, as `POST /api/v1/sites/{id}/keywords/import` |
          */
         JsonRpcMessage: {
             /** @constant */
@@ -13433,6 +13459,176 @@ export interface operations {
                                 title: string;
                                 pages: string[];
                             })[];
+                            /** Format: date-time */
+                            created_at: string;
+                            delivery: {
+                                /** @enum {string} */
+                                channel: "webhook" | "email" | "slack";
+                                to: string;
+                                /** @enum {string} */
+                                state: "pending" | "delivered" | "failed";
+                                attempts: number;
+                                last_error: string | null;
+                                delivered_at: string | null;
+                                origin: string;
+                            };
+                        }[];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            /** @description Not modified: `If-None-Match` names the current `ETag`. No body; the tag, caching headers and rate-limit headers are sent, and the request is not counted against the limit. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    listSiteVisibilityAlerts: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the site's visibility alerts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            /** Format: uuid */
+                            run_id: string;
+                            /** Format: uuid */
+                            previous_run_id: string;
+                            changes: {
+                                /** @enum {string} */
+                                engine: "chatgpt" | "claude" | "perplexity" | "gemini";
+                                /** @enum {string} */
+                                rate: "mention" | "citation";
+                                previous: {
+                                    successes: number;
+                                    n: number;
+                                    rate: number | null;
+                                    low: number;
+                                    high: number;
+                                };
+                                current: {
+                                    successes: number;
+                                    n: number;
+                                    rate: number | null;
+                                    low: number;
+                                    high: number;
+                                };
+                                p_value: number;
+                                /** @enum {string} */
+                                direction: "up" | "down";
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            delivery: {
+                                /** @enum {string} */
+                                channel: "webhook" | "email" | "slack";
+                                to: string;
+                                /** @enum {string} */
+                                state: "pending" | "delivered" | "failed";
+                                attempts: number;
+                                last_error: string | null;
+                                delivered_at: string | null;
+                                origin: string;
+                            };
+                        }[];
+                        meta: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            hasMore: boolean;
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            /** Format: uuid */
+                            run_id: string;
+                            /** Format: uuid */
+                            previous_run_id: string;
+                            changes: {
+                                /** @enum {string} */
+                                engine: "chatgpt" | "claude" | "perplexity" | "gemini";
+                                /** @enum {string} */
+                                rate: "mention" | "citation";
+                                previous: {
+                                    successes: number;
+                                    n: number;
+                                    rate: number | null;
+                                    low: number;
+                                    high: number;
+                                };
+                                current: {
+                                    successes: number;
+                                    n: number;
+                                    rate: number | null;
+                                    low: number;
+                                    high: number;
+                                };
+                                p_value: number;
+                                /** @enum {string} */
+                                direction: "up" | "down";
+                            }[];
                             /** Format: date-time */
                             created_at: string;
                             delivery: {

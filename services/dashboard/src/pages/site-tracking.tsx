@@ -8,6 +8,7 @@ import { asProblem, useLoad } from "../load";
 import { navigate } from "../router";
 import { useApi } from "../session";
 import { useCanWrite } from "../workspace";
+import { KeywordImport } from "./visibility-import";
 
 /** What a site is tracked by besides scans and audits: its keywords' positions and AI engines' citations. */
 
@@ -163,17 +164,26 @@ export const Keywords = ({
     void keywords.reload();
   };
   const form = canWrite ? (
-    <AddKeyword
-      siteId={siteId}
-      onAdded={(keyword, created) => {
-        if (created && page > 1) navigate(hrefFor(1));
-        changed(
-          created
-            ? `“${keyword.keyword}” is tracked.`
-            : `“${keyword.keyword}” was tracked already: its position is now ${keyword.position}.`,
-        );
-      }}
-    />
+    <>
+      <AddKeyword
+        siteId={siteId}
+        onAdded={(keyword, created) => {
+          if (created && page > 1) navigate(hrefFor(1));
+          changed(
+            created
+              ? `“${keyword.keyword}” is tracked.`
+              : `“${keyword.keyword}” was tracked already: its position is now ${keyword.position}.`,
+          );
+        }}
+      />
+      <KeywordImport
+        siteId={siteId}
+        onImported={(message) => {
+          if (page > 1) navigate(hrefFor(1));
+          changed(message);
+        }}
+      />
+    </>
   ) : null;
   const dialogs = (
     <>
@@ -224,7 +234,10 @@ export const Keywords = ({
         {said}
         <Empty title="No tracked keywords.">
           {canWrite ? (
-            <p>Track one below, or record positions from a rank tracker through the API (see /docs).</p>
+            <p>
+              Track one below, import Search Console's queries, or record positions from a rank tracker through the API
+              (see /docs).
+            </p>
           ) : null}
         </Empty>
         {form}
@@ -249,6 +262,12 @@ export const Keywords = ({
               <th scope="col" className="num">
                 Difficulty
               </th>
+              <th scope="col" className="num">
+                Clicks
+              </th>
+              <th scope="col" className="num">
+                Impressions
+              </th>
               {canWrite ? (
                 <th scope="col">
                   <span className="visually-hidden">Actions</span>
@@ -264,6 +283,8 @@ export const Keywords = ({
                 <td>{TREND[keyword.trend] ?? keyword.trend}</td>
                 <td className="num">{formatNumber(keyword.volume)}</td>
                 <td className="num">{keyword.difficulty}</td>
+                <td className="num">{keyword.clicks === null ? "–" : formatNumber(keyword.clicks)}</td>
+                <td className="num">{keyword.impressions === null ? "–" : formatNumber(keyword.impressions)}</td>
                 {canWrite ? (
                   <td className="row-actions">
                     <button

@@ -1,4 +1,5 @@
 import {
+  type AlertDeliveryView,
   type AuditAlertView,
   type ListPage,
   maskSecretUrl,
@@ -6,8 +7,10 @@ import {
   type PageMeta,
   pageMeta,
   RegressionAlert,
+  VisibilityAlert,
+  type VisibilityAlertView,
 } from "@scan/contract";
-import type { AuditAlert, Db } from "@scan/db";
+import type { AuditAlert, Db, VisibilityAlert as VisibilityAlertRow } from "@scan/db";
 import { siteNotFound } from "../sites";
 
 /** The scheme, host and port of an alert URL: its path and query may hold the receiver's token. */
@@ -19,12 +22,25 @@ const originOf = (url: string): string => {
   }
 };
 
+type Delivered = Pick<AuditAlert, "channel" | "url" | "state" | "attempts" | "lastError" | "deliveredAt">;
+
 /** Where an alert went, as it may be shown: a Slack URL is its secret, a webhook's path may be. */
-const shownTarget = (alert: AuditAlert): string => {
+const shownTarget = (alert: Delivered): string => {
   if (alert.channel === "email") return alert.url;
   if (alert.channel === "slack") return maskSecretUrl(alert.url);
   return originOf(alert.url);
 };
+
+/** How an alert of either kind was delivered, as it may be shown. */
+const deliveryOf = (alert: Delivered): AlertDeliveryView => ({
+  channel: alert.channel,
+  to: shownTarget(alert),
+  state: alert.state,
+  attempts: alert.attempts,
+  last_error: alert.state === "delivered" ? null : alert.lastError,
+  delivered_at: alert.deliveredAt?.toISOString() ?? null,
+  origin: alert.channel === "email" ? "" : originOf(alert.url),
+});
 
 export const toAlertView = (alert: AuditAlert): AuditAlertView => {
   // the stored body is what was (or will be) POSTed: the view reads the same facts from it
@@ -39,15 +55,20 @@ export const toAlertView = (alert: AuditAlert): AuditAlertView => {
     grade: body.grade,
     reasons: body.reasons,
     created_at: alert.createdAt.toISOString(),
-    delivery: {
-      channel: alert.channel,
-      to: shownTarget(alert),
-      state: alert.state,
-      attempts: alert.attempts,
-      last_error: alert.state === "delivered" ? null : alert.lastError,
-      delivered_at: alert.deliveredAt?.toISOString() ?? null,
-      origin: alert.channel === "email" ? "" : originOf(alert.url),
-    },
+    delivery: deliveryOf(alert),
+  };
+};
+
+export const toVisibilityAlertView = (alert: VisibilityAlertRow): VisibilityAlertView => {
+  const body = VisibilityAlert.parse(alert.body);
+  return {
+    id: alert.id,
+    site_id: alert.siteId,
+    run_id: alert.runId,
+    previous_run_id: alert.previousRunId,
+    changes: body.changes,
+    created_at: alert.createdAt.toISOString(),
+    delivery: deliveryOf(alert),
   };
 };
 
@@ -58,9 +79,15 @@ export type AlertService = {
     siteId: string,
     query: ListPage,
   ) => Promise<{ alerts: AuditAlertView[]; meta: PageMeta }>;
+  /** One of the workspace's sites' visibility alerts (a run's rate changed by the test), newest first. */
+  listVisibilityForSite: (
+    workspaceId: string,
+    siteId: string,
+    query: ListPage,
+  ) => Promise<{ alerts: VisibilityAlertView[]; meta: PageMeta }>;
 };
 
-/** A site's regression alerts (stored by the worker when an audit regressed), newest first. */
+/** A site's alerts, stored by the worker: regression alerts (an audit regressed) and visibility alerts (a run's rate changed), newest first. */
 export const createAlertService = ({ db }: { db: Db }): AlertService => {
   const listForSite = async (
     workspaceId: string,
@@ -84,5 +111,27 @@ export const createAlertService = ({ db }: { db: Db }): AlertService => {
     );
     return { alerts: rows.map(toAlertView), meta: pageMeta(query, total) };
   };
-  return { listForSite };
+  const listVisibilityForSite = async (
+    workspaceId: string,
+    siteId: string,
+    query: { page: number; limit: number },
+  ): Promise<{ alerts: VisibilityAlertView[]; meta: PageMeta }> => {
+    const site = await db.site.findFirst({ where: { id: siteId, workspaceId }, select: { id: true } });
+    if (!site) throw siteNotFound(siteId);
+    const where = { siteId, workspaceId };
+    const [total, rows] = await db.$transaction(
+      [
+        db.visibilityAlert.count({ where }),
+        db.visibilityAlert.findMany({
+          where,
+          orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+          skip: offsetOf(query),
+          take: query.limit,
+        }),
+      ],
+      { isolationLevel: "RepeatableRead" },
+    );
+    return { alerts: rows.map(toVisibilityAlertView), meta: pageMeta(query, total) };
+  };
+  return { listForSite, listVisibilityForSite };
 };

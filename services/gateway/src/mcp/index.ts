@@ -1,5 +1,6 @@
 /** The mcp feature's surface: what the composition root and other features use of it. */
 export { type AuditTools, createAuditTools } from "./audit-tools";
+export { createKeywordTools, importSummary, type KeywordTools } from "./keyword-tools";
 export { MCP_PATHS, mcpRoutes } from "./mcp.route";
 export { MCP_OPERATIONS } from "./mcp-operations";
 export { createMcpSessions, type McpSessions } from "./mcp-sessions";

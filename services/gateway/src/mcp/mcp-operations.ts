@@ -23,6 +23,10 @@ const TOOLS = [
   "aeo_list_competitors",
   "aeo_add_competitor",
   "aeo_remove_competitor",
+  "aeo_visibility_run_start",
+  "aeo_visibility_run",
+  "aeo_visibility_samples",
+  "aeo_import_keywords",
 ] as const;
 
 const JsonRpcId = z.union([z.string(), z.int()]);
@@ -52,6 +56,10 @@ const JsonRpcMessage = z
       "| `aeo_add_prompt` | `site_id`, `text`, `topic`, `tags`, `locale` (optional) | the prompt tracked |",
       "| `aeo_add_competitor` | `site_id`, `name`, `aliases`, `domains` (optional) | the competitor, within the plan's number per site |",
       "| `aeo_remove_prompt`, `aeo_remove_competitor` | `site_id`, `prompt_id` or `competitor_id` | `{id, deleted}` |",
+      "| `aeo_visibility_run_start` | `site_id` | the run started (queued), as `POST /api/v1/sites/{id}/visibility/runs` |",
+      "| `aeo_visibility_run` | `run_id` | the run's status, progress, spend and measures, as `GET /api/v1/visibility/runs/{id}` |",
+      "| `aeo_visibility_samples` | `run_id`, `engine`, `prompt_id`, `page`, `limit` (optional) | a page of the run's answers with their citations |",
+      "| `aeo_import_keywords` | `site_id`, `csv` (Search Console's `Queries.csv`) | what the import created, updated and skipped, as `POST /api/v1/sites/{id}/keywords/import` |",
     ].join("\n"),
   });
 

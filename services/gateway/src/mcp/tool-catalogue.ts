@@ -6,6 +6,8 @@ import {
   CompetitorPage,
   CompetitorView,
   DeletedRecord,
+  ImportKeywordsToolInput,
+  KeywordImportResult,
   ListToolInput,
   PromptPage,
   PromptView,
@@ -26,16 +28,23 @@ import type { GeneratorTools } from "../generators";
 import { FixInput, FixResult, GenerateInput, GenerateResult } from "../generators";
 import type { PageTools } from "../scans";
 import type { AuditTools } from "./audit-tools";
+import type { KeywordTools } from "./keyword-tools";
 import { defineTool, type ToolDefinition } from "./tool-server";
 import type { VisibilityTools } from "./visibility-tools";
 
-export type Tools = { pages: PageTools; generators: GeneratorTools; audits: AuditTools; visibility: VisibilityTools };
+export type Tools = {
+  pages: PageTools;
+  generators: GeneratorTools;
+  audits: AuditTools;
+  visibility: VisibilityTools;
+  keywords: KeywordTools;
+};
 
 /**
  * The tools the MCP server lists: those of docs/spec/public-scanning-api.md §4.8 in its order,
- * then the site audit, the visibility configuration and its runs.
+ * then the site audit, the visibility configuration and its runs, and the keyword import.
  */
-export const toolCatalogue = ({ pages, generators, audits, visibility }: Tools): ToolDefinition[] => [
+export const toolCatalogue = ({ pages, generators, audits, visibility, keywords }: Tools): ToolDefinition[] => [
   defineTool({
     name: "aeo_scan",
     title: "Scan a page for SEO, AEO and GEO",
@@ -214,5 +223,20 @@ export const toolCatalogue = ({ pages, generators, audits, visibility }: Tools):
     output: SamplePage,
     reaches: ({ run_id }) => ({ urls: [], runId: run_id, writes: false }),
     run: (args, context) => visibility.samples(args, context),
+  }),
+  defineTool({
+    name: "aeo_import_keywords",
+    title: "Import a site's keywords from Search Console",
+    description:
+      "Imports the text of Search Console's performance export `Queries.csv` (header Top queries, Clicks, " +
+      "Impressions, CTR, Position; at most 1,000 queries) into a site's tracked keywords, as " +
+      "POST /api/v1/sites/{id}/keywords/import does: a new query is tracked with its average position, clicks and " +
+      "impressions; a tracked one gets the new position and its trend. All or nothing: a row at fault refuses the " +
+      "whole file, naming up to 10 rows, and nothing is stored.",
+    input: ImportKeywordsToolInput,
+    output: KeywordImportResult,
+    effect: "adds",
+    reaches: ({ site_id }) => ({ urls: [], siteId: site_id, writes: true }),
+    run: (args, context) => keywords.importCsv(args, context),
   }),
 ];

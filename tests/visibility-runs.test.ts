@@ -348,6 +348,10 @@ describe("visibility runs", () => {
       },
       planned,
     );
+    // rows with no job: the running worker's sweep would queue them again after ORPHAN_AFTER_MS and
+    // its own claims would share the cap with this test's; dated ahead, they are not yet lost to it
+    await stack.db
+      .$executeRaw`UPDATE "visibility_samples" SET "updated_at" = now() + interval '1 hour' WHERE "id" = ANY(${sampleIds}::uuid[])`;
     const since = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1));
     const claims = await Promise.all(
       sampleIds.map((id) => visibilityRuns.claimSample(stack.db, id, { capUsd: 2.5, projectedUsd: 1, since })),

@@ -15,8 +15,9 @@ import type { Caller, KeyCaller } from "./authenticate";
  *   (403 for any other URL, the same answer whether the origin is anyone's site or not);
  *   workspace-level changes (adding a site, assigning a site to a client, managing clients) are 403.
  *
- * Every route that a key can call has a rule below, by its method and path; a route added
- * without one stops the app from building (`assertRulesCover`), so nothing new is open by default.
+ * Every route that a key can call declares what it reaches (`reach` on its declaration, one of
+ * `KEY_REACH`) unless it sits under a record's own path; a route added without one stops the app
+ * from building (`assertRulesCover`), so nothing new is open by default.
  */
 
 /** What a rule reads of a request: the inputs the route parsed. */
@@ -24,7 +25,11 @@ export type ScopedInput = { params: unknown; query: unknown; body: unknown; form
 
 type Kind = "site" | "scan" | "audit" | "keyword" | "citation" | "client" | "visibility run";
 
-type Rule =
+/**
+ * What a route reaches, for a client-scoped key: declared on the route (`reach`, from
+ * `KEY_REACH`), or, for a path under a record's own path, that record by its `:id`.
+ */
+export type KeyReach =
   /** a record named by a path parameter: outside the client is 404 */
   | { record: Kind; param: string }
   /** a list: its `client_id` filter is the key's client (another is 404) and its `site_id` the client's */
@@ -49,33 +54,25 @@ const manyUrls = (body: unknown): string[] => {
   return Array.isArray(urls) ? urls.filter((url): url is string => typeof url === "string") : [];
 };
 
-/** By `METHOD path` as declared; a path's records by their first path parameter. */
-const RULES: Record<string, Rule> = {
-  "POST /api/v1/scan": { urls: oneUrl },
-  "POST /api/v1/scans/batch": { urls: manyUrls },
-  "GET /api/v1/scans": { list: true },
-  "GET /api/v1/scan/:id": { record: "scan", param: "id" },
-  "GET /api/v1/scan/:id/events": { record: "scan", param: "id" },
-  "POST /api/v1/aeo-2/evaluate": { open: true },
-  "POST /api/v1/fix": { urls: oneUrl },
-  "POST /api/v1/generate": { urls: oneUrl },
-  "GET /api/v1/account": { open: true },
-  "GET /api/v1/usage": { list: true },
-  "GET /api/v1/sites": { list: true },
-  "POST /api/v1/sites": { workspace: true },
-  "GET /api/v1/keywords": { list: true },
-  "POST /api/v1/keywords": { bodySite: true },
-  "GET /api/v1/citations": { list: true },
-  "POST /api/v1/citations": { bodySite: true },
-  "GET /api/v1/clients": { list: true },
-  "POST /api/v1/clients": { workspace: true },
-  // the workspace's report letterhead: read by any key, changed only workspace-wide
-  "GET /api/v1/branding": { open: true },
-  "PUT /api/v1/branding": { workspace: true },
-};
+/** The reaches a route declares (`reach` on its declaration): by what of the request names the records. */
+export const KEY_REACH = {
+  /** a body naming one URL to scan (`url`): of an origin of the client's sites */
+  oneUrl: { urls: oneUrl },
+  /** a body naming URLs to scan (`urls`): each of an origin of the client's sites */
+  manyUrls: { urls: manyUrls },
+  /** a list: its `client_id` filter is the key's client and its `site_id` one of the client's sites */
+  list: { list: true },
+  /** a body naming a site by `site_id` */
+  bodySite: { bodySite: true },
+  /** nothing of any client's: the caller's plan and quota, a computation on the text sent */
+  open: { open: true },
+  /** a change of the workspace's shape: 403 for a client-scoped key */
+  workspace: { workspace: true },
+} as const satisfies Record<string, KeyReach>;
 
 /** Paths under a record's own path belong to that record. */
 const RECORD_PATHS: readonly [string, Kind][] = [
+  ["/api/v1/scan/:id", "scan"],
   ["/api/v1/sites/:id", "site"],
   ["/api/v1/audits/:id", "audit"],
   ["/api/v1/keywords/:id", "keyword"],
@@ -88,21 +85,24 @@ const RECORD_PATHS: readonly [string, Kind][] = [
 /** What a client-scoped key may not change even of its own client: the client itself. */
 const WORKSPACE_WRITES = new Set(["PATCH /api/v1/clients/:id", "DELETE /api/v1/clients/:id"]);
 
-const ruleOf = (method: string, path: string): Rule | undefined => {
-  const exact = RULES[`${method.toUpperCase()} ${path}`];
-  if (exact) return exact;
+/** A route as the scope reads it: its method, path and the reach it declares. */
+export type ScopedRoute = { method: string; path: string; reach?: KeyReach | undefined };
+
+const ruleOf = ({ path, reach }: ScopedRoute): KeyReach | undefined => {
+  if (reach) return reach;
   const record = RECORD_PATHS.find(([prefix]) => path === prefix || path.startsWith(`${prefix}/`));
   return record ? { record: record[1], param: "id" } : undefined;
 };
 
 /** The routes a key can call (authorization `anyone`, `account`, `account-or-link`, `account-or-cookie`) each have a rule. */
-export const assertRulesCover = (routes: readonly { method: string; path: string; authorization: unknown }[]) => {
+export const assertRulesCover = (routes: readonly (ScopedRoute & { authorization: unknown })[]) => {
   const keyed = new Set(["anyone", "account", "account-or-link", "account-or-cookie"]);
   const missing = routes
     .filter((route) => typeof route.authorization === "string" && keyed.has(route.authorization))
-    .filter((route) => ruleOf(route.method, route.path) === undefined)
+    .filter((route) => ruleOf(route) === undefined)
     .map((route) => `${route.method.toUpperCase()} ${route.path}`);
-  if (missing.length > 0) throw new Error(`No client-scope rule for ${missing.join(", ")} (access/key-scope.ts)`);
+  if (missing.length > 0)
+    throw new Error(`No key reach declared for ${missing.join(", ")} (\`reach\` on the route, KEY_REACH)`);
 };
 
 const READ_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -158,7 +158,7 @@ export type KeyScope = {
    * Refuses a client-scoped key what is outside its client; returns the query the route then
    * reads (a list's `client_id` set to the key's client).
    */
-  check: (route: { method: string; path: string }, caller: Caller | undefined, input: ScopedInput) => Promise<unknown>;
+  check: (route: ScopedRoute, caller: Caller | undefined, input: ScopedInput) => Promise<unknown>;
   /** The same for an MCP tool call: `writes` when the call scans or starts something. */
   checkTool: (caller: Caller, call: ToolReach) => Promise<void>;
 };
@@ -206,14 +206,10 @@ export const createKeyScope = ({ db }: { db: Db }): KeyScope => {
     if (outside !== undefined) throw outsideRefusal(outside);
   };
 
-  const check = async (
-    route: { method: string; path: string },
-    caller: Caller | undefined,
-    input: ScopedInput,
-  ): Promise<unknown> => {
+  const check = async (route: ScopedRoute, caller: Caller | undefined, input: ScopedInput): Promise<unknown> => {
     if (caller?.kind !== "key" || caller.clientId === null) return input.query;
     const scoped = { ...caller, clientId: caller.clientId };
-    const rule = ruleOf(route.method, route.path);
+    const rule = ruleOf(route);
     // a route without a rule is never reached by a client-scoped key (assertRulesCover at build)
     if (rule === undefined) throw notFound("site", "");
     if ("record" in rule) {

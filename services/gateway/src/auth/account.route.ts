@@ -1,4 +1,5 @@
 import { AccountView } from "@scan/contract";
+import { KEY_REACH } from "../access/key-scope";
 import type { RateLimiter } from "../access/rate-limiter";
 import { apiErrors, commonHeaders, NoStore, record } from "../docs/common";
 import { reply } from "../http/answer";
@@ -21,6 +22,7 @@ export const accountRoutes = ({ operations, limiter }: AccountRouteDeps): Route[
     {
       method: "get",
       path: "/api/v1/account",
+      reach: KEY_REACH.open,
       authorization: "account",
       uncountedForSessions: true,
       docs: {

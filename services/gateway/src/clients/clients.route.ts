@@ -7,6 +7,7 @@ import {
   UpdateClientRequest,
 } from "@scan/contract";
 import { actorOf } from "../access/actor";
+import { KEY_REACH } from "../access/key-scope";
 import {
   apiErrors,
   commonHeaders,
@@ -35,6 +36,7 @@ export const clientRoutes = (clients: ClientService): Route[] => [
     {
       method: "get",
       path: "/api/v1/clients",
+      reach: KEY_REACH.list,
       authorization: "account",
       query: { schema: ClientListQuery, hint: "page ≥ 1; limit from 1 to 100.", report: "names" },
       docs: {
@@ -59,6 +61,7 @@ export const clientRoutes = (clients: ClientService): Route[] => [
     {
       method: "post",
       path: "/api/v1/clients",
+      reach: KEY_REACH.workspace,
       authorization: "account",
       body: { schema: CreateClientRequest, hint: BODY_HINT, report: "names" },
       idempotent: true,

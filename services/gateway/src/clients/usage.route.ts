@@ -1,4 +1,5 @@
 import { UsageQuery, UsageView } from "@scan/contract";
+import { KEY_REACH } from "../access/key-scope";
 import { apiErrors, commonHeaders, NoStore, record } from "../docs/common";
 import { reply } from "../http/answer";
 import { type Route, route } from "../http/route";
@@ -13,6 +14,7 @@ export const usageRoutes = (usage: UsageService): Route[] => [
     {
       method: "get",
       path: "/api/v1/usage",
+      reach: KEY_REACH.list,
       authorization: "account",
       query: { schema: UsageQuery, hint: "client_id is a client's id from GET /api/v1/clients.", report: "names" },
       docs: {

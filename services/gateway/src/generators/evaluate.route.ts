@@ -1,6 +1,7 @@
 import { AEO2_META, EvaluateRequest, EvaluationMeta, EvaluationOutput, evaluateAeo2 } from "@scan/citation-evaluator";
 import { formASuccess, formBSuccess, RequestMeta } from "@scan/contract";
 import { z } from "zod";
+import { KEY_REACH } from "../access/key-scope";
 import { apiErrors, apiHeaders, commonHeaderParams } from "../docs/common";
 import { reply } from "../http/answer";
 import { type Route, route } from "../http/route";
@@ -19,6 +20,7 @@ export const evaluateRoutes = (): Route[] => [
     {
       method: "post",
       path: "/api/v1/aeo-2/evaluate",
+      reach: KEY_REACH.open,
       authorization: "account",
       body: { schema: EvaluateRequest, hint: BODY_HINT },
       docs: {

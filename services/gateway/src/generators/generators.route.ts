@@ -1,6 +1,7 @@
 import type { Response } from "express";
 import { z } from "zod";
 import type { AccountCaller } from "../access/authenticate";
+import { KEY_REACH } from "../access/key-scope";
 import { apiErrors, created, creatingHeaderParams } from "../docs/common";
 import { type Route, route } from "../http/route";
 import type { ToolContext } from "../scans";
@@ -33,6 +34,7 @@ export const generatorRoutes = (generators: GeneratorTools): Route[] => [
     {
       method: "post",
       path: "/api/v1/fix",
+      reach: KEY_REACH.oneUrl,
       authorization: "account",
       body: { schema: FixInput, hint: FIX_HINT },
       idempotent: true,
@@ -68,6 +70,7 @@ export const generatorRoutes = (generators: GeneratorTools): Route[] => [
     {
       method: "post",
       path: "/api/v1/generate",
+      reach: KEY_REACH.oneUrl,
       authorization: "account",
       body: { schema: GenerateInput, hint: GENERATE_HINT },
       idempotent: true,

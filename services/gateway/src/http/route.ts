@@ -3,7 +3,7 @@ import { type Request, type RequestHandler, type Response, Router } from "expres
 import type { z } from "zod";
 import type { ZodOpenApiOperationObject, ZodOpenApiParameters } from "zod-openapi";
 import type { AccountCaller, Caller, UserCaller } from "../access/authenticate";
-import { assertMayWrite, type KeyScope } from "../access/key-scope";
+import { assertMayWrite, type KeyReach, type KeyScope } from "../access/key-scope";
 import { type Answer, sendAnswer } from "./answer";
 import { methodNotAllowed } from "./errors";
 import { type BodyMediaType, type BodySent, type BodySpec, type InputSpec, parseBody, parseInput } from "./route-input";
@@ -106,6 +106,11 @@ export type RouteDeclaration<A extends Authorization, P extends z.ZodType, Q ext
    * session's workspace, accepting an invitation): a viewer may make it
    */
   viewerMayWrite?: boolean;
+  /**
+   * what a client-scoped API key reaches through it (access/key-scope.ts `KEY_REACH`); a route
+   * under a record's own path (`/api/v1/sites/:id/...`) reaches that record without saying so
+   */
+  reach?: KeyReach;
   /** its operation in the API reference */
   docs?: RouteDocs;
 };
@@ -130,6 +135,8 @@ export type Route = {
   query?: z.ZodType;
   body?: { schema: z.ZodType; optional: boolean; mediaType: BodyMediaType };
   docs?: RouteDocs;
+  /** what a client-scoped API key reaches through it, when declared */
+  reach?: KeyReach | undefined;
   /**
    * the express handlers to mount: the guard, if any, then the work, with `around` inside it;
    * `scope` refuses a client-scoped key what is outside its client before the work runs
@@ -237,6 +244,7 @@ export const route = <
     idempotent = false,
     uncountedForSessions = false,
     viewerMayWrite = false,
+    reach,
     docs,
   } = declaration;
   // the access middleware that authenticates callers runs under /api/v1 alone
@@ -263,6 +271,7 @@ export const route = <
       ? { schema: body.schema, optional: body.optional ?? false, mediaType: body.mediaType ?? "application/json" }
       : undefined,
     docs,
+    reach,
     handlers: (around, scope) => {
       const work: RequestHandler = async (req, res) => {
         const caller = callerFor(authorization, viewerMayWrite, res);
@@ -273,7 +282,7 @@ export const route = <
         };
         // a client-scoped key's request outside its client is refused here, once for every route
         const scopedQuery = scope
-          ? await scope.check({ method, path }, caller, { ...parsed, form: res.locals.form })
+          ? await scope.check({ method, path, reach }, caller, { ...parsed, form: res.locals.form })
           : parsed.query;
         const input = { caller, ...parsed, query: scopedQuery, req, res } as RouteInput<A, P, Q, B>;
         const answer = async () => sendAnswer(req, res, await handler(input));

@@ -1,5 +1,6 @@
 import { AppError, LOGO_MAX_BYTES, ReportBrandingRequest, ReportBrandingView } from "@scan/contract";
 import { z } from "zod";
+import { KEY_REACH } from "../access/key-scope";
 import { apiErrors, commonHeaders, record, serviceErrors, serviceHeaders } from "../docs/common";
 import { type Route, route } from "../http/route";
 import { type BrandingService, LOGO_PATH } from "./branding-service";
@@ -14,6 +15,7 @@ export const brandingRoutes = (branding: BrandingService): Route[] => [
     {
       method: "get",
       path: "/api/v1/branding",
+      reach: KEY_REACH.open,
       authorization: "account",
       docs: {
         operationId: "getReportBranding",
@@ -34,6 +36,7 @@ export const brandingRoutes = (branding: BrandingService): Route[] => [
     {
       method: "put",
       path: "/api/v1/branding",
+      reach: KEY_REACH.workspace,
       authorization: "account",
       maxContentLength: BRANDING_BODY_BYTES,
       body: {

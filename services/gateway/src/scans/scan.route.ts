@@ -11,6 +11,7 @@ import {
 } from "@scan/contract";
 import { toCallbackDelivery, toScanResult, toStoredScan } from "@scan/reports";
 import { z } from "zod";
+import { KEY_REACH } from "../access/key-scope";
 import { scanLink } from "../access/scan-access";
 import {
   apiErrors,
@@ -100,6 +101,7 @@ export const scanRoutes = (
     {
       method: "post",
       path: "/api/v1/scan",
+      reach: KEY_REACH.oneUrl,
       authorization: "anyone",
       body: { schema: ScanRequest, hint: BODY_HINT },
       idempotent: true,

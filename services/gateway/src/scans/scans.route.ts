@@ -9,6 +9,7 @@ import {
 } from "@scan/contract";
 import { toStoredScan } from "@scan/reports";
 import { z } from "zod";
+import { KEY_REACH } from "../access/key-scope";
 import { type RateLimiter, rateLimitHeaders } from "../access/rate-limiter";
 import {
   apiErrors,
@@ -46,6 +47,7 @@ export const scanListRoutes = ({ scans, sites, limiter, onRejected }: ScanListDe
     {
       method: "post",
       path: "/api/v1/scans/batch",
+      reach: KEY_REACH.manyUrls,
       authorization: "account",
       body: { schema: BatchScanRequest, hint: BATCH_HINT, report: "names" },
       idempotent: true,
@@ -117,6 +119,7 @@ export const scanListRoutes = ({ scans, sites, limiter, onRejected }: ScanListDe
     {
       method: "get",
       path: "/api/v1/scans",
+      reach: KEY_REACH.list,
       authorization: "account",
       query: { schema: ScanListQuery, hint: LIST_HINT, report: "names" },
       docs: {

@@ -7,6 +7,7 @@ import {
   RenameCitationRequest,
 } from "@scan/contract";
 import { ownerOf } from "../access/authenticate";
+import { KEY_REACH } from "../access/key-scope";
 import {
   apiErrors,
   commonHeaders,
@@ -34,6 +35,7 @@ export const citationRoutes = (citations: CitationService): Route[] => [
     {
       method: "get",
       path: "/api/v1/citations",
+      reach: KEY_REACH.list,
       authorization: "account",
       query: { schema: CitationListQuery, hint: QUERY_HINT, report: "names" },
       docs: {
@@ -58,6 +60,7 @@ export const citationRoutes = (citations: CitationService): Route[] => [
     {
       method: "post",
       path: "/api/v1/citations",
+      reach: KEY_REACH.bodySite,
       authorization: "account",
       body: { schema: RecordCitationRequest, hint: BODY_HINT, report: "names" },
       idempotent: true,

@@ -11,6 +11,7 @@ import {
 } from "@scan/contract";
 import { z } from "zod";
 import { ownerOf } from "../access/authenticate";
+import { KEY_REACH } from "../access/key-scope";
 import {
   apiErrors,
   commonHeaders,
@@ -105,6 +106,7 @@ export const keywordRoutes = (keywords: KeywordService): Route[] => [
     {
       method: "get",
       path: "/api/v1/keywords",
+      reach: KEY_REACH.list,
       authorization: "account",
       query: { schema: KeywordListQuery, hint: QUERY_HINT, report: "names" },
       docs: {
@@ -129,6 +131,7 @@ export const keywordRoutes = (keywords: KeywordService): Route[] => [
     {
       method: "post",
       path: "/api/v1/keywords",
+      reach: KEY_REACH.bodySite,
       authorization: "account",
       body: { schema: RecordKeywordRequest, hint: BODY_HINT, report: "names" },
       idempotent: true,

@@ -14,6 +14,7 @@ import {
 import { z } from "zod";
 import { actorOf } from "../access/actor";
 import { ownerOf } from "../access/authenticate";
+import { KEY_REACH } from "../access/key-scope";
 import type { ScheduleService } from "../audits";
 import {
   apiErrors,
@@ -54,6 +55,7 @@ export const siteRoutes = ({
     {
       method: "get",
       path: "/api/v1/sites",
+      reach: KEY_REACH.list,
       authorization: "account",
       query: { schema: SiteListQuery, hint: QUERY_HINT, report: "names" },
       docs: {
@@ -103,6 +105,7 @@ export const siteRoutes = ({
     {
       method: "post",
       path: "/api/v1/sites",
+      reach: KEY_REACH.workspace,
       authorization: "account",
       body: { schema: CreateSiteRequest, hint: BODY_HINT, report: "names" },
       idempotent: true,

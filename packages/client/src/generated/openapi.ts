@@ -1794,6 +1794,16 @@ export interface components {
                     title: string;
                     description: string;
                     fix: string;
+                    evidence?: {
+                        /** @enum {string} */
+                        grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                        source: {
+                            title: string;
+                            /** Format: uri */
+                            url: string;
+                        } | null;
+                        checked: string | null;
+                    };
                 }[] | null;
                 checks_pruned_at: string | null;
                 rendered: boolean | null;
@@ -1936,6 +1946,16 @@ export interface components {
                 title: string;
                 description: string;
                 fix: string;
+                evidence?: {
+                    /** @enum {string} */
+                    grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                    source: {
+                        title: string;
+                        /** Format: uri */
+                        url: string;
+                    } | null;
+                    checked: string | null;
+                };
             }[];
             rendered: boolean;
             renderFailure: {
@@ -2000,6 +2020,16 @@ export interface components {
                 title: string;
                 description: string;
                 fix: string;
+                evidence?: {
+                    /** @enum {string} */
+                    grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                    source: {
+                        title: string;
+                        /** Format: uri */
+                        url: string;
+                    } | null;
+                    checked: string | null;
+                };
             }[] | null;
             checks_pruned_at: string | null;
             rendered: boolean | null;
@@ -11363,6 +11393,16 @@ export interface operations {
                                     title: string;
                                     description: string;
                                     fix: string;
+                                    evidence?: {
+                                        /** @enum {string} */
+                                        grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                        source: {
+                                            title: string;
+                                            /** Format: uri */
+                                            url: string;
+                                        } | null;
+                                        checked: string | null;
+                                    };
                                     findings: {
                                         url: string;
                                         detail: string;
@@ -11383,6 +11423,16 @@ export interface operations {
                                     fail: number;
                                     skip: number;
                                     pass_rate: number | null;
+                                    evidence?: {
+                                        /** @enum {string} */
+                                        grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                        source: {
+                                            title: string;
+                                            /** Format: uri */
+                                            url: string;
+                                        } | null;
+                                        checked: string | null;
+                                    };
                                 }[];
                                 worst_pages: {
                                     url: string;
@@ -11499,6 +11549,16 @@ export interface operations {
                                     title: string;
                                     description: string;
                                     fix: string;
+                                    evidence?: {
+                                        /** @enum {string} */
+                                        grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                        source: {
+                                            title: string;
+                                            /** Format: uri */
+                                            url: string;
+                                        } | null;
+                                        checked: string | null;
+                                    };
                                     findings: {
                                         url: string;
                                         detail: string;
@@ -11519,6 +11579,16 @@ export interface operations {
                                     fail: number;
                                     skip: number;
                                     pass_rate: number | null;
+                                    evidence?: {
+                                        /** @enum {string} */
+                                        grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                        source: {
+                                            title: string;
+                                            /** Format: uri */
+                                            url: string;
+                                        } | null;
+                                        checked: string | null;
+                                    };
                                 }[];
                                 worst_pages: {
                                     url: string;
@@ -11703,6 +11773,16 @@ export interface operations {
                                     title: string;
                                     description: string;
                                     fix: string;
+                                    evidence?: {
+                                        /** @enum {string} */
+                                        grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                        source: {
+                                            title: string;
+                                            /** Format: uri */
+                                            url: string;
+                                        } | null;
+                                        checked: string | null;
+                                    };
                                     findings: {
                                         url: string;
                                         detail: string;
@@ -11723,6 +11803,16 @@ export interface operations {
                                     fail: number;
                                     skip: number;
                                     pass_rate: number | null;
+                                    evidence?: {
+                                        /** @enum {string} */
+                                        grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                        source: {
+                                            title: string;
+                                            /** Format: uri */
+                                            url: string;
+                                        } | null;
+                                        checked: string | null;
+                                    };
                                 }[];
                                 worst_pages: {
                                     url: string;
@@ -11835,6 +11925,16 @@ export interface operations {
                                     title: string;
                                     description: string;
                                     fix: string;
+                                    evidence?: {
+                                        /** @enum {string} */
+                                        grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                        source: {
+                                            title: string;
+                                            /** Format: uri */
+                                            url: string;
+                                        } | null;
+                                        checked: string | null;
+                                    };
                                     findings: {
                                         url: string;
                                         detail: string;
@@ -11855,6 +11955,16 @@ export interface operations {
                                     fail: number;
                                     skip: number;
                                     pass_rate: number | null;
+                                    evidence?: {
+                                        /** @enum {string} */
+                                        grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                        source: {
+                                            title: string;
+                                            /** Format: uri */
+                                            url: string;
+                                        } | null;
+                                        checked: string | null;
+                                    };
                                 }[];
                                 worst_pages: {
                                     url: string;
@@ -12006,6 +12116,16 @@ export interface operations {
                                     title: string;
                                     description: string;
                                     fix: string;
+                                    evidence?: {
+                                        /** @enum {string} */
+                                        grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                        source: {
+                                            title: string;
+                                            /** Format: uri */
+                                            url: string;
+                                        } | null;
+                                        checked: string | null;
+                                    };
                                     findings: {
                                         url: string;
                                         detail: string;
@@ -12026,6 +12146,16 @@ export interface operations {
                                     fail: number;
                                     skip: number;
                                     pass_rate: number | null;
+                                    evidence?: {
+                                        /** @enum {string} */
+                                        grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                        source: {
+                                            title: string;
+                                            /** Format: uri */
+                                            url: string;
+                                        } | null;
+                                        checked: string | null;
+                                    };
                                 }[];
                                 worst_pages: {
                                     url: string;
@@ -12138,6 +12268,16 @@ export interface operations {
                                     title: string;
                                     description: string;
                                     fix: string;
+                                    evidence?: {
+                                        /** @enum {string} */
+                                        grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                        source: {
+                                            title: string;
+                                            /** Format: uri */
+                                            url: string;
+                                        } | null;
+                                        checked: string | null;
+                                    };
                                     findings: {
                                         url: string;
                                         detail: string;
@@ -12158,6 +12298,16 @@ export interface operations {
                                     fail: number;
                                     skip: number;
                                     pass_rate: number | null;
+                                    evidence?: {
+                                        /** @enum {string} */
+                                        grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                        source: {
+                                            title: string;
+                                            /** Format: uri */
+                                            url: string;
+                                        } | null;
+                                        checked: string | null;
+                                    };
                                 }[];
                                 worst_pages: {
                                     url: string;
@@ -12307,6 +12457,16 @@ export interface operations {
                                     title: string;
                                     description: string;
                                     fix: string;
+                                    evidence?: {
+                                        /** @enum {string} */
+                                        grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                        source: {
+                                            title: string;
+                                            /** Format: uri */
+                                            url: string;
+                                        } | null;
+                                        checked: string | null;
+                                    };
                                     findings: {
                                         url: string;
                                         detail: string;
@@ -12327,6 +12487,16 @@ export interface operations {
                                     fail: number;
                                     skip: number;
                                     pass_rate: number | null;
+                                    evidence?: {
+                                        /** @enum {string} */
+                                        grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                        source: {
+                                            title: string;
+                                            /** Format: uri */
+                                            url: string;
+                                        } | null;
+                                        checked: string | null;
+                                    };
                                 }[];
                                 worst_pages: {
                                     url: string;
@@ -12439,6 +12609,16 @@ export interface operations {
                                     title: string;
                                     description: string;
                                     fix: string;
+                                    evidence?: {
+                                        /** @enum {string} */
+                                        grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                        source: {
+                                            title: string;
+                                            /** Format: uri */
+                                            url: string;
+                                        } | null;
+                                        checked: string | null;
+                                    };
                                     findings: {
                                         url: string;
                                         detail: string;
@@ -12459,6 +12639,16 @@ export interface operations {
                                     fail: number;
                                     skip: number;
                                     pass_rate: number | null;
+                                    evidence?: {
+                                        /** @enum {string} */
+                                        grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                        source: {
+                                            title: string;
+                                            /** Format: uri */
+                                            url: string;
+                                        } | null;
+                                        checked: string | null;
+                                    };
                                 }[];
                                 worst_pages: {
                                     url: string;
@@ -12584,6 +12774,16 @@ export interface operations {
                                 title: string;
                                 description: string;
                                 fix: string;
+                                evidence?: {
+                                    /** @enum {string} */
+                                    grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                    source: {
+                                        title: string;
+                                        /** Format: uri */
+                                        url: string;
+                                    } | null;
+                                    checked: string | null;
+                                };
                             }[] | null;
                             error: string | null;
                             scanned_at: string | null;
@@ -12635,6 +12835,16 @@ export interface operations {
                                 title: string;
                                 description: string;
                                 fix: string;
+                                evidence?: {
+                                    /** @enum {string} */
+                                    grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                    source: {
+                                        title: string;
+                                        /** Format: uri */
+                                        url: string;
+                                    } | null;
+                                    checked: string | null;
+                                };
                             }[] | null;
                             error: string | null;
                             scanned_at: string | null;
@@ -12947,6 +13157,16 @@ export interface operations {
                                 title: string;
                                 description: string;
                                 fix: string;
+                                evidence?: {
+                                    /** @enum {string} */
+                                    grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                    source: {
+                                        title: string;
+                                        /** Format: uri */
+                                        url: string;
+                                    } | null;
+                                    checked: string | null;
+                                };
                                 findings: {
                                     url: string;
                                     detail: string;
@@ -12967,6 +13187,16 @@ export interface operations {
                                 fail: number;
                                 skip: number;
                                 pass_rate: number | null;
+                                evidence?: {
+                                    /** @enum {string} */
+                                    grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                    source: {
+                                        title: string;
+                                        /** Format: uri */
+                                        url: string;
+                                    } | null;
+                                    checked: string | null;
+                                };
                             }[];
                             worst_pages: {
                                 url: string;
@@ -13040,6 +13270,16 @@ export interface operations {
                                 title: string;
                                 description: string;
                                 fix: string;
+                                evidence?: {
+                                    /** @enum {string} */
+                                    grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                    source: {
+                                        title: string;
+                                        /** Format: uri */
+                                        url: string;
+                                    } | null;
+                                    checked: string | null;
+                                };
                                 findings: {
                                     url: string;
                                     detail: string;
@@ -13060,6 +13300,16 @@ export interface operations {
                                 fail: number;
                                 skip: number;
                                 pass_rate: number | null;
+                                evidence?: {
+                                    /** @enum {string} */
+                                    grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                    source: {
+                                        title: string;
+                                        /** Format: uri */
+                                        url: string;
+                                    } | null;
+                                    checked: string | null;
+                                };
                             }[];
                             worst_pages: {
                                 url: string;

@@ -150,6 +150,7 @@ describe("MCP tool server", () => {
       const scan = ScanResult.parse(result.structuredContent);
       expect(scan.mode).toBe("full");
       expect(scan.checks).toHaveLength(57);
+      expect(scan.checks.every((check) => check.evidence !== undefined)).toBe(true);
     });
 
     it("aeo_score over SSE with ?key=: three area scores, overall, grade and the worst three problems", async () => {
@@ -174,6 +175,15 @@ describe("MCP tool server", () => {
       });
       const text = (result.content as Array<{ text: string }>)[0]?.text ?? "";
       expect(text).toContain(score.topProblems[0]?.title ?? "-");
+      // each problem carries its evidence grade, in the data and in the words
+      for (const problem of score.topProblems) {
+        expect(problem.evidence?.grade).toEqual(expect.any(String));
+        expect(text).toContain(
+          problem.evidence?.grade === "convention"
+            ? "convention only; not scored"
+            : `evidence: ${problem.evidence?.grade.replace("_", "-")}`,
+        );
+      }
     });
 
     it("aeo_score through a plain JSON-RPC POST to /mcp/sse, answered in the HTTP response", async () => {

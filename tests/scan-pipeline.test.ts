@@ -1,3 +1,5 @@
+import { CHECK_EVIDENCE, scoreChecks } from "@scan/checks";
+import { CheckEvidence } from "@scan/contract";
 import { createAccount } from "./support/accounts";
 import { type FixtureServer, hang, html, startFixtureServer, text } from "./support/fixture-server";
 import { createTestDatabase, stopContainers, type TestDatabase, testRedisUrl } from "./support/services";
@@ -103,9 +105,15 @@ describe("scan pipeline: gateway → queue → Chromium worker → Postgres", ()
           maxScore: expect.any(Number),
           title: expect.any(String),
           description: expect.any(String),
+          evidence: expect.objectContaining({
+            grade: expect.stringMatching(/^(documented|peer_reviewed|industry_study|convention)$/),
+          }),
         }),
       );
+      expect(CheckEvidence.parse(check.evidence)).toEqual(CHECK_EVIDENCE[check.id]);
     }
+    // the stored scores are the catalogue's weighing of these results: conventions count for nothing
+    expect(scoreChecks(data.checks).scores).toEqual(data.scores);
   });
 
   it("fails the title check on a page without a title, and stores the scan", async () => {
@@ -177,8 +185,9 @@ describe("scan pipeline: gateway → queue → Chromium worker → Postgres", ()
     expect(envelope.data.duration).toEqual(expect.any(Number));
     for (const check of envelope.data.checks) {
       expect(Object.keys(check)).toEqual(
-        expect.arrayContaining(["id", "category", "status", "score", "maxScore", "title", "description"]),
+        expect.arrayContaining(["id", "category", "status", "score", "maxScore", "title", "description", "evidence"]),
       );
+      expect(check.evidence.grade).toBe(CHECK_EVIDENCE[check.id]?.grade);
     }
   });
 

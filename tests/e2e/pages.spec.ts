@@ -175,6 +175,32 @@ test.describe("every page", () => {
     });
   });
 
+  test("a report labels every check with its evidence grade; the source opens by keyboard", async ({ page }) => {
+    await signIn(page, account);
+    await page.goto(`/app/scans/${ids.scan}`);
+    await expect(page.getByRole("heading", { level: 1, name: "Scan report" })).toBeVisible();
+    const failed = page.locator(".checks").first().locator(".check");
+    await expect(failed.first()).toBeVisible();
+    // every check drawn has its label
+    const drawn = await page.locator(".check").count();
+    await expect(page.locator(".check .evidence > summary")).toHaveCount(drawn);
+    const label = page.locator(".check .evidence > summary").first();
+    await label.focus();
+    await expect(label).toBeFocused();
+    await page.keyboard.press("Enter");
+    const source = page.locator(".check .evidence .evidence-source").first();
+    await expect(source).toBeVisible();
+    await expect(source).toContainText(/score/);
+    await page.screenshot({ path: test.info().outputPath("report-evidence.png"), fullPage: false });
+    await page.keyboard.press("Enter");
+    await expect(source).toBeHidden();
+    // a convention-only check says it is not scored
+    const convention = page.locator(".check .evidence-convention").first();
+    await convention.locator("summary").focus();
+    await page.keyboard.press("Space");
+    await expect(convention.locator(".evidence-source")).toContainText("does not count in the score");
+  });
+
   test("keyboard only: sign in, reach the sections and open a report", async ({ page }) => {
     await page.goto("/app/sign-in");
     // the page's title has the focus; the skip link is just before it

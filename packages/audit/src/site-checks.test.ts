@@ -1,7 +1,7 @@
-import { type AiCatalogDiscovery, aiCatalogSignals } from "@scan/checks";
+import { type AiCatalogDiscovery, aiCatalogSignals, allChecks, CHECK_EVIDENCE } from "@scan/checks";
 import type { CheckResult } from "@scan/contract";
 import type { PageFacts } from "./page-facts";
-import { type AuditedPage, runSiteChecks, type SiteCheckInput } from "./site-checks";
+import { type AuditedPage, runSiteChecks, type SiteCheckInput, siteChecks } from "./site-checks";
 import { buildSiteReport } from "./site-report";
 
 const O = "https://site.example";
@@ -139,6 +139,19 @@ describe("site checks", () => {
   });
 });
 
+describe("evidence grades of site checks", () => {
+  it("grades every site check, and grades nothing that is neither a page nor a site check", () => {
+    const ids = new Set([...allChecks.map((c) => c.id), ...siteChecks.map((c) => c.id)]);
+    expect(siteChecks.map((c) => c.id).filter((id) => !(id in CHECK_EVIDENCE))).toEqual([]);
+    expect(Object.keys(CHECK_EVIDENCE).filter((id) => !ids.has(id))).toEqual([]);
+  });
+
+  it("carries the grade on every site check result", () => {
+    const results = runSiteChecks(input([page("/")]));
+    for (const result of results) expect([result.id, result.evidence]).toEqual([result.id, CHECK_EVIDENCE[result.id]]);
+  });
+});
+
 describe("site report", () => {
   const check = (
     id: string,
@@ -160,8 +173,8 @@ describe("site report", () => {
     const report = buildSiteReport({
       mode: "full",
       pages: [
-        { url: `${O}/a`, overall: 90, checks: [check("indexable", "pass"), check("faq", "pass", "aeo")] },
-        { url: `${O}/b`, overall: 40, checks: [check("indexable", "fail"), check("faq", "skip", "aeo")] },
+        { url: `${O}/a`, overall: 90, checks: [check("indexable", "pass"), check("article-schema", "pass", "aeo")] },
+        { url: `${O}/b`, overall: 40, checks: [check("indexable", "fail"), check("article-schema", "skip", "aeo")] },
       ],
       siteChecks: [],
       discovery: null,
@@ -172,17 +185,43 @@ describe("site report", () => {
       fail: 1,
       pass_rate: 0.5,
     });
-    expect(report.page_checks.find((c) => c.id === "faq")).toMatchObject({ pages: 1, skip: 1, pass_rate: 1 });
+    expect(report.page_checks.find((c) => c.id === "article-schema")).toMatchObject({
+      pages: 1,
+      skip: 1,
+      pass_rate: 1,
+    });
     // seo: indexable earns 5 of 10 on average; aeo: 10 of 10; geo: nothing ran
     expect(report.scores).toEqual({ seo: 50, aeo: 100, geo: 100, overall: 80, total: 80 });
     expect(report.worst_pages.map((p) => p.url)).toEqual([`${O}/b`, `${O}/a`]);
     expect(report.partial).toBe(false);
   });
 
+  it("lists each page check with its evidence grade, and a convention-only site check moves no score", () => {
+    const report = (llmsLinks: "pass" | "fail") =>
+      buildSiteReport({
+        mode: "full",
+        pages: [{ url: `${O}/a`, overall: 90, checks: [check("indexable", "pass"), check("author", "fail", "geo")] }],
+        siteChecks: [
+          {
+            ...check("llms-txt-links", llmsLinks, "geo"),
+            evidence: CHECK_EVIDENCE["llms-txt-links"],
+            findings: [],
+            findings_total: 0,
+          },
+        ],
+        discovery: null,
+      });
+    expect(report("fail").scores).toEqual(report("pass").scores);
+    expect(report("pass").scores.geo).toBe(0);
+    expect(report("pass").page_checks.find((c) => c.id === "author")?.evidence?.grade).toBe("documented");
+  });
+
   it("caps the overall at 39 when no page may be indexed", () => {
     const report = buildSiteReport({
       mode: "quick",
-      pages: [{ url: `${O}/a`, overall: 39, checks: [check("indexable", "fail"), check("faq", "pass", "aeo")] }],
+      pages: [
+        { url: `${O}/a`, overall: 39, checks: [check("indexable", "fail"), check("article-schema", "pass", "aeo")] },
+      ],
       siteChecks: [],
       discovery: null,
     });

@@ -1,4 +1,4 @@
-import { AiCatalogDiscovery, aiCatalogState } from "@scan/checks";
+import { AiCatalogDiscovery, aiCatalogState, evidenceFor } from "@scan/checks";
 import type { AuditPageStatus, CheckCategory, CheckSeverity, SiteCheckResult, SiteFinding } from "@scan/contract";
 import type { CrawlerRobots } from "./crawler-robots";
 import type { PageFacts } from "./page-facts";
@@ -445,6 +445,7 @@ export const runSiteChecks = (input: SiteCheckInput): SiteCheckResult[] => {
       severity: definition.severity,
       maxScore: definition.maxScore,
       title: definition.title,
+      evidence: evidenceFor(definition.id),
     };
     const kept = findings.slice(0, MAX_FINDINGS).map((finding) => ({
       ...finding,

@@ -1,4 +1,4 @@
-import { pointsFor, scoreChecks } from "@scan/checks";
+import { CHECK_EVIDENCE, pointsFor, scoreChecks } from "@scan/checks";
 import type {
   AuditDiscovery,
   AuditPageStatus,
@@ -47,6 +47,8 @@ const aggregate = (results: readonly CheckResult[]): { result: CheckResult; summ
     if (result.status !== "skip") points += pointsFor(result.status, result.maxScore);
   }
   const ran = counts.pass + counts.warn + counts.fail;
+  // results stored before they carried a grade take the catalogue's
+  const evidence = first.evidence ?? CHECK_EVIDENCE[first.id];
   const status: CheckStatus = ran === 0 ? "skip" : counts.pass === ran ? "pass" : counts.fail === ran ? "fail" : "warn";
   const summary: PageCheckSummary = {
     id: first.id,
@@ -59,6 +61,7 @@ const aggregate = (results: readonly CheckResult[]): { result: CheckResult; summ
     fail: counts.fail,
     skip: counts.skip,
     pass_rate: ran === 0 ? null : Math.round((counts.pass / ran) * 10_000) / 10_000,
+    ...(evidence ? { evidence } : {}),
   };
   const result: CheckResult = {
     id: first.id,
@@ -70,6 +73,7 @@ const aggregate = (results: readonly CheckResult[]): { result: CheckResult; summ
     score: ran === 0 ? 0 : points / ran,
     description: `passes on ${counts.pass} of ${ran} pages`,
     fix: first.fix,
+    ...(evidence ? { evidence } : {}),
   };
   return { result, summary };
 };

@@ -1,4 +1,5 @@
 import type { CheckCategory, CheckResult, CheckSeverity } from "@scan/contract";
+import { evidenceFor } from "./evidence";
 import type { Page } from "./page";
 import { pointsFor } from "./score/scorer";
 
@@ -50,4 +51,5 @@ export const toResult = (check: CheckDefinition, verdict: Verdict): CheckResult 
   title: check.title,
   description: verdict.description,
   fix: verdict.fix ?? "",
+  evidence: evidenceFor(check.id),
 });

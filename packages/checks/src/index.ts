@@ -12,6 +12,7 @@ export * from "./agentic/ai-catalog";
 export { CLS_GOOD, CLS_POOR } from "./agentic/layout-shift.check";
 export { formLabel } from "./agentic/webmcp.check";
 export * from "./check";
+export * from "./evidence";
 export * from "./geo/ai-search-access.check";
 export * from "./geo/author.check";
 export * from "./geo/byline";

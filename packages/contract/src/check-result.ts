@@ -9,6 +9,24 @@ export type CheckStatus = z.infer<typeof CheckStatus>;
 export const CheckSeverity = z.enum(["critical", "warning", "info"]);
 export type CheckSeverity = z.infer<typeof CheckSeverity>;
 
+/**
+ * How well what a check asks for is known to matter (docs/checks.md, "Evidence grades"):
+ * documented by the engine or search vendor, shown by peer-reviewed research, seen in a
+ * correlational industry study, or convention only.
+ */
+export const EvidenceGrade = z.enum(["documented", "peer_reviewed", "industry_study", "convention"]);
+export type EvidenceGrade = z.infer<typeof EvidenceGrade>;
+
+/** Where a check's grade comes from: the source and the day it was last confirmed to say so. */
+export const CheckEvidence = z.object({
+  grade: EvidenceGrade,
+  /** null only for a convention no vendor or study speaks to */
+  source: z.object({ title: z.string().min(1), url: z.url() }).nullable(),
+  /** the day the source was confirmed to exist and say what the grade claims (YYYY-MM-DD); null with source */
+  checked: z.iso.date().nullable(),
+});
+export type CheckEvidence = z.infer<typeof CheckEvidence>;
+
 /** One check's verdict on one page, as stored and as returned by the API. */
 export const CheckResult = z.object({
   id: z.string().min(1),
@@ -20,5 +38,7 @@ export const CheckResult = z.object({
   title: z.string(),
   description: z.string(),
   fix: z.string(),
+  /** the check's evidence grade; absent only on results stored before checks carried one */
+  evidence: CheckEvidence.optional(),
 });
 export type CheckResult = z.infer<typeof CheckResult>;

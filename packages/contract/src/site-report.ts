@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CheckCategory, CheckResult, CheckSeverity } from "./check-result";
+import { CheckCategory, CheckEvidence, CheckResult, CheckSeverity } from "./check-result";
 import { Grade } from "./grade";
 import { IssueCounts } from "./scan";
 
@@ -44,6 +44,8 @@ export const PageCheckSummary = z.object({
   skip: z.int().nonnegative(),
   /** pass ÷ pages, 0 to 1; null when it ran nowhere */
   pass_rate: z.number().min(0).max(1).nullable(),
+  /** the check's evidence grade (docs/checks.md, "Evidence grades") */
+  evidence: CheckEvidence.optional(),
 });
 export type PageCheckSummary = z.infer<typeof PageCheckSummary>;
 

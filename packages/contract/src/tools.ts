@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MAX_AUDIT_PAGES } from "./audit";
-import { CheckCategory, CheckSeverity, CheckStatus } from "./check-result";
+import { CheckCategory, CheckEvidence, CheckSeverity, CheckStatus } from "./check-result";
 import { Grade } from "./grade";
 import { ScanMode } from "./scan";
 
@@ -38,6 +38,8 @@ export const Problem = z.object({
   title: z.string(),
   description: z.string(),
   fix: z.string(),
+  /** the check's evidence grade (docs/checks.md, "Evidence grades") */
+  evidence: CheckEvidence.optional(),
 });
 export type Problem = z.infer<typeof Problem>;
 

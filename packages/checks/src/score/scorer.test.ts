@@ -1,5 +1,12 @@
-import type { CheckResult } from "@scan/contract";
-import { scoreChecks } from "./scorer";
+import type { CheckEvidence, CheckResult, EvidenceGrade } from "@scan/contract";
+import { allChecks, checksFor } from "../registry";
+import { pointsFor, scoreChecks } from "./scorer";
+
+const graded = (grade: EvidenceGrade): CheckEvidence => ({
+  grade,
+  source: { title: "t", url: "https://example.com/" },
+  checked: "2026-11-27",
+});
 
 const result = (overrides: Partial<CheckResult>): CheckResult => ({
   id: "x",
@@ -11,6 +18,7 @@ const result = (overrides: Partial<CheckResult>): CheckResult => ({
   title: "",
   description: "",
   fix: "",
+  evidence: graded("documented"),
   ...overrides,
 });
 
@@ -58,5 +66,94 @@ describe("scoreChecks", () => {
 
   it("treats an area with only skipped checks as having nothing wrong", () => {
     expect(scoreChecks([result({ status: "skip", score: 0 })]).scores.seo).toBe(100);
+  });
+
+  it("weighs each check's points by its evidence grade: documented 1, peer-reviewed 0.8, industry study 0.5", () => {
+    const card = scoreChecks([
+      result({ id: "d", category: "geo", status: "pass", score: 10, maxScore: 10 }),
+      result({ id: "p", category: "geo", status: "fail", score: 0, maxScore: 10, evidence: graded("peer_reviewed") }),
+      result({ id: "i", category: "geo", status: "fail", score: 0, maxScore: 10, evidence: graded("industry_study") }),
+    ]);
+    // 10 / (10 + 8 + 5) = 43.5 %; unweighted it would be 10 / 30 = 33 %
+    expect(card.scores.geo).toBe(43);
+    const equal = { documented: 1, peer_reviewed: 1, industry_study: 1, convention: 1 };
+    expect(
+      scoreChecks(
+        [
+          result({ id: "d", category: "geo", status: "pass", score: 10, maxScore: 10 }),
+          result({
+            id: "p",
+            category: "geo",
+            status: "fail",
+            score: 0,
+            maxScore: 10,
+            evidence: graded("peer_reviewed"),
+          }),
+          result({
+            id: "i",
+            category: "geo",
+            status: "fail",
+            score: 0,
+            maxScore: 10,
+            evidence: graded("industry_study"),
+          }),
+        ],
+        equal,
+      ).scores.geo,
+    ).toBe(33);
+  });
+
+  it("never lets a convention-only check move a score, whatever its verdict", () => {
+    const withConvention = (status: "pass" | "warn" | "fail" | "skip") =>
+      scoreChecks([
+        result({ id: "a", status: "warn", score: 5, maxScore: 10 }),
+        result({ id: "c", status, score: pointsFor(status, 20), maxScore: 20, evidence: graded("convention") }),
+      ]);
+    const scores = (["pass", "warn", "fail", "skip"] as const).map((status) => withConvention(status).scores);
+    for (const s of scores) expect(s).toEqual(scores[0]);
+    expect(scores[0]?.seo).toBe(50);
+    // it still counts as an issue: the report shows its verdict
+    expect(withConvention("fail").issues.warning).toBe(2);
+  });
+
+  it("takes the catalogue's grade for a result stored without one", () => {
+    // llms-txt is convention in the catalogue: failing it changes nothing
+    const stored = (status: "pass" | "fail") =>
+      scoreChecks([
+        result({ id: "title", status: "pass", score: 8, maxScore: 8, evidence: undefined }),
+        result({
+          id: "llms-txt",
+          category: "geo",
+          status,
+          score: pointsFor(status, 5),
+          maxScore: 5,
+          evidence: undefined,
+        }),
+        result({ id: "author", category: "geo", status: "pass", score: 3, maxScore: 3, evidence: undefined }),
+      ]).scores;
+    expect(stored("fail")).toEqual(stored("pass"));
+    expect(stored("fail").geo).toBe(100);
+    expect(() => scoreChecks([result({ id: "no-such-check", evidence: undefined })])).toThrow(/no evidence grade/);
+  });
+
+  it("scores a real page the same whatever its convention-only checks say", () => {
+    const conventions = allChecks.filter((check) => check.quick && check.id === "llms-txt");
+    expect(conventions).toHaveLength(1);
+    const page = (conventionStatus: "pass" | "fail") =>
+      checksFor("quick").map((check) => {
+        const convention = check.id === "llms-txt" || check.id === "title-length" || check.id === "qa-content";
+        const status = convention ? conventionStatus : "pass";
+        return result({
+          id: check.id,
+          category: check.category,
+          severity: check.severity,
+          status,
+          score: pointsFor(status, check.maxScore),
+          maxScore: check.maxScore,
+          evidence: undefined,
+        });
+      });
+    expect(scoreChecks(page("fail")).scores).toEqual(scoreChecks(page("pass")).scores);
+    expect(scoreChecks(page("fail")).scores.overall).toBe(100);
   });
 });

@@ -1820,6 +1820,16 @@ export interface components {
                     title: string;
                     description: string;
                     fix: string;
+                    evidence?: {
+                        /** @enum {string} */
+                        grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                        source: {
+                            title: string;
+                            /** Format: uri */
+                            url: string;
+                        } | null;
+                        checked: string | null;
+                    };
                 }[] | null;
                 checks_pruned_at: string | null;
                 rendered: boolean | null;
@@ -1962,6 +1972,16 @@ export interface components {
                 title: string;
                 description: string;
                 fix: string;
+                evidence?: {
+                    /** @enum {string} */
+                    grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                    source: {
+                        title: string;
+                        /** Format: uri */
+                        url: string;
+                    } | null;
+                    checked: string | null;
+                };
             }[];
             rendered: boolean;
             renderFailure: {
@@ -2026,6 +2046,16 @@ export interface components {
                 title: string;
                 description: string;
                 fix: string;
+                evidence?: {
+                    /** @enum {string} */
+                    grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                    source: {
+                        title: string;
+                        /** Format: uri */
+                        url: string;
+                    } | null;
+                    checked: string | null;
+                };
             }[] | null;
             checks_pruned_at: string | null;
             rendered: boolean | null;
@@ -11389,6 +11419,16 @@ export interface operations {
                                     title: string;
                                     description: string;
                                     fix: string;
+                                    evidence?: {
+                                        /** @enum {string} */
+                                        grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                        source: {
+                                            title: string;
+                                            /** Format: uri */
+                                            url: string;
+                                        } | null;
+                                        checked: string | null;
+                                    };
                                     findings: {
                                         url: string;
                                         detail: string;
@@ -11409,6 +11449,16 @@ export interface operations {
                                     fail: number;
                                     skip: number;
                                     pass_rate: number | null;
+                                    evidence?: {
+                                        /** @enum {string} */
+                                        grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                        source: {
+                                            title: string;
+                                            /** Format: uri */
+                                            url: string;
+                                        } | null;
+                                        checked: string | null;
+                                    };
                                 }[];
                                 worst_pages: {
                                     url: string;
@@ -11525,6 +11575,16 @@ export interface operations {
                                     title: string;
                                     description: string;
                                     fix: string;
+                                    evidence?: {
+                                        /** @enum {string} */
+                                        grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                        source: {
+                                            title: string;
+                                            /** Format: uri */
+                                            url: string;
+                                        } | null;
+                                        checked: string | null;
+                                    };
                                     findings: {
                                         url: string;
                                         detail: string;
@@ -11545,6 +11605,16 @@ export interface operations {
                                     fail: number;
                                     skip: number;
                                     pass_rate: number | null;
+                                    evidence?: {
+                                        /** @enum {string} */
+                                        grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                        source: {
+                                            title: string;
+                                            /** Format: uri */
+                                            url: string;
+                                        } | null;
+                                        checked: string | null;
+                                    };
                                 }[];
                                 worst_pages: {
                                     url: string;
@@ -11729,6 +11799,16 @@ export interface operations {
                                     title: string;
                                     description: string;
                                     fix: string;
+                                    evidence?: {
+                                        /** @enum {string} */
+                                        grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                        source: {
+                                            title: string;
+                                            /** Format: uri */
+                                            url: string;
+                                        } | null;
+                                        checked: string | null;
+                                    };
                                     findings: {
                                         url: string;
                                         detail: string;
@@ -11749,6 +11829,16 @@ export interface operations {
                                     fail: number;
                                     skip: number;
                                     pass_rate: number | null;
+                                    evidence?: {
+                                        /** @enum {string} */
+                                        grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                        source: {
+                                            title: string;
+                                            /** Format: uri */
+                                            url: string;
+                                        } | null;
+                                        checked: string | null;
+                                    };
                                 }[];
                                 worst_pages: {
                                     url: string;
@@ -11861,6 +11951,16 @@ export interface operations {
                                     title: string;
                                     description: string;
                                     fix: string;
+                                    evidence?: {
+                                        /** @enum {string} */
+                                        grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                        source: {
+                                            title: string;
+                                            /** Format: uri */
+                                            url: string;
+                                        } | null;
+                                        checked: string | null;
+                                    };
                                     findings: {
                                         url: string;
                                         detail: string;
@@ -11881,6 +11981,16 @@ export interface operations {
                                     fail: number;
                                     skip: number;
                                     pass_rate: number | null;
+                                    evidence?: {
+                                        /** @enum {string} */
+                                        grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                        source: {
+                                            title: string;
+                                            /** Format: uri */
+                                            url: string;
+                                        } | null;
+                                        checked: string | null;
+                                    };
                                 }[];
                                 worst_pages: {
                                     url: string;
@@ -12032,6 +12142,16 @@ export interface operations {
                                     title: string;
                                     description: string;
                                     fix: string;
+                                    evidence?: {
+                                        /** @enum {string} */
+                                        grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                        source: {
+                                            title: string;
+                                            /** Format: uri */
+                                            url: string;
+                                        } | null;
+                                        checked: string | null;
+                                    };
                                     findings: {
                                         url: string;
                                         detail: string;
@@ -12052,6 +12172,16 @@ export interface operations {
                                     fail: number;
                                     skip: number;
                                     pass_rate: number | null;
+                                    evidence?: {
+                                        /** @enum {string} */
+                                        grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                        source: {
+                                            title: string;
+                                            /** Format: uri */
+                                            url: string;
+                                        } | null;
+                                        checked: string | null;
+                                    };
                                 }[];
                                 worst_pages: {
                                     url: string;
@@ -12164,6 +12294,16 @@ export interface operations {
                                     title: string;
                                     description: string;
                                     fix: string;
+                                    evidence?: {
+                                        /** @enum {string} */
+                                        grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                        source: {
+                                            title: string;
+                                            /** Format: uri */
+                                            url: string;
+                                        } | null;
+                                        checked: string | null;
+                                    };
                                     findings: {
                                         url: string;
                                         detail: string;
@@ -12184,6 +12324,16 @@ export interface operations {
                                     fail: number;
                                     skip: number;
                                     pass_rate: number | null;
+                                    evidence?: {
+                                        /** @enum {string} */
+                                        grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                        source: {
+                                            title: string;
+                                            /** Format: uri */
+                                            url: string;
+                                        } | null;
+                                        checked: string | null;
+                                    };
                                 }[];
                                 worst_pages: {
                                     url: string;
@@ -12333,6 +12483,16 @@ export interface operations {
                                     title: string;
                                     description: string;
                                     fix: string;
+                                    evidence?: {
+                                        /** @enum {string} */
+                                        grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                        source: {
+                                            title: string;
+                                            /** Format: uri */
+                                            url: string;
+                                        } | null;
+                                        checked: string | null;
+                                    };
                                     findings: {
                                         url: string;
                                         detail: string;
@@ -12353,6 +12513,16 @@ export interface operations {
                                     fail: number;
                                     skip: number;
                                     pass_rate: number | null;
+                                    evidence?: {
+                                        /** @enum {string} */
+                                        grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                        source: {
+                                            title: string;
+                                            /** Format: uri */
+                                            url: string;
+                                        } | null;
+                                        checked: string | null;
+                                    };
                                 }[];
                                 worst_pages: {
                                     url: string;
@@ -12465,6 +12635,16 @@ export interface operations {
                                     title: string;
                                     description: string;
                                     fix: string;
+                                    evidence?: {
+                                        /** @enum {string} */
+                                        grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                        source: {
+                                            title: string;
+                                            /** Format: uri */
+                                            url: string;
+                                        } | null;
+                                        checked: string | null;
+                                    };
                                     findings: {
                                         url: string;
                                         detail: string;
@@ -12485,6 +12665,16 @@ export interface operations {
                                     fail: number;
                                     skip: number;
                                     pass_rate: number | null;
+                                    evidence?: {
+                                        /** @enum {string} */
+                                        grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                        source: {
+                                            title: string;
+                                            /** Format: uri */
+                                            url: string;
+                                        } | null;
+                                        checked: string | null;
+                                    };
                                 }[];
                                 worst_pages: {
                                     url: string;
@@ -12610,6 +12800,16 @@ export interface operations {
                                 title: string;
                                 description: string;
                                 fix: string;
+                                evidence?: {
+                                    /** @enum {string} */
+                                    grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                    source: {
+                                        title: string;
+                                        /** Format: uri */
+                                        url: string;
+                                    } | null;
+                                    checked: string | null;
+                                };
                             }[] | null;
                             error: string | null;
                             scanned_at: string | null;
@@ -12661,6 +12861,16 @@ export interface operations {
                                 title: string;
                                 description: string;
                                 fix: string;
+                                evidence?: {
+                                    /** @enum {string} */
+                                    grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                    source: {
+                                        title: string;
+                                        /** Format: uri */
+                                        url: string;
+                                    } | null;
+                                    checked: string | null;
+                                };
                             }[] | null;
                             error: string | null;
                             scanned_at: string | null;
@@ -12973,6 +13183,16 @@ export interface operations {
                                 title: string;
                                 description: string;
                                 fix: string;
+                                evidence?: {
+                                    /** @enum {string} */
+                                    grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                    source: {
+                                        title: string;
+                                        /** Format: uri */
+                                        url: string;
+                                    } | null;
+                                    checked: string | null;
+                                };
                                 findings: {
                                     url: string;
                                     detail: string;
@@ -12993,6 +13213,16 @@ export interface operations {
                                 fail: number;
                                 skip: number;
                                 pass_rate: number | null;
+                                evidence?: {
+                                    /** @enum {string} */
+                                    grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                    source: {
+                                        title: string;
+                                        /** Format: uri */
+                                        url: string;
+                                    } | null;
+                                    checked: string | null;
+                                };
                             }[];
                             worst_pages: {
                                 url: string;
@@ -13066,6 +13296,16 @@ export interface operations {
                                 title: string;
                                 description: string;
                                 fix: string;
+                                evidence?: {
+                                    /** @enum {string} */
+                                    grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                    source: {
+                                        title: string;
+                                        /** Format: uri */
+                                        url: string;
+                                    } | null;
+                                    checked: string | null;
+                                };
                                 findings: {
                                     url: string;
                                     detail: string;
@@ -13086,6 +13326,16 @@ export interface operations {
                                 fail: number;
                                 skip: number;
                                 pass_rate: number | null;
+                                evidence?: {
+                                    /** @enum {string} */
+                                    grade: "documented" | "peer_reviewed" | "industry_study" | "convention";
+                                    source: {
+                                        title: string;
+                                        /** Format: uri */
+                                        url: string;
+                                    } | null;
+                                    checked: string | null;
+                                };
                             }[];
                             worst_pages: {
                                 url: string;

@@ -25,6 +25,44 @@ const STATUS_GROUP: Record<(typeof STATUS_ORDER)[number], string> = {
 /** Checks that hold the HTML as served against the page after its scripts ran. */
 const SERVED_VS_RENDERED = ["raw-html-content", "bot-access-parity", "indexable", "charset"];
 
+const EVIDENCE_LABEL = {
+  documented: "Documented",
+  peer_reviewed: "Peer-reviewed",
+  industry_study: "Industry study",
+  convention: "Convention only",
+} as const;
+
+/**
+ * How well what the check asks for is known to matter, with its source one keypress away (a
+ * details element: Enter or Space opens it). Convention-only checks say that they are not scored.
+ */
+const EvidenceLabel = ({ evidence }: { evidence: NonNullable<CheckResult["evidence"]> }) => (
+  <details className={`evidence evidence-${evidence.grade}`}>
+    <summary>
+      <span className="visually-hidden">Evidence: </span>
+      {EVIDENCE_LABEL[evidence.grade]}
+    </summary>
+    <p className="evidence-source">
+      {evidence.source ? (
+        <>
+          Source:{" "}
+          <a href={evidence.source.url} rel="noreferrer">
+            {evidence.source.title}
+          </a>
+          {evidence.checked ? <> (checked {evidence.checked})</> : null}.
+        </>
+      ) : (
+        <>No engine documentation or study found for it.</>
+      )}{" "}
+      {evidence.grade === "convention"
+        ? "Its verdict is shown but it does not count in the score."
+        : evidence.grade === "documented"
+          ? "It counts fully in the score."
+          : `It counts ${evidence.grade === "peer_reviewed" ? "0.8" : "0.5"} of its points in the score.`}
+    </p>
+  </details>
+);
+
 const CheckItem = ({ check }: { check: CheckResult }) => (
   <li className={`check check-${check.status}`}>
     <div className="check-head">
@@ -40,9 +78,12 @@ const CheckItem = ({ check }: { check: CheckResult }) => (
         <strong>Fix:</strong> {check.fix}
       </p>
     ) : null}
-    <p className="check-meta">
-      <code>{check.id}</code> · {check.severity}
-    </p>
+    <div className="check-meta">
+      <span>
+        <code>{check.id}</code> · {check.severity}
+      </span>
+      {check.evidence ? <EvidenceLabel evidence={check.evidence} /> : null}
+    </div>
   </li>
 );
 

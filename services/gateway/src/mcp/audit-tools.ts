@@ -2,7 +2,7 @@ import { AppError, type AuditToolInput, type AuditView, normaliseScanUrl } from 
 import { actorOfTool } from "../access/actor";
 import { ownerOf } from "../access/authenticate";
 import type { AuditService } from "../audits";
-import type { ToolAnswer, ToolContext } from "../scans";
+import { evidenceNote, type ToolAnswer, type ToolContext } from "../scans";
 import type { SiteService } from "../sites";
 
 const HINT =
@@ -28,7 +28,9 @@ const summaryOf = (audit: AuditView): string => {
     `Site grade ${report.grade}: overall ${scores.overall}/100 (SEO ${scores.seo}, AEO ${scores.aeo}, GEO ${scores.geo})${report.partial ? ", partial (quick audit)" : ""}.`,
   );
   for (const check of report.site_checks.filter((c) => c.status === "fail"))
-    lines.push(`- [${check.severity}] ${check.title}: ${check.description} Fix: ${check.fix}`);
+    lines.push(
+      `- [${check.severity}] ${check.title}: ${check.description} Fix: ${check.fix}${evidenceNote(check.evidence)}`,
+    );
   const worst = report.worst_pages.slice(0, 3).map((page) => `${page.url} (${page.overall})`);
   if (worst.length > 0) lines.push(`Worst pages: ${worst.join(", ")}.`);
   return lines.join("\n");

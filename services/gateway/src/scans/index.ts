@@ -1,7 +1,7 @@
 /** The scans feature's surface: what the composition root and other features use of it. */
 export { type Admission, createAdmission } from "./admission";
 export { countedScans, quotaMonth, scansThisMonth } from "./monthly-quota";
-export { createPageTools, type PageTools, type ToolAnswer, type ToolContext } from "./page-tools";
+export { createPageTools, evidenceNote, type PageTools, type ToolAnswer, type ToolContext } from "./page-tools";
 export { type ProgressDeps, progressRoutes } from "./progress.route";
 export { scanRoutes } from "./scan.route";
 export { terminalScansAmong } from "./scan-reader";

@@ -1,4 +1,12 @@
-import type { ResponseForm, ScanMode, ScanResult, ScanToolInput, ScoreSummary, ScoreToolInput } from "@scan/contract";
+import type {
+  CheckEvidence,
+  ResponseForm,
+  ScanMode,
+  ScanResult,
+  ScanToolInput,
+  ScoreSummary,
+  ScoreToolInput,
+} from "@scan/contract";
 import { AppError, normaliseScanUrl } from "@scan/contract";
 import type { Scan } from "@scan/db";
 import { topProblems, toScanResult } from "@scan/reports";
@@ -20,8 +28,21 @@ const URL_HINT = "Send url as an absolute http(s) URL, or a host or host/path (r
 const percent = (scores: { seo: number; aeo: number; geo: number; overall: number }) =>
   `overall ${scores.overall}/100 (SEO ${scores.seo}, AEO ${scores.aeo}, GEO ${scores.geo})`;
 
-const problemLines = (problems: ReadonlyArray<{ severity: string; title: string; fix: string }>) =>
-  problems.map((problem, index) => `${index + 1}. [${problem.severity}] ${problem.title}: ${problem.fix}`);
+/** how a check's evidence grade reads in a tool's words: a convention-only check moves no score */
+export const evidenceNote = (evidence: CheckEvidence | undefined): string =>
+  evidence === undefined
+    ? ""
+    : evidence.grade === "convention"
+      ? " (evidence: convention only; not scored)"
+      : ` (evidence: ${evidence.grade.replace("_", "-")}${evidence.source ? `, ${evidence.source.title}` : ""})`;
+
+const problemLines = (
+  problems: ReadonlyArray<{ severity: string; title: string; fix: string; evidence?: CheckEvidence }>,
+) =>
+  problems.map(
+    (problem, index) =>
+      `${index + 1}. [${problem.severity}] ${problem.title}: ${problem.fix}${evidenceNote(problem.evidence)}`,
+  );
 
 export type PageTools = {
   /** aeo_scan: the scan result with grade, as POST /api/v1/scan answers it. */
@@ -84,7 +105,7 @@ export const createPageTools = ({ scans }: { scans: ScanService }): PageTools =>
   const score = async (input: ScoreToolInput, context: ToolContext): Promise<ToolAnswer<ScoreSummary>> => {
     const result = toScanResult(await completedScan(input.url, "quick", context));
     const problems = topProblems(result.checks, 3).map(
-      ({ id, category, status, severity, title, description, fix }) => ({
+      ({ id, category, status, severity, title, description, fix, evidence }) => ({
         id,
         category,
         status,
@@ -92,6 +113,7 @@ export const createPageTools = ({ scans }: { scans: ScanService }): PageTools =>
         title,
         description,
         fix,
+        ...(evidence ? { evidence } : {}),
       }),
     );
     const { seo, aeo, geo, overall } = result.scores;

@@ -17,6 +17,7 @@ export type {
   Scan,
   Site,
   User,
+  VisibilityCitedPage,
   VisibilityProfile,
   VisibilityPrompt,
   VisibilityRun,

@@ -36,8 +36,8 @@ export type { CompletedScan, Owner } from "./sites";
 export * as sites from "./sites";
 export { allows, type DbClient, type Move, startStates, type Transitions } from "./transitions";
 export * as visibility from "./visibility";
-export * as visibilityCited from "./visibility-cited";
 export type { CitedSide, NewCitedPage } from "./visibility-cited";
+export * as visibilityCited from "./visibility-cited";
 export * as visibilityRuns from "./visibility-runs";
 export {
   RUN_ENDED,

@@ -52,10 +52,7 @@ export const citedPagesOf = (
   const ownerOf = (domain: string) =>
     competitors.find((competitor) => competitor.domains.some((d) => hostIsOnDomain(domain, d)))?.name ?? null;
   const pages = new Map<string, CitedPage>();
-  const prompts = new Map<
-    string,
-    { prompt: string; brand: Map<string, number>; competitor: Map<string, number> }
-  >();
+  const prompts = new Map<string, { prompt: string; brand: Map<string, number>; competitor: Map<string, number> }>();
   for (const answer of answers) {
     const fetchable = answer.citations.filter((citation) => {
       const host = hostOfUrl(citation.url);
@@ -138,6 +135,8 @@ export const checkGaps = (yours: readonly CheckVerdict[], theirs: readonly Check
   return theirs.flatMap((check) => {
     const mine = own.get(check.id);
     if (check.status !== "pass" || !mine || (mine.status !== "fail" && mine.status !== "warn")) return [];
-    return [{ check: check.id, title: check.title, category: check.category, severity: check.severity, yours: mine.status }];
+    return [
+      { check: check.id, title: check.title, category: check.category, severity: check.severity, yours: mine.status },
+    ];
   });
 };

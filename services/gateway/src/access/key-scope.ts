@@ -31,6 +31,8 @@ type Rule =
   | { list: true }
   /** a body naming a site by `site_id` */
   | { bodySite: true }
+  /** a computation that may name a visibility run by `runId`: outside the client is 404 */
+  | { bodyRun: true }
   /** a body naming URLs to scan: each of an origin of the client's sites */
   | { urls: (body: unknown) => string[] }
   /** nothing of any client's: the caller's plan and quota, a computation on the text sent */
@@ -56,7 +58,8 @@ const RULES: Record<string, Rule> = {
   "GET /api/v1/scans": { list: true },
   "GET /api/v1/scan/:id": { record: "scan", param: "id" },
   "GET /api/v1/scan/:id/events": { record: "scan", param: "id" },
-  "POST /api/v1/aeo-2/evaluate": { open: true },
+  // a computation on the observations sent, or on a stored run's (`runId`: the client's runs only)
+  "POST /api/v1/aeo-2/evaluate": { bodyRun: true },
   "POST /api/v1/fix": { urls: oneUrl },
   "POST /api/v1/generate": { urls: oneUrl },
   "GET /api/v1/account": { open: true },
@@ -234,6 +237,12 @@ export const createKeyScope = ({ db }: { db: Db }): KeyScope => {
     if ("bodySite" in rule) {
       const site = field(input.body, "site_id");
       if (typeof site === "string" && !(await ofClient("site", site, scoped))) throw notFound("site", site);
+      return input.query;
+    }
+    if ("bodyRun" in rule) {
+      const run = field(input.body, "runId");
+      if (typeof run === "string" && !(await ofClient("visibility run", run.toLowerCase(), scoped)))
+        throw notFound("visibility run", run);
       return input.query;
     }
     if ("urls" in rule) {

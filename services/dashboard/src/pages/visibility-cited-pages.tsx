@@ -1,6 +1,6 @@
 import { type DataOf, dataOf, problemSentence } from "@scan/client";
 import { useState } from "react";
-import { FormError, Loading, Problem, StatusBadge, TableWrap } from "../components/ui";
+import { FormError, Loading, Problem, TableWrap } from "../components/ui";
 import { asProblem, useLoad, useRefreshWhile } from "../load";
 import { Link } from "../router";
 import { useApi } from "../session";
@@ -36,7 +36,7 @@ const Standing = ({ page }: { page: Page }) => {
   if (page.state === "refused")
     return (
       <span>
-        <StatusBadge status="fail" /> refused by the address policy: {page.refused}
+        <span className="badge badge-fail">Refused</span> refused by the address policy: {page.refused}
       </span>
     );
   if (page.scan?.status === "completed")
@@ -61,6 +61,7 @@ const Standing = ({ page }: { page: Page }) => {
 };
 
 const Lacks = ({ page }: { page: CompetitorPage }) => {
+  if (page.state === "refused") return <span className="muted">not scanned</span>;
   if (page.compared_with === null) return <span className="muted">no page of yours was cited to compare with</span>;
   if (page.lacks === null) return <span className="muted">known once both pages are scanned</span>;
   if (page.lacks.length === 0) return <span className="muted">nothing your page fails</span>;

@@ -57,7 +57,7 @@ export const evaluateRoutes = (runs: RunObservationReader): Route[] => [
               },
             },
           },
-          ...apiErrors(400, 401, 404, 405, 413, 429, 500, 503),
+          ...apiErrors(400, 401, 403, 404, 405, 413, 429, 500, 503),
         },
       },
     },

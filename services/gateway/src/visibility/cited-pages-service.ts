@@ -30,6 +30,9 @@ export type CitedPagesService = {
   read: (workspaceId: string, runId: string) => Promise<CitedPagesView>;
 };
 
+/** Thrown in the storing transaction when another request stored the run's pages first: nothing of this one is kept. */
+class AlreadyStarted extends Error {}
+
 /** Seconds a caller waits before asking again about a run under way. */
 const RUN_UNDER_WAY_RETRY_S = 60;
 
@@ -249,10 +252,6 @@ export const createCitedPagesService = ({
     };
   };
 
-  /** Thrown in the storing transaction when another request stored the run's pages first: nothing of this one is kept. */
-  const alreadyStarted = (runId: string) =>
-    new AppError("conflict", `The cited pages of visibility run ${runId} were sent to be scanned already`);
-
   const start: CitedPagesService["start"] = async (caller, runId, requestId) => {
     const run = await ownRun(caller.workspaceId, runId);
     assertCompleted(run);
@@ -305,7 +304,7 @@ export const createCitedPagesService = ({
     if (rows.length === 0) return { started: false, view: await read(caller.workspaceId, runId) };
     const link = async (tx: Parameters<typeof visibilityCited.insertCitedPages>[0]) => {
       const stored = await visibilityCited.insertCitedPages(tx, rows);
-      if (stored < rows.length) throw alreadyStarted(run.id);
+      if (stored < rows.length) throw new AlreadyStarted(run.id);
     };
     try {
       if (fresh.size === 0) await db.$transaction((tx) => link(tx));
@@ -315,8 +314,7 @@ export const createCitedPagesService = ({
         if (!queued) log.warn({ runId: run.id, scans: fresh.size }, "cited page scans stored, not queued yet");
       }
     } catch (error) {
-      if (error instanceof AppError && error.kind === "conflict" && error.message === alreadyStarted(run.id).message)
-        return { started: false, view: await read(caller.workspaceId, runId) };
+      if (error instanceof AlreadyStarted) return { started: false, view: await read(caller.workspaceId, runId) };
       throw error;
     }
     return { started: true, view: await read(caller.workspaceId, runId) };

@@ -209,16 +209,16 @@ describe("workspace boundaries", () => {
 
 /**
  * Scan, audit, audit page, site, schedule, client and audit log rows, and the visibility
- * configuration (profiles, prompts, competitors, engine keys) with its runs and samples, are
+ * configuration (profiles, prompts, competitors, engine keys) with its runs, samples and cited pages, are
  * written only by @scan/records, whose operations hold each kind's transition table (the audit
  * log: its append): a write of one of those rows anywhere else in a package or a program (a
  * Prisma write, or SQL that inserts, updates or deletes) is refused.
  */
 const RECORDS_DIR = "packages/records";
 const PRISMA_ROW_WRITE =
-  /\.(scan|audit|auditPage|site|auditSchedule|client|auditLogEntry|visibilityProfile|visibilityPrompt|competitor|engineKey|visibilityRun|visibilitySample)\s*\.\s*(create|createMany|createManyAndReturn|update|updateMany|updateManyAndReturn|upsert|delete|deleteMany)\s*\(/g;
+  /\.(scan|audit|auditPage|site|auditSchedule|client|auditLogEntry|visibilityProfile|visibilityPrompt|competitor|engineKey|visibilityRun|visibilitySample|visibilityCitedPage)\s*\.\s*(create|createMany|createManyAndReturn|update|updateMany|updateManyAndReturn|upsert|delete|deleteMany)\s*\(/g;
 const SQL_ROW_WRITE =
-  /\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?(scans|audits|audit_pages|sites|audit_schedules|clients|audit_log_entries|visibility_profiles|visibility_prompts|competitors|engine_keys|visibility_runs|visibility_samples)\b/gi;
+  /\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?(scans|audits|audit_pages|sites|audit_schedules|clients|audit_log_entries|visibility_profiles|visibility_prompts|competitors|engine_keys|visibility_runs|visibility_samples|visibility_cited_pages)\b/gi;
 
 const rowWritesOf = (source: string): string[] => [
   ...[...source.matchAll(PRISMA_ROW_WRITE)].map((m) => `${m[1]}.${m[2]}`),

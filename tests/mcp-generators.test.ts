@@ -154,6 +154,8 @@ describe("aeo_fix and aeo_generate", () => {
       "aeo_visibility_run_start",
       "aeo_visibility_run",
       "aeo_visibility_samples",
+      "aeo_visibility_cited_pages_scan",
+      "aeo_visibility_cited_pages",
       "aeo_import_keywords",
     ]);
     const fix = tools.find((tool) => tool.name === "aeo_fix");

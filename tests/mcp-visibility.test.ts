@@ -82,6 +82,8 @@ describe("visibility tools", () => {
       aeo_visibility_run_start: [false, false],
       aeo_visibility_run: [true, false],
       aeo_visibility_samples: [true, false],
+      aeo_visibility_cited_pages_scan: [false, false],
+      aeo_visibility_cited_pages: [true, false],
     });
     const importer = tools.find((tool) => tool.name === "aeo_import_keywords");
     expect([importer?.annotations?.readOnlyHint, importer?.annotations?.destructiveHint]).toEqual([false, false]);
@@ -366,6 +368,16 @@ describe("visibility run tools", () => {
       arguments: { run_id: run.id, engine: "claude" },
     });
     expect(none.structuredContent).toMatchObject({ total: 0, samples: [] });
+
+    // the pages the answers cited: the brand's, which every answer cited, so none in its place
+    const cited = await mcp.callTool({ name: "aeo_visibility_cited_pages", arguments: { run_id: run.id } });
+    expect(cited.isError).toBeFalsy();
+    expect(cited.structuredContent).toMatchObject({
+      run_id: run.id,
+      started: false,
+      pages: [{ url: "https://www.acme.com/pricing", side: "brand", citations: 2, state: "not_started" }],
+    });
+    expect(textOf(cited)).toMatch(/^Cited pages of visibility run .*: 1 pages, 0 scanned, 1 pending/);
     ids.run1 = run.id;
   }, 120_000);
 
@@ -376,6 +388,8 @@ describe("visibility run tools", () => {
       ["aeo_visibility_run_start", { site_id: ids.site1 }, /^not_found: No site with id/],
       ["aeo_visibility_run", { run_id: ids.run1 }, /^not_found: No visibility run with id/],
       ["aeo_visibility_samples", { run_id: ids.run1 }, /^not_found: No visibility run with id/],
+      ["aeo_visibility_cited_pages", { run_id: ids.run1 }, /^not_found: No visibility run with id/],
+      ["aeo_visibility_cited_pages_scan", { run_id: ids.run1 }, /^not_found: No visibility run with id/],
     ] as const;
     for (const [name, args, text] of refusals) {
       const result = await other.callTool({ name, arguments: args });
@@ -386,6 +400,7 @@ describe("visibility run tools", () => {
       });
     }
     expect(await stack.db.visibilityRun.count()).toBe(before);
+    expect(await stack.db.visibilityCitedPage.count()).toBe(0);
     // the workspace's own key reads it
     const wide = await client(owner.key);
     const read = await wide.callTool({ name: "aeo_visibility_run", arguments: { run_id: ids.run1 } });

@@ -579,6 +579,25 @@ describe("route labels of the request metrics", () => {
           send: () => call(`/api/v1/visibility/runs/${randomUUID()}/samples`, { method: "POST", headers: key() }),
         },
       ],
+      "GET /api/v1/visibility/runs/:id/cited-pages": [
+        { status: 404, send: () => call(`/api/v1/visibility/runs/${randomUUID()}/cited-pages`, { headers: key() }) },
+        { status: 401, send: () => call(`/api/v1/visibility/runs/${randomUUID()}/cited-pages`) },
+        {
+          status: 405,
+          method: "PUT",
+          send: () => call(`/api/v1/visibility/runs/${randomUUID()}/cited-pages`, { method: "PUT", headers: key() }),
+        },
+      ],
+      "POST /api/v1/visibility/runs/:id/cited-pages": [
+        {
+          status: 404,
+          send: () => call(`/api/v1/visibility/runs/${randomUUID()}/cited-pages`, { method: "POST", headers: key() }),
+        },
+        {
+          status: 401,
+          send: () => call(`/api/v1/visibility/runs/${randomUUID()}/cited-pages`, { method: "POST" }),
+        },
+      ],
       "GET /api/v1/audits/:id": [
         { status: 404, send: () => call(`/api/v1/audits/${randomUUID()}`, { headers: key() }) },
         { status: 401, send: () => call(`/api/v1/audits/${randomUUID()}`) },

@@ -5,7 +5,8 @@ import type { AddressInfo, Socket } from "node:net";
  * One local HTTP server per AI engine vendor, answering in the vendor's documented wire format
  * (bodies shaped from the vendors' published examples). What a request gets is chosen by its
  * prompt: a prompt `scenario:<name>` gets that scenario, any other prompt a grounded answer
- * that names Acme and Globex and cites acme.com. Every request is kept for the test to read.
+ * that names Acme and Globex and cites acme.com; Perplexity answers a prompt ending in
+ * `cites: <url> <url> …` citing exactly those URLs, in order. Every request is kept for the test to read.
  */
 
 export type Vendor = "openai" | "anthropic" | "perplexity" | "gemini";
@@ -366,6 +367,12 @@ const anthropicReply: Reply = (req, res) => {
 const PERPLEXITY_TEXT =
   "Acme is well reviewed for small teams [1][2]. Globex targets enterprises [3], and Initech is rarely recommended [2].";
 
+/** The URLs a prompt ending in `cites: <url> <url> …` asks to be cited; null for any other prompt. */
+const citesAsked = (prompt: unknown): string[] | null => {
+  const match = typeof prompt === "string" ? /\bcites:\s*(.+)$/.exec(prompt) : null;
+  return match?.[1] ? match[1].split(/\s+/).filter((url) => /^https?:\/\//.test(url)) : null;
+};
+
 const perplexityReply: Reply = (req, res) => {
   const error = (status: number, message: string, type: string, headers = {}) =>
     json(res, status, { error: { message, type, code: status } }, headers);
@@ -380,6 +387,15 @@ const perplexityReply: Reply = (req, res) => {
   if (scenario === "server-error") return error(500, "Internal server error", "internal_error");
   if (scenario === "malformed") return malformedBody(res);
   const refused = scenario === "refusal";
+  const asked = citesAsked(body.messages?.[0]?.content);
+  const citations = asked ?? [
+    "https://acme.com/reviews",
+    "https://www.g2.com/categories/project-management",
+    "https://globex.io/",
+  ];
+  const text = asked
+    ? `Acme and Globex are both compared in these sources ${asked.map((_, i) => `[${i + 1}]`).join("")}.`
+    : PERPLEXITY_TEXT;
   json(res, 200, {
     id: "3c90c3cc-0d44-4b50-8888-8dd25736052a",
     model: "sonar",
@@ -392,22 +408,24 @@ const perplexityReply: Reply = (req, res) => {
       search_context_size: "low",
       cost: { input_tokens_cost: 0.000014, output_tokens_cost: 0.00007, request_cost: 0.005, total_cost: 0.005084 },
     },
-    citations: ["https://acme.com/reviews", "https://www.g2.com/categories/project-management", "https://globex.io/"],
-    search_results: [
-      { title: "Acme reviews", url: "https://acme.com/reviews", date: "2025-03-02" },
-      {
-        title: "Best project management software",
-        url: "https://www.g2.com/categories/project-management",
-        date: null,
-      },
-      { title: "Globex", url: "https://globex.io/", date: "2024-11-20" },
-    ],
+    citations,
+    search_results: asked
+      ? asked.map((url, i) => ({ title: `Source ${i + 1}`, url, date: null }))
+      : [
+          { title: "Acme reviews", url: "https://acme.com/reviews", date: "2025-03-02" },
+          {
+            title: "Best project management software",
+            url: "https://www.g2.com/categories/project-management",
+            date: null,
+          },
+          { title: "Globex", url: "https://globex.io/", date: "2024-11-20" },
+        ],
     choices: [
       {
         index: 0,
         // the OpenAI-compatible finish reason for a filtered answer
         finish_reason: refused ? "content_filter" : "stop",
-        message: { role: "assistant", content: refused ? "" : PERPLEXITY_TEXT },
+        message: { role: "assistant", content: refused ? "" : text },
         delta: { role: "assistant", content: "" },
       },
     ],

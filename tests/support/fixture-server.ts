@@ -15,6 +15,8 @@ export const startFixtureServer = async (
   routes: Record<string, Handler>,
   /** answers paths no route names; default 404 */
   fallback?: Handler,
+  /** the loopback address it listens on: another one than 127.0.0.1 is another site to the address policy's hosts */
+  host = "127.0.0.1",
 ): Promise<FixtureServer> => {
   const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
@@ -28,12 +30,12 @@ export const startFixtureServer = async (
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
-  const origin = `http://127.0.0.1:${port}`;
+  const origin = `http://${host}:${port}`;
   return {
     origin,
-    hostPort: `127.0.0.1:${port}`,
+    hostPort: `${host}:${port}`,
     url: (path) => `${origin}${path}`,
     close: () =>
       new Promise<void>((resolve) => {

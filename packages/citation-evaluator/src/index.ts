@@ -6,4 +6,5 @@ export * from "./input";
 export * from "./output";
 export * from "./recommendations";
 export * from "./revenue";
+export * from "./run";
 export * from "./site";

@@ -92,6 +92,15 @@ describe("EvaluateRequest", () => {
     expect(errorsOf({ revenue: { ...revenue, currency: "EUR" } })).toEqual(['revenue: Unrecognized key: "currency"']);
   });
 
+  it("takes a stored run by runId instead of citations, not beside them", () => {
+    const runId = "0b1c2d3e-4f50-4a6b-8c7d-8e9fa0b1c2d3";
+    expect(errorsOf({ runId, evidence: [{ supportsClaim: true }] })).toEqual([]);
+    expect(errorsOf({ runId: "run-1" })).toEqual(["runId: must be a visibility run id (a UUID)"]);
+    expect(errorsOf({ runId, citations: [citation] })).toEqual([
+      "runId: send citations or runId, not both: a run's answers are its citations",
+    ]);
+  });
+
   it("refuses a wrong type for the supportsClaim flag", () => {
     expect(errorsOf({ evidence: [{ supportsClaim: "yes" }] })).toEqual([
       "evidence.0.supportsClaim: must be true or false",

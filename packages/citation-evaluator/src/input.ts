@@ -93,19 +93,29 @@ export const RevenueInput = z.strictObject({
 export type RevenueInput = z.infer<typeof RevenueInput>;
 
 /**
- * POST /api/v1/aeo-2/evaluate body (docs/spec/public-scanning-api.md §2.7, §4.2). All three fields are optional (null counts
+ * POST /api/v1/aeo-2/evaluate body (docs/spec/public-scanning-api.md §2.7, §4.2). All fields are optional (null counts
  * as absent). Unknown fields are refused at every level, as on POST /scan: a misspelt field
  * would otherwise be scored as missing without a word.
  */
-export const EvaluateRequest = z.strictObject({
-  citations: z
-    .array(CitationObservation)
-    .max(MAX_CITATIONS, { error: `must hold at most ${MAX_CITATIONS} citations` })
-    .nullish(),
-  evidence: z
-    .array(EvidenceItem)
-    .max(MAX_EVIDENCE, { error: `must hold at most ${MAX_EVIDENCE} evidence items` })
-    .nullish(),
-  revenue: RevenueInput.nullish(),
-});
+export const EvaluateRequest = z
+  .strictObject({
+    citations: z
+      .array(CitationObservation)
+      .max(MAX_CITATIONS, { error: `must hold at most ${MAX_CITATIONS} citations` })
+      .nullish(),
+    evidence: z
+      .array(EvidenceItem)
+      .max(MAX_EVIDENCE, { error: `must hold at most ${MAX_EVIDENCE} evidence items` })
+      .nullish(),
+    revenue: RevenueInput.nullish(),
+    /**
+     * A stored visibility run of the caller's workspace whose answers are the citations: one
+     * observation per completed sample (`observationsOfRun`). Instead of `citations`, not beside them.
+     */
+    runId: z.uuid({ error: "must be a visibility run id (a UUID)" }).nullish(),
+  })
+  .refine((request) => !(request.runId && request.citations), {
+    error: "send citations or runId, not both: a run's answers are its citations",
+    path: ["runId"],
+  });
 export type EvaluateRequest = z.infer<typeof EvaluateRequest>;

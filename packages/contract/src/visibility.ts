@@ -598,3 +598,84 @@ export const VisibilityAlertView = z.object({
   delivery: AlertDeliveryView,
 });
 export type VisibilityAlertView = z.infer<typeof VisibilityAlertView>;
+// cited pages ---------------------------------------------------------------------------------
+
+/** Where a cited page stands: not yet sent to be scanned, refused by the address policy, or its scan's status. */
+export const CitedPageState = z.enum(["not_started", "refused", "queued", "running", "completed", "failed", "missing"]);
+
+/** The scan that judged a cited page. */
+export const CitedPageScan = z.object({
+  id: z.uuid(),
+  status: z.enum(["queued", "running", "completed", "failed"]),
+  /** true: a completed scan of the same address within the reuse window was taken */
+  reused: z.boolean(),
+  mode: z.enum(["quick", "full"]),
+  seo: z.int().nullable(),
+  aeo: z.int().nullable(),
+  geo: z.int().nullable(),
+  overall: z.int().nullable(),
+  grade: z.string().nullable(),
+  completed_at: z.iso.datetime().nullable(),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+});
+
+export const CitedPageView = z.object({
+  url: z.string(),
+  domain: z.string(),
+  side: z.enum(["brand", "competitor"]),
+  /** the tracked competitor whose domain the page is on; null for a page of no tracked company */
+  competitor: z.string().nullable(),
+  /** answers of the run citing it */
+  citations: z.int(),
+  state: CitedPageState,
+  /** why the address policy refused it (state `refused`); it was not scanned */
+  refused: z.string().nullable(),
+  scan: CitedPageScan.nullable(),
+});
+export type CitedPageView = z.infer<typeof CitedPageView>;
+
+/** A check the cited page passes and the brand's page fails (or only warns on). */
+export const CheckGapView = z.object({
+  check: z.string(),
+  title: z.string(),
+  category: z.string(),
+  severity: z.string(),
+  yours: z.enum(["fail", "warn"]),
+});
+
+export const CitedPromptView = z.object({
+  prompt_id: z.uuid(),
+  prompt: z.string(),
+  /** the brand's pages the prompt's answers cited, most cited first */
+  brand_pages: z.array(CitedPageView.extend({ prompt_citations: z.int() })),
+  /** pages cited in the prompt's answers that cited none of the brand's */
+  competitor_pages: z.array(
+    CitedPageView.extend({
+      prompt_citations: z.int(),
+      /** the brand page compared with: the prompt's most cited, else the run's; null when the run cited none */
+      compared_with: z.string().nullable(),
+      /** the checks this page passes and `compared_with` fails; null until both scans completed */
+      lacks: z.array(CheckGapView).nullable(),
+    }),
+  ),
+});
+
+export const CitedPagesView = z.object({
+  run_id: z.uuid(),
+  site_id: z.uuid(),
+  /** false until the pages were sent to be scanned (POST …/cited-pages) */
+  started: z.boolean(),
+  started_at: z.iso.datetime().nullable(),
+  bounds: z.object({ brand_pages: z.int(), competitor_pages: z.int(), reuse_within_hours: z.int() }),
+  counts: z.object({
+    pages: z.int(),
+    completed: z.int(),
+    pending: z.int(),
+    failed: z.int(),
+    refused: z.int(),
+    reused: z.int(),
+  }),
+  pages: z.array(CitedPageView),
+  prompts: z.array(CitedPromptView),
+});
+export type CitedPagesView = z.infer<typeof CitedPagesView>;

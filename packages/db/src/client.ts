@@ -18,6 +18,7 @@ export type {
   Site,
   User,
   VisibilityAlert,
+  VisibilityCitedPage,
   VisibilityProfile,
   VisibilityPrompt,
   VisibilityRun,

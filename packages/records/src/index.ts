@@ -38,6 +38,8 @@ export * as sites from "./sites";
 export { isConflict, TRANSACTION_ATTEMPTS, type TransactionOptions, transaction } from "./transaction";
 export { allows, type DbClient, type Move, startStates, type Transitions } from "./transitions";
 export * as visibility from "./visibility";
+export type { CitedSide, NewCitedPage } from "./visibility-cited";
+export * as visibilityCited from "./visibility-cited";
 export * as visibilityRuns from "./visibility-runs";
 export {
   RUN_ENDED,

@@ -1,6 +1,17 @@
 export { type AnswerAnalysis, analyseAnswer, type Brand, type Competitor, type EntityPresence } from "./analyse";
 export { askEngine } from "./ask";
 export {
+  type CheckGap,
+  type CheckVerdict,
+  type CitedPage,
+  type CitedPageBounds,
+  type CitedPageSide,
+  type CitingAnswer,
+  checkGaps,
+  citedPagesOf,
+  type PromptCitedPages,
+} from "./cited-pages";
+export {
   type AskOptions,
   type Citation,
   type CitationSpan,

@@ -47,12 +47,15 @@ import { type ProgressDeps, progressRoutes, scanListRoutes, scanRoutes } from ".
 import type { CitationService, KeywordService, SiteCredentials, SiteService } from "./sites";
 import { citationRoutes, keywordRoutes, siteRoutes } from "./sites";
 import {
+  type CitedPagesService,
   type CompetitorService,
+  citedPageRoutes,
   competitorRoutes,
   type EngineKeyService,
   engineKeyRoutes,
   type ProfileService,
   type PromptService,
+  type RunObservationReader,
   type RunService,
   runRoutes,
   visibilityRoutes,
@@ -93,6 +96,10 @@ export type AppDeps = {
     competitors: CompetitorService;
     engineKeys: EngineKeyService;
     runs: RunService;
+    /** a completed run's cited pages, scanned and set side by side */
+    citedPages: CitedPagesService;
+    /** a stored run's answers as the evaluator's observations */
+    runObservations: RunObservationReader;
   };
   auth: Authenticator;
   /** the dashboard's sign-in, sessions and their JWTs under /auth */
@@ -199,7 +206,7 @@ export const declaredRoutes = (
     api: [
       ...scanRoutes(scans, reports.scanPdf),
       ...scanListRoutes({ scans, sites, limiter, onRejected }),
-      ...evaluateRoutes(),
+      ...evaluateRoutes(visibility.runObservations),
       ...generatorRoutes(tools.generators),
       ...accountRoutes({ operations, limiter }),
       ...usageRoutes(usage),
@@ -215,6 +222,7 @@ export const declaredRoutes = (
       ...engineKeyRoutes(visibility.engineKeys),
       ...auditLogRoutes(auditLog),
       ...runRoutes(visibility.runs, reports.visibilityPdf),
+      ...citedPageRoutes(visibility.citedPages),
       ...auditRoutes({ audits, schedules, history, auditPdf: reports.auditPdf }),
       ...brandingRoutes(branding),
       ...alertRoutes({ alerts }),

@@ -269,6 +269,15 @@ export const Config = z
     COMPETITORS_STARTER: intFrom(5, 0, 1_000).describe("competitors a Starter workspace may measure each site against"),
     COMPETITORS_PRO: intFrom(10, 0, 1_000).describe("competitors a Pro workspace may measure each site against"),
     COMPETITORS_AGENCY: intFrom(25, 0, 1_000).describe("competitors an Agency workspace may measure each site against"),
+    CITED_PAGES_BRAND: intFrom(5, 0, 50).describe(
+      "of a completed visibility run's cited pages, the brand's most cited ones scanned (`POST /api/v1/visibility/runs/:id/cited-pages`)",
+    ),
+    CITED_PAGES_COMPETITOR: intFrom(10, 0, 50).describe(
+      "and the most cited pages cited in answers that cited none of the brand's; each page counts as a scan against the monthly quota",
+    ),
+    CITED_PAGES_REUSE_HOURS: intFrom(24, 0, 720).describe(
+      "a completed scan of a cited page's address by the workspace this recent is taken instead of a new one; `0`: always scan",
+    ),
     AUDITS_ACTIVE_PER_USER: intFrom(3, 1, 1_000).describe(
       "audits one user may have under way at once (not yet completed, failed or cancelled)",
     ),

@@ -62,10 +62,12 @@ import {
   createSiteService,
 } from "./sites";
 import {
+  createCitedPagesService,
   createCompetitorService,
   createEngineKeyService,
   createProfileService,
   createPromptService,
+  createRunObservationReader,
   createRunService,
   createVetDomains,
 } from "./visibility";
@@ -309,6 +311,17 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
       budgets: visibilityBudgetsOf(config),
       log,
     }),
+    citedPages: createCitedPagesService({
+      db,
+      scans,
+      limits: {
+        brandPages: config.CITED_PAGES_BRAND,
+        competitorPages: config.CITED_PAGES_COMPETITOR,
+        reuseWithinMs: config.CITED_PAGES_REUSE_HOURS * 3_600_000,
+      },
+      log,
+    }),
+    runObservations: createRunObservationReader(db),
   };
   const reports = createReportService({ db, audits, branding, renderer, runs: visibility.runs });
   const streams = createEventStreams({

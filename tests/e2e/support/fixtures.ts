@@ -14,6 +14,8 @@ export const siteUrl = (): string => process.env.E2E_SITE_URL ?? "";
 /** the loopback sites the audits crawl (audit-sites.ts) */
 export const auditSiteUrl = (): string => process.env.E2E_AUDIT_SITE_URL ?? "";
 export const heldSiteUrl = (): string => process.env.E2E_HELD_SITE_URL ?? "";
+/** a competitor's loopback site on 127.0.0.2, whose page the engines cite in the brand's place */
+export const rivalSiteUrl = (): string => process.env.E2E_RIVAL_SITE_URL ?? "";
 
 /** Every page opens on the gateway of this run (known only once the global setup has started it). */
 export const test = base.extend({

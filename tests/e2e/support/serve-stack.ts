@@ -51,16 +51,20 @@ const main = async () => {
   const site = await startFixtureServer({
     "/": html(PAGE),
     "/guides/cold-brew": html(PAGE),
+    // a page with little for an answer engine to read: no title, description or heading
+    "/plain": html(`<!doctype html><html><head></head><body><div>Brewing, plainly.</div></body></html>`),
     "/robots.txt": text("User-agent: *\nAllow: /\n"),
     "/cross-site": (req, res) => html(crossSite(gatewayUrl))(req, res),
   });
+  // a competitor's site on another loopback address: a page the engines cite in the brand's place
+  const rival = await startFixtureServer({ "/compare": html(PAGE) }, undefined, "127.0.0.2");
   const audits = await startAuditSites();
   const engines = await startEngineServers();
   const database = await createTestDatabase();
   const stack = await startStack({
     databaseUrl: database.url,
     redisUrl: await testRedisUrl(),
-    allowlist: [site.hostPort, audits.audited.hostPort, audits.held.hostPort],
+    allowlist: [site.hostPort, rival.hostPort, audits.audited.hostPort, audits.held.hostPort],
     env: {
       SCAN_TIMEOUT_MS: "20000",
       RATE_LIMIT_ANONYMOUS: "100000",
@@ -79,6 +83,9 @@ const main = async () => {
       OPENAI_BASE_URL: `${engines.openai.baseUrl}/v1`,
       ANTHROPIC_API_KEY: KEYS.anthropic,
       ANTHROPIC_BASE_URL: engines.anthropic.baseUrl,
+      // and Perplexity, whose answers cite the pages a prompt names (`cites: <url> …`)
+      PERPLEXITY_API_KEY: KEYS.perplexity,
+      PERPLEXITY_BASE_URL: engines.perplexity.baseUrl,
       VISIBILITY_BACKOFF_MS: "200",
     },
   });
@@ -87,6 +94,7 @@ const main = async () => {
     `E2E_READY ${JSON.stringify({
       E2E_GATEWAY_URL: gatewayUrl,
       E2E_SITE_URL: site.origin,
+      E2E_RIVAL_SITE_URL: rival.origin,
       E2E_AUDIT_SITE_URL: audits.audited.origin,
       E2E_HELD_SITE_URL: audits.held.origin,
       E2E_DATABASE_URL: database.url,
@@ -100,6 +108,7 @@ const main = async () => {
     await audits.close();
     await stack.close();
     await site.close();
+    await rival.close();
     await engines.close();
     await database.drop();
     process.exit(0);

@@ -5,7 +5,7 @@ import { createInterface } from "node:readline";
 /**
  * The browser tests' stack (serve-stack.ts: the dashboard's build, a database, the gateway, a
  * worker and the loopback sites) in a process of its own; its addresses come back as
- * E2E_GATEWAY_URL, E2E_SITE_URL, E2E_AUDIT_SITE_URL, E2E_HELD_SITE_URL and E2E_DATABASE_URL. The screenshot script and the benchmark
+ * E2E_GATEWAY_URL, E2E_SITE_URL, E2E_RIVAL_SITE_URL, E2E_AUDIT_SITE_URL, E2E_HELD_SITE_URL and E2E_DATABASE_URL. The screenshot script and the benchmark
  * start the same stack.
  */
 const ROOT = join(__dirname, "../../..");

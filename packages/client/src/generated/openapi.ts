@@ -117,6 +117,8 @@ export interface paths {
          *
          *     Every body field is optional (`{}` is valid; `null` counts as absent); unknown fields are refused at every level. Up to 100 citations and 100 evidence items; ratios are decimals from 0 to 1. Results come one per input item, in order; recommendations highest impact first. The formulas are in docs/api.md.
          *
+         *     `runId` instead of `citations` scores a stored visibility run of the caller's workspace: each completed sample is one observation (the brand's main name, the site's address, the answer's text, its cited URLs in the engine's order, the brand's rank among the companies named), in the order of the run's samples list, and `meta.run` names the samples. A run of another workspace, or outside a client-scoped key's client, is 404; `citations` beside `runId` is 400.
+         *
          *     Both forms carry `meta: {version, provenance}`; Form A adds `requestId`.
          */
         post: operations["evaluateAeo2"];
@@ -1012,6 +1014,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/visibility/runs/{id}/cited-pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A visibility run's cited pages side by side: what a cited page has that yours lacks
+         * @description A completed run's **cited pages**: the brand's pages its answers cited (on the profile's `brand_domains`), and the pages cited in answers that cited none of the brand's (a tracked competitor's, named in `competitor`, or anyone else's), each joined to the scan that judged it with the service's own checks.
+         *
+         *     Bounds (`bounds`): the `brand_pages` most cited pages of the brand and the `competitor_pages` most cited others (ties by URL), one per normalised URL; a URL on no fetchable page of its site (Gemini's redirect links) is left out. A completed scan of the same address by the workspace within `reuse_within_hours` is taken (`scan.reused`) instead of a new one.
+         *
+         *     Each page has a `state`: `not_started` (not yet sent), `refused` (the address policy refused it; `refused` says why, and it was not scanned), or its scan's `queued`, `running`, `completed`, `failed` (`missing`: its scan was deleted).
+         *
+         *     `prompts` sets them side by side: per prompt, the brand's cited pages and the competitor pages cited where the brand's were not, each competitor page `compared_with` the prompt's most cited brand page (else the run's), and `lacks`: each check the competitor page passes that the brand's page fails or warns on (null until both scans completed).
+         *
+         *     Before the pages are sent (`started: false`) the list is what would be sent now. Another workspace's run, or one outside a client-scoped key's client, is 404.
+         */
+        get: operations["getVisibilityCitedPages"];
+        put?: never;
+        /**
+         * Scan the pages a visibility run's answers cited
+         * @description Sends a completed run's cited pages to be scanned (quick scans, through the same intake as `POST /api/v1/scan`: the address policy first, then the workspace's monthly scan quota, all pages or none): 202 with the pages as they now stand. Sent once per run: asking again answers 200 with the pages as they are.
+         *
+         *     A completed run's **cited pages**: the brand's pages its answers cited (on the profile's `brand_domains`), and the pages cited in answers that cited none of the brand's (a tracked competitor's, named in `competitor`, or anyone else's), each joined to the scan that judged it with the service's own checks.
+         *
+         *     Bounds (`bounds`): the `brand_pages` most cited pages of the brand and the `competitor_pages` most cited others (ties by URL), one per normalised URL; a URL on no fetchable page of its site (Gemini's redirect links) is left out. A completed scan of the same address by the workspace within `reuse_within_hours` is taken (`scan.reused`) instead of a new one.
+         *
+         *     Each page has a `state`: `not_started` (not yet sent), `refused` (the address policy refused it; `refused` says why, and it was not scanned), or its scan's `queued`, `running`, `completed`, `failed` (`missing`: its scan was deleted).
+         *
+         *     `prompts` sets them side by side: per prompt, the brand's cited pages and the competitor pages cited where the brand's were not, each competitor page `compared_with` the prompt's most cited brand page (else the run's), and `lacks`: each check the competitor page passes that the brand's page fails or warns on (null until both scans completed).
+         *
+         *     409 with `Retry-After` while the run is `queued` or `running`; 409 for a failed or cancelled run; 403 `PLAN_LIMIT` when the month's scans left are fewer than the pages to scan. Another workspace's run, or one outside a client-scoped key's client, is 404.
+         */
+        post: operations["scanVisibilityCitedPages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sites/{id}/history": {
         parameters: {
             query?: never;
@@ -1866,6 +1910,7 @@ export interface components {
                 grossMargin: number;
                 attributionCoverage: number;
             } | null;
+            runId?: string | null;
         };
         CreateSiteRequest: {
             url: string;
@@ -3675,6 +3720,12 @@ export interface operations {
                             /** @constant */
                             provenance: "Scoring is deterministic over the observations provided in this request; the evaluator does not fetch, verify or check the provenance of the citations, evidence or revenue figures.";
                             requestId: string;
+                            /** @description With `runId`: the run, and its completed samples in the order of `data.citations`. */
+                            run?: {
+                                /** Format: uuid */
+                                id: string;
+                                sampleIds: string[];
+                            };
                         };
                     } | {
                         /** @constant */
@@ -3685,6 +3736,12 @@ export interface operations {
                             version: "2.0";
                             /** @constant */
                             provenance: "Scoring is deterministic over the observations provided in this request; the evaluator does not fetch, verify or check the provenance of the citations, evidence or revenue figures.";
+                            /** @description With `runId`: the run, and its completed samples in the order of `data.citations`. */
+                            run?: {
+                                /** Format: uuid */
+                                id: string;
+                                sampleIds: string[];
+                            };
                         };
                     };
                 };
@@ -3692,6 +3749,7 @@ export interface operations {
             400: components["responses"]["ApiError400"];
             401: components["responses"]["ApiError401"];
             403: components["responses"]["ApiError403"];
+            404: components["responses"]["ApiError404"];
             405: components["responses"]["ApiError405"];
             413: components["responses"]["ApiError413"];
             429: components["responses"]["ApiError429"];
@@ -10764,6 +10822,897 @@ export interface operations {
             404: components["responses"]["ApiError404"];
             405: components["responses"]["ApiError405"];
             406: components["responses"]["ApiError406"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    getVisibilityCitedPages: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cited pages. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            /** Format: uuid */
+                            run_id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            started: boolean;
+                            started_at: string | null;
+                            bounds: {
+                                brand_pages: number;
+                                competitor_pages: number;
+                                reuse_within_hours: number;
+                            };
+                            counts: {
+                                pages: number;
+                                completed: number;
+                                pending: number;
+                                failed: number;
+                                refused: number;
+                                reused: number;
+                            };
+                            pages: {
+                                url: string;
+                                domain: string;
+                                /** @enum {string} */
+                                side: "brand" | "competitor";
+                                competitor: string | null;
+                                citations: number;
+                                /** @enum {string} */
+                                state: "not_started" | "refused" | "queued" | "running" | "completed" | "failed" | "missing";
+                                refused: string | null;
+                                scan: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    /** @enum {string} */
+                                    status: "queued" | "running" | "completed" | "failed";
+                                    reused: boolean;
+                                    /** @enum {string} */
+                                    mode: "quick" | "full";
+                                    seo: number | null;
+                                    aeo: number | null;
+                                    geo: number | null;
+                                    overall: number | null;
+                                    grade: string | null;
+                                    completed_at: string | null;
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                    } | null;
+                                } | null;
+                            }[];
+                            prompts: {
+                                /** Format: uuid */
+                                prompt_id: string;
+                                prompt: string;
+                                brand_pages: {
+                                    url: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    side: "brand" | "competitor";
+                                    competitor: string | null;
+                                    citations: number;
+                                    /** @enum {string} */
+                                    state: "not_started" | "refused" | "queued" | "running" | "completed" | "failed" | "missing";
+                                    refused: string | null;
+                                    scan: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        /** @enum {string} */
+                                        status: "queued" | "running" | "completed" | "failed";
+                                        reused: boolean;
+                                        /** @enum {string} */
+                                        mode: "quick" | "full";
+                                        seo: number | null;
+                                        aeo: number | null;
+                                        geo: number | null;
+                                        overall: number | null;
+                                        grade: string | null;
+                                        completed_at: string | null;
+                                        error: {
+                                            code: string;
+                                            message: string;
+                                        } | null;
+                                    } | null;
+                                    prompt_citations: number;
+                                }[];
+                                competitor_pages: {
+                                    url: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    side: "brand" | "competitor";
+                                    competitor: string | null;
+                                    citations: number;
+                                    /** @enum {string} */
+                                    state: "not_started" | "refused" | "queued" | "running" | "completed" | "failed" | "missing";
+                                    refused: string | null;
+                                    scan: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        /** @enum {string} */
+                                        status: "queued" | "running" | "completed" | "failed";
+                                        reused: boolean;
+                                        /** @enum {string} */
+                                        mode: "quick" | "full";
+                                        seo: number | null;
+                                        aeo: number | null;
+                                        geo: number | null;
+                                        overall: number | null;
+                                        grade: string | null;
+                                        completed_at: string | null;
+                                        error: {
+                                            code: string;
+                                            message: string;
+                                        } | null;
+                                    } | null;
+                                    prompt_citations: number;
+                                    compared_with: string | null;
+                                    lacks: {
+                                        check: string;
+                                        title: string;
+                                        category: string;
+                                        severity: string;
+                                        /** @enum {string} */
+                                        yours: "fail" | "warn";
+                                    }[] | null;
+                                }[];
+                            }[];
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            run_id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            started: boolean;
+                            started_at: string | null;
+                            bounds: {
+                                brand_pages: number;
+                                competitor_pages: number;
+                                reuse_within_hours: number;
+                            };
+                            counts: {
+                                pages: number;
+                                completed: number;
+                                pending: number;
+                                failed: number;
+                                refused: number;
+                                reused: number;
+                            };
+                            pages: {
+                                url: string;
+                                domain: string;
+                                /** @enum {string} */
+                                side: "brand" | "competitor";
+                                competitor: string | null;
+                                citations: number;
+                                /** @enum {string} */
+                                state: "not_started" | "refused" | "queued" | "running" | "completed" | "failed" | "missing";
+                                refused: string | null;
+                                scan: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    /** @enum {string} */
+                                    status: "queued" | "running" | "completed" | "failed";
+                                    reused: boolean;
+                                    /** @enum {string} */
+                                    mode: "quick" | "full";
+                                    seo: number | null;
+                                    aeo: number | null;
+                                    geo: number | null;
+                                    overall: number | null;
+                                    grade: string | null;
+                                    completed_at: string | null;
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                    } | null;
+                                } | null;
+                            }[];
+                            prompts: {
+                                /** Format: uuid */
+                                prompt_id: string;
+                                prompt: string;
+                                brand_pages: {
+                                    url: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    side: "brand" | "competitor";
+                                    competitor: string | null;
+                                    citations: number;
+                                    /** @enum {string} */
+                                    state: "not_started" | "refused" | "queued" | "running" | "completed" | "failed" | "missing";
+                                    refused: string | null;
+                                    scan: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        /** @enum {string} */
+                                        status: "queued" | "running" | "completed" | "failed";
+                                        reused: boolean;
+                                        /** @enum {string} */
+                                        mode: "quick" | "full";
+                                        seo: number | null;
+                                        aeo: number | null;
+                                        geo: number | null;
+                                        overall: number | null;
+                                        grade: string | null;
+                                        completed_at: string | null;
+                                        error: {
+                                            code: string;
+                                            message: string;
+                                        } | null;
+                                    } | null;
+                                    prompt_citations: number;
+                                }[];
+                                competitor_pages: {
+                                    url: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    side: "brand" | "competitor";
+                                    competitor: string | null;
+                                    citations: number;
+                                    /** @enum {string} */
+                                    state: "not_started" | "refused" | "queued" | "running" | "completed" | "failed" | "missing";
+                                    refused: string | null;
+                                    scan: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        /** @enum {string} */
+                                        status: "queued" | "running" | "completed" | "failed";
+                                        reused: boolean;
+                                        /** @enum {string} */
+                                        mode: "quick" | "full";
+                                        seo: number | null;
+                                        aeo: number | null;
+                                        geo: number | null;
+                                        overall: number | null;
+                                        grade: string | null;
+                                        completed_at: string | null;
+                                        error: {
+                                            code: string;
+                                            message: string;
+                                        } | null;
+                                    } | null;
+                                    prompt_citations: number;
+                                    compared_with: string | null;
+                                    lacks: {
+                                        check: string;
+                                        title: string;
+                                        category: string;
+                                        severity: string;
+                                        /** @enum {string} */
+                                        yours: "fail" | "warn";
+                                    }[] | null;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            429: components["responses"]["ApiError429"];
+            500: components["responses"]["ApiError500"];
+            503: components["responses"]["ApiError503"];
+        };
+    };
+    scanVisibilityCitedPages: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The envelope: `A` (`{ok, data, meta}` / `{ok: false, error: {code, message, hint}}`) or `B` (`{success, data}` / `{error, code}`), case-insensitive. Without it (or with another value) the API key's default form applies, else the deployment's `RESPONSE_FORM` (A by default). Errors follow it too. */
+                "X-Response-Form"?: components["parameters"]["X-Response-Form"];
+                /** @description Your id for the request, echoed in `X-Request-Id` and Form A's `meta.requestId`. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The cited pages, sent earlier. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            /** Format: uuid */
+                            run_id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            started: boolean;
+                            started_at: string | null;
+                            bounds: {
+                                brand_pages: number;
+                                competitor_pages: number;
+                                reuse_within_hours: number;
+                            };
+                            counts: {
+                                pages: number;
+                                completed: number;
+                                pending: number;
+                                failed: number;
+                                refused: number;
+                                reused: number;
+                            };
+                            pages: {
+                                url: string;
+                                domain: string;
+                                /** @enum {string} */
+                                side: "brand" | "competitor";
+                                competitor: string | null;
+                                citations: number;
+                                /** @enum {string} */
+                                state: "not_started" | "refused" | "queued" | "running" | "completed" | "failed" | "missing";
+                                refused: string | null;
+                                scan: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    /** @enum {string} */
+                                    status: "queued" | "running" | "completed" | "failed";
+                                    reused: boolean;
+                                    /** @enum {string} */
+                                    mode: "quick" | "full";
+                                    seo: number | null;
+                                    aeo: number | null;
+                                    geo: number | null;
+                                    overall: number | null;
+                                    grade: string | null;
+                                    completed_at: string | null;
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                    } | null;
+                                } | null;
+                            }[];
+                            prompts: {
+                                /** Format: uuid */
+                                prompt_id: string;
+                                prompt: string;
+                                brand_pages: {
+                                    url: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    side: "brand" | "competitor";
+                                    competitor: string | null;
+                                    citations: number;
+                                    /** @enum {string} */
+                                    state: "not_started" | "refused" | "queued" | "running" | "completed" | "failed" | "missing";
+                                    refused: string | null;
+                                    scan: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        /** @enum {string} */
+                                        status: "queued" | "running" | "completed" | "failed";
+                                        reused: boolean;
+                                        /** @enum {string} */
+                                        mode: "quick" | "full";
+                                        seo: number | null;
+                                        aeo: number | null;
+                                        geo: number | null;
+                                        overall: number | null;
+                                        grade: string | null;
+                                        completed_at: string | null;
+                                        error: {
+                                            code: string;
+                                            message: string;
+                                        } | null;
+                                    } | null;
+                                    prompt_citations: number;
+                                }[];
+                                competitor_pages: {
+                                    url: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    side: "brand" | "competitor";
+                                    competitor: string | null;
+                                    citations: number;
+                                    /** @enum {string} */
+                                    state: "not_started" | "refused" | "queued" | "running" | "completed" | "failed" | "missing";
+                                    refused: string | null;
+                                    scan: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        /** @enum {string} */
+                                        status: "queued" | "running" | "completed" | "failed";
+                                        reused: boolean;
+                                        /** @enum {string} */
+                                        mode: "quick" | "full";
+                                        seo: number | null;
+                                        aeo: number | null;
+                                        geo: number | null;
+                                        overall: number | null;
+                                        grade: string | null;
+                                        completed_at: string | null;
+                                        error: {
+                                            code: string;
+                                            message: string;
+                                        } | null;
+                                    } | null;
+                                    prompt_citations: number;
+                                    compared_with: string | null;
+                                    lacks: {
+                                        check: string;
+                                        title: string;
+                                        category: string;
+                                        severity: string;
+                                        /** @enum {string} */
+                                        yours: "fail" | "warn";
+                                    }[] | null;
+                                }[];
+                            }[];
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            run_id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            started: boolean;
+                            started_at: string | null;
+                            bounds: {
+                                brand_pages: number;
+                                competitor_pages: number;
+                                reuse_within_hours: number;
+                            };
+                            counts: {
+                                pages: number;
+                                completed: number;
+                                pending: number;
+                                failed: number;
+                                refused: number;
+                                reused: number;
+                            };
+                            pages: {
+                                url: string;
+                                domain: string;
+                                /** @enum {string} */
+                                side: "brand" | "competitor";
+                                competitor: string | null;
+                                citations: number;
+                                /** @enum {string} */
+                                state: "not_started" | "refused" | "queued" | "running" | "completed" | "failed" | "missing";
+                                refused: string | null;
+                                scan: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    /** @enum {string} */
+                                    status: "queued" | "running" | "completed" | "failed";
+                                    reused: boolean;
+                                    /** @enum {string} */
+                                    mode: "quick" | "full";
+                                    seo: number | null;
+                                    aeo: number | null;
+                                    geo: number | null;
+                                    overall: number | null;
+                                    grade: string | null;
+                                    completed_at: string | null;
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                    } | null;
+                                } | null;
+                            }[];
+                            prompts: {
+                                /** Format: uuid */
+                                prompt_id: string;
+                                prompt: string;
+                                brand_pages: {
+                                    url: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    side: "brand" | "competitor";
+                                    competitor: string | null;
+                                    citations: number;
+                                    /** @enum {string} */
+                                    state: "not_started" | "refused" | "queued" | "running" | "completed" | "failed" | "missing";
+                                    refused: string | null;
+                                    scan: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        /** @enum {string} */
+                                        status: "queued" | "running" | "completed" | "failed";
+                                        reused: boolean;
+                                        /** @enum {string} */
+                                        mode: "quick" | "full";
+                                        seo: number | null;
+                                        aeo: number | null;
+                                        geo: number | null;
+                                        overall: number | null;
+                                        grade: string | null;
+                                        completed_at: string | null;
+                                        error: {
+                                            code: string;
+                                            message: string;
+                                        } | null;
+                                    } | null;
+                                    prompt_citations: number;
+                                }[];
+                                competitor_pages: {
+                                    url: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    side: "brand" | "competitor";
+                                    competitor: string | null;
+                                    citations: number;
+                                    /** @enum {string} */
+                                    state: "not_started" | "refused" | "queued" | "running" | "completed" | "failed" | "missing";
+                                    refused: string | null;
+                                    scan: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        /** @enum {string} */
+                                        status: "queued" | "running" | "completed" | "failed";
+                                        reused: boolean;
+                                        /** @enum {string} */
+                                        mode: "quick" | "full";
+                                        seo: number | null;
+                                        aeo: number | null;
+                                        geo: number | null;
+                                        overall: number | null;
+                                        grade: string | null;
+                                        completed_at: string | null;
+                                        error: {
+                                            code: string;
+                                            message: string;
+                                        } | null;
+                                    } | null;
+                                    prompt_citations: number;
+                                    compared_with: string | null;
+                                    lacks: {
+                                        check: string;
+                                        title: string;
+                                        category: string;
+                                        severity: string;
+                                        /** @enum {string} */
+                                        yours: "fail" | "warn";
+                                    }[] | null;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description The cited pages, sent to be scanned. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: {
+                            /** Format: uuid */
+                            run_id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            started: boolean;
+                            started_at: string | null;
+                            bounds: {
+                                brand_pages: number;
+                                competitor_pages: number;
+                                reuse_within_hours: number;
+                            };
+                            counts: {
+                                pages: number;
+                                completed: number;
+                                pending: number;
+                                failed: number;
+                                refused: number;
+                                reused: number;
+                            };
+                            pages: {
+                                url: string;
+                                domain: string;
+                                /** @enum {string} */
+                                side: "brand" | "competitor";
+                                competitor: string | null;
+                                citations: number;
+                                /** @enum {string} */
+                                state: "not_started" | "refused" | "queued" | "running" | "completed" | "failed" | "missing";
+                                refused: string | null;
+                                scan: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    /** @enum {string} */
+                                    status: "queued" | "running" | "completed" | "failed";
+                                    reused: boolean;
+                                    /** @enum {string} */
+                                    mode: "quick" | "full";
+                                    seo: number | null;
+                                    aeo: number | null;
+                                    geo: number | null;
+                                    overall: number | null;
+                                    grade: string | null;
+                                    completed_at: string | null;
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                    } | null;
+                                } | null;
+                            }[];
+                            prompts: {
+                                /** Format: uuid */
+                                prompt_id: string;
+                                prompt: string;
+                                brand_pages: {
+                                    url: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    side: "brand" | "competitor";
+                                    competitor: string | null;
+                                    citations: number;
+                                    /** @enum {string} */
+                                    state: "not_started" | "refused" | "queued" | "running" | "completed" | "failed" | "missing";
+                                    refused: string | null;
+                                    scan: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        /** @enum {string} */
+                                        status: "queued" | "running" | "completed" | "failed";
+                                        reused: boolean;
+                                        /** @enum {string} */
+                                        mode: "quick" | "full";
+                                        seo: number | null;
+                                        aeo: number | null;
+                                        geo: number | null;
+                                        overall: number | null;
+                                        grade: string | null;
+                                        completed_at: string | null;
+                                        error: {
+                                            code: string;
+                                            message: string;
+                                        } | null;
+                                    } | null;
+                                    prompt_citations: number;
+                                }[];
+                                competitor_pages: {
+                                    url: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    side: "brand" | "competitor";
+                                    competitor: string | null;
+                                    citations: number;
+                                    /** @enum {string} */
+                                    state: "not_started" | "refused" | "queued" | "running" | "completed" | "failed" | "missing";
+                                    refused: string | null;
+                                    scan: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        /** @enum {string} */
+                                        status: "queued" | "running" | "completed" | "failed";
+                                        reused: boolean;
+                                        /** @enum {string} */
+                                        mode: "quick" | "full";
+                                        seo: number | null;
+                                        aeo: number | null;
+                                        geo: number | null;
+                                        overall: number | null;
+                                        grade: string | null;
+                                        completed_at: string | null;
+                                        error: {
+                                            code: string;
+                                            message: string;
+                                        } | null;
+                                    } | null;
+                                    prompt_citations: number;
+                                    compared_with: string | null;
+                                    lacks: {
+                                        check: string;
+                                        title: string;
+                                        category: string;
+                                        severity: string;
+                                        /** @enum {string} */
+                                        yours: "fail" | "warn";
+                                    }[] | null;
+                                }[];
+                            }[];
+                        };
+                        meta: {
+                            requestId: string;
+                        };
+                    } | {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            run_id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            started: boolean;
+                            started_at: string | null;
+                            bounds: {
+                                brand_pages: number;
+                                competitor_pages: number;
+                                reuse_within_hours: number;
+                            };
+                            counts: {
+                                pages: number;
+                                completed: number;
+                                pending: number;
+                                failed: number;
+                                refused: number;
+                                reused: number;
+                            };
+                            pages: {
+                                url: string;
+                                domain: string;
+                                /** @enum {string} */
+                                side: "brand" | "competitor";
+                                competitor: string | null;
+                                citations: number;
+                                /** @enum {string} */
+                                state: "not_started" | "refused" | "queued" | "running" | "completed" | "failed" | "missing";
+                                refused: string | null;
+                                scan: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    /** @enum {string} */
+                                    status: "queued" | "running" | "completed" | "failed";
+                                    reused: boolean;
+                                    /** @enum {string} */
+                                    mode: "quick" | "full";
+                                    seo: number | null;
+                                    aeo: number | null;
+                                    geo: number | null;
+                                    overall: number | null;
+                                    grade: string | null;
+                                    completed_at: string | null;
+                                    error: {
+                                        code: string;
+                                        message: string;
+                                    } | null;
+                                } | null;
+                            }[];
+                            prompts: {
+                                /** Format: uuid */
+                                prompt_id: string;
+                                prompt: string;
+                                brand_pages: {
+                                    url: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    side: "brand" | "competitor";
+                                    competitor: string | null;
+                                    citations: number;
+                                    /** @enum {string} */
+                                    state: "not_started" | "refused" | "queued" | "running" | "completed" | "failed" | "missing";
+                                    refused: string | null;
+                                    scan: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        /** @enum {string} */
+                                        status: "queued" | "running" | "completed" | "failed";
+                                        reused: boolean;
+                                        /** @enum {string} */
+                                        mode: "quick" | "full";
+                                        seo: number | null;
+                                        aeo: number | null;
+                                        geo: number | null;
+                                        overall: number | null;
+                                        grade: string | null;
+                                        completed_at: string | null;
+                                        error: {
+                                            code: string;
+                                            message: string;
+                                        } | null;
+                                    } | null;
+                                    prompt_citations: number;
+                                }[];
+                                competitor_pages: {
+                                    url: string;
+                                    domain: string;
+                                    /** @enum {string} */
+                                    side: "brand" | "competitor";
+                                    competitor: string | null;
+                                    citations: number;
+                                    /** @enum {string} */
+                                    state: "not_started" | "refused" | "queued" | "running" | "completed" | "failed" | "missing";
+                                    refused: string | null;
+                                    scan: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        /** @enum {string} */
+                                        status: "queued" | "running" | "completed" | "failed";
+                                        reused: boolean;
+                                        /** @enum {string} */
+                                        mode: "quick" | "full";
+                                        seo: number | null;
+                                        aeo: number | null;
+                                        geo: number | null;
+                                        overall: number | null;
+                                        grade: string | null;
+                                        completed_at: string | null;
+                                        error: {
+                                            code: string;
+                                            message: string;
+                                        } | null;
+                                    } | null;
+                                    prompt_citations: number;
+                                    compared_with: string | null;
+                                    lacks: {
+                                        check: string;
+                                        title: string;
+                                        category: string;
+                                        severity: string;
+                                        /** @enum {string} */
+                                        yours: "fail" | "warn";
+                                    }[] | null;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["ApiError400"];
+            401: components["responses"]["ApiError401"];
+            403: components["responses"]["ApiError403"];
+            404: components["responses"]["ApiError404"];
+            405: components["responses"]["ApiError405"];
+            409: components["responses"]["ApiError409"];
+            413: components["responses"]["ApiError413"];
             429: components["responses"]["ApiError429"];
             500: components["responses"]["ApiError500"];
             503: components["responses"]["ApiError503"];

@@ -8,6 +8,7 @@ import { Link } from "../router";
 import { useApi } from "../session";
 import { useCanWrite } from "../workspace";
 import { count, timeScale } from "./history-chart";
+import { CitedPagesSection } from "./visibility-cited-pages";
 
 /**
  * What the engines answered: the latest run (started here, followed while under way), its
@@ -222,6 +223,7 @@ const LatestRun = ({
             <Sources title="Top cited pages" rows={data.measures.top_pages} own={(key) => own(hostOf(key))} url />
           </div>
           {data.status === "completed" ? <ReportFiles kind="visibility" id={data.id} formats={["pdf", "csv"]} /> : null}
+          {data.status === "completed" ? <CitedPagesSection runId={data.id} /> : null}
         </>
       ) : null}
     </section>

@@ -36,6 +36,8 @@ export type KeyReach =
   | { list: true }
   /** a body naming a site by `site_id` */
   | { bodySite: true }
+  /** a computation that may name a visibility run by `runId`: outside the client is 404 */
+  | { bodyRun: true }
   /** a body naming URLs to scan: each of an origin of the client's sites */
   | { urls: (body: unknown) => string[] }
   /** nothing of any client's: the caller's plan and quota, a computation on the text sent */
@@ -64,6 +66,8 @@ export const KEY_REACH = {
   list: { list: true },
   /** a body naming a site by `site_id` */
   bodySite: { bodySite: true },
+  /** a computation on the text sent, or on a stored visibility run named by `runId`: the client's runs only */
+  bodyRun: { bodyRun: true },
   /** nothing of any client's: the caller's plan and quota, a computation on the text sent */
   open: { open: true },
   /** a change of the workspace's shape: 403 for a client-scoped key */
@@ -230,6 +234,12 @@ export const createKeyScope = ({ db }: { db: Db }): KeyScope => {
     if ("bodySite" in rule) {
       const site = field(input.body, "site_id");
       if (typeof site === "string" && !(await ofClient("site", site, scoped))) throw notFound("site", site);
+      return input.query;
+    }
+    if ("bodyRun" in rule) {
+      const run = field(input.body, "runId");
+      if (typeof run === "string" && !(await ofClient("visibility run", run.toLowerCase(), scoped)))
+        throw notFound("visibility run", run);
       return input.query;
     }
     if ("urls" in rule) {

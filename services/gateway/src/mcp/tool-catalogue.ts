@@ -3,6 +3,7 @@ import {
   AddPromptToolInput,
   AuditToolInput,
   AuditView,
+  CitedPagesView,
   CompetitorPage,
   CompetitorView,
   DeletedRecord,
@@ -223,6 +224,32 @@ export const toolCatalogue = ({ pages, generators, audits, visibility, keywords 
     output: SamplePage,
     reaches: ({ run_id }) => ({ urls: [], runId: run_id, writes: false }),
     run: (args, context) => visibility.samples(args, context),
+  }),
+  defineTool({
+    name: "aeo_visibility_cited_pages_scan",
+    title: "Scan the pages a visibility run's answers cited",
+    description:
+      "Sends a completed run's cited pages to be scanned with the service's checks: the brand's most cited pages and " +
+      "the most cited pages of answers that cited none of the brand's, each through the address policy (a refused " +
+      "address is reported with its reason, never scanned) and the monthly scan quota; a recent scan of the same " +
+      "address is taken instead of a new one. Once per run; read them with aeo_visibility_cited_pages.",
+    input: RunToolInput,
+    output: CitedPagesView,
+    effect: "adds",
+    reaches: ({ run_id }) => ({ urls: [], runId: run_id, writes: true }),
+    run: (args, context) => visibility.scanCitedPages(args, context),
+  }),
+  defineTool({
+    name: "aeo_visibility_cited_pages",
+    title: "Compare a run's cited pages with the brand's",
+    description:
+      "A run's cited pages side by side, per prompt: the brand's cited pages and the competitor pages cited where the " +
+      "brand's were not, each with its scan's state and scores, and per competitor page the checks it passes that the " +
+      "brand's page fails (what a cited page has that yours lacks).",
+    input: RunToolInput,
+    output: CitedPagesView,
+    reaches: ({ run_id }) => ({ urls: [], runId: run_id, writes: false }),
+    run: (args, context) => visibility.citedPages(args, context),
   }),
   defineTool({
     name: "aeo_import_keywords",

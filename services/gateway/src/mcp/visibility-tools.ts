@@ -1,6 +1,7 @@
 import type {
   AddCompetitorToolInput,
   AddPromptToolInput,
+  CitedPagesView,
   CompetitorView,
   DeletedRecord,
   ListToolInput,
@@ -17,7 +18,7 @@ import type {
 import type { z } from "zod";
 import { ownerOf } from "../access/authenticate";
 import type { ToolAnswer, ToolContext } from "../scans";
-import type { CompetitorService, ProfileService, PromptService, RunService } from "../visibility";
+import type { CitedPagesService, CompetitorService, ProfileService, PromptService, RunService } from "../visibility";
 
 type Page<K extends string, T> = { [key in K]: T[] } & {
   page: number;
@@ -65,6 +66,10 @@ export type VisibilityTools = {
     input: z.output<typeof SamplesToolInput>,
     context: ToolContext,
   ) => Promise<ToolAnswer<Page<"samples", VisibilitySampleView>>>;
+  /** aeo_visibility_cited_pages_scan: sends a completed run's cited pages to be scanned, as POST …/cited-pages. */
+  scanCitedPages: (input: z.output<typeof RunToolInput>, context: ToolContext) => Promise<ToolAnswer<CitedPagesView>>;
+  /** aeo_visibility_cited_pages: a run's cited pages side by side, as GET …/cited-pages. */
+  citedPages: (input: z.output<typeof RunToolInput>, context: ToolContext) => Promise<ToolAnswer<CitedPagesView>>;
 };
 
 const pageOf = (input: z.output<typeof ListToolInput>) => ({
@@ -103,6 +108,28 @@ const sampleLine = (sample: VisibilitySampleView) => {
   return `${head}; ${brand}; citations: ${citations || "none"}`;
 };
 
+const scoresOf = (page: CitedPagesView["pages"][number]) =>
+  page.scan?.status === "completed"
+    ? `overall ${page.scan.overall ?? "n/a"} (SEO ${page.scan.seo ?? "n/a"}, AEO ${page.scan.aeo ?? "n/a"}, GEO ${page.scan.geo ?? "n/a"})`
+    : page.state === "refused"
+      ? `refused: ${page.refused}`
+      : page.state;
+const citedPageLines = (view: CitedPagesView) => [
+  `Cited pages of visibility run ${view.run_id}: ${view.counts.pages} pages, ${view.counts.completed} scanned, ${view.counts.pending} pending, ${view.counts.failed} failed, ${view.counts.refused} refused${view.started ? "" : " (not sent to be scanned yet: aeo_visibility_cited_pages_scan)"}.`,
+  ...view.prompts.flatMap((prompt) => [
+    `"${prompt.prompt}":`,
+    ...prompt.brand_pages.map((page) => `- yours ${page.url}: ${scoresOf(page)}`),
+    ...prompt.competitor_pages.map(
+      (page) =>
+        `- cited instead ${page.url}${page.competitor ? ` (${page.competitor})` : ""}: ${scoresOf(page)}${
+          page.lacks && page.lacks.length > 0
+            ? `; passes what ${page.compared_with} lacks: ${page.lacks.map((gap) => gap.title).join("; ")}`
+            : ""
+        }`,
+    ),
+  ]),
+];
+
 /**
  * The visibility tools over the same services as the REST endpoints: the key's workspace, the
  * same validation, the plan's number of competitors.
@@ -112,11 +139,13 @@ export const createVisibilityTools = ({
   prompts,
   competitors,
   runs,
+  citedPages,
 }: {
   profiles: ProfileService;
   prompts: PromptService;
   competitors: CompetitorService;
   runs: RunService;
+  citedPages: CitedPagesService;
 }): VisibilityTools => ({
   profile: async ({ site_id }, { caller }) => {
     const profile = await profiles.get(caller.workspaceId, site_id.toLowerCase());
@@ -187,5 +216,13 @@ export const createVisibilityTools = ({
     const data = { samples: items, page: meta.page, limit: meta.limit, total: meta.total, has_more: meta.hasMore };
     const summary = [`${meta.total} samples; page ${meta.page}:`, ...items.map(sampleLine)].join("\n");
     return { data, summary };
+  },
+  scanCitedPages: async ({ run_id }, { caller, requestId }) => {
+    const { view } = await citedPages.start(caller, run_id.toLowerCase(), requestId);
+    return { data: view, summary: citedPageLines(view).join("\n") };
+  },
+  citedPages: async ({ run_id }, { caller }) => {
+    const view = await citedPages.read(caller.workspaceId, run_id.toLowerCase());
+    return { data: view, summary: citedPageLines(view).join("\n") };
   },
 });

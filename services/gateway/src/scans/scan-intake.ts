@@ -33,6 +33,8 @@ export type { NewScan };
 export type ScanIntake = {
   /** Refuses private and reserved targets before anything is stored or queued. */
   assertScannable: (url: string) => Promise<void>;
+  /** Why the address policy refuses a target, or null when it may be scanned (a name that does not resolve fails in its scan). */
+  refusalOf: (url: string) => Promise<string | null>;
   /** A callback URL is a delivery URL, and wants a WEBHOOK_SECRET to sign with. */
   vetCallback: (input: string) => Promise<string>;
   /** A URL the service will POST to follows a scan target's rules and must resolve now; refusals name `field`. */
@@ -62,14 +64,19 @@ export const createScanIntake = ({
   callbacksEnabled,
   priorityWeights,
 }: ScanIntakeDeps): ScanIntake => {
-  /** Refuses private and reserved targets before anything is stored or queued. */
-  const assertScannable = async (url: string): Promise<void> => {
+  const refusalOf = async (url: string): Promise<string | null> => {
     const verdict = await vetTarget(new URL(url), { allowlist, resolve, ports });
     // a name that does not resolve is the target's failure, reported by the scan itself (502)
-    if (!verdict.allowed && !verdict.reason.startsWith("unresolvable")) {
+    return !verdict.allowed && !verdict.reason.startsWith("unresolvable") ? verdict.reason : null;
+  };
+
+  /** Refuses private and reserved targets before anything is stored or queued. */
+  const assertScannable = async (url: string): Promise<void> => {
+    const refusal = await refusalOf(url);
+    if (refusal !== null) {
       throw new AppError(
         "invalid_request",
-        `url is not scannable: ${verdict.reason}`,
+        `url is not scannable: ${refusal}`,
         "Scan a public http(s) address; private, loopback and reserved addresses are refused.",
       );
     }
@@ -244,5 +251,5 @@ export const createScanIntake = ({
     );
   };
 
-  return { assertScannable, vetCallback, vetDeliveryUrl, storeWithPriorities, enqueue };
+  return { assertScannable, refusalOf, vetCallback, vetDeliveryUrl, storeWithPriorities, enqueue };
 };

@@ -5,7 +5,7 @@ import type { AccountCaller } from "../access/authenticate";
 import type { BoundResource } from "../access/idempotency-store";
 import type { Admission } from "./admission";
 import { type BatchScan, type BatchSubmission, createBatchSubmit } from "./scan-batches";
-import { createScanIntake, type ScanIntakeDeps } from "./scan-intake";
+import { createScanIntake, type NewScan, type OnStored, type ScanIntakeDeps } from "./scan-intake";
 import { createScanReader } from "./scan-reader";
 import { createScanSubmit, type ScanSubmission, type SubmittedScan } from "./scan-submission";
 import type { ScanWaiter } from "./scan-waiter";
@@ -42,6 +42,14 @@ export type ScanService = {
   submitBatch: (input: BatchSubmission, owner: AccountCaller) => Promise<BatchScan[]>;
   /** the address policy every URL the service will fetch passes: a site's too, as its pages are scanned */
   assertScannable: (url: string) => Promise<void>;
+  /** the same policy's reason for refusing a URL, or null */
+  refusalOf: (url: string) => Promise<string | null>;
+  /**
+   * Stores scans the service starts on a caller's behalf (a run's cited pages) through the same
+   * intake as any scan (the owner's monthly quota, `onStored` in the same transaction), then
+   * queues them; URLs must have passed `refusalOf`. False when the queue could not take them now.
+   */
+  storeAndQueue: (scans: readonly NewScan[], owner: AccountCaller, onStored?: OnStored) => Promise<boolean>;
   /** a URL the service will POST to (callbacks, alerts): public, resolvable, and signable (WEBHOOK_SECRET set) */
   vetCallback: (input: string) => Promise<string>;
   /** the same address rules for any URL the service will POST to, whatever signs it */
@@ -69,6 +77,11 @@ export const createScanService = ({
     submitBatch: createBatchSubmit({ intake, log }),
     /** the address policy every URL the service will fetch passes: a site's too, as its pages are scanned */
     assertScannable: intake.assertScannable,
+    refusalOf: intake.refusalOf,
+    storeAndQueue: async (scans, owner, onStored) => {
+      const priorities = await intake.storeWithPriorities(scans, owner, null, onStored);
+      return intake.enqueue(scans, priorities);
+    },
     /** a URL the service will POST to (callbacks, alerts): public, resolvable, and signable (WEBHOOK_SECRET set) */
     vetCallback: intake.vetCallback,
     /** the same address rules for any URL the service will POST to, whatever signs it */

@@ -199,6 +199,13 @@ export const REASONS: Record<string, Rule> = {
  * (keyed "check page"). Each was checked against the saved page.
  */
 export const NOTES: Record<string, string> = {
+  "summary-intro breitbart":
+    '"SIGN UP FOR OUR NEWSLETTER", a sign-up box in the entry, follows the lead image with no full stop and is passed over as its caption; the article\'s first paragraph is judged.',
+  "summary-intro medium-3":
+    "the subtitle \"How to get shanked doing what people say they want\" right under the hero image is passed over as its caption; the editor's note that follows, 58 words, is judged instead: a pass on a note, where the subtitle (a heading's role) was no summary either.",
+  "quotations sandiegouniontribune.com":
+    "the paragraph names John David Wicker, SDSU's director of athletics, before his quotation.",
+  "quotations www.aol.com": "the paragraph before names Elizabeth Snyder, the officer's widow, who wrote it.",
   "statistics ars-1":
     '"30,000,000" stands in `<code>10^5 * 300 = 30,000,000</code>`; "300 lists" and "10 sublists" are counts the unit list does not know (a limit of the heuristic).',
   "statistics v8-blog": '"$0" and "$1" are in its shell snippets (`<code>`).',

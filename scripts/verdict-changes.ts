@@ -10,20 +10,20 @@
  * saved HTML parsed and serialised again, so that the served and rendered HTML differ as in a
  * real scan (scripts/verdict-changes/extract.ts). The Lighthouse agreement of the real scans is read from
  * docs/reports/corpus-verdicts.md as the corpus test wrote it in each tree: run
- * tests/corpus.test.ts first so that this tree's is current.
+ * tests/corpus.test.ts first so that this tree's is current. `--corpus corpus-parser` judges the
+ * second shared corpus (pages never used to write a rule) instead, with its own Lighthouse verdicts.
  */
 import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { agreesWithLighthouse, corpusDir, LIGHTHOUSE_AUDITS, lighthouseVerdicts } from "../tests/support/corpus";
+import { sharedCorpus } from "../packages/checks/src/shared-data";
+import { agreesWithLighthouse, LIGHTHOUSE_AUDITS } from "../tests/support/corpus";
 import { extractVerdicts, type RenderedHtml, type Verdicts } from "./verdict-changes/extract";
 import { type Agreement, renderReport } from "./verdict-changes/report";
 
 const ROOT = resolve(__dirname, "..");
-/** the shared corpus's pages, an absolute path: both trees read the same pages */
-const PAGES = join(corpusDir(), "pages");
 const REPORT = join(ROOT, "docs/reports/verdict-changes.md");
 const CORPUS_REPORT = "docs/reports/corpus-verdicts.md";
 
@@ -58,7 +58,9 @@ const reportedAgreement = (markdown: string): Agreement | null => {
 
 /** The Lighthouse agreement of browser-free verdicts, full scan only, scored as the corpus test scores it. */
 const snapshotAgreement = (verdicts: Verdicts): Agreement => {
-  const lighthouse = lighthouseVerdicts();
+  const lighthouse: Record<string, Record<string, number | null>> = JSON.parse(
+    readFileSync(join(CORPUS, "lighthouse-seo.json"), "utf8"),
+  );
   let agree = 0;
   let compared = 0;
   for (const [page, checks] of Object.entries(verdicts)) {
@@ -80,8 +82,17 @@ const { values } = parseArgs({
     save: { type: "string" },
     out: { type: "string", default: REPORT },
     rendered: { type: "string", default: "same" },
+    corpus: { type: "string", default: "corpus" },
   },
 });
+const corpusName = values.corpus;
+if (corpusName !== "corpus" && corpusName !== "corpus-parser") {
+  console.error("--corpus must be corpus (the rules' own pages) or corpus-parser (pages never used to write a rule)");
+  process.exit(2);
+}
+/** the shared corpus's folder and pages, absolute paths: both trees read the same pages */
+const CORPUS = sharedCorpus(corpusName);
+const PAGES = join(CORPUS, "pages");
 const rendered = values.rendered;
 if (rendered !== "same" && rendered !== "reserialized") {
   console.error(
@@ -91,7 +102,7 @@ if (rendered !== "same" && rendered !== "reserialized") {
 }
 if (!values.before && !values["before-json"]) {
   console.error(
-    "usage: tsx scripts/verdict-changes.ts --before <commit> | --before-json <file> [--save <dir>] [--out <md>]",
+    "usage: tsx scripts/verdict-changes.ts --before <commit> | --before-json <file> [--corpus corpus|corpus-parser] [--save <dir>] [--out <md>]",
   );
   process.exit(2);
 }
@@ -99,7 +110,7 @@ if (!values.before && !values["before-json"]) {
 const before: Verdicts = values.before
   ? verdictsAt(values.before, rendered)
   : JSON.parse(readFileSync(values["before-json"] as string, "utf8"));
-const after = extractVerdicts(join(corpusDir(), "pages"), rendered);
+const after = extractVerdicts(PAGES, rendered);
 const head = run("git", ["rev-parse", "--short", "HEAD"], ROOT).trim();
 if (values.save) {
   mkdirSync(values.save, { recursive: true });
@@ -110,17 +121,19 @@ const beforeReport = values.before ? run("git", ["show", `${values.before}:${COR
 const SCANNED = join(ROOT, "docs/reports/corpus-verdicts.json");
 const markdown = renderReport({
   lighthouseChecks: Object.keys(LIGHTHOUSE_AUDITS),
-  scanned: existsSync(SCANNED) ? JSON.parse(readFileSync(SCANNED, "utf8")) : null,
+  // the real scans and the corpus test's agreement are of the rules' own corpus
+  scanned: corpusName === "corpus" && existsSync(SCANNED) ? JSON.parse(readFileSync(SCANNED, "utf8")) : null,
+  corpus: corpusName,
   before: {
     label: values.before ? `${values.before}` : (values["before-json"] as string),
     verdicts: before,
-    lighthouse: reportedAgreement(beforeReport),
+    lighthouse: corpusName === "corpus" ? reportedAgreement(beforeReport) : null,
     snapshotLighthouse: snapshotAgreement(before),
   },
   after: {
     label: `${head} (this tree)`,
     verdicts: after,
-    lighthouse: reportedAgreement(readFileSync(join(ROOT, CORPUS_REPORT), "utf8")),
+    lighthouse: corpusName === "corpus" ? reportedAgreement(readFileSync(join(ROOT, CORPUS_REPORT), "utf8")) : null,
     snapshotLighthouse: snapshotAgreement(after),
   },
   rendered,

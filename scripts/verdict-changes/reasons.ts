@@ -110,11 +110,11 @@ export const REASONS: Record<string, Rule> = {
   },
   "summary-intro": {
     rules:
-      "Judges the opening: passes over bylines, datelines, credits and lines of links (breadcrumbs) to the first real paragraph, fails an opening that only asks or only announces; words of Chinese and Japanese are segmented.",
+      "Judges the opening: passes over bylines, datelines (a line that is mostly a <time>), credits, an image's caption (a short line with no full stop right after an image), a video player's title and lines of links (breadcrumbs) to the first real paragraph, fails an opening that only asks or only announces; words of Chinese and Japanese are segmented.",
     cause: ({ before }) =>
       /has 5 words/.test(before.description)
         ? "the first real paragraph is judged (before: a 5-word line ahead of it, or Chinese counted by spaces)"
-        : "the opening is read past bylines, datelines and links",
+        : "the opening is read past bylines, datelines (a <time> line), an image's caption or a video player's title and links",
   },
   statistics: {
     rules:
@@ -123,9 +123,11 @@ export const REASONS: Record<string, Rule> = {
   },
   quotations: {
     rules:
-      "Knows the speech verbs and source phrases of eight languages, and names the speaker (an attributed quote is one whose speaker is named with a speech verb or source phrase).",
+      'Knows the speech verbs and source phrases of eight languages, and names the speaker (an attributed quote is one whose speaker is named with a speech verb or source phrase); a quotation given to he or she ("…," she said; She writes, "…") counts once a paragraph of the content has named a person before it, as French\'s a-t-elle déclaré already did.',
     cause: ({ after }) =>
-      `attributed quote found: ${after.description.replace(/^The main content quotes a named source: /, "")}`,
+      /\b(?:he|she|He|She) (?:said|says|writes|wrote|told|added)|(?:said|says) (?:he|she)\b/.test(after.description)
+        ? `a quotation given to he or she after the content names its speaker: ${after.description.replace(/^The main content quotes a named source: /, "")}`
+        : `attributed quote found: ${after.description.replace(/^The main content quotes a named source: /, "")}`,
   },
   author: {
     rules:
@@ -197,6 +199,13 @@ export const REASONS: Record<string, Rule> = {
  * (keyed "check page"). Each was checked against the saved page.
  */
 export const NOTES: Record<string, string> = {
+  "summary-intro breitbart":
+    '"SIGN UP FOR OUR NEWSLETTER", a sign-up box in the entry, follows the lead image with no full stop and is passed over as its caption; the article\'s first paragraph is judged.',
+  "summary-intro medium-3":
+    "the subtitle \"How to get shanked doing what people say they want\" right under the hero image is passed over as its caption; the editor's note that follows, 58 words, is judged instead: a pass on a note, where the subtitle (a heading's role) was no summary either.",
+  "quotations sandiegouniontribune.com":
+    "the paragraph names John David Wicker, SDSU's director of athletics, before his quotation.",
+  "quotations www.aol.com": "the paragraph before names Elizabeth Snyder, the officer's widow, who wrote it.",
   "statistics ars-1":
     '"30,000,000" stands in `<code>10^5 * 300 = 30,000,000</code>`; "300 lists" and "10 sublists" are counts the unit list does not know (a limit of the heuristic).',
   "statistics v8-blog": '"$0" and "$1" are in its shell snippets (`<code>`).',

@@ -24,6 +24,8 @@ export type ReportInput = {
   rendered?: "same" | "reserialized";
   /** this tree's real scans, as tests/corpus.test.ts saves them (docs/reports/corpus-verdicts.json), if there */
   scanned: Verdicts | null;
+  /** the shared corpus the pages are from (shared-data.ts) */
+  corpus?: "corpus" | "corpus-parser";
 };
 
 /** Where the browser-free verdicts differ from real scans of the same pages: check → pages. */
@@ -109,6 +111,7 @@ export const renderReport = ({
   lighthouseChecks,
   scanned,
   rendered = "same",
+  corpus = "corpus",
 }: ReportInput): string => {
   const { changes, compared, reworded } = changesOf(before.verdicts, after.verdicts);
   const pages = Object.keys(after.verdicts).length;
@@ -126,7 +129,7 @@ export const renderReport = ({
     "",
     `Written by \`${command}\``,
     "(`scripts/verdict-changes.ts`). Every check's verdict on every page of the",
-    "real-page corpus (`../shared/corpus/pages`, shared test data outside the repository) is computed by both versions",
+    `real-page corpus (\`../shared/${corpus}/pages\`, shared test data outside the repository) is computed by both versions`,
     rendered === "same"
       ? "of the rules, browser-free: each page's saved HTML is its served and rendered page at"
       : "of the rules, browser-free: each page's saved HTML is its served page and, parsed and serialised again as a browser hands back its DOM, its rendered page, at",
@@ -194,6 +197,11 @@ export const renderReport = ({
       );
     }
     lines.push("");
+  }
+  // the pages reviewed by hand below are the rules' own corpus's; the second corpus's review is docs/reports/review-unseen-pages.md
+  if (corpus !== "corpus") {
+    lines.push("The hand review of this corpus's pages: [review-unseen-pages.md](review-unseen-pages.md).", "");
+    return lines.join("\n");
   }
   lines.push(
     "## Pages reviewed by hand",

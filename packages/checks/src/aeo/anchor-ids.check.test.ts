@@ -19,6 +19,11 @@ describe("anchor-ids", () => {
     );
   });
 
+  it("proposes ids that keep a heading's kana whole and drop only Latin accents", () => {
+    const verdict = judge(anchorIds, page(`<h2>デザインとパフォーマンス</h2>${TEXT}<h2>Café prices</h2>${TEXT}`));
+    expect(verdict.fix).toContain('(<h2 id="デザインとパフォーマンス">, <h2 id="cafe-prices">)');
+  });
+
   it("warns when only some do, naming those without and suggesting an id", () => {
     const verdict = judge(anchorIds, page(`<h2 id="a">A</h2>${TEXT}<h2>Shipping times</h2>${TEXT}<h3>C</h3>${TEXT}`));
     expect(verdict.status).toBe("warn");

@@ -63,13 +63,18 @@ const linkability = (page: Page, headings: readonly Heading[]): boolean[] => {
   });
 };
 
-/** "The hypothesis" → "the-hypothesis": an id to suggest for a heading. */
+/**
+ * "The hypothesis" → "the-hypothesis", "Café" → "cafe": an id to suggest for a heading. Latin
+ * accents are dropped; the text is then composed again, so that a kana's voiced mark stays on
+ * it ("デザイン", not "テ-サ-イン") and marks of other scripts are kept as part of their word.
+ */
 const slug = (text: string): string =>
   text
     .toLowerCase()
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
-    .replace(/[^\p{L}\p{N}]+/gu, "-")
+    .normalize("NFC")
+    .replace(/[^\p{L}\p{M}\p{N}]+/gu, "-")
     .replace(/^-+|-+$/g, "")
     .slice(0, 40) || "section";
 

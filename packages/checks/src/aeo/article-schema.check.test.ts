@@ -48,6 +48,27 @@ describe("article-schema", () => {
     );
   });
 
+  it("proposes the markup with the page's own headline, byline and date, or asks the owner for what it lacks", () => {
+    const headline = "Tides rise higher on the coast this winter than in any of the last twenty years";
+    const shown = judge(
+      articleSchema,
+      page(
+        "<title>Tides</title>",
+        `<article><h1>${headline}</h1><p>By Ann Lee, 6 May 2024</p><p>The moon pulls the sea.</p></article>`,
+      ),
+    );
+    expect(shown.fix).toContain(`headline "${headline}"`);
+    expect(shown.fix).toContain('author {"@type": "Person", "name": "Ann Lee"} (the page\'s byline)');
+    expect(shown.fix).toContain('datePublished "2024-05-06" (the page shows "6 May 2024")');
+    const bare = judge(
+      articleSchema,
+      page("<title>Tides</title>", "<article><p>The moon pulls the sea.</p></article>"),
+    );
+    expect(bare.fix).toContain('headline "Tides" (its <title>)');
+    expect(bare.fix).toContain("the page names no author, so its owner must supply the name");
+    expect(bare.fix).toContain("the page shows no date, so its owner must supply it");
+  });
+
   it("skips pages that are not articles, listing cards included", () => {
     expect(judge(articleSchema, page("", "<main><h1>Shop</h1></main>")).status).toBe("skip");
     const listing = judge(

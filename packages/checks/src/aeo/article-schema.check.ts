@@ -1,4 +1,5 @@
 import { defineCheck } from "../check";
+import { visibleByline } from "../geo/byline";
 import { isoDay, pageDates, publishedDate, shownDate } from "../geo/dates";
 import { readableText } from "../lib/element";
 import { type JsonLdNode, jsonLd, nodesOfType, textOf, typesOf, unreadableFix, unreadableNote } from "../lib/jsonld";
@@ -17,6 +18,18 @@ const pageDateNote = (page: Page): string => {
   if (shown) return ` (datePublished "${shown.iso}": the page shows "${shown.written}")`;
   return " (datePublished as YYYY-MM-DD: the page shows no date, so its owner must supply it)";
 };
+
+/** datePublished with the page's own date: one it states, one it shows, or its owner's to supply. */
+const datePublishedOf = (page: Page): string => {
+  const stated = publishedDate(pageDates(page).dates);
+  if (stated) return `datePublished "${isoDay(stated.date)}" (the page's ${stated.source})`;
+  const shown = shownDate(page);
+  if (shown) return `datePublished "${shown.iso}" (the page shows "${shown.written}")`;
+  return "datePublished as YYYY-MM-DD (the page shows no date, so its owner must supply it)";
+};
+
+// Google shows up to 110 characters of a headline; a longer <title> is cut there rather than mid-word at 60
+const MAX_HEADLINE = 110;
 
 // Article and its subtypes in schema.org
 export const ARTICLE_TYPES = [
@@ -119,10 +132,15 @@ export const articleSchema = defineCheck({
       }
       const note = unreadableNote(page);
       const headline = page.main.heading ? readableText(page.main.heading) : "";
+      const title = headline || readableText(page.doc.querySelector("title") ?? page.doc.createElement("title"));
+      const byline = visibleByline(page);
+      const writer = byline
+        ? `author {"@type": "Person", "name": "${byline.name}"} (the page's byline)`
+        : "author as a Person (the page names no author, so its owner must supply the name)";
       return {
         status: "fail",
         description: `The page is set as an <article>${headline ? ` ("${headline.slice(0, 60)}")` : ""} but has no Article, BlogPosting or NewsArticle in JSON-LD, microdata or RDFa${note ? `; ${note}` : "."}`,
-        fix: `${note ? `${unreadableFix(page)} ` : ""}Add Article (or BlogPosting, NewsArticle) JSON-LD with headline${headline ? ` "${headline.slice(0, 60)}"` : ""}, author (a Person with a name) and datePublished, as the page states them.`,
+        fix: `${note ? `${unreadableFix(page)} ` : ""}Add Article (or BlogPosting, NewsArticle) JSON-LD with the page's own facts: headline "${title.slice(0, MAX_HEADLINE)}"${headline ? "" : " (its <title>)"}, ${writer} and ${datePublishedOf(page)}.`,
         evidence: [headline ?? "", note],
       };
     }

@@ -39,6 +39,22 @@ describe("organization-schema", () => {
     expect(verdict.description).toMatch(/No Organization/);
   });
 
+  it("proposes the site's name its <title> ends with and its logo image, or asks the owner for them", () => {
+    const named = judge(
+      organizationSchema,
+      '<html><head><title>Embryo drama taking a detour | Page Six</title></head><body><img src="/assets/logo-pagesix.svg" alt="Page Six"><h1>Embryo drama</h1></body></html>',
+    );
+    expect(named.fix).toBe(
+      'Add Organization (or LocalBusiness) JSON-LD, at least on the home page and as the publisher of articles, with "name": "Page Six" (the site\'s name in the <title>), "url": "https://example.com/", "logo": "https://example.com/assets/logo-pagesix.svg" (the page\'s logo image).',
+    );
+    const headline = judge(
+      organizationSchema,
+      "<html><head><title>The failure of public schooling in one chart</title></head><body></body></html>",
+    );
+    expect(headline.fix).toContain('"name" (the <title> names no site, so its owner must supply it)');
+    expect(headline.fix).toContain('"logo" (the page shows no logo image, so its owner must supply one)');
+  });
+
   it("reads an Organization in microdata and RDFa too, saying which, and advises JSON-LD", () => {
     const microdata = `<html><body><div itemscope itemtype="https://schema.org/Organization"><span itemprop="name">Acme</span><a itemprop="url" href="https://acme.example/">home</a><img itemprop="logo" src="/logo.png" alt=""></div></body></html>`;
     const verdict = judge(organizationSchema, microdata);

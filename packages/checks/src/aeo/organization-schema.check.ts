@@ -1,6 +1,8 @@
 import { defineCheck } from "../check";
 import { type JsonLdNode, jsonLd, textOf, typesOf, unreadableFix, unreadableNote } from "../lib/jsonld";
 import { htmlItems } from "../lib/microdata";
+import { countWords, foldWhitespace, type Page } from "../page";
+import { documentTitle } from "../seo/title.check";
 
 // schema.org's Organization and LocalBusiness trees are large; these are the types seen on real
 // sites, and the suffix rule catches most of the rest (ShoeStore, AutomotiveBusiness, TravelAgency).
@@ -21,6 +23,53 @@ export const isOrganization = (node: JsonLdNode): boolean =>
   typesOf(node).some((type) => ORGANIZATION_TYPES.has(type) || ORGANIZATION_SUFFIX.test(type));
 
 const REQUIRED = ["name", "url", "logo"] as const;
+
+// what sets a site's name apart from a headline in its <title>: "Headline | Page Six", "見出し：朝日新聞デジタル", "标题_栏目_好奇心日报"
+const TITLE_SEPARATOR = /\s+[|\-–—:]\s+|[｜：_]/u;
+
+/**
+ * The site's name as the page's <title> ends with it ("… | Page Six", "… - MacRumors"): its last
+ * part after a separator, of five words or fewer, when the part before it is longer; null when
+ * the title is a headline alone.
+ */
+const siteNameInTitle = (page: Page): string | null => {
+  const title = foldWhitespace(documentTitle(page)?.textContent ?? "");
+  const parts = title.split(TITLE_SEPARATOR).map((part) => part.trim());
+  const last = parts.at(-1) ?? "";
+  const rest = parts.slice(0, -1).join(" ");
+  if (parts.length < 2 || last === "" || countWords(last) > 5 || rest.length <= last.length) return null;
+  return last;
+};
+
+/** The page's own logo: an image outside its articles and lists whose src, class, id or alt says logo, as an absolute URL; or null. */
+const logoOf = (page: Page): string | null => {
+  for (const image of page.doc.querySelectorAll("img[src]")) {
+    const said = ["src", "class", "id", "alt"].map((name) => image.getAttribute(name) ?? "").join(" ");
+    const src = (image.getAttribute("src") ?? "").trim();
+    if (!/logo/i.test(said) || src === "" || src.startsWith("data:") || /[\s'"();]/.test(src)) continue;
+    // a site's logo heads or closes the page; an image in an article or a teaser is the story's
+    if (image.closest("article, main, aside, li") !== null) continue;
+    try {
+      return new URL(src, page.finalUrl).href;
+    } catch {}
+  }
+  return null;
+};
+
+/** "name", "url" and "logo" as the page states them, or that its owner must supply what it does not. */
+const publisherFacts = (page: Page): string => {
+  const name = siteNameInTitle(page);
+  const logo = logoOf(page);
+  return [
+    name
+      ? `"name": "${name}" (the site's name in the <title>)`
+      : `"name" (the <title> names no site, so its owner must supply it)`,
+    `"url": "${page.finalUrl.origin}/"`,
+    logo
+      ? `"logo": "${logo}" (the page's logo image)`
+      : `"logo" (the page shows no logo image, so its owner must supply one)`,
+  ].join(", ");
+};
 
 /**
  * Reads the page's JSON-LD for an Organization or LocalBusiness (or one of their subtypes) with
@@ -70,7 +119,7 @@ export const organizationSchema = defineCheck({
       return {
         status: "fail",
         description: `No Organization or LocalBusiness in the page's JSON-LD, microdata or RDFa${note ? `; ${note}` : "."}`,
-        fix: `${note ? `${unreadableFix(page)} ` : ""}Add Organization (or LocalBusiness) JSON-LD with "name", "url" and "logo", at least on the home page and as the publisher of articles.`,
+        fix: `${note ? `${unreadableFix(page)} ` : ""}Add Organization (or LocalBusiness) JSON-LD, at least on the home page and as the publisher of articles, with ${publisherFacts(page)}.`,
         evidence: [note],
       };
     }

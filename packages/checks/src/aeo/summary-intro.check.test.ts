@@ -26,6 +26,35 @@ describe("summary-intro", () => {
     expect(judge(summaryIntro, main(`<p>${words(8)}</p>`)).description).toMatch(/opens with a 8-word paragraph/);
   });
 
+  it("passes over a <time> dateline, an image's caption and a video player's title before the first paragraph", () => {
+    const opening = `<p>${words(30)}.</p>`;
+    const dateline = judge(
+      summaryIntro,
+      main(`<p><time datetime="2016-12-20">Dec. 20, 2016, 12:44 PM UTC / Updated Dec. 20, 2016</time></p>${opening}`),
+    );
+    expect(dateline.description).toMatch(/^The main content opens with a 30-word paragraph/);
+    const caption = judge(
+      summaryIntro,
+      main(
+        `<div><img src="/a.jpg" alt=""></div><div><p>Nick Loeb and Sofia Vergara Shutterstock / Getty Images</p></div>${opening}`,
+      ),
+    );
+    expect(caption.description).toMatch(/^The main content opens with a 30-word paragraph/);
+    const player = judge(
+      summaryIntro,
+      main(
+        `<div data-headline="Storm precedes cabinet appointments"><p>Storm precedes cabinet appointments</p></div>${opening}`,
+      ),
+    );
+    expect(player.description).toMatch(/^The main content opens with a 30-word paragraph/);
+    // a short sentence of the article after an image is its opening, not a caption
+    const sentence = judge(
+      summaryIntro,
+      main(`<div><img src="/a.jpg" alt=""></div><p>Michelle Obama sees despair in America.</p>${opening}`),
+    );
+    expect(sentence.description).toMatch(/opens with a 6-word paragraph, "Michelle Obama sees despair in America\."/);
+  });
+
   it("fails without paragraphs", () => {
     const verdict = judge(summaryIntro, main("<div>Just a div</div>"));
     expect(verdict.status).toBe("fail");

@@ -44,13 +44,51 @@ const isLinkLine = (paragraph: Element, text: string): boolean => {
   return linked * 2 >= lettersOf(text);
 };
 
+/** A line whose letters lie mostly in <time> elements: a dateline ("Dec. 20, 2016, 12:44 PM UTC / Updated …"). */
+const isTimeLine = (paragraph: Element, text: string): boolean => {
+  const times = [...paragraph.querySelectorAll("time")];
+  if (times.length === 0) return false;
+  const timed = times.reduce((sum, time) => sum + lettersOf(time.textContent ?? ""), 0);
+  return timed * 2 >= lettersOf(text);
+};
+
+const MEDIA = "img, picture, video, iframe, svg";
+
+/**
+ * A short line with no full stop set right after an image or a video: its caption or credit
+ * ("Nick Loeb and Sofia Vergara Shutterstock / Getty Images"), which an extraction keeps as a
+ * paragraph once the <figcaption> markup is gone.
+ */
+const isCaption = (paragraph: Element, text: string): boolean => {
+  if (countWords(text) >= MIN_WORDS || /[.!?。！？]["”’)]?$/u.test(text)) return false;
+  for (let node: Element | null = paragraph; node; node = node.parentElement) {
+    const before = node.previousElementSibling;
+    if (before) return before.matches(MEDIA) || before.querySelector(MEDIA) !== null;
+  }
+  return false;
+};
+
+/**
+ * A short line with no full stop that repeats an attribute of the block holding it: the title of
+ * a video player or a widget (data-headline="Trump tweetstorm precedes Cabinet appointments")
+ * that the player shows over its frame, not the article's opening.
+ */
+const isPlayerTitle = (paragraph: Element, text: string): boolean => {
+  if (countWords(text) >= MIN_WORDS || /[.!?。！？]["”’)]?$/u.test(text)) return false;
+  for (let node = paragraph.parentElement; node; node = node.parentElement) {
+    if ([...node.attributes].some((attribute) => attribute.value.trim() === text)) return true;
+  }
+  return false;
+};
+
 /** The first paragraph of the main content with 5 or more words that is no byline, dateline, caption or line of links. */
 const opening = (page: Page): Opening | null => {
   for (const paragraph of mainElementsNamed(page, "p")) {
     const text = readableText(paragraph);
     if (countWords(text) < 5 || mainAncestorNamed(page, paragraph, NOT_INTRO) !== null) continue;
     if (!isContent(page, paragraph) || isBylineLine(page, text) || DATELINE.test(text)) continue;
-    if (isLinkLine(paragraph, text)) continue;
+    if (isLinkLine(paragraph, text) || isTimeLine(paragraph, text) || isCaption(paragraph, text)) continue;
+    if (isPlayerTitle(paragraph, text)) continue;
     return { text, element: paragraph };
   }
   return null;

@@ -51,6 +51,14 @@ describe("author", () => {
     expect(verdict.description).toMatch(/No author found/);
   });
 
+  it("asks the owner for the name when the page names no one, and proposes no made-up name", () => {
+    const verdict = judge(author, page("", "<article><h1>Tides</h1><p>The moon pulls the sea.</p></article>"));
+    expect(verdict.status).toBe("fail");
+    expect(verdict.fix).toMatch(/^The page names no author, so its owner must supply the writer's name/);
+    expect(verdict.fix).toContain('under the h1 "Tides"');
+    expect(verdict.fix).not.toMatch(/Jane Doe|"name": "\.\.\."/);
+  });
+
   const article = (lang: string, byline: string) =>
     `<html lang="${lang}"><head><title>Notes</title></head><body><article><h1>Notes</h1><p>${byline}</p><p>Some text of the article, long enough to be its text.</p></article></body></html>`;
 

@@ -177,7 +177,7 @@ export const author = judgesContent(
       return {
         status: "fail",
         description: `No author found: no byline ("By …", "Posted by …" or the like${heading ? ` near the h1 "${clip(heading)}"` : ""}), no JSON-LD author with a name, no author meta or article:author, no rel="author" link and no itemprop="author".`,
-        fix: `Name the author: a visible byline ("By Jane Doe")${heading ? ` under the h1 "${clip(heading)}"` : ""} linking to their profile with rel="author", and "author": {"@type": "Person", "name": "...", "url": "..."} in the page's JSON-LD.`,
+        fix: `The page names no author, so its owner must supply the writer's name: show it as a byline${heading ? ` under the h1 "${clip(heading)}"` : ""} linking to their profile with rel="author", and give the same name and profile URL as "author": {"@type": "Person"} in the page's JSON-LD.`,
         evidence: [heading],
       };
     },

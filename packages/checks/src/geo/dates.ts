@@ -255,9 +255,36 @@ export const writtenDate = (text: string, latest: Date): { written: string; iso:
 // a byline's date sits near the top of the content: the first characters are read, not a long page's every date
 const SHOWN_DATE_SPAN = 3_000;
 
-/** The first date the page's main content writes out for a reader (writtenDate), or null. */
+// a headline's byline and dateline follow it within a few lines ("By Meg Wagner NEW YORK DAILY NEWS Dec 16, 2016 at 1:38 pm")
+const BESIDE_HEADLINE_SPAN = 300;
+
+/**
+ * The text that follows the page's own h1 in its DOM, up to `BESIDE_HEADLINE_SPAN` characters:
+ * the byline and dateline a news page sets between its headline and its text, which Readability
+ * leaves out of the main content.
+ */
+const besideHeadline = (page: Page): string => {
+  const heading = page.main.pageHeading;
+  if (!heading) return "";
+  const title = readableText(heading);
+  if (title === "") return "";
+  for (let node = heading.parentElement; node; node = node.parentElement) {
+    const text = readableText(node);
+    const at = text.indexOf(title);
+    if (at < 0) continue;
+    const after = text.slice(at + title.length).trim();
+    if (after.length >= BESIDE_HEADLINE_SPAN || node.localName === "body") return after.slice(0, BESIDE_HEADLINE_SPAN);
+  }
+  return "";
+};
+
+/**
+ * The first date the page writes out for a reader (writtenDate): in its main content, else in
+ * the byline and dateline beside its headline; null when neither shows one.
+ */
 export const shownDate = (page: Page): { written: string; iso: string } | null =>
-  writtenDate(readableText(page.main.root).slice(0, SHOWN_DATE_SPAN), page.scannedAt);
+  writtenDate(readableText(page.main.root).slice(0, SHOWN_DATE_SPAN), page.scannedAt) ??
+  writtenDate(besideHeadline(page), page.scannedAt);
 
 /** "2026-03-01" */
 export const isoDay = (date: Date): string => date.toISOString().slice(0, 10);

@@ -44,4 +44,17 @@ describe("entity-sameas", () => {
     expect(verdict.status).toBe("fail");
     expect(verdict.description).toMatch(/"Acme" has no sameAs profiles/);
   });
+
+  it("proposes the profiles the page links outside its article, or asks the owner for them", () => {
+    const linked = judge(
+      entitySameas,
+      `<html><body><header><a href="https://twitter.com/acme">Twitter</a><a href="https://twitter.com/intent/tweet?text=x">Share</a></header><article><h1>News</h1><p>By <a href="https://x.com/jane">Jane</a></p></article><footer><a href="https://www.facebook.com/acmenews">Facebook</a></footer></body></html>`,
+    );
+    expect(linked.fix).toBe(
+      'Add Organization (or, for a personal site, Person) JSON-LD with "sameAs": ["https://twitter.com/acme", "https://www.facebook.com/acmenews"], the profiles the page links, and its Wikidata and Wikipedia entries if it has them.',
+    );
+    const none = judge(entitySameas, page(""));
+    expect(none.fix).toContain("the page links none, so its owner must supply them");
+    expect(none.fix).not.toContain("Q...");
+  });
 });

@@ -1,5 +1,8 @@
 import { defineCheck } from "../check";
 import { type JsonLdNode, jsonLd, textOf, typesOf, unreadableFix, unreadableNote } from "../lib/jsonld";
+import type { Page } from "../page";
+import { anchors } from "../seo/anchors";
+import { isSocialProfile } from "./citations-outbound.check";
 
 // Organization's subtypes are many; the common ones by name, the rest by their usual suffixes
 // (ShoeStore, TravelAgency, NewsMediaOrganization). Person has no subtypes in use.
@@ -37,6 +40,23 @@ type Entity = { name: string; type: string; profiles: Set<string> };
  * engines already know about it. Nodes that share an @id are one entity (Yoast and others split
  * an entity across @graph members), and the entity with the most distinct profiles is judged.
  */
+/**
+ * The "sameAs" to propose from the page's own links to its publisher's profiles (an account on a
+ * social network linked outside any <article>, where a site says "follow us"; an article's links
+ * are its author's or its sources'), or that the owner must supply them when it links none.
+ */
+const sameAsOfPage = (page: Page): string => {
+  const profiles = new Set<string>();
+  for (const anchor of anchors(page)) {
+    if (!anchor.href || anchor.element.closest("article") !== null || !isSocialProfile(anchor.href)) continue;
+    profiles.add(anchor.href.href);
+  }
+  const found = [...profiles].slice(0, 5);
+  return found.length > 0
+    ? `"sameAs": [${found.map((url) => `"${url}"`).join(", ")}], the profiles the page links, and its Wikidata and Wikipedia entries if it has them`
+    : `"sameAs" listing its profiles elsewhere (Wikidata, Wikipedia, LinkedIn, official social accounts): the page links none, so its owner must supply them`;
+};
+
 export const entitySameas = defineCheck({
   id: "entity-sameas",
   category: "geo",
@@ -70,7 +90,7 @@ export const entitySameas = defineCheck({
       return {
         status: "fail",
         description: `The page's JSON-LD has no Organization or Person to link to profiles${note ? `; ${note}` : "."}`,
-        fix: `${note ? `${unreadableFix(page)} ` : ""}Add Organization (or, for a personal site, Person) JSON-LD with "sameAs": ["https://www.wikidata.org/wiki/Q...", "https://www.linkedin.com/company/...", ...].`,
+        fix: `${note ? `${unreadableFix(page)} ` : ""}Add Organization (or, for a personal site, Person) JSON-LD with ${sameAsOfPage(page)}.`,
         evidence: [note],
       };
     }

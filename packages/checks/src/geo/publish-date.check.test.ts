@@ -93,11 +93,27 @@ describe("publish-date", () => {
       ),
     );
     expect(verdict.status).toBe("fail");
-    expect(verdict.description).toContain('Its content shows the date "6 May 2024" as plain text.');
+    expect(verdict.description).toContain('It shows the date "6 May 2024" as plain text.');
     expect(verdict.fix).toContain('<time datetime="2024-05-06">6 May 2024</time>');
     expect(verdict.fix).toContain('datePublished ("2024-05-06")');
     const cjk = judge(publishDate, withHead("", "<article><h1>潮汐</h1><p>2023年11月2日 发布</p></article>"));
     expect(cjk.fix).toContain('<time datetime="2023-11-02">2023年11月2日</time>');
+  });
+
+  it("reads the dateline set beside the headline, outside the article's text", () => {
+    const paragraph =
+      "<p>The moon pulls the sea toward it, and the sea rises on the side of the earth that faces it, twice a day, as the earth turns beneath the bulge of water that follows the moon.</p>";
+    const verdict = judge(
+      publishDate,
+      withHead(
+        "<title>Tides rise</title>",
+        `<div class="headline"><h1>Tides rise</h1><div class="byline">By Ann Lee</div><div class="stamp">Updated: Dec 15, 2016 2:57 PM UTC</div></div><div class="story">${paragraph.repeat(6)}</div><div class="footer"><p>Copyright March 3, 2020</p></div>`,
+      ),
+    );
+    expect(verdict.status).toBe("fail");
+    expect(verdict.description).toContain('It shows the date "Dec 15, 2016" as plain text.');
+    expect(verdict.fix).toContain('datePublished ("2016-12-15")');
+    expect(verdict.fix).not.toContain("owner must supply");
   });
 
   it("asks the owner for the date when the page shows none, and never invents one", () => {

@@ -46,7 +46,7 @@ export const publishDate = judgesContent(
       const fixJsonLd = `${unreadable.length > 0 ? "Make the JSON-LD block that holds the date parse (remove its <![CDATA[ wrapper), or add" : "Add"} datePublished${shown ? ` ("${shown.iso}")` : ""} and dateModified (the day of the last real change) to the page's JSON-LD`;
       return {
         status: "fail",
-        description: `The page has no machine-readable published or modified date of its own (JSON-LD datePublished/dateModified, article:published_time, <time datetime> in its content).${shown ? ` Its content shows the date "${shown.written}" as plain text.` : ""}${notes}`,
+        description: `The page has no machine-readable published or modified date of its own (JSON-LD datePublished/dateModified, article:published_time, <time datetime> in its content).${shown ? ` It shows the date "${shown.written}" as plain text.` : ""}${notes}`,
         fix: `${fixJsonLd}, and ${markUp}${others.length > 0 ? ` (the <time> ${isoDay((others[0] as PageDate).date)} beside the content dates something else)` : ""}.`,
         evidence: [...(shown ? [shown.written] : []), ...[...others, ...future, ...unreadable].map((date) => date.raw)],
       };

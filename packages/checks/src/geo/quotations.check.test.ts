@@ -108,4 +108,27 @@ describe("quotations", () => {
       ).status,
     ).toBe("fail");
   });
+
+  it("takes a quotation given to he or she once the prose has named whom the pronoun stands for", () => {
+    const named = judge(
+      quotations,
+      article(
+        '<p>Michelle Obama sees despair in America.</p><p>"Now we are feeling what not having hope feels like," she said in a clip.</p>',
+      ),
+    );
+    expect(named.status).toBe("pass");
+    expect(named.description).toMatch(/feels like," she said/);
+    const before = judge(
+      quotations,
+      article(
+        "<p>Donald Trump spoke in Ohio.</p><p>He said: “We are going to take care of those people, believe me.”</p>",
+      ),
+    );
+    expect(before.status).toBe("pass");
+    const unnamed = judge(
+      quotations,
+      article('<p>The crowd waited.</p><p>"Now we are feeling what not having hope feels like," she said.</p>'),
+    );
+    expect(unnamed.status).toBe("fail");
+  });
 });

@@ -118,11 +118,42 @@ const patternOf = (lang: string): RegExp => {
   return pattern;
 };
 
-/** The first quotation of the main content's prose attributed to a named speaker or source, or null. */
+// a quotation given to "he" or "she" ("…," she said; He said: "…"; „…“, sagte er): whom the pronoun
+// stands for is named before it, as French's "a-t-elle déclaré" is read above
+const ENGLISH_VERB = `(?:${alternatives(SPEECH.en?.verbs ?? [])})`;
+const BY_PRONOUN = new RegExp(
+  [
+    String.raw`${QUOTED}\s*,?\s*(?:(?:he|she)\s+${ENGLISH_VERB}|${ENGLISH_VERB}\s+(?:he|she)|(?:sagte|sagt|erklärte|meinte|betonte|schrieb)\s+(?:er|sie))(?![\p{L}])`,
+    String.raw`(?<![\p{L}])(?:He|She)\s+${ENGLISH_VERB}\s*[:,]\s*${QUOTED}`,
+  ].join("|"),
+  "u",
+);
+// a person named before a quotation given to a pronoun: two capitalised words ("Michelle Obama")
+// in one paragraph of the content, so that a heading and the next paragraph's first word are no name
+const NAMED_PERSON = /(?<![\p{L}])\p{Lu}[\p{Ll}'’-]+ +\p{Lu}[\p{Ll}'’-]+/u;
+
+/** Whether a paragraph of the main content names a person before `quote` is given to a pronoun. */
+const namesPersonBefore = (page: Page, quote: string): boolean => {
+  for (const paragraph of page.main.root.querySelectorAll("p, li")) {
+    if (!isContent(page, paragraph)) continue;
+    const text = readableText(paragraph);
+    const at = text.indexOf(quote.slice(0, 20));
+    if (NAMED_PERSON.test(at >= 0 ? text.slice(0, at) : text)) return true;
+    if (at >= 0) return false;
+  }
+  return false;
+};
+
+/**
+ * The first quotation of the main content's prose attributed to a named speaker or source, or
+ * to "he" or "she" after the prose has named a person, or null.
+ */
 const attributedQuote = perPage((page: Page): string | null => {
   const text = proseText(page);
   const match = patternOf(pageLanguage(page)).exec(text) ?? JAPANESE.exec(text);
-  return match ? match[0] : null;
+  if (match) return match[0];
+  const byPronoun = BY_PRONOUN.exec(text);
+  return byPronoun && namesPersonBefore(page, byPronoun[0]) ? byPronoun[0] : null;
 });
 
 const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 3)}...` : text);

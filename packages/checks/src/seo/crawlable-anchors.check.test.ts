@@ -19,6 +19,10 @@ describe("crawlable-anchors", () => {
     const verdict = judge(crawlableAnchors, body('<a href="javascript:void(0)">Open</a><a href="/ok">OK</a>'));
     expect(verdict.status).toBe("fail");
     expect(verdict.description).toContain('1 of 2 links cannot be crawled, e.g. "Open" (href="javascript:void(0)")');
+    // the fix names the page's own link and no made-up URL
+    expect(verdict.fix).toBe(
+      'Give each of the 1 links the URL of the page it opens in href ("Open" (href="javascript:void(0)"): a javascript:void(0) href); where one only runs a script (a menu, a tab, a player), make it a <button>.',
+    );
   });
 
   it("fails on an anchor without href that a click handler drives", () => {

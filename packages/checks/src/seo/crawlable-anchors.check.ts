@@ -117,7 +117,7 @@ export const crawlableAnchors = defineCheck({
     return {
       status: "fail",
       description: `${failing.length} of ${all.length} links cannot be crawled, e.g. ${examples}.`,
-      fix: `Give each of the ${failing.length} links a real URL in href (<a href="/pricing">; ${examples}); use <button> for actions that run scripts.`,
+      fix: `Give each of the ${failing.length} links the URL of the page it opens in href (${examples}); where one only runs a script (a menu, a tab, a player), make it a <button>.`,
       evidence: [String(failing.length), String(all.length), examples],
     };
   },

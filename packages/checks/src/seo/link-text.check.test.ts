@@ -20,6 +20,10 @@ describe("link-text", () => {
     );
     expect(verdict.status).toBe("warn");
     expect(verdict.description).toContain('2 of 3 links have generic text: "Click here", "Read more"');
+    // the fix names each link's own target, not a made-up example
+    expect(verdict.fix).toBe(
+      'Make each link\'s text say what the page it leads to holds, in the words of that page\'s title, starting with "Click here" (to /a) and "Read more" (to /b).',
+    );
   });
 
   it.each([

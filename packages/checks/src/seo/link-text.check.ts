@@ -214,7 +214,13 @@ export const linkText = defineCheck({
     return {
       status: "warn",
       description: `${generic.length} of ${audited.length} links have generic text: ${texts.slice(0, 5).join(", ")}${texts.length > 5 ? ", ..." : ""}.`,
-      fix: `Make each link's text say where it leads ("Pricing for teams" rather than "click here"), starting with ${texts.slice(0, 2).join(" and ")}.`,
+      fix: `Make each link's text say what the page it leads to holds, in the words of that page's title, starting with ${generic
+        .slice(0, 2)
+        .map(
+          (anchor) =>
+            `"${quote(anchor.text, 40)}"${anchor.href ? ` (to ${quote(anchor.href.pathname + anchor.href.search, 60)})` : ""}`,
+        )
+        .join(" and ")}.`,
       evidence: texts,
     };
   },

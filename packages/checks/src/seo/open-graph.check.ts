@@ -1,9 +1,50 @@
 import { defineCheck } from "../check";
-import { foldWhitespace } from "../page";
+import { readableText } from "../lib/element";
+import { countWords, foldWhitespace, type Page } from "../page";
 import { metaKeyed, metaNamed, quote } from "./head";
 import { documentTitle } from "./title.check";
 
 const REQUIRED = ["og:title", "og:description", "og:image"] as const;
+
+/** A description of up to 160 characters from a text: its whole sentences that fit, else its start. */
+const summaryOf = (text: string): string => {
+  if (text.length <= 160) return text;
+  const sentences = text.slice(0, 160).match(/^.*[.!?。！？](?=\s|$)/su)?.[0];
+  return sentences && sentences.length >= 60 ? sentences : quote(text, 160);
+};
+
+/** The tag to add, with what the page itself says for it (its title, description or opening, its content's first image), or that its owner must supply it. */
+const tagFor = (page: Page, key: (typeof REQUIRED)[number]): string => {
+  const tag = (value: string, from: string) =>
+    `<meta property="${key}" content="${value.replace(/"/g, "&quot;")}"> (${from})`;
+  if (key === "og:title") {
+    const title = foldWhitespace(documentTitle(page)?.textContent ?? "");
+    return title
+      ? tag(title, "the page's <title>")
+      : `<meta property="og:title">: the page has no title, so its owner must supply one`;
+  }
+  if (key === "og:description") {
+    const meta = foldWhitespace(metaNamed(page, "description")?.getAttribute("content") ?? "");
+    if (meta) return tag(summaryOf(meta), "the page's meta description");
+    const opening = [...page.main.root.querySelectorAll("p")]
+      .map((paragraph) => readableText(paragraph))
+      .find((text) => countWords(text) >= 10);
+    return opening
+      ? tag(summaryOf(opening), "the content's opening")
+      : `<meta property="og:description">: the page has no paragraph to sum it up, so its owner must supply one`;
+  }
+  for (const image of page.main.root.querySelectorAll("img[src]")) {
+    const src = (image.getAttribute("src") ?? "").trim();
+    // an image marked decorative (alt="") shows nothing of the page: no preview
+    if (src === "" || src.startsWith("data:") || image.getAttribute("alt")?.trim() === "") continue;
+    // a script written into src by a broken template (src="if(this.src!=…)") is no address
+    if (/[\s'"();]/.test(src)) continue;
+    try {
+      return tag(new URL(src, page.finalUrl).href, "the content's first image");
+    } catch {}
+  }
+  return `<meta property="og:image">: the content shows no image, so its owner must supply one (1200 × 630 px)`;
+};
 
 /**
  * Open Graph tags that make link previews (Facebook, LinkedIn, Slack, chat apps): og:title,
@@ -25,12 +66,7 @@ export const openGraph = defineCheck({
     const missing = REQUIRED.filter((key) => !present.includes(key));
     if (missing.length === 0)
       return { status: "pass", description: "og:title, og:description and og:image are set.", evidence: [] };
-    // what the page already says that the tags can repeat
-    const title = foldWhitespace(documentTitle(page)?.textContent ?? "");
-    const summary = foldWhitespace(metaNamed(page, "description")?.getAttribute("content") ?? "");
-    const value = (key: (typeof REQUIRED)[number]): string =>
-      key === "og:title" && title ? quote(title, 70) : key === "og:description" && summary ? quote(summary, 70) : "...";
-    const fix = `Add ${missing.map((key) => `<meta property="${key}" content="${value(key)}">`).join(", ")} in the <head>.`;
+    const fix = `Add ${missing.map((key) => tagFor(page, key)).join(", ")} in the <head>.`;
     if (present.length === 0) {
       return {
         status: "fail",

@@ -202,8 +202,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * This month's usage, by client
-         * @description Scans and audits stored this calendar month (UTC), as the quotas count them: the workspace's against its plan's monthly scan quota (`workspace.scans.limit`, null when unlimited; audits have no plan quota), and each client's against the client's own `scan_quota` and `audit_quota` (null: none). A scan counts for the client its key is limited to, else for the client of the workspace's site whose origin its URL is on; an audit for its site's client when it was made; `unassigned` is what counted for no client. Scans the service could not queue are not counted, as for the plan's quota. `client_id` keeps one client (`workspace` and `unassigned` are then null); another workspace's or an unknown client is 404. A key limited to a client sees its own client alone.
+         * This month's usage, by client and by API key
+         * @description Scans and audits stored this calendar month (UTC), as the quotas count them: the workspace's against its plan's monthly scan quota (`workspace.scans.limit`, null when unlimited; audits have no plan quota), and each client's against the client's own `scan_quota` and `audit_quota` (null: none). A scan counts for the client its key is limited to, else for the client of the workspace's site whose origin its URL is on; an audit for its site's client when it was made, and its pages (`audit_pages`, against `audit_page_quota`) in the month it started; `unassigned` is what counted for no client. Scans the service could not queue are not counted, as for the plan's quota. `client_id` keeps one client (`workspace` and `unassigned` are then null); another workspace's or an unknown client is 404. `keys` is each API key's scans and audits this month, as made with it (a session's or a schedule's count for no key): the live keys and the revoked ones with usage, newest first; with one client, the keys limited to that client alone. A key limited to a client sees its own client alone.
          */
         get: operations["getUsage"];
         put?: never;
@@ -329,7 +329,7 @@ export interface paths {
         put?: never;
         /**
          * Add a client
-         * @description A named group of the workspace's sites (`name` 1 to 100 characters, unique in the workspace: 409 otherwise; `notes` up to 2,000; `scan_quota` and `audit_quota`, the scans and audits a calendar month (UTC) the client may use within the workspace's plan, null or absent for none). Sites are assigned with `PATCH /api/v1/sites/{id}` `{"client_id"}`. 403 for a key limited to a client.
+         * @description A named group of the workspace's sites (`name` 1 to 100 characters, unique in the workspace: 409 otherwise; `notes` up to 2,000; `scan_quota`, `audit_quota` and `audit_page_quota`, the scans, audits and audit pages a calendar month (UTC) the client may use within the workspace's plan, null or absent for none). Sites are assigned with `PATCH /api/v1/sites/{id}` `{"client_id"}`. 403 for a key limited to a client.
          */
         post: operations["createClient"];
         delete?: never;
@@ -361,7 +361,7 @@ export interface paths {
         head?: never;
         /**
          * Rename a client, or change its notes or quotas
-         * @description `name`, `notes` (null clears them), `scan_quota` and `audit_quota` (scans and audits a calendar month, UTC; null removes the quota), or several. A scan beyond the client's `scan_quota`, or an audit beyond its `audit_quota`, is 403 `forbidden` / `PLAN_LIMIT` naming the client's quota, as the plan's quota is; this month's use is `GET /api/v1/usage`. Another name already in the workspace is 409. Another workspace's or an unknown client is 404; a key limited to a client changes none (403 for its own).
+         * @description `name`, `notes` (null clears them), `scan_quota`, `audit_quota` and `audit_page_quota` (scans, audits and audit pages a calendar month, UTC; null removes the quota), or several. A scan beyond the client's `scan_quota`, or an audit beyond its `audit_quota` or started once its `audit_page_quota` is used up, is 403 `forbidden` / `PLAN_LIMIT` naming the client's quota, as the plan's quota is; an audit under way admits pages up to what the page quota leaves, and its crawl stops there (`crawl_limit` on the audit); this month's use is `GET /api/v1/usage`. Another name already in the workspace is 409. Another workspace's or an unknown client is 404; a key limited to a client changes none (403 for its own).
          */
         patch: operations["updateClient"];
         trace?: never;
@@ -4332,6 +4332,10 @@ export interface operations {
                                     used: number;
                                     limit: number | null;
                                 };
+                                audit_pages: {
+                                    used: number;
+                                    limit: number | null;
+                                };
                             } | null;
                             clients: {
                                 /** Format: uuid */
@@ -4345,11 +4349,26 @@ export interface operations {
                                     used: number;
                                     limit: number | null;
                                 };
+                                audit_pages: {
+                                    used: number;
+                                    limit: number | null;
+                                };
                             }[];
                             unassigned: {
                                 scans: number;
                                 audits: number;
+                                audit_pages: number;
                             } | null;
+                            keys: {
+                                /** Format: uuid */
+                                key_id: string;
+                                name: string | null;
+                                prefix: string;
+                                client_id: string | null;
+                                revoked: boolean;
+                                scans: number;
+                                audits: number;
+                            }[];
                         };
                         meta: {
                             requestId: string;
@@ -4375,6 +4394,10 @@ export interface operations {
                                     used: number;
                                     limit: number | null;
                                 };
+                                audit_pages: {
+                                    used: number;
+                                    limit: number | null;
+                                };
                             } | null;
                             clients: {
                                 /** Format: uuid */
@@ -4388,11 +4411,26 @@ export interface operations {
                                     used: number;
                                     limit: number | null;
                                 };
+                                audit_pages: {
+                                    used: number;
+                                    limit: number | null;
+                                };
                             }[];
                             unassigned: {
                                 scans: number;
                                 audits: number;
+                                audit_pages: number;
                             } | null;
+                            keys: {
+                                /** Format: uuid */
+                                key_id: string;
+                                name: string | null;
+                                prefix: string;
+                                client_id: string | null;
+                                revoked: boolean;
+                                scans: number;
+                                audits: number;
+                            }[];
                         };
                     };
                 };
@@ -5176,6 +5214,7 @@ export interface operations {
                             site_count: number;
                             scan_quota: number | null;
                             audit_quota: number | null;
+                            audit_page_quota: number | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -5199,6 +5238,7 @@ export interface operations {
                             site_count: number;
                             scan_quota: number | null;
                             audit_quota: number | null;
+                            audit_page_quota: number | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -5254,6 +5294,7 @@ export interface operations {
                     notes?: string | null;
                     scan_quota?: number | null;
                     audit_quota?: number | null;
+                    audit_page_quota?: number | null;
                 };
             };
         };
@@ -5282,6 +5323,7 @@ export interface operations {
                             site_count: number;
                             scan_quota: number | null;
                             audit_quota: number | null;
+                            audit_page_quota: number | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -5301,6 +5343,7 @@ export interface operations {
                             site_count: number;
                             scan_quota: number | null;
                             audit_quota: number | null;
+                            audit_page_quota: number | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -5360,6 +5403,7 @@ export interface operations {
                             site_count: number;
                             scan_quota: number | null;
                             audit_quota: number | null;
+                            audit_page_quota: number | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -5379,6 +5423,7 @@ export interface operations {
                             site_count: number;
                             scan_quota: number | null;
                             audit_quota: number | null;
+                            audit_page_quota: number | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -5480,6 +5525,7 @@ export interface operations {
                     notes?: string | null;
                     scan_quota?: number | null;
                     audit_quota?: number | null;
+                    audit_page_quota?: number | null;
                 };
             };
         };
@@ -5507,6 +5553,7 @@ export interface operations {
                             site_count: number;
                             scan_quota: number | null;
                             audit_quota: number | null;
+                            audit_page_quota: number | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -5526,6 +5573,7 @@ export interface operations {
                             site_count: number;
                             scan_quota: number | null;
                             audit_quota: number | null;
+                            audit_page_quota: number | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -11329,6 +11377,11 @@ export interface operations {
                                 code: string;
                                 message: string;
                             } | null;
+                            crawl_limit: {
+                                /** @enum {string} */
+                                reason: "max_pages" | "client_page_quota";
+                                message: string;
+                            } | null;
                             /** Format: date-time */
                             created_at: string;
                             started_at: string | null;
@@ -11463,6 +11516,11 @@ export interface operations {
                             grade: ("A+" | "A" | "B+" | "B" | "C" | "D" | "F") | null;
                             error: {
                                 code: string;
+                                message: string;
+                            } | null;
+                            crawl_limit: {
+                                /** @enum {string} */
+                                reason: "max_pages" | "client_page_quota";
                                 message: string;
                             } | null;
                             /** Format: date-time */
@@ -11669,6 +11727,11 @@ export interface operations {
                                 code: string;
                                 message: string;
                             } | null;
+                            crawl_limit: {
+                                /** @enum {string} */
+                                reason: "max_pages" | "client_page_quota";
+                                message: string;
+                            } | null;
                             /** Format: date-time */
                             created_at: string;
                             started_at: string | null;
@@ -11799,6 +11862,11 @@ export interface operations {
                             grade: ("A+" | "A" | "B+" | "B" | "C" | "D" | "F") | null;
                             error: {
                                 code: string;
+                                message: string;
+                            } | null;
+                            crawl_limit: {
+                                /** @enum {string} */
+                                reason: "max_pages" | "client_page_quota";
                                 message: string;
                             } | null;
                             /** Format: date-time */
@@ -11972,6 +12040,11 @@ export interface operations {
                                 code: string;
                                 message: string;
                             } | null;
+                            crawl_limit: {
+                                /** @enum {string} */
+                                reason: "max_pages" | "client_page_quota";
+                                message: string;
+                            } | null;
                             /** Format: date-time */
                             created_at: string;
                             started_at: string | null;
@@ -12102,6 +12175,11 @@ export interface operations {
                             grade: ("A+" | "A" | "B+" | "B" | "C" | "D" | "F") | null;
                             error: {
                                 code: string;
+                                message: string;
+                            } | null;
+                            crawl_limit: {
+                                /** @enum {string} */
+                                reason: "max_pages" | "client_page_quota";
                                 message: string;
                             } | null;
                             /** Format: date-time */
@@ -12273,6 +12351,11 @@ export interface operations {
                                 code: string;
                                 message: string;
                             } | null;
+                            crawl_limit: {
+                                /** @enum {string} */
+                                reason: "max_pages" | "client_page_quota";
+                                message: string;
+                            } | null;
                             /** Format: date-time */
                             created_at: string;
                             started_at: string | null;
@@ -12403,6 +12486,11 @@ export interface operations {
                             grade: ("A+" | "A" | "B+" | "B" | "C" | "D" | "F") | null;
                             error: {
                                 code: string;
+                                message: string;
+                            } | null;
+                            crawl_limit: {
+                                /** @enum {string} */
+                                reason: "max_pages" | "client_page_quota";
                                 message: string;
                             } | null;
                             /** Format: date-time */

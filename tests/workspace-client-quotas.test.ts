@@ -359,6 +359,34 @@ describe("client quotas and usage", () => {
     );
   });
 
+  it("two audits of one client crawling at once admit no more pages than its quota leaves", async () => {
+    const busy = await stack.db.site.findUniqueOrThrow({ where: { id: ids.siteBusy } });
+    expect((await call(token, "PATCH", `/api/v1/clients/${ids.busy}`, { audit_page_quota: 7 })).status).toBe(200);
+    const started = await Promise.all(
+      ["busy-1", "busy-2", "busy-3"].map((requestId) =>
+        audits.insertDiscovering(stack.db, {
+          workspaceId,
+          userId: busy.userId,
+          siteId: busy.id,
+          startUrl: `${busy.url}/`,
+          mode: "quick",
+          maxPages: 50,
+          include: [],
+          exclude: [],
+          requestId,
+        }),
+      ),
+    );
+    const found = (n: number) =>
+      Array.from({ length: 5 }, (_, p) => ({ url: `${busy.url}/${n}/${p}`, depth: 1, inSitemap: false }));
+    const admitted = await Promise.all(started.map((audit, n) => audits.admitPages(stack.db, audit.id, found(n))));
+    expect(admitted.flat()).toHaveLength(7);
+    const rows = await stack.db.audit.findMany({ where: { clientId: ids.busy } });
+    expect(rows.reduce((sum, audit) => sum + audit.discovered, 0)).toBe(7);
+    // whichever came first admitted all five; the other two were held to what was left
+    expect(rows.filter((audit) => audit.crawlLimit === "client_page_quota")).toHaveLength(2);
+  });
+
   it("an audit's own max_pages left a page out: its crawl says so", async () => {
     const site = await stack.db.site.findUniqueOrThrow({ where: { id: ids.siteNone } });
     const audit = await audits.insertDiscovering(stack.db, {

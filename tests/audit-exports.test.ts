@@ -333,7 +333,7 @@ describe("an audit's exports and the audit as a CI gate", () => {
     const pruner = createPruner({
       db: stack.db,
       days: { anonymous: 7, free: 30, starter: 90, pro: 180, agency: 365 },
-      auditLogDays: 400,
+      auditLogDays: { free: 400, starter: 400, pro: 400, agency: 400 },
       batchSize: 500,
       maxBatches: 5,
       log: createLogger({ service: "test", level: "silent" }),

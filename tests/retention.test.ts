@@ -88,12 +88,16 @@ describe("retention", () => {
       })),
     });
 
-    // audit log entries, kept 400 days whatever the plan: two older, one younger
-    const workspaceId = (await db.workspace.findUniqueOrThrow({ where: { personalUserId: free.user.id } })).id;
-    const entryOf = (ageDays: number) =>
+    // audit log entries, kept by the workspace's plan: the free one's 400 days (two older, one
+    // younger), the agency one's 800 (one older; one at 500 days, past the free plan's, kept)
+    const workspaceOf = async (userId: string) =>
+      (await db.workspace.findUniqueOrThrow({ where: { personalUserId: userId } })).id;
+    const workspaceId = await workspaceOf(free.user.id);
+    const agencyWorkspaceId = await workspaceOf(agency.user.id);
+    const entryOf = (ageDays: number, workspace = workspaceId) =>
       db.auditLogEntry.create({
         data: {
-          workspaceId,
+          workspaceId: workspace,
           action: "site.created",
           actorUserId: free.user.id,
           targetType: "site",
@@ -101,23 +105,24 @@ describe("retention", () => {
           createdAt: new Date(Date.now() - ageDays * DAY),
         },
       });
-    await Promise.all([401, 500].map(entryOf));
-    const keptEntry = await entryOf(399);
+    await Promise.all([401, 500].map((age) => entryOf(age)));
+    await entryOf(801, agencyWorkspaceId);
+    const keptEntries = [await entryOf(399), await entryOf(500, agencyWorkspaceId)];
 
     const pruner = createPruner({
       db,
       days: { anonymous: 7, free: 30, starter: 90, pro: 180, agency: 365 },
-      auditLogDays: 400,
+      auditLogDays: { free: 400, starter: 400, pro: 400, agency: 800 },
       batchSize: 2,
       maxBatches: 100,
       log: createLogger({ service: "test", level: "silent" }),
     });
     const result = await pruner.prune();
-    expect(result).toMatchObject({ scans: 6, auditPages: 3, auditLog: 2 });
-    // batches of two: 6 scans take 4 statements (2, 2, 2, 0), 3 pages take 2 (2, 1), 2 entries 2 (2, 0)
+    expect(result).toMatchObject({ scans: 6, auditPages: 3, auditLog: 3 });
+    // batches of two: 6 scans take 4 statements (2, 2, 2, 0), 3 pages take 2 (2, 1), 3 entries 2 (2, 1)
     expect(result.batches).toBe(8);
     const entries = await db.auditLogEntry.findMany({ where: { targetId: site.id }, select: { id: true } });
-    expect(entries.map((entry) => entry.id)).toEqual([keptEntry.id]);
+    expect(entries.map((entry) => entry.id).sort()).toEqual(keptEntries.map((entry) => entry.id).sort());
 
     const scans = await db.scan.findMany({
       select: { id: true, checks: true, checksPrunedAt: true, overall: true, grade: true, issuesWarning: true },

@@ -270,13 +270,14 @@ describe("the workspaces migration", () => {
     }
     // the only new columns on the old tables are the workspace's, and those of the migrations
     // after it: a site's and a key's client, a key's read-only flag, the client a scan or audit
-    // counts for, the addresses a schedule mails its client report to, the visibility sample a
-    // citation track was observed by, a keyword's Search Console clicks and impressions
+    // counts for, the key an audit was started with and what limit stopped its crawl, the
+    // addresses a schedule mails its client report to, the visibility sample a citation track was
+    // observed by, a keyword's Search Console clicks and impressions
     const later: Record<string, string[]> = {
       sites: ["client_id"],
       api_keys: ["client_id", "read_only"],
       scans: ["client_id"],
-      audits: ["client_id"],
+      audits: ["client_id", "api_key_id", "crawl_limit"],
       audit_schedules: ["report_emails"],
       citation_tracks: ["sample_id"],
       keywords: ["clicks", "impressions"],

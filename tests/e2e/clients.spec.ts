@@ -71,7 +71,7 @@ test("a client: added by keyboard, a site assigned, usage against its quota, a l
   expect(added.status(), await added.text()).toBe(201);
   const siteId = ((await added.json()) as { data: { id: string } }).data.id;
 
-  // keyboard only: the client's name, its scan and audit quotas, its notes, then Add client
+  // keyboard only: the client's name, its scan, audit and audit page quotas, its notes, then Add client
   await page.goto("/app/settings/workspace");
   await expect(heading(page, owner.email)).toBeVisible();
   await expect(page.getByText("No clients yet.")).toBeVisible();
@@ -82,6 +82,9 @@ test("a client: added by keyboard, a site assigned, usage against its quota, a l
   await page.keyboard.type("5");
   await page.keyboard.press("Tab");
   await page.keyboard.type("2");
+  await page.keyboard.press("Tab");
+  await expect(page.getByLabel("Audit pages a month")).toBeFocused();
+  await page.keyboard.type("50");
   await page.keyboard.press("Tab");
   await expect(page.getByLabel("Notes")).toBeFocused();
   await page.keyboard.type("Retainer until June");
@@ -95,6 +98,7 @@ test("a client: added by keyboard, a site assigned, usage against its quota, a l
     "0",
     "0 of 5",
     "0 of 2",
+    "0 of 50",
     /Change/,
   ]);
   // a second client of the same name is the API's 409, said under the form
@@ -238,6 +242,53 @@ test("at phone width (375 px): the clients, the audit log and the key form fit t
   await page.screenshot({ path: testInfo.outputPath("phone-keys-client.png"), fullPage: true });
   await page.goto("/app/sites");
   await expectNarrow(page, "sites");
+  expectSameOrigin(requests);
+  await context.close();
+});
+
+test("API keys: each key's scans and audits this month, and a deleted key's", async ({ browser }, testInfo) => {
+  const owner = await signUpByApi();
+  const context = await browser.newContext({ baseURL: gatewayUrl() });
+  const requests = recordRequests(context);
+  const page = await context.newPage();
+  await signIn(page, owner);
+  const headers = { Authorization: `Bearer ${await sessionToken(page)}` };
+  const keyNamed = async (name: string) => {
+    const made = await page.request.post("/api/v1/keys", { headers, data: { name } });
+    expect(made.status(), await made.text()).toBe(201);
+    return ((await made.json()) as { data: { id: string; key: string } }).data;
+  };
+  const ci = await keyNamed("CI");
+  const old = await keyNamed("Old script");
+  await keyNamed("Unused");
+  for (const [key, path] of [
+    [ci, "/"],
+    [ci, "/menu"],
+    [old, "/"],
+  ] as const) {
+    const scan = await page.request.post("/api/v1/scan", {
+      headers: { Authorization: `Bearer ${key.key}` },
+      data: { url: `${siteUrl()}${path}`, mode: "quick" },
+    });
+    expect([200, 202], await scan.text()).toContain(scan.status());
+  }
+  // a session's scan counts for no key
+  const own = await page.request.post("/api/v1/scan", { headers, data: { url: `${siteUrl()}/about`, mode: "quick" } });
+  expect([200, 202], await own.text()).toContain(own.status());
+  expect((await page.request.delete(`/api/v1/keys/${old.id}`, { headers })).status()).toBe(200);
+
+  await page.goto("/app/settings/keys");
+  const keys = page.getByRole("region", { name: "API keys" });
+  await expect(keys.getByRole("columnheader", { name: "This month" })).toBeVisible();
+  await expect(keys.getByRole("row", { name: /CI/ })).toContainText("2 scans, 0 audits");
+  await expect(keys.getByRole("row", { name: /Unused/ })).toContainText("0 scans, 0 audits");
+  await expect(keys.getByRole("row", { name: /Old script/ })).toHaveCount(0);
+  await expect(page.getByText("Deleted keys this month: Old script 1 scan, 0 audits.")).toBeVisible();
+  await expectAccessible(page, "keys with this month's use");
+  await page.screenshot({ path: testInfo.outputPath("keys-usage.png"), fullPage: true });
+  await page.setViewportSize({ width: 375, height: 740 });
+  await expectNarrow(page, "keys with this month's use");
+  await page.screenshot({ path: testInfo.outputPath("phone-keys-usage.png"), fullPage: true });
   expectSameOrigin(requests);
   await context.close();
 });

@@ -65,6 +65,21 @@ export const scoresOf = (row: {
     ? { seo: row.seo, aeo: row.aeo, geo: row.geo, overall: row.overall, total: row.overall }
     : null;
 
+/** Why the audit's crawl stopped admitting the pages it found, said as the API shows it. */
+const crawlLimitOf = (audit: Audit): AuditView["crawl_limit"] => {
+  if (audit.crawlLimit === "max_pages")
+    return {
+      reason: "max_pages",
+      message: `The audit found more pages than its max_pages of ${audit.maxPages}; it scanned the first ${audit.maxPages} found.`,
+    };
+  if (audit.crawlLimit === "client_page_quota")
+    return {
+      reason: "client_page_quota",
+      message: `The client's quota of audit pages this month was reached: the audit scanned the ${audit.discovered} pages admitted before it and no more.`,
+    };
+  return null;
+};
+
 export const toAuditView = (audit: Audit, progress: AuditProgress, withReport: boolean): AuditView => ({
   id: audit.id,
   site_id: audit.siteId,
@@ -78,6 +93,7 @@ export const toAuditView = (audit: Audit, progress: AuditProgress, withReport: b
   scores: audit.status === "completed" ? scoresOf(audit) : null,
   grade: audit.status === "completed" ? ((audit.grade as Grade | null) ?? null) : null,
   error: audit.errorCode ? { code: audit.errorCode, message: audit.errorMessage ?? "" } : null,
+  crawl_limit: crawlLimitOf(audit),
   created_at: audit.createdAt.toISOString(),
   started_at: audit.startedAt?.toISOString() ?? null,
   completed_at: audit.completedAt?.toISOString() ?? null,

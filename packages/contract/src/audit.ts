@@ -91,6 +91,11 @@ export const AuditView = z.object({
   scores: AuditScores.nullable(),
   grade: Grade.nullable(),
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  /**
+   * why the crawl admitted no more of the pages it found, once a limit left one out: its own
+   * `max_pages`, or its client's audit pages this month (`client_page_quota`); null while none did
+   */
+  crawl_limit: z.object({ reason: z.enum(["max_pages", "client_page_quota"]), message: z.string() }).nullable(),
   created_at: z.iso.datetime(),
   started_at: z.iso.datetime().nullable(),
   completed_at: z.iso.datetime().nullable(),

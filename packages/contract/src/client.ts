@@ -24,7 +24,7 @@ const ClientNotes = z
 /** The most a client's monthly quota may be set to. */
 export const MAX_CLIENT_QUOTA = 10_000_000;
 
-/** A client's monthly quota of scans or audits: a count, or null for none of its own. */
+/** A client's monthly quota of scans, audits or audit pages: a count, or null for none of its own. */
 const ClientQuota = z
   .int({ error: "must be a whole number or null" })
   .min(0, "must be 0 or more")
@@ -37,6 +37,7 @@ export const CreateClientRequest = z.strictObject({
   notes: ClientNotes.optional(),
   scan_quota: ClientQuota.optional(),
   audit_quota: ClientQuota.optional(),
+  audit_page_quota: ClientQuota.optional(),
 });
 export type CreateClientRequest = z.infer<typeof CreateClientRequest>;
 
@@ -47,10 +48,11 @@ export const UpdateClientRequest = z
     notes: ClientNotes.optional(),
     scan_quota: ClientQuota.optional(),
     audit_quota: ClientQuota.optional(),
+    audit_page_quota: ClientQuota.optional(),
   })
   .refine(
     (body) => Object.values(body).some((value) => value !== undefined),
-    "give at least one of name, notes, scan_quota, audit_quota",
+    "give at least one of name, notes, scan_quota, audit_quota, audit_page_quota",
   );
 export type UpdateClientRequest = z.infer<typeof UpdateClientRequest>;
 
@@ -74,6 +76,8 @@ export const ClientView = z.object({
   scan_quota: z.int().min(0).nullable(),
   /** audits a calendar month (UTC) of the client's sites; null: no quota of its own */
   audit_quota: z.int().min(0).nullable(),
+  /** audit pages a calendar month (UTC) its sites' audits admit, in the month each audit started; null: none of its own */
+  audit_page_quota: z.int().min(0).nullable(),
   created_at: z.iso.datetime(),
   updated_at: z.iso.datetime(),
 });
@@ -98,17 +102,40 @@ export const ClientUsage = z.object({
   name: z.string(),
   scans: QuotaUse,
   audits: QuotaUse,
+  /** pages its sites' audits started this month admitted, against `audit_page_quota` */
+  audit_pages: QuotaUse,
 });
 export type ClientUsage = z.infer<typeof ClientUsage>;
+
+/** One API key's use of this month: the scans and audits made with it. */
+export const KeyUsage = z.object({
+  key_id: z.uuid(),
+  name: z.string().nullable(),
+  /** the key's public prefix, as the key list shows it */
+  prefix: z.string(),
+  /** the client the key is limited to; null: the whole workspace */
+  client_id: z.uuid().nullable(),
+  /** a revoked key is listed while it has usage this month */
+  revoked: z.boolean(),
+  scans: z.int().min(0),
+  audits: z.int().min(0),
+});
+export type KeyUsage = z.infer<typeof KeyUsage>;
 
 /** GET /api/v1/usage: this calendar month's (UTC) scans and audits, the workspace's and each client's. */
 export const UsageView = z.object({
   month: z.object({ start: z.iso.datetime(), resets_at: z.iso.datetime() }),
   /** the workspace as a whole against its plan (audits have no plan quota: `limit` null); null for a key limited to a client */
-  workspace: z.object({ plan: Plan, scans: QuotaUse, audits: QuotaUse }).nullable(),
+  workspace: z.object({ plan: Plan, scans: QuotaUse, audits: QuotaUse, audit_pages: QuotaUse }).nullable(),
   /** the clients, by name; a key limited to a client sees its own alone */
   clients: z.array(ClientUsage),
   /** what counted for no client (sites of none, URLs of no site); null for a key limited to a client or a `client_id` filter */
-  unassigned: z.object({ scans: z.int().min(0), audits: z.int().min(0) }).nullable(),
+  unassigned: z.object({ scans: z.int().min(0), audits: z.int().min(0), audit_pages: z.int().min(0) }).nullable(),
+  /**
+   * each API key's scans and audits this month, newest key first: the live keys and the revoked
+   * ones with usage; with one client (a `client_id` filter, or a key limited to a client) the keys
+   * limited to that client alone
+   */
+  keys: z.array(KeyUsage),
 });
 export type UsageView = z.infer<typeof UsageView>;

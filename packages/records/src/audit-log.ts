@@ -70,14 +70,24 @@ export const append = async (db: DbClient, workspaceId: string, actor: Actor, ev
   });
 };
 
+/** Days a workspace's audit log keeps an entry, by the workspace's plan. */
+export type LogRetentionDays = { free: number; starter: number; pro: number; agency: number };
+
 /**
- * Deletes entries older than `days`, at most `batchSize`; answers how many. The one delete the
- * database lets through (`audit_log_entries_append_only` reads the transaction's setting).
+ * Deletes entries older than their workspace's plan keeps them (`days`, by the plan it has now),
+ * at most `batchSize`; answers how many. The one delete the database lets through
+ * (`audit_log_entries_append_only` reads the transaction's setting). The shortest retention
+ * bounds the scan of `audit_log_entries (created_at)`.
  */
-export const prune = (db: Db, days: number, batchSize: number): Promise<number> =>
-  transaction(db, async (tx) => {
+export const prune = (db: Db, days: LogRetentionDays, batchSize: number): Promise<number> => {
+  const shortest = Math.min(days.free, days.starter, days.pro, days.agency);
+  return transaction(db, async (tx) => {
     await tx.$executeRaw`SELECT set_config('scan.audit_log_prune', 'on', true)`;
     return tx.$executeRaw`DELETE FROM "audit_log_entries" WHERE "id" IN (
-      SELECT "id" FROM "audit_log_entries" WHERE "created_at" < now() - ${days}::int * interval '1 day'
-      ORDER BY "created_at" LIMIT ${batchSize} FOR UPDATE SKIP LOCKED)`;
+      SELECT e."id" FROM "audit_log_entries" e JOIN "workspaces" w ON w."id" = e."workspace_id"
+      WHERE e."created_at" < now() - ${shortest}::int * interval '1 day'
+        AND e."created_at" < now() - (CASE w."plan" WHEN 'starter' THEN ${days.starter}::int
+          WHEN 'pro' THEN ${days.pro}::int WHEN 'agency' THEN ${days.agency}::int ELSE ${days.free}::int END) * interval '1 day'
+      ORDER BY e."created_at" LIMIT ${batchSize} FOR UPDATE OF e SKIP LOCKED)`;
   });
+};

@@ -2,6 +2,7 @@ import type { Audit, Db, Prisma } from "@scan/db";
 import { AUDIT_PAGE_OPEN, cancelWaiting } from "./audit-pages";
 import { type Verdict, verdictColumns } from "./outcome";
 import { transaction } from "./transaction";
+import { AUDIT_PAGES_LOCK, quotaMonth } from "./quota-month";
 import { allows, type DbClient, startStates, type Transitions } from "./transitions";
 
 export type AuditState = Audit["status"];
@@ -60,6 +61,8 @@ export type NewAudit = {
   workspaceId: string;
   /** the member who started it (a schedule's: the schedule's maker) */
   userId: string;
+  /** the API key it was started with; absent or null for a session's or a schedule's */
+  apiKeyId?: string | null;
   siteId: string;
   startUrl: string;
   mode: Audit["mode"];
@@ -94,12 +97,33 @@ export const markRunning = async (db: DbClient, id: string) => {
 export type Candidate = { url: string; depth: number; inSitemap: boolean };
 export type AdmittedPage = { id: string; url: string };
 
+/** Why an audit's crawl admitted no more of the pages it found (`audits.crawl_limit`). */
+export const CRAWL_LIMITS = ["max_pages", "client_page_quota"] as const;
+export type CrawlLimit = (typeof CRAWL_LIMITS)[number];
+
+/**
+ * The audit pages a client's audits admitted in the month `within` falls in: each audit's pages
+ * count in the month it started, read by `audits (client_id, created_at)`.
+ */
+export const clientAuditPages = async (db: DbClient, clientId: string, within: Date): Promise<number> => {
+  const month = quotaMonth(within);
+  const { _sum } = await db.audit.aggregate({
+    where: { clientId, createdAt: { gte: month.start, lt: month.resetsAt } },
+    _sum: { discovered: true },
+  });
+  return _sum.discovered ?? 0;
+};
+
 /**
  * Admits URLs to an audit as `queued` pages, all in one transaction on the audit's locked row:
  * a URL the audit has is not admitted twice (unique per audit and URL), and no more pages are
- * admitted than `max_pages` leaves room for, however many workers find links at once. URLs are
- * admitted in the order given, which is breadth-first. A sitemap URL the audit already has is
- * marked as one. Returns the new pages, to be queued; none when the audit may not admit pages.
+ * admitted than `max_pages` leaves room for, however many workers find links at once, nor than
+ * the audit's client's monthly audit page quota leaves (`clients.audit_page_quota`, counted under
+ * the client's AUDIT_PAGES_LOCK, in the month the audit started). URLs are admitted in the order
+ * given, which is breadth-first. When a limit leaves out a URL the audit found, the audit keeps
+ * which (`crawl_limit`): its crawl goes no further, and its report is of the pages admitted. A
+ * sitemap URL the audit already has is marked as one. Returns the new pages, to be queued; none
+ * when the audit may not admit pages.
  */
 export const admitPages = async (
   db: Db,
@@ -127,18 +151,48 @@ export const admitPages = async (
   const depths = list.map((c) => c.depth);
   const sitemapped = list.map((c) => c.inSitemap);
   return transaction(db, async (tx) => {
-    const [audit] = await tx.$queryRaw<Array<{ room: number; discovered: number; status: AuditState }>>`
-      SELECT "max_pages" - "discovered" AS room, "discovered", "status"::text AS status
-      FROM "audits" WHERE "id" = ${auditId}::uuid FOR UPDATE`;
+    const [audit] = await tx.$queryRaw<
+      Array<{
+        room: number;
+        discovered: number;
+        status: AuditState;
+        clientId: string | null;
+        createdAt: Date;
+        pageQuota: number | null;
+        crawlLimit: CrawlLimit | null;
+      }>
+    >`
+      SELECT a."max_pages" - a."discovered" AS room, a."discovered", a."status"::text AS status,
+        a."client_id"::text AS "clientId", a."created_at" AS "createdAt", c."audit_page_quota" AS "pageQuota",
+        a."crawl_limit" AS "crawlLimit"
+      FROM "audits" a LEFT JOIN "clients" c ON c."id" = a."client_id"
+      WHERE a."id" = ${auditId}::uuid FOR UPDATE OF a`;
     if (!audit || !allows(AUDIT_TRANSITIONS.admitPages, audit.status)) return [];
     const sitemapUrls = urls.filter((_, i) => sitemapped[i]);
     if (sitemapUrls.length > 0)
       await tx.$executeRaw`
         UPDATE "audit_pages" SET "in_sitemap" = true, "updated_at" = now()
         WHERE "audit_id" = ${auditId}::uuid AND "url" = ANY(${sitemapUrls}::text[]) AND NOT "in_sitemap"`;
-    if (audit.room <= 0) return [];
+    let room = Math.max(audit.room, 0);
+    let limit: CrawlLimit = "max_pages";
+    if (audit.clientId !== null && audit.pageQuota !== null && room > 0) {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${AUDIT_PAGES_LOCK(audit.clientId)}, 0))`;
+      // read again under the lock: a quota changed since the row was read holds from here
+      const client = await tx.client.findUnique({ where: { id: audit.clientId }, select: { auditPageQuota: true } });
+      const quota = client?.auditPageQuota ?? null;
+      if (quota !== null) {
+        const left = Math.max(quota - (await clientAuditPages(tx, audit.clientId, audit.createdAt)), 0);
+        if (left < room) {
+          room = left;
+          limit = "client_page_quota";
+        }
+      }
+    }
     // positions follow on from the pages admitted before: the audit's row is locked, so they are unique
-    const admitted = await tx.$queryRaw<AdmittedPage[]>`
+    const admitted =
+      room === 0
+        ? []
+        : await tx.$queryRaw<AdmittedPage[]>`
       INSERT INTO "audit_pages" ("id", "audit_id", "url", "position", "depth", "in_sitemap", "status", "updated_at")
       SELECT gen_random_uuid(), ${auditId}::uuid, fresh.url, ${audit.discovered}::int + row_number() OVER (ORDER BY fresh.ord),
         fresh.depth, fresh.in_sitemap, 'queued', now()
@@ -147,12 +201,22 @@ export const admitPages = async (
         FROM unnest(${urls}::text[], ${depths}::int[], ${sitemapped}::boolean[]) WITH ORDINALITY AS u(url, depth, in_sitemap, ord)
         WHERE NOT EXISTS (SELECT 1 FROM "audit_pages" p WHERE p."audit_id" = ${auditId}::uuid AND p."url" = u.url)
         ORDER BY u.ord
-        LIMIT ${audit.room}
+        LIMIT ${room}
       ) AS fresh
       RETURNING "id"::text AS id, "url"`;
-    if (admitted.length > 0)
+    // a limit left a URL out when the room was filled and a URL the audit lacks remains
+    const leftOut =
+      admitted.length === room &&
+      (
+        await tx.$queryRaw<Array<{ left: boolean }>>`
+          SELECT EXISTS (SELECT 1 FROM unnest(${urls}::text[]) AS u(url)
+            WHERE NOT EXISTS (SELECT 1 FROM "audit_pages" p WHERE p."audit_id" = ${auditId}::uuid AND p."url" = u.url)) AS left`
+      )[0]?.left === true;
+    if (admitted.length > 0 || (leftOut && audit.crawlLimit !== limit))
       await tx.$executeRaw`
-        UPDATE "audits" SET "discovered" = "discovered" + ${admitted.length}, "updated_at" = now() WHERE "id" = ${auditId}::uuid`;
+        UPDATE "audits" SET "discovered" = "discovered" + ${admitted.length},
+          "crawl_limit" = CASE WHEN ${leftOut} THEN ${limit} ELSE "crawl_limit" END, "updated_at" = now()
+        WHERE "id" = ${auditId}::uuid`;
     return admitted;
   });
 };

@@ -12,7 +12,13 @@ import type { DbClient } from "./transitions";
 export const insert = async (
   db: DbClient,
   workspaceId: string,
-  input: { name: string; notes: string | null; scanQuota: number | null; auditQuota: number | null },
+  input: {
+    name: string;
+    notes: string | null;
+    scanQuota: number | null;
+    auditQuota: number | null;
+    auditPageQuota: number | null;
+  },
 ): Promise<Client | null> => {
   const { count } = await db.client.createMany({
     data: [{ workspaceId, ...input }],
@@ -28,6 +34,7 @@ export type ClientChange = {
   notes?: string | null | undefined;
   scanQuota?: number | null | undefined;
   auditQuota?: number | null | undefined;
+  auditPageQuota?: number | null | undefined;
 };
 
 /** Renames a client, or changes its notes or quotas; `moved: false` when the workspace has no such client. */

@@ -24,11 +24,13 @@ export {
   AUDIT_UNDER_WAY,
   AUDIT_WHERE,
   type Candidate,
+  CRAWL_LIMITS,
+  type CrawlLimit,
 } from "./audits";
 export * as clients from "./clients";
 export * as keywords from "./keywords";
 export { outcomeColumns, type Verdict, verdictColumns } from "./outcome";
-export { AUDIT_START_LOCK, quotaMonth } from "./quota-month";
+export { AUDIT_PAGES_LOCK, AUDIT_START_LOCK, quotaMonth } from "./quota-month";
 export type { NewScan, ScanOwner } from "./scans";
 export * as scans from "./scans";
 export { CALLBACK_TRANSITIONS, SCAN_ENDED, SCAN_STATES, SCAN_TRANSITIONS, SCAN_WHERE } from "./scans";

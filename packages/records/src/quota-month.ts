@@ -10,3 +10,10 @@ export const quotaMonth = (now: Date): { start: Date; resetsAt: Date } => ({
  * "audits", workspaceId)`, so the two cannot together pass a client's audit quota.
  */
 export const AUDIT_START_LOCK = (workspaceId: string) => `audits:${workspaceId}`;
+
+/**
+ * The lock every admission of pages to an audit of a client holds while it counts the client's
+ * audit pages of the month and admits: two audits of one client crawling at once cannot together
+ * pass its page quota.
+ */
+export const AUDIT_PAGES_LOCK = (clientId: string) => `audit-pages:${clientId}`;

@@ -1,5 +1,5 @@
 import type { Audit, AuditSchedule, Db, Prisma } from "@scan/db";
-import { AUDIT_WHERE, insertDiscovering } from "./audits";
+import { AUDIT_WHERE, clientAuditPages, insertDiscovering } from "./audits";
 import { AUDIT_START_LOCK, quotaMonth } from "./quota-month";
 import { transaction } from "./transaction";
 import type { DbClient } from "./transitions";
@@ -38,14 +38,14 @@ export type ScheduledStart =
   | { started: true; audit: Audit }
   /**
    * `fired`: this firing started an audit already (a job run twice); `busy`: one of the site's
-   * audits is under way; `quota`: the site's client has used its audit quota this month
+   * audits is under way; `quota`: the site's client has used its audits or its audit pages this month
    */
   | { started: false; reason: "fired" | "busy" | "quota" };
 
 /**
  * A schedule came due: an audit of the site as the schedule says, recorded on the schedule as
  * its last, unless this firing (`requestId`) already started one, one of the site's audits
- * is still under way, or the site's client has used its monthly audit quota. One firing at a
+ * is still under way, or the site's client has used its monthly audit or audit page quota. One firing at a
  * time per site (an advisory lock), so two runs of one firing start one audit; the quota is
  * counted under the workspace's audit-start lock, which the API's starts hold too.
  */
@@ -64,14 +64,18 @@ export const startScheduledAudit = (
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${AUDIT_START_LOCK(schedule.workspaceId)}, 0))`;
     const site = await tx.site.findUnique({
       where: { id: siteId },
-      select: { client: { select: { id: true, auditQuota: true } } },
+      select: { client: { select: { id: true, auditQuota: true, auditPageQuota: true } } },
     });
-    const quota = site?.client?.auditQuota ?? null;
-    if (site?.client && quota !== null) {
+    const client = site?.client;
+    if (client && client.auditQuota !== null) {
       const used = await tx.audit.count({
-        where: { clientId: site.client.id, createdAt: { gte: quotaMonth(new Date()).start } },
+        where: { clientId: client.id, createdAt: { gte: quotaMonth(new Date()).start } },
       });
-      if (used >= quota) return { started: false, reason: "quota" };
+      if (used >= client.auditQuota) return { started: false, reason: "quota" };
+    }
+    if (client && client.auditPageQuota !== null) {
+      if ((await clientAuditPages(tx, client.id, new Date())) >= client.auditPageQuota)
+        return { started: false, reason: "quota" };
     }
     const created = await insertDiscovering(tx, {
       workspaceId: schedule.workspaceId,

@@ -10,6 +10,12 @@ const optionalText = z
   .optional()
   .transform((value) => (value?.trim() ? value.trim() : undefined));
 
+/** days an audit log entry is kept, 30 to 3650, or unset (empty) for the default */
+const optionalDays = z.preprocess(
+  (value) => (value === "" ? undefined : value),
+  z.coerce.number().int().min(30).max(3650).optional(),
+);
+
 /** The worker's whole configuration, from the environment, parsed once at start-up. */
 export const Config = z.object({
   ...CommonConfig,
@@ -55,8 +61,14 @@ export const Config = z.object({
   RETENTION_DAYS_PRO: intFrom(180, 1, 3650).describe("the same for a Pro user"),
   RETENTION_DAYS_AGENCY: intFrom(365, 1, 3650).describe("the same for an Agency user"),
   AUDIT_LOG_RETENTION_DAYS: intFrom(400, 30, 3650).describe(
-    "days a workspace's audit log keeps an entry, whatever the plan (a year and a month: last year's same month can still be read); pruned with the check lists",
+    "days a workspace's audit log keeps an entry when its plan's own `AUDIT_LOG_RETENTION_DAYS_<PLAN>` is unset (a year and a month: last year's same month can still be read); pruned with the check lists",
   ),
+  AUDIT_LOG_RETENTION_DAYS_FREE: optionalDays.describe(
+    "days a Free workspace's audit log keeps an entry; unset: `AUDIT_LOG_RETENTION_DAYS`",
+  ),
+  AUDIT_LOG_RETENTION_DAYS_STARTER: optionalDays.describe("the same for a Starter workspace"),
+  AUDIT_LOG_RETENTION_DAYS_PRO: optionalDays.describe("the same for a Pro workspace"),
+  AUDIT_LOG_RETENTION_DAYS_AGENCY: optionalDays.describe("the same for an Agency workspace"),
   RETENTION_INTERVAL_MS: intFrom(600_000, 1_000, 86_400_000).describe(
     "how often old check lists are pruned (one worker at a time, in batches of 500, at most 20 batches a run)",
   ),

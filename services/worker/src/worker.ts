@@ -338,7 +338,12 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
             pro: config.RETENTION_DAYS_PRO,
             agency: config.RETENTION_DAYS_AGENCY,
           },
-          auditLogDays: config.AUDIT_LOG_RETENTION_DAYS,
+          auditLogDays: {
+            free: config.AUDIT_LOG_RETENTION_DAYS_FREE ?? config.AUDIT_LOG_RETENTION_DAYS,
+            starter: config.AUDIT_LOG_RETENTION_DAYS_STARTER ?? config.AUDIT_LOG_RETENTION_DAYS,
+            pro: config.AUDIT_LOG_RETENTION_DAYS_PRO ?? config.AUDIT_LOG_RETENTION_DAYS,
+            agency: config.AUDIT_LOG_RETENTION_DAYS_AGENCY ?? config.AUDIT_LOG_RETENTION_DAYS,
+          },
           batchSize: 500,
           maxBatches: 20,
           log,

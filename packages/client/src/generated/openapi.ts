@@ -204,8 +204,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * This month's usage, by client
-         * @description Scans and audits stored this calendar month (UTC), as the quotas count them: the workspace's against its plan's monthly scan quota (`workspace.scans.limit`, null when unlimited; audits have no plan quota), and each client's against the client's own `scan_quota` and `audit_quota` (null: none). A scan counts for the client its key is limited to, else for the client of the workspace's site whose origin its URL is on; an audit for its site's client when it was made; `unassigned` is what counted for no client. Scans the service could not queue are not counted, as for the plan's quota. `client_id` keeps one client (`workspace` and `unassigned` are then null); another workspace's or an unknown client is 404. A key limited to a client sees its own client alone.
+         * This month's usage, by client and by API key
+         * @description Scans and audits stored this calendar month (UTC), as the quotas count them: the workspace's against its plan's monthly scan quota (`workspace.scans.limit`, null when unlimited; audits have no plan quota), and each client's against the client's own `scan_quota` and `audit_quota` (null: none). A scan counts for the client its key is limited to, else for the client of the workspace's site whose origin its URL is on; an audit for its site's client when it was made, and its pages (`audit_pages`, against `audit_page_quota`) in the month it started; `unassigned` is what counted for no client. Scans the service could not queue are not counted, as for the plan's quota. `client_id` keeps one client (`workspace` and `unassigned` are then null); another workspace's or an unknown client is 404. `keys` is each API key's scans and audits this month, as made with it (a session's or a schedule's count for no key): the live keys and the revoked ones with usage, newest first; with one client, the keys limited to that client alone. A key limited to a client sees its own client alone.
          */
         get: operations["getUsage"];
         put?: never;
@@ -331,7 +331,7 @@ export interface paths {
         put?: never;
         /**
          * Add a client
-         * @description A named group of the workspace's sites (`name` 1 to 100 characters, unique in the workspace: 409 otherwise; `notes` up to 2,000; `scan_quota` and `audit_quota`, the scans and audits a calendar month (UTC) the client may use within the workspace's plan, null or absent for none). Sites are assigned with `PATCH /api/v1/sites/{id}` `{"client_id"}`. 403 for a key limited to a client.
+         * @description A named group of the workspace's sites (`name` 1 to 100 characters, unique in the workspace: 409 otherwise; `notes` up to 2,000; `scan_quota`, `audit_quota` and `audit_page_quota`, the scans, audits and audit pages a calendar month (UTC) the client may use within the workspace's plan, null or absent for none). Sites are assigned with `PATCH /api/v1/sites/{id}` `{"client_id"}`. 403 for a key limited to a client.
          */
         post: operations["createClient"];
         delete?: never;
@@ -363,7 +363,7 @@ export interface paths {
         head?: never;
         /**
          * Rename a client, or change its notes or quotas
-         * @description `name`, `notes` (null clears them), `scan_quota` and `audit_quota` (scans and audits a calendar month, UTC; null removes the quota), or several. A scan beyond the client's `scan_quota`, or an audit beyond its `audit_quota`, is 403 `forbidden` / `PLAN_LIMIT` naming the client's quota, as the plan's quota is; this month's use is `GET /api/v1/usage`. Another name already in the workspace is 409. Another workspace's or an unknown client is 404; a key limited to a client changes none (403 for its own).
+         * @description `name`, `notes` (null clears them), `scan_quota`, `audit_quota` and `audit_page_quota` (scans, audits and audit pages a calendar month, UTC; null removes the quota), or several. A scan beyond the client's `scan_quota`, or an audit beyond its `audit_quota` or started once its `audit_page_quota` is used up, is 403 `forbidden` / `PLAN_LIMIT` naming the client's quota, as the plan's quota is; an audit under way admits pages up to what the page quota leaves, and its crawl stops there (`crawl_limit` on the audit); this month's use is `GET /api/v1/usage`. Another name already in the workspace is 409. Another workspace's or an unknown client is 404; a key limited to a client changes none (403 for its own).
          */
         patch: operations["updateClient"];
         trace?: never;
@@ -921,7 +921,7 @@ export interface paths {
         };
         /**
          * The workspace's audit log
-         * @description Who changed what in the workspace, newest first: members invited, joining, removed, leaving and given roles; API keys made and revoked; clients, sites and audit schedules made, changed and deleted; the workspace renamed. Each entry names its actor (a member's `user_id` and `email`, or an API key's `key_id` and `key_prefix`), the record (`target`), the request (`request_id`, `ip`) and the fields changed (`changes`: a value, or `{from, to}`); never a key, a link, a password or an alert's URL. Paged by cursor: `meta.next_cursor` is the next page's `cursor`, null on the last. `action` and `actor` (a user id or a key id) filter it. The workspace's owners and admins read it; a member or viewer is 403, a workspace the caller is not a member of 404. Entries cannot be changed or deleted; they are kept for `AUDIT_LOG_RETENTION_DAYS`.
+         * @description Who changed what in the workspace, newest first: members invited, joining, removed, leaving and given roles; API keys made and revoked; clients, sites and audit schedules made, changed and deleted; the workspace renamed. Each entry names its actor (a member's `user_id` and `email`, or an API key's `key_id` and `key_prefix`), the record (`target`), the request (`request_id`, `ip`) and the fields changed (`changes`: a value, or `{from, to}`); never a key, a link, a password or an alert's URL. Paged by cursor: `meta.next_cursor` is the next page's `cursor`, null on the last. `action` and `actor` (a user id or a key id) filter it. The workspace's owners and admins read it; a member or viewer is 403, a workspace the caller is not a member of 404. Entries cannot be changed or deleted; they are kept as long as the workspace's plan keeps them (the worker's `AUDIT_LOG_RETENTION_DAYS_<PLAN>`, else `AUDIT_LOG_RETENTION_DAYS`).
          */
         get: operations["listWorkspaceAuditLog"];
         put?: never;
@@ -4446,6 +4446,10 @@ export interface operations {
                                     used: number;
                                     limit: number | null;
                                 };
+                                audit_pages: {
+                                    used: number;
+                                    limit: number | null;
+                                };
                             } | null;
                             clients: {
                                 /** Format: uuid */
@@ -4459,11 +4463,26 @@ export interface operations {
                                     used: number;
                                     limit: number | null;
                                 };
+                                audit_pages: {
+                                    used: number;
+                                    limit: number | null;
+                                };
                             }[];
                             unassigned: {
                                 scans: number;
                                 audits: number;
+                                audit_pages: number;
                             } | null;
+                            keys: {
+                                /** Format: uuid */
+                                key_id: string;
+                                name: string | null;
+                                prefix: string;
+                                client_id: string | null;
+                                revoked: boolean;
+                                scans: number;
+                                audits: number;
+                            }[];
                         };
                         meta: {
                             requestId: string;
@@ -4489,6 +4508,10 @@ export interface operations {
                                     used: number;
                                     limit: number | null;
                                 };
+                                audit_pages: {
+                                    used: number;
+                                    limit: number | null;
+                                };
                             } | null;
                             clients: {
                                 /** Format: uuid */
@@ -4502,11 +4525,26 @@ export interface operations {
                                     used: number;
                                     limit: number | null;
                                 };
+                                audit_pages: {
+                                    used: number;
+                                    limit: number | null;
+                                };
                             }[];
                             unassigned: {
                                 scans: number;
                                 audits: number;
+                                audit_pages: number;
                             } | null;
+                            keys: {
+                                /** Format: uuid */
+                                key_id: string;
+                                name: string | null;
+                                prefix: string;
+                                client_id: string | null;
+                                revoked: boolean;
+                                scans: number;
+                                audits: number;
+                            }[];
                         };
                     };
                 };
@@ -5290,6 +5328,7 @@ export interface operations {
                             site_count: number;
                             scan_quota: number | null;
                             audit_quota: number | null;
+                            audit_page_quota: number | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -5313,6 +5352,7 @@ export interface operations {
                             site_count: number;
                             scan_quota: number | null;
                             audit_quota: number | null;
+                            audit_page_quota: number | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -5368,6 +5408,7 @@ export interface operations {
                     notes?: string | null;
                     scan_quota?: number | null;
                     audit_quota?: number | null;
+                    audit_page_quota?: number | null;
                 };
             };
         };
@@ -5396,6 +5437,7 @@ export interface operations {
                             site_count: number;
                             scan_quota: number | null;
                             audit_quota: number | null;
+                            audit_page_quota: number | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -5415,6 +5457,7 @@ export interface operations {
                             site_count: number;
                             scan_quota: number | null;
                             audit_quota: number | null;
+                            audit_page_quota: number | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -5474,6 +5517,7 @@ export interface operations {
                             site_count: number;
                             scan_quota: number | null;
                             audit_quota: number | null;
+                            audit_page_quota: number | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -5493,6 +5537,7 @@ export interface operations {
                             site_count: number;
                             scan_quota: number | null;
                             audit_quota: number | null;
+                            audit_page_quota: number | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -5594,6 +5639,7 @@ export interface operations {
                     notes?: string | null;
                     scan_quota?: number | null;
                     audit_quota?: number | null;
+                    audit_page_quota?: number | null;
                 };
             };
         };
@@ -5621,6 +5667,7 @@ export interface operations {
                             site_count: number;
                             scan_quota: number | null;
                             audit_quota: number | null;
+                            audit_page_quota: number | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -5640,6 +5687,7 @@ export interface operations {
                             site_count: number;
                             scan_quota: number | null;
                             audit_quota: number | null;
+                            audit_page_quota: number | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -12334,6 +12382,11 @@ export interface operations {
                                 code: string;
                                 message: string;
                             } | null;
+                            crawl_limit: {
+                                /** @enum {string} */
+                                reason: "max_pages" | "client_page_quota";
+                                message: string;
+                            } | null;
                             /** Format: date-time */
                             created_at: string;
                             started_at: string | null;
@@ -12488,6 +12541,11 @@ export interface operations {
                             grade: ("A+" | "A" | "B+" | "B" | "C" | "D" | "F") | null;
                             error: {
                                 code: string;
+                                message: string;
+                            } | null;
+                            crawl_limit: {
+                                /** @enum {string} */
+                                reason: "max_pages" | "client_page_quota";
                                 message: string;
                             } | null;
                             /** Format: date-time */
@@ -12714,6 +12772,11 @@ export interface operations {
                                 code: string;
                                 message: string;
                             } | null;
+                            crawl_limit: {
+                                /** @enum {string} */
+                                reason: "max_pages" | "client_page_quota";
+                                message: string;
+                            } | null;
                             /** Format: date-time */
                             created_at: string;
                             started_at: string | null;
@@ -12864,6 +12927,11 @@ export interface operations {
                             grade: ("A+" | "A" | "B+" | "B" | "C" | "D" | "F") | null;
                             error: {
                                 code: string;
+                                message: string;
+                            } | null;
+                            crawl_limit: {
+                                /** @enum {string} */
+                                reason: "max_pages" | "client_page_quota";
                                 message: string;
                             } | null;
                             /** Format: date-time */
@@ -13057,6 +13125,11 @@ export interface operations {
                                 code: string;
                                 message: string;
                             } | null;
+                            crawl_limit: {
+                                /** @enum {string} */
+                                reason: "max_pages" | "client_page_quota";
+                                message: string;
+                            } | null;
                             /** Format: date-time */
                             created_at: string;
                             started_at: string | null;
@@ -13207,6 +13280,11 @@ export interface operations {
                             grade: ("A+" | "A" | "B+" | "B" | "C" | "D" | "F") | null;
                             error: {
                                 code: string;
+                                message: string;
+                            } | null;
+                            crawl_limit: {
+                                /** @enum {string} */
+                                reason: "max_pages" | "client_page_quota";
                                 message: string;
                             } | null;
                             /** Format: date-time */
@@ -13398,6 +13476,11 @@ export interface operations {
                                 code: string;
                                 message: string;
                             } | null;
+                            crawl_limit: {
+                                /** @enum {string} */
+                                reason: "max_pages" | "client_page_quota";
+                                message: string;
+                            } | null;
                             /** Format: date-time */
                             created_at: string;
                             started_at: string | null;
@@ -13548,6 +13631,11 @@ export interface operations {
                             grade: ("A+" | "A" | "B+" | "B" | "C" | "D" | "F") | null;
                             error: {
                                 code: string;
+                                message: string;
+                            } | null;
+                            crawl_limit: {
+                                /** @enum {string} */
+                                reason: "max_pages" | "client_page_quota";
                                 message: string;
                             } | null;
                             /** Format: date-time */

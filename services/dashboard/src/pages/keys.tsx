@@ -155,6 +155,9 @@ const CreateKey = ({ clients, onCreated }: { clients: ClientView[]; onCreated: (
   );
 };
 
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+const countsOf = (scans: number, audits: number) => `${plural(scans, "scan")}, ${plural(audits, "audit")}`;
+
 /** Asks before a key is deleted: a modal dialog, keyboard-usable, Escape cancels. */
 const ConfirmDelete = ({ target, onClose }: { target: ApiKeyView | null; onClose: (deleted: boolean) => void }) => {
   const api = useApi();
@@ -186,6 +189,15 @@ export const Keys = () => {
     async () => dataOf(await api.GET("/api/v1/clients", { params: { query: { limit: 100 } } })),
     [api],
   );
+  const usage = useLoad(async () => dataOf(await api.GET("/api/v1/usage", {})), [api]);
+  const usageOf = new Map((usage.data?.keys ?? []).map((key) => [key.key_id, key]));
+  const deletedWithUse = (usage.data?.keys ?? []).filter((key) => key.revoked);
+  const monthOf = (id: string) => {
+    if (usage.state === "error") return <span className="muted">not read</span>;
+    if (!usage.data) return <span className="muted">…</span>;
+    const used = usageOf.get(id);
+    return countsOf(used?.scans ?? 0, used?.audits ?? 0);
+  };
   const clientName = (id: string) => clients.data?.find((client) => client.id === id)?.name ?? "a client";
 
   return (
@@ -228,6 +240,7 @@ export const Keys = () => {
                   <th scope="col">Answer format</th>
                   <th scope="col">Created</th>
                   <th scope="col">Last used</th>
+                  <th scope="col">This month</th>
                   {canWrite ? (
                     <th scope="col">
                       <span className="visually-hidden">Actions</span>
@@ -253,6 +266,7 @@ export const Keys = () => {
                     <td>{key.default_form ? `Form ${key.default_form}` : "the service's default"}</td>
                     <td>{formatDateTime(key.created_at)}</td>
                     <td>{formatDateTime(key.last_used_at)}</td>
+                    <td>{monthOf(key.id)}</td>
                     {canWrite ? (
                       <td>
                         <button
@@ -270,6 +284,30 @@ export const Keys = () => {
               </tbody>
             </table>
           </TableWrap>
+        ) : null}
+        {usage.state === "error" ? (
+          <p className="small muted">
+            This month's use of each key could not be read: {usage.problem.message}{" "}
+            <button type="button" className="button secondary small" onClick={() => void usage.reload()}>
+              Read it again
+            </button>
+          </p>
+        ) : null}
+        {usage.data ? (
+          <p className="small muted">
+            This month counts from {formatDateTime(usage.data.month.start)} until{" "}
+            {formatDateTime(usage.data.month.resets_at)}: the scans and audits made with each key. Those made in the
+            dashboard or by a schedule count for no key.
+          </p>
+        ) : null}
+        {deletedWithUse.length > 0 ? (
+          <p className="small">
+            Deleted keys this month:{" "}
+            {deletedWithUse
+              .map((key) => `${key.name ?? `${key.prefix}…`} ${countsOf(key.scans, key.audits)}`)
+              .join("; ")}
+            .
+          </p>
         ) : null}
       </section>
       <ConfirmDelete

@@ -9,8 +9,8 @@ import { useApi } from "../session";
 import { useCanWrite } from "../workspace";
 
 /**
- * The workspace's clients: each with its sites and this month's scans and audits against its own
- * quotas. Members and up add, change and delete them; a viewer reads. Sites are assigned to a
+ * The workspace's clients: each with its sites and this month's scans, audits and audit pages
+ * against its own quotas. Members and up add, change and delete them; a viewer reads. Sites are assigned to a
  * client from the Sites page.
  */
 
@@ -60,6 +60,7 @@ const ClientForm = ({
   const [notes, setNotes] = useState(editing?.notes ?? "");
   const [scanQuota, setScanQuota] = useState(editing?.scan_quota?.toString() ?? "");
   const [auditQuota, setAuditQuota] = useState(editing?.audit_quota?.toString() ?? "");
+  const [pageQuota, setPageQuota] = useState(editing?.audit_page_quota?.toString() ?? "");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const first = useRef<HTMLInputElement>(null);
@@ -75,6 +76,7 @@ const ClientForm = ({
       notes: notes.trim() === "" ? null : notes.trim(),
       scan_quota: quotaOf(scanQuota),
       audit_quota: quotaOf(auditQuota),
+      audit_page_quota: quotaOf(pageQuota),
     };
     try {
       if (editing) dataOf(await api.PATCH("/api/v1/clients/{id}", { params: { path: { id: editing.id } }, body }));
@@ -84,6 +86,7 @@ const ClientForm = ({
         setNotes("");
         setScanQuota("");
         setAuditQuota("");
+        setPageQuota("");
       }
       onSaved(body.name);
     } catch (failure) {
@@ -112,6 +115,7 @@ const ClientForm = ({
         </Field>
         <QuotaField label="Scans a month" value={scanQuota} onChange={setScanQuota} />
         <QuotaField label="Audits a month" value={auditQuota} onChange={setAuditQuota} />
+        <QuotaField label="Audit pages a month" value={pageQuota} onChange={setPageQuota} />
       </div>
       <Field label="Notes" hint="Optional: contacts, contract, anything the team should know.">
         {(props) => (
@@ -137,10 +141,10 @@ const MonthUsage = ({ usage }: { usage: Usage }) => (
   <p className="muted small">
     This month, until {formatDateTime(usage.month.resets_at)}
     {usage.workspace
-      ? `: the workspace's scans ${used(usage.workspace.scans)}, its audits ${usage.workspace.audits.used}`
+      ? `: the workspace's scans ${used(usage.workspace.scans)}, its audits ${usage.workspace.audits.used} (${usage.workspace.audit_pages.used} pages)`
       : ""}
     {usage.unassigned
-      ? `; counted for no client: ${usage.unassigned.scans} scans and ${usage.unassigned.audits} audits.`
+      ? `; counted for no client: ${usage.unassigned.scans} scans and ${usage.unassigned.audits} audits (${usage.unassigned.audit_pages} pages).`
       : "."}
   </p>
 );
@@ -190,6 +194,7 @@ export const Clients = () => {
                 </th>
                 <th scope="col">Scans this month</th>
                 <th scope="col">Audits this month</th>
+                <th scope="col">Audit pages this month</th>
                 {canWrite ? (
                   <th scope="col">
                     <span className="visually-hidden">Actions</span>
@@ -207,6 +212,7 @@ export const Clients = () => {
                   <td className="num">{client.site_count}</td>
                   <td>{used(usageOf(client.id)?.scans)}</td>
                   <td>{used(usageOf(client.id)?.audits)}</td>
+                  <td>{used(usageOf(client.id)?.audit_pages)}</td>
                   {canWrite ? (
                     <td className="row-actions">
                       <button

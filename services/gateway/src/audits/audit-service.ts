@@ -24,7 +24,7 @@ import { AUDIT_WHERE, audits as auditRows, quotaMonth } from "@scan/records";
 import { type AuditExportFormat, exportedPagesOf, streamAuditExport, TOOL } from "@scan/reports";
 import type { Queue } from "bullmq";
 import type { Logger } from "pino";
-import type { AccountCaller } from "../access/authenticate";
+import { type AccountCaller, keyIdOf } from "../access/authenticate";
 import { type Tx, withUserLock } from "../access/user-lock";
 import { siteNotFound } from "../sites";
 import { createAuditIssueReader } from "./audit-issues";
@@ -136,23 +136,33 @@ export const createAuditService = ({
 
   /**
    * Refuses an audit beyond this month's audit quota of the site's client (the client it will
-   * count for). Under the workspace's audit-start lock, which a schedule's firing holds too.
+   * count for), or when the client's audit pages this month are used up (an audit that starts
+   * admits pages up to what is left, and its crawl stops there). Under the workspace's
+   * audit-start lock, which a schedule's firing holds too.
    */
   const assertClientAuditQuota = async (tx: Tx, siteId: string) => {
     const site = await tx.site.findUnique({
       where: { id: siteId },
-      select: { client: { select: { id: true, name: true, auditQuota: true } } },
+      select: { client: { select: { id: true, name: true, auditQuota: true, auditPageQuota: true } } },
     });
     const client = site?.client;
-    if (!client || client.auditQuota === null) return;
-    const month = quotaMonth(new Date());
-    const used = await tx.audit.count({ where: { clientId: client.id, createdAt: { gte: month.start } } });
-    if (used >= client.auditQuota)
-      throw new AppError(
+    if (!client) return;
+    const now = new Date();
+    const month = quotaMonth(now);
+    const refusal = (quota: string, field: string) =>
+      new AppError(
         "plan_limit",
-        `The client ${client.name}'s quota of ${client.auditQuota} audits this month is used up`,
-        `The client's quota resets at ${month.resetsAt.toISOString()}; a member of the workspace can raise it (PATCH /api/v1/clients/{id} {"audit_quota"}).`,
+        `The client ${client.name}'s quota of ${quota} this month is used up`,
+        `The client's quota resets at ${month.resetsAt.toISOString()}; a member of the workspace can raise it (PATCH /api/v1/clients/{id} {"${field}"}).`,
       );
+    if (client.auditQuota !== null) {
+      const used = await tx.audit.count({ where: { clientId: client.id, createdAt: { gte: month.start } } });
+      if (used >= client.auditQuota) throw refusal(`${client.auditQuota} audits`, "audit_quota");
+    }
+    if (client.auditPageQuota !== null) {
+      const used = await auditRows.clientAuditPages(tx, client.id, now);
+      if (used >= client.auditPageQuota) throw refusal(`${client.auditPageQuota} audit pages`, "audit_page_quota");
+    }
   };
 
   const view = async (audit: Audit, withReport: boolean) => toAuditView(audit, await progressOf(audit.id), withReport);
@@ -187,6 +197,7 @@ export const createAuditService = ({
       return auditRows.insertDiscovering(tx, {
         workspaceId: owner.workspaceId,
         userId: owner.userId,
+        apiKeyId: keyIdOf(owner),
         siteId: site.id,
         startUrl,
         mode: input.mode,

@@ -28,6 +28,7 @@ const toClientView = (client: Client & { _count: { sites: number } }): ClientVie
   site_count: client._count.sites,
   scan_quota: client.scanQuota,
   audit_quota: client.auditQuota,
+  audit_page_quota: client.auditPageQuota,
   created_at: client.createdAt.toISOString(),
   updated_at: client.updatedAt.toISOString(),
 });
@@ -73,11 +74,12 @@ export const createClientService = ({ db }: { db: Db }): ClientService => {
   };
 
   /** A client's fields as the audit log shows them: the notes' first 200 characters, to keep entries small. */
-  const logged = (client: Pick<Client, "name" | "notes" | "scanQuota" | "auditQuota">) => ({
+  const logged = (client: Pick<Client, "name" | "notes" | "scanQuota" | "auditQuota" | "auditPageQuota">) => ({
     name: client.name,
     notes: client.notes === null ? null : client.notes.slice(0, 200),
     scan_quota: client.scanQuota,
     audit_quota: client.auditQuota,
+    audit_page_quota: client.auditPageQuota,
   });
 
   const create = async (workspaceId: string, input: CreateClientRequest, actor: Actor) => {
@@ -87,6 +89,7 @@ export const createClientService = ({ db }: { db: Db }): ClientService => {
         notes: input.notes ?? null,
         scanQuota: input.scan_quota ?? null,
         auditQuota: input.audit_quota ?? null,
+        auditPageQuota: input.audit_page_quota ?? null,
       });
       if (!made) throw nameTaken(input.name);
       await auditLog.append(tx, workspaceId, actor, {
@@ -109,6 +112,7 @@ export const createClientService = ({ db }: { db: Db }): ClientService => {
           notes: input.notes,
           scanQuota: input.scan_quota,
           auditQuota: input.audit_quota,
+          auditPageQuota: input.audit_page_quota,
         };
         const { moved } = await clientRows.update(tx, workspaceId, clientId, change);
         if (!moved) throw clientNotFound(clientId);

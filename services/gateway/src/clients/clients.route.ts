@@ -25,7 +25,7 @@ import type { ClientService } from "./client-service";
 
 const ID_HINT = "Use a client id from GET /api/v1/clients.";
 const BODY_HINT =
-  'Send {"name": "Acme", "notes": "…", "scan_quota": 500, "audit_quota": 10} as JSON; notes and quotas are optional (null clears them).';
+  'Send {"name": "Acme", "notes": "…", "scan_quota": 500, "audit_quota": 10, "audit_page_quota": 2000} as JSON; notes and quotas are optional (null clears them).';
 
 /**
  * GET/POST /api/v1/clients and GET/PATCH/DELETE /api/v1/clients/:id: the workspace's clients.
@@ -70,7 +70,7 @@ export const clientRoutes = (clients: ClientService): Route[] => [
         tags: ["Clients"],
         summary: "Add a client",
         description:
-          "A named group of the workspace's sites (`name` 1 to 100 characters, unique in the workspace: 409 otherwise; `notes` up to 2,000; `scan_quota` and `audit_quota`, the scans and audits a calendar month (UTC) the client may use within the workspace's plan, null or absent for none). Sites are assigned with `PATCH /api/v1/sites/{id}` `{\"client_id\"}`. 403 for a key limited to a client.",
+          "A named group of the workspace's sites (`name` 1 to 100 characters, unique in the workspace: 409 otherwise; `notes` up to 2,000; `scan_quota`, `audit_quota` and `audit_page_quota`, the scans, audits and audit pages a calendar month (UTC) the client may use within the workspace's plan, null or absent for none). Sites are assigned with `PATCH /api/v1/sites/{id}` `{\"client_id\"}`. 403 for a key limited to a client.",
         headers: creatingHeaders,
         responses: {
           "201": created("The new client.", ClientView),
@@ -114,7 +114,7 @@ export const clientRoutes = (clients: ClientService): Route[] => [
         tags: ["Clients"],
         summary: "Rename a client, or change its notes or quotas",
         description:
-          "`name`, `notes` (null clears them), `scan_quota` and `audit_quota` (scans and audits a calendar month, UTC; null removes the quota), or several. A scan beyond the client's `scan_quota`, or an audit beyond its `audit_quota`, is 403 `forbidden` / `PLAN_LIMIT` naming the client's quota, as the plan's quota is; this month's use is `GET /api/v1/usage`. Another name already in the workspace is 409. Another workspace's or an unknown client is 404; a key limited to a client changes none (403 for its own).",
+          "`name`, `notes` (null clears them), `scan_quota`, `audit_quota` and `audit_page_quota` (scans, audits and audit pages a calendar month, UTC; null removes the quota), or several. A scan beyond the client's `scan_quota`, or an audit beyond its `audit_quota` or started once its `audit_page_quota` is used up, is 403 `forbidden` / `PLAN_LIMIT` naming the client's quota, as the plan's quota is; an audit under way admits pages up to what the page quota leaves, and its crawl stops there (`crawl_limit` on the audit); this month's use is `GET /api/v1/usage`. Another name already in the workspace is 409. Another workspace's or an unknown client is 404; a key limited to a client changes none (403 for its own).",
         headers: commonHeaders,
         responses: {
           "200": record("The client, changed.", ClientView),

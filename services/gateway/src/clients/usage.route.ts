@@ -20,9 +20,9 @@ export const usageRoutes = (usage: UsageService): Route[] => [
       docs: {
         operationId: "getUsage",
         tags: ["Account"],
-        summary: "This month's usage, by client",
+        summary: "This month's usage, by client and by API key",
         description:
-          "Scans and audits stored this calendar month (UTC), as the quotas count them: the workspace's against its plan's monthly scan quota (`workspace.scans.limit`, null when unlimited; audits have no plan quota), and each client's against the client's own `scan_quota` and `audit_quota` (null: none). A scan counts for the client its key is limited to, else for the client of the workspace's site whose origin its URL is on; an audit for its site's client when it was made; `unassigned` is what counted for no client. Scans the service could not queue are not counted, as for the plan's quota. `client_id` keeps one client (`workspace` and `unassigned` are then null); another workspace's or an unknown client is 404. A key limited to a client sees its own client alone.",
+          "Scans and audits stored this calendar month (UTC), as the quotas count them: the workspace's against its plan's monthly scan quota (`workspace.scans.limit`, null when unlimited; audits have no plan quota), and each client's against the client's own `scan_quota` and `audit_quota` (null: none). A scan counts for the client its key is limited to, else for the client of the workspace's site whose origin its URL is on; an audit for its site's client when it was made, and its pages (`audit_pages`, against `audit_page_quota`) in the month it started; `unassigned` is what counted for no client. Scans the service could not queue are not counted, as for the plan's quota. `client_id` keeps one client (`workspace` and `unassigned` are then null); another workspace's or an unknown client is 404. `keys` is each API key's scans and audits this month, as made with it (a session's or a schedule's count for no key): the live keys and the revoked ones with usage, newest first; with one client, the keys limited to that client alone. A key limited to a client sees its own client alone.",
         headers: commonHeaders,
         responses: {
           "200": record("This month's usage.", UsageView, { headers: { "Cache-Control": NoStore } }),

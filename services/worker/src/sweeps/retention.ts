@@ -20,7 +20,7 @@ export type Pruner = {
  * site report are whole. Each batch is one short statement that skips rows another transaction
  * holds, so pruning never takes a long lock and never waits on a scan being stored; a run does
  * at most `maxBatches` batches and the next run goes on. Workspaces' audit log entries older than
- * `auditLogDays` are deleted, the one delete their table lets through.
+ * their workspace's plan keeps them (`auditLogDays`) are deleted, the one delete their table lets through.
  */
 export const createPruner = ({
   db,
@@ -32,8 +32,8 @@ export const createPruner = ({
 }: {
   db: Db;
   days: RetentionDays;
-  /** days an audit log entry is kept */
-  auditLogDays: number;
+  /** days an audit log entry is kept, by its workspace's plan */
+  auditLogDays: { free: number; starter: number; pro: number; agency: number };
   batchSize: number;
   maxBatches: number;
   log: Logger;

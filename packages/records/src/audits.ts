@@ -1,8 +1,8 @@
 import type { Audit, Db, Prisma } from "@scan/db";
 import { AUDIT_PAGE_OPEN, cancelWaiting } from "./audit-pages";
 import { type Verdict, verdictColumns } from "./outcome";
-import { transaction } from "./transaction";
 import { AUDIT_PAGES_LOCK, quotaMonth } from "./quota-month";
+import { transaction } from "./transaction";
 import { allows, type DbClient, startStates, type Transitions } from "./transitions";
 
 export type AuditState = Audit["status"];

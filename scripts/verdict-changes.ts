@@ -18,7 +18,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { sharedCorpus } from "../packages/checks/src/shared-data";
+import { sharedCorpus } from "@scan/checks/testing";
 import { agreesWithLighthouse, LIGHTHOUSE_AUDITS } from "../tests/support/corpus";
 import { extractVerdicts, type RenderedHtml, type Verdicts } from "./verdict-changes/extract";
 import { type Agreement, renderReport } from "./verdict-changes/report";

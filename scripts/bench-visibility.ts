@@ -1,6 +1,6 @@
 /**
  * The visibility benchmark: `pnpm bench:visibility [--prompts 100] [--samples 3] [--workers 2]
- * [--worker-concurrency 10] [--engine-concurrency 2] [--idle-probes 30] [--probe-every-ms 2000]
+ * [--worker-concurrency 10] [--visibility-concurrency 8] [--engine-concurrency 2] [--idle-probes 30] [--probe-every-ms 2000]
  * [--median-ms 7000] [--seed 20261127] [--out docs/reports/bench-visibility.json]`
  * (docs/faults-and-benchmark.md, Visibility benchmark).
  *
@@ -42,6 +42,7 @@ const { values: args } = parseArgs({
     samples: { type: "string", default: "3" },
     workers: { type: "string", default: "2" },
     "worker-concurrency": { type: "string", default: "10" },
+    "visibility-concurrency": { type: "string", default: "8" },
     "engine-concurrency": { type: "string", default: "2" },
     "idle-probes": { type: "string", default: "30" },
     "probe-every-ms": { type: "string", default: "2000" },
@@ -154,6 +155,7 @@ const main = async () => {
     METRICS_PORT: "0",
     RATE_LIMIT_AGENCY: "1000000",
     WORKER_CONCURRENCY: String(args["worker-concurrency"]),
+    VISIBILITY_WORKER_CONCURRENCY: String(args["visibility-concurrency"]),
     VISIBILITY_ENGINE_CONCURRENCY: String(args["engine-concurrency"]),
     // no cap in the way: what a run costs is checked below, not limited
     VISIBILITY_BUDGET_USD_AGENCY: "1000000",

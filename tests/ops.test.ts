@@ -80,6 +80,7 @@ describe("gateway: metrics, probes, dashboard (no worker running)", () => {
     for (const state of ["waiting", "delayed", "failed", "completed"])
       expect(sampleValue(after, "scan_queue_jobs", { queue: "scans", state })).toBe(0);
     expect(sampleValue(after, "scan_queue_jobs", { queue: "webhooks", state: "waiting" })).toBe(0);
+    expect(sampleValue(after, "scan_queue_jobs", { queue: "visibility", state: "waiting" })).toBe(0);
     expect(sampleValue(after, "scan_queue_up", { queue: "scans" })).toBe(1);
     // no worker runs in this stack
     expect(sampleValue(after, "scan_queue_workers", { queue: "scans" })).toBe(0);
@@ -192,7 +193,7 @@ describe("gateway with ADMIN_TOKEN and METRICS_TOKEN", () => {
     const queues = await api(base, "/admin/queues/api/queues", { headers: { authorization: basic(ADMIN_TOKEN) } });
     expect(queues.status).toBe(200);
     const names = (queues.body as { queues: Array<{ name: string }> }).queues.map((q) => q.name).sort();
-    expect(names).toEqual(["scans", "webhooks"]);
+    expect(names).toEqual(["scans", "visibility", "webhooks"]);
   });
 
   it("refuses a change to the queues from another origin even with the browser's credentials", async () => {
@@ -333,9 +334,10 @@ describe("worker: its own metrics port, and logs that follow a request", () => {
     for (const dependency of ["browser", "redis", "postgres"]) {
       expect([dependency, sampleValue(metrics, "dependency_up", { dependency })]).toEqual([dependency, 1]);
     }
-    // the gateway sees this stack's worker on the scan queue and on the webhook queue
+    // the gateway sees this stack's worker on the scan queue, the visibility queue and the webhook queue
     const gateway = await scrape(base);
     expect(sampleValue(gateway, "scan_queue_workers", { queue: "scans" })).toBe(1);
+    expect(sampleValue(gateway, "scan_queue_workers", { queue: "visibility" })).toBe(1);
     expect(sampleValue(gateway, "scan_queue_workers", { queue: "webhooks" })).toBe(1);
   });
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { VisibilityAlert } from "@scan/contract";
 import { verifyWebhook } from "@scan/platform";
-import { SCAN_QUEUE, visibilitySampleJob } from "@scan/queue";
+import { VISIBILITY_QUEUE, visibilitySampleJob } from "@scan/queue";
 import { Queue } from "bullmq";
 import { createAccount, type TestAccount } from "./support/accounts";
 import { type EngineServers, KEYS, startEngineServers } from "./support/engine-servers";
@@ -146,7 +146,7 @@ describe("visibility alerts", () => {
         DASHBOARD_URL: "https://scan.example/app",
       },
     });
-    queue = new Queue(SCAN_QUEUE, { connection: { url: await testRedisUrl() }, prefix: stack.prefix });
+    queue = new Queue(VISIBILITY_QUEUE, { connection: { url: await testRedisUrl() }, prefix: stack.prefix });
     owner = await createAccount(stack.db, "agency");
   }, 300_000);
 

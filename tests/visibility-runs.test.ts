@@ -1,4 +1,4 @@
-import { SCAN_QUEUE } from "@scan/queue";
+import { VISIBILITY_QUEUE } from "@scan/queue";
 import { visibilityRuns } from "@scan/records";
 import { costOf, KNOWN_PRICES } from "@scan/visibility";
 import { Queue } from "bullmq";
@@ -401,7 +401,7 @@ describe("visibility runs", () => {
       "a first sample",
     );
     workers[0]?.process.kill("SIGKILL");
-    const queue = new Queue(SCAN_QUEUE, { connection: { url: redisUrl }, prefix: stack.prefix });
+    const queue = new Queue(VISIBILITY_QUEUE, { connection: { url: redisUrl }, prefix: stack.prefix });
     try {
       await queue.obliterate({ force: true });
     } finally {

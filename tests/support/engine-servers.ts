@@ -10,6 +10,7 @@ import type { AddressInfo, Socket } from "node:net";
  */
 
 export type Vendor = "openai" | "anthropic" | "perplexity" | "gemini";
+const VENDORS = ["openai", "anthropic", "perplexity", "gemini"] as const satisfies readonly Vendor[];
 export const SCENARIOS = [
   "answer",
   "rate-limited",
@@ -29,7 +30,16 @@ export const KEYS: Record<Vendor, string> = {
   gemini: "AIzaTest0123456789abcdefghij",
 };
 
-export type SeenRequest = { method: string; path: string; headers: IncomingMessage["headers"]; body: unknown };
+export type SeenRequest = {
+  method: string;
+  path: string;
+  headers: IncomingMessage["headers"];
+  body: unknown;
+  /** when it arrived (ms since the epoch) */
+  at: number;
+  /** how long its answer was held back (the servers' latency), if it was */
+  delayMs?: number;
+};
 
 export type EngineServer = {
   vendor: Vendor;
@@ -59,7 +69,39 @@ const scenarioOf = (prompt: unknown): Scenario => {
 
 type Reply = (req: SeenRequest, res: ServerResponse) => void;
 
-const startServer = async (vendor: Vendor, reply: Reply): Promise<EngineServer> => {
+/**
+ * How long an engine takes to answer, as real engines with web search do: a log-normal spread
+ * around `medianMs`, clamped to [minMs, maxMs], drawn from a generator seeded per vendor, so a
+ * benchmark sees the same delays on every run (in the order its requests arrive).
+ */
+export type Latency = { minMs: number; medianMs: number; maxMs: number; seed: number };
+
+/** mulberry32: a small seeded generator of uniform numbers in [0, 1) */
+const seeded = (seed: number) => {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+};
+
+/** The delays of one vendor's answers, one a call, reproducible from the seed. */
+export const latencyDraws = (latency: Latency, vendor: Vendor): (() => number) => {
+  const uniform = seeded(latency.seed + VENDORS.indexOf(vendor) * 7919);
+  // half the spread between the median and the longest wait is one standard deviation (in logs)
+  const sigma = Math.log(latency.maxMs / latency.medianMs) / 2;
+  return () => {
+    // Box-Muller: one standard normal from two uniforms (1 - u keeps the log finite)
+    const normal = Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
+    const ms = latency.medianMs * Math.exp(sigma * normal);
+    return Math.round(Math.min(latency.maxMs, Math.max(latency.minMs, ms)));
+  };
+};
+
+const startServer = async (vendor: Vendor, reply: Reply, delayMs?: () => number): Promise<EngineServer> => {
   const requests: SeenRequest[] = [];
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
@@ -74,7 +116,13 @@ const startServer = async (vendor: Vendor, reply: Reply): Promise<EngineServer> 
       } catch {
         body = null;
       }
-      const seen = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, body };
+      const seen: SeenRequest = {
+        method: req.method ?? "",
+        path: req.url ?? "",
+        headers: req.headers,
+        body,
+        at: Date.now(),
+      };
       requests.push(seen);
       if (limited > 0) {
         limited -= 1;
@@ -87,7 +135,14 @@ const startServer = async (vendor: Vendor, reply: Reply): Promise<EngineServer> 
         res.on("close", () => clearTimeout(timer));
         return;
       }
-      reply(seen, res);
+      if (!delayMs) return reply(seen, res);
+      seen.delayMs = delayMs();
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        reply(seen, res);
+      }, seen.delayMs);
+      timers.add(timer);
+      res.on("close", () => clearTimeout(timer));
     });
   });
   server.on("connection", (socket) => {
@@ -521,9 +576,11 @@ const REPLIES: Record<Vendor, Reply> = {
 
 export type EngineServers = Record<Vendor, EngineServer> & { close: () => Promise<void> };
 
-export const startEngineServers = async (): Promise<EngineServers> => {
+/** The four servers; with `latency`, every answer (the slow scenario aside) waits its drawn delay first. */
+export const startEngineServers = async (options: { latency?: Latency } = {}): Promise<EngineServers> => {
+  const { latency } = options;
   const [openai, anthropic, perplexity, gemini] = await Promise.all(
-    (["openai", "anthropic", "perplexity", "gemini"] as const).map((vendor) => startServer(vendor, REPLIES[vendor])),
+    VENDORS.map((vendor) => startServer(vendor, REPLIES[vendor], latency ? latencyDraws(latency, vendor) : undefined)),
   );
   if (!openai || !anthropic || !perplexity || !gemini) throw new Error("an engine server did not start");
   return {

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { AUDIT_JOBS, AuditJobPayload, AuditPageJobPayload, AuditScheduledPayload } from "./audit-jobs";
 import { SCAN_JOB, SCAN_QUEUE, ScanJobPayload } from "./scan-job";
-import { VISIBILITY_JOBS, VisibilitySamplePayload } from "./visibility-jobs";
+import { VISIBILITY_JOBS, VISIBILITY_QUEUE, VisibilitySamplePayload } from "./visibility-jobs";
 import {
   ALERT_JOB,
   AlertJobPayload,
@@ -25,7 +25,7 @@ export const JOB_KINDS = [
   { queue: SCAN_QUEUE, name: AUDIT_JOBS.discover, payload: AuditJobPayload },
   { queue: SCAN_QUEUE, name: AUDIT_JOBS.page, payload: AuditPageJobPayload },
   { queue: SCAN_QUEUE, name: AUDIT_JOBS.report, payload: AuditJobPayload },
-  { queue: SCAN_QUEUE, name: VISIBILITY_JOBS.sample, payload: VisibilitySamplePayload },
+  { queue: VISIBILITY_QUEUE, name: VISIBILITY_JOBS.sample, payload: VisibilitySamplePayload },
   { queue: WEBHOOK_QUEUE, name: WEBHOOK_JOB.name, payload: WebhookJobPayload },
   { queue: WEBHOOK_QUEUE, name: ALERT_JOB.name, payload: AlertJobPayload },
   { queue: WEBHOOK_QUEUE, name: REPORT_MAIL_JOB.name, payload: ReportMailJobPayload },

@@ -1,7 +1,6 @@
 import { auditPageJob, auditStepJob, schedulePattern } from "./audit-jobs";
 import { AUDIT_PAGE_PRIORITY, INTERACTIVE_PRIORITY_CEILING, PlanPriorityWeights, scanPriority } from "./priority";
 import { scanJob } from "./scan-job";
-import { visibilitySampleJob } from "./visibility-jobs";
 
 describe("queue priorities", () => {
   it("read the plan weights, and refuse a list that leaves a plan out or weighs one 0", () => {
@@ -22,14 +21,6 @@ describe("queue priorities", () => {
     const page = auditPageJob({ auditId: "x", pageId: "p", url: "https://example.com/", mode: "full" });
     expect(page.opts.priority).toBe(AUDIT_PAGE_PRIORITY);
     expect(auditStepJob("discover", { auditId: "x" }).opts.priority).toBeLessThan(page.opts.priority);
-  });
-
-  it("keep every visibility sample behind every scan and audit job", () => {
-    const sample = visibilitySampleJob({ runId: "r", sampleId: "s" });
-    expect(sample.opts.priority).toBeGreaterThan(AUDIT_PAGE_PRIORITY);
-    expect(sample.opts.priority).toBeGreaterThan(INTERACTIVE_PRIORITY_CEILING);
-    expect(sample.opts.priority).toBeLessThanOrEqual(2_097_151);
-    expect(sample.opts.jobId).toBe("visibility-sample-s");
   });
 
   it("give a site's schedule the same time on every run, a weekday only when weekly", () => {

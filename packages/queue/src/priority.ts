@@ -5,13 +5,6 @@ import { z } from "zod";
 export const MAX_SCAN_PRIORITY = 2_097_151;
 
 /**
- * The priority of every visibility sample (an AI engine asked one prompt): the lowest there is,
- * below every audit page and interactive scan. A run's samples wait while anyone waits for a
- * page; among themselves BullMQ keeps the order they were queued in.
- */
-export const VISIBILITY_SAMPLE_PRIORITY = MAX_SCAN_PRIORITY;
-
-/**
  * The priority of every audit page: below every interactive scan, which is capped one above it,
  * so a caller waiting for a scan never waits behind an audit's backlog (only behind the pages
  * already running). Among audit pages BullMQ keeps the order they were queued in, which is

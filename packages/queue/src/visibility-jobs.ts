@@ -1,7 +1,15 @@
 import { z } from "zod";
-import { VISIBILITY_SAMPLE_PRIORITY } from "./priority";
 
-/** The jobs of a visibility run, on the scan queue (its workers, below its scans and audits in priority). */
+/**
+ * The queue of visibility samples, apart from the scan queue: a sample spends 2 to 20 s waiting on
+ * an engine's answer, and a BullMQ slot is held for the whole wait, so on the scan queue (at any
+ * priority) samples took the slots scans and audit pages run in. Its own workers, with their own
+ * concurrency, leave every scan slot to scans. Renaming it strands the samples queued in it (the
+ * visibility sweep queues them again from their rows).
+ */
+export const VISIBILITY_QUEUE = "visibility";
+
+/** The jobs of a visibility run, on the visibility queue. */
 export const VISIBILITY_JOBS = {
   /** one engine asked one prompt once, and the answer stored */
   sample: "visibility-sample",
@@ -25,13 +33,12 @@ export type VisibilitySamplePayload = z.infer<typeof VisibilitySamplePayload>;
 /** The id of a sample's job: one per sample row, so a sample is queued once however often it is queued again. */
 export const visibilitySampleJobId = (sampleId: string) => `visibility-sample-${sampleId}`;
 
-/** A sample's job: the lowest priority on the queue. */
+/** A sample's job, on VISIBILITY_QUEUE: no priority, so samples run in the order they were queued. */
 export const visibilitySampleJob = (payload: VisibilitySamplePayload) => ({
   name: VISIBILITY_JOBS.sample,
   data: payload,
   opts: {
     jobId: visibilitySampleJobId(payload.sampleId),
-    priority: VISIBILITY_SAMPLE_PRIORITY,
     attempts: VISIBILITY_JOB.attempts,
     backoff: { type: "exponential", delay: VISIBILITY_JOB.backoffMs },
     removeOnComplete: VISIBILITY_JOB.keepCompleted,

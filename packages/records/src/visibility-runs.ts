@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Db, Prisma, VisibilityRun, VisibilitySample } from "@scan/db";
 import { transaction } from "./transaction";
 import { allows, type DbClient, startStates, type Transitions } from "./transitions";
@@ -80,20 +81,22 @@ export type NewRun = {
 };
 
 /**
- * Stores a new run, `queued`, with one row per sample it plans. A second run under way for the
- * site breaks the partial unique index `visibility_runs_one_under_way` (Prisma's P2002).
+ * Stores a new run, `queued`, with one row per sample it plans; answers the samples' ids in the
+ * plan's order. The ids are made here, so the run and its samples are written as one batch (two
+ * statements, one transaction): an interactive transaction would have to end within Prisma's 5 s,
+ * which a run of a thousand samples on a busy database can pass (its caller then saw a 503).
+ * A second run under way for the site breaks the partial unique index
+ * `visibility_runs_one_under_way` (Prisma's P2002).
  */
-export const insertRun = (db: Db, run: NewRun, samples: readonly PlannedSample[]) =>
-  transaction(db, async (tx) => {
-    const stored = await tx.visibilityRun.create({ data: { ...run, planned: samples.length } });
-    await tx.visibilitySample.createMany({ data: samples.map((sample) => ({ ...sample, runId: stored.id })) });
-    const ids = await tx.visibilitySample.findMany({
-      where: { runId: stored.id },
-      select: { id: true },
-      orderBy: [{ promptId: "asc" }, { engine: "asc" }, { sampleIndex: "asc" }],
-    });
-    return { run: stored, sampleIds: ids.map((row) => row.id) };
-  });
+export const insertRun = async (db: Db, run: NewRun, samples: readonly PlannedSample[]) => {
+  const runId = randomUUID();
+  const rows = samples.map((sample) => ({ ...sample, id: randomUUID(), runId }));
+  const [stored] = await db.$transaction([
+    db.visibilityRun.create({ data: { ...run, id: runId, planned: samples.length } }),
+    db.visibilitySample.createMany({ data: rows }),
+  ]);
+  return { run: stored, sampleIds: rows.map((row) => row.id) };
+};
 
 /** A workspace's monthly spend cap, checked when a sample is claimed. */
 export type BudgetCheck = {

@@ -13,7 +13,7 @@ import {
   siteSecretsBox,
   warnIfRedisEvicts,
 } from "@scan/platform";
-import { AUDIT_PAGE_PRIORITY, SCAN_QUEUE, VISIBILITY_SAMPLE_PRIORITY, WEBHOOK_QUEUE } from "@scan/queue";
+import { AUDIT_PAGE_PRIORITY, SCAN_QUEUE, VISIBILITY_QUEUE, WEBHOOK_QUEUE } from "@scan/queue";
 import { type EngineId, type OperatorEngine, operatorEnginesOf, visibilityBudgetsOf } from "@scan/visibility";
 import { Queue, QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
@@ -152,6 +152,9 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
   // the gateway never adds deliveries; it shows them on the dashboard and in the metrics
   const webhooks = new Queue(WEBHOOK_QUEUE, { connection, prefix: config.QUEUE_PREFIX });
   webhooks.on("error", (error) => log.warn({ err: error.message }, "webhook queue error"));
+  // a visibility run's samples go to a queue of their own, never into the scan workers' slots
+  const visibilityQueue = new Queue(VISIBILITY_QUEUE, { connection, prefix: config.QUEUE_PREFIX });
+  visibilityQueue.on("error", (error) => log.warn({ err: error.message }, "visibility queue error"));
   await connection.ping().catch(() => undefined);
   void warnIfRedisEvicts(connection, log);
   await events.waitUntilReady();
@@ -179,13 +182,13 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
       config.ADMISSION_CONTROL === "on"
         ? createAdmission({
             load: async () => {
-              // audit pages and visibility samples wait below every interactive scan: only those
-              // already running are ahead of one
+              // audit pages wait below every interactive scan: only those already running are
+              // ahead of one (visibility samples are on a queue of their own and take no scan slot)
               const [counts, below] = await Promise.all([
                 queue.getJobCounts("waiting", "prioritized", "active"),
-                queue.getCountsPerPriority([AUDIT_PAGE_PRIORITY, VISIBILITY_SAMPLE_PRIORITY]),
+                queue.getCountsPerPriority([AUDIT_PAGE_PRIORITY]),
               ]);
-              const behind = (below[AUDIT_PAGE_PRIORITY] ?? 0) + (below[VISIBILITY_SAMPLE_PRIORITY] ?? 0);
+              const behind = below[AUDIT_PAGE_PRIORITY] ?? 0;
               const ahead = (counts.waiting ?? 0) + (counts.prioritized ?? 0) + (counts.active ?? 0) - behind;
               return { ahead, workers: await queue.getWorkersCount() };
             },
@@ -223,7 +226,7 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
       (name, cause) => log.warn({ dependency: name, err: (cause as Error).message }, "readiness probe failed"),
     );
   const metrics = createGatewayMetrics({
-    queues: [queue, webhooks],
+    queues: [queue, visibilityQueue, webhooks],
     timeoutMs: config.READY_TIMEOUT_MS,
     dependencies,
     onError: (error) => log.warn({ err: (error as Error).message }, "queue depth unavailable for metrics"),
@@ -302,7 +305,7 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     engineKeys: createEngineKeyService({ db, box: secrets }),
     runs: createRunService({
       db,
-      queue,
+      queue: visibilityQueue,
       operatorEngines: new Set(
         (Object.entries(operatorEnginesOf(config)) as [EngineId, OperatorEngine][])
           .filter(([, engine]) => engine.apiKey !== undefined)
@@ -419,7 +422,7 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     readiness,
     metricsToken: config.METRICS_TOKEN,
     adminToken: config.ADMIN_TOKEN,
-    queues: [queue, webhooks],
+    queues: [queue, visibilityQueue, webhooks],
     dashboardDir: config.DASHBOARD_DIR ?? DASHBOARD_BUILD,
     corsOrigins: config.CORS_ORIGINS,
     idempotency,
@@ -477,7 +480,7 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
     // A client caught between reconnect attempts (Redis just came back) never emits the "end"
     // that BullMQ's close waits for: give the clean close a moment, then drop the connections.
     await Promise.race([
-      Promise.all([events.close(), queue.close(), webhooks.close(), renderer.close()]),
+      Promise.all([events.close(), queue.close(), visibilityQueue.close(), webhooks.close(), renderer.close()]),
       new Promise((resolve) => setTimeout(resolve, CLIENT_CLOSE_MS).unref()),
     ]);
     await credentialFeed?.stop();

@@ -97,6 +97,9 @@ export const Config = z.object({
   VISIBILITY_ENGINE_CONCURRENCY: intFrom(2, 1, 32).describe(
     "visibility samples asked of one engine at once per worker process",
   ),
+  VISIBILITY_WORKER_CONCURRENCY: intFrom(8, 1, 256).describe(
+    "visibility samples at once per worker process, on their own queue and never in a scan's slot (they mostly wait on the engines); 8 gives 4 engines their VISIBILITY_ENGINE_CONCURRENCY of 2",
+  ),
   VISIBILITY_SAMPLE_ATTEMPTS: intFrom(5, 1, 20).describe(
     "attempts at an engine per visibility sample before a rate limit, outage, time-out or malformed answer fails it",
   ),

@@ -14,6 +14,7 @@ import {
   SCAN_JOB,
   SCAN_QUEUE,
   VISIBILITY_JOBS,
+  VISIBILITY_QUEUE,
   WEBHOOK_JOB,
   WEBHOOK_QUEUE,
   WebhookJobPayload,
@@ -52,6 +53,8 @@ export type ScanWorkerDeps = { config: Config; db: Db; connection: Redis; log: L
 
 export type ScanWorker = {
   worker: Worker;
+  /** asks the AI engines a visibility run's samples, with slots of its own */
+  visibilityWorker: Worker;
   /** delivers callbacks of finished scans */
   webhookWorker: Worker;
   scanner: Scanner;
@@ -109,8 +112,8 @@ const within = (promise: Promise<unknown>, ms: number): Promise<boolean> =>
   ]);
 
 /**
- * Builds the worker: one browser pool, one BullMQ worker pulling scans, one delivering
- * callbacks, and the metrics and readiness its ops port serves.
+ * Builds the worker: one browser pool, one BullMQ worker pulling scans and audit pages, one
+ * asking the AI engines visibility samples, one delivering callbacks, and the metrics and readiness its ops port serves.
  */
 export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps): ScanWorker => {
   const metrics = createWorkerMetrics();
@@ -208,6 +211,11 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
     [AUDIT_JOBS.discover]: createAuditDiscoverJob(auditDeps, auditSteps),
     [AUDIT_JOBS.page]: createAuditPageJob(auditDeps, auditSteps),
     [AUDIT_JOBS.report]: createAuditReportJob(auditDeps),
+  };
+  // the samples' queue, apart: a sample waits seconds on its engine, and would hold a scan slot all along
+  const visibilityQueue = new Queue(VISIBILITY_QUEUE, { connection, prefix: config.QUEUE_PREFIX });
+  visibilityQueue.on("error", (error) => log.warn({ err: error.message }, "visibility queue error"));
+  const visibilityQueueJobs = {
     [VISIBILITY_JOBS.sample]: createVisibilitySampleJob({
       db,
       box: siteSecretsBox(config.SITE_SECRETS_KEY),
@@ -271,6 +279,7 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
   // every kind of job in the queue contract, each with its processor (jobs/registry.ts)
   const processors: JobProcessors = {
     ...scanQueueJobs,
+    ...visibilityQueueJobs,
     [WEBHOOK_JOB.name]: deliverCallback,
     [ALERT_JOB.name]: deliverAlert,
     [REPORT_MAIL_JOB.name]: mailReport,
@@ -310,7 +319,7 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
       }).sweep,
       createVisibilityReaper({
         db,
-        queue,
+        queue: visibilityQueue,
         orphanAfterMs: config.ORPHAN_AFTER_MS,
         runningAfterMs: config.VISIBILITY_TIMEOUT_MS + RUNNING_GRACE_MS,
         ...visibilityAlerts,
@@ -355,6 +364,21 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
   void warnIfRedisEvicts(connection, log);
   worker.on("error", (error) => log.error({ err: error }, "worker error"));
 
+  // Samples mostly wait on the network: several run at once in their own slots (never a scan's),
+  // each engine still limited to VISIBILITY_ENGINE_CONCURRENCY of them (a sample that finds its
+  // engine's slots taken is put back on the delayed set). The same lock and stall rules as scans:
+  // BullMQ renews the lock through an engine's wait, and a killed worker's samples are taken again.
+  const visibilityWorker = new Worker(VISIBILITY_QUEUE, dispatcherFor(VISIBILITY_QUEUE, processors), {
+    name: `${hostname()}:${process.pid}`,
+    connection,
+    prefix: config.QUEUE_PREFIX,
+    concurrency: config.VISIBILITY_WORKER_CONCURRENCY,
+    lockDuration: LOCK_DURATION_MS,
+    stalledInterval: STALLED_INTERVAL_MS,
+    maxStalledCount: MAX_STALLED_COUNT,
+  });
+  visibilityWorker.on("error", (error) => log.error({ err: error }, "visibility worker error"));
+
   const webhookWorker = new Worker(WEBHOOK_QUEUE, dispatcherFor(WEBHOOK_QUEUE, processors), {
     connection,
     prefix: config.QUEUE_PREFIX,
@@ -389,19 +413,21 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
 
   const close = async (timeoutMs: number) => {
     // stop taking jobs, let running scans and deliveries finish within the bound, then close what we own
-    const drained = await within(Promise.all([worker.close(), webhookWorker.close()]), timeoutMs);
+    const workers = [worker, visibilityWorker, webhookWorker];
+    const drained = await within(Promise.all(workers.map((each) => each.close())), timeoutMs);
     if (!drained) {
       log.warn("in-flight work did not finish in time; handing it back to the queue");
       stopping.abort();
       // a client caught between reconnect attempts never reports its end: bound the forced close too
-      await within(Promise.all([worker.close(true), webhookWorker.close(true)]), CLIENT_CLOSE_MS);
+      await within(Promise.all(workers.map((each) => each.close(true))), CLIENT_CLOSE_MS);
     }
     await stopReaper();
     await within(queue.close(), CLIENT_CLOSE_MS);
+    await within(visibilityQueue.close(), CLIENT_CLOSE_MS);
     await within(webhooks.close(), CLIENT_CLOSE_MS);
     mailer?.close();
     await within(renderer.close(), CLIENT_CLOSE_MS);
     await scanner.close();
   };
-  return { worker, webhookWorker, scanner, metrics, readiness, close };
+  return { worker, visibilityWorker, webhookWorker, scanner, metrics, readiness, close };
 };

@@ -5,6 +5,8 @@ import {
   type JobName,
   SCAN_JOB,
   SCAN_QUEUE,
+  VISIBILITY_JOBS,
+  VISIBILITY_QUEUE,
   WEBHOOK_JOB,
   WEBHOOK_QUEUE,
 } from "@scan/queue";
@@ -28,7 +30,13 @@ describe("the job registry", () => {
     await dispatcherFor(SCAN_QUEUE, processors)(jobNamed(AUDIT_JOBS.page), "t1");
     await dispatcherFor(SCAN_QUEUE, processors)(jobNamed(SCAN_JOB.name));
     await dispatcherFor(WEBHOOK_QUEUE, processors)(jobNamed(ALERT_JOB.name));
-    expect(ran).toEqual([`${AUDIT_JOBS.page}:t1`, `${SCAN_JOB.name}:`, `${ALERT_JOB.name}:`]);
+    await dispatcherFor(VISIBILITY_QUEUE, processors)(jobNamed(VISIBILITY_JOBS.sample), "t2");
+    expect(ran).toEqual([
+      `${AUDIT_JOBS.page}:t1`,
+      `${SCAN_JOB.name}:`,
+      `${ALERT_JOB.name}:`,
+      `${VISIBILITY_JOBS.sample}:t2`,
+    ]);
   });
 
   it("fails at once, without retries, a job whose name is no kind of its queue", async () => {
@@ -37,6 +45,10 @@ describe("the job registry", () => {
     // a delivery's name on the scan queue is not a scan-queue job
     await expect(dispatcherFor(SCAN_QUEUE, processors)(jobNamed(WEBHOOK_JOB.name))).rejects.toThrow(
       `no job named ${WEBHOOK_JOB.name} runs on the ${SCAN_QUEUE} queue`,
+    );
+    // a sample left on the scan queue is not run in a scan slot; the visibility sweep queues it again from its row
+    await expect(dispatcherFor(SCAN_QUEUE, processors)(jobNamed(VISIBILITY_JOBS.sample))).rejects.toThrow(
+      UnrecoverableError,
     );
     expect(ran).toEqual([]);
   });

@@ -10,7 +10,7 @@ import {
   VisibilityAlert,
   type VisibilityAlertView,
 } from "@scan/contract";
-import type { AuditAlert, Db, VisibilityAlert as VisibilityAlertRow } from "@scan/db";
+import type { AuditAlert, Db, Prisma, VisibilityAlert as VisibilityAlertRow } from "@scan/db";
 import { siteNotFound } from "../sites";
 
 /** The scheme, host and port of an alert URL: its path and query may hold the receiver's token. */
@@ -89,49 +89,45 @@ export type AlertService = {
 
 /** A site's alerts, stored by the worker: regression alerts (an audit regressed) and visibility alerts (a run's rate changed), newest first. */
 export const createAlertService = ({ db }: { db: Db }): AlertService => {
-  const listForSite = async (
+  const order = [{ createdAt: "desc" as const }, { id: "desc" as const }];
+  /** One of the workspace's sites' alerts of one kind, counted and paged in one snapshot. */
+  const pageOfSite = async <Row, View>(
     workspaceId: string,
     siteId: string,
     query: { page: number; limit: number },
-  ): Promise<{ alerts: AuditAlertView[]; meta: PageMeta }> => {
+    read: (
+      where: { siteId: string; workspaceId: string },
+      page: { skip: number; take: number },
+    ) => [Prisma.PrismaPromise<number>, Prisma.PrismaPromise<Row[]>],
+    view: (row: Row) => View,
+  ): Promise<{ alerts: View[]; meta: PageMeta }> => {
     const site = await db.site.findFirst({ where: { id: siteId, workspaceId }, select: { id: true } });
     if (!site) throw siteNotFound(siteId);
-    const where = { siteId, workspaceId };
     const [total, rows] = await db.$transaction(
-      [
-        db.auditAlert.count({ where }),
-        db.auditAlert.findMany({
-          where,
-          orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-          skip: offsetOf(query),
-          take: query.limit,
-        }),
-      ],
+      read({ siteId, workspaceId }, { skip: offsetOf(query), take: query.limit }),
       { isolationLevel: "RepeatableRead" },
     );
-    return { alerts: rows.map(toAlertView), meta: pageMeta(query, total) };
+    return { alerts: rows.map(view), meta: pageMeta(query, total) };
   };
-  const listVisibilityForSite = async (
-    workspaceId: string,
-    siteId: string,
-    query: { page: number; limit: number },
-  ): Promise<{ alerts: VisibilityAlertView[]; meta: PageMeta }> => {
-    const site = await db.site.findFirst({ where: { id: siteId, workspaceId }, select: { id: true } });
-    if (!site) throw siteNotFound(siteId);
-    const where = { siteId, workspaceId };
-    const [total, rows] = await db.$transaction(
-      [
-        db.visibilityAlert.count({ where }),
-        db.visibilityAlert.findMany({
-          where,
-          orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-          skip: offsetOf(query),
-          take: query.limit,
-        }),
-      ],
-      { isolationLevel: "RepeatableRead" },
-    );
-    return { alerts: rows.map(toVisibilityAlertView), meta: pageMeta(query, total) };
+  return {
+    listForSite: (workspaceId, siteId, query) =>
+      pageOfSite(
+        workspaceId,
+        siteId,
+        query,
+        (where, page) => [db.auditAlert.count({ where }), db.auditAlert.findMany({ where, orderBy: order, ...page })],
+        toAlertView,
+      ),
+    listVisibilityForSite: (workspaceId, siteId, query) =>
+      pageOfSite(
+        workspaceId,
+        siteId,
+        query,
+        (where, page) => [
+          db.visibilityAlert.count({ where }),
+          db.visibilityAlert.findMany({ where, orderBy: order, ...page }),
+        ],
+        toVisibilityAlertView,
+      ),
   };
-  return { listForSite, listVisibilityForSite };
 };

@@ -17,6 +17,7 @@ import {
   schedules,
   sites,
   transaction,
+  visibilityRuns,
 } from "@scan/records";
 import { createAccount } from "./support/accounts";
 import { createTestDatabase, stopContainers, type TestDatabase } from "./support/services";
@@ -425,6 +426,45 @@ describe("@scan/records", () => {
       expect(await schedules.remove(db, site.id)).toEqual({ moved: true });
       expect(await schedules.remove(db, site.id)).toEqual({ moved: false });
     });
+  });
+
+  describe("visibility runs", () => {
+    const ANSWER = {
+      answerText: "Acme.",
+      model: "gpt",
+      citations: [],
+      searchQueries: [],
+      mentions: [],
+      brandMentioned: true,
+      brandCited: false,
+      citedPage: null,
+      trackUrl: null,
+      inputTokens: 1,
+      outputTokens: 1,
+      costUsd: 0.01,
+    };
+
+    it("completes a run whose last samples end at once with every answer counted", async () => {
+      for (let round = 0; round < 12; round++) {
+        const planned = [0, 1, 2].map((sampleIndex) => ({
+          promptId: randomUUID(),
+          promptText: "at once",
+          promptLocale: null,
+          engine: "chatgpt" as const,
+          sampleIndex,
+        }));
+        const { run, sampleIds } = await visibilityRuns.insertRun(
+          db,
+          { workspaceId, userId, siteId, engines: ["chatgpt"], samplesPerPrompt: 1, requestId: null },
+          planned,
+        );
+        for (const id of sampleIds)
+          await visibilityRuns.claimSample(db, id, { capUsd: null, projectedUsd: 0.01, since: PAST });
+        await Promise.all(sampleIds.map((id) => visibilityRuns.completeSample(db, id, ANSWER, new Date())));
+        const stored = await db.visibilityRun.findUniqueOrThrow({ where: { id: run.id } });
+        expect({ round, status: stored.status, done: stored.done }).toEqual({ round, status: "completed", done: 3 });
+      }
+    }, 120_000);
   });
 
   describe("transaction", () => {

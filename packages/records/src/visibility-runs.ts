@@ -183,7 +183,10 @@ const refreshRun = (db: DbClient, runId: string) =>
 
 /**
  * Completes a running run once no sample is open. The test and the move are one statement, so
- * of the workers ending its last samples at once exactly one completes it.
+ * of the workers ending its last samples at once exactly one completes it. The one that does
+ * writes the run's counts again after it: a count written earlier in its transaction was read
+ * before the other workers' samples committed (each statement reads what had committed when it
+ * began), and would leave a completed run short of answers it has.
  */
 export const finishIfDone = async (db: DbClient, runId: string): Promise<boolean> => {
   const moved = await db.$executeRaw`
@@ -192,6 +195,7 @@ export const finishIfDone = async (db: DbClient, runId: string): Promise<boolean
     WHERE "id" = ${runId}::uuid AND "status" = ANY(${startStates(RUN_TRANSITIONS.finishIfDone)}::"VisibilityRunStatus"[])
       AND NOT EXISTS (SELECT 1 FROM "visibility_samples" WHERE "run_id" = ${runId}::uuid
         AND "status" = ANY(${[...SAMPLE_OPEN]}::"VisibilitySampleStatus"[]))`;
+  if (moved > 0) await refreshRun(db, runId);
   return moved > 0;
 };
 

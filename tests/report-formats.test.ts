@@ -141,6 +141,33 @@ describe("SARIF 2.1.0", () => {
     expect(messages[0]).toBe(`${HOSTILE[0]} Fix: ${HOSTILE[0]}`);
     expect(log.runs[0].artifacts[0].location.uri).toBe("https://example.com/p?q=a%20b&x=1");
   });
+
+  it("names each rule's evidence grade and its source, and stays valid", () => {
+    const source = { title: "Google Search Central: title links", url: "https://developers.google.com/search" };
+    const page = pageReport({
+      checks: [
+        checkResult({ id: "graded", status: "fail", evidence: { grade: "documented", source, checked: "2026-11-20" } }),
+        checkResult({
+          id: "convention",
+          status: "warn",
+          evidence: { grade: "convention", source: null, checked: null },
+        }),
+        checkResult({ id: "ungraded", status: "fail" }),
+      ],
+    });
+    const log = JSON.parse(renderSarif([page], TOOL));
+    expect(sarifProblems(log)).toEqual([]);
+    const rules = new Map(
+      log.runs[0].tool.driver.rules.map((rule: { id: string; properties: Record<string, unknown> }) => [
+        rule.id,
+        rule.properties,
+      ]),
+    );
+    expect(rules.get("graded")).toMatchObject({ evidence: "documented", evidenceSource: source.url });
+    expect(rules.get("convention")).toMatchObject({ evidence: "convention" });
+    expect(rules.get("convention")).not.toHaveProperty("evidenceSource");
+    expect(rules.get("ungraded")).not.toHaveProperty("evidence");
+  });
 });
 
 describe("JUnit XML", () => {
@@ -241,5 +268,20 @@ describe("CSV", () => {
       score: "0",
       max_score: "6",
     });
+  });
+
+  it("gives each check's evidence grade, empty where a result has none", () => {
+    const page = pageReport({
+      checks: [
+        checkResult({ id: "graded", evidence: { grade: "industry_study", source: null, checked: null } }),
+        checkResult({ id: "ungraded" }),
+      ],
+    });
+    const rows = parseCsv(renderCsv([page, failedPage()]));
+    expect(rows.map((row) => [row.check_id, row.evidence])).toEqual([
+      ["graded", "industry_study"],
+      ["ungraded", ""],
+      ["", ""],
+    ]);
   });
 });

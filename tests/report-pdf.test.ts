@@ -301,6 +301,10 @@ describe("client reports (PDF)", () => {
     expect(failing?.status).toMatch(/fail|warn/);
     // each failing check by its title, in the issues table (its title wraps inside its column)
     expect(plain.replace(/\s+/g, " ")).toContain(failing?.title);
+    // and its evidence grade, in the table's Evidence column
+    expect(failing?.evidence?.grade).toBe("documented");
+    expect(flat).toMatch(/\bEvidence\b/);
+    expect(flat).toContain("Documented");
     expect(flat).toContain("Passed Page answers with a success status");
   }, 60_000);
 });

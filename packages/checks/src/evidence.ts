@@ -234,17 +234,8 @@ export const CHECK_EVIDENCE: Readonly<Record<string, CheckEvidence>> = {
   "ai-catalog-schema": convention(S.lighthouseAgentic),
 };
 
-/**
- * What a check's points weigh in its area's score, by grade, in tenths (integers, so that the
- * area's sums stay exact): documented 1.0, peer-reviewed 0.8, industry study 0.5, convention 0.
- * A convention-only check is reported with its verdict but never moves a score.
- */
-export const EVIDENCE_WEIGHTS: Readonly<Record<EvidenceGrade, number>> = {
-  documented: 10,
-  peer_reviewed: 8,
-  industry_study: 5,
-  convention: 0,
-};
+/** The weights by grade live with the grade in the contract, so every reader ranks by them alike. */
+export { EVIDENCE_WEIGHTS } from "@scan/contract";
 
 /** The check's evidence; a check id without a row is a catalogue bug, so it throws. */
 export const evidenceFor = (checkId: string): CheckEvidence => {

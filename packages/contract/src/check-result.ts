@@ -27,6 +27,18 @@ export const CheckEvidence = z.object({
 });
 export type CheckEvidence = z.infer<typeof CheckEvidence>;
 
+/**
+ * What a check's points weigh in its area's score, by grade, in tenths (integers, so that the
+ * area's sums stay exact): documented 1.0, peer-reviewed 0.8, industry study 0.5, convention 0.
+ * A convention-only check is reported with its verdict but never moves a score.
+ */
+export const EVIDENCE_WEIGHTS: Readonly<Record<EvidenceGrade, number>> = {
+  documented: 10,
+  peer_reviewed: 8,
+  industry_study: 5,
+  convention: 0,
+};
+
 /** One check's verdict on one page, as stored and as returned by the API. */
 export const CheckResult = z.object({
   id: z.string().min(1),

@@ -11,7 +11,7 @@ describe("CSV", () => {
     expect(lines(csv)[0]).toBe(CSV_COLUMNS.join(","));
     expect(lines(csv)).toHaveLength(1 + 5 + 1);
     expect(lines(csv)[4]).toBe(
-      "https://example.com/,https://www.example.com/,4b1c6a52-2f7e-4c55-9d4f-0f5c2b7f2d11,full,2025-03-01T10:20:30.456Z,seo,https,Page is served over HTTPS,fail,critical,0,6,Plain HTTP.,Use HTTPS.",
+      "https://example.com/,https://www.example.com/,4b1c6a52-2f7e-4c55-9d4f-0f5c2b7f2d11,full,2025-03-01T10:20:30.456Z,seo,https,Page is served over HTTPS,fail,critical,0,6,Plain HTTP.,Use HTTPS.,",
     );
   });
 
@@ -19,7 +19,7 @@ describe("CSV", () => {
     const csv = renderCsv([
       pageReport({ checks: [checkResult({ description: 'Title is "Home, sweet\nhome"', fix: "a\r\nb" })] }),
     ]);
-    expect(csv).toContain(',"Title is ""Home, sweet\nhome""","a\r\nb"\r\n');
+    expect(csv).toContain(',"Title is ""Home, sweet\nhome""","a\r\nb",\r\n');
   });
 
   it.each(['=HYPERLINK("http://x")', "+1", "-2+3", "@SUM(A1)", "\tx", "\rx"])(
@@ -47,7 +47,7 @@ describe("CSV", () => {
       }),
     ]);
     expect(lines(csv)[1]).toBe(
-      "https://example.com/,,4b1c6a52-2f7e-4c55-9d4f-0f5c2b7f2d11,full,2025-03-01T10:20:30.456Z,,,,error,,,,The target answered 503 (upstream_failure),",
+      "https://example.com/,,4b1c6a52-2f7e-4c55-9d4f-0f5c2b7f2d11,full,2025-03-01T10:20:30.456Z,,,,error,,,,The target answered 503 (upstream_failure),,",
     );
   });
 });

@@ -1,6 +1,6 @@
 import type { PageReport } from "./page-report";
 
-/** The columns, one row per check of each page. */
+/** The columns, one row per check of each page; `evidence` is the check's evidence grade. */
 export const CSV_COLUMNS = [
   "url",
   "final_url",
@@ -16,6 +16,7 @@ export const CSV_COLUMNS = [
   "max_score",
   "finding",
   "fix",
+  "evidence",
 ] as const;
 
 /**
@@ -53,7 +54,7 @@ export const renderCsv = (pages: readonly PageReport[]): string => {
   for (const page of pages) {
     const about = [page.url, page.finalUrl, page.id, page.mode, page.scannedAt] as const;
     if (page.status === "failed") {
-      out += row([...about, null, null, null, "error", null, null, null, reasonOf(page), null]);
+      out += row([...about, null, null, null, "error", null, null, null, reasonOf(page), null, null]);
       continue;
     }
     for (const check of page.checks) {
@@ -68,6 +69,7 @@ export const renderCsv = (pages: readonly PageReport[]): string => {
         check.maxScore,
         check.description,
         check.fix === "" ? null : check.fix,
+        check.evidence?.grade ?? null,
       ]);
     }
   }

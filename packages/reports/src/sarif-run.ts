@@ -73,6 +73,12 @@ const ruleOf = (check: Omit<CheckResult, "status" | "score" | "description" | "f
       area: check.category,
       severity: check.severity,
       maxScore: check.maxScore,
+      ...(check.evidence
+        ? {
+            evidence: check.evidence.grade,
+            ...(check.evidence.source ? { evidenceSource: check.evidence.source.url } : {}),
+          }
+        : {}),
       ...(scope ? { scope } : {}),
       tags: [check.category, check.severity],
       // GitHub code scanning's name for a non-security rule's severity

@@ -40,4 +40,25 @@ describe("topProblems", () => {
     expect(topProblems(checks, 3).map((c) => c.id)).toEqual(["b", "a"]);
     expect(topProblems([], 3)).toEqual([]);
   });
+
+  it("puts the problems that move the score first, and weighs the points lost by evidence grade", () => {
+    const graded = (grade: NonNullable<CheckResult["evidence"]>["grade"]) => ({
+      evidence: { grade, source: null, checked: null },
+    });
+    const checks = [
+      check("convention-critical", { severity: "critical", maxScore: 20, ...graded("convention") }),
+      check("study-big", { maxScore: 10, ...graded("industry_study") }),
+      check("documented-smaller", { maxScore: 6, ...graded("documented") }),
+      check("peer-reviewed", { maxScore: 7, ...graded("peer_reviewed") }),
+      check("ungraded", { maxScore: 4 }),
+    ];
+    // points lost, weighed: 6 × 1.0, 7 × 0.8, 10 × 0.5; an ungraded result counts fully (4)
+    expect(topProblems(checks, 10).map((c) => c.id)).toEqual([
+      "documented-smaller",
+      "peer-reviewed",
+      "study-big",
+      "ungraded",
+      "convention-critical",
+    ]);
+  });
 });

@@ -7,6 +7,7 @@ import {
   type StoredScan,
 } from "@scan/client";
 import { useEffect, useState } from "react";
+import { EVIDENCE_LABEL } from "../components/evidence";
 import { Problem, TableWrap } from "../components/ui";
 import { formatDateTime, formatNumber } from "../format";
 import { asProblem, useLoad } from "../load";
@@ -245,6 +246,7 @@ const ScanPrint = ({ data }: { data: Extract<PrintData, { kind: "scan" }> }) => 
                       <th scope="col">Severity</th>
                       <th scope="col">Area</th>
                       <th scope="col">Result</th>
+                      <th scope="col">Evidence</th>
                       <th scope="col">What to do</th>
                     </tr>
                   </thead>
@@ -255,6 +257,12 @@ const ScanPrint = ({ data }: { data: Extract<PrintData, { kind: "scan" }> }) => 
                         <td>{SEVERITY[check.severity]}</td>
                         <td>{CATEGORY[check.category]}</td>
                         <td>{check.status === "fail" ? "Fails" : "Warns"}</td>
+                        <td className="print-evidence">
+                          {check.evidence ? EVIDENCE_LABEL[check.evidence.grade] : "–"}
+                          {check.evidence?.grade === "convention" ? (
+                            <span className="print-muted"> (not scored)</span>
+                          ) : null}
+                        </td>
                         <td>
                           {check.description}
                           {check.fix ? ` ${check.fix}` : ""}

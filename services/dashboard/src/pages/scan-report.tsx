@@ -1,5 +1,6 @@
 import type { CheckResult, StoredScan } from "@scan/client";
 import { useEffect, useLayoutEffect, useMemo, useState } from "react";
+import { EVIDENCE_LABEL, evidenceWeightText } from "../components/evidence";
 import { Shell } from "../components/layout";
 import { ReportFiles } from "../components/report-files";
 import { Grade, Loading, Notice, PageTitle, Problem, ScoreBar, StatusBadge } from "../components/ui";
@@ -25,13 +26,6 @@ const STATUS_GROUP: Record<(typeof STATUS_ORDER)[number], string> = {
 /** Checks that hold the HTML as served against the page after its scripts ran. */
 const SERVED_VS_RENDERED = ["raw-html-content", "bot-access-parity", "indexable", "charset"];
 
-const EVIDENCE_LABEL = {
-  documented: "Documented",
-  peer_reviewed: "Peer-reviewed",
-  industry_study: "Industry study",
-  convention: "Convention only",
-} as const;
-
 /**
  * How well what the check asks for is known to matter, with its source one keypress away (a
  * details element: Enter or Space opens it). Convention-only checks say that they are not scored.
@@ -54,11 +48,7 @@ const EvidenceLabel = ({ evidence }: { evidence: NonNullable<CheckResult["eviden
       ) : (
         <>No engine documentation or study found for it.</>
       )}{" "}
-      {evidence.grade === "convention"
-        ? "Its verdict is shown but it does not count in the score."
-        : evidence.grade === "documented"
-          ? "It counts fully in the score."
-          : `It counts ${evidence.grade === "peer_reviewed" ? "0.8" : "0.5"} of its points in the score.`}
+      {evidenceWeightText(evidence.grade)}
     </p>
   </details>
 );

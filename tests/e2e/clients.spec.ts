@@ -1,8 +1,12 @@
-import type { BrowserContext, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import {
   expect,
   expectAccessible,
+  expectNarrow,
+  expectSameOrigin,
   gatewayUrl,
+  pageHeading as heading,
+  recordRequests,
   sessionToken,
   signIn,
   signUpByApi,
@@ -23,31 +27,6 @@ import {
 const CLIENT = "Acme Coffee";
 const SITE_NAME = "Acme roastery";
 
-const recordRequests = (context: BrowserContext): string[] => {
-  const requests: string[] = [];
-  context.on("request", (request) => requests.push(request.url()));
-  return requests;
-};
-
-const expectSameOrigin = (requests: string[]) => {
-  const origin = new URL(gatewayUrl()).origin;
-  expect(requests.filter((url) => !url.startsWith("blob:") && new URL(url).origin !== origin)).toEqual([]);
-  expect(requests.length).toBeGreaterThan(0);
-};
-
-const expectNarrow = async (page: Page, name: string) => {
-  const wide = await page.evaluate(() =>
-    document.documentElement.scrollWidth > window.innerWidth
-      ? [...document.querySelectorAll("body *")]
-          .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1)
-          .map((element) => `${element.tagName.toLowerCase()}.${element.className}`)
-          .slice(0, 8)
-      : [],
-  );
-  expect(wide, `${name} is wider than the screen`).toEqual([]);
-};
-
-const heading = (page: Page, name: string | RegExp) => page.getByRole("heading", { level: 1, name });
 const clientRow = (page: Page) =>
   page.getByRole("region", { name: "Client list", exact: true }).getByRole("row", { name: new RegExp(CLIENT) });
 const nav = (page: Page, name: string) =>

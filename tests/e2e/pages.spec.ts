@@ -3,6 +3,7 @@ import {
   type Account,
   expect,
   expectAccessible,
+  expectNarrow,
   gatewayUrl,
   makeOperator,
   scanFromDashboard,
@@ -163,15 +164,7 @@ test.describe("every page", () => {
     await signIn(page, account);
     await visitAll(page, SIGNED_IN, async (current, name) => {
       // the page never scrolls sideways (a wide table scrolls inside its own frame)
-      const wide = await current.evaluate(() =>
-        document.documentElement.scrollWidth > window.innerWidth
-          ? [...document.querySelectorAll("body *")]
-              .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1)
-              .map((element) => `${element.tagName.toLowerCase()}.${element.className}`)
-              .slice(0, 8)
-          : [],
-      );
-      expect(wide, `${name} is wider than the screen`).toEqual([]);
+      await expectNarrow(current, name);
     });
   });
 

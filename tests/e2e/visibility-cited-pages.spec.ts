@@ -1,10 +1,12 @@
-import type { BrowserContext } from "@playwright/test";
 import {
   expect,
   expectAccessible,
+  expectSameOrigin,
   gatewayUrl,
+  recordRequests,
   rivalSiteUrl,
   sessionToken,
+  setPlan,
   signIn,
   signUpByApi,
   siteUrl,
@@ -20,18 +22,9 @@ import {
  * competitor's page passes that the brand's fails. No request leaves the gateway's origin.
  */
 
-const recordRequests = (context: BrowserContext): string[] => {
-  const requests: string[] = [];
-  context.on("request", (request) => requests.push(request.url()));
-  return requests;
-};
-
 test("cited pages: scanned by keyboard, side by side, what a cited page has that yours lacks", async ({ browser }) => {
   const owner = await signUpByApi();
-  await sql(`UPDATE workspaces SET plan = 'starter' WHERE personal_user_id = (SELECT id FROM users WHERE email = $1)`, [
-    owner.email,
-  ]);
-  await sql(`UPDATE users SET plan = 'starter' WHERE email = $1`, [owner.email]);
+  await setPlan(owner, "starter");
   const context = await browser.newContext({ baseURL: gatewayUrl() });
   const requests = recordRequests(context);
   const page = await context.newPage();
@@ -90,7 +83,6 @@ test("cited pages: scanned by keyboard, side by side, what a cited page has that
   await cited.screenshot({ path: "test-results/visibility-cited-pages-375.png" });
   await expectAccessible(page, "a run's cited pages on a phone");
 
-  const origin = new URL(gatewayUrl()).origin;
-  expect(requests.filter((url) => !url.startsWith("blob:") && new URL(url).origin !== origin)).toEqual([]);
+  expectSameOrigin(requests);
   await context.close();
 });

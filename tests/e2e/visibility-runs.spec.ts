@@ -1,14 +1,16 @@
 import { readFileSync } from "node:fs";
-import type { BrowserContext, Page } from "@playwright/test";
 import {
   expect,
   expectAccessible,
+  expectSameOrigin,
   gatewayUrl,
+  recordRequests,
+  region as section,
   sessionToken,
+  setPlan,
   signIn,
   signUpByApi,
   siteUrl,
-  sql,
   test,
 } from "./support/fixtures";
 
@@ -22,21 +24,10 @@ import {
  * shows the first is refused (409) with the reason, and the next run compared with the first. No request leaves the gateway's origin.
  */
 
-const recordRequests = (context: BrowserContext): string[] => {
-  const requests: string[] = [];
-  context.on("request", (request) => requests.push(request.url()));
-  return requests;
-};
-
-const section = (page: Page, name: string) => page.getByRole("region", { name, exact: true });
-
 test("Run now, progress, rates with intervals, runs over time, answers with citations marked", async ({ browser }) => {
   const owner = await signUpByApi();
   // Starter: a monthly visibility budget (a Free workspace's is 0) and writes enough for the walk
-  await sql(`UPDATE workspaces SET plan = 'starter' WHERE personal_user_id = (SELECT id FROM users WHERE email = $1)`, [
-    owner.email,
-  ]);
-  await sql(`UPDATE users SET plan = 'starter' WHERE email = $1`, [owner.email]);
+  await setPlan(owner, "starter");
   const context = await browser.newContext({ baseURL: gatewayUrl() });
   const requests = recordRequests(context);
   const page = await context.newPage();
@@ -153,7 +144,6 @@ test("Run now, progress, rates with intervals, runs over time, answers with cita
   await page.screenshot({ path: "test-results/visibility-runs-375.png", fullPage: true });
   await expectAccessible(page, "a visibility run's results on a phone");
 
-  const origin = new URL(gatewayUrl()).origin;
-  expect(requests.filter((url) => !url.startsWith("blob:") && new URL(url).origin !== origin)).toEqual([]);
+  expectSameOrigin(requests);
   await context.close();
 });

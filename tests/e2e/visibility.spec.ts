@@ -1,9 +1,14 @@
-import type { BrowserContext, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import {
   expect,
   expectAccessible,
+  expectSameOrigin,
   gatewayUrl,
+  pageHeading as h1,
+  recordRequests,
+  region as section,
   sessionToken,
+  setPlan,
   signIn,
   signUpByApi,
   siteUrl,
@@ -18,21 +23,6 @@ import {
  * one; sets and removes a workspace engine key. A viewer of the workspace reads it all and is
  * offered no write. No request leaves the gateway's origin.
  */
-
-const recordRequests = (context: BrowserContext): string[] => {
-  const requests: string[] = [];
-  context.on("request", (request) => requests.push(request.url()));
-  return requests;
-};
-
-const expectSameOrigin = (requests: string[]) => {
-  const origin = new URL(gatewayUrl()).origin;
-  expect(requests.filter((url) => !url.startsWith("blob:") && new URL(url).origin !== origin)).toEqual([]);
-  expect(requests.length).toBeGreaterThan(0);
-};
-
-const h1 = (page: Page, name: string | RegExp) => page.getByRole("heading", { level: 1, name });
-const section = (page: Page, name: string) => page.getByRole("region", { name, exact: true });
 
 /** Tab until `target` has the focus: the keyboard's own path, bounded. */
 const tabTo = async (page: Page, target: ReturnType<Page["getByLabel"]>) => {
@@ -52,10 +42,7 @@ test("profile, prompts with a CSV import, competitors to the plan's limit, engin
   const viewerContext = await browser.newContext({ baseURL: gatewayUrl() });
   const requests = [ownerContext, viewerContext].map(recordRequests);
   // Starter: writes enough for the walk (the free plan allows 10 an hour), five competitors a site
-  await sql(`UPDATE workspaces SET plan = 'starter' WHERE personal_user_id = (SELECT id FROM users WHERE email = $1)`, [
-    owner.email,
-  ]);
-  await sql(`UPDATE users SET plan = 'starter' WHERE email = $1`, [owner.email]);
+  await setPlan(owner, "starter");
   const page = await ownerContext.newPage();
   await signIn(page, owner);
   const token = await sessionToken(page);

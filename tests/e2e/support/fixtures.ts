@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type Page, request } from "@playwright/test";
+import { type BrowserContext, test as base, expect, type Page, request } from "@playwright/test";
 import { Client } from "pg";
 
 /** What every browser test shares: the stack's addresses, accounts, signing in, the axe check. */
@@ -101,4 +101,46 @@ export const sessionToken = async (page: Page): Promise<string> => {
   });
   expect(issued.status()).toBe(200);
   return ((await issued.json()).data as { token: string }).token;
+};
+
+/** Every request a browser context makes, to prove none leaves the gateway's origin. */
+export const recordRequests = (context: BrowserContext): string[] => {
+  const requests: string[] = [];
+  context.on("request", (request) => requests.push(request.url()));
+  return requests;
+};
+
+/** No request went to another origin than the gateway's (blob: URLs are the page's own downloads). */
+export const expectSameOrigin = (requests: string[]) => {
+  const origin = new URL(gatewayUrl()).origin;
+  expect(requests.filter((url) => !url.startsWith("blob:") && new URL(url).origin !== origin)).toEqual([]);
+  expect(requests.length).toBeGreaterThan(0);
+};
+
+/** Nothing on the page is wider than its screen; names the first elements that are. */
+export const expectNarrow = async (page: Page, name: string) => {
+  const wide = await page.evaluate(() =>
+    document.documentElement.scrollWidth > window.innerWidth
+      ? [...document.querySelectorAll("body *")]
+          .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1)
+          .map((element) => `${element.tagName.toLowerCase()}.${element.className}`)
+          .slice(0, 8)
+      : [],
+  );
+  expect(wide, `${name} is wider than the screen`).toEqual([]);
+};
+
+/** The page's h1 by its name. */
+export const pageHeading = (page: Page, name: string | RegExp) => page.getByRole("heading", { level: 1, name });
+
+/** A labelled region (a section of a page) by its exact name. */
+export const region = (page: Page, name: string) => page.getByRole("region", { name, exact: true });
+
+/** Puts the account and its personal workspace on a plan. */
+export const setPlan = async (account: Account, plan: "free" | "starter" | "pro" | "agency") => {
+  await sql(`UPDATE workspaces SET plan = $2 WHERE personal_user_id = (SELECT id FROM users WHERE email = $1)`, [
+    account.email,
+    plan,
+  ]);
+  await sql("UPDATE users SET plan = $2 WHERE email = $1", [account.email, plan]);
 };

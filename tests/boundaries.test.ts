@@ -208,17 +208,18 @@ describe("workspace boundaries", () => {
 });
 
 /**
- * Scan, audit, audit page, site, schedule, client and audit log rows, and the visibility
- * configuration (profiles, prompts, competitors, engine keys) with its runs, samples and cited pages, are
+ * Scan, audit, audit page, site, schedule, client, keyword, citation track, alert and audit log
+ * rows, and the visibility configuration (profiles, prompts, competitors, engine keys) with its
+ * runs, samples and cited pages, are
  * written only by @scan/records, whose operations hold each kind's transition table (the audit
  * log: its append): a write of one of those rows anywhere else in a package or a program (a
  * Prisma write, or SQL that inserts, updates or deletes) is refused.
  */
 const RECORDS_DIR = "packages/records";
 const PRISMA_ROW_WRITE =
-  /\.(scan|audit|auditPage|site|auditSchedule|client|auditLogEntry|visibilityProfile|visibilityPrompt|competitor|engineKey|visibilityRun|visibilitySample|visibilityCitedPage)\s*\.\s*(create|createMany|createManyAndReturn|update|updateMany|updateManyAndReturn|upsert|delete|deleteMany)\s*\(/g;
+  /\.(scan|audit|auditPage|site|auditSchedule|client|auditLogEntry|visibilityProfile|visibilityPrompt|competitor|engineKey|visibilityRun|visibilitySample|visibilityCitedPage|keyword|citationTrack|auditAlert|visibilityAlert)\s*\.\s*(create|createMany|createManyAndReturn|update|updateMany|updateManyAndReturn|upsert|delete|deleteMany)\s*\(/g;
 const SQL_ROW_WRITE =
-  /\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?(scans|audits|audit_pages|sites|audit_schedules|clients|audit_log_entries|visibility_profiles|visibility_prompts|competitors|engine_keys|visibility_runs|visibility_samples|visibility_cited_pages)\b/gi;
+  /\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?(scans|audits|audit_pages|sites|audit_schedules|clients|audit_log_entries|visibility_profiles|visibility_prompts|competitors|engine_keys|visibility_runs|visibility_samples|visibility_cited_pages|keywords|citation_tracks|audit_alerts|visibility_alerts)\b/gi;
 
 const rowWritesOf = (source: string): string[] => [
   ...[...source.matchAll(PRISMA_ROW_WRITE)].map((m) => `${m[1]}.${m[2]}`),
@@ -240,7 +241,14 @@ describe("row writers", () => {
     ]);
     expect(rowWritesOf('db.$executeRaw`DELETE FROM "engine_keys"`')).toEqual(["DELETE FROM engine_keys"]);
     expect(rowWritesOf("await tx.auditLogEntry.create({ data })")).toEqual(["auditLogEntry.create"]);
-    expect(rowWritesOf("db.scan.findMany({ where }); db.site.count(); db.auditAlert.createMany({ data })")).toEqual([]);
+    expect(rowWritesOf("await db.keyword.deleteMany({ where })")).toEqual(["keyword.deleteMany"]);
+    expect(rowWritesOf("db.visibilityAlert.update({ where, data })")).toEqual(["visibilityAlert.update"]);
+    expect(rowWritesOf('db.$executeRaw`INSERT INTO "citation_tracks" ("id") VALUES (1)`')).toEqual([
+      "INSERT INTO citation_tracks",
+    ]);
+    expect(
+      rowWritesOf("db.scan.findMany({ where }); db.site.count(); db.webhookDelivery.createMany({ data })"),
+    ).toEqual([]);
     expect(rowWritesOf('SELECT 1 FROM "audit_pages" WHERE "status" = \'queued\'')).toEqual([]);
   });
 
@@ -249,7 +257,7 @@ describe("row writers", () => {
     expect(writers.some((file) => file.startsWith(`${RECORDS_DIR}/`))).toBe(false);
   });
 
-  it(`no file outside ${RECORDS_DIR} writes scan, audit, audit page, site, schedule, client, audit log or visibility rows`, () => {
+  it(`no file outside ${RECORDS_DIR} writes scan, audit, audit page, site, schedule, client, keyword, citation track, alert, audit log or visibility rows`, () => {
     const problems = writers.flatMap((file) =>
       rowWritesOf(readFileSync(join(ROOT, file), "utf8")).map(
         (write) => `${file}: ${write}; use the operations of @scan/records`,

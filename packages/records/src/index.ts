@@ -1,10 +1,12 @@
 /**
- * The one writer of scan, audit, audit page, site, schedule, client and imported keyword rows, and of what a site's
- * AI visibility is tracked with: each kind's module holds its named operations and, for the kinds
+ * The one writer of scan, audit, audit page, site, schedule, client, keyword, citation track and
+ * alert rows, and of what a site's AI visibility is tracked with: each kind's module holds its named operations and, for the kinds
  * with states, the transition table they read their starting states from. Their writes of more than
  * one statement run in `transaction`, which runs one again when Postgres gave it up to break a deadlock.
  */
 
+export type { AlertKind, Attempt } from "./alerts";
+export * as alerts from "./alerts";
 export type { Actor, AuditEvent } from "./audit-log";
 export * as auditLog from "./audit-log";
 export * as auditPages from "./audit-pages";
@@ -27,6 +29,8 @@ export {
   CRAWL_LIMITS,
   type CrawlLimit,
 } from "./audits";
+export type { NewTrack } from "./citation-tracks";
+export * as citationTracks from "./citation-tracks";
 export * as clients from "./clients";
 export * as keywords from "./keywords";
 export { outcomeColumns, type Verdict, verdictColumns } from "./outcome";

@@ -57,3 +57,54 @@ export const importQueries = async (
   }
   return { created, updated };
 };
+
+export type PositionFields = { position: number; volume: number; difficulty: number };
+
+/**
+ * Records a position for a site's keyword, in the caller's transaction (under the workspace's
+ * keyword lock, so each record sees the one before): the first record makes the keyword
+ * (`trend: new`), a later one moves the stored position to `previous_position` and sets the
+ * trend from the two.
+ */
+export const recordPosition = async (
+  tx: DbClient,
+  owner: { workspaceId: string; userId: string },
+  siteId: string,
+  keyword: string,
+  fields: PositionFields,
+): Promise<{ keyword: Keyword; created: boolean }> => {
+  const key = { siteId_keyword: { siteId, keyword } };
+  const existing = await tx.keyword.findUnique({ where: key });
+  if (!existing) {
+    const created = await tx.keyword.create({
+      data: {
+        workspaceId: owner.workspaceId,
+        userId: owner.userId,
+        siteId,
+        keyword,
+        ...fields,
+        trend: keywordTrend(null, fields.position),
+      },
+    });
+    return { keyword: created, created: true };
+  }
+  const updated = await tx.keyword.update({
+    where: key,
+    data: {
+      ...fields,
+      previousPosition: existing.position,
+      trend: keywordTrend(existing.position, fields.position),
+    },
+  });
+  return { keyword: updated, created: false };
+};
+
+/** Rewords a keyword (its positions and trend stay); the caller has checked that its site does not track the words already. */
+export const rename = (tx: DbClient, id: string, keyword: string): Promise<Keyword> =>
+  tx.keyword.update({ where: { id }, data: { keyword } });
+
+/** Stops tracking one of the workspace's keywords; `removed: false` when it has no such keyword. */
+export const remove = async (db: DbClient, workspaceId: string, id: string): Promise<{ removed: boolean }> => {
+  const { count } = await db.keyword.deleteMany({ where: { id, workspaceId } });
+  return { removed: count > 0 };
+};

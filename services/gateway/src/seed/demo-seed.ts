@@ -1,7 +1,7 @@
 import type { Plan } from "@scan/contract";
 import { AiEngine, AppError, RecordCitationRequest } from "@scan/contract";
 import type { Db } from "@scan/db";
-import { sites as siteRows } from "@scan/records";
+import { citationTracks, sites as siteRows } from "@scan/records";
 import { createUserService } from "../auth";
 import { createKeyService, personalKeyOwner } from "../keys";
 import { createKeywordService, createSiteService } from "../sites";
@@ -130,7 +130,7 @@ export const seedDemoUser = async (db: Db, options: SeedOptions): Promise<SeedSu
         }
       }
     }
-    citationCount += (await db.citationTrack.createMany({ data: rows })).count;
+    citationCount += await citationTracks.insertMany(db, rows);
   }
 
   const keys = createKeyService({ db, maxKeysPerUser: Number.MAX_SAFE_INTEGER });

@@ -10,7 +10,7 @@ import {
   type RecordCitationRequest,
 } from "@scan/contract";
 import type { CitationTrack, Db } from "@scan/db";
-import type { Owner } from "@scan/records";
+import { citationTracks, type Owner } from "@scan/records";
 import type { SiteService } from "./site-service";
 
 const DAY_MS = 24 * 3_600_000;
@@ -82,17 +82,15 @@ export const createCitationService = ({ db, sites, now = () => new Date() }: Cit
       );
     }
     await sites.assertOwned(owner.workspaceId, input.site_id);
-    const track = await db.citationTrack.create({
-      data: {
-        workspaceId: owner.workspaceId,
-        userId: owner.userId,
-        siteId: input.site_id,
-        platform: input.platform,
-        queryText: input.query_text,
-        cited: input.cited,
-        citationUrl: input.citation_url ?? null,
-        checkedAt,
-      },
+    const track = await citationTracks.insert(db, {
+      workspaceId: owner.workspaceId,
+      userId: owner.userId,
+      siteId: input.site_id,
+      platform: input.platform,
+      queryText: input.query_text,
+      cited: input.cited,
+      citationUrl: input.citation_url ?? null,
+      checkedAt,
     });
     return toCitationView(track);
   };
@@ -102,15 +100,15 @@ export const createCitationService = ({ db, sites, now = () => new Date() }: Cit
 
   /** Corrects the wording of a track's query; what the engine answered stays as observed. */
   const rename = async (workspaceId: string, trackId: string, queryText: string): Promise<CitationView> => {
-    const { count } = await db.citationTrack.updateMany({ where: { id: trackId, workspaceId }, data: { queryText } });
-    if (count === 0) throw trackNotFound(trackId);
-    return toCitationView(await db.citationTrack.findUniqueOrThrow({ where: { id: trackId } }));
+    const track = await citationTracks.rename(db, workspaceId, trackId, queryText);
+    if (!track) throw trackNotFound(trackId);
+    return toCitationView(track);
   };
 
   /** Deletes one of the workspace's observations. */
   const remove = async (workspaceId: string, trackId: string): Promise<{ id: string; deleted: true }> => {
-    const { count } = await db.citationTrack.deleteMany({ where: { id: trackId, workspaceId } });
-    if (count === 0) throw trackNotFound(trackId);
+    const { removed } = await citationTracks.remove(db, workspaceId, trackId);
+    if (!removed) throw trackNotFound(trackId);
     return { id: trackId, deleted: true };
   };
 

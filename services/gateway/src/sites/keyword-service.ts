@@ -127,34 +127,17 @@ export const createKeywordService = ({
    */
   const record = (owner: Owner, input: RecordKeywordRequest): Promise<{ keyword: KeywordView; created: boolean }> =>
     withUserLock(db, "keywords", owner.workspaceId, async (tx) => {
-      const { workspaceId, userId } = owner;
-      const site = await tx.site.findFirst({ where: { id: input.site_id, workspaceId }, select: { id: true } });
-      if (!site) throw siteNotFound(input.site_id);
-      const key = { siteId_keyword: { siteId: input.site_id, keyword: input.keyword } };
-      const existing = await tx.keyword.findUnique({ where: key });
-      const values = { position: input.position, volume: input.volume, difficulty: input.difficulty };
-      if (!existing) {
-        const created = await tx.keyword.create({
-          data: {
-            workspaceId,
-            userId,
-            siteId: input.site_id,
-            keyword: input.keyword,
-            ...values,
-            trend: keywordTrend(null, input.position),
-          },
-        });
-        return { keyword: toKeywordView(created), created: true };
-      }
-      const updated = await tx.keyword.update({
-        where: key,
-        data: {
-          ...values,
-          previousPosition: existing.position,
-          trend: keywordTrend(existing.position, input.position),
-        },
+      const site = await tx.site.findFirst({
+        where: { id: input.site_id, workspaceId: owner.workspaceId },
+        select: { id: true },
       });
-      return { keyword: toKeywordView(updated), created: false };
+      if (!site) throw siteNotFound(input.site_id);
+      const { keyword, created } = await keywordRows.recordPosition(tx, owner, input.site_id, input.keyword, {
+        position: input.position,
+        volume: input.volume,
+        difficulty: input.difficulty,
+      });
+      return { keyword: toKeywordView(keyword), created };
     });
 
   const keywordNotFound = (id: string) =>
@@ -180,13 +163,13 @@ export const createKeywordService = ({
           "Delete one of the two keywords, or choose other words.",
         );
       }
-      return toKeywordView(await tx.keyword.update({ where: { id: keywordId }, data: { keyword } }));
+      return toKeywordView(await keywordRows.rename(tx, keywordId, keyword));
     });
 
   /** Stops tracking one of the workspace's keywords; its recorded positions go with it. */
   const remove = async (workspaceId: string, keywordId: string): Promise<{ id: string; deleted: true }> => {
-    const { count } = await db.keyword.deleteMany({ where: { id: keywordId, workspaceId } });
-    if (count === 0) throw keywordNotFound(keywordId);
+    const { removed } = await keywordRows.remove(db, workspaceId, keywordId);
+    if (!removed) throw keywordNotFound(keywordId);
     return { id: keywordId, deleted: true };
   };
 

@@ -3,6 +3,7 @@ import { type AlertChannel, maskSecretUrl, RegressionAlert, VisibilityAlert } fr
 import type { Db } from "@scan/db";
 import { redactText, redactUrl, SIGNATURE_HEADER, signWebhook } from "@scan/platform";
 import { AlertJobPayload } from "@scan/queue";
+import { alerts as alertRows } from "@scan/records";
 import { type Job, UnrecoverableError } from "bullmq";
 import type { Logger } from "pino";
 import { visibilityAlertMessage } from "../domain/visibility-alerts";
@@ -90,10 +91,6 @@ export const createAlertProcessor = ({
     const body = RegressionAlert.parse(row.body);
     return { ...row, body, message: () => alertMessage(body, dashboardUrl), about: { auditId: row.auditId } };
   };
-  const record = (kind: "audit" | "visibility", alertId: string, data: Record<string, unknown>) =>
-    kind === "visibility"
-      ? db.visibilityAlert.update({ where: { id: alertId }, data })
-      : db.auditAlert.update({ where: { id: alertId }, data });
 
   const send = async (alert: Stored, attempt: number): Promise<DeliveryResult> => {
     const body = alert.body;
@@ -169,12 +166,13 @@ export const createAlertProcessor = ({
     const jobLog = log.child({ alertId, kind, ...alert.about, attempt, channel: alert.channel, alert: shown });
     const result = await send(alert, attempt);
     const givingUp = !result.ok && (lastAttempt || result.permanent);
-    await record(kind, alertId, {
-      attempts: attempt,
-      lastError: result.error,
+    await alertRows.recordAttempt(db, kind, alertId, {
+      attempt,
+      error: result.error,
+      outcome: result.ok ? "delivered" : givingUp ? "failed" : "retry",
       // when the queue will try again: the sweep that queues a lost delivery again keeps to it
-      nextAttemptAt: result.ok || givingUp ? null : new Date(Date.now() + retryDelayMs(attempt, backoffMs)),
-      ...(result.ok ? { state: "delivered", deliveredAt: new Date() } : givingUp ? { state: "failed" } : {}),
+      nextAttemptAt: new Date(Date.now() + retryDelayMs(attempt, backoffMs)),
+      at: new Date(),
     });
     if (result.ok) {
       metrics.webhookAttempts.inc({ result: "delivered" });

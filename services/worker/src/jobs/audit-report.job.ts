@@ -20,7 +20,7 @@ import {
   type SiteReport as SiteReportType,
 } from "@scan/contract";
 import { AuditJobPayload } from "@scan/queue";
-import { audits, sites } from "@scan/records";
+import { alerts as alertRows, audits, sites } from "@scan/records";
 import { fetchAiCatalog, fetchDocument, TargetError } from "@scan/scanner";
 import { type Job, UnrecoverableError } from "bullmq";
 import { z } from "zod";
@@ -261,7 +261,7 @@ export const createAuditReport = ({
     const alerts = await alertFor(audit, report, completedAt);
     // the audit completes and its alerts are stored together: an audit alerts once per channel or not at all
     const { stored } = await audits.complete(db, auditId, report, completedAt, (tx) =>
-      alerts.length > 0 ? tx.auditAlert.createMany({ data: alerts, skipDuplicates: true }) : Promise.resolve(),
+      alertRows.insertAuditAlerts(tx, alerts),
     );
     if (stored && alerts.length > 0) await queueAlert(auditId);
     if (stored) await queueReportMail(auditId, audit.siteId);

@@ -1,6 +1,6 @@
 import type { Db } from "@scan/db";
 import { type AlertJobPayload, alertJobId, type WebhookJobPayload } from "@scan/queue";
-import { SCAN_WHERE, scans } from "@scan/records";
+import { alerts as alertRows, SCAN_WHERE, scans } from "@scan/records";
 import type { Queue } from "bullmq";
 import type { Logger } from "pino";
 
@@ -154,8 +154,7 @@ export const createDeliveryReaper = ({
           orderBy: [{ createdAt: "asc" }, { id: "asc" }],
           take: PAGE,
         }),
-      giveUp: (id: string) =>
-        db.auditAlert.updateMany({ where: { id, state: "pending" }, data: { state: "failed", nextAttemptAt: null } }),
+      giveUp: (id: string) => alertRows.giveUp(db, "audit", id),
       name: "regression alert",
     },
     visibility: {
@@ -167,11 +166,7 @@ export const createDeliveryReaper = ({
           orderBy: [{ createdAt: "asc" }, { id: "asc" }],
           take: PAGE,
         }),
-      giveUp: (id: string) =>
-        db.visibilityAlert.updateMany({
-          where: { id, state: "pending" },
-          data: { state: "failed", nextAttemptAt: null },
-        }),
+      giveUp: (id: string) => alertRows.giveUp(db, "visibility", id),
       name: "visibility alert",
     },
   };
@@ -193,10 +188,9 @@ export const createDeliveryReaper = ({
       const state = await lostJob(pending, now);
       if (state === null) continue;
       if (pending.made >= attempts) {
-        const { count } = await table.giveUp(alert.id);
-        result.failed += count;
-        if (count > 0)
-          log.warn({ alertId: alert.id, attempts: pending.made }, `${table.name} not delivered; giving up`);
+        const { moved } = await table.giveUp(alert.id);
+        if (moved) result.failed += 1;
+        if (moved) log.warn({ alertId: alert.id, attempts: pending.made }, `${table.name} not delivered; giving up`);
         continue;
       }
       await enqueueAlert(

@@ -208,8 +208,8 @@ describe("workspace boundaries", () => {
 });
 
 /**
- * Scan, audit, audit page, site, schedule, client, keyword, citation track, alert and audit log
- * rows, and the visibility configuration (profiles, prompts, competitors, engine keys) with its
+ * Scan (with its kept snapshot and callback attempts), audit, audit page, site, schedule, client,
+ * keyword, citation track, alert and audit log rows, and the visibility configuration (profiles, prompts, competitors, engine keys) with its
  * runs, samples and cited pages, are
  * written only by @scan/records, whose operations hold each kind's transition table (the audit
  * log: its append): a write of one of those rows anywhere else in a package or a program (a
@@ -217,9 +217,9 @@ describe("workspace boundaries", () => {
  */
 const RECORDS_DIR = "packages/records";
 const PRISMA_ROW_WRITE =
-  /\.(scan|audit|auditPage|site|auditSchedule|client|auditLogEntry|visibilityProfile|visibilityPrompt|competitor|engineKey|visibilityRun|visibilitySample|visibilityCitedPage|keyword|citationTrack|auditAlert|visibilityAlert)\s*\.\s*(create|createMany|createManyAndReturn|update|updateMany|updateManyAndReturn|upsert|delete|deleteMany)\s*\(/g;
+  /\.(scan|audit|auditPage|site|auditSchedule|client|auditLogEntry|visibilityProfile|visibilityPrompt|competitor|engineKey|visibilityRun|visibilitySample|visibilityCitedPage|keyword|citationTrack|auditAlert|visibilityAlert|scanSnapshot|webhookDelivery)\s*\.\s*(create|createMany|createManyAndReturn|update|updateMany|updateManyAndReturn|upsert|delete|deleteMany)\s*\(/g;
 const SQL_ROW_WRITE =
-  /\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?(scans|audits|audit_pages|sites|audit_schedules|clients|audit_log_entries|visibility_profiles|visibility_prompts|competitors|engine_keys|visibility_runs|visibility_samples|visibility_cited_pages|keywords|citation_tracks|audit_alerts|visibility_alerts)\b/gi;
+  /\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?(scans|audits|audit_pages|sites|audit_schedules|clients|audit_log_entries|visibility_profiles|visibility_prompts|competitors|engine_keys|visibility_runs|visibility_samples|visibility_cited_pages|keywords|citation_tracks|audit_alerts|visibility_alerts|scan_snapshots|webhook_deliveries)\b/gi;
 
 const rowWritesOf = (source: string): string[] => [
   ...[...source.matchAll(PRISMA_ROW_WRITE)].map((m) => `${m[1]}.${m[2]}`),
@@ -246,9 +246,7 @@ describe("row writers", () => {
     expect(rowWritesOf('db.$executeRaw`INSERT INTO "citation_tracks" ("id") VALUES (1)`')).toEqual([
       "INSERT INTO citation_tracks",
     ]);
-    expect(
-      rowWritesOf("db.scan.findMany({ where }); db.site.count(); db.webhookDelivery.createMany({ data })"),
-    ).toEqual([]);
+    expect(rowWritesOf("db.scan.findMany({ where }); db.site.count(); db.apiKey.createMany({ data })")).toEqual([]);
     expect(rowWritesOf('SELECT 1 FROM "audit_pages" WHERE "status" = \'queued\'')).toEqual([]);
   });
 

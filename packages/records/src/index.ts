@@ -1,6 +1,6 @@
 /**
- * The one writer of scan, audit, audit page, site, schedule, client, keyword, citation track and
- * alert rows, and of what a site's AI visibility is tracked with: each kind's module holds its named operations and, for the kinds
+ * The one writer of scan (with its kept snapshot and callback attempts), audit, audit page, site,
+ * schedule, client, keyword, citation track and alert rows, and of what a site's AI visibility is tracked with: each kind's module holds its named operations and, for the kinds
  * with states, the transition table they read their starting states from. Their writes of more than
  * one statement run in `transaction`, which runs one again when Postgres gave it up to break a deadlock.
  */
@@ -35,6 +35,8 @@ export * as clients from "./clients";
 export * as keywords from "./keywords";
 export { outcomeColumns, type Verdict, verdictColumns } from "./outcome";
 export { AUDIT_PAGES_LOCK, AUDIT_START_LOCK, quotaMonth } from "./quota-month";
+export type { SnapshotRow } from "./scan-snapshots";
+export * as scanSnapshots from "./scan-snapshots";
 export type { NewScan, ScanOwner } from "./scans";
 export * as scans from "./scans";
 export { CALLBACK_TRANSITIONS, SCAN_ENDED, SCAN_STATES, SCAN_TRANSITIONS, SCAN_WHERE } from "./scans";
@@ -58,3 +60,5 @@ export {
   SAMPLE_STATES,
   SAMPLE_TRANSITIONS,
 } from "./visibility-runs";
+export type { DeliveryAttempt } from "./webhook-deliveries";
+export * as webhookDeliveries from "./webhook-deliveries";

@@ -1,6 +1,7 @@
 import type { Snapshot } from "@scan/contract";
 import { packSnapshot } from "@scan/contract";
 import type { Db } from "@scan/db";
+import { scanSnapshots } from "@scan/records";
 
 export type SnapshotRetention = {
   /** largest gzipped snapshot kept; a larger one is trimmed, then not kept */
@@ -26,7 +27,7 @@ export const keepSnapshot = async (
   { maxBytes, retentionS }: SnapshotRetention,
 ): Promise<KeptSnapshot> => {
   const now = new Date();
-  await db.scanSnapshot.deleteMany({ where: { expiresAt: { lt: now } } });
+  await scanSnapshots.dropExpired(db, now);
   const packed = await packSnapshot(snapshot, maxBytes);
   if (!packed) return { kept: false, reason: `larger than ${maxBytes} bytes compressed` };
   const row = {
@@ -37,6 +38,6 @@ export const keepSnapshot = async (
     expiresAt: new Date(now.getTime() + retentionS * 1000),
   };
   // a retried attempt stores again over the first one
-  await db.scanSnapshot.upsert({ where: { scanId }, create: { scanId, ...row }, update: row });
+  await scanSnapshots.store(db, scanId, row);
   return { kept: true, bytes: packed.data.byteLength, size: packed.size, trimmed: packed.trimmed };
 };

@@ -2,7 +2,7 @@ import { ScanWebhook } from "@scan/contract";
 import type { Db } from "@scan/db";
 import { redactUrl, SIGNATURE_HEADER, signWebhook } from "@scan/platform";
 import { WebhookJobPayload } from "@scan/queue";
-import { scans } from "@scan/records";
+import { scans, webhookDeliveries } from "@scan/records";
 import { toStoredScan } from "@scan/reports";
 import { type Job, UnrecoverableError } from "bullmq";
 import type { Logger } from "pino";
@@ -83,18 +83,16 @@ export const createWebhookProcessor =
     }
 
     const givingUp = !result.ok && (lastAttempt || result.permanent);
-    await db.webhookDelivery.create({
-      data: {
-        scanId,
-        attempt,
-        ok: result.ok,
-        statusCode: result.statusCode,
-        error: result.error,
-        durationMs: result.durationMs,
-        createdAt: attemptedAt,
-        // BullMQ counts the delay from when this job fails, just after this write
-        nextAttemptAt: result.ok || givingUp ? null : new Date(Date.now() + retryDelayMs(attempt, backoffMs)),
-      },
+    await webhookDeliveries.append(db, {
+      scanId,
+      attempt,
+      ok: result.ok,
+      statusCode: result.statusCode,
+      error: result.error,
+      durationMs: result.durationMs,
+      createdAt: attemptedAt,
+      // BullMQ counts the delay from when this job fails, just after this write
+      nextAttemptAt: result.ok || givingUp ? null : new Date(Date.now() + retryDelayMs(attempt, backoffMs)),
     });
     if (result.ok) {
       await scans.callbackDelivered(db, scanId);

@@ -181,6 +181,37 @@ describe("@scan/records", () => {
       expect(await scans.complete(db, randomUUID(), OUTCOME, "quick")).toEqual({ stored: false, status: null });
     });
 
+    it("complete scores no site with a result it did not store", async () => {
+      const siteOf = (url: string) => db.site.findUnique({ where: { workspaceId_url: { workspaceId, url } } });
+      const reaped = await scanIn("failed", { url: "https://reaped.example/page", errorCode: "internal_error" });
+      expect(await scans.complete(db, reaped.id, OUTCOME, "full")).toEqual({ stored: false, status: "failed" });
+      expect(await siteOf("https://reaped.example")).toBeNull();
+
+      // another run of the scan stored it first: its verdict, and its site's scores, stand
+      const done = await scanIn("completed", { url: "https://done.example/page", seo: 10, overall: 10 });
+      expect(await scans.complete(db, done.id, OUTCOME, "full")).toEqual({ stored: false, status: "completed" });
+      expect(await db.scan.findUniqueOrThrow({ where: { id: done.id } })).toMatchObject({ seo: 10, overall: 10 });
+      expect(await siteOf("https://done.example")).toBeNull();
+    });
+
+    it("two runs completing one scan at once: one stores it, and the site takes that run's scores", async () => {
+      const low = { ...OUTCOME, scores: { ...OUTCOME.scores, seo: 40 } };
+      for (let i = 0; i < 5; i++) {
+        const row = await scanIn("running", { url: `https://race-${i}.example/page` });
+        const results = await Promise.all([
+          scans.complete(db, row.id, OUTCOME, "full"),
+          scans.complete(db, row.id, low, "full"),
+        ]);
+        expect(results.filter((result) => result.stored)).toHaveLength(1);
+        expect(results.filter((result) => !result.stored)).toEqual([{ stored: false, status: "completed" }]);
+        const stored = await db.scan.findUniqueOrThrow({ where: { id: row.id } });
+        const site = await db.site.findUniqueOrThrow({
+          where: { workspaceId_url: { workspaceId, url: `https://race-${i}.example` } },
+        });
+        expect(site).toMatchObject({ latestSeo: stored.seo, latestScanId: row.id, latestScoresAt: stored.completedAt });
+      }
+    });
+
     it("a sweep's move waits for the row as it read it", async () => {
       const row = await scanIn("running");
       const stale = { updatedAt: new Date(row.updatedAt.getTime() - 1), requeues: row.requeues };

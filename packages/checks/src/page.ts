@@ -211,6 +211,55 @@ const sectionHeadings = (container: Element): Element[] =>
 
 const PARAGRAPHS = "p, li, blockquote, pre, td, dd";
 
+// how much of a paragraph's opening indexes it: the shortest opening looked for
+const INDEXED_CHARS = 20;
+
+/**
+ * The extraction's paragraphs in document order, each with its readable text read once (read
+ * again for every paragraph of the page, the texts made the heading restoration quadratic in
+ * the article's length): `find` answers the first whose text starts with an opening of at
+ * least INDEXED_CHARS characters; `changedAround` reads again the paragraphs that hold a node
+ * just inserted, whose text it changed.
+ */
+const extractionParagraphs = (root: Element) => {
+  const elements = [...root.querySelectorAll(PARAGRAPHS)];
+  const texts = elements.map((element) => readableText(element));
+  const position = new Map(elements.map((element, index) => [element, index]));
+  const byOpening = new Map<string, number[]>();
+  const index = (at: number) => {
+    const key = (texts[at] ?? "").slice(0, INDEXED_CHARS);
+    const list = byOpening.get(key);
+    if (!list) byOpening.set(key, [at]);
+    else {
+      // kept in document order: a paragraph read again goes back to its place
+      list.push(at);
+      list.sort((a, b) => a - b);
+    }
+  };
+  const unindex = (at: number) => {
+    const key = (texts[at] ?? "").slice(0, INDEXED_CHARS);
+    const list = byOpening.get(key) ?? [];
+    list.splice(list.indexOf(at), 1);
+  };
+  for (let at = 0; at < elements.length; at++) index(at);
+  return {
+    find: (opening: string): Element | undefined => {
+      for (const at of byOpening.get(opening.slice(0, INDEXED_CHARS)) ?? [])
+        if (texts[at]?.startsWith(opening)) return elements[at];
+      return undefined;
+    },
+    changedAround: (node: Node): void => {
+      for (let parent = node.parentElement; parent; parent = parent.parentElement) {
+        const at = position.get(parent);
+        if (at === undefined) continue;
+        unindex(at);
+        texts[at] = readableText(parent);
+        index(at);
+      }
+    },
+  };
+};
+
 /** A heading whose whole text is a link: a teaser's or a video's title, which heads no section of the article. */
 const linkOnly = (heading: Element): boolean => {
   const text = readableText(heading);
@@ -247,12 +296,10 @@ const restoreSectionHeadings = (root: Element, doc: Document, pageHeading: Eleme
   const kept = new Set(
     [...root.querySelectorAll("h1, h2, h3, h4, h5, h6")].map((heading) => readableText(heading).toLowerCase()),
   );
-  const paragraphs = [...root.querySelectorAll(PARAGRAPHS)];
+  const paragraphs = extractionParagraphs(root);
   const extracted = (element: Element): Element | undefined => {
     const opening = readableText(element).slice(0, OPENING_CHARS);
-    return opening.length < 20
-      ? undefined
-      : paragraphs.find((paragraph) => readableText(paragraph).startsWith(opening));
+    return opening.length < 20 ? undefined : paragraphs.find(opening);
   };
   let restored = 0;
   // sections follow the article's opening: a heading before it is a standfirst or a kicker
@@ -277,6 +324,7 @@ const restoreSectionHeadings = (root: Element, doc: Document, pageHeading: Eleme
     const id = heading.getAttribute("id");
     if (id) copy.setAttribute("id", id);
     target.parentNode.insertBefore(copy, target);
+    paragraphs.changedAround(copy);
     kept.add(readableText(heading).toLowerCase());
     restored++;
   }

@@ -102,6 +102,20 @@ const tokens = (text: string): string[] => {
   return found;
 };
 
+/**
+ * Whether a text has a word (`wordsIn`), read up to its first: the extraction asks it of whole
+ * articles, where counting every word to compare the count with 0 was most of the cost.
+ */
+const hasWords = (text: string): boolean =>
+  profiled("segmentation", () => {
+    for (const [token] of text.matchAll(WORD)) {
+      if (!UNSPACED_SCRIPT.test(token)) return true;
+      wordBreaker ??= new Intl.Segmenter(undefined, { granularity: "word" });
+      for (const segment of wordBreaker.segment(token)) if (segment.isWordLike) return true;
+    }
+    return false;
+  });
+
 const contentOf = (
   source: MainContent["source"],
   root: Element,
@@ -379,6 +393,18 @@ const titleOfExtraction = (
   return inside ? { heading: asH1(inside), pageHeading: only ?? null } : { heading: null, pageHeading: null };
 };
 
+const lazy = <T>(compute: () => T): (() => T) => {
+  let done = false;
+  let value: T;
+  return () => {
+    if (!done) {
+      value = compute();
+      done = true;
+    }
+    return value;
+  };
+};
+
 // set on the elements of Readability's input that are not content: Readability merges
 // wrappers into their children and copies attributes over, so a class alone does not survive
 const SET_ASIDE = "data-scan-set-aside";
@@ -398,7 +424,10 @@ const markBoilerplate = (doc: Document): void => {
  * took one for the article, the fallbacks read the page instead.) Returns what was taken out.
  */
 const pruneBoilerplate = (root: Element): MainContent["setAside"] => {
-  const total = countWords(root.textContent ?? "");
+  // the words before anything is taken out, counted only when a block is marked for a name:
+  // most extractions have none
+  const before = root.textContent ?? "";
+  const total = lazy(() => countWords(before));
   const setAside: SetAside[] = [];
   for (const element of [...root.querySelectorAll(`[${SET_ASIDE}]`)]) {
     const mark = element.getAttribute(SET_ASIDE) ?? "";
@@ -407,7 +436,7 @@ const pruneBoilerplate = (root: Element): MainContent["setAside"] => {
     const reason = byName ? mark.slice("name|".length) : mark;
     if (!root.contains(element)) continue;
     const text = readableText(element);
-    if (byName && countWords(text) * 2 >= total) continue;
+    if (byName && countWords(text) * 2 >= total()) continue;
     const headings = [...element.querySelectorAll("h1, h2, h3")]
       .map((heading) => readableText(heading))
       .filter((heading) => heading !== "");
@@ -453,10 +482,10 @@ export const extractMainContent = (html: string, doc: Document = parseDocument(h
 
 const extractFrom = (html: string, doc: Document): MainContent => {
   const article = readable(html, doc);
-  if (article?.content && countWords(article.textContent ?? "") > 0) {
+  if (article?.content && hasWords(article.textContent ?? "")) {
     const root = parseDocument(`<!doctype html><html><body>${article.content}</body></html>`).body;
     const setAside = pruneBoilerplate(root);
-    if (countWords(root.textContent ?? "") > 0) {
+    if (hasWords(root.textContent ?? "")) {
       const title = article.title || documentTitleOf(doc);
       const headings = titleOfExtraction(root, doc, title);
       restoreSectionHeadings(root, doc, headings.pageHeading, title);
@@ -470,18 +499,6 @@ const extractFrom = (html: string, doc: Document): MainContent => {
   const articleEl = doc.querySelector("article");
   if (articleEl) return contentOf("article", articleEl, headings, []);
   return contentOf("body", doc.body ?? doc.documentElement, headings, []);
-};
-
-const lazy = <T>(compute: () => T): (() => T) => {
-  let done = false;
-  let value: T;
-  return () => {
-    if (!done) {
-      value = compute();
-      done = true;
-    }
-    return value;
-  };
 };
 
 /**

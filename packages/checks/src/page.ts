@@ -455,11 +455,21 @@ const documentTitleOf = (doc: Document): string => foldWhitespace(doc.querySelec
  */
 export const READABILITY_MAX_ELEMENTS = 50_000;
 
-/** Start tags in an HTML text: the element count, near enough, without a DOM walk. */
-const countStartTags = (html: string): number => html.match(/<[a-zA-Z]/g)?.length ?? 0;
+/**
+ * Whether an HTML text has more start tags ("<" and a letter: the element count, near enough,
+ * without a DOM walk) than `limit`, counted up to the one past it, without a list of them all.
+ */
+const moreStartTagsThan = (html: string, limit: number): boolean => {
+  let count = 0;
+  for (let at = html.indexOf("<"); at !== -1; at = html.indexOf("<", at + 1)) {
+    const next = html.charCodeAt(at + 1) | 0x20;
+    if (next >= 0x61 && next <= 0x7a && ++count > limit) return true;
+  }
+  return false;
+};
 
 // Readability's own maxElemsToParse counts with getElementsByTagName("*"), which linkedom answers with nothing
-const tooLargeForReadability = (html: string): boolean => countStartTags(html) > READABILITY_MAX_ELEMENTS;
+const tooLargeForReadability = (html: string): boolean => moreStartTagsThan(html, READABILITY_MAX_ELEMENTS);
 
 const readable = (html: string, doc: Document) => {
   if (tooLargeForReadability(html)) return null;

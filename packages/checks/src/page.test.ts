@@ -2,7 +2,15 @@ import { Readability } from "@mozilla/readability";
 import { FIXED_SCAN_TIME, snapshotOf } from "./fixture";
 import { wordCounts } from "./geo/words";
 import { readableText } from "./lib/element";
-import { countWords, extractMainContent, parseDocument, preparePage, servedMainText, wordsIn } from "./page";
+import {
+  countWords,
+  extractMainContent,
+  parseDocument,
+  preparePage,
+  READABILITY_MAX_ELEMENTS,
+  servedMainText,
+  wordsIn,
+} from "./page";
 
 describe("countWords", () => {
   it("counts words between spaces", () => {
@@ -90,9 +98,42 @@ describe("extractMainContent: the article's headings", () => {
     expect(readableText(main.heading as Element)).toBe("Flood waters reach the old bridge");
   });
 
+  it("puts a dropped heading back before the paragraph that opens its section, of two that open alike", () => {
+    const opening = "The council met on Monday evening";
+    const html = `<html><head><title>Acme Daily | Local news</title></head><body>
+      <article><header><h1>Flood waters reach the old bridge</h1></header><div class="article-body">${para(4)}
+      <p>${opening} and voted to close the bridge. ${"It had stood for a century. ".repeat(6)}</p>
+      <h2 class="media-heading">What happens next</h2>
+      <p>${opening} but adjourned the vote on repairs. ${"Engineers will report in May. ".repeat(6)}</p>${para(3)}
+      </div></article></body></html>`;
+    const [h2] = [...extractMainContent(html).root.querySelectorAll("h2")];
+    expect(readableText(h2 as Element)).toBe("What happens next");
+    expect(readableText(h2?.nextElementSibling as Element)).toMatch(/^The council met on Monday evening but adjourned/);
+  });
+
   it("takes no site-name h1 outside the article for the title", () => {
     const html = `<html><head><title>Acme Daily</title></head><body><header><h1>Salon</h1></header>
       <div class="post"><p>${"A short note on the weather, written for the neighbours who asked. ".repeat(5)}</p></div></body></html>`;
     expect(extractMainContent(html).heading).toBeNull();
+  });
+});
+
+describe("extractMainContent: Readability's size limit", () => {
+  const article = `<article><h1>Brewing green tea</h1>${"<p>Green tea wants water well below boiling, about eighty degrees, and a short steep.</p>".repeat(8)}</article>`;
+  // start tags are counted in the HTML's text: inside a script they count, though they make no element
+  const pageWith = (startTags: number) => {
+    const bare = `<!doctype html><html><head><title>Brewing green tea</title><script></script></head><body>${article}</body></html>`;
+    const counted = bare.match(/<[a-zA-Z]/g)?.length ?? 0;
+    return bare.replace("<script>", `<script>${"<B".repeat(startTags - counted)}`);
+  };
+
+  it("runs Readability up to the limit, and reads the <article> above it", () => {
+    expect(extractMainContent(pageWith(READABILITY_MAX_ELEMENTS)).source).toBe("readability");
+    expect(extractMainContent(pageWith(READABILITY_MAX_ELEMENTS + 1)).source).toBe("article");
+  });
+
+  it("counts a letter after '<' only", () => {
+    const page = pageWith(READABILITY_MAX_ELEMENTS).replace("<script>", "<script>< 1<1<-<");
+    expect(extractMainContent(page).source).toBe("readability");
   });
 });

@@ -102,6 +102,20 @@ const tokens = (text: string): string[] => {
   return found;
 };
 
+/**
+ * Whether a text has a word (`wordsIn`), read up to its first: the extraction asks it of whole
+ * articles, where counting every word to compare the count with 0 was most of the cost.
+ */
+const hasWords = (text: string): boolean =>
+  profiled("segmentation", () => {
+    for (const [token] of text.matchAll(WORD)) {
+      if (!UNSPACED_SCRIPT.test(token)) return true;
+      wordBreaker ??= new Intl.Segmenter(undefined, { granularity: "word" });
+      for (const segment of wordBreaker.segment(token)) if (segment.isWordLike) return true;
+    }
+    return false;
+  });
+
 const contentOf = (
   source: MainContent["source"],
   root: Element,
@@ -211,6 +225,55 @@ const sectionHeadings = (container: Element): Element[] =>
 
 const PARAGRAPHS = "p, li, blockquote, pre, td, dd";
 
+// how much of a paragraph's opening indexes it: the shortest opening looked for
+const INDEXED_CHARS = 20;
+
+/**
+ * The extraction's paragraphs in document order, each with its readable text read once (read
+ * again for every paragraph of the page, the texts made the heading restoration quadratic in
+ * the article's length): `find` answers the first whose text starts with an opening of at
+ * least INDEXED_CHARS characters; `changedAround` reads again the paragraphs that hold a node
+ * just inserted, whose text it changed.
+ */
+const extractionParagraphs = (root: Element) => {
+  const elements = [...root.querySelectorAll(PARAGRAPHS)];
+  const texts = elements.map((element) => readableText(element));
+  const position = new Map(elements.map((element, index) => [element, index]));
+  const byOpening = new Map<string, number[]>();
+  const index = (at: number) => {
+    const key = (texts[at] ?? "").slice(0, INDEXED_CHARS);
+    const list = byOpening.get(key);
+    if (!list) byOpening.set(key, [at]);
+    else {
+      // kept in document order: a paragraph read again goes back to its place
+      list.push(at);
+      list.sort((a, b) => a - b);
+    }
+  };
+  const unindex = (at: number) => {
+    const key = (texts[at] ?? "").slice(0, INDEXED_CHARS);
+    const list = byOpening.get(key) ?? [];
+    list.splice(list.indexOf(at), 1);
+  };
+  for (let at = 0; at < elements.length; at++) index(at);
+  return {
+    find: (opening: string): Element | undefined => {
+      for (const at of byOpening.get(opening.slice(0, INDEXED_CHARS)) ?? [])
+        if (texts[at]?.startsWith(opening)) return elements[at];
+      return undefined;
+    },
+    changedAround: (node: Node): void => {
+      for (let parent = node.parentElement; parent; parent = parent.parentElement) {
+        const at = position.get(parent);
+        if (at === undefined) continue;
+        unindex(at);
+        texts[at] = readableText(parent);
+        index(at);
+      }
+    },
+  };
+};
+
 /** A heading whose whole text is a link: a teaser's or a video's title, which heads no section of the article. */
 const linkOnly = (heading: Element): boolean => {
   const text = readableText(heading);
@@ -247,12 +310,10 @@ const restoreSectionHeadings = (root: Element, doc: Document, pageHeading: Eleme
   const kept = new Set(
     [...root.querySelectorAll("h1, h2, h3, h4, h5, h6")].map((heading) => readableText(heading).toLowerCase()),
   );
-  const paragraphs = [...root.querySelectorAll(PARAGRAPHS)];
+  const paragraphs = extractionParagraphs(root);
   const extracted = (element: Element): Element | undefined => {
     const opening = readableText(element).slice(0, OPENING_CHARS);
-    return opening.length < 20
-      ? undefined
-      : paragraphs.find((paragraph) => readableText(paragraph).startsWith(opening));
+    return opening.length < 20 ? undefined : paragraphs.find(opening);
   };
   let restored = 0;
   // sections follow the article's opening: a heading before it is a standfirst or a kicker
@@ -277,6 +338,7 @@ const restoreSectionHeadings = (root: Element, doc: Document, pageHeading: Eleme
     const id = heading.getAttribute("id");
     if (id) copy.setAttribute("id", id);
     target.parentNode.insertBefore(copy, target);
+    paragraphs.changedAround(copy);
     kept.add(readableText(heading).toLowerCase());
     restored++;
   }
@@ -331,6 +393,18 @@ const titleOfExtraction = (
   return inside ? { heading: asH1(inside), pageHeading: only ?? null } : { heading: null, pageHeading: null };
 };
 
+const lazy = <T>(compute: () => T): (() => T) => {
+  let done = false;
+  let value: T;
+  return () => {
+    if (!done) {
+      value = compute();
+      done = true;
+    }
+    return value;
+  };
+};
+
 // set on the elements of Readability's input that are not content: Readability merges
 // wrappers into their children and copies attributes over, so a class alone does not survive
 const SET_ASIDE = "data-scan-set-aside";
@@ -350,7 +424,10 @@ const markBoilerplate = (doc: Document): void => {
  * took one for the article, the fallbacks read the page instead.) Returns what was taken out.
  */
 const pruneBoilerplate = (root: Element): MainContent["setAside"] => {
-  const total = countWords(root.textContent ?? "");
+  // the words before anything is taken out, counted only when a block is marked for a name:
+  // most extractions have none
+  const before = root.textContent ?? "";
+  const total = lazy(() => countWords(before));
   const setAside: SetAside[] = [];
   for (const element of [...root.querySelectorAll(`[${SET_ASIDE}]`)]) {
     const mark = element.getAttribute(SET_ASIDE) ?? "";
@@ -359,7 +436,7 @@ const pruneBoilerplate = (root: Element): MainContent["setAside"] => {
     const reason = byName ? mark.slice("name|".length) : mark;
     if (!root.contains(element)) continue;
     const text = readableText(element);
-    if (byName && countWords(text) * 2 >= total) continue;
+    if (byName && countWords(text) * 2 >= total()) continue;
     const headings = [...element.querySelectorAll("h1, h2, h3")]
       .map((heading) => readableText(heading))
       .filter((heading) => heading !== "");
@@ -378,11 +455,21 @@ const documentTitleOf = (doc: Document): string => foldWhitespace(doc.querySelec
  */
 export const READABILITY_MAX_ELEMENTS = 50_000;
 
-/** Start tags in an HTML text: the element count, near enough, without a DOM walk. */
-const countStartTags = (html: string): number => html.match(/<[a-zA-Z]/g)?.length ?? 0;
+/**
+ * Whether an HTML text has more start tags ("<" and a letter: the element count, near enough,
+ * without a DOM walk) than `limit`, counted up to the one past it, without a list of them all.
+ */
+const moreStartTagsThan = (html: string, limit: number): boolean => {
+  let count = 0;
+  for (let at = html.indexOf("<"); at !== -1; at = html.indexOf("<", at + 1)) {
+    const next = html.charCodeAt(at + 1) | 0x20;
+    if (next >= 0x61 && next <= 0x7a && ++count > limit) return true;
+  }
+  return false;
+};
 
 // Readability's own maxElemsToParse counts with getElementsByTagName("*"), which linkedom answers with nothing
-const tooLargeForReadability = (html: string): boolean => countStartTags(html) > READABILITY_MAX_ELEMENTS;
+const tooLargeForReadability = (html: string): boolean => moreStartTagsThan(html, READABILITY_MAX_ELEMENTS);
 
 const readable = (html: string, doc: Document) => {
   if (tooLargeForReadability(html)) return null;
@@ -405,10 +492,10 @@ export const extractMainContent = (html: string, doc: Document = parseDocument(h
 
 const extractFrom = (html: string, doc: Document): MainContent => {
   const article = readable(html, doc);
-  if (article?.content && countWords(article.textContent ?? "") > 0) {
+  if (article?.content && hasWords(article.textContent ?? "")) {
     const root = parseDocument(`<!doctype html><html><body>${article.content}</body></html>`).body;
     const setAside = pruneBoilerplate(root);
-    if (countWords(root.textContent ?? "") > 0) {
+    if (hasWords(root.textContent ?? "")) {
       const title = article.title || documentTitleOf(doc);
       const headings = titleOfExtraction(root, doc, title);
       restoreSectionHeadings(root, doc, headings.pageHeading, title);
@@ -422,18 +509,6 @@ const extractFrom = (html: string, doc: Document): MainContent => {
   const articleEl = doc.querySelector("article");
   if (articleEl) return contentOf("article", articleEl, headings, []);
   return contentOf("body", doc.body ?? doc.documentElement, headings, []);
-};
-
-const lazy = <T>(compute: () => T): (() => T) => {
-  let done = false;
-  let value: T;
-  return () => {
-    if (!done) {
-      value = compute();
-      done = true;
-    }
-    return value;
-  };
 };
 
 /**

@@ -111,6 +111,16 @@ export const textUnder = (root: Node, skip: (element: Element) => boolean = () =
       if (SILENT_TEXT.has(element.localName) || skip(element)) continue;
       if (BLOCK_ELEMENTS.has(element.localName)) stack.push(" ");
     }
+    // an element's children from the last, by sibling links: childNodes builds a list per
+    // element (a document's too, whose doctype linkedom links to no sibling, is read by it)
+    if (node.nodeType === 1) {
+      for (let child = node.lastChild; child; child = child.previousSibling) {
+        stack.push(child);
+        const gap = breakBefore(child);
+        if (gap !== "") stack.push(gap);
+      }
+      continue;
+    }
     const children = node.childNodes;
     for (let index = children.length - 1; index >= 0; index--) {
       const child = children[index];

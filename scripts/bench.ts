@@ -16,8 +16,12 @@
  * Writes docs/reports/bench.json and docs/reports/bench.md and prints the table with the targets.
  * `pnpm bench --startup` measures only the start time and memory of the compiled services
  * against tsx (scripts/bench/startup.ts), into docs/reports/startup.json and startup.md.
+ * `pnpm bench --lists` measures only the list endpoints on a seeded account (scripts/bench/lists.ts),
+ * into docs/reports/bench-lists.json (or `--out`); `--against <checkout>` times another checkout's
+ * gateway (holding a copy of scripts/bench/lists.ts) request by request beside this one's.
  * Needs DATABASE_URL and REDIS_URL, or PostgreSQL and Redis on their standard local ports.
  */
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -31,6 +35,7 @@ import { hang, html, startFixtureServer } from "../tests/support/fixture-server"
 import { hostileTargets } from "../tests/support/hostile-targets";
 import { bareRender } from "./bench/baselines";
 import { measureHostile } from "./bench/hostile";
+import { benchLists, LIST_DEFAULTS, type ListsRun, renderLists } from "./bench/lists";
 import { driveScans } from "./bench/load";
 import { gatewayOverhead, modeResult } from "./bench/measure";
 import { compareLighthouse, findLighthouse, heaviestPages, perPageRows } from "./bench/per-page";
@@ -75,6 +80,12 @@ const { values: args } = parseArgs({
     lighthouse: { type: "string" },
     "lighthouse-pages": { type: "string", default: "5" },
     before: { type: "string" },
+    lists: { type: "boolean", default: false },
+    "list-sites": { type: "string", default: String(LIST_DEFAULTS.sites) },
+    "list-scans": { type: "string", default: String(LIST_DEFAULTS.scans) },
+    "list-requests": { type: "string", default: String(LIST_DEFAULTS.requests) },
+    against: { type: "string" },
+    out: { type: "string" },
   },
 });
 
@@ -120,8 +131,28 @@ const startupOnly = async () => {
   }
 };
 
+/** `--lists`: the list endpoints on a seeded account, one request at a time; `--against <dir>` times another checkout's beside them. */
+const listsOnly = async () => {
+  const commit = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT, encoding: "utf8" }).stdout.trim();
+  const options = {
+    ...LIST_DEFAULTS,
+    sites: int("list-sites"),
+    scans: int("list-scans"),
+    requests: Math.max(1, int("list-requests")),
+  };
+  const result = await benchLists(options, commit || null, args.against ? resolve(args.against) : undefined);
+  const before =
+    result.before ??
+    (args.before ? (JSON.parse(readFileSync(args.before, "utf8")) as { run: ListsRun }).run : undefined);
+  const out = resolve(args.out ?? join(ROOT, "docs/reports/bench-lists.json"));
+  writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+  process.stdout.write(renderLists(result.run, before));
+  say(`written to ${out}`);
+};
+
 const main = async () => {
   if (args.startup) return startupOnly();
+  if (args.lists) return listsOnly();
   const modes = (args["quick-only"] ? ["quick"] : (args.modes ?? "").split(",").filter(Boolean)) as Array<
     "quick" | "full"
   >;

@@ -113,8 +113,31 @@ export const createAuditService = ({
    * check) is counted as queued, as it is about to be run again. With Redis away the rows are
    * all there is, and are shown as they are.
    */
-  const progressOf = async (auditId: string): Promise<AuditProgress> => {
-    const progress = await progressOfRows(db, auditId);
+  const progressOf = async (auditId: string): Promise<AuditProgress> =>
+    withLiveWork(auditId, await progressOfRows(db, auditId));
+
+  /** The page rows' counts of many audits in one query (a list's page), each as progressOfRows counts one. */
+  const progressesOf = async (auditIds: readonly string[]): Promise<Map<string, AuditProgress>> => {
+    const counts = await db.auditPage.groupBy({
+      by: ["auditId", "status"],
+      where: { auditId: { in: [...auditIds] } },
+      _count: { _all: true },
+    });
+    const progresses = new Map(auditIds.map((id) => [id, emptyProgress()]));
+    for (const row of counts) {
+      const progress = progresses.get(row.auditId);
+      if (!progress) continue;
+      progress[row.status] = row._count._all;
+      progress.discovered += row._count._all;
+    }
+    return new Map(
+      await Promise.all(
+        auditIds.map(async (id) => [id, await withLiveWork(id, progresses.get(id) ?? emptyProgress())] as const),
+      ),
+    );
+  };
+
+  const withLiveWork = async (auditId: string, progress: AuditProgress): Promise<AuditProgress> => {
     if (progress.running === 0) return progress;
     const running = await db.auditPage.findMany({ where: { auditId, status: "running" }, select: { id: true } });
     try {
@@ -244,7 +267,9 @@ export const createAuditService = ({
       ],
       { isolationLevel: "RepeatableRead" },
     );
-    const audits = await Promise.all(rows.map((row) => view(row, false)));
+    // one count of the page's audit pages for the whole page, not one a listed audit
+    const progresses = await progressesOf(rows.map((row) => row.id));
+    const audits = rows.map((row) => toAuditView(row, progresses.get(row.id) ?? emptyProgress(), false));
     return { audits, meta: pageMeta(query, total) };
   };
 

@@ -28,7 +28,7 @@ export const createScanReader = ({ db }: { db: Db }) => {
     workspaceId: string,
     query: ScanListQuery,
     origins?: readonly string[],
-  ): Promise<{ scans: Scan[]; meta: PageMeta }> => {
+  ): Promise<{ scans: Array<Omit<Scan, "checks">>; meta: PageMeta }> => {
     const where = {
       workspaceId,
       ...(query.status === undefined ? {} : { status: query.status }),
@@ -44,6 +44,8 @@ export const createScanReader = ({ db }: { db: Db }) => {
           orderBy: [{ createdAt: "desc" }, { id: "desc" }],
           skip: offsetOf(query),
           take: query.limit,
+          // a list shows no checks: a full scan's are kilobytes to read, parse and validate, twenty times a page
+          omit: { checks: true },
         }),
       ],
       { isolationLevel: "RepeatableRead" },

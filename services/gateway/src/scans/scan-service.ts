@@ -20,12 +20,12 @@ export type ScanServiceDeps = ScanIntakeDeps & {
 };
 
 export type ScanService = {
-  /** The workspace's scans (the key's or the session's), newest first; `origin` keeps the scans of that origin's URLs. */
+  /** The workspace's scans (the key's or the session's), newest first, without their checks; `origins` keeps the scans of those origins' URLs. */
   list: (
     workspaceId: string,
     query: ScanListQuery,
     origins?: readonly string[],
-  ) => Promise<{ scans: Scan[]; meta: PageMeta }>;
+  ) => Promise<{ scans: Array<Omit<Scan, "checks">>; meta: PageMeta }>;
   /** A scan the viewer may see (their workspace's, or an anonymous one by its access token); 404 otherwise. */
   get: (id: string, viewerWorkspaceId: string | null, accessToken?: string) => Promise<Scan>;
   /** The callback attempts of a scan, oldest first. */

@@ -278,13 +278,39 @@ const besideHeadline = (page: Page): string => {
   return "";
 };
 
+// the opening of the content's text by which it is found again in the page
+const OPENING_KEY = 30;
+
+/**
+ * The text set just before the main content's first paragraph in the page's DOM, up to
+ * `BESIDE_HEADLINE_SPAN` characters: where a page whose headline is no h1 (an h2 titling the
+ * article, a site's logo as its only h1) sets its byline and dateline, between headline and text.
+ */
+const beforeOpening = (page: Page): string => {
+  const first = [...page.main.root.querySelectorAll("p")]
+    .map((paragraph) => readableText(paragraph))
+    .find((text) => text.length >= OPENING_KEY);
+  const key = first?.slice(0, OPENING_KEY);
+  if (!key) return "";
+  const paragraph = [...page.doc.querySelectorAll("p")].find((element) => readableText(element).startsWith(key));
+  for (let node = paragraph?.parentElement ?? null; node; node = node.parentElement) {
+    const text = readableText(node);
+    const at = text.indexOf(key);
+    if (at >= BESIDE_HEADLINE_SPAN || node.localName === "body")
+      return text.slice(Math.max(0, at - BESIDE_HEADLINE_SPAN), at);
+  }
+  return "";
+};
+
 /**
  * The first date the page writes out for a reader (writtenDate): in its main content, else in
- * the byline and dateline beside its headline; null when neither shows one.
+ * the byline and dateline beside its headline, else (a page with no h1 over its content) in the
+ * lines just before its text; null when none shows one.
  */
 export const shownDate = (page: Page): { written: string; iso: string } | null =>
   writtenDate(readableText(page.main.root).slice(0, SHOWN_DATE_SPAN), page.scannedAt) ??
-  writtenDate(besideHeadline(page), page.scannedAt);
+  writtenDate(besideHeadline(page), page.scannedAt) ??
+  (page.main.pageHeading ? null : writtenDate(beforeOpening(page), page.scannedAt));
 
 /** "2026-03-01" */
 export const isoDay = (date: Date): string => date.toISOString().slice(0, 10);

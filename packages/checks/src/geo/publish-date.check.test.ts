@@ -148,3 +148,16 @@ describe("publish-date", () => {
     expect(alone.description).toContain("created 2019-01-01 (JSON-LD dateCreated)");
   });
 });
+
+describe("publish-date: the date shown above a content with no h1", () => {
+  it("reads the date set between an h2 headline and the text, and proposes it", () => {
+    const html = withHead(
+      "<title>A dating app</title>",
+      `<div class="hd"><h2 class="title">A dating app that matches what you hate</h2></div><div class="bd"><div class="author"><span class="name">Xie</span><span class="date">2017-03-01 14:27:02</span></div><div class="detail"><p>${"People always find something to say about the things they hate, and the app knows it. ".repeat(6)}</p><p>${"It offers thousands of topics to judge, from music to food and sleep. ".repeat(6)}</p></div></div>`,
+    );
+    const verdict = judge(publishDate, html);
+    expect(verdict.status).toBe("fail");
+    expect(verdict.description).toMatch(/It shows the date "2017-03-01" as plain text/);
+    expect(verdict.fix).toMatch(/<time datetime="2017-03-01">/);
+  });
+});

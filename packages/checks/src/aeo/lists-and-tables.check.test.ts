@@ -51,6 +51,6 @@ describe("lists-and-tables: the content's own list candidate", () => {
       listsAndTables,
       main("<p>He chose Mitt Romney, an ultimate establishment figure, as his first pick for the post.</p>"),
     );
-    expect(verdict.fix).toMatch(/running prose with no series of items/);
+    expect(verdict.fix).toMatch(/is set as a list's items or runs a series of them/);
   });
 });

@@ -1,6 +1,6 @@
 import { defineCheck } from "../check";
 import { readableText } from "../lib/element";
-import { contentPassages, excerpt, type Passage, quoted, sentencesOf } from "../lib/own-content";
+import { contentPassages, contentSentences, excerpt, type Passage, quoted, sentencesOf } from "../lib/own-content";
 import { judgesContent } from "../lib/placeholder";
 import { countWords, type Page } from "../page";
 import { isContent, mainElementsNamed } from "./main-dom";
@@ -151,8 +151,9 @@ const listFix = (page: Page, words: number): string => {
   const series = inlineSeries(passages);
   if (series)
     return `The sentence ${quoted(series, 160)} runs a series of items: where they are options, steps or things compared, set them as a <ul>/<ol> under that sentence, or a <table> with <th> headers.`;
-  const opening = passages.find(({ text }) => countWords(text) >= 6);
+  // the content's first statement: never a caption, a dateline or a headline set as a paragraph
+  const [opening] = contentSentences(page);
   return opening
-    ? `The ${words} words are running prose with no series of items (from ${quoted(excerpt(opening.text, 60), 60)} on); a list or table is only worth adding where the text gives steps, options or comparisons, which its owner must decide.`
+    ? `No paragraph or sentence of the ${words} words (from ${quoted(excerpt(opening, 60), 60)} on) is set as a list's items or runs a series of them; where the text gives steps, options or comparisons, which its owner knows, set them as an <ol>/<ul> or a <table> with <th> headers.`
     : `Where the ${words} words give steps, options or comparisons, put them in <ol>/<ul> lists or a <table> with <th> headers.`;
 };

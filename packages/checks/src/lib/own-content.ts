@@ -40,8 +40,8 @@ const insideWithin = (element: Element, root: Element, selector: string): boolea
   return found !== null && found !== root && root.contains(found);
 };
 
-// a sentence ends at . ! ? followed by a space, or at a CJK full stop
-const SENTENCE_END = /(?<=[.!?])\s+(?=["“„«(\p{Lu}\p{N}])|(?<=[。！？])/u;
+// a sentence ends at . ! ? followed by a space and a capital or an opening quote (not a digit: "Dec. 20"), or at a CJK full stop
+const SENTENCE_END = /(?<=[.!?])\s+(?=["“„«(\p{Lu}])|(?<=[。！？])/u;
 
 /** A paragraph's sentences, trimmed. */
 export const sentencesOf = (text: string): string[] =>

@@ -123,15 +123,17 @@ export const REASONS: Record<string, Rule> = {
   },
   quotations: {
     rules:
-      'Knows the speech verbs and source phrases of eight languages, and names the speaker (an attributed quote is one whose speaker is named with a speech verb or source phrase); a quotation given to he or she ("…," she said; She writes, "…") counts once a paragraph of the content has named a person before it, as French\'s a-t-elle déclaré already did.',
+      'Knows the speech verbs and source phrases of eight languages, and names the speaker (an attributed quote is one whose speaker is named with a speech verb or source phrase); a quotation given to he or she ("…," she said; She writes, "…") counts once a paragraph of the content has named a person before it, as French\'s a-t-elle déclaré already did. An interview (a transcript two speakers\' labels open by turns, one asking, or questions in bold each answered in its paragraph) quotes its interviewee.',
     cause: ({ after }) =>
-      /\b(?:he|she|He|She) (?:said|says|writes|wrote|told|added)|(?:said|says) (?:he|she)\b/.test(after.description)
-        ? `a quotation given to he or she after the content names its speaker: ${after.description.replace(/^The main content quotes a named source: /, "")}`
-        : `attributed quote found: ${after.description.replace(/^The main content quotes a named source: /, "")}`,
+      /^The main content is an interview: /.test(after.description)
+        ? `an interview, its answers a named speaker's words: ${after.description.replace(/^The main content is an interview: /, "")}`
+        : /\b(?:he|she|He|She) (?:said|says|writes|wrote|told|added)|(?:said|says) (?:he|she)\b/.test(after.description)
+          ? `a quotation given to he or she after the content names its speaker: ${after.description.replace(/^The main content quotes a named source: /, "")}`
+          : `attributed quote found: ${after.description.replace(/^The main content quotes a named source: /, "")}`,
   },
   author: {
     rules:
-      'Reads visible bylines in seven languages ("By", "Posted by", "Written by", "Par", "Por", "Von", "Door"...), one byline of a one-author site\'s sidebar or header, and Open Graph article:author (a name or a profile URL).',
+      'Reads visible bylines in seven languages ("By", "Posted by", "Written by", "Par", "Por", "Von", "Door"...), one byline of a one-author site\'s sidebar or header, and Open Graph article:author (a name or a profile URL). A layout wrapper named for its sidebar ("content-sidebar-wrap") that holds the page\'s <main> is no widget: the headline, byline and date inside it are read.',
     cause: ({ after }) => `found ${after.description.replace(/^The page names its author: /, "")}`,
   },
   freshness: {
@@ -205,6 +207,14 @@ export const NOTES: Record<string, string> = {
     "the subtitle \"How to get shanked doing what people say they want\" right under the hero image is passed over as its caption; the editor's note that follows, 58 words, is judged instead: a pass on a note, where the subtitle (a heading's role) was no summary either.",
   "quotations sandiegouniontribune.com":
     "the paragraph names John David Wicker, SDSU's director of athletics, before his quotation.",
+  "author sandiegouniontribune.com":
+    'the byline "By Jennifer Van Grove" stands under the standfirst; the wrapper around the page\'s <main> (class "Page-ad-margins") was taken for an ad block. The earlier hand review judged the fail right, missing the byline.',
+  "author thefederalistpapers.org":
+    'the headline, "By Bushrod Washington" and "Published December 21, 2016" stand in the article\'s header, inside the layout wrapper "content-sidebar-wrap" that holds <main>.',
+  "quotations epaper.zeit.de":
+    'an interview with Kevin Kühnert: two exchanges of the e-paper\'s excerpt, "DIE ZEIT: …?" then "Kevin Kühnert: …".',
+  "quotations www.vulture.com":
+    "an interview with Greg Berlanti: each question in bold, his answer after it in the same paragraph.",
   "quotations www.aol.com": "the paragraph before names Elizabeth Snyder, the officer's widow, who wrote it.",
   "statistics ars-1":
     '"30,000,000" stands in `<code>10^5 * 300 = 30,000,000</code>`; "300 lists" and "10 sublists" are counts the unit list does not know (a limit of the heuristic).',

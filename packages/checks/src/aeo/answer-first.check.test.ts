@@ -42,7 +42,9 @@ describe("answer-first", () => {
     const verdict = judge(answerFirst, page(`<h2>What does it cost?</h2><p>${ANSWER.repeat(4)}</p>`));
     expect(verdict.status).toBe("fail");
     expect(verdict.description).toMatch(/h2 "What does it cost\?" \(97 words\)/);
-    expect(verdict.fix).toMatch(/^Open the section under h2 "What does it cost\?" \(97 words\) with a direct answer/);
+    expect(verdict.fix).toMatch(
+      /^The first block under h2 "What does it cost\?", “Shipping takes.*”, runs 97 words: open the section with a direct answer/,
+    );
   });
 
   it("skips without question headings, naming the headings it read", () => {
@@ -70,5 +72,25 @@ describe("answer-first", () => {
     );
     expect(verdict.status).toBe("pass");
     expect(verdict.description).toMatch(/h2 "配送にはどのくらいかかりますか？" \((\d+) words\)/);
+  });
+});
+
+describe("answer-first: what stands between a question and its answer", () => {
+  const LEAD =
+    "Winning the presidency did not change the candidate, and it is increasingly clear that being president will not change him either, as his first weeks show.";
+
+  it("passes over a video player's overlay line and a wire dateline's source before the lead", () => {
+    const html = `<html lang="en"><head><title>Why won't he change?</title></head><body><article><h1>Why won't he change?</h1><div class="video-resource" data-video-id="v1" data-duration="03:08" data-source="CNN"><div class="video-resource__credit"><span>03:08</span><span> - Source: <a href="https://www.cnn.com">CNN</a></span></div></div><div class="source"><cite><span>CNN</span> &#xA0;&#x2014;&#xA0;</cite></div><p>${LEAD}</p><p>${LEAD}</p></article></body></html>`;
+    const verdict = judge(answerFirst, html);
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toMatch(/\(26 words\)/);
+  });
+
+  it("names a short answer the page has and asks to complete it, not to write one", () => {
+    const verdict = judge(answerFirst, page(`<h2>What does it cost?</h2><p>It depends on the size of the order.</p>`));
+    expect(verdict.status).toBe("fail");
+    expect(verdict.fix).toMatch(
+      /^The answer under h2 "What does it cost\?", “It depends on the size of the order\.”, has 8 words: complete it/,
+    );
   });
 });

@@ -48,7 +48,7 @@ export const answerFirst = judgesContent(
       }
       const measuredAll = questions.map((heading) => {
         const answer = answerAfter(heading.element);
-        return { heading, words: answer === null ? 0 : countWords(answer) };
+        return { heading, words: answer === null ? 0 : countWords(answer), answer: answer ?? "" };
       });
       const answered = measuredAll.filter(({ words }) => words >= MIN_WORDS && words <= MAX_WORDS);
       const unanswered = measuredAll.filter(({ words }) => words < MIN_WORDS || words > MAX_WORDS);
@@ -58,9 +58,26 @@ export const answerFirst = judgesContent(
       return {
         status: answered.length > 0 ? "warn" : "fail",
         description,
-        fix: `Open the section under ${listed(unanswered, 2)} with a direct answer of ${MIN_WORDS} to ${MAX_WORDS} words in a <p>, then go into detail.`,
+        fix: answerFix(unanswered),
         evidence,
       };
     },
   }),
 );
+
+/**
+ * The fix names what follows each unanswered question now: nothing (an answer to write), a
+ * block too short (to complete, quoted) or too long (to open with its answer, quoted).
+ */
+const answerFix = (unanswered: ReadonlyArray<{ heading: Heading; words: number; answer: string }>): string => {
+  const [first, second] = unanswered;
+  if (!first) return "";
+  const under = `h${first.heading.level} "${clip(first.heading.text, 50)}"`;
+  const more = second ? ` Do the same under ${listed(unanswered.slice(1), 2)}.` : "";
+  if (first.words === 0)
+    return `Open the section under ${under}, which has no paragraph before the next heading, with a direct answer of ${MIN_WORDS} to ${MAX_WORDS} words in a <p>, then go into detail.${more}`;
+  const quoted = `“${clip(first.answer, 90)}”`;
+  if (first.words < MIN_WORDS)
+    return `The answer under ${under}, ${quoted}, has ${first.words} word${first.words === 1 ? "" : "s"}: complete it to ${MIN_WORDS} to ${MAX_WORDS} words that answer the question whole, then go into detail.${more}`;
+  return `The first block under ${under}, ${quoted}, runs ${first.words} words: open the section with a direct answer of ${MIN_WORDS} to ${MAX_WORDS} words in a <p> of its own, then go into detail.${more}`;
+};

@@ -53,6 +53,23 @@ export const hasArticleElement = (page: Page): boolean => {
   );
 };
 
+/**
+ * An article's headline, author and datePublished as the page itself gives them (its heading or
+ * <title>, its byline, its stated or shown date), or that its owner must supply what it lacks.
+ */
+export const articleFacts = (page: Page): string => {
+  const headline = page.main.heading ? readableText(page.main.heading) : "";
+  const title = headline || readableText(page.doc.querySelector("title") ?? page.doc.createElement("title"));
+  const byline = visibleByline(page);
+  const writer = byline
+    ? `author {"@type": "Person", "name": "${byline.name}"} (the page's byline)`
+    : "author as a Person (the page names no author, so its owner must supply the name)";
+  const named = title
+    ? `headline "${title.slice(0, MAX_HEADLINE)}"${headline ? "" : " (its <title>)"}`
+    : "headline (the page has no heading or title, so its owner must supply it)";
+  return `${named}, ${writer} and ${datePublishedOf(page)}`;
+};
+
 /** An Article-type node of the page and the syntax it is written in. */
 type Candidate = { syntax: "JSON-LD" | HtmlSyntax; node: JsonLdNode; element: Element | null };
 
@@ -132,15 +149,10 @@ export const articleSchema = defineCheck({
       }
       const note = unreadableNote(page);
       const headline = page.main.heading ? readableText(page.main.heading) : "";
-      const title = headline || readableText(page.doc.querySelector("title") ?? page.doc.createElement("title"));
-      const byline = visibleByline(page);
-      const writer = byline
-        ? `author {"@type": "Person", "name": "${byline.name}"} (the page's byline)`
-        : "author as a Person (the page names no author, so its owner must supply the name)";
       return {
         status: "fail",
         description: `The page is set as an <article>${headline ? ` ("${headline.slice(0, 60)}")` : ""} but has no Article, BlogPosting or NewsArticle in JSON-LD, microdata or RDFa${note ? `; ${note}` : "."}`,
-        fix: `${note ? `${unreadableFix(page)} ` : ""}Add Article (or BlogPosting, NewsArticle) JSON-LD with the page's own facts: headline "${title.slice(0, MAX_HEADLINE)}"${headline ? "" : " (its <title>)"}, ${writer} and ${datePublishedOf(page)}.`,
+        fix: `${note ? `${unreadableFix(page)} ` : ""}Add Article (or BlogPosting, NewsArticle) JSON-LD with the page's own facts: ${articleFacts(page)}.`,
         evidence: [headline ?? "", note],
       };
     }

@@ -54,3 +54,21 @@ describe("breadcrumb-schema", () => {
     expect(judge(breadcrumbSchema, page(fine)).status).toBe("pass");
   });
 });
+
+describe("breadcrumb-schema: the trail from the page itself", () => {
+  it("lists the home page under the site's name, the visible breadcrumb's levels and the page under its headline", () => {
+    const html = `<html><head><title>Blue widget | Acme</title></head><body><div class="breadcrumbs"><a href="/">Home</a> › <a href="/widgets/">Widgets</a></div><main><h1>Blue widget</h1><p>Text.</p></main></body></html>`;
+    const verdict = judge(breadcrumbSchema, html, { finalUrl: "https://example.com/widgets/blue" });
+    expect(verdict.status).toBe("fail");
+    expect(verdict.fix).toMatch(
+      /1 "Acme" https:\/\/example\.com\/ › 2 "Widgets" https:\/\/example\.com\/widgets\/ › 3 "Blue widget" https:\/\/example\.com\/widgets\/blue/,
+    );
+  });
+
+  it("names the folders of the path and asks the owner for their names without a visible trail", () => {
+    const html = `<html><head><title>Blue widget</title></head><body><main><h1>Blue widget</h1><p>Text.</p></main></body></html>`;
+    const verdict = judge(breadcrumbSchema, html, { finalUrl: "https://example.com/widgets/blue" });
+    expect(verdict.fix).toMatch(/"\(the site's name: the page names none, so its owner must supply it\)"/);
+    expect(verdict.fix).toMatch(/\(the name of https:\/\/example\.com\/widgets\/, which its owner must supply\)/);
+  });
+});

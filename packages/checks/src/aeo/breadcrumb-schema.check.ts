@@ -1,6 +1,9 @@
 import { defineCheck } from "../check";
 import { jsonLd, nodesOfType, textOf, typesOf, unreadableFix, unreadableNote } from "../lib/jsonld";
 import { htmlItems } from "../lib/microdata";
+import { excerpt, headlineOf, visibleTrail } from "../lib/own-content";
+import type { Page } from "../page";
+import { siteNameOf } from "./organization-schema.check";
 
 const itemCount = (value: unknown): number => (Array.isArray(value) ? value.length : value ? 1 : 0);
 
@@ -71,7 +74,7 @@ export const breadcrumbSchema = defineCheck({
       return { status: "skip", description: "The home page needs no breadcrumb trail.", evidence: [] };
     }
     const path = page.finalUrl.pathname;
-    const fix = `Add BreadcrumbList JSON-LD listing the path from the home page to ${path} (ListItem with position, name and item URL).`;
+    const fix = trailFix(page);
     if (counts.length === 0 && jsonLd(page).unreadableNodes.some((node) => typesOf(node).includes("BreadcrumbList"))) {
       return {
         status: "fail",
@@ -89,3 +92,29 @@ export const breadcrumbSchema = defineCheck({
     };
   },
 });
+
+/**
+ * The trail the fix proposes, from the page itself: the home page under the site's name, the
+ * levels its visible breadcrumb links (or, without one, the folders of its path, whose names
+ * the owner must supply), then the page under its headline.
+ */
+const trailFix = (page: Page): string => {
+  const home = `${page.finalUrl.origin}/`;
+  const site = siteNameOf(page);
+  const self = page.finalUrl.href.replace(/#.*$/, "");
+  const headline = headlineOf(page);
+  const shown = visibleTrail(page).filter((link) => link.url !== home && link.url !== self);
+  const folders = page.finalUrl.pathname
+    .split("/")
+    .filter(Boolean)
+    .slice(0, -1)
+    .map((_, index, all) => `${home}${all.slice(0, index + 1).join("/")}/`);
+  const items = [
+    `1 "${site ? excerpt(site.name, 40) : "(the site's name: the page names none, so its owner must supply it)"}" ${home}`,
+    ...(shown.length > 0
+      ? shown.map((link) => `"${excerpt(link.text, 40)}" ${link.url}`)
+      : folders.map((url) => `(the name of ${url}, which its owner must supply) ${url}`)),
+    `"${headline ? excerpt(headline, 60) : "(the page's name: it has no heading or title, so its owner must supply it)"}" ${self}`,
+  ].map((item, index) => (index === 0 ? item : `${index + 1} ${item}`));
+  return `Add BreadcrumbList JSON-LD with a ListItem (position, name, item URL) for each level from the home page to ${page.finalUrl.pathname}: ${items.join(" › ")}${shown.length > 0 ? " (the middle levels as the page's breadcrumb links them)" : ""}.`;
+};

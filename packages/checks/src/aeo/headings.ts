@@ -330,46 +330,91 @@ const WORD_CAP = 200;
 // a section start followed by hundreds of empty wrappers has no answer to find
 const NODE_CAP = 2000;
 
+// a wire dateline's source in a block of its own before the lead: "CNN —", "WASHINGTON (AP) –"
+const DATELINE_SOURCE = /^[\p{Lu}\p{N}().,' ]{2,40}\s*[—–-]$/u;
+
+// the words of a line and of attributes, compared: letters and digits, lower case
+const tokensOf = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/**
+ * Whether a short line with no full stop is a media player's overlay rather than text: every
+ * word of it is in the attribute names or values of the blocks around it ("03:08 - Source: CNN"
+ * inside a block with data-duration="03:08" data-source="CNN"), so the player wrote it from its
+ * data. Such a line answers nothing.
+ */
+const isPlayerLine = (text: string, at: Node | null): boolean => {
+  const words = tokensOf(text);
+  if (words.length === 0 || words.length > 8 || /[.!?。！？]["”’)]?\s*$/u.test(text)) return false;
+  const known = new Set<string>();
+  for (let node = at?.parentElement ?? null; node; node = node.parentElement) {
+    for (const attribute of node.attributes) {
+      for (const token of tokensOf(attribute.name)) known.add(token);
+      if (attribute.value.length <= 200) for (const token of tokensOf(attribute.value)) known.add(token);
+    }
+  }
+  return words.every((word) => known.has(word));
+};
+
 /**
  * The first block of text after a heading, in document order and before the next heading: a
  * `<p>`, or text set straight in a `<div>` or between `<br>`s, as page builders and blog
- * editors do. Empty blocks are passed over; null when the section has no text before the next
- * heading. Its words, whitespace folded.
+ * editors do. Empty blocks, and a media player's overlay line (`isPlayerLine`: its duration and
+ * source), are passed over; null when the section has no text before the next heading. Its
+ * words, whitespace folded.
  */
 export const answerAfter = (heading: Element): string | null => {
   let collected = "";
   let words = 0;
   let visited = 0;
+  let lastText: Node | null = null;
   const started = () => collected.trim() !== "";
-  // the next node in document order after `node`'s subtree; null also when a block closes on collected text
-  const following = (node: Node): Node | null => {
+  // the next node in document order after `node`'s subtree, and whether a block closed on collected text on the way
+  const following = (node: Node): { next: Node | null; closed: boolean } => {
+    let closed = false;
     for (let current: Node | null = node; current; current = current.parentNode) {
       if (current !== node && current.nodeType === 1 && BLOCK.has((current as Element).localName) && started())
-        return null;
-      if (current.nextSibling) return current.nextSibling;
+        closed = true;
+      if (current.nextSibling) return { next: current.nextSibling, closed };
     }
-    return null;
+    return { next: null, closed };
   };
-  let node = following(heading);
-  while (node && visited++ < NODE_CAP) {
+  // a block ended on the collected text: it is the answer, unless it is a player's overlay or a
+  // dateline's source set apart ("CNN —"), which are dropped
+  const answered = (): boolean => {
+    const text = foldWhitespace(collected);
+    if (!isPlayerLine(text, lastText) && !DATELINE_SOURCE.test(text)) return true;
+    collected = "";
+    words = 0;
+    return false;
+  };
+  let step = following(heading);
+  while (step.next && visited++ < NODE_CAP) {
+    if (step.closed && answered()) break;
+    const node: Node = step.next;
     if (node.nodeType === 3) {
       collected += node.nodeValue ?? "";
+      if ((node.nodeValue ?? "").trim() !== "") lastText = node;
       words += countWords(node.nodeValue ?? "");
       if (words > WORD_CAP) break;
-      node = following(node);
+      step = following(node);
       continue;
     }
     if (node.nodeType !== 1) {
-      node = following(node);
+      step = following(node);
       continue;
     }
     const tag = (node as Element).localName;
     if (HEADING.has(tag)) break;
-    if (BLOCK.has(tag) && started()) break;
-    node = NOT_TEXT.has(tag) ? following(node) : (node.firstChild ?? following(node));
+    if (BLOCK.has(tag) && started() && answered()) break;
+    step = NOT_TEXT.has(tag)
+      ? following(node)
+      : node.firstChild
+        ? { next: node.firstChild, closed: false }
+        : following(node);
   }
   const text = foldWhitespace(collected);
-  return text === "" ? null : text;
+  if (text !== "" && !isPlayerLine(text, lastText) && !DATELINE_SOURCE.test(text)) return text;
+  return null;
 };
 
 const clipped = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);

@@ -1,6 +1,8 @@
 import { defineCheck } from "../check";
 import { readableText } from "../lib/element";
+import { contentPassages, contentSentences, excerpt, type Passage, quoted, sentencesOf } from "../lib/own-content";
 import { judgesContent } from "../lib/placeholder";
+import { countWords, type Page } from "../page";
 import { isContent, mainElementsNamed } from "./main-dom";
 
 const childCount = (element: Element, tag: string): number => {
@@ -49,9 +51,109 @@ export const listsAndTables = judgesContent(
       return {
         status: "fail",
         description: `The main content's ${words} words${heading ? ` under "${heading.length > 60 ? `${heading.slice(0, 59)}…` : heading}"` : ""} hold no list of 3 or more items and no table with header cells.`,
-        fix: `Where the ${words} words give steps, options or comparisons, put them in <ol>/<ul> lists or a <table> with <th> headers.`,
+        fix: listFix(page, words),
         evidence: [String(words), heading],
       };
     },
   }),
 );
+
+// a paragraph that opens with a list number or a step ("1.", "2)", "Step 3", "①")
+const NUMBERED = /^(?:\d{1,2}[.)]\s|step\s+\d|schritt\s+\d|étape\s+\d|[①-⑳]|\(\d{1,2}\)\s)/iu;
+// a series written into a sentence: items set apart by commas or semicolons (、 and ， in Chinese and Japanese)
+const SERIES_SEPARATOR = /[,;、，；]/u;
+const SERIES_LAST = /^(?:and|or|und|oder|et|ou|y|o|e|en|of)\s/iu;
+const SERIES_JOINED = /\s(?:and|or|und|oder|et|ou|y|o|e|en)\s/iu;
+const QUOTE_MARKS = /["“”«»„「」『』]/u;
+
+/**
+ * The number of items in the longest series a sentence runs ("a camera, a screen, speakers and
+ * Wi-Fi"; 「アート、エンターテインメント、アニメーション、マンガ」): items of up to four words set
+ * apart by separators, the last after "and" or "or" in the languages that join it so; 0 when none.
+ */
+const seriesLength = (sentence: string): number => {
+  const parts = sentence.split(SERIES_SEPARATOR).map((part) => part.trim());
+  let best = 0;
+  let run = 0;
+  for (const [index, part] of parts.entries()) {
+    const short = part !== "" && countWords(part) <= 4;
+    // "sandpaper and glue": the last two items joined inside one part close the series
+    if (index > 0 && short && SERIES_JOINED.test(part)) {
+      best = Math.max(best, run + 3);
+      run = 0;
+      continue;
+    }
+    if (index > 0 && index < parts.length - 1 && short) {
+      run++;
+      continue;
+    }
+    // the run is closed by the part after it: "and Etsy" in Latin script (else commas set apart a
+    // clause or an apposition, not items), any part in Chinese and Japanese, which join no last item
+    const closes = run > 0 && (SERIES_LAST.test(part) || /[、，]/u.test(sentence));
+    if (closes) best = Math.max(best, run + 2);
+    run = 0;
+  }
+  return best;
+};
+
+/** The text of a paragraph's lead-in: an opening <strong>/<b> before the rest of its text, or "". */
+const leadIn = (element: Element): string => {
+  const first = [...element.childNodes].find((node) => node.nodeType !== 3 || (node.nodeValue ?? "").trim() !== "");
+  if (first?.nodeType !== 1) return "";
+  const name = (first as Element).localName;
+  return name === "strong" || name === "b" ? ((first as Element).textContent ?? "").trim() : "";
+};
+
+/**
+ * A run of 3 or more consecutive paragraphs that each open with a number or a short bold lead-in
+ * followed by more text ("1. …", "<b>The styling tip:</b> …"): a list set as paragraphs. A bold
+ * question is an interview's, not a list's item.
+ */
+const paragraphRun = (passages: readonly Passage[]): Passage[] | null => {
+  let run: Passage[] = [];
+  for (const passage of passages) {
+    const lead = leadIn(passage.element);
+    const listLike =
+      NUMBERED.test(passage.text) ||
+      (lead !== "" && countWords(lead) <= 8 && !/[?？]/u.test(lead) && passage.text.length > lead.length + 10);
+    if (listLike && passage.element.localName === "p") run.push(passage);
+    else if (run.length >= 3) return run;
+    else run = [];
+  }
+  return run.length >= 3 ? run : null;
+};
+
+/** The sentence of the content with the longest series of 3 or more items, or null; a sentence quoting someone is theirs, not a list. */
+const inlineSeries = (passages: readonly Passage[]): string | null => {
+  let best: { sentence: string; items: number } | null = null;
+  for (const { text } of passages) {
+    for (const sentence of sentencesOf(text)) {
+      if (QUOTE_MARKS.test(sentence) || countWords(sentence) > 80) continue;
+      const items = seriesLength(sentence);
+      if (items >= 3 && (!best || items > best.items)) best = { sentence, items };
+    }
+  }
+  return best?.sentence ?? null;
+};
+
+/**
+ * The fix names the content's own list or table candidate: paragraphs set one after another as
+ * numbered steps or bold-led items, else the sentence that runs the longest series of items;
+ * else it says the prose holds none, so a list is the owner's to add only where the text has one.
+ */
+const listFix = (page: Page, words: number): string => {
+  const passages = contentPassages(page);
+  const run = paragraphRun(passages);
+  if (run) {
+    const heads = run.slice(0, 3).map((passage) => quoted(leadIn(passage.element) || passage.text, 40));
+    return `The ${run.length} paragraphs beginning ${heads.join(", ")}${run.length > 3 ? " …" : ""} are items of one list: set them as the <li> of an <ol> (steps) or a <ul>, or as rows of a <table> with <th> headers where they compare the same facts.`;
+  }
+  const series = inlineSeries(passages);
+  if (series)
+    return `The sentence ${quoted(series, 160)} runs a series of items: where they are options, steps or things compared, set them as a <ul>/<ol> under that sentence, or a <table> with <th> headers.`;
+  // the content's first statement: never a caption, a dateline or a headline set as a paragraph
+  const [opening] = contentSentences(page);
+  return opening
+    ? `No paragraph or sentence of the ${words} words (from ${quoted(excerpt(opening, 60), 60)} on) is set as a list's items or runs a series of them; where the text gives steps, options or comparisons, which its owner knows, set them as an <ol>/<ul> or a <table> with <th> headers.`
+    : `Where the ${words} words give steps, options or comparisons, put them in <ol>/<ul> lists or a <table> with <th> headers.`;
+};

@@ -2,6 +2,7 @@ import { defineCheck } from "../check";
 import { type JsonLdNode, jsonLd, textOf, typesOf, unreadableFix, unreadableNote } from "../lib/jsonld";
 import { htmlItems } from "../lib/microdata";
 import { countWords, foldWhitespace, type Page } from "../page";
+import { metaKeyed } from "../seo/head";
 import { documentTitle } from "../seo/title.check";
 
 // schema.org's Organization and LocalBusiness trees are large; these are the types seen on real
@@ -39,6 +40,24 @@ const siteNameInTitle = (page: Page): string | null => {
   const rest = parts.slice(0, -1).join(" ");
   if (parts.length < 2 || last === "" || countWords(last) > 5 || rest.length <= last.length) return null;
   return last;
+};
+
+/**
+ * The site's name as the page gives it, and where: the name of its Organization or WebSite
+ * JSON-LD, its og:site_name or application-name, or the end of its <title>; null when it names none.
+ */
+export const siteNameOf = (page: Page): { name: string; from: string } | null => {
+  for (const node of jsonLd(page).nodes) {
+    if (!isOrganization(node) && !typesOf(node).includes("WebSite")) continue;
+    const name = textOf(node.name)?.trim();
+    if (name) return { name, from: `its ${typesOf(node)[0]} JSON-LD` };
+  }
+  for (const key of ["og:site_name", "application-name"]) {
+    const name = foldWhitespace(metaKeyed(page, key)?.getAttribute("content") ?? "");
+    if (name) return { name, from: `its ${key}` };
+  }
+  const inTitle = siteNameInTitle(page);
+  return inTitle ? { name: inTitle, from: "the end of its <title>" } : null;
 };
 
 /** The page's own logo: an image outside its articles and lists whose src, class, id or alt says logo, as an absolute URL; or null. */

@@ -1,5 +1,9 @@
 import { defineCheck } from "../check";
 import { type JsonLdNode, jsonLd, typesOf, unreadableFix } from "../lib/jsonld";
+import { headlineOf } from "../lib/own-content";
+import type { Page } from "../page";
+import { articleFacts, hasArticleElement } from "./article-schema.check";
+import { siteNameOf } from "./organization-schema.check";
 
 const SCHEMA_ORG = /^https?:\/\/schema\.org(?:\/.*)?$/i;
 
@@ -47,7 +51,7 @@ export const structuredData = defineCheck({
       return {
         status: "fail",
         description: "The page has no JSON-LD structured data.",
-        fix: 'Describe the page in a <script type="application/ld+json"> block with "@context": "https://schema.org" and a @type (Organization, Article, Product, ...).',
+        fix: firstBlockFix(page),
         evidence: [],
       };
     }
@@ -102,3 +106,18 @@ export const structuredData = defineCheck({
     };
   },
 });
+
+/**
+ * The first block to add, with the page's own facts: an Article with its headline, byline and
+ * date when the page is set as an article, else a WebPage with its headline and URL; its site as
+ * the publisher when the page names it.
+ */
+const firstBlockFix = (page: Page): string => {
+  const site = siteNameOf(page);
+  const publisher = site ? `, and "publisher" {"@type": "Organization", "name": "${site.name}"} (${site.from})` : "";
+  if (hasArticleElement(page))
+    return `Describe the page in a <script type="application/ld+json"> block with "@context": "https://schema.org", "@type": "Article" (or NewsArticle, BlogPosting), ${articleFacts(page)}${publisher}.`;
+  const headline = headlineOf(page);
+  const url = page.finalUrl.href.replace(/#.*$/, "");
+  return `Describe the page in a <script type="application/ld+json"> block with "@context": "https://schema.org", "@type": "WebPage" (or the type it is: Article, Product, ...), ${headline ? `"name": "${headline.slice(0, 110).replace(/"/g, '\\"')}"` : `"name" (the page has no heading or title, so its owner must supply it)`}, "url": "${url}"${publisher}.`;
+};

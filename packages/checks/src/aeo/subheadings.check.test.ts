@@ -142,3 +142,16 @@ describe("subheadings", () => {
     );
   });
 });
+
+describe("subheadings: where sections could begin", () => {
+  it("names the paragraphs reached about every 300 words", () => {
+    const paragraph = (opening: string) => `<p>${opening} ${"and the text goes on about it at length ".repeat(15)}</p>`;
+    const body = ["Alpha begins", "Bravo continues", "Charlie follows", "Delta arrives", "Echo answers", "Foxtrot ends"]
+      .map(paragraph)
+      .join("");
+    const verdict = judge(subheadings, `<html><body><main><h1>Long text</h1>${body}</main></body></html>`);
+    expect(verdict.status).toBe("fail");
+    // 137 words a paragraph: the fourth and the seventh... begin past each 300 words
+    expect(verdict.fix).toMatch(/the paragraph beginning “Delta arrives/);
+  });
+});

@@ -1,5 +1,7 @@
 import { defineCheck } from "../check";
+import { contentPassages, quoted } from "../lib/own-content";
 import { judgesContent } from "../lib/placeholder";
+import { countWords, type Page } from "../page";
 import { headingList, passedOverNote, type Section, sectionsAt, subHeadings } from "./headings";
 
 // from this length a text is asked for sections; content-depth draws its line at the same count
@@ -54,7 +56,7 @@ export const subheadings = judgesContent(
         return {
           status: "fail",
           description: `The main content's ${words} words run under no h2/h3 subheading.${note}`,
-          fix: `Divide the ${words} words into sections under descriptive h2/h3 headings, one topic or question each.`,
+          fix: sectionsFix(page, words),
           evidence,
         };
       }
@@ -74,3 +76,30 @@ export const subheadings = judgesContent(
 );
 
 const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/**
+ * Where sections could begin: the paragraphs at which about every SECTIONED_WORDS words of the
+ * content a new one starts (the first paragraph after each stretch), up to four, quoted.
+ */
+const sectionStarts = (page: Page): string[] => {
+  const starts: string[] = [];
+  let run = 0;
+  for (const { text } of contentPassages(page)) {
+    const words = countWords(text);
+    if (run >= SECTIONED_WORDS && words >= 5) {
+      starts.push(text);
+      run = 0;
+    }
+    run += words;
+  }
+  return starts.slice(0, 4);
+};
+
+/** The fix: the paragraphs to put a heading before, named by their opening words; or, without paragraphs, the count. */
+const sectionsFix = (page: Page, words: number): string => {
+  const starts = sectionStarts(page);
+  if (starts.length === 0)
+    return `Divide the ${words} words into sections under descriptive h2/h3 headings, one topic or question each.`;
+  const named = starts.map((text) => quoted(text, 50)).join(", ");
+  return `Divide the ${words} words into sections of about ${SECTIONED_WORDS} words or fewer, each under an h2/h3 heading that names its topic or question: about every ${SECTIONED_WORDS} words the text reaches the paragraph${starts.length === 1 ? "" : "s"} beginning ${named}; set each heading at the nearest change of topic (an engine retrieves and cites a page section by section).`;
+};

@@ -183,3 +183,15 @@ describe("author", () => {
     expect(judge(author, microdata).description).toBe('The page names its author: itemprop="author" "Jane Doe".');
   });
 });
+
+describe("author: the byline under a headline in a layout wrapper", () => {
+  it("reads the byline of an article whose layout wrapper is named for its sidebar", () => {
+    const html = page(
+      "<title>The failure of schooling in one chart</title>",
+      `<div class="content-sidebar-wrap"><main><article><header><h1>The failure of schooling in one chart</h1><p>By <a href="/author/bw">Bushrod Washington</a><br>Published December 21, 2016</p></header><p>${"Schools are failing, and the chart shows it plainly. ".repeat(8)}</p></article></main><aside class="sidebar">Popular</aside></div>`,
+    );
+    const verdict = judge(author, html);
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toMatch(/the byline "By Bushrod Washington"/);
+  });
+});

@@ -110,3 +110,17 @@ describe("citations-outbound", () => {
     );
   });
 });
+
+describe("citations-outbound: the claims to source", () => {
+  it("names the sentences that state a figure or a finding", () => {
+    const verdict = judge(
+      citationsOutbound,
+      article(
+        "<p>The plan was announced on Monday by the city council.</p><p>The stadium will seat 35,000 people when it opens.</p>",
+      ),
+    );
+    expect(verdict.fix).toMatch(
+      /^Link the source of “The plan was announced on Monday by the city council\.” and “The stadium will seat 35,000 people when it opens\.”/,
+    );
+  });
+});

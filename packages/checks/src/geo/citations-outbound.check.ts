@@ -1,10 +1,38 @@
 import { isContent } from "../aeo/main-dom";
 import { defineCheck } from "../check";
 import { perPage } from "../lib/memo";
+import { contentSentences, quoted } from "../lib/own-content";
 import { judgesContent } from "../lib/placeholder";
 import type { Page } from "../page";
 import { ownSites } from "./publisher";
 import { siteLabelOf, siteOf } from "./site";
+import { statesQuantity } from "./statistics.check";
+
+// words that say a claim rests on a source: a study, data, a report, an announcement
+const SOURCED_CLAIM =
+  /(?<![\p{L}])(?:stud(?:y|ies)|research|report(?:s|ed)?|survey|data|analysis|poll|figures|statistics|according|announced|published|estimated?|Studie|Umfrage|Bericht|Daten|étude|enquête|rapport|données|sondage|estudio|informe|datos|encuesta)(?![\p{L}])|調査|研究|報告|発表|データ|统计|报告|数据|调查|公布/iu;
+
+/**
+ * The claims a fix asks to source, quoted as written: up to two sentences of the content that
+ * state a figure or say they rest on a study, report or announcement; else its opening sentence.
+ */
+const claimsToCite = (page: Page): { claims: string[]; kind: "figures" | "opening" } | null => {
+  const sentences = contentSentences(page);
+  const claims = sentences.filter((sentence) => statesQuantity(sentence) || SOURCED_CLAIM.test(sentence)).slice(0, 2);
+  if (claims.length > 0) return { claims, kind: "figures" };
+  const [opening] = sentences;
+  return opening ? { claims: [opening], kind: "opening" } : null;
+};
+
+const citationsFix = (page: Page, words: number, beside: string): string => {
+  const found = claimsToCite(page);
+  if (!found)
+    return `Cite your sources: link the studies, data and primary documents the claims of these ${words} words rest on, in the text where you use them${beside}.`;
+  const claims = found.claims.map((claim) => quoted(claim, 110)).join(" and ");
+  return found.kind === "figures"
+    ? `Link the source of ${claims} where the text states it: the study, data set, announcement or primary document it comes from${beside}; cite the content's other claims the same way.`
+    : `Link the primary source behind the content's opening claim, ${claims}, where the text states it (the document, data or announcement it rests on)${beside}, and cite the claims after it the same way.`;
+};
 
 // share and follow buttons inside articles link other domains without citing anything
 const SHARE_PATH =
@@ -146,7 +174,7 @@ export const citationsOutbound = judgesContent(
           sites.length === 1
             ? `The main content's ${words} words link to one other site (${list}); citing sources is a heuristic signal for AI answers.${sisterNote}`
             : `The main content's ${words} words link to no other site; citing sources is a heuristic signal for AI answers.${sisterNote}`,
-        fix: `Cite your sources: link the studies, data and primary documents the claims of these ${words} words rest on, in the text where you use them${sites.length === 1 ? `, beside ${list}` : ""}.`,
+        fix: citationsFix(page, words, sites.length === 1 ? `, beside ${list}` : ""),
         evidence,
       };
     },

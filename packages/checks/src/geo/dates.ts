@@ -257,13 +257,17 @@ const SHOWN_DATE_SPAN = 3_000;
 
 // a headline's byline and dateline follow it within a few lines ("By Meg Wagner NEW YORK DAILY NEWS Dec 16, 2016 at 1:38 pm")
 const BESIDE_HEADLINE_SPAN = 300;
+// further on, after a lead image's caption and a standfirst, only a date set right after the byline is the page's
+// (sandiegouniontribune.com's "By Jennifer Van Grove Aug. 27, 2019", 330 characters on; not a repository's "Latest commit … on Jul 7, 2020")
+const BYLINE_SPAN = 600;
+const AFTER_BYLINE = 60;
 
 /**
  * The text that follows the page's own h1 in its DOM, up to `BESIDE_HEADLINE_SPAN` characters:
  * the byline and dateline a news page sets between its headline and its text, which Readability
  * leaves out of the main content.
  */
-const besideHeadline = (page: Page): string => {
+const besideHeadline = (page: Page, span = BESIDE_HEADLINE_SPAN): string => {
   const heading = page.main.pageHeading;
   if (!heading) return "";
   const title = readableText(heading);
@@ -273,18 +277,55 @@ const besideHeadline = (page: Page): string => {
     const at = text.indexOf(title);
     if (at < 0) continue;
     const after = text.slice(at + title.length).trim();
-    if (after.length >= BESIDE_HEADLINE_SPAN || node.localName === "body") return after.slice(0, BESIDE_HEADLINE_SPAN);
+    if (after.length >= span || node.localName === "body") return after.slice(0, span);
+  }
+  return "";
+};
+
+// the opening of the content's text by which it is found again in the page
+const OPENING_KEY = 30;
+
+/**
+ * The text set just before the main content's first paragraph in the page's DOM, up to
+ * `BESIDE_HEADLINE_SPAN` characters: where a page whose headline is no h1 (an h2 titling the
+ * article, a site's logo as its only h1) sets its byline and dateline, between headline and text.
+ */
+const beforeOpening = (page: Page): string => {
+  const first = [...page.main.root.querySelectorAll("p")]
+    .map((paragraph) => readableText(paragraph))
+    .find((text) => text.length >= OPENING_KEY);
+  const key = first?.slice(0, OPENING_KEY);
+  if (!key) return "";
+  const paragraph = [...page.doc.querySelectorAll("p")].find((element) => readableText(element).startsWith(key));
+  for (let node = paragraph?.parentElement ?? null; node; node = node.parentElement) {
+    const text = readableText(node);
+    const at = text.indexOf(key);
+    if (at >= BESIDE_HEADLINE_SPAN || node.localName === "body")
+      return text.slice(Math.max(0, at - BESIDE_HEADLINE_SPAN), at);
   }
   return "";
 };
 
 /**
  * The first date the page writes out for a reader (writtenDate): in its main content, else in
- * the byline and dateline beside its headline; null when neither shows one.
+ * the byline and dateline beside its headline, else (a page with no h1 over its content) in the
+ * lines just before its text; null when none shows one.
  */
 export const shownDate = (page: Page): { written: string; iso: string } | null =>
   writtenDate(readableText(page.main.root).slice(0, SHOWN_DATE_SPAN), page.scannedAt) ??
-  writtenDate(besideHeadline(page), page.scannedAt);
+  writtenDate(besideHeadline(page), page.scannedAt) ??
+  writtenDate(afterByline(page), page.scannedAt) ??
+  (page.main.pageHeading ? null : writtenDate(beforeOpening(page), page.scannedAt));
+
+/** The words right after the first byline ("By Jane Doe") in the text that follows the page's h1, or "". */
+const afterByline = (page: Page): string => {
+  const after = besideHeadline(page, BYLINE_SPAN);
+  const byline = /(?:^|\s)(?:By|by|BY|Par|Por|Von|Door|Di)\s+\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){0,3}/u.exec(
+    after,
+  );
+  // from the byline on: its name may run into the date's month ("By Jennifer Van Grove Aug. 27, 2019")
+  return byline ? after.slice(byline.index, byline.index + byline[0].length + AFTER_BYLINE) : "";
+};
 
 /** "2026-03-01" */
 export const isoDay = (date: Date): string => date.toISOString().slice(0, 10);

@@ -1,4 +1,8 @@
+import { siteNameOf } from "../aeo/organization-schema.check";
 import { defineCheck } from "../check";
+import { contentSentences, excerpt, headlineOf, navigationLinks } from "../lib/own-content";
+import { foldWhitespace, type Page } from "../page";
+import { metaNamed } from "../seo/head";
 import { llmsTxtFile } from "./llms-file";
 
 const NOTE =
@@ -38,8 +42,31 @@ export const llmsTxt = defineCheck({
     return {
       status: "warn",
       description: `${found.why}. ${NOTE}`,
-      fix: `Publish ${resource.url} as text/plain or text/markdown: '# Site name', a '> one-paragraph summary', then '## Section' headings listing '- [Page](url): note' links to your key pages.`,
+      fix: outlineFix(page, resource.url),
       evidence: [resource.url, String(resource.status), found.why],
     };
   },
 });
+
+/**
+ * The file to publish, outlined from the page itself (as the llms.txt generator writes it): an
+ * H1 with the site's name, a `>` summary from its meta description or content's opening, and the
+ * key pages its navigation links; what the page does not give, its owner must supply.
+ */
+const outlineFix = (page: Page, url: string): string => {
+  const site = siteNameOf(page);
+  const description = foldWhitespace(metaNamed(page, "description")?.getAttribute("content") ?? "");
+  const opening = contentSentences(page)[0] ?? "";
+  const summary = description
+    ? `'> ${excerpt(description, 100)}' (the page's meta description)`
+    : opening
+      ? `'> ${excerpt(opening, 100)}' (the content's opening; better, a summary of the whole site)`
+      : "a '> one-paragraph summary' of the site (the page has none to start from, so its owner must write it)";
+  const nav = navigationLinks(page, 4);
+  const headline = headlineOf(page);
+  const links =
+    nav.length > 0
+      ? `'## Sections' listing the key pages its navigation links, ${nav.map((link) => `'- [${excerpt(link.text, 30)}](${link.url})'`).join(", ")}${headline ? `, and this page as '- [${excerpt(headline, 50)}](${page.finalUrl.href.replace(/#.*$/, "")})'` : ""}`
+      : `'## Sections' listing the site's key pages as '- [Page](url): note' (the page links none in a navigation, so its owner must choose them)`;
+  return `Publish ${url} as text/plain or text/markdown: ${site ? `'# ${excerpt(site.name, 40)}' (the site's name, from ${site.from})` : "'# ' and the site's name (the page names none, so its owner must supply it)"}, ${summary}, then ${links}.`;
+};

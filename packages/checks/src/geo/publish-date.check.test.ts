@@ -148,3 +148,38 @@ describe("publish-date", () => {
     expect(alone.description).toContain("created 2019-01-01 (JSON-LD dateCreated)");
   });
 });
+
+describe("publish-date: the date shown above a content with no h1", () => {
+  it("reads the date set between an h2 headline and the text, and proposes it", () => {
+    const html = withHead(
+      "<title>A dating app</title>",
+      `<div class="hd"><h2 class="title">A dating app that matches what you hate</h2></div><div class="bd"><div class="author"><span class="name">Xie</span><span class="date">2017-03-01 14:27:02</span></div><div class="detail"><p>${"People always find something to say about the things they hate, and the app knows it. ".repeat(6)}</p><p>${"It offers thousands of topics to judge, from music to food and sleep. ".repeat(6)}</p></div></div>`,
+    );
+    const verdict = judge(publishDate, html);
+    expect(verdict.status).toBe("fail");
+    expect(verdict.description).toMatch(/It shows the date "2017-03-01" as plain text/);
+    expect(verdict.fix).toMatch(/<time datetime="2017-03-01">/);
+  });
+
+  it("reads the date set right after the byline past a caption and a standfirst, and no other date that far", () => {
+    const caption = `<p class="caption">${"A rendering of the proposed stadium by the river, seen from the north bank. ".repeat(3)}</p>`;
+    const standfirst = `<h2>${"The athletics department is soliciting bids for a firm to run it ".repeat(2)}</h2>`;
+    const text = `<p>${"The university wants its proposed stadium to be a beacon for high-profile events. ".repeat(6)}</p>`;
+    const dated = judge(
+      publishDate,
+      withHead(
+        "<title>SDSU wants an operator</title>",
+        `<article><h1>SDSU wants an operator</h1>${caption}${standfirst}<div class="byline"><div>By Jennifer Van Grove</div><div>Aug. 27, 2019</div></div>${text}</article>`,
+      ),
+    );
+    expect(dated.description).toMatch(/It shows the date "Aug\. 27, 2019" as plain text/);
+    const commit = judge(
+      publishDate,
+      withHead(
+        "<title>SDSU wants an operator</title>",
+        `<article><h1>SDSU wants an operator</h1>${caption}${standfirst}<aside>Latest commit on Jul 7, 2020</aside>${text}</article>`,
+      ),
+    );
+    expect(commit.description).not.toMatch(/It shows the date/);
+  });
+});

@@ -14,7 +14,8 @@ describe("quotations", () => {
       quotations,
       `<html><body><article><h1>Report</h1>${prose}<div class="social fb-embed"><blockquote>Our page on Facebook, follow it now.</blockquote></div><aside class="related"><blockquote>Tomorrow belongs to those who plan.</blockquote></aside></article></body></html>`,
     );
-    expect(verdict.fix).toMatch(/^Quote an expert or a primary source on "Report"/);
+    // no quotation of the article's own: the fix names the claim the content opens with
+    expect(verdict.fix).toMatch(/^Support the content's opening claim, “A long paragraph of the report/);
   });
 
   it("never asks for a quotation the page has: one the extraction left out of the article is to be moved in", () => {
@@ -130,5 +131,51 @@ describe("quotations", () => {
       article('<p>The crowd waited.</p><p>"Now we are feeling what not having hope feels like," she said.</p>'),
     );
     expect(unnamed.status).toBe("fail");
+  });
+});
+
+describe("quotations: interviews and reported speech", () => {
+  const para = (text: string) => `<p>${text}</p>`;
+
+  it("passes an interview set as a transcript: the interviewee's answers are quotations of a named speaker", () => {
+    const html = article(
+      [
+        para("DIE ZEIT: Herr Kühnert, Sie nennen sich einen Sozialisten. Was verstehen Sie darunter?"),
+        para("Kevin Kühnert: Das ist erst mal ein Nichteinverständnis mit der Wirtschaftsordnung, wie sie heute ist."),
+        para("ZEIT: Das klingt etwas blumig. Unterschreiben Sie die klassische Definition?"),
+        para("Kühnert: Wenn wir Sozialismus sagen, haben wir oft Bilder aus der Marxschen Zeit vor uns."),
+      ].join(""),
+    );
+    const verdict = judge(quotations, html);
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toMatch(/an interview: 2 answers by Kevin Kühnert to the questions of DIE ZEIT/);
+  });
+
+  it("passes an interview set as questions in bold each answered in its paragraph, naming the headline's person", () => {
+    const qa = (question: string) =>
+      `<p><b>${question}</b><br> They are aspirational stories that are a fusion of different elements, and I love them.</p>`;
+    const html = `<html><body><article><h1>Greg Berlanti Knows the Secret to Superhero TV</h1><p>An introduction of the showrunner and his four shows, long enough to read.</p>${qa("Is that part of what makes superhero stories unique?")}${qa("Is TV a better medium?")}${qa("What comics did you read?")}</article></body></html>`;
+    const verdict = judge(quotations, html);
+    expect(verdict.status).toBe("pass");
+    expect(verdict.description).toMatch(/an interview: 3 answers by Greg Berlanti to questions set in bold/);
+  });
+
+  it("does not take labelled list items that ask nothing for an interview", () => {
+    const item = (n: number) =>
+      para(`The statement: shirt number ${n} says what it says, loudly and clearly.`) +
+      para(`The styling tip: wear shirt number ${n} with a high waist and bare shoulders.`);
+    const verdict = judge(quotations, article(item(1) + item(2) + item(3)));
+    expect(verdict.status).toBe("fail");
+  });
+
+  it("names the reported speech to give in the speaker's own words", () => {
+    const html = article(
+      para(
+        "Houston has promoted its offensive coordinator to become the school's next head coach, the school announced on Friday.",
+      ) + para("He had been the offensive coordinator for the past two seasons under the former head coach."),
+    );
+    const verdict = judge(quotations, html);
+    expect(verdict.status).toBe("fail");
+    expect(verdict.fix).toMatch(/^Give the words behind “Houston has promoted its offensive coordinator/);
   });
 });

@@ -3,6 +3,7 @@ import { isContent } from "../aeo/main-dom";
 import { defineCheck } from "../check";
 import { isHiddenByMarkup, isInert, readableText } from "../lib/element";
 import { perPage } from "../lib/memo";
+import { contentPassages, contentSentences, type Passage, quoted } from "../lib/own-content";
 import { judgesContent } from "../lib/placeholder";
 import type { Page } from "../page";
 import { proseText } from "./statistics.check";
@@ -158,6 +159,81 @@ const attributedQuote = perPage((page: Page): string | null => {
 
 const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 3)}...` : text);
 
+// a speaker's label opening a paragraph of a transcript: "Kevin Kühnert: …", "DIE ZEIT: …", "Q: …"
+const SPEAKER_LABEL = /^(\p{Lu}[\p{L}.'’ -]{0,30}?)\s?[:：]\s+\S/u;
+// an interview reads as one: at least this many questions and answers
+const MIN_EXCHANGES = 3;
+
+type Interview = { speaker: string; answers: number; questions: string; first: string };
+
+/** The text of a paragraph's opening <b>/<strong>, or "". */
+const boldLead = (element: Element): string => {
+  const first = [...element.childNodes].find((node) => node.nodeType !== 3 || (node.nodeValue ?? "").trim() !== "");
+  return first && first.nodeType === 1 && ["b", "strong"].includes((first as Element).localName)
+    ? readableText(first as Element)
+    : "";
+};
+
+/**
+ * Transcript form: paragraphs opened by the labels of two speakers who take turns ("DIE ZEIT: …",
+ * "Kevin Kühnert: …", "ZEIT: …", "Kühnert: …"; a label is known by its last word), two exchanges
+ * or more, one of whom asks; the interviewee is the speaker with the more words. Labels of three
+ * or more kinds, or of two that ask nothing ("The statement:", "The styling tip:"), are a
+ * list's, not a conversation's.
+ */
+const labelledInterview = (passages: readonly Passage[]): Interview | null => {
+  const turns: Array<{ speaker: string; label: string; said: string }> = [];
+  for (const { text } of passages) {
+    const label = SPEAKER_LABEL.exec(text)?.[1]?.trim();
+    if (!label || label.split(" ").length > 4) continue;
+    const speaker = (label.split(" ").at(-1) ?? label).toLowerCase();
+    turns.push({ speaker, label, said: text.slice(text.indexOf(label) + label.length).replace(/^\s?[:：]\s*/u, "") });
+  }
+  const speakers = [...new Set(turns.map((turn) => turn.speaker))];
+  if (speakers.length !== 2 || turns.length < 4) return null;
+  if (turns.some((turn, index) => index > 0 && turn.speaker === turns[index - 1]?.speaker)) return null;
+  const wordsOf = (speaker: string) =>
+    turns.filter((turn) => turn.speaker === speaker).reduce((sum, turn) => sum + turn.said.split(/\s+/).length, 0);
+  const [interviewee, interviewer] = [...speakers].sort((a, b) => wordsOf(b) - wordsOf(a));
+  const answers = turns.filter((turn) => turn.speaker === interviewee);
+  // an interviewer asks: half their turns or more hold a question ("The statement: …" of a list asks nothing)
+  const asked = turns.filter((turn) => turn.speaker === interviewer);
+  if (asked.filter((turn) => /[?？]/u.test(turn.said)).length * 2 < asked.length) return null;
+  // the speaker as first labelled, in full ("Kevin Kühnert")
+  const named = (speaker: string | undefined) => turns.find((turn) => turn.speaker === speaker)?.label ?? "";
+  return {
+    speaker: named(interviewee),
+    answers: answers.length,
+    questions: `the questions of ${named(interviewer)}`,
+    first: answers[0]?.said ?? "",
+  };
+};
+
+/** Q&A form: paragraphs opened by a question in bold and answered after it in the same paragraph. */
+const boldInterview = (page: Page, passages: readonly Passage[]): Interview | null => {
+  const answers: string[] = [];
+  for (const { element, text } of passages) {
+    const lead = boldLead(element);
+    if (lead === "" || text.length <= lead.length + 20) continue;
+    if (/[?？]\s*$/u.test(lead)) answers.push(text.slice(lead.length).trim());
+  }
+  if (answers.length < MIN_EXCHANGES) return null;
+  // the interviewee: the person the headline names ("Greg Berlanti Knows the Secret…"), when it names one
+  const heading = page.main.heading ? readableText(page.main.heading) : "";
+  const speaker = NAMED_PERSON.exec(heading)?.[0] ?? "";
+  return { speaker, answers: answers.length, questions: "questions set in bold", first: answers[0] ?? "" };
+};
+
+/**
+ * An interview: its answers are the quoted words of a named speaker, set as a transcript
+ * ("Kühnert: …" after "DIE ZEIT: …") or as questions in bold each followed by its answer. A
+ * quotation needs no quotation marks there: the form itself attributes every answer.
+ */
+const interviewOf = perPage((page: Page): Interview | null => {
+  const passages = contentPassages(page);
+  return labelledInterview(passages) ?? boldInterview(page, passages);
+});
+
 /**
  * Reads the main content (page.ts: never navigation, sidebars or widgets) for a quotation (GEO,
  * Aggarwal et al. 2024: quotation addition raised visibility in generative answers the most): a
@@ -189,6 +265,14 @@ export const quotations = judgesContent(
           evidence: [text],
         };
       }
+      const interview = interviewOf(page);
+      if (interview) {
+        return {
+          status: "pass",
+          description: `The main content is an interview: ${interview.answers} answers${interview.speaker ? ` by ${interview.speaker}` : ""} to ${interview.questions}, the first: "${clip(interview.first, 80)}".`,
+          evidence: [interview.speaker, interview.first],
+        };
+      }
       const attributed = attributedQuote(page);
       if (attributed) {
         // the quotation, shortened, and its attribution in full: the speaker is the evidence
@@ -216,12 +300,40 @@ export const quotations = judgesContent(
       return {
         status: "fail",
         description: `The main content's ${words} word${words === 1 ? "" : "s"}${heading ? ` under "${clip(heading, 60)}"` : ""} quote no one: no <blockquote>, no <q>, no quotation attributed to a speaker; quotations are a heuristic signal for AI answers.`,
-        fix: `Quote an expert or a primary source ${heading ? `on "${clip(heading, 60)}" ` : ""}in the ${words} words of the main content, in a <blockquote> or <q>, and name the speaker.`,
+        fix: quotationsFix(page, words, heading),
         evidence: [String(words), heading],
       };
     },
   }),
 );
+
+// reported speech: a sentence that says someone said something, without their words in quotation
+// marks (the verbs that cannot be a noun or another word: not "states", "notes", "so")
+const REPORTED = new RegExp(
+  [
+    String.raw`(?<![\p{L}])(?:said|says|told|explained|announced|argued|claimed|insisted|warned|according to|a déclaré|a annoncé|a expliqué|selon|dijo|afirmó|según|sagte|erklärte|laut|disse|afirmou|segundo|zei|volgens|ha detto|secondo)(?![\p{L}])`,
+    "と(?:述べ|語っ|話し|説明し|明らかにし|発表し)",
+    "(?:表示|称|说)[，,：:]",
+  ].join("|"),
+  "iu",
+);
+const QUOTE_MARK = /["“”«»„「」『』]/u;
+
+/**
+ * The fix: the content's reported speech to give in the speaker's words (its first sentence
+ * saying what someone said, announced or found, with no quotation in it), else the claim it
+ * opens with, to support with a named expert's or primary source's words; quoted as written.
+ */
+const quotationsFix = (page: Page, words: number, heading: string): string => {
+  const sentences = contentSentences(page);
+  const reported = sentences.find((sentence) => REPORTED.test(sentence) && !QUOTE_MARK.test(sentence));
+  if (reported)
+    return `Give the words behind ${quoted(reported, 120)} as they were said or written, in a <q> or <blockquote> beside the speaker's name, rather than only reporting them.`;
+  const [opening] = sentences;
+  if (opening)
+    return `Support the content's opening claim, ${quoted(opening, 120)}, with the words of a named expert or primary source, in a <blockquote> or <q> with the speaker's name beside it.`;
+  return `Quote an expert or a primary source ${heading ? `on "${clip(heading, 60)}" ` : ""}in the ${words} words of the main content, in a <blockquote> or <q>, and name the speaker.`;
+};
 
 /**
  * A `<blockquote>` or `<q>` of the article the main content was extracted from (its `<article>`,

@@ -132,3 +132,22 @@ describe("statistics", () => {
     expect(japanese.evidence).toEqual(["三千万円"]);
   });
 });
+
+describe("statistics: the claim to give a figure", () => {
+  it("names the first claim that states an amount only in words", () => {
+    const verdict = judge(
+      statistics,
+      article(
+        "<p>The team opened a new office this spring.</p><p>Many customers have switched to the new plan since then.</p>",
+      ),
+    );
+    expect(verdict.fix).toMatch(/^Give the figure behind “Many customers have switched to the new plan since then\.”/);
+  });
+
+  it("names the opening claim when no sentence suggests an amount", () => {
+    const verdict = judge(statistics, article("<p>The team opened a new office in the old harbour this spring.</p>"));
+    expect(verdict.fix).toMatch(
+      /^Back the content's opening claim, “The team opened a new office in the old harbour this spring\.”/,
+    );
+  });
+});

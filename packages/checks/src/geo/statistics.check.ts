@@ -1,6 +1,7 @@
 import { defineCheck } from "../check";
 import { readableText } from "../lib/element";
 import { perPage } from "../lib/memo";
+import { firstSentence, quoted } from "../lib/own-content";
 import { judgesContent } from "../lib/placeholder";
 import { foldWhitespace, type Page } from "../page";
 
@@ -187,6 +188,38 @@ export const quantities = perPage((page: Page): string[] => [
   ),
 ]);
 
+// QUANTITY is global (matchAll); a copy without the flag tests one sentence
+const QUANTITY_ONE = new RegExp(QUANTITY.source, "iu");
+
+/** Whether a sentence states a quantitative fact, as the check counts them. */
+export const statesQuantity = (sentence: string): boolean => QUANTITY_ONE.test(sentence);
+
+// words that state an amount without giving it: the claims a figure would make quotable
+const VAGUE_AMOUNT = new RegExp(
+  [
+    String.raw`(?<![\p{L}])(?:many|most|fewer|several|numerous|majority|minority|thousands|millions|dozens|hundreds|lots|plenty|huge|massive|vast|records?|soared|soaring|surged?|plunged?|increas(?:e|ed|es|ing)|decreas(?:e|ed|es|ing)|doubled|tripled|grew|largest|biggest)(?![\p{L}])`,
+    String.raw`(?<![\p{L}])(?:viele|meisten|mehrere|zahlreiche|Mehrheit|beaucoup|plupart|plusieurs|nombreux|nombreuses|majorité|hausse|baisse|muchos|muchas|mayoría|varios|aumento)(?![\p{L}])`,
+    "多く|多数|大半|大幅|増加|減少|急増|拡大|過去最|大量|很多|许多|大多数|增长|下降|大幅|显著",
+  ].join("|"),
+  "iu",
+);
+
+/**
+ * The claims a fix asks to back with figures: the first sentence of the content that states an
+ * amount in words ("many", "most", "rose", 多く), else its first sentence (the claim the page
+ * opens with), quoted as written; or null for a content with no sentence.
+ */
+const claimToQuantify = (page: Page): { sentence: string; vague: boolean } | null => {
+  // a sentence already giving a number, or quoting someone, is not the page's own claim to quantify
+  const vague = firstSentence(
+    page,
+    (sentence) => VAGUE_AMOUNT.test(sentence) && !/[\d０-９"“”«»„「」]/u.test(sentence) && !QUANTITY_ONE.test(sentence),
+  );
+  if (vague) return { sentence: vague, vague: true };
+  const opening = firstSentence(page);
+  return opening ? { sentence: opening, vague: false } : null;
+};
+
 /**
  * Reads the prose of the main content (`proseText`: never navigation, sidebars, widgets or
  * code) for quantitative facts (GEO, Aggarwal et al. 2024: adding statistics raised visibility
@@ -225,9 +258,19 @@ export const statistics = judgesContent(
           found.length > 0
             ? `The main content's ${words} state${page.main.words === 1 ? "s" : ""} only ${found.length} quantitative fact${found.length === 1 ? "" : "s"} (${sample}); 3 or more is the aim (a heuristic from GEO research).`
             : `The main content's ${words} state${page.main.words === 1 ? "s" : ""} no figure: no number with a unit, amount or percentage, in digits or in words (years and code do not count).`,
-        fix: `Back the claims of these ${words} with concrete figures (percentages, amounts, counts, measurements) and name their source; generative answers favour quotable facts.`,
+        fix: statisticsFix(page, words),
         evidence: found,
       };
     },
   }),
 );
+
+/** The fix: the page's own claim to give a figure, with its source; or, on a content with no sentence, the words to back. */
+const statisticsFix = (page: Page, words: string): string => {
+  const claim = claimToQuantify(page);
+  if (!claim)
+    return `Back the claims of these ${words} with concrete figures (percentages, amounts, counts, measurements) and name their source; generative answers favour quotable facts.`;
+  return claim.vague
+    ? `Give the figure behind ${quoted(claim.sentence, 120)} (the amount its words only suggest: a count, percentage or measurement) and name its source; do the same for the content's other claims of size or change. Generative answers favour quotable facts.`
+    : `Back the content's opening claim, ${quoted(claim.sentence, 120)}, and the claims after it with concrete figures (counts, amounts, percentages, measurements) and name their source; generative answers favour quotable facts.`;
+};

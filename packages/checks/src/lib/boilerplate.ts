@@ -117,7 +117,9 @@ export const boilerplateOf = (element: Element, stop: Element | null = null, sit
   }
   if (CONTENT_TAGS.has(tag) || tag === "body" || tag === "html") return null;
   const word = widgetWordOf(element);
-  return word ? { reason: `a "${word}" block`, byName: true } : null;
+  // a wrapper that holds the page's <main> is its layout ("content-sidebar-wrap"): no widget holds the main content
+  if (!word || element.querySelector("main, [role=main]") !== null) return null;
+  return { reason: `a "${word}" block`, byName: true };
 };
 
 /** `boilerplateOf`'s reason alone. */

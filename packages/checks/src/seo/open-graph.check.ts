@@ -33,6 +33,14 @@ const tagFor = (page: Page, key: (typeof REQUIRED)[number]): string => {
       ? tag(summaryOf(opening), "the content's opening")
       : `<meta property="og:description">: the page has no paragraph to sum it up, so its owner must supply one`;
   }
+  const image = contentImageOf(page);
+  return image
+    ? tag(image, "the content's first image")
+    : `<meta property="og:image">: the content shows no image, so its owner must supply one (1200 × 630 px)`;
+};
+
+/** The main content's first image not marked decorative, as an absolute URL; or null. */
+export const contentImageOf = (page: Page): string | null => {
   for (const image of page.main.root.querySelectorAll("img[src]")) {
     const src = (image.getAttribute("src") ?? "").trim();
     // an image marked decorative (alt="") shows nothing of the page: no preview
@@ -40,10 +48,10 @@ const tagFor = (page: Page, key: (typeof REQUIRED)[number]): string => {
     // a script written into src by a broken template (src="if(this.src!=…)") is no address
     if (/[\s'"();]/.test(src)) continue;
     try {
-      return tag(new URL(src, page.finalUrl).href, "the content's first image");
+      return new URL(src, page.finalUrl).href;
     } catch {}
   }
-  return `<meta property="og:image">: the content shows no image, so its owner must supply one (1200 × 630 px)`;
+  return null;
 };
 
 /**

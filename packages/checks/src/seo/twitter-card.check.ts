@@ -1,6 +1,8 @@
 import { defineCheck } from "../check";
-import { foldWhitespace } from "../page";
-import { metaKeyed } from "./head";
+import { foldWhitespace, type Page } from "../page";
+import { metaKeyed, quote } from "./head";
+import { contentImageOf } from "./open-graph.check";
+import { documentTitle } from "./title.check";
 
 /**
  * `<meta name="twitter:card">` chooses how X (Twitter) previews a shared link; without it X
@@ -20,8 +22,26 @@ export const twitterCard = defineCheck({
     return {
       status: "fail",
       description: `The page has no twitter:card meta tag${image ? " (it has an og:image to show in one)" : ""}.`,
-      fix: `Add <meta name="twitter:card" content="${image ? "summary_large_image" : "summary"}"> (X reads og:title, og:description and og:image for the rest${image ? "" : "; add an og:image for a large card"}).`,
+      fix: cardFix(page, image),
       evidence: [image ? "og:image" : ""],
     };
   },
 });
+
+/**
+ * The card to declare, with what X will show of the page: its og:image (else the content's first
+ * image, as twitter:image) under its og:title or <title>; a summary card when it shows no image.
+ */
+const cardFix = (page: Page, ogImage: string): string => {
+  const ogTitle = foldWhitespace(metaKeyed(page, "og:title")?.getAttribute("content") ?? "");
+  const title = ogTitle || foldWhitespace(documentTitle(page)?.textContent ?? "");
+  const titled = title
+    ? ` under ${ogTitle ? "its og:title" : "its <title>"} "${quote(title, 70)}"`
+    : " (the page has no title: its owner must supply an og:title)";
+  if (ogImage)
+    return `Add <meta name="twitter:card" content="summary_large_image"> in the <head>: X then shows the page's og:image (${quote(ogImage, 100)})${titled}.`;
+  const image = contentImageOf(page);
+  if (image)
+    return `Add <meta name="twitter:card" content="summary_large_image"> and <meta name="twitter:image" content="${image.replace(/"/g, "&quot;")}"> (the content's first image) in the <head>: X then shows it${titled}.`;
+  return `Add <meta name="twitter:card" content="summary"> in the <head>: X then shows a small card${titled}; the content shows no image, so for a large card its owner must supply one (og:image).`;
+};

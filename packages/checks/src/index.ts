@@ -8,6 +8,7 @@ export * from "./aeo/organization-schema.check";
 export * from "./aeo/qa-pairs";
 export * from "./aeo/structured-data.check";
 export { agenticChecks } from "./agentic";
+export { AXE_UNFINISHED } from "./agentic/agent-accessibility-tree.check";
 export * from "./agentic/ai-catalog";
 export { CLS_GOOD, CLS_POOR } from "./agentic/layout-shift.check";
 export { formLabel } from "./agentic/webmcp.check";

@@ -1,5 +1,6 @@
 import { CommonConfig, parseConfig } from "@scan/platform";
-import { ScanSettings } from "@scan/scanner";
+// the settings alone: a run through the API never loads the scanner and its browser driver
+import { ScanSettings } from "@scan/scanner/settings";
 import { z } from "zod";
 
 const optional = <T extends z.ZodType>(schema: T) =>

@@ -44,11 +44,18 @@ import { type ReadPages, readAuditPages, writeParts, writePartsToFile } from "./
 import { loadConfig } from "./config";
 import { DEFAULT_CONFIG_FILE, loadConfigFile } from "./config-file";
 import { assertionFlags, FlagError } from "./flags";
-import { scanInProcess } from "./in-process";
+import type * as InProcess from "./in-process";
 import { pageFailureOf } from "./page-failure";
 import { createProgress } from "./progress";
 import { formatSummary } from "./summary";
 import { visibilityCommand } from "./visibility";
+
+/**
+ * The in-process scan (the browser pool, Playwright's driver and the capture) is loaded only by a
+ * run that scans in-process, not by one through the API.
+ */
+const scanInProcess: typeof InProcess.scanInProcess = (...args) =>
+  (require("./in-process") as typeof InProcess).scanInProcess(...args);
 
 const FORMATS = ["text", "json", "csv", "junit", "sarif"] as const;
 type Format = (typeof FORMATS)[number];

@@ -93,6 +93,11 @@ export type LayoutShiftCapture = z.infer<typeof LayoutShiftCapture>;
  */
 export const AgentCapture = z.object({
   axe: z.object({ version: z.string(), violations: z.array(AxeViolation) }).nullable(),
+  /**
+   * axe is null because it had not finished in the time the scan had left for it (a page or a
+   * machine that busy): that time in ms. Absent when axe finished, or could not run at all.
+   */
+  axeUnfinishedAfterMs: z.number().int().nonnegative().optional(),
   webmcp: WebMcpCapture.nullable(),
   layoutShift: LayoutShiftCapture.nullable(),
 });

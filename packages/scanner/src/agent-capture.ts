@@ -74,9 +74,16 @@ export type AgentRecorder = {
   finish: (timeoutMs: number) => Promise<AgentCapture>;
 };
 
-const within = <T>(promise: Promise<T>, ms: number): Promise<T | null> =>
+/** detaching from an idle page takes milliseconds */
+const DETACH_TIMEOUT_MS = 1000;
+
+/** what `within` answers when the time ran out, where that must be told apart from a failure */
+const UNFINISHED = Symbol("unfinished");
+
+/** the promise's value; null when it failed; `timedOut` when `ms` ran out first */
+const within = <T, U>(promise: Promise<T>, ms: number, timedOut: U): Promise<T | U | null> =>
   new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(null), ms);
+    const timer = setTimeout(() => resolve(timedOut), ms);
     promise.then(
       (value) => {
         clearTimeout(timer);
@@ -149,6 +156,7 @@ export const startAgentCapture = async (page: Page): Promise<AgentRecorder> => {
             typeof (document as { modelContext?: unknown }).modelContext !== "undefined",
         ),
         left(),
+        null,
       );
       const webmcp: WebMcpCapture | null =
         exposed === null
@@ -158,9 +166,12 @@ export const startAgentCapture = async (page: Page): Promise<AgentRecorder> => {
               tools: protocolKnowsWebMcp && exposed ? [...tools.values()] : [],
               formIssues: protocolKnowsWebMcp && exposed ? [...formIssues.values()] : [],
             };
-      const layoutShift = await within(page.evaluate(measureLayoutShift), left());
-      const axe = await within(runAxe(page), left());
-      await session.detach().catch(() => undefined);
+      const layoutShift = await within(page.evaluate(measureLayoutShift), left(), null);
+      const axeGivenMs = left();
+      const axe = await within(runAxe(page), axeGivenMs, UNFINISHED);
+      // a page still busy with axe answers the detach only when axe ends: the context's close ends it
+      await within(session.detach(), Math.min(left(), DETACH_TIMEOUT_MS), null);
+      if (axe === UNFINISHED) return { axe: null, axeUnfinishedAfterMs: Math.round(axeGivenMs), webmcp, layoutShift };
       return { axe, webmcp, layoutShift };
     },
   };

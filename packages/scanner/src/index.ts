@@ -8,4 +8,5 @@ export * from "./http-fetch";
 export * from "./scan-page";
 export * from "./scanner";
 export * from "./served-reader";
+export * from "./settings";
 export * from "./site-files";

@@ -13,6 +13,9 @@ import { agentCaptureOf, plural } from "./render-capture";
  * a stylesheet hides is judged as visible here (axe skips hidden elements for some rules);
  * the fixture pages agree (tests/lighthouse-agentic-agreement.test.ts).
  */
+/** how a skip for want of time begins: a run that did not finish says nothing of the page's controls */
+export const AXE_UNFINISHED = "Not measured: axe-core had not finished in the";
+
 export const agentAccessibilityTree = defineCheck({
   id: "agent-accessibility-tree",
   category: "geo",
@@ -23,7 +26,13 @@ export const agentAccessibilityTree = defineCheck({
   run: (page) => {
     const found = agentCaptureOf(page);
     if ("why" in found) return { status: "skip", description: `Not measured: ${found.why}.` };
-    const { axe } = found.capture;
+    const { axe, axeUnfinishedAfterMs } = found.capture;
+    // a verdict is never guessed from a run that did not finish: the time it had is said instead
+    if (!axe && axeUnfinishedAfterMs !== undefined)
+      return {
+        status: "skip",
+        description: `${AXE_UNFINISHED} ${(axeUnfinishedAfterMs / 1000).toFixed(1)} s the scan had left for it (a page or machine this busy); scan again for a verdict.`,
+      };
     if (!axe)
       return { status: "skip", description: "axe-core could not run in the rendered page (its scripts kept it busy)." };
     if (axe.violations.length === 0) {

@@ -43,6 +43,15 @@ describe("agent-accessibility-tree", () => {
     expect(verdict.fix).toMatch(/Buttons must have discernible text \(#buy\)/);
   });
 
+  it("skips when axe had not finished in the time the scan had left, saying how long it had", () => {
+    const verdict = judge(agentAccessibilityTree, PAGE, with_({ axe: null, axeUnfinishedAfterMs: 17_250 }));
+    expect(verdict.status).toBe("skip");
+    expect(verdict.description).toMatch(/^Not measured: axe-core had not finished in the 17\.3 s the scan had left/);
+    // axe that could not run at all is a different skip
+    const failed = judge(agentAccessibilityTree, PAGE, with_({ axe: null }));
+    expect(failed.description).toMatch(/could not run/);
+  });
+
   it("skips when the render was not measured, saying why", () => {
     const verdict = judge(agentAccessibilityTree, PAGE, { rendered: false });
     expect(verdict.status).toBe("skip");

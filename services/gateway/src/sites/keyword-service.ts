@@ -4,7 +4,6 @@ import {
   type KeywordImportResult,
   type KeywordListQuery,
   type KeywordView,
-  keywordTrend,
   offsetOf,
   pageMeta,
   type RecordKeywordRequest,

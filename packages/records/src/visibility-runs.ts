@@ -200,7 +200,9 @@ export const claimSample = (db: Db, sampleId: string, budget: BudgetCheck): Prom
       return { claimed: false, reason: "ended" };
     }
     if (budget.capUsd !== null) {
-      await tx.$queryRaw`SELECT 1 FROM "workspaces" WHERE "id" = ${sample.run.workspaceId}::uuid FOR UPDATE`;
+      // NO KEY UPDATE: claims still queue on it one at a time, but rows that only reference the
+      // workspace (a scan being queued, a citation track) take KEY SHARE, which FOR UPDATE blocked
+      await tx.$queryRaw`SELECT 1 FROM "workspaces" WHERE "id" = ${sample.run.workspaceId}::uuid FOR NO KEY UPDATE`;
       // this sample's own reservation (a claim again after a lost worker) is not counted twice
       const spent = (await spentSince(tx, sample.run.workspaceId, budget.since)) - sample.reservedUsd;
       if (spent + budget.projectedUsd > budget.capUsd)

@@ -12,7 +12,9 @@
  * - the run's wall time (created to completed), and answers a minute per worker process, with a
  *   95 % interval over the run's whole minutes;
  * - interactive quick scans (POST /api/v1/scan, waiting) against the local page while the run is
- *   under way, against the same scans with the queue idle: p50 and p95 (target ≤ 1.5×);
+ *   under way, against the same scans with the queue idle before the run and again after it (the
+ *   machine's load may change meanwhile): p50 and p95 (target ≤ 1.5×), and the scans during the
+ *   run by minute of the run, with the load at that minute;
  * - the machine's load (`uptime`) before, during and after.
  * Checks that every sample was answered and stored once and that the run's spend is the sum of
  * its samples'. Prints the results and writes them as JSON.
@@ -223,11 +225,16 @@ const main = async () => {
     // a worker's first scans pay for its warm-up: not part of either measurement
     for (let i = 0; i < 3 * workerCount; i++) await probe();
     say(`${args["idle-probes"]} interactive quick scans, queue idle`);
-    const idle: number[] = [];
-    for (let i = 0; i < Number(args["idle-probes"]); i++) {
-      idle.push(await probe());
-      await wait(200);
-    }
+    const idleProbes = async () => {
+      const times: number[] = [];
+      for (let i = 0; i < Number(args["idle-probes"]); i++) {
+        times.push(await probe());
+        await wait(200);
+      }
+      return times;
+    };
+    const idle = await idleProbes();
+    results.machine.uptimeIdle = uptime();
 
     say(`a run of ${prompts} prompts × ${ENGINES.length} engines × ${perPrompt} samples; ${uptime()}`);
     // a busy machine may answer 503 with Retry-After, as any client may meet: it waits and asks again
@@ -244,12 +251,19 @@ const main = async () => {
       } else expectStatus(answer, 202, "run");
     }
     let ended = false;
+    const runStarted = performance.now();
     const during: number[] = [];
+    /** minute of the run each scan during it was sent in */
+    const duringMinute: number[] = [];
     const loads: Array<{ at: string; uptime: string }> = [];
     const probing = (async () => {
       while (!ended) {
+        const minute = Math.floor((performance.now() - runStarted) / 60_000);
         const ms = await probe();
-        if (!ended) during.push(ms);
+        if (!ended) {
+          during.push(ms);
+          duringMinute.push(minute);
+        }
         await wait(Number(args["probe-every-ms"]));
       }
     })();
@@ -268,6 +282,8 @@ const main = async () => {
     }
     ended = true;
     await probing;
+    say(`${args["idle-probes"]} interactive quick scans, queue idle again`);
+    const idleAfter = await idleProbes();
 
     const stored = await db.visibilityRun.findUniqueOrThrow({ where: { id: runId } });
     const samples = await db.visibilitySample.findMany({
@@ -332,10 +348,22 @@ const main = async () => {
       // answer-seconds the engines spent over the wall time: how many were being asked at once on average
       meanInFlight: Math.round((engineSeconds / (wallMs / 1000)) * 10) / 10,
     };
+    const ratio = (a: number[], b: number[]) => Math.round((percentile(a, 95) / percentile(b, 95)) * 100) / 100;
+    const minutesProbed = Math.max(0, ...duringMinute) + 1;
     results.interactive = {
       idle: latencies(idle),
       duringRun: latencies(during),
-      ratioP95: Math.round((percentile(during, 95) / percentile(idle, 95)) * 100) / 100,
+      idleAfter: latencies(idleAfter),
+      ratioP95: ratio(during, idle),
+      ratioP95VsIdleAfter: ratio(during, idleAfter),
+      // the load as `uptime` said it at the minute's start (it is read once a minute)
+      byMinute: Array.from({ length: minutesProbed }, (_, minute) => minute)
+        .filter((minute) => duringMinute.includes(minute))
+        .map((minute) => ({
+          minute: minute + 1,
+          ...latencies(during.filter((_, i) => duringMinute[i] === minute)),
+          load: loads[minute]?.uptime.replace(/.*load average: /, "") ?? null,
+        })),
     };
     results.machine.loadDuring = loads;
     results.machine.uptimeAfter = uptime();

@@ -1,17 +1,25 @@
 import { visibilityRuns } from "@scan/records";
 import { createAccount } from "./support/accounts";
 import { type EngineServers, KEYS, startEngineServers } from "./support/engine-servers";
-import { eventually, type RedisServer, startRedisServer } from "./support/outages";
+import {
+  eventually,
+  type RedisServer,
+  startRedisServer,
+  startWorkerProcess,
+  type WorkerProcess,
+} from "./support/outages";
 import { createTestDatabase, stopContainers, type TestDatabase } from "./support/services";
 import { api, type Stack, startStack } from "./support/stack";
 
 /**
- * Redis restarts empty in the middle of a visibility run: down 8 s, back with no keys (no
- * persistence), so every queued, delayed and active sample job is gone, not only the waiting
- * ones. The rows in Postgres are the truth: the visibility sweep queues every open sample again
- * from its row, with the worker's default sweep settings, and the run completes with each
- * sample stored once and its spend counted once. The run has more open samples than one page
- * of the sweep (200), so a sweep that looked only at the oldest page would leave samples behind.
+ * A worker is killed and Redis restarts empty in the middle of a visibility run. Two worker
+ * processes ask the engines; one is killed (SIGKILL) with samples claimed and being asked, then
+ * Redis goes down 8 s and comes back with no keys (no persistence), so every queued, delayed and
+ * active sample job is gone, not only the waiting ones, and a fresh worker process starts. The rows
+ * in Postgres are the truth: the visibility sweep queues the open samples of the run's window on
+ * the queue again from their rows (the killed worker's claimed ones once their time-out has
+ * passed), with the worker's default sweep settings; each sample that ends queues the next, and
+ * the run completes with each sample stored once and its spend counted once.
  */
 
 type Json = Record<string, any>;
@@ -21,39 +29,41 @@ const PROMPTS = 20;
 const PER_PROMPT = 3;
 const PLANNED = PROMPTS * ENGINES.length * PER_PROMPT;
 
-describe("Redis restarted empty in the middle of a visibility run", () => {
+describe("a worker killed and Redis restarted empty in the middle of a visibility run", () => {
   let servers: EngineServers;
   let database: TestDatabase;
   let redis: RedisServer;
   let stack: Stack;
+  let engineEnv: Record<string, string>;
+  const workers: WorkerProcess[] = [];
 
   beforeAll(async () => {
     // answers take 0.3 to 2.5 s, as engines with web search do (shorter, so the test stays short)
     servers = await startEngineServers({ latency: { minMs: 300, medianMs: 800, maxMs: 2_500, seed: 7 } });
     database = await createTestDatabase();
     redis = await startRedisServer();
+    engineEnv = {
+      OPENAI_API_KEY: KEYS.openai,
+      OPENAI_BASE_URL: `${servers.openai.baseUrl}/v1`,
+      ANTHROPIC_API_KEY: KEYS.anthropic,
+      ANTHROPIC_BASE_URL: servers.anthropic.baseUrl,
+      PERPLEXITY_API_KEY: KEYS.perplexity,
+      PERPLEXITY_BASE_URL: servers.perplexity.baseUrl,
+      GEMINI_API_KEY: KEYS.gemini,
+      GEMINI_BASE_URL: servers.gemini.baseUrl,
+    };
+    // the gateway here; the workers are processes of their own, so one can be killed
     stack = await startStack({
       databaseUrl: database.url,
       redisUrl: redis.url,
       allowlist: ["acme.com"],
-      // the sweep's defaults (REAPER_INTERVAL_MS, ORPHAN_AFTER_MS) are what is under test
-      env: {
-        WORKER_CONCURRENCY: "8",
-        VISIBILITY_ENGINE_CONCURRENCY: "2",
-        RATE_LIMIT_AGENCY: "100000",
-        OPENAI_API_KEY: KEYS.openai,
-        OPENAI_BASE_URL: `${servers.openai.baseUrl}/v1`,
-        ANTHROPIC_API_KEY: KEYS.anthropic,
-        ANTHROPIC_BASE_URL: servers.anthropic.baseUrl,
-        PERPLEXITY_API_KEY: KEYS.perplexity,
-        PERPLEXITY_BASE_URL: servers.perplexity.baseUrl,
-        GEMINI_API_KEY: KEYS.gemini,
-        GEMINI_BASE_URL: servers.gemini.baseUrl,
-      },
+      worker: false,
+      env: { RATE_LIMIT_AGENCY: "100000", ...engineEnv },
     });
   }, 300_000);
 
   afterAll(async () => {
+    for (const worker of workers) worker.process.kill("SIGKILL");
     await stack?.close();
     await redis?.kill();
     await servers?.close();
@@ -62,6 +72,20 @@ describe("Redis restarted empty in the middle of a visibility run", () => {
   });
 
   it(`completes a ${PLANNED}-sample run: every sample stored once, its spend counted once`, async () => {
+    const workerEnv = {
+      DATABASE_URL: database.url,
+      REDIS_URL: redis.url,
+      QUEUE_PREFIX: stack.prefix,
+      SCAN_ALLOWLIST: "acme.com",
+      LOG_LEVEL: "info",
+      VISIBILITY_ENGINE_CONCURRENCY: "2",
+      // the sweep's defaults (REAPER_INTERVAL_MS, ORPHAN_AFTER_MS) are what is under test; an
+      // answer here takes at most 2.5 s, so the killed worker's claimed samples are given 20 s
+      // (and the sweep's grace) before they are asked again, not the default 2 minutes
+      VISIBILITY_TIMEOUT_MS: "20000",
+      ...engineEnv,
+    };
+    workers.push(await startWorkerProcess(workerEnv), await startWorkerProcess(workerEnv));
     const owner = await createAccount(stack.db, "agency");
     const call = async (method: string, path: string, body?: unknown) => {
       const answer = await api(stack.gateway.url, path, {
@@ -93,11 +117,20 @@ describe("Redis restarted empty in the middle of a visibility run", () => {
 
     await eventually(async () => (await count("completed")) >= 12, 120_000, "a first dozen answers");
     const atKill = { completed: await count("completed"), running: await count("running") };
+    // the killed worker leaves its claimed samples running and its jobs active
+    workers[0]?.process.kill("SIGKILL");
+    expect(atKill.running).toBeGreaterThan(0);
+    await eventually(
+      async () => (await count("completed")) >= atKill.completed + 12,
+      120_000,
+      "answers on the other worker",
+    );
     await redis.kill();
     await new Promise((done) => setTimeout(done, 8_000));
     await redis.start();
     const backAt = Date.now();
-    // more samples open than one page of the sweep looks at
+    workers.push(await startWorkerProcess(workerEnv));
+    // most of the run still to come when the faults came
     expect(PLANNED - atKill.completed - atKill.running).toBeGreaterThan(200);
 
     await eventually(
@@ -144,7 +177,7 @@ describe("Redis restarted empty in the middle of a visibility run", () => {
       0,
     );
     process.stdout.write(
-      `Redis restart mid-run: ${JSON.stringify(atKill)} at the kill; all ${PLANNED} stored ${recoveredMs} ms after Redis was back; engines asked ${asked} times\n`,
+      `worker killed and Redis restarted mid-run: ${JSON.stringify(atKill)} at the kill; all ${PLANNED} stored ${recoveredMs} ms after Redis was back; engines asked ${asked} times\n`,
     );
   }, 480_000);
 });

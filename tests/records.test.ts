@@ -496,6 +496,83 @@ describe("@scan/records", () => {
         expect({ round, status: stored.status, done: stored.done }).toEqual({ round, status: "completed", done: 3 });
       }
     }, 120_000);
+
+    it("keeps a run's window on the queue: each sample that ends queues the next in plan order, once", async () => {
+      const planned = Array.from({ length: 10 }, (_, sampleIndex) => ({
+        promptId: randomUUID(),
+        promptText: "in a window",
+        promptLocale: null,
+        engine: "chatgpt" as const,
+        sampleIndex,
+      }));
+      const { run, sampleIds, queueNow } = await visibilityRuns.insertRun(
+        db,
+        { workspaceId, userId, siteId, engines: ["chatgpt"], samplesPerPrompt: 1, requestId: null },
+        planned,
+        4,
+      );
+      expect(queueNow).toEqual(sampleIds.slice(0, 4));
+      expect(run.queuedSamples).toBe(4);
+      const claim = (id: string) =>
+        visibilityRuns.claimSample(db, id, { capUsd: null, projectedUsd: 0.01, since: PAST });
+      // the sweep looks at the window only: the samples beyond it have no job by design
+      const stale = await visibilityRuns.staleOpenSamples(db, new Date(Date.now() + 60_000), 100);
+      expect(
+        stale
+          .filter((row) => row.runId === run.id)
+          .map((row) => row.id)
+          .sort(),
+      ).toEqual(sampleIds.slice(0, 4).sort());
+
+      // two ending at once (one answered, one failed) queue two different samples, the next two
+      for (const id of sampleIds.slice(0, 2)) await claim(id);
+      const [answered, failed] = await Promise.all([
+        visibilityRuns.completeSample(db, sampleIds[0] as string, ANSWER, new Date()),
+        visibilityRuns.failSample(db, sampleIds[1] as string, { kind: "refused", message: "no" }),
+      ]);
+      expect([answered.next, failed.next].sort()).toEqual(sampleIds.slice(4, 6).sort());
+      // a sample already ended queues nothing again
+      expect((await visibilityRuns.completeSample(db, sampleIds[0] as string, ANSWER, new Date())).next).toBeNull();
+
+      // the rest, in order: the window moves to the plan's end and no further
+      const queued = [...queueNow, answered.next, failed.next];
+      for (let i = 2; i < 10; i++) {
+        const id = sampleIds[i] as string;
+        expect(queued).toContain(id);
+        await claim(id);
+        const { next } = await visibilityRuns.completeSample(db, id, ANSWER, new Date());
+        if (next) queued.push(next);
+        expect(next).toBe(i + 4 < 10 ? sampleIds[i + 4] : null);
+      }
+      const stored = await db.visibilityRun.findUniqueOrThrow({ where: { id: run.id } });
+      expect(stored).toMatchObject({ status: "completed", done: 9, failed: 1, queuedSamples: 10 });
+      expect(new Set(queued).size).toBe(10);
+    });
+
+    it("moves a run's window no more once the run has ended", async () => {
+      const planned = [0, 1, 2].map((sampleIndex) => ({
+        promptId: randomUUID(),
+        promptText: "ended",
+        promptLocale: null,
+        engine: "chatgpt" as const,
+        sampleIndex,
+      }));
+      const { run, sampleIds } = await visibilityRuns.insertRun(
+        db,
+        { workspaceId, userId, siteId, engines: ["chatgpt"], samplesPerPrompt: 1, requestId: null },
+        planned,
+        1,
+      );
+      await visibilityRuns.claimSample(db, sampleIds[0] as string, { capUsd: null, projectedUsd: 0.01, since: PAST });
+      await visibilityRuns.cancelRun(db, run.id);
+      // the sample being asked is kept when it comes back, and queues nothing
+      const { stored, next } = await visibilityRuns.completeSample(db, sampleIds[0] as string, ANSWER, new Date());
+      expect({ stored, next }).toEqual({ stored: true, next: null });
+      expect(await db.visibilityRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({
+        status: "cancelled",
+        queuedSamples: 1,
+      });
+    });
   });
 
   describe("transaction", () => {

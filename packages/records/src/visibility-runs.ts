@@ -81,22 +81,82 @@ export type NewRun = {
 };
 
 /**
- * Stores a new run, `queued`, with one row per sample it plans; answers the samples' ids in the
- * plan's order. The ids are made here, so the run and its samples are written as one batch (two
+ * Stores a new run, `queued`, with one row per sample it plans (`ordinal` its place in the plan);
+ * answers every sample's id in the plan's order, and `queueNow`, the first `ahead` of them: the
+ * run's window on the queue (`queued_samples`), the job of each sample that ends queueing the next
+ * (`completeSample`, `failSample`). A run of a thousand samples so puts a window of jobs on the
+ * queue, not a thousand at once in the second it starts, and the sweep looks at a window per run,
+ * not every sample still to come.
+ * The ids are made here, so the run and its samples are written as one batch (two
  * statements, one transaction): an interactive transaction would have to end within Prisma's 5 s,
  * which a run of a thousand samples on a busy database can pass (its caller then saw a 503).
  * A second run under way for the site breaks the partial unique index
  * `visibility_runs_one_under_way` (Prisma's P2002).
  */
-export const insertRun = async (db: Db, run: NewRun, samples: readonly PlannedSample[]) => {
+export const insertRun = async (
+  db: Db,
+  run: NewRun,
+  samples: readonly PlannedSample[],
+  ahead: number = samples.length,
+) => {
   const runId = randomUUID();
-  const rows = samples.map((sample) => ({ ...sample, id: randomUUID(), runId }));
+  const rows = samples.map((sample, ordinal) => ({ ...sample, id: randomUUID(), ordinal }));
+  const sampleIds = rows.map((row) => row.id);
+  const queuedSamples = Math.min(Math.max(1, ahead), samples.length);
   const [stored] = await db.$transaction([
-    db.visibilityRun.create({ data: { ...run, id: runId, planned: samples.length } }),
-    db.visibilitySample.createMany({ data: rows }),
+    db.visibilityRun.create({ data: { ...run, id: runId, planned: samples.length, queuedSamples } }),
+    // one statement over one JSON parameter: `createMany` of 1,200 rows builds its ten thousand
+    // parameters in the caller's process, which held the gateway's event loop 3 s the first time
+    // and 0.5 s after on a busy machine (every request it was serving waited)
+    db.$executeRaw`
+      INSERT INTO "visibility_samples"
+        ("id", "run_id", "prompt_id", "prompt_text", "prompt_locale", "engine", "sample_index", "ordinal", "updated_at")
+      SELECT s."id", ${runId}::uuid, s."promptId", s."promptText", s."promptLocale", s."engine"::"AiEngine",
+        s."sampleIndex", s."ordinal", now()
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS s("id" uuid, "promptId" uuid, "promptText" text,
+        "promptLocale" text, "engine" text, "sampleIndex" int, "ordinal" int)`,
   ]);
-  return { run: stored, sampleIds: rows.map((row) => row.id) };
+  return { run: stored, sampleIds, queueNow: sampleIds.slice(0, queuedSamples) };
 };
+
+/**
+ * Moves a run's window on the queue one sample on, in the transaction that ended one of its
+ * samples: answers the id of the next sample in plan order to queue, or null (every sample has
+ * been queued, or the run has ended). Each sample ends once (its move is conditional), so a run
+ * keeps as many jobs on the queue as it started with; the run's row is locked by the update, so
+ * two samples ending at once queue two different ones. A job lost before it was queued is
+ * queued again by the sweep, which looks at the samples inside the window.
+ */
+export const queueNext = async (db: DbClient, runId: string): Promise<string | null> => {
+  const [moved] = await db.$queryRaw<{ ordinal: number }[]>`
+    UPDATE "visibility_runs" SET "queued_samples" = "queued_samples" + 1
+    WHERE "id" = ${runId}::uuid AND "queued_samples" < "planned"
+      AND "status" = ANY(${[...RUN_UNDER_WAY]}::"VisibilityRunStatus"[])
+    RETURNING "queued_samples" - 1 AS "ordinal"`;
+  if (!moved) return null;
+  const next = await db.visibilitySample.findFirst({
+    where: { runId, ordinal: moved.ordinal, status: "queued" },
+    select: { id: true },
+  });
+  return next?.id ?? null;
+};
+
+export type StaleSample = { id: string; runId: string; status: SampleState; updatedAt: Date; runStatus: RunState };
+
+/**
+ * Open samples unchanged since `before`, oldest first, that the sweep should look at: those of a
+ * run that ended (to cancel), and those inside their run's window on the queue (`ordinal` below
+ * `queued_samples`), whose job should exist. A sample beyond the window has no job yet by design.
+ */
+export const staleOpenSamples = (db: DbClient, before: Date, take: number): Promise<StaleSample[]> =>
+  db.$queryRaw<StaleSample[]>`
+    SELECT s."id", s."run_id" AS "runId", s."status"::text AS "status", s."updated_at" AS "updatedAt",
+      r."status"::text AS "runStatus"
+    FROM "visibility_samples" s JOIN "visibility_runs" r ON r."id" = s."run_id"
+    WHERE s."status" = ANY(${[...SAMPLE_OPEN]}::"VisibilitySampleStatus"[]) AND s."updated_at" < ${before}
+      AND (s."ordinal" < r."queued_samples" OR NOT r."status" = ANY(${[...RUN_UNDER_WAY]}::"VisibilityRunStatus"[]))
+    ORDER BY s."updated_at", s."id"
+    LIMIT ${take}`;
 
 /** A workspace's monthly spend cap, checked when a sample is claimed. */
 export type BudgetCheck = {
@@ -140,7 +200,9 @@ export const claimSample = (db: Db, sampleId: string, budget: BudgetCheck): Prom
       return { claimed: false, reason: "ended" };
     }
     if (budget.capUsd !== null) {
-      await tx.$queryRaw`SELECT 1 FROM "workspaces" WHERE "id" = ${sample.run.workspaceId}::uuid FOR UPDATE`;
+      // NO KEY UPDATE: claims still queue on it one at a time, but rows that only reference the
+      // workspace (a scan being queued, a citation track) take KEY SHARE, which FOR UPDATE blocked
+      await tx.$queryRaw`SELECT 1 FROM "workspaces" WHERE "id" = ${sample.run.workspaceId}::uuid FOR NO KEY UPDATE`;
       // this sample's own reservation (a claim again after a lost worker) is not counted twice
       const spent = (await spentSince(tx, sample.run.workspaceId, budget.since)) - sample.reservedUsd;
       if (spent + budget.projectedUsd > budget.capUsd)
@@ -242,8 +304,9 @@ export type SampleAnswer = {
 /**
  * Stores a sample's answer and, in the same transaction, the citation track it observes (the
  * spec's `platform`, `query_text`, `cited`, `citation_url`, `checked_at`); the run's counts and
- * spend are written again from its samples, and the run completes if this was its last one. A
- * sample already ended is left as it is: an answer is stored once.
+ * spend are written again from its samples, the next sample to queue is answered (`queueNext`),
+ * and the run completes if this was its last one. A sample already ended is left as it is: an
+ * answer is stored once.
  */
 export const completeSample = (
   db: Db,
@@ -267,7 +330,7 @@ export const completeSample = (
         finishedAt,
       },
     });
-    if (count === 0) return { stored: false, runCompleted: false };
+    if (count === 0) return { stored: false, runCompleted: false, next: null };
     const sample = await tx.visibilitySample.findUniqueOrThrow({ where: { id: sampleId }, include: { run: true } });
     await tx.citationTrack.create({
       data: {
@@ -283,12 +346,16 @@ export const completeSample = (
       },
     });
     await refreshRun(tx, sample.runId);
+    const next = await queueNext(tx, sample.runId);
     const runCompleted = await finishIfDone(tx, sample.runId);
     if (runCompleted) await onCompleted?.(tx, sample.runId);
-    return { stored: true, runCompleted, runId: sample.runId };
+    return { stored: true, runCompleted, runId: sample.runId, next };
   });
 
-/** Fails a sample with the engine's error kind; the run's counts are written again, and it completes if this was its last one. */
+/**
+ * Fails a sample with the engine's error kind; the run's counts are written again, the next
+ * sample to queue is answered (`queueNext`), and the run completes if this was its last one.
+ */
 export const failSample = (
   db: Db,
   sampleId: string,
@@ -306,15 +373,16 @@ export const failSample = (
         finishedAt: new Date(),
       },
     });
-    if (count === 0) return { moved: false, runCompleted: false };
+    if (count === 0) return { moved: false, runCompleted: false, next: null };
     const { runId } = await tx.visibilitySample.findUniqueOrThrow({
       where: { id: sampleId },
       select: { runId: true },
     });
     await refreshRun(tx, runId);
+    const next = await queueNext(tx, runId);
     const runCompleted = await finishIfDone(tx, runId);
     if (runCompleted) await onCompleted?.(tx, runId);
-    return { moved: true, runCompleted, runId };
+    return { moved: true, runCompleted, runId, next };
   });
 
 /**

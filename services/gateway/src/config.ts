@@ -142,6 +142,9 @@ export const Config = z
       "opens the queue dashboard at `/admin/queues` (16+ characters); unset, the dashboard does not exist (404)",
     ),
     PORT: intFrom(3000, 0, 65535).describe("the port the API listens on"),
+    VISIBILITY_SAMPLES_AHEAD: intFrom(128, 1, 10_000).describe(
+      "a visibility run's sample jobs on the queue at a time: queued when the run starts, each sample that ends queueing the next; keep it above the visibility slots of every worker (workers × VISIBILITY_WORKER_CONCURRENCY)",
+    ),
     DASHBOARD_DIR: optionalText.describe(
       "the web dashboard's build, served under `/app/`; unset: `services/dashboard/dist` of this checkout",
     ),

@@ -312,6 +312,7 @@ export const startGateway = async ({ config, db, log }: { config: Config; db: Db
           .map(([id]) => id),
       ),
       budgets: visibilityBudgetsOf(config),
+      samplesAhead: config.VISIBILITY_SAMPLES_AHEAD,
       log,
     }),
     citedPages: createCitedPagesService({

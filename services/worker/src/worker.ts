@@ -15,6 +15,7 @@ import {
   SCAN_QUEUE,
   VISIBILITY_JOBS,
   VISIBILITY_QUEUE,
+  visibilitySampleJob,
   WEBHOOK_JOB,
   WEBHOOK_QUEUE,
   WebhookJobPayload,
@@ -231,6 +232,10 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
       },
       timeoutMs: config.VISIBILITY_TIMEOUT_MS,
       ...visibilityAlerts,
+      queueSample: async (payload) => {
+        const next = visibilitySampleJob(payload);
+        await visibilityQueue.add(next.name, next.data, next.opts);
+      },
       log,
     }),
   };

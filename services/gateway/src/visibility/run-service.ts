@@ -200,6 +200,7 @@ export const createRunService = ({
   queue,
   operatorEngines,
   budgets,
+  samplesAhead,
   log,
 }: {
   db: Db;
@@ -207,6 +208,8 @@ export const createRunService = ({
   /** the engines the service has its own key for */
   operatorEngines: ReadonlySet<EngineId>;
   budgets: VisibilityBudgets;
+  /** the run's sample jobs on the queue at a time (the rest are queued as samples end) */
+  samplesAhead: number;
   log: Logger;
 }): RunService => {
   const sampleFilter = (runId: string, query: SampleListQuery): Prisma.VisibilitySampleWhereInput => ({
@@ -335,6 +338,7 @@ export const createRunService = ({
           requestId,
         },
         planned,
+        samplesAhead,
       );
     } catch (error) {
       if ((error as { code?: unknown }).code !== "P2002") throw error;
@@ -344,9 +348,9 @@ export const createRunService = ({
         "Wait for it to end (GET /api/v1/sites/{id}/visibility/runs), or cancel it (DELETE /api/v1/visibility/runs/{id}).",
       );
     }
-    const { run, sampleIds } = stored;
+    const { run, queueNow } = stored;
     try {
-      await queue.addBulk(sampleIds.map((sampleId) => visibilitySampleJob({ runId: run.id, sampleId })));
+      await queue.addBulk(queueNow.map((sampleId) => visibilitySampleJob({ runId: run.id, sampleId })));
     } catch (error) {
       // the rows are the truth: the sweep queues the samples from them once the queue is back
       log.warn({ runId: run.id, err: (error as Error).message }, "visibility run stored, its samples not queued yet");

@@ -40,6 +40,8 @@ export type VisibilitySampleDeps = {
   onRunCompleted?: visibilityRuns.OnRunCompleted;
   /** after that transaction: the run's alerts queued for delivery */
   queueAlerts?: (runId: string) => Promise<void>;
+  /** queues a sample's job: the next of its run's window, once a sample has ended */
+  queueSample: (payload: { runId: string; sampleId: string }) => Promise<void>;
   log: Logger;
 };
 
@@ -69,8 +71,17 @@ export const monthStart = (now: Date): Date => new Date(Date.UTC(now.getUTCFullY
  */
 export const createVisibilitySampleJob = (deps: VisibilitySampleDeps) => {
   const { db, log } = deps;
-  /** A sample's end that completed its run: the alerts stored with the completion are queued. */
-  const ended = async (outcome: { runCompleted: boolean; runId?: string }) => {
+  /**
+   * A sample's end: the next sample of the run's window is queued, and the alerts stored with a
+   * completion are queued. A next sample not queued (Redis away) is queued by the sweep from its row.
+   */
+  const ended = async (outcome: { runCompleted: boolean; runId?: string; next: string | null }) => {
+    if (outcome.next && outcome.runId) {
+      const payload = { runId: outcome.runId, sampleId: outcome.next };
+      await deps.queueSample(payload).catch((error: Error) => {
+        log.warn({ ...payload, err: error.message }, "next visibility sample not queued; the sweep will queue it");
+      });
+    }
     if (outcome.runCompleted && outcome.runId) await deps.queueAlerts?.(outcome.runId);
   };
   const fail = async (sampleId: string, reason: { kind: string; message: string }) =>

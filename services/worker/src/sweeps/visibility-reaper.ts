@@ -1,7 +1,7 @@
 import type { Db } from "@scan/db";
 import { atMost } from "@scan/platform";
 import { visibilitySampleJob, visibilitySampleJobId } from "@scan/queue";
-import { RUN_WHERE, SAMPLE_OPEN, visibilityRuns } from "@scan/records";
+import { RUN_WHERE, visibilityRuns } from "@scan/records";
 import type { Queue } from "bullmq";
 import type { Logger } from "pino";
 
@@ -14,7 +14,8 @@ export type VisibilitySweep = { samplesRequeued: number; samplesCancelled: numbe
 
 /**
  * Visibility runs survive a worker kill and a Redis that restarted empty from their rows: a
- * sample `queued` or `running` whose job is gone or dead is queued again under the same job id
+ * sample `queued` or `running` inside its run's window on the queue (the samples beyond it have
+ * no job yet: each sample that ends queues the next) whose job is gone or dead is queued again under the same job id
  * (a running one only once its worker has had `runningAfterMs` to store it), a sample of a run
  * that ended is cancelled, and a running run with no open sample left is completed. A sample
  * asked again is stored once (its row's state is checked under the claim).
@@ -40,14 +41,9 @@ export const createVisibilityReaper = ({
   const sweep = async (): Promise<VisibilitySweep> => {
     const result: VisibilitySweep = { samplesRequeued: 0, samplesCancelled: 0, runsFinished: 0 };
     const now = Date.now();
-    const rows = await db.visibilitySample.findMany({
-      where: { status: { in: [...SAMPLE_OPEN] }, updatedAt: { lt: new Date(now - orphanAfterMs) } },
-      select: { id: true, runId: true, status: true, updatedAt: true, run: { select: { status: true } } },
-      orderBy: [{ updatedAt: "asc" }, { id: "asc" }],
-      take: PAGE,
-    });
+    const rows = await visibilityRuns.staleOpenSamples(db, new Date(now - orphanAfterMs), PAGE);
     await atMost(rows, AT_ONCE, async (row) => {
-      if (!visibilityRuns.isRunUnderWay(row.run.status)) {
+      if (!visibilityRuns.isRunUnderWay(row.runStatus)) {
         if ((await visibilityRuns.cancelSample(db, row.id)).moved) result.samplesCancelled += 1;
         return;
       }

@@ -6,7 +6,9 @@ import type { AddressInfo, Socket } from "node:net";
  * (bodies shaped from the vendors' published examples). What a request gets is chosen by its
  * prompt: a prompt `scenario:<name>` gets that scenario, any other prompt a grounded answer
  * that names Acme and Globex and cites acme.com; Perplexity answers a prompt ending in
- * `cites: <url> <url> …` citing exactly those URLs, in order. Every request is kept for the test to read.
+ * `cites: <url> <url> …` citing exactly those URLs, in order, and Gemini cites them in order through
+ * redirect links of its own server (`GET /grounding-api-redirect/<id>` answers a 302 to the page, as
+ * Google's grounding links do). Every request is kept for the test to read.
  */
 
 export type Vendor = "openai" | "anthropic" | "perplexity" | "gemini";
@@ -499,6 +501,13 @@ export const GEMINI_SENTENCES = [
 const geminiReply: Reply = (req, res) => {
   const error = (code: number, status: string, message: string, details: unknown[] = []) =>
     json(res, code, { error: { code, message, status, ...(details.length ? { details } : {}) } });
+  // the grounding links' redirect: a 302 to the page (https://vertexaisearch.cloud.google.com/grounding-api-redirect/…)
+  const hop = /^\/grounding-api-redirect\/([A-Za-z0-9_-]+)$/.exec(req.path)?.[1];
+  if (req.method === "GET" && hop) {
+    const target = URL.parse(Buffer.from(hop, "base64url").toString("utf8"));
+    if (!target) return error(404, "NOT_FOUND", `Not found: ${req.path}`);
+    return void res.writeHead(302, { location: target.toString(), "content-type": "text/html" }).end("");
+  }
   const model = /^\/v1beta\/models\/([^/:]+):generateContent$/.exec(req.path.split("?")[0] ?? "")?.[1];
   if (req.method !== "POST" || !model) return error(404, "NOT_FOUND", `Not found: ${req.path}`);
   if (req.headers["x-goog-api-key"] !== KEYS.gemini)
@@ -538,6 +547,33 @@ const geminiReply: Reply = (req, res) => {
   const [first = "", second = ""] = GEMINI_SENTENCES;
   const bytes = (text: string) => Buffer.byteLength(text, "utf8");
   const redirect = (id: string) => `https://vertexaisearch.cloud.google.com/grounding-api-redirect/${id}`;
+  const cites = citesAsked(body.contents?.[0]?.parts?.[0]?.text);
+  if (cites) {
+    // every cited page behind a redirect link of this server, as Gemini cites through its own
+    const chunks = cites.map((url) => ({
+      web: {
+        uri: `http://${req.headers.host}/grounding-api-redirect/${Buffer.from(url).toString("base64url")}`,
+        title: URL.parse(url)?.hostname ?? url,
+      },
+    }));
+    return json(res, 200, {
+      candidates: [
+        {
+          content: { parts: [{ text: first + second }], role: "model" },
+          finishReason: "STOP",
+          groundingMetadata: {
+            webSearchQueries: ["best project tracker small teams"],
+            groundingChunks: chunks,
+            groundingSupports: [
+              { segment: { endIndex: bytes(first), text: first }, groundingChunkIndices: chunks.map((_, i) => i) },
+            ],
+          },
+        },
+      ],
+      usageMetadata,
+      modelVersion: model,
+    });
+  }
   json(res, 200, {
     candidates: [
       {

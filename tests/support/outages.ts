@@ -115,7 +115,14 @@ export const startWorkerProcess = (env: Record<string, string>): Promise<WorkerP
     const child = spawn(process.execPath, ["--import", "tsx", resolve(ROOT, "services/worker/src/main.ts")], {
       cwd: ROOT,
       // any free ops port unless the test names one: never the default, which a running worker holds
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", METRICS_PORT: "0", ...env },
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "/tmp",
+        METRICS_PORT: "0",
+        // the local engines' redirect links stand for Google's; none is followed unless a test says so
+        VISIBILITY_REDIRECT_HOSTS: "",
+        ...env,
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";

@@ -40,6 +40,7 @@ export {
   type VisibilityBudgets,
   visibilityBudgetsOf,
 } from "./operator";
+export { type FollowRedirect, GROUNDING_REDIRECT_HOSTS, resolveCitationRedirects } from "./redirects";
 export {
   averagePosition,
   brandRates,

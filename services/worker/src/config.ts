@@ -1,7 +1,7 @@
 import { CommonConfig, intFrom, OpsConfig, parseConfig } from "@scan/platform";
 import { PlanPriorityWeights } from "@scan/queue";
 import { ScanSettings } from "@scan/scanner";
-import { OperatorEngineSettings, VisibilityBudgetSettings } from "@scan/visibility";
+import { GROUNDING_REDIRECT_HOSTS, OperatorEngineSettings, VisibilityBudgetSettings } from "@scan/visibility";
 import { z } from "zod";
 
 /** a path that may be left unset (or empty) */
@@ -107,6 +107,21 @@ export const Config = z.object({
     "the delay before a visibility sample's first retry (without a Retry-After); each further one doubles it",
   ),
   VISIBILITY_TIMEOUT_MS: intFrom(120_000, 1_000, 600_000).describe("one engine answer, search included"),
+  VISIBILITY_REDIRECT_HOSTS: z
+    .string()
+    .default(GROUNDING_REDIRECT_HOSTS.join(","))
+    .transform((value) =>
+      value
+        .split(",")
+        .map((host) => host.trim().toLowerCase())
+        .filter((host) => host !== ""),
+    )
+    .describe(
+      "comma-separated hosts (or exact `host:port`s) of the engines' redirect links (Gemini's grounding links): each cited link on one is followed once, under the address policy, and the citation stored as the page it leads to; empty: none followed",
+    ),
+  VISIBILITY_REDIRECT_TIMEOUT_MS: intFrom(5_000, 100, 60_000).describe(
+    "how long following one cited redirect link may take before the citation is kept as the engine sent it",
+  ),
   VISIBILITY_PROJECTED_INPUT_TOKENS: intFrom(20_000, 0, 10_000_000).describe(
     "input tokens a sample is projected at, with its output tokens and search units, for the budget before it is asked",
   ),

@@ -28,6 +28,7 @@ import { createTransport } from "nodemailer";
 import type { Logger } from "pino";
 import type { Config } from "./config";
 import { createDatabaseWait } from "./domain/database-wait";
+import { createRedirectFollower } from "./domain/follow-redirect";
 import { createHostSlots } from "./domain/host-slots";
 import { createSiteAccessReader } from "./domain/site-access";
 import { pendingAlertsOf, visibilityAlertsOnCompletion } from "./domain/visibility-alerts";
@@ -231,6 +232,10 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
         searchCalls: config.VISIBILITY_PROJECTED_SEARCHES,
       },
       timeoutMs: config.VISIBILITY_TIMEOUT_MS,
+      redirects: {
+        hosts: config.VISIBILITY_REDIRECT_HOSTS,
+        follow: createRedirectFollower(scanner.policy, config.VISIBILITY_REDIRECT_TIMEOUT_MS),
+      },
       ...visibilityAlerts,
       queueSample: async (payload) => {
         const next = visibilitySampleJob(payload);

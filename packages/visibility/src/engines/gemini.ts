@@ -10,10 +10,9 @@ import {
   EngineError,
   type EnginePrompt,
 } from "../engine";
+import { GROUNDING_REDIRECT_HOSTS } from "../redirects";
 import { priced } from "./priced";
 
-/** Gemini cites through redirect links on this host; the chunk's title names the site. */
-const REDIRECT_HOSTS = ["vertexaisearch.cloud.google.com"];
 /** Finish and block reasons that mean Gemini would not answer. */
 const REFUSALS = new Set(["SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY", "OTHER"]);
 
@@ -181,7 +180,7 @@ export const askGemini = async (
     engine: "gemini",
     model: body.modelVersion ?? config.model,
     text,
-    citations: collectCitations(marks, REDIRECT_HOSTS),
+    citations: collectCitations(marks, [...GROUNDING_REDIRECT_HOSTS]),
     searchQueries,
     usage,
   });

@@ -11,8 +11,10 @@ import {
   EngineError,
   type EngineErrorKind,
   type EngineId,
+  type FollowRedirect,
   type OperatorEngine,
   pricesFor,
+  resolveCitationRedirects,
 } from "@scan/visibility";
 import { DelayedError, type Job, UnrecoverableError } from "bullmq";
 import type { Logger } from "pino";
@@ -36,6 +38,8 @@ export type VisibilitySampleDeps = {
   /** the usage a sample is projected at for the budget, before it is asked: its ceiling */
   projectedUsage: { inputTokens: number; outputTokens: number; searchCalls: number };
   timeoutMs: number;
+  /** the hosts of the engines' redirect links, and how one is followed to the page it cites */
+  redirects: { hosts: readonly string[]; follow: FollowRedirect };
   /** written in the transaction that completes a run: its alerts when a rate changed */
   onRunCompleted?: visibilityRuns.OnRunCompleted;
   /** after that transaction: the run's alerts queued for delivery */
@@ -244,6 +248,8 @@ export const createVisibilitySampleJob = (deps: VisibilitySampleDeps) => {
         await fail(sampleId, { kind: error.kind, message: error.message });
         return;
       }
+      // a page cited through an engine's redirect link is stored as that page
+      answer = await resolveCitationRedirects(answer, deps.redirects.hosts, deps.redirects.follow);
       await store(sampleId, answer, brand, competitors);
     } finally {
       slots.give(sample.engine);

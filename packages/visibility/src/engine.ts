@@ -39,7 +39,7 @@ export type Citation = {
   title?: string;
   /**
    * the cited site's host without `www.`: the URL's host, or, where the engine cites through a
-   * redirect (Gemini's grounding links), the site the engine names for it
+   * redirect link (Gemini's grounding links) that was not followed, the site the engine names for it
    */
   domain: string;
   /** 1-based order of first appearance in the answer */

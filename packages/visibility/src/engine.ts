@@ -114,14 +114,20 @@ export const ENGINE_DEFAULTS: Record<EngineId, { baseUrl: string; model: string 
 
 /**
  * Published list prices (US dollars) of the models this package knows; another model needs its
- * prices configured, since a call whose cost cannot be counted cannot be budgeted.
+ * prices configured, since a call whose cost cannot be counted cannot be budgeted. Compared on
+ * 2026-12-07 with the vendors' pricing pages as quoted in public copies (the pages themselves were
+ * not reachable from where this was written; docs/visibility.md, "Cost", names the sources).
+ * ChatGPT's search is the Responses API's generally available `web_search` tool: $10 per 1,000
+ * calls whatever the model (the $25 of the older `web_search_preview` applies to non-reasoning
+ * models there), and a mini model's call is billed 8,000 input tokens besides, folded into its
+ * per-search price here (gpt-4.1-mini: 0.01 + 8,000 × $0.40 / 1M = 0.0132).
  */
 export const KNOWN_PRICES: Record<string, EnginePrices> = {
   "gpt-5.1": { inputPerMTok: 1.25, outputPerMTok: 10, perSearch: 0.01 },
   "gpt-5": { inputPerMTok: 1.25, outputPerMTok: 10, perSearch: 0.01 },
   "gpt-5-mini": { inputPerMTok: 0.25, outputPerMTok: 2, perSearch: 0.01 },
-  "gpt-4.1": { inputPerMTok: 2, outputPerMTok: 8, perSearch: 0.025 },
-  "gpt-4.1-mini": { inputPerMTok: 0.4, outputPerMTok: 1.6, perSearch: 0.025 },
+  "gpt-4.1": { inputPerMTok: 2, outputPerMTok: 8, perSearch: 0.01 },
+  "gpt-4.1-mini": { inputPerMTok: 0.4, outputPerMTok: 1.6, perSearch: 0.0132 },
   "claude-sonnet-4-6": { inputPerMTok: 3, outputPerMTok: 15, perSearch: 0.01 },
   "claude-haiku-4-5": { inputPerMTok: 1, outputPerMTok: 5, perSearch: 0.01 },
   sonar: { inputPerMTok: 1, outputPerMTok: 1, perSearch: 0.005 },

@@ -233,6 +233,24 @@ describe("a visibility run's cited pages", () => {
     expect((started.body as Json).data.counts).toMatchObject({ reused: 2, completed: 2, refused: 1 });
   }, 180_000);
 
+  it("starts a run's cited pages once when asked twice at once", async () => {
+    const third = await completedRun();
+    const { workspaceId } = await stack.db.visibilityRun.findUniqueOrThrow({ where: { id: third } });
+    const scansBefore = await stack.db.scan.count({ where: { workspaceId } });
+    const answers = await Promise.all(
+      [1, 2].map(() => call(owner.key, "POST", `/api/v1/visibility/runs/${third}/cited-pages`)),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 202]);
+    const urls = answers.map((answer) =>
+      ((answer.body as Json).data.pages as Json[]).map((page) => `${page.url} ${page.scan?.id ?? page.state}`).sort(),
+    );
+    expect(urls[0]).toHaveLength(3);
+    expect(urls[1]).toEqual(urls[0]);
+    expect(await stack.db.visibilityCitedPage.count({ where: { runId: third } })).toBe(3);
+    // both pages had a recent scan to take: nothing was scanned, by either request
+    expect(await stack.db.scan.count({ where: { workspaceId } })).toBe(scansBefore);
+  }, 180_000);
+
   it("answers 409 for a run under way, 404 for another workspace's run and outside a client-scoped key's client", async () => {
     const stranger = await createAccount(stack.db, "agency");
     for (const method of ["GET", "POST"]) {

@@ -123,6 +123,30 @@ describe("scan visibility on the command line", () => {
     expect(await stack.db.visibilityRun.count({ where: { siteId } })).toBe(1);
   });
 
+  it("scans a completed run's cited pages and lists them side by side, once however often it is asked", async () => {
+    const result = await run(["--run", runId, "--cited-pages"], env);
+    expect([result.code, result.stderr]).toEqual([
+      0,
+      expect.stringMatching(/cited pages of run [0-9a-f-]{36}: \d\/2 pages judged/),
+    ]);
+    // the answers cite acme.com and globex.io, and the brand's domain is acme.org: both are cited in its
+    // place; neither name resolves here, so both scans fail, each line saying why
+    expect(result.stdout).toContain(
+      "cited pages: 2 (0 scanned, 0 pending, 2 failed, 0 refused; 0 recent scans reused)",
+    );
+    expect(result.stdout).toMatch(/competitor\s+–\s+failed\s+2\s+https:\/\/www\.acme\.com\/pricing/);
+    expect(result.stdout).toMatch(/competitor\s+–\s+failed\s+2\s+https:\/\/globex\.io\/enterprise/);
+    expect(result.stdout.match(/^\s+failed: \S+: .+$/gm)).toHaveLength(2);
+    const json = await run(["--run", runId, "--cited-pages", "--json"], env);
+    expect(json.code).toBe(0);
+    const parsed = JSON.parse(json.stdout) as { id: string; cited_pages: { started: boolean; counts: unknown } };
+    expect(parsed).toMatchObject({
+      id: runId,
+      cited_pages: { started: true, counts: { pages: 2, failed: 2, pending: 0 } },
+    });
+    expect(await stack.db.visibilityCitedPage.count({ where: { runId } })).toBe(2);
+  });
+
   it("refuses bad usage with exit 2 and an API refusal with exit 3", async () => {
     for (const args of [
       [siteId, "--min-citation-rate", "1.5"],

@@ -62,7 +62,7 @@ type Format = (typeof FORMATS)[number];
 
 const USAGE = `usage: scan <url> [options]
        scan audit <url> [--max-pages <n>] [options]
-       scan visibility <site-id> [--wait] [--min-citation-rate r] [--min-mention-rate r] (scan visibility --help)
+       scan visibility <site-id> [--wait] [--min-citation-rate r] [--min-mention-rate r] [--cited-pages] (scan visibility --help)
 
   audit                     audit the URL's whole site through the API (needs SCAN_API_URL and SCAN_API_KEY);
                             the assertions judge the site's scores and grade, its site checks, and

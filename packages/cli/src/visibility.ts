@@ -1,5 +1,11 @@
 import { parseArgs } from "node:util";
-import { AiEngine, type VisibilityRunView, VisibilityRunView as VisibilityRunViewSchema } from "@scan/contract";
+import {
+  AiEngine,
+  type CitedPagesView,
+  CitedPagesView as CitedPagesViewSchema,
+  type VisibilityRunView,
+  VisibilityRunView as VisibilityRunViewSchema,
+} from "@scan/contract";
 import { apiCaller, CliError, EXIT } from "./api-client";
 import type { CliConfig } from "./config";
 import { createProgress } from "./progress";
@@ -19,6 +25,8 @@ export const VISIBILITY_USAGE = `usage: scan visibility <site-id> [--wait] [opti
   --engine <engine>         only this engine's rates (chatgpt, claude, perplexity, gemini); repeatable
   --min-citation-rate <r>   each engine's citation rate is at least r (0 to 1)
   --min-mention-rate <r>    each engine's mention rate is at least r (0 to 1)
+  --cited-pages             once the run has completed, scan its cited pages (the brand's most cited, and
+                            the pages cited where the brand was not) and list them side by side; implies --wait
   --json                    the run as GET /api/v1/visibility/runs/{id} answers it, with the assertions
   --timeout <seconds>       give up waiting after this many seconds (default 1800)
 
@@ -26,7 +34,8 @@ A rate is judged by its point estimate (answers naming or citing the brand over 
 95 % interval is shown beside it. Needs SCAN_API_URL and SCAN_API_KEY.
 
 Exit codes: 0 passed, 1 a rate below its minimum, 2 bad usage, 3 no result (the run failed or
-            was cancelled, an engine had no answer to judge, --timeout passed, the API refused)
+            was cancelled, an engine had no answer to judge, --timeout passed, the API refused,
+            --cited-pages of a run that did not complete)
 `;
 
 export type RateAssertion = {
@@ -110,6 +119,41 @@ export const formatRun = (run: VisibilityRunView, engines: readonly string[]): s
   return `${lines.join("\n")}\n`;
 };
 
+/** A score, or a dash for a page without one. */
+const score = (value: number | null | undefined) => (value === null || value === undefined ? "–" : String(value));
+
+/**
+ * The run's cited pages as text: the counts, then a line per page (side, overall score, state,
+ * answers citing it, address), a competitor's page followed by the checks it passes that the
+ * brand's page it was compared with fails.
+ */
+export const formatCitedPages = (view: CitedPagesView): string => {
+  const { counts } = view;
+  const lines = [
+    `cited pages: ${counts.pages} (${counts.completed} scanned, ${counts.pending} pending, ${counts.failed} failed, ${counts.refused} refused; ${counts.reused} recent scans reused)`,
+  ];
+  if (view.pages.length === 0) return `${lines.join("\n")}\n`;
+  const lacksOf = new Map<string, { comparedWith: string | null; checks: string[] }>();
+  for (const prompt of view.prompts)
+    for (const page of prompt.competitor_pages)
+      if (page.lacks && !lacksOf.has(page.url))
+        lacksOf.set(page.url, { comparedWith: page.compared_with, checks: page.lacks.map((gap) => gap.check) });
+  lines.push("", "side        score  state        cited  page");
+  for (const page of view.pages) {
+    lines.push(
+      `${page.side.padEnd(11)} ${score(page.scan?.overall).padStart(5)}  ${page.state.padEnd(12)} ${String(page.citations).padStart(5)}  ${page.url}`,
+    );
+    if (page.refused) lines.push(`${" ".repeat(39)}refused: ${page.refused}`);
+    if (page.scan?.error) lines.push(`${" ".repeat(39)}failed: ${page.scan.error.code}: ${page.scan.error.message}`);
+    const lacks = lacksOf.get(page.url);
+    if (lacks && lacks.checks.length > 0)
+      lines.push(
+        `${" ".repeat(39)}passes ${lacks.checks.length} ${lacks.checks.length === 1 ? "check" : "checks"} ${lacks.comparedWith ?? "the brand's page"} fails: ${lacks.checks.join(", ")}`,
+      );
+  }
+  return `${lines.join("\n")}\n`;
+};
+
 export const visibilityCommand = async (argv: string[], config: () => CliConfig): Promise<number> => {
   let parsed: ReturnType<typeof parseVisibilityArgs>;
   try {
@@ -139,7 +183,8 @@ export const visibilityCommand = async (argv: string[], config: () => CliConfig)
   if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0)
     throw usageError("--timeout must be a number of seconds");
   const asserting = minimums.mention_rate !== undefined || minimums.citation_rate !== undefined;
-  const wait = values.wait || asserting;
+  const citedPages = values["cited-pages"];
+  const wait = values.wait || asserting || citedPages;
 
   let env: CliConfig;
   try {
@@ -199,10 +244,41 @@ export const visibilityCommand = async (argv: string[], config: () => CliConfig)
   if (run.measures === undefined) run = await read(location.href);
 
   const judged = run.status === "completed" ? judgeRates(run, engines, minimums) : [];
+  let cited: CitedPagesView | null = null;
+  if (citedPages && run.status === "completed") {
+    const pagesAt = `/api/v1/visibility/runs/${run.id}/cited-pages`;
+    const readPages = async (init?: RequestInit) => CitedPagesViewSchema.parse((await call(pagesAt, init)).body.data);
+    // started once: a second start answers the pages already started
+    cited = await readPages({ method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const progress = createProgress(process.stderr, `cited pages of run ${run.id}`);
+    const deadline = Date.now() + timeoutSeconds * 1000;
+    let pause = 1000;
+    try {
+      for (;;) {
+        progress.update(`${cited.counts.pages - cited.counts.pending}/${cited.counts.pages} pages judged`);
+        if (cited.counts.pending === 0) break;
+        if (Date.now() + pause > deadline)
+          throw new CliError(
+            `the cited pages were not all scanned within ${Math.round(timeoutSeconds)} s; their scans go on: GET ${new URL(pagesAt, baseUrl)}`,
+          );
+        await new Promise((resolve) => setTimeout(resolve, pause));
+        cited = await readPages();
+        pause = Math.min(MAX_POLL_MS, Math.round(pause * 1.5));
+      }
+    } finally {
+      progress.stop();
+    }
+  }
   process.stdout.write(
-    values.json ? `${JSON.stringify({ ...run, assertions: judged }, null, 2)}\n` : formatRun(run, engines),
+    values.json
+      ? `${JSON.stringify({ ...run, assertions: judged, ...(citedPages ? { cited_pages: cited } : {}) }, null, 2)}\n`
+      : `${formatRun(run, engines)}${cited ? `\n${formatCitedPages(cited)}` : ""}`,
   );
   for (const result of judged) process.stderr.write(`${result.passed ? "✓" : "✗"} ${result.message}\n`);
+  if (citedPages && !cited) {
+    process.stderr.write(`scan: the run ended ${run.status}: it has no cited pages to scan\n`);
+    if (!judged.some((result) => !result.passed)) return EXIT.noResult;
+  }
   if (!asserting) return run.status === "failed" || run.status === "cancelled" ? EXIT.noResult : EXIT.ok;
   if (run.status !== "completed") {
     process.stderr.write(`scan: the run ended ${run.status}: its rates are not judged\n`);
@@ -222,6 +298,7 @@ const parseVisibilityArgs = (argv: string[]) =>
       engine: { type: "string", multiple: true },
       "min-citation-rate": { type: "string" },
       "min-mention-rate": { type: "string" },
+      "cited-pages": { type: "boolean", default: false },
       json: { type: "boolean", default: false },
       timeout: { type: "string" },
       help: { type: "boolean", short: "h", default: false },

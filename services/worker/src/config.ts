@@ -127,6 +127,12 @@ export const Config = z.object({
   ),
   VISIBILITY_PROJECTED_OUTPUT_TOKENS: intFrom(4_096, 0, 10_000_000).describe("output tokens a sample is projected at"),
   VISIBILITY_PROJECTED_SEARCHES: intFrom(5, 0, 100).describe("search units a sample is projected at"),
+  VISIBILITY_GIVE_WAY_MS: intFrom(2_000, 0, 60_000).describe(
+    "the longest one CPU or database step of a visibility sample (claim, store, queue the next) waits while interactive scans run or wait; 0: samples never wait",
+  ),
+  VISIBILITY_GIVE_WAY_CHECK_MS: intFrom(150, 10, 5_000).describe(
+    "how long a read of the scan queue (scans waiting, scans running in other workers) is reused by the samples giving way",
+  ),
   SNAPSHOT_MAX_BYTES: intFrom(4 * 1024 * 1024, 64 * 1024, 64 * 1024 * 1024).describe(
     "largest gzipped snapshot kept for fix and generate",
   ),

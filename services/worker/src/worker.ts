@@ -7,6 +7,7 @@ import {
   ALERT_JOB,
   type AlertJobPayload,
   AUDIT_JOBS,
+  AUDIT_PAGE_PRIORITY,
   alertJobId,
   REPORT_MAIL_JOB,
   type ReportMailJobPayload,
@@ -22,7 +23,7 @@ import {
 } from "@scan/queue";
 import { captureLimitsOf, createScanner, resolveAll, type Scanner } from "@scan/scanner";
 import { operatorEnginesOf, visibilityBudgetsOf } from "@scan/visibility";
-import { type MinimalJob, Queue, Worker } from "bullmq";
+import { type Job, type MinimalJob, Queue, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import { createTransport } from "nodemailer";
 import type { Logger } from "pino";
@@ -30,6 +31,7 @@ import type { Config } from "./config";
 import { createDatabaseWait } from "./domain/database-wait";
 import { createRedirectFollower } from "./domain/follow-redirect";
 import { createHostSlots } from "./domain/host-slots";
+import { createScanGate } from "./domain/scan-gate";
 import { createSiteAccessReader } from "./domain/site-access";
 import { pendingAlertsOf, visibilityAlertsOnCompletion } from "./domain/visibility-alerts";
 import { createWorkerMetrics, type WorkerMetrics } from "./infra/metrics";
@@ -205,10 +207,33 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
     log,
   };
   const auditSteps = createAuditSteps(auditDeps);
+  // Visibility samples give way to interactive scans: each CPU or database step of a sample waits
+  // while a scan runs in this process (known at once), runs in another worker or waits on the
+  // queue (read from Redis at most every VISIBILITY_GIVE_WAY_CHECK_MS), for at most
+  // VISIBILITY_GIVE_WAY_MS per step. Audit pages, queued below every scan, are not waited for.
+  const scanGate = createScanGate({
+    readLoad: async () => {
+      const [counts, below, running] = await Promise.all([
+        queue.getJobCounts("waiting", "prioritized"),
+        queue.getCountsPerPriority([AUDIT_PAGE_PRIORITY]),
+        queue.getActive(),
+      ]);
+      return {
+        waiting: Math.max(0, (counts.waiting ?? 0) + (counts.prioritized ?? 0) - (below[AUDIT_PAGE_PRIORITY] ?? 0)),
+        active: running.filter((job) => job?.name === SCAN_JOB.name).length,
+      };
+    },
+    cacheMs: config.VISIBILITY_GIVE_WAY_CHECK_MS,
+    maxWaitMs: config.VISIBILITY_GIVE_WAY_MS,
+    onWaited: (step, outcome, waitedMs) => metrics.visibilityGiveWay.observe({ step, outcome }, waitedMs / 1_000),
+    onReadError: (error) =>
+      log.debug({ err: (error as Error).message }, "scan queue not read; visibility samples go on"),
+    signal: stopping.signal,
+  });
   // the jobs deliveries run are built below; the scan queue's are here. One queue, one set of
   // workers: an audit's pages run on the scan workers, below interactive scans in priority
   const scanQueueJobs = {
-    [SCAN_JOB.name]: processor,
+    [SCAN_JOB.name]: (job: Job) => scanGate.during(() => processor(job)),
     [AUDIT_JOBS.scheduled]: createAuditScheduledJob(auditDeps),
     [AUDIT_JOBS.discover]: createAuditDiscoverJob(auditDeps, auditSteps),
     [AUDIT_JOBS.page]: createAuditPageJob(auditDeps, auditSteps),
@@ -241,6 +266,7 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
         const next = visibilitySampleJob(payload);
         await visibilityQueue.add(next.name, next.data, next.opts);
       },
+      giveWay: scanGate.giveWay,
       log,
     }),
   };

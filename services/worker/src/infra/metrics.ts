@@ -15,6 +15,8 @@ export type WorkerMetrics = {
   browserRestarts: Counter<"reason">;
   /** webhook_delivery_attempts_total{result}: delivered, failed (will retry), gave_up */
   webhookAttempts: Counter<"result">;
+  /** visibility_give_way_seconds{step, outcome}: a sample step's wait for interactive scans (clear, bound, stopping) */
+  visibilityGiveWay: Histogram<"step" | "outcome">;
   /** browser_pool_browsers and browser_pool_contexts, read from the pool at scrape time */
   watchPool: (pool: BrowserPool) => void;
   /** dependency_up{dependency}: the readiness probes (browser, redis, postgres), asked at scrape time */
@@ -62,6 +64,13 @@ export const createWorkerMetrics = ({ defaults = true }: { defaults?: boolean } 
     registers,
   });
   for (const reason of ["recycle", "crash"]) browserRestarts.inc({ reason }, 0);
+  const visibilityGiveWay = new Histogram({
+    name: "visibility_give_way_seconds",
+    help: "Time a visibility sample's step (claim, store, queue) waited for interactive scans running or waiting, by how the wait ended: clear (no scan left), bound (VISIBILITY_GIVE_WAY_MS), stopping",
+    labelNames: ["step", "outcome"] as const,
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5],
+    registers,
+  });
 
   const watchPool = (pool: BrowserPool) => {
     new Gauge({
@@ -102,6 +111,7 @@ export const createWorkerMetrics = ({ defaults = true }: { defaults?: boolean } 
     renderFallbacks,
     browserRestarts,
     webhookAttempts,
+    visibilityGiveWay,
     watchPool,
     watchDependencies,
   };

@@ -46,8 +46,18 @@ export type VisibilitySampleDeps = {
   queueAlerts?: (runId: string) => Promise<void>;
   /** queues a sample's job: the next of its run's window, once a sample has ended */
   queueSample: (payload: { runId: string; sampleId: string }) => Promise<void>;
+  /**
+   * Awaited before each of the sample's CPU and database steps (`claim`: reading and claiming it;
+   * `store`: reading the answer and storing it or its failure; `queue`: queueing the window's next
+   * sample): resolves once interactive scans no longer wait or run, or its bound has passed
+   * (domain/scan-gate.ts). Not awaited around the engine's answer, which waits on the network.
+   */
+  giveWay?: (step: VisibilityStep) => Promise<void>;
   log: Logger;
 };
+
+/** The steps of a sample that give way to interactive scans. */
+export type VisibilityStep = "claim" | "store" | "queue";
 
 /** Errors worth asking again: the engine was busy, away, slow, or sent what it should not have. */
 const RETRYABLE: readonly EngineErrorKind[] = ["rate_limited", "unavailable", "timeout", "malformed"];
@@ -75,12 +85,14 @@ export const monthStart = (now: Date): Date => new Date(Date.UTC(now.getUTCFullY
  */
 export const createVisibilitySampleJob = (deps: VisibilitySampleDeps) => {
   const { db, log } = deps;
+  const giveWay = deps.giveWay ?? (async () => {});
   /**
    * A sample's end: the next sample of the run's window is queued, and the alerts stored with a
    * completion are queued. A next sample not queued (Redis away) is queued by the sweep from its row.
    */
   const ended = async (outcome: { runCompleted: boolean; runId?: string; next: string | null }) => {
     if (outcome.next && outcome.runId) {
+      await giveWay("queue");
       const payload = { runId: outcome.runId, sampleId: outcome.next };
       await deps.queueSample(payload).catch((error: Error) => {
         log.warn({ ...payload, err: error.message }, "next visibility sample not queued; the sweep will queue it");
@@ -121,6 +133,7 @@ export const createVisibilitySampleJob = (deps: VisibilitySampleDeps) => {
     brand: { names: string[]; domains: string[] },
     competitors: { name: string; aliases: string[]; domains: string[] }[],
   ) => {
+    await giveWay("store");
     const analysis = analyseAnswer(answer, brand, competitors);
     const citedPage = analysis.brand.citedPages[0]?.url ?? null;
     const names = [analysis.brand, ...analysis.competitors];
@@ -163,6 +176,7 @@ export const createVisibilitySampleJob = (deps: VisibilitySampleDeps) => {
     const parsed = VisibilitySamplePayload.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError("not a visibility sample job");
     const { sampleId } = parsed.data;
+    await giveWay("claim");
     const sample = await db.visibilitySample.findUnique({
       where: { id: sampleId },
       include: { run: { include: { workspace: { select: { plan: true } } } } },
@@ -235,6 +249,7 @@ export const createVisibilitySampleJob = (deps: VisibilitySampleDeps) => {
         });
       } catch (error) {
         if (!(error instanceof EngineError)) throw error;
+        await giveWay("store");
         const attempts = claim.sample.attempts;
         if (RETRYABLE.includes(error.kind) && attempts < deps.attempts) {
           await visibilityRuns.releaseSample(db, sampleId);

@@ -115,6 +115,19 @@ const within = (promise: Promise<unknown>, ms: number): Promise<boolean> =>
     new Promise<boolean>((resolve) => setTimeout(resolve, ms, false).unref()),
   ]);
 
+/** the value of a promise that settles within ms, else an error with the message */
+const settledWithin = <T>(promise: Promise<T>, ms: number, message: string): Promise<T> => {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+    timer.unref();
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+};
+
+/** how long the samples' scan gate waits for its read of the scan queue (Redis answers in milliseconds) */
+const SCAN_LOAD_READ_MS = 500;
+
 /**
  * Builds the worker: one browser pool, one BullMQ worker pulling scans and audit pages, one
  * asking the AI engines visibility samples, one delivering callbacks, and the metrics and readiness its ops port serves.
@@ -213,11 +226,17 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
   // VISIBILITY_GIVE_WAY_MS per step. Audit pages, queued below every scan, are not waited for.
   const scanGate = createScanGate({
     readLoad: async () => {
-      const [counts, below, running] = await Promise.all([
-        queue.getJobCounts("waiting", "prioritized"),
-        queue.getCountsPerPriority([AUDIT_PAGE_PRIORITY]),
-        queue.getActive(),
-      ]);
+      // the shared connection queues commands while Redis is away: a read that does not answer
+      // in time counts as no scan waiting, so a held step stays within its bound
+      const [counts, below, running] = await settledWithin(
+        Promise.all([
+          queue.getJobCounts("waiting", "prioritized"),
+          queue.getCountsPerPriority([AUDIT_PAGE_PRIORITY]),
+          queue.getActive(),
+        ]),
+        SCAN_LOAD_READ_MS,
+        "the scan queue did not answer in time",
+      );
       return {
         waiting: Math.max(0, (counts.waiting ?? 0) + (counts.prioritized ?? 0) - (below[AUDIT_PAGE_PRIORITY] ?? 0)),
         active: running.filter((job) => job?.name === SCAN_JOB.name).length,

@@ -2,6 +2,7 @@
 
 export * from "./config";
 export * from "./domain/follow-redirect";
+export * from "./domain/scan-gate";
 export * from "./domain/site-access";
 export * from "./infra/ops-server";
 export * from "./sweeps/reaper";

@@ -7,7 +7,6 @@ import {
   ALERT_JOB,
   type AlertJobPayload,
   AUDIT_JOBS,
-  AUDIT_PAGE_PRIORITY,
   alertJobId,
   REPORT_MAIL_JOB,
   type ReportMailJobPayload,
@@ -31,7 +30,7 @@ import type { Config } from "./config";
 import { createDatabaseWait } from "./domain/database-wait";
 import { createRedirectFollower } from "./domain/follow-redirect";
 import { createHostSlots } from "./domain/host-slots";
-import { createScanGate } from "./domain/scan-gate";
+import { createScanGate, scanQueueLoad } from "./domain/scan-gate";
 import { createSiteAccessReader } from "./domain/site-access";
 import { pendingAlertsOf, visibilityAlertsOnCompletion } from "./domain/visibility-alerts";
 import { createWorkerMetrics, type WorkerMetrics } from "./infra/metrics";
@@ -225,23 +224,9 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
   // queue (read from Redis at most every VISIBILITY_GIVE_WAY_CHECK_MS), for at most
   // VISIBILITY_GIVE_WAY_MS per step. Audit pages, queued below every scan, are not waited for.
   const scanGate = createScanGate({
-    readLoad: async () => {
-      // the shared connection queues commands while Redis is away: a read that does not answer
-      // in time counts as no scan waiting, so a held step stays within its bound
-      const [counts, below, running] = await settledWithin(
-        Promise.all([
-          queue.getJobCounts("waiting", "prioritized"),
-          queue.getCountsPerPriority([AUDIT_PAGE_PRIORITY]),
-          queue.getActive(),
-        ]),
-        SCAN_LOAD_READ_MS,
-        "the scan queue did not answer in time",
-      );
-      return {
-        waiting: Math.max(0, (counts.waiting ?? 0) + (counts.prioritized ?? 0) - (below[AUDIT_PAGE_PRIORITY] ?? 0)),
-        active: running.filter((job) => job?.name === SCAN_JOB.name).length,
-      };
-    },
+    // the shared connection queues commands while Redis is away: a read that does not answer
+    // in time counts as no scan waiting, so a held step stays within its bound
+    readLoad: () => settledWithin(scanQueueLoad(queue), SCAN_LOAD_READ_MS, "the scan queue did not answer in time"),
     cacheMs: config.VISIBILITY_GIVE_WAY_CHECK_MS,
     maxWaitMs: config.VISIBILITY_GIVE_WAY_MS,
     onWaited: (step, outcome, waitedMs) => metrics.visibilityGiveWay.observe({ step, outcome }, waitedMs / 1_000),

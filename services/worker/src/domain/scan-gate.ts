@@ -1,9 +1,29 @@
+import { AUDIT_PAGE_PRIORITY, SCAN_JOB } from "@scan/queue";
+import type { Queue } from "bullmq";
+
 /** What the scan queue holds for interactive scans, as last read from Redis. */
 export type ScanQueueLoad = {
   /** interactive scans queued and not yet taken (audit pages, queued below every scan, left out) */
   waiting: number;
   /** scan jobs running in any worker process, this one's included */
   active: number;
+};
+
+/**
+ * Reads the scan queue's load: the jobs waiting (with a priority or without) less the audit pages,
+ * which wait below every interactive scan, and the `scan` jobs among the active ones (at most the
+ * workers' scan slots, each read by its id).
+ */
+export const scanQueueLoad = async (queue: Queue): Promise<ScanQueueLoad> => {
+  const [counts, below, running] = await Promise.all([
+    queue.getJobCounts("waiting", "prioritized"),
+    queue.getCountsPerPriority([AUDIT_PAGE_PRIORITY]),
+    queue.getActive(),
+  ]);
+  return {
+    waiting: Math.max(0, (counts.waiting ?? 0) + (counts.prioritized ?? 0) - (below[AUDIT_PAGE_PRIORITY] ?? 0)),
+    active: running.filter((job) => job?.name === SCAN_JOB.name).length,
+  };
 };
 
 /** How a step's wait ended: the scans were done, the bound was reached, or the worker is stopping. */

@@ -1,7 +1,7 @@
 /**
  * The visibility benchmark: `pnpm bench:visibility [--prompts 100] [--samples 3] [--workers 2]
  * [--worker-concurrency 10] [--visibility-concurrency 8] [--engine-concurrency 2] [--idle-probes 30] [--probe-every-ms 2000]
- * [--median-ms 7000] [--seed 20261127] [--out docs/reports/bench-visibility.json]`
+ * [--median-ms 7000] [--seed 20261127] [--give-way-ms 2000] [--out docs/reports/bench-visibility.json]`
  * (docs/faults-and-benchmark.md, Visibility benchmark).
  *
  * Serves the four local engine servers (tests/support/engine-servers.ts: the OpenAI Responses,
@@ -15,7 +15,9 @@
  *   under way, against the same scans with the queue idle before the run and again after it (the
  *   machine's load may change meanwhile): p50 and p95 (target ≤ 1.5×), and the scans during the
  *   run by minute of the run, with the load at that minute;
- * - the machine's load (`uptime`) before, during and after.
+ * - the machine's load (`uptime`) before, during and after;
+ * - how long the samples' steps gave way to the scans (the workers' `visibility_give_way_seconds`,
+ *   by step and outcome), with `--give-way-ms` their bound (`VISIBILITY_GIVE_WAY_MS`; 0: off).
  * Checks that every sample was answered and stored once and that the run's spend is the sum of
  * its samples'. Prints the results and writes them as JSON.
  */
@@ -52,6 +54,7 @@ const { values: args } = parseArgs({
     "median-ms": { type: "string", default: "7000" },
     "max-ms": { type: "string", default: "20000" },
     seed: { type: "string", default: "20261127" },
+    "give-way-ms": { type: "string", default: "2000" },
     out: { type: "string", default: "docs/reports/bench-visibility.json" },
   },
 });
@@ -159,6 +162,7 @@ const main = async () => {
     WORKER_CONCURRENCY: String(args["worker-concurrency"]),
     VISIBILITY_WORKER_CONCURRENCY: String(args["visibility-concurrency"]),
     VISIBILITY_ENGINE_CONCURRENCY: String(args["engine-concurrency"]),
+    VISIBILITY_GIVE_WAY_MS: String(args["give-way-ms"]),
     // no cap in the way: what a run costs is checked below, not limited
     VISIBILITY_BUDGET_USD_AGENCY: "1000000",
     OPENAI_API_KEY: KEYS.openai,
@@ -365,6 +369,7 @@ const main = async () => {
           load: loads[minute]?.uptime.replace(/.*load average: /, "") ?? null,
         })),
     };
+    results.giveWay = await giveWayOf(running);
     results.machine.loadDuring = loads;
     results.machine.uptimeAfter = uptime();
     results.machine.loadAverageEnd = loadavg().map((x) => Math.round(x * 100) / 100);
@@ -392,6 +397,29 @@ const main = async () => {
     say(`problems: ${(results.problems as string[]).join("; ")}`);
     process.exitCode = 1;
   }
+};
+
+/**
+ * The workers' visibility_give_way_seconds added up, by step and outcome: how many steps waited
+ * for scans and how long in all (each worker's metrics port, as its "worker started" line names it).
+ */
+const giveWayOf = async (workers: Service[]) => {
+  const totals: Record<string, { steps: number; seconds: number }> = {};
+  for (const worker of workers) {
+    const started = await worker.waitForLog((record) => record.msg === "worker started", 5_000);
+    const text = await (await fetch(`${started.ops as string}/metrics`)).text();
+    for (const line of text.split("\n")) {
+      const match = /^visibility_give_way_seconds_(sum|count)\{step="(\w+)",outcome="(\w+)"\} (\S+)$/.exec(line);
+      if (!match) continue;
+      const [, kind, step, outcome, value] = match;
+      const label = `${step}/${outcome}`;
+      const entry = totals[label] ?? { steps: 0, seconds: 0 };
+      totals[label] = entry;
+      if (kind === "count") entry.steps += Number(value);
+      else entry.seconds = Math.round((entry.seconds + Number(value)) * 1000) / 1000;
+    }
+  }
+  return totals;
 };
 
 main().catch((error: unknown) => {

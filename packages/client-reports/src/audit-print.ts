@@ -44,16 +44,26 @@ export const emptyProgress = (): AuditProgress => ({
   cancelled: 0,
 });
 
-/** An audit's page counts by status, as its rows say. */
-export const progressOfRows = async (db: Db, auditId: string): Promise<AuditProgress> => {
-  const counts = await db.auditPage.groupBy({ by: ["status"], where: { auditId }, _count: { _all: true } });
-  const progress = emptyProgress();
+/** Many audits' page counts by status, as their rows say, in one query (an audit without pages: all 0). */
+export const progressesOfRows = async (db: Db, auditIds: readonly string[]): Promise<Map<string, AuditProgress>> => {
+  const counts = await db.auditPage.groupBy({
+    by: ["auditId", "status"],
+    where: { auditId: { in: [...auditIds] } },
+    _count: { _all: true },
+  });
+  const progresses = new Map(auditIds.map((id) => [id, emptyProgress()]));
   for (const row of counts) {
+    const progress = progresses.get(row.auditId);
+    if (!progress) continue;
     progress[row.status] = row._count._all;
     progress.discovered += row._count._all;
   }
-  return progress;
+  return progresses;
 };
+
+/** An audit's page counts by status, as its rows say. */
+export const progressOfRows = async (db: Db, auditId: string): Promise<AuditProgress> =>
+  (await progressesOfRows(db, [auditId])).get(auditId) ?? emptyProgress();
 
 export const scoresOf = (row: {
   seo: number | null;

@@ -4,6 +4,7 @@ export {
   emptyProgress,
   type PrintData,
   previousCompletedAudit,
+  progressesOfRows,
   progressOfRows,
   scoresOf,
   toAuditView,

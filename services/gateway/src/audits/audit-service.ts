@@ -1,5 +1,5 @@
 import { reportCsv, streamPagesCsv } from "@scan/audit";
-import { emptyProgress, progressOfRows, toAuditView } from "@scan/client-reports";
+import { emptyProgress, progressesOfRows, progressOfRows, toAuditView } from "@scan/client-reports";
 import {
   AppError,
   type AuditIssuePage,
@@ -118,18 +118,7 @@ export const createAuditService = ({
 
   /** The page rows' counts of many audits in one query (a list's page), each as progressOfRows counts one. */
   const progressesOf = async (auditIds: readonly string[]): Promise<Map<string, AuditProgress>> => {
-    const counts = await db.auditPage.groupBy({
-      by: ["auditId", "status"],
-      where: { auditId: { in: [...auditIds] } },
-      _count: { _all: true },
-    });
-    const progresses = new Map(auditIds.map((id) => [id, emptyProgress()]));
-    for (const row of counts) {
-      const progress = progresses.get(row.auditId);
-      if (!progress) continue;
-      progress[row.status] = row._count._all;
-      progress.discovered += row._count._all;
-    }
+    const progresses = await progressesOfRows(db, auditIds);
     return new Map(
       await Promise.all(
         auditIds.map(async (id) => [id, await withLiveWork(id, progresses.get(id) ?? emptyProgress())] as const),

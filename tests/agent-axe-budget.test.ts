@@ -1,6 +1,6 @@
 import { AXE_UNFINISHED } from "@scan/checks";
-import { scanSiteFull } from "./support/agentic-scan";
 import { type AgenticSite, NOT_FOUND } from "./support/agentic-sites";
+import { scanSiteFull } from "./support/loopback-scanner";
 
 /**
  * axe is given what is left of the scan's budget, and a run that has not finished by then is

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { agenticScanner } from "./support/agentic-scan";
 import { type AgenticSite, allCorpusSites, NOT_FOUND, serveSite } from "./support/agentic-sites";
+import { loopbackScanner } from "./support/loopback-scanner";
 
 /**
  * This service's render-time agentic verdicts against Lighthouse 13.5's on the real pages of both
@@ -71,7 +71,7 @@ describe("agreement with Lighthouse 13.5's render-time agentic audits on the sha
 
   it("agrees on every scanned page and audit but the listed exceptions", async () => {
     const served = await serveSite(corpusOrigin);
-    const scanner = agenticScanner(served.origin, 30_000);
+    const scanner = loopbackScanner(served.origin, 30_000);
     const disagreements: string[] = [];
     const perAudit = new Map<Audit, { agreed: number; total: number }>(
       AUDITS.map((audit) => [audit, { agreed: 0, total: 0 }]),

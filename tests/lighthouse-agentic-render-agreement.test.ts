@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { scanSiteFull } from "./support/agentic-scan";
 import { fixtureSites } from "./support/agentic-sites";
+import { scanSiteFull } from "./support/loopback-scanner";
 
 /**
  * This service's render-time agentic verdicts against Lighthouse 13.5's (docs/reports/

@@ -15,18 +15,11 @@ import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createDb } from "@scan/db";
-import { createKeyService, createUserService, personalKeyOwner } from "@scan/gateway";
 import { buildAuditSite } from "../tests/support/audit-site";
 import { percentile } from "../tests/support/corpus";
 import { type Handler, startFixtureServer } from "../tests/support/fixture-server";
-import {
-  createBenchDatabase,
-  dropQueue,
-  ROOT,
-  type Service,
-  startGatewayProcess,
-  startWorkerProcess,
-} from "./bench/stack";
+import { benchEnv, startApiStack } from "./bench/api-stack";
+import { createBenchDatabase, dropQueue, ROOT } from "./bench/stack";
 
 const { values: args } = parseArgs({
   options: {
@@ -68,36 +61,13 @@ const main = async () => {
   const stackOf = async (workers: number) => {
     const prefix = `bench-audits-${Date.now().toString(36)}`;
     prefixes.push(prefix);
-    const env = {
-      PATH: process.env.PATH ?? "",
-      HOME: process.env.HOME ?? "/tmp",
-      DATABASE_URL: database.url,
-      REDIS_URL: redisUrl,
-      QUEUE_PREFIX: prefix,
-      RATE_LIMIT_PREFIX: `${prefix}:ratelimit`,
-      SCAN_ALLOWLIST: site.hostPort,
-      LOG_LEVEL: "info",
-      METRICS_PORT: "0",
-      AUDIT_HOST_CONCURRENCY: "4",
-      RATE_LIMIT_AGENCY: "1000000",
-    };
-    const gateway = await startGatewayProcess(env);
-    const running: Service[] = [];
-    for (let i = 0; i < workers; i++) running.push(await startWorkerProcess(`worker-${i}`, env));
-    const user = await createUserService(db).create(`bench-${prefix}@example.com`, "agency");
-    const { key } = await createKeyService({ db, maxKeysPerUser: 10 }).create(await personalKeyOwner(db, user), {});
-    const call = async (path: string, body?: unknown) => {
-      const response = await fetch(`${gateway.url}${path}`, {
-        method: body === undefined ? "GET" : "POST",
-        headers: { "x-api-key": key, "content-type": "application/json" },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      return (await response.json()) as Json;
-    };
-    const stop = async () => {
-      await Promise.all([gateway.service.stop(), ...running.map((worker) => worker.stop())]);
-    };
-    return { call, stop };
+    const stack = await startApiStack(
+      db,
+      benchEnv(database.url, redisUrl, prefix, { SCAN_ALLOWLIST: site.hostPort, AUDIT_HOST_CONCURRENCY: "4" }),
+      workers,
+    );
+    const call = async (path: string, body?: unknown) => (await stack.call(path, body)).body;
+    return { call, stop: stack.stop };
   };
 
   /** Runs one audit to its end: pages scanned and pages a minute. */

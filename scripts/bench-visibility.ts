@@ -27,18 +27,11 @@ import { cpus, loadavg } from "node:os";
 import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createDb } from "@scan/db";
-import { createKeyService, createUserService, personalKeyOwner } from "@scan/gateway";
 import { percentile } from "../tests/support/corpus";
-import { KEYS, startEngineServers } from "../tests/support/engine-servers";
+import { engineServersEnv, startEngineServers } from "../tests/support/engine-servers";
 import { startFixtureServer } from "../tests/support/fixture-server";
-import {
-  createBenchDatabase,
-  dropQueue,
-  ROOT,
-  type Service,
-  startGatewayProcess,
-  startWorkerProcess,
-} from "./bench/stack";
+import { type ApiStack, benchEnv, startApiStack } from "./bench/api-stack";
+import { createBenchDatabase, dropQueue, ROOT } from "./bench/stack";
 
 const { values: args } = parseArgs({
   options: {
@@ -148,53 +141,25 @@ const main = async () => {
   const database = await createBenchDatabase(databaseBase);
   const db = createDb(database.url);
   const prefix = `bench-visibility-${Date.now().toString(36)}`;
-  const env = {
-    PATH: process.env.PATH ?? "",
-    HOME: process.env.HOME ?? "/tmp",
-    DATABASE_URL: database.url,
-    REDIS_URL: redisUrl,
-    QUEUE_PREFIX: prefix,
-    RATE_LIMIT_PREFIX: `${prefix}:ratelimit`,
+  const env = benchEnv(database.url, redisUrl, prefix, {
     SCAN_ALLOWLIST: `${site.hostPort},acme.com`,
-    LOG_LEVEL: "info",
-    METRICS_PORT: "0",
-    RATE_LIMIT_AGENCY: "1000000",
     WORKER_CONCURRENCY: String(args["worker-concurrency"]),
     VISIBILITY_WORKER_CONCURRENCY: String(args["visibility-concurrency"]),
     VISIBILITY_ENGINE_CONCURRENCY: String(args["engine-concurrency"]),
     VISIBILITY_GIVE_WAY_MS: String(args["give-way-ms"]),
     // no cap in the way: what a run costs is checked below, not limited
     VISIBILITY_BUDGET_USD_AGENCY: "1000000",
-    OPENAI_API_KEY: KEYS.openai,
-    OPENAI_BASE_URL: `${servers.openai.baseUrl}/v1`,
-    ANTHROPIC_API_KEY: KEYS.anthropic,
-    ANTHROPIC_BASE_URL: servers.anthropic.baseUrl,
-    PERPLEXITY_API_KEY: KEYS.perplexity,
-    PERPLEXITY_BASE_URL: servers.perplexity.baseUrl,
-    GEMINI_API_KEY: KEYS.gemini,
-    GEMINI_BASE_URL: servers.gemini.baseUrl,
-  };
+    ...engineServersEnv(servers),
+  });
   const results: Json = {
     startedAt: new Date().toISOString(),
     options: { ...args, latency },
     machine: { cpus: cpus().length, node: process.version, uptimeBefore: uptime() },
   };
-  const running: Service[] = [];
-  let gateway: Awaited<ReturnType<typeof startGatewayProcess>> | null = null;
+  let stack: ApiStack | null = null;
   try {
-    gateway = await startGatewayProcess(env);
-    const gatewayUrl = gateway.url;
-    for (let i = 0; i < workerCount; i++) running.push(await startWorkerProcess(`worker-${i}`, env));
-    const user = await createUserService(db).create(`bench-${prefix}@example.com`, "agency");
-    const { key } = await createKeyService({ db, maxKeysPerUser: 10 }).create(await personalKeyOwner(db, user), {});
-    const call = async (path: string, body?: unknown, method = body === undefined ? "GET" : "POST") => {
-      const response = await fetch(`${gatewayUrl}${path}`, {
-        method,
-        headers: { "x-api-key": key, "content-type": "application/json" },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      return { status: response.status, body: (await response.json()) as Json };
-    };
+    stack = await startApiStack(db, env, workerCount);
+    const { call } = stack;
     const expectStatus = (answer: { status: number; body: Json }, status: number, what: string) => {
       if (answer.status !== status)
         throw new Error(`${what}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
@@ -386,7 +351,7 @@ const main = async () => {
     process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
   } finally {
     // whatever happened, nothing the bench started outlives it
-    await Promise.all([gateway?.service.stop(), ...running.map((worker) => worker.stop())]);
+    await stack?.stop();
     await db.$disconnect();
     await dropQueue(redisUrl, prefix);
     await database.drop();

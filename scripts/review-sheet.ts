@@ -8,8 +8,8 @@
  *   pnpm exec tsx scripts/review-sheet.ts --json sheet.json    the same as JSON (page → check → verdict)
  *   pnpm exec tsx scripts/review-sheet.ts --pages a.com,b.org  other pages
  *
- * It imports only what every version of the checks package offers (`allChecks`, `preparePage`), so it
- * can be copied with extract.ts into an older tree and run there.
+ * It judges the pages with extract.ts, which imports only what every version of the checks package
+ * offers (`allChecks`, `preparePage`), so the two can be copied into an older tree and run there.
  *
  * The review's pages are chosen by a rule, not by their verdicts: every fifth page of the corpus
  * by name (the 1st, 6th, 11th, … of the sorted folder names), then, for each language of the
@@ -19,8 +19,7 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { allChecks, preparePage } from "@scan/checks";
-import { SCANNED_AT, snapshotOf, type Verdict, type Verdicts } from "./verdict-changes/extract";
+import { pageVerdicts, type Verdicts } from "./verdict-changes/extract";
 
 const CORPUS = resolve(__dirname, "../../shared/corpus-parser/pages");
 
@@ -52,24 +51,7 @@ for (const name of pages) {
     console.error(`no page ${name} under ${CORPUS}`);
     process.exit(2);
   }
-  const page = preparePage(snapshotOf(CORPUS, name, "same"), SCANNED_AT);
-  const row: Record<string, Verdict> = {};
-  for (const check of allChecks) {
-    try {
-      const verdict = check.run(page) as Verdict & { evidence?: readonly string[] };
-      row[check.id] = {
-        status: verdict.status,
-        description: verdict.description,
-        fix: verdict.fix ?? "",
-        ...(verdict.evidence ? { evidence: [...verdict.evidence] } : {}),
-      };
-    } catch (error) {
-      // as the scanner reports it (packages/checks/src/run.ts)
-      const reason = error instanceof Error ? error.message : String(error);
-      row[check.id] = { status: "skip", description: `The check could not run on this page: ${reason}`, fix: "" };
-    }
-  }
-  sheet[name] = row;
+  sheet[name] = pageVerdicts(CORPUS, name);
 }
 
 if (values.json) {

@@ -1,6 +1,6 @@
 import { AXE_UNFINISHED } from "@scan/checks";
-import { createScanner } from "@scan/scanner";
-import { type AgenticSite, serveSite } from "./support/agentic-sites";
+import { type AgenticSite, NOT_FOUND } from "./support/agentic-sites";
+import { scanSiteFull } from "./support/loopback-scanner";
 
 /**
  * axe is given what is left of the scan's budget, and a run that has not finished by then is
@@ -23,38 +23,15 @@ const page = (script: string): AgenticSite => ({
           headers: {},
           body: `<!DOCTYPE html><html lang="en"><head><title>Choices</title><script>${script}</script></head><body><h1>Choices</h1>${BUTTONS}</body></html>`,
         }
-      : { status: 404, contentType: "text/plain", headers: {}, body: "not found\n" },
+      : NOT_FOUND,
 });
 // every style lookup busy for 200 ms: only axe asks for styles in this page
 const SLOW_STYLES =
   "const styleOf = window.getComputedStyle.bind(window); window.getComputedStyle = (element, pseudo) => { const until = Date.now() + 200; while (Date.now() < until) {} return styleOf(element, pseudo); };";
 
-const scanFull = async (site: AgenticSite, scanTimeoutMs: number) => {
-  const served = await serveSite(site);
-  const scanner = createScanner({
-    allowlist: served.origin.replace("http://", ""),
-    ports: "*",
-    egress: false,
-    spare: false,
-    limits: {
-      scanTimeoutMs,
-      settleTimeoutMs: { quick: 3_000, full: 8_000 },
-      maxHtmlBytes: 5 * 1024 * 1024,
-      maxRedirects: 10,
-      quickRender: "auto",
-    },
-  });
-  try {
-    return await scanner.scan({ url: `${served.origin}/`, mode: "full" });
-  } finally {
-    await scanner.close();
-    await served.close();
-  }
-};
-
 describe("agent-accessibility-tree when axe has not finished in the scan's budget", () => {
   it("reports the page as not measured, with the time axe had, and judges everything else", async () => {
-    const scanned = await scanFull(page(SLOW_STYLES), 8_000);
+    const scanned = await scanSiteFull(page(SLOW_STYLES), 8_000);
     expect(scanned.outcome.rendered).toBe(true);
     expect(scanned.snapshot.agent?.axe).toBeNull();
     // what was left of 8 s after the fetch and the render
@@ -70,7 +47,7 @@ describe("agent-accessibility-tree when axe has not finished in the scan's budge
   });
 
   it("gives a verdict on the same page when its styles are not slowed", async () => {
-    const scanned = await scanFull(page(""), 20_000);
+    const scanned = await scanSiteFull(page(""), 20_000);
     expect(scanned.snapshot.agent?.axe).not.toBeNull();
     expect(scanned.snapshot.agent?.axeUnfinishedAfterMs).toBeUndefined();
     const check = scanned.outcome.checks.find((result) => result.id === "agent-accessibility-tree");

@@ -97,6 +97,21 @@ const results = new Map<string, Scanned>();
 const fixAnswers = new Map<string, { status: number; body: unknown }>();
 const proofs = new Map<string, FixAnswer>();
 
+/** one scan's whole capture, fetch and render: what a loaded machine needs for the corpus's largest pages */
+const SCAN_TIMEOUT_MS = 60_000;
+/**
+ * How long the test reads a scan before it gives up: the scan's timeout, then, were its job lost,
+ * the worker's reaper queues it again once it has run SCAN_TIMEOUT_MS + 15 s and it runs its
+ * timeout again; with a margin for the queue and the reads.
+ */
+const SCAN_GIVE_UP_MS = 2 * SCAN_TIMEOUT_MS + 60_000;
+/**
+ * The gateway's wait for a scan (SCAN_WAIT_MS), which the fix endpoint's scan must end within: the
+ * scan's timeout does not fit in it (the gateway waits 34 s at the most, config.ts), so it is the
+ * longest the gateway allows.
+ */
+const GATEWAY_WAIT_MS = 34_000;
+
 describe("the real-page corpus through the scan pipeline", () => {
   let site: FixtureServer;
   let database: TestDatabase;
@@ -115,7 +130,12 @@ describe("the real-page corpus through the scan pipeline", () => {
       allowlist: [site.hostPort],
       // every corpus page is scanned anonymously from this one address; a full scan's render is
       // given the time a loaded machine needs to load the corpus's largest pages (8 s by default)
-      env: { RATE_LIMIT_ANONYMOUS: "100000", SETTLE_FULL_MS: "30000", SCAN_TIMEOUT_MS: "60000" },
+      env: {
+        RATE_LIMIT_ANONYMOUS: "100000",
+        SETTLE_FULL_MS: "30000",
+        SCAN_TIMEOUT_MS: String(SCAN_TIMEOUT_MS),
+        SCAN_WAIT_MS: String(GATEWAY_WAIT_MS),
+      },
     };
     stack = await startStack(services);
     // this stack's renders are compared with served-HTML verdicts, so they get a full scan's
@@ -143,7 +163,7 @@ describe("the real-page corpus through the scan pipeline", () => {
 
   const scan = async (url: string, mode: "quick" | "full", on: Stack = stack) => {
     const started = performance.now();
-    const finished = await scanToEnd(on.gateway.url, { url, mode });
+    const finished = await scanToEnd(on.gateway.url, { url, mode }, { giveUpMs: SCAN_GIVE_UP_MS });
     const ms = performance.now() - started;
     expect([url, mode, finished.status]).toEqual([url, mode, "completed"]);
     // a render that failed (a loaded machine, despite the time given) says why, or it rendered
@@ -224,8 +244,9 @@ describe("the real-page corpus through the scan pipeline", () => {
         unfinished: [full, again].filter((scanned) => scanned.checks.some(unfinished)).length,
       });
     },
-    // four scans, the quick ones two at a time; a loaded machine's renders are given up to 30 s each
-    300_000,
+    // four scans, the quick ones two at a time, each read until it ends or the test gives it up;
+    // a loaded machine's renders are given up to 30 s each
+    2 * SCAN_GIVE_UP_MS + GATEWAY_WAIT_MS + 60_000,
   );
 
   /**

@@ -1,8 +1,8 @@
 import { execFile } from "node:child_process";
 import { resolve } from "node:path";
 import { seedDemoUser } from "@scan/gateway";
-import { type AccountsApi, body } from "./support/accounts-api";
-import { type Form, listGetter, type Params, startListsApi } from "./support/lists";
+import { body } from "./support/accounts-api";
+import { type Form, listGetter, listsApiForSuite, type Params } from "./support/lists";
 import { stopContainers } from "./support/services";
 
 /** `pnpm seed`: a demo user with sites, keywords and 90 days of citation tracks, and a key that lists them. */
@@ -10,22 +10,14 @@ import { stopContainers } from "./support/services";
 afterAll(() => stopContainers());
 
 describe("demo seed", () => {
-  let ctx: AccountsApi;
-
-  beforeAll(async () => {
-    ctx = await startListsApi();
-  }, 300_000);
-
-  afterAll(async () => {
-    await ctx?.close();
-  });
+  const api = listsApiForSuite();
 
   const runCli = (...args: string[]) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((done) =>
       execFile(
         resolve(__dirname, "../node_modules/.bin/tsx"),
         [resolve(__dirname, "../services/gateway/src/seed-cli.ts"), ...args],
-        { env: { ...process.env, DATABASE_URL: ctx.database.url } },
+        { env: { ...process.env, DATABASE_URL: api().database.url } },
         (error, stdout, stderr) => done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
       ),
     );
@@ -36,7 +28,7 @@ describe("demo seed", () => {
     const key = /^\s+(aeo_live_[0-9A-Za-z]{36})$/m.exec(run.stdout)?.[1];
     expect(key).toBeDefined();
     expect(run.stdout).toMatch(/Seeded demo@example.com \(pro\): 6 sites, 30 keywords, 1800 citation tracks/);
-    const get = (path: string) => listGetter(ctx, path, key as string);
+    const get = (path: string) => listGetter(api(), path, key as string);
     const all = async (path: string, params: Params = {}, form: Form = "A") =>
       body(await get(path)({ ...params, limit: 100 }, form));
 
@@ -86,12 +78,12 @@ describe("demo seed", () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/already has 6 sites.*--replace/);
 
-    const replaced = await seedDemoUser(ctx.stack.db, { email: "demo@example.com", plan: "free", replace: true });
+    const replaced = await seedDemoUser(api().stack.db, { email: "demo@example.com", plan: "free", replace: true });
     // an existing user keeps their plan
     expect(replaced.user.plan).toBe("pro");
-    expect(await ctx.stack.db.site.count({ where: { userId: replaced.user.id } })).toBe(6);
-    expect(await ctx.stack.db.keyword.count({ where: { userId: replaced.user.id } })).toBe(30);
-    expect(await ctx.stack.db.citationTrack.count({ where: { userId: replaced.user.id } })).toBe(1800);
+    expect(await api().stack.db.site.count({ where: { userId: replaced.user.id } })).toBe(6);
+    expect(await api().stack.db.keyword.count({ where: { userId: replaced.user.id } })).toBe(30);
+    expect(await api().stack.db.citationTrack.count({ where: { userId: replaced.user.id } })).toBe(1800);
   }, 300_000);
 
   it("refuses an unknown plan", async () => {

@@ -1,6 +1,6 @@
 import { visibilityRuns } from "@scan/records";
 import { createAccount } from "./support/accounts";
-import { type EngineServers, KEYS, startEngineServers } from "./support/engine-servers";
+import { type EngineServers, engineServersEnv, startEngineServers } from "./support/engine-servers";
 import {
   eventually,
   type RedisServer,
@@ -42,16 +42,7 @@ describe("a worker killed and Redis restarted empty in the middle of a visibilit
     servers = await startEngineServers({ latency: { minMs: 300, medianMs: 800, maxMs: 2_500, seed: 7 } });
     database = await createTestDatabase();
     redis = await startRedisServer();
-    engineEnv = {
-      OPENAI_API_KEY: KEYS.openai,
-      OPENAI_BASE_URL: `${servers.openai.baseUrl}/v1`,
-      ANTHROPIC_API_KEY: KEYS.anthropic,
-      ANTHROPIC_BASE_URL: servers.anthropic.baseUrl,
-      PERPLEXITY_API_KEY: KEYS.perplexity,
-      PERPLEXITY_BASE_URL: servers.perplexity.baseUrl,
-      GEMINI_API_KEY: KEYS.gemini,
-      GEMINI_BASE_URL: servers.gemini.baseUrl,
-    };
+    engineEnv = engineServersEnv(servers);
     // the gateway here; the workers are processes of their own, so one can be killed
     stack = await startStack({
       databaseUrl: database.url,

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createScanner } from "@scan/scanner";
-import { type AgenticSite, allCorpusSites, serveSite } from "./support/agentic-sites";
+import { type AgenticSite, allCorpusSites, NOT_FOUND, serveSite } from "./support/agentic-sites";
+import { loopbackScanner } from "./support/loopback-scanner";
 
 /**
  * This service's render-time agentic verdicts against Lighthouse 13.5's on the real pages of both
@@ -57,7 +57,7 @@ const corpusOrigin: AgenticSite = {
   pagePath: "/",
   answer: (path) => {
     const site = sites.find((candidate) => candidate.pagePath === path);
-    return site ? site.answer(path) : { status: 404, contentType: "text/plain", headers: {}, body: "not found\n" };
+    return site ? site.answer(path) : NOT_FOUND;
   },
 };
 
@@ -71,19 +71,7 @@ describe("agreement with Lighthouse 13.5's render-time agentic audits on the sha
 
   it("agrees on every scanned page and audit but the listed exceptions", async () => {
     const served = await serveSite(corpusOrigin);
-    const scanner = createScanner({
-      allowlist: served.origin.replace("http://", ""),
-      ports: "*",
-      egress: false,
-      spare: false,
-      limits: {
-        scanTimeoutMs: 30_000,
-        settleTimeoutMs: { quick: 3_000, full: 8_000 },
-        maxHtmlBytes: 5 * 1024 * 1024,
-        maxRedirects: 10,
-        quickRender: "auto",
-      },
-    });
+    const scanner = loopbackScanner(served.origin, 30_000);
     const disagreements: string[] = [];
     const perAudit = new Map<Audit, { agreed: number; total: number }>(
       AUDITS.map((audit) => [audit, { agreed: 0, total: 0 }]),

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createScanner } from "@scan/scanner";
-import { type AgenticSite, fixtureSites, serveSite } from "./support/agentic-sites";
+import { fixtureSites } from "./support/agentic-sites";
+import { scanSiteFull } from "./support/loopback-scanner";
 
 /**
  * This service's render-time agentic verdicts against Lighthouse 13.5's (docs/reports/
@@ -38,29 +38,6 @@ const renderSites = fixtureSites().filter((site) => site.id.startsWith("fixture/
 const lighthouseOutcome = (score: number | null): Outcome => (score === null ? "n/a" : score >= 0.9 ? "pass" : "fail");
 const ourOutcome = (status: string): Outcome => (status === "skip" ? "n/a" : status === "pass" ? "pass" : "fail");
 
-const scanFull = async (site: AgenticSite) => {
-  const served = await serveSite(site);
-  const scanner = createScanner({
-    allowlist: served.origin.replace("http://", ""),
-    ports: "*",
-    egress: false,
-    spare: false,
-    limits: {
-      scanTimeoutMs: 20_000,
-      settleTimeoutMs: { quick: 3_000, full: 8_000 },
-      maxHtmlBytes: 5 * 1024 * 1024,
-      maxRedirects: 10,
-      quickRender: "auto",
-    },
-  });
-  try {
-    return await scanner.scan({ url: `${served.origin}${site.pagePath}`, mode: "full" });
-  } finally {
-    await scanner.close();
-    await served.close();
-  }
-};
-
 describe("agreement with Lighthouse 13.5's render-time agentic audits", () => {
   jest.setTimeout(120_000);
 
@@ -74,7 +51,7 @@ describe("agreement with Lighthouse 13.5's render-time agentic audits", () => {
     let agreed = 0;
     let total = 0;
     for (const site of renderSites) {
-      const scanned = await scanFull(site);
+      const scanned = await scanSiteFull(site, 20_000);
       expect(scanned.snapshot.agent).toBeDefined();
       // the registered tools are listed, not judged: Lighthouse's audit is applicable exactly where WebMCP is
       expect(lighthouseOutcome(report.pages[site.id]?.["webmcp-registered-tools"] ?? null)).toBe(

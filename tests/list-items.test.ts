@@ -1,6 +1,6 @@
 import { createAccount } from "./support/accounts";
-import { type AccountsApi, body } from "./support/accounts-api";
-import { startListsApi } from "./support/lists";
+import { body } from "./support/accounts-api";
+import { listsApiForSuite } from "./support/lists";
 import { stopContainers } from "./support/services";
 
 /**
@@ -29,18 +29,10 @@ const check = (id: string, status: "pass" | "fail") => ({
 });
 
 describe("list items", () => {
-  let ctx: AccountsApi;
-
-  beforeAll(async () => {
-    ctx = await startListsApi();
-  }, 300_000);
-
-  afterAll(async () => {
-    await ctx?.close();
-  });
+  const api = listsApiForSuite();
 
   it("are the scans as read one by one, without their checks", async () => {
-    const account = await createAccount(ctx.stack.db);
+    const account = await createAccount(api().stack.db);
     const base = Date.now() - 3_600_000;
     const scored = { seo: 80, aeo: 70, geo: 60, overall: 70, grade: "B", issuesWarning: 1 };
     const made = [
@@ -75,7 +67,7 @@ describe("list items", () => {
     const ids: string[] = [];
     for (const [i, scan] of made.entries()) {
       const at = new Date(base + i * 60_000);
-      const row = await ctx.stack.db.scan.create({
+      const row = await api().stack.db.scan.create({
         data: {
           ...scan,
           userId: account.user.id,
@@ -88,12 +80,12 @@ describe("list items", () => {
     }
     for (const form of ["A", "B"] as const) {
       const headers = { "x-api-key": account.key, ...(form === "B" ? { "x-response-form": "B" } : {}) };
-      const listed = await ctx.call("/api/v1/scans", { headers });
+      const listed = await api().call("/api/v1/scans", { headers });
       expect(listed.status).toBe(200);
       const items = body(listed).data as Array<Record<string, unknown>>;
       expect(items.map((item) => item.id)).toEqual([...ids].reverse());
       for (const item of items) {
-        const one = await ctx.call(`/api/v1/scan/${item.id}`, { headers });
+        const one = await api().call(`/api/v1/scan/${item.id}`, { headers });
         expect(one.status).toBe(200);
         const { checks, callback: _callback, ...summary } = body(one).data as Record<string, unknown>;
         expect(item).toEqual(summary);
@@ -111,8 +103,8 @@ describe("list items", () => {
   });
 
   it("are the audits as read one by one, each with its own progress", async () => {
-    const account = await createAccount(ctx.stack.db);
-    const site = await ctx.stack.db.site.create({
+    const account = await createAccount(api().stack.db);
+    const site = await api().stack.db.site.create({
       data: { userId: account.user.id, url: "https://audited.example", domain: "audited.example", name: "Audited" },
     });
     const base = Date.now() - 3_600_000;
@@ -126,7 +118,7 @@ describe("list items", () => {
     const ids: string[] = [];
     for (const [i, shape] of shapes.entries()) {
       const done = Object.keys(shape).length > 0 && !shape.queued && !shape.running;
-      const audit = await ctx.stack.db.audit.create({
+      const audit = await api().stack.db.audit.create({
         data: {
           userId: account.user.id,
           siteId: site.id,
@@ -153,16 +145,16 @@ describe("list items", () => {
           };
         }),
       );
-      await ctx.stack.db.auditPage.createMany({ data: pages });
+      await api().stack.db.auditPage.createMany({ data: pages });
       ids.push(audit.id);
     }
     const headers = { "x-api-key": account.key };
-    const listed = await ctx.call(`/api/v1/sites/${site.id}/audits`, { headers });
+    const listed = await api().call(`/api/v1/sites/${site.id}/audits`, { headers });
     expect(listed.status).toBe(200);
     const items = body(listed).data as Array<Record<string, unknown>>;
     expect(items.map((item) => item.id)).toEqual([...ids].reverse());
     for (const item of items) {
-      const one = await ctx.call(`/api/v1/audits/${item.id}`, { headers });
+      const one = await api().call(`/api/v1/audits/${item.id}`, { headers });
       expect(one.status).toBe(200);
       expect(item).toEqual({ ...(body(one).data as Record<string, unknown>), report: null });
     }

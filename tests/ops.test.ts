@@ -307,7 +307,11 @@ describe("worker: its own metrics port, and logs that follow a request", () => {
     expect(request).toMatchObject({ method: "POST", route: "/api/v1/scan", status: 200 });
     expect(request.url).toBe("/api/v1/scan?key=[REDACTED]");
     const completed = parsed.find((l) => l.msg === "scan completed" && l.scanId === scanId);
-    expect(completed).toMatchObject({ requestId: "trace-ops-42", mode: "quick" });
+    expect(completed).toMatchObject({
+      requestId: "trace-ops-42",
+      mode: "quick",
+      renderReason: "quick scans always render (QUICK_RENDER=always)",
+    });
     const all = lines.join("\n");
     expect(all).not.toMatch(/QUERYSECRET|BEARERSECRET|HEADERSECRET|COOKIESECRET/);
     // neither the key nor its secret part (everything after the aeo_live_ prefix)

@@ -474,23 +474,26 @@ describe("@scan/records", () => {
       outputTokens: 1,
       costUsd: 0.01,
     };
-
-    it("completes a run whose last samples end at once with every answer counted", async () => {
-      for (let round = 0; round < 12; round++) {
-        const planned = [0, 1, 2].map((sampleIndex) => ({
+    /** A run of `count` samples of one prompt each on ChatGPT, `ahead` of them on the queue at once (all when not given). */
+    const insertRun = (promptText: string, count: number, ahead?: number) =>
+      visibilityRuns.insertRun(
+        db,
+        { workspaceId, userId, siteId, engines: ["chatgpt"], samplesPerPrompt: 1, requestId: null },
+        Array.from({ length: count }, (_, sampleIndex) => ({
           promptId: randomUUID(),
-          promptText: "at once",
+          promptText,
           promptLocale: null,
           engine: "chatgpt" as const,
           sampleIndex,
-        }));
-        const { run, sampleIds } = await visibilityRuns.insertRun(
-          db,
-          { workspaceId, userId, siteId, engines: ["chatgpt"], samplesPerPrompt: 1, requestId: null },
-          planned,
-        );
-        for (const id of sampleIds)
-          await visibilityRuns.claimSample(db, id, { capUsd: null, projectedUsd: 0.01, since: PAST });
+        })),
+        ahead,
+      );
+    const claim = (id: string) => visibilityRuns.claimSample(db, id, { capUsd: null, projectedUsd: 0.01, since: PAST });
+
+    it("completes a run whose last samples end at once with every answer counted", async () => {
+      for (let round = 0; round < 12; round++) {
+        const { run, sampleIds } = await insertRun("at once", 3);
+        for (const id of sampleIds) await claim(id);
         await Promise.all(sampleIds.map((id) => visibilityRuns.completeSample(db, id, ANSWER, new Date())));
         const stored = await db.visibilityRun.findUniqueOrThrow({ where: { id: run.id } });
         expect({ round, status: stored.status, done: stored.done }).toEqual({ round, status: "completed", done: 3 });
@@ -498,23 +501,9 @@ describe("@scan/records", () => {
     }, 120_000);
 
     it("keeps a run's window on the queue: each sample that ends queues the next in plan order, once", async () => {
-      const planned = Array.from({ length: 10 }, (_, sampleIndex) => ({
-        promptId: randomUUID(),
-        promptText: "in a window",
-        promptLocale: null,
-        engine: "chatgpt" as const,
-        sampleIndex,
-      }));
-      const { run, sampleIds, queueNow } = await visibilityRuns.insertRun(
-        db,
-        { workspaceId, userId, siteId, engines: ["chatgpt"], samplesPerPrompt: 1, requestId: null },
-        planned,
-        4,
-      );
+      const { run, sampleIds, queueNow } = await insertRun("in a window", 10, 4);
       expect(queueNow).toEqual(sampleIds.slice(0, 4));
       expect(run.queuedSamples).toBe(4);
-      const claim = (id: string) =>
-        visibilityRuns.claimSample(db, id, { capUsd: null, projectedUsd: 0.01, since: PAST });
       // the sweep looks at the window only: the samples beyond it have no job by design
       const stale = await visibilityRuns.staleOpenSamples(db, new Date(Date.now() + 60_000), 100);
       expect(
@@ -550,20 +539,8 @@ describe("@scan/records", () => {
     });
 
     it("moves a run's window no more once the run has ended", async () => {
-      const planned = [0, 1, 2].map((sampleIndex) => ({
-        promptId: randomUUID(),
-        promptText: "ended",
-        promptLocale: null,
-        engine: "chatgpt" as const,
-        sampleIndex,
-      }));
-      const { run, sampleIds } = await visibilityRuns.insertRun(
-        db,
-        { workspaceId, userId, siteId, engines: ["chatgpt"], samplesPerPrompt: 1, requestId: null },
-        planned,
-        1,
-      );
-      await visibilityRuns.claimSample(db, sampleIds[0] as string, { capUsd: null, projectedUsd: 0.01, since: PAST });
+      const { run, sampleIds } = await insertRun("ended", 3, 1);
+      await claim(sampleIds[0] as string);
       await visibilityRuns.cancelRun(db, run.id);
       // the sample being asked is kept when it comes back, and queues nothing
       const { stored, next } = await visibilityRuns.completeSample(db, sampleIds[0] as string, ANSWER, new Date());

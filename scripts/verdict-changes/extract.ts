@@ -59,28 +59,31 @@ export const snapshotOf = (pages: string, name: string, rendered: RenderedHtml):
   };
 };
 
+/** The verdict of each of this tree's checks on the page `name` under `pages`, by check id. */
+export const pageVerdicts = (pages: string, name: string, rendered: RenderedHtml = "same"): Record<string, Verdict> => {
+  const page = preparePage(snapshotOf(pages, name, rendered), SCANNED_AT);
+  const row: Record<string, Verdict> = {};
+  for (const check of allChecks) {
+    try {
+      const verdict = check.run(page) as Verdict & { evidence?: readonly string[] };
+      row[check.id] = {
+        status: verdict.status,
+        description: verdict.description,
+        fix: verdict.fix ?? "",
+        ...(verdict.evidence ? { evidence: [...verdict.evidence] } : {}),
+      };
+    } catch (error) {
+      // as the scanner reports it (packages/checks/src/run.ts)
+      const reason = error instanceof Error ? error.message : String(error);
+      row[check.id] = { status: "skip", description: `The check could not run on this page: ${reason}`, fix: "" };
+    }
+  }
+  return row;
+};
+
 /** The verdicts of this tree's checks on every page under `pages` (a folder of <name>/index.html). */
 export const extractVerdicts = (pages: string, rendered: RenderedHtml = "same"): Verdicts => {
   const verdicts: Verdicts = {};
-  for (const name of readdirSync(pages).sort()) {
-    const page = preparePage(snapshotOf(pages, name, rendered), SCANNED_AT);
-    const row: Record<string, Verdict> = {};
-    for (const check of allChecks) {
-      try {
-        const verdict = check.run(page) as Verdict & { evidence?: readonly string[] };
-        row[check.id] = {
-          status: verdict.status,
-          description: verdict.description,
-          fix: verdict.fix ?? "",
-          ...(verdict.evidence ? { evidence: [...verdict.evidence] } : {}),
-        };
-      } catch (error) {
-        // as the scanner reports it (packages/checks/src/run.ts)
-        const reason = error instanceof Error ? error.message : String(error);
-        row[check.id] = { status: "skip", description: `The check could not run on this page: ${reason}`, fix: "" };
-      }
-    }
-    verdicts[name] = row;
-  }
+  for (const name of readdirSync(pages).sort()) verdicts[name] = pageVerdicts(pages, name, rendered);
   return verdicts;
 };

@@ -35,7 +35,8 @@ export type AgenticSite = {
   answer: (path: string) => SiteAnswer;
 };
 
-const NOT_FOUND: SiteAnswer = { status: 404, contentType: "text/plain", headers: {}, body: "not found\n" };
+/** What a path a site does not serve answers. */
+export const NOT_FOUND: SiteAnswer = { status: 404, contentType: "text/plain", headers: {}, body: "not found\n" };
 
 export const fixtureSites = (): AgenticSite[] =>
   readdirSync(AGENTIC_FIXTURES_DIR, { withFileTypes: true })

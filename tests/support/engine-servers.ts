@@ -629,3 +629,18 @@ export const startEngineServers = async (options: { latency?: Latency } = {}): P
     },
   };
 };
+
+/**
+ * The environment that points the service's engine clients at these servers: each vendor's key
+ * and base URL (the OpenAI client's ends in /v1, as its SDK expects).
+ */
+export const engineServersEnv = (servers: EngineServers): Record<string, string> => ({
+  OPENAI_API_KEY: KEYS.openai,
+  OPENAI_BASE_URL: `${servers.openai.baseUrl}/v1`,
+  ANTHROPIC_API_KEY: KEYS.anthropic,
+  ANTHROPIC_BASE_URL: servers.anthropic.baseUrl,
+  PERPLEXITY_API_KEY: KEYS.perplexity,
+  PERPLEXITY_BASE_URL: servers.perplexity.baseUrl,
+  GEMINI_API_KEY: KEYS.gemini,
+  GEMINI_BASE_URL: servers.gemini.baseUrl,
+});

@@ -8,12 +8,30 @@ import type { ApiResponse } from "./stack";
 export type Form = "A" | "B";
 export type Params = Record<string, string | number | readonly string[]>;
 
-/** The accounts API with a rate limit no list test reaches: the lists, not the limits, are under test. */
 /** A site of the account's, stored directly (the lists read it like any other); its id. */
 export const storeSite = async (db: Db, account: TestAccount, host: string): Promise<string> =>
   (await db.site.create({ data: { userId: account.user.id, url: `https://${host}`, domain: host, name: host } })).id;
 
+/** The accounts API with a rate limit no list test reaches: the lists, not the limits, are under test. */
 export const startListsApi = (): Promise<AccountsApi> => startAccountsApi({ RATE_LIMIT_FREE: "1000000" });
+
+/**
+ * The lists API for the tests of the describe block it is called in: started before them, closed
+ * after them. Returns the API, to be called in the tests (it throws before the start).
+ */
+export const listsApiForSuite = (): (() => AccountsApi) => {
+  let api: AccountsApi | undefined;
+  beforeAll(async () => {
+    api = await startListsApi();
+  }, 300_000);
+  afterAll(async () => {
+    await api?.close();
+  });
+  return () => {
+    if (!api) throw new Error("the lists API has not started");
+    return api;
+  };
+};
 
 export const queryString = (params: Params): string => {
   const search = new URLSearchParams();

@@ -137,7 +137,15 @@ export const captureSnapshot = async (
     : { dom: null, subresources: [], unusable: null, agent: null };
   const renderReason = rendered.unusable
     ? `rendered, but ${UNUSABLE[rendered.unusable]}: judged on the served HTML`
-    : (served?.reason ?? (isDocument ? "full scans always render" : "no HTML document to render"));
+    : !isDocument
+      ? "no HTML document to render"
+      : full
+        ? "full scans always render"
+        : served === null
+          ? "quick scans always render (QUICK_RENDER=always)"
+          : served.render && !render
+            ? `${served.reason}, not rendered: quick scans never render (QUICK_RENDER=never)`
+            : served.reason;
 
   return {
     requestedUrl: requested.toString(),

@@ -2,6 +2,13 @@ import { dataOf } from "@scan/client";
 import { CsvImport } from "../components/csv-import";
 import { useApi } from "../session";
 
+/** A request's body that is the CSV as it is (text/csv), not a JSON string. */
+const csvBody = (csv: string) => ({
+  body: csv,
+  headers: { "Content-Type": "text/csv" },
+  bodySerializer: (body: string) => body,
+});
+
 /** Imports prompts from a CSV file chosen or pasted: all or nothing, each faulty row named. */
 export const PromptImport = ({ siteId, onImported }: { siteId: string; onImported: (message: string) => void }) => {
   const api = useApi();
@@ -22,10 +29,7 @@ export const PromptImport = ({ siteId, onImported }: { siteId: string; onImporte
         const answer = dataOf(
           await api.POST("/api/v1/sites/{id}/prompts/import", {
             params: { path: { id: siteId } },
-            body: csv,
-            headers: { "Content-Type": "text/csv" },
-            // the CSV is the body as it is, not a JSON string
-            bodySerializer: (body: string) => body,
+            ...csvBody(csv),
           }),
         );
         const skipped = answer.skipped.length;
@@ -61,10 +65,7 @@ export const KeywordImport = ({ siteId, onImported }: { siteId: string; onImport
         const answer = dataOf(
           await api.POST("/api/v1/sites/{id}/keywords/import", {
             params: { path: { id: siteId } },
-            body: csv,
-            headers: { "Content-Type": "text/csv" },
-            // the CSV is the body as it is, not a JSON string
-            bodySerializer: (body: string) => body,
+            ...csvBody(csv),
           }),
         );
         const skipped = answer.skipped.length;

@@ -147,6 +147,8 @@ const main = async () => {
     VISIBILITY_WORKER_CONCURRENCY: String(args["visibility-concurrency"]),
     VISIBILITY_ENGINE_CONCURRENCY: String(args["engine-concurrency"]),
     VISIBILITY_GIVE_WAY_MS: String(args["give-way-ms"]),
+    // the local Gemini's grounding links name Google's redirect host: never followed from a benchmark
+    VISIBILITY_REDIRECT_HOSTS: "",
     // no cap in the way: what a run costs is checked below, not limited
     VISIBILITY_BUDGET_USD_AGENCY: "1000000",
     ...engineServersEnv(servers),
@@ -334,7 +336,7 @@ const main = async () => {
           load: loads[minute]?.uptime.replace(/.*load average: /, "") ?? null,
         })),
     };
-    results.giveWay = await giveWayOf(running);
+    results.giveWay = await giveWayOf(stack.workers);
     results.machine.loadDuring = loads;
     results.machine.uptimeAfter = uptime();
     results.machine.loadAverageEnd = loadavg().map((x) => Math.round(x * 100) / 100);
@@ -368,10 +370,10 @@ const main = async () => {
  * The workers' visibility_give_way_seconds added up, by step and outcome: how many steps waited
  * for scans and how long in all (each worker's metrics port, as its "worker started" line names it).
  */
-const giveWayOf = async (workers: Service[]) => {
+const giveWayOf = async (workers: ApiStack["workers"]) => {
   const totals: Record<string, { steps: number; seconds: number }> = {};
   for (const worker of workers) {
-    const started = await worker.waitForLog((record) => record.msg === "worker started", 5_000);
+    const started = await worker.waitForLog((record: { msg?: unknown }) => record.msg === "worker started", 5_000);
     const text = await (await fetch(`${started.ops as string}/metrics`)).text();
     for (const line of text.split("\n")) {
       const match = /^visibility_give_way_seconds_(sum|count)\{step="(\w+)",outcome="(\w+)"\} (\S+)$/.exec(line);

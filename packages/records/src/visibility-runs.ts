@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Db, Prisma, VisibilityRun, VisibilitySample } from "@scan/db";
+import * as citationTracks from "./citation-tracks";
 import { transaction } from "./transaction";
 import { allows, type DbClient, startStates, type Transitions } from "./transitions";
 
@@ -332,18 +333,16 @@ export const completeSample = (
     });
     if (count === 0) return { stored: false, runCompleted: false, next: null };
     const sample = await tx.visibilitySample.findUniqueOrThrow({ where: { id: sampleId }, include: { run: true } });
-    await tx.citationTrack.create({
-      data: {
-        userId: sample.run.userId,
-        workspaceId: sample.run.workspaceId,
-        siteId: sample.run.siteId,
-        platform: sample.engine,
-        queryText: sample.promptText,
-        cited: answer.brandCited,
-        citationUrl: trackUrl,
-        checkedAt: finishedAt,
-        sampleId,
-      },
+    await citationTracks.insert(tx, {
+      userId: sample.run.userId,
+      workspaceId: sample.run.workspaceId,
+      siteId: sample.run.siteId,
+      platform: sample.engine,
+      queryText: sample.promptText,
+      cited: answer.brandCited,
+      citationUrl: trackUrl,
+      checkedAt: finishedAt,
+      sampleId,
     });
     await refreshRun(tx, sample.runId);
     const next = await queueNext(tx, sample.runId);

@@ -189,8 +189,10 @@ export const createDeliveryReaper = ({
       if (state === null) continue;
       if (pending.made >= attempts) {
         const { moved } = await table.giveUp(alert.id);
-        if (moved) result.failed += 1;
-        if (moved) log.warn({ alertId: alert.id, attempts: pending.made }, `${table.name} not delivered; giving up`);
+        if (moved) {
+          result.failed += 1;
+          log.warn({ alertId: alert.id, attempts: pending.made }, `${table.name} not delivered; giving up`);
+        }
         continue;
       }
       await enqueueAlert(

@@ -163,6 +163,10 @@ describe("a worker killed and Redis restarted empty in the middle of a visibilit
     expect(read.body.data).toMatchObject({ status: "completed", progress: { planned: PLANNED, done: PLANNED } });
     expect(read.body.data.cost_usd).toBeCloseTo(sum, 6);
 
+    // the killed worker held claims (its eight engine slots were busy with 128 samples queued):
+    // those samples were claimed again after it died, and still stored once (above)
+    expect(samples.filter((s) => s.attempts > 1).length).toBeGreaterThan(0);
+
     const asked = [servers.openai, servers.anthropic, servers.perplexity, servers.gemini].reduce(
       (total, server) => total + server.requests.length,
       0,

@@ -189,10 +189,17 @@ describe("the real-page corpus through the scan pipeline", () => {
   };
 
   /** POST /api/v1/fix, and the full scan it ran as the client reads it (GET /api/v1/scan/:id) */
+  const askFix = async (page: string, url: string) => {
+    const response = await api(stack.gateway.url, "/api/v1/fix", {
+      body: { url },
+      headers: { authorization: `Bearer ${account.key}` },
+    });
+    fixAnswers.set(page, response);
+    return response;
+  };
   const fix = async (page: string, url: string) => {
     const headers = { authorization: `Bearer ${account.key}` };
-    const response = await api(stack.gateway.url, "/api/v1/fix", { body: { url }, headers });
-    fixAnswers.set(page, response);
+    const response = await askFix(page, url);
     expect([url, "fix", response.status]).toEqual([url, "fix", 200]);
     const { scanId } = (response.body as { data: { scanId: string } }).data;
     const read = await api(stack.gateway.url, `/api/v1/scan/${scanId}`, { headers });
@@ -259,7 +266,9 @@ describe("the real-page corpus through the scan pipeline", () => {
   it.each(pages)(
     "%s: the fix endpoint's files are proven: addresses pass after, nothing gets worse",
     async (page) => {
-      const response = fixAnswers.get(page);
+      // asked while the page was scanned (above); a test run alone, or after that one failed
+      // before asking, asks here
+      const response = fixAnswers.get(page) ?? (await askFix(page, site.url(`/${page}/`)));
       expect([page, response?.status]).toEqual([page, 200]);
       if (!response) return;
       const answer = (response.body as { data: FixAnswer }).data;

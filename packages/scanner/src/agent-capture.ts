@@ -6,7 +6,7 @@ import type { CDPSession, Page } from "playwright-core";
  * package's main): the text sent to every rendered page is 0.65 MB instead of 1.48 MB, which
  * Chromium receives and compiles in about two thirds of the time.
  */
-const axeSource: string = (require("axe-core/axe.min.js") as { source: string }).source;
+export const axeSource: string = (require("axe-core/axe.min.js") as { source: string }).source;
 
 /**
  * The axe-core rules of Lighthouse 13.5's `agent-accessibility-tree` audit

@@ -33,7 +33,7 @@ export type CaptureLimits = {
  * client-rendered pages build their content with them. Requests are still recorded, so
  * mixed-content sees what the page asked for.
  */
-const BLOCKED_RESOURCE_TYPES = new Set([
+export const BLOCKED_RESOURCE_TYPES: ReadonlySet<string> = new Set([
   "image",
   "media",
   "font",

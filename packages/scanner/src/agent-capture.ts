@@ -230,6 +230,11 @@ const runAxe = async (page: Page): Promise<{ version: string; violations: AxeVio
       const results = await axe.run(document, {
         runOnly: { type: "rule", values: rules },
         resultTypes: ["violations"],
+        // axe is injected into the main frame only, so a frame never answers its ping: with
+        // frames on, axe waited 500 ms for that on every page with an iframe and then judged
+        // the main frame alone, as it does at once with them off (the same violations on the
+        // heaviest corpus pages, 250 to 350 ms less: docs/reports/bench-agentic-cost.md)
+        iframes: false,
       });
       return {
         version: axe.version,

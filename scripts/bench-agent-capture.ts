@@ -367,9 +367,9 @@ const main = async () => {
     "detach",
     "render chromium cpu",
   ];
-  console.log(`| page | variant | ${cols.join(" | ")} | violations ≠ current |`);
-  console.log(`|---|---|${cols.map(() => "---:").join("|")}|---:|`);
-  for (const { page, variants: rows } of summary) {
+  if (trials.length > 0) console.log(`| page | variant | ${cols.join(" | ")} | violations ≠ current |`);
+  if (trials.length > 0) console.log(`|---|---|${cols.map(() => "---:").join("|")}|---:|`);
+  for (const { page, variants: rows } of trials.length > 0 ? summary : []) {
     for (const row of rows) {
       const cells = cols.map((col) => (row.medians[col] === undefined ? "" : String(row.medians[col])));
       console.log(

@@ -1,6 +1,7 @@
 /**
  * What a full scan's agent capture costs, step by step: `pnpm bench:agent-capture [--rounds 5]
- * [--pages 5] [--only current,iframes-off]` (docs/reports/bench-agentic-cost.md).
+ * [--pages 5] [--only current,frames-on] [--scans 5] [--scans-only] [--out file.json]`
+ * (docs/reports/bench-agentic-cost.md).
  *
  * The heaviest corpus pages (by HTML size) are served from a local HTTP server and rendered in one
  * Chromium launched as the worker launches it (BrowserPool, the scanner's context options, the
@@ -10,8 +11,10 @@
  * evaluation of axe-core's source and axe.run with the variant's options, and the Chromium
  * tree's CPU over the axe steps and over the whole render (from /proc, 10 ms ticks). Every
  * variant's violations (rule, node count, every target) are compared with the current options'
- * on the same page and round. Prints medians per page and variant; writes
- * docs/reports/bench-agent-capture.json.
+ * on the same page and round. Then `--scans` rounds of whole full scans of the same pages through
+ * createScanner (one render at a time, as a worker): wall time, CPU of this process and its
+ * Chromium, the scan's phase timings and every check's status. Prints medians per page;
+ * writes docs/reports/bench-agent-capture.json (every run too).
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -60,21 +63,23 @@ type Variant = {
   note?: string;
 };
 
+/** the options the capture runs axe with (agent-capture.ts, runAxe), besides runOnly and resultTypes */
+const CURRENT = { iframes: false };
+
 const VARIANTS: Variant[] = [
-  { name: "current", session: true, options: {} },
-  { name: "iframes-off", session: true, options: { iframes: false } },
-  { name: "preload-off", session: true, options: { preload: false } },
-  { name: "iframes+preload-off", session: true, options: { iframes: false, preload: false } },
+  { name: "current", session: true, options: CURRENT },
+  { name: "frames-on", session: true, options: {}, note: "axe's default, the capture's before 36466b9" },
+  { name: "preload-off", session: true, options: { ...CURRENT, preload: false } },
   {
     name: "selectors-off",
     session: true,
-    options: { selectors: false, ancestry: false, xpath: false },
+    options: { ...CURRENT, selectors: false, ancestry: false, xpath: false },
     note: "no targets",
   },
-  { name: "setup-then-run", session: true, options: {}, setup: true },
-  { name: "elementRef", session: true, options: { elementRef: true } },
-  { name: "performanceTimer", session: true, options: { performanceTimer: true } },
-  { name: "no-session", session: false, options: {} },
+  { name: "setup-then-run", session: true, options: CURRENT, setup: true },
+  { name: "elementRef", session: true, options: { ...CURRENT, elementRef: true } },
+  { name: "performanceTimer", session: true, options: { ...CURRENT, performanceTimer: true } },
+  { name: "no-session", session: false, options: CURRENT },
   { name: "session-no-axe", session: true, options: null },
   { name: "bare-render", session: false, options: null },
 ];

@@ -14,3 +14,10 @@ export const quickChecks: readonly CheckDefinition[] = allChecks.filter((c) => c
 
 export const checksFor = (mode: "quick" | "full"): readonly CheckDefinition[] =>
   mode === "quick" ? quickChecks : allChecks;
+
+/**
+ * The checks that read a full scan's agentic measurements (the snapshot's `agent`); every other
+ * check judges a snapshot alike with or without them, so a scan runs those while axe-core is
+ * still running in the browser (packages/scanner/src/scan-page.ts).
+ */
+export const agentCaptureChecks: ReadonlySet<CheckDefinition> = new Set(agenticChecks);

@@ -6,7 +6,7 @@ import type { CDPSession, Page } from "playwright-core";
  * package's main): the text sent to every rendered page is 0.65 MB instead of 1.48 MB, which
  * Chromium receives and compiles in about two thirds of the time.
  */
-const axeSource: string = (require("axe-core/axe.min.js") as { source: string }).source;
+export const axeSource: string = (require("axe-core/axe.min.js") as { source: string }).source;
 
 /**
  * The axe-core rules of Lighthouse 13.5's `agent-accessibility-tree` audit
@@ -230,6 +230,11 @@ const runAxe = async (page: Page): Promise<{ version: string; violations: AxeVio
       const results = await axe.run(document, {
         runOnly: { type: "rule", values: rules },
         resultTypes: ["violations"],
+        // axe is injected into the main frame only, so a frame never answers its ping: with
+        // frames on, axe waited 500 ms for that on every page with an iframe and then judged
+        // the main frame alone, as it does at once with them off (the same violations on the
+        // heaviest corpus pages, 250 to 350 ms less: docs/reports/bench-agentic-cost.md)
+        iframes: false,
       });
       return {
         version: axe.version,

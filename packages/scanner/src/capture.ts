@@ -33,7 +33,7 @@ export type CaptureLimits = {
  * client-rendered pages build their content with them. Requests are still recorded, so
  * mixed-content sees what the page asked for.
  */
-const BLOCKED_RESOURCE_TYPES = new Set([
+export const BLOCKED_RESOURCE_TYPES: ReadonlySet<string> = new Set([
   "image",
   "media",
   "font",
@@ -77,6 +77,16 @@ const withTimeout = <T>(promise: Promise<T>, ms: number): Promise<T> =>
 const isServerError = (status: number) => status >= 500;
 
 /**
+ * What a capture gives: the snapshot the page checks judge, and a full scan's agentic
+ * measurements, which may still be running in Chromium (axe-core) when the snapshot is ready.
+ * `agent` never rejects: null when nothing was measured (a quick scan, a render that failed);
+ * the render's context closes once it has settled.
+ */
+export type CapturedPage = { snapshot: Snapshot; agent: Promise<AgentCapture | null> };
+
+const NO_AGENT: Promise<AgentCapture | null> = Promise.resolve(null);
+
+/**
  * Captures one page: the document fetched hop by hop (statuses, headers, TTFB, raw HTML),
  * robots.txt and llms.txt of the origin fetched in parallel, then the same bytes rendered in
  * a fresh browser context (the browser never fetches the document again), and in full mode
@@ -91,7 +101,7 @@ export const captureSnapshot = async (
   limits: CaptureLimits,
   /** called with a full scan's HTML as served when the page is about to render, to be read meanwhile */
   onRender?: (rawHtml: string) => void,
-): Promise<Snapshot> => {
+): Promise<CapturedPage> => {
   const deadline = Date.now() + limits.scanTimeoutMs;
   const requested = new URL(target.url);
   const robotsEarly = fetchRobotsTxt(requested.origin, policy, deadline);
@@ -134,7 +144,7 @@ export const captureSnapshot = async (
         },
         full,
       )
-    : { dom: null, subresources: [], unusable: null, agent: null };
+    : { dom: null, subresources: [], unusable: null, agent: NO_AGENT };
   const renderReason = rendered.unusable
     ? `rendered, but ${UNUSABLE[rendered.unusable]}: judged on the served HTML`
     : !isDocument
@@ -147,7 +157,7 @@ export const captureSnapshot = async (
             ? `${served.reason}, not rendered: quick scans never render (QUICK_RENDER=never)`
             : served.reason;
 
-  return {
+  const snapshot: Snapshot = {
     requestedUrl: requested.toString(),
     finalUrl: final.url,
     status: final.status,
@@ -165,8 +175,8 @@ export const captureSnapshot = async (
     sitemap: await sitemap,
     subresources: rendered.subresources,
     botFetches: await botFetches,
-    ...(rendered.agent ? { agent: rendered.agent } : {}),
   };
+  return { snapshot, agent: rendered.agent };
 };
 
 /**
@@ -178,8 +188,8 @@ type Rendered = {
   dom: string | null;
   subresources: Subresource[];
   unusable: RenderFailureCode | null;
-  /** a full scan's agentic-browsing measurements (agent-capture.ts) */
-  agent: AgentCapture | null;
+  /** a full scan's agentic-browsing measurements (agent-capture.ts), settling after the DOM is read */
+  agent: Promise<AgentCapture | null>;
 };
 
 /** the render failures in the scan log's words */
@@ -233,6 +243,8 @@ const renderDocument = async (
   full: boolean,
 ): Promise<Rendered> => {
   const { context, page, release } = await openPage();
+  // the context stays open while axe runs after the DOM is handed over, and closes when it ends
+  let measuring: Promise<unknown> = NO_AGENT;
   try {
     const subresources: Subresource[] = [];
     const vetted = new Map<string, Promise<boolean>>();
@@ -285,15 +297,21 @@ const renderDocument = async (
     // the scan's deadline bounds this too, with a moment left for a page that is merely busy
     const serialiseMs = Math.min(CONTENT_TIMEOUT_MS, Math.max(deadline - Date.now(), 250));
     const dom = await withTimeout(serialise(page), serialiseMs).catch(() => null);
-    if (!dom) return { dom: null, subresources, unusable: "dom_unreadable", agent: null };
+    if (!dom) return { dom: null, subresources, unusable: "dom_unreadable", agent: NO_AGENT };
     // a document the parser has not finished (a slow parser-blocking script, an overloaded
     // machine) lacks whatever comes after that point: judging it would report a missing title
     // or heading that the page has
-    if (!dom.parsed) return { dom: null, subresources, unusable: "parse_unfinished", agent: null };
-    // after the DOM is serialised: axe's own script and scrolling never reach what the checks read
-    const agent = recorder ? await recorder.finish(Math.max(deadline - Date.now(), AGENT_AUDIT_MIN_MS)) : null;
+    if (!dom.parsed) return { dom: null, subresources, unusable: "parse_unfinished", agent: NO_AGENT };
+    // after the DOM is serialised: axe's own script and scrolling never reach what the checks read.
+    // It runs in Chromium while the page checks run here: the DOM goes to them now, the agentic
+    // checks wait for this. The budget is fixed now, as when the capture waited for it.
+    const agent = recorder
+      ? recorder.finish(Math.max(deadline - Date.now(), AGENT_AUDIT_MIN_MS)).catch(() => null)
+      : NO_AGENT;
+    measuring = agent;
     return { dom: dom.html, subresources, unusable: null, agent };
   } finally {
-    release();
+    // closing the context ends an axe run that had not finished in its time
+    void measuring.then(release);
   }
 };

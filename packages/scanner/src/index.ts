@@ -1,5 +1,6 @@
 /** The page-scan pipeline: one page fetched under the address policy, rendered, captured as a snapshot and judged. */
 
+export { AGENT_AXE_RULES, axeSource } from "./agent-capture";
 export * from "./browser-pool";
 export * from "./capture";
 export * from "./document-fetch";

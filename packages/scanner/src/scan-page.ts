@@ -1,8 +1,8 @@
-import { type Page, preparePage, runChecks, scoreChecks } from "@scan/checks";
-import type { ScanMode, Snapshot } from "@scan/contract";
+import { agentCaptureChecks, checksFor, type Page, preparePage, runChecks, scoreChecks } from "@scan/checks";
+import type { CheckResult, ScanMode, Snapshot } from "@scan/contract";
 import { ScanOutcome } from "@scan/contract";
 import type { BrowserPool } from "./browser-pool";
-import { type CaptureLimits, captureSnapshot } from "./capture";
+import { type CapturedPage, type CaptureLimits, captureSnapshot } from "./capture";
 import type { FetchPolicy, SiteAccess } from "./http-fetch";
 import type { ServedReader } from "./served-reader";
 
@@ -24,7 +24,11 @@ export type ScannedPage = {
   scannedAt: Date;
   /** why the page was or was not rendered in Chromium */
   renderReason: string;
-  timings: { captureMs: number; checksMs: number };
+  /**
+   * captureMs: fetch, render and site files, until the DOM is handed to the checks; checksMs: the
+   * checks; agentWaitMs: how long the agentic checks waited for axe after the page checks ended
+   */
+  timings: { captureMs: number; checksMs: number; agentWaitMs: number };
   /** what was captured and judged; kept for the generators when a scan asks for it */
   snapshot: Snapshot;
   /** the snapshot as the checks read it (parsed once), for callers that read more of it (audits) */
@@ -44,28 +48,59 @@ export const scanPage = async (
   // a site behind a login: every fetch of this scan to its origin carries its credentials
   const scanPolicy = access ? { ...policy, access } : policy;
   let servedText: Promise<string | undefined> = Promise.resolve(undefined);
-  const snapshot = await renderTurn(() =>
-    pool.use((browser) =>
-      captureSnapshot(
-        () => pool.openPage(browser),
-        { url, mode },
-        scanPolicy,
-        limits,
-        servedReader
-          ? (rawHtml) => {
-              servedText = servedReader.read(rawHtml);
-            }
-          : undefined,
-      ),
-    ),
-  );
+  // the snapshot comes out as soon as the DOM is read and the site files are in; the render's
+  // turn and its browser stay taken until the agent capture (axe) has ended in Chromium, so that
+  // SCAN_RENDERS_AT_ONCE still bounds what Chromium runs at once
+  const captured = await new Promise<CapturedPage>((handOver, fail) => {
+    renderTurn(() =>
+      pool.use(async (browser) => {
+        const capture = await captureSnapshot(
+          () => pool.openPage(browser),
+          { url, mode },
+          scanPolicy,
+          limits,
+          servedReader
+            ? (rawHtml) => {
+                servedText = servedReader.read(rawHtml);
+              }
+            : undefined,
+        );
+        handOver(capture);
+        await capture.agent;
+      }),
+    ).catch(fail);
+  });
+  const { snapshot } = captured;
   const capturedAt = performance.now();
   // read while the page rendered: usually there already; checks time counts any wait for it
   const readings = { servedText: await servedText };
   const scannedAt = new Date();
   const page = preparePage(snapshot, scannedAt, readings);
-  const checks = runChecks(snapshot, { mode, scannedAt, page });
-  const checksMs = Math.round(performance.now() - capturedAt);
+  const all = checksFor(mode);
+  // the page checks run while axe runs in Chromium; the agentic ones once it has ended
+  const pageChecks = runChecks(snapshot, {
+    mode,
+    scannedAt,
+    page,
+    only: all.filter((check) => !agentCaptureChecks.has(check)),
+  });
+  const waitFrom = performance.now();
+  const agent = await captured.agent;
+  const agentWaitMs = Math.round(performance.now() - waitFrom);
+  if (agent) snapshot.agent = agent;
+  const agentChecks = runChecks(snapshot, {
+    mode,
+    scannedAt,
+    page,
+    only: all.filter((check) => agentCaptureChecks.has(check)),
+  });
+  // the results in the catalogue's order, as one run gives them
+  let nextPage = 0;
+  let nextAgent = 0;
+  const checks = all.map((check) =>
+    agentCaptureChecks.has(check) ? (agentChecks[nextAgent++] as CheckResult) : (pageChecks[nextPage++] as CheckResult),
+  );
+  const checksMs = Math.round(performance.now() - capturedAt) - agentWaitMs;
   const outcome = ScanOutcome.parse({
     finalUrl: snapshot.finalUrl,
     rendered: snapshot.rendered,
@@ -77,7 +112,7 @@ export const scanPage = async (
     outcome,
     scannedAt,
     renderReason: snapshot.renderReason,
-    timings: { captureMs: Math.round(capturedAt - startedAt), checksMs },
+    timings: { captureMs: Math.round(capturedAt - startedAt), checksMs, agentWaitMs },
     snapshot,
     page,
   };

@@ -29,7 +29,7 @@ export const ScanSettings = {
   ),
   MAX_REDIRECTS: intFrom(10, 0, 20).describe("redirect hops followed"),
   SCAN_RENDERS_AT_ONCE: intFrom(0, 0, 32).describe(
-    "captures (fetch and render) at once per process, 0 for as many as scans at once; with `WORKER_CONCURRENCY` one more than it, one scan's checks run while the next page renders",
+    "captures (fetch and render; a full scan's until its axe-core run ends) at once per process, 0 for as many as scans at once; with `WORKER_CONCURRENCY` one more than it, one scan's checks run while the next page renders",
   ),
   BROWSER_WEBMCP: z
     .enum(["on", "off"])

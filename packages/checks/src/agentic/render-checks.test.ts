@@ -1,5 +1,8 @@
 import type { AgentCapture } from "@scan/contract";
-import { judge } from "../fixture";
+import { FIXED_SCAN_TIME, judge, snapshotOf } from "../fixture";
+import { preparePage } from "../page";
+import { agentCaptureChecks, checksFor } from "../registry";
+import { runChecks } from "../run";
 import { agentAccessibilityTree } from "./agent-accessibility-tree.check";
 import { cumulativeLayoutShift } from "./layout-shift.check";
 import { webmcpFormCoverage, webmcpSchemaValidity } from "./webmcp.check";
@@ -150,5 +153,49 @@ describe("webmcp-schema-validity", () => {
     );
     expect(warning.status).toBe("warn");
     expect(judge(webmcpSchemaValidity, PAGE, with_({})).status).toBe("skip");
+  });
+});
+
+describe("agentCaptureChecks", () => {
+  // a scan runs every other check before axe has ended (packages/scanner/src/scan-page.ts)
+  const MEASURED: AgentCapture = {
+    axe: {
+      version: "4.14.1",
+      violations: [
+        { rule: "label", impact: "critical", help: "Form elements must have labels", nodes: 1, targets: ["input"] },
+      ],
+    },
+    webmcp: {
+      supported: true,
+      tools: [{ name: "search", description: "", inputSchema: { type: "string" }, declarative: true }],
+      formIssues: [{ type: "FormModelContextMissingToolDescription", element: "node 4" }],
+    },
+    layoutShift: { cls: 0.4, shifts: 3 },
+  };
+  const statuses = (html: string, agent: AgentCapture | undefined) => {
+    const snapshot = snapshotOf(html, agent ? { agent } : {});
+    const page = preparePage(snapshot, FIXED_SCAN_TIME);
+    return runChecks(snapshot, { mode: "full", scannedAt: FIXED_SCAN_TIME, page });
+  };
+
+  it("holds every check that reads the agent capture, and only those", () => {
+    for (const html of [PAGE, FORMS]) {
+      const without = statuses(html, undefined);
+      const clean = statuses(html, CLEAN);
+      const measured = statuses(html, MEASURED);
+      checksFor("full").forEach((check, index) => {
+        const results = [without[index], clean[index], measured[index]];
+        const alike = results.every((result) => JSON.stringify(result) === JSON.stringify(results[0]));
+        if (!agentCaptureChecks.has(check))
+          expect({ check: check.id, alike }).toEqual({ check: check.id, alike: true });
+      });
+    }
+    for (const check of agentCaptureChecks) {
+      const index = checksFor("full").indexOf(check);
+      const changed = [PAGE, FORMS].some(
+        (html) => JSON.stringify(statuses(html, undefined)[index]) !== JSON.stringify(statuses(html, MEASURED)[index]),
+      );
+      expect({ check: check.id, changed }).toEqual({ check: check.id, changed: true });
+    }
   });
 });

@@ -4,6 +4,7 @@ export * from "./aeo/article-schema.check";
 export * from "./aeo/breadcrumb-schema.check";
 export * from "./aeo/faq-schema.check";
 export * from "./aeo/headings";
+export { mainAncestorNamed } from "./aeo/main-dom";
 export * from "./aeo/organization-schema.check";
 export * from "./aeo/qa-pairs";
 export * from "./aeo/structured-data.check";
@@ -28,6 +29,19 @@ export * from "./lib/jsonld";
 export * from "./lib/memo";
 export * from "./lib/meta-robots";
 export * from "./lib/microdata";
+export * from "./lib/organization";
+export {
+  breadcrumbTrail,
+  headlineOf,
+  inNavigation,
+  type LinkCandidate,
+  linkCandidates,
+  NOT_RUNNING_TEXT,
+  type OwnLink,
+  type OwnLinkRule,
+  ownLinks,
+  withoutHash,
+} from "./lib/own-content";
 export * from "./lib/page-kind";
 export { type Profile, type ProfileStep, recordProfile } from "./lib/profile";
 export * from "./lib/robots";
@@ -41,6 +55,7 @@ export {
   /** a robots.txt line's bytes as text (the reader works on bytes, as Google's does) */
   textOf as robotsText,
 } from "./lib/robots-txt/index";
+export * from "./lib/text";
 export * from "./page";
 export * from "./registry";
 export * from "./run";

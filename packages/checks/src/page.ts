@@ -89,16 +89,24 @@ export const wordsIn = (text: string): string[] => profiled("segmentation", () =
 /** How many words a text has (`wordsIn`). */
 export const countWords = (text: string): number => wordsIn(text).length;
 
-const tokens = (text: string): string[] => {
-  const found: string[] = [];
+/**
+ * The words of a text, in order, each handed to `take` until it returns false: Latin, Cyrillic
+ * and the like by the WORD pattern, Chinese, Japanese and Thai by the word segmenter.
+ */
+const eachToken = (text: string, take: (token: string) => boolean): void => {
   for (const [token] of text.matchAll(WORD)) {
     if (!UNSPACED_SCRIPT.test(token)) {
-      found.push(token);
+      if (!take(token)) return;
       continue;
     }
     wordBreaker ??= new Intl.Segmenter(undefined, { granularity: "word" });
-    for (const segment of wordBreaker.segment(token)) if (segment.isWordLike) found.push(segment.segment);
+    for (const segment of wordBreaker.segment(token)) if (segment.isWordLike && !take(segment.segment)) return;
   }
+};
+
+const tokens = (text: string): string[] => {
+  const found: string[] = [];
+  eachToken(text, (token) => found.push(token) > 0);
   return found;
 };
 
@@ -108,12 +116,12 @@ const tokens = (text: string): string[] => {
  */
 const hasWords = (text: string): boolean =>
   profiled("segmentation", () => {
-    for (const [token] of text.matchAll(WORD)) {
-      if (!UNSPACED_SCRIPT.test(token)) return true;
-      wordBreaker ??= new Intl.Segmenter(undefined, { granularity: "word" });
-      for (const segment of wordBreaker.segment(token)) if (segment.isWordLike) return true;
-    }
-    return false;
+    let found = false;
+    eachToken(text, () => {
+      found = true;
+      return false;
+    });
+    return found;
   });
 
 const contentOf = (

@@ -1,6 +1,6 @@
-import { countWords } from "@scan/checks";
-import { contentBlocks, sentencesOf } from "./content-blocks";
-import { clip, type PageFacts } from "./page-facts";
+import { clipAtWord, countWords, sentencesOf } from "@scan/checks";
+import { contentBlocks } from "./content-blocks";
+import type { PageFacts } from "./page-facts";
 import type { TopicMatcher } from "./topic";
 
 export type OutlineSection = { heading: string; level: number; points: string[] };
@@ -32,7 +32,7 @@ const keyPoints = (paragraphs: readonly string[], items: readonly string[]): str
   for (const sentence of sentences) if (chosen.size < MAX_POINTS && HAS_FIGURE.test(sentence)) chosen.add(sentence);
   const points = sentences.filter((sentence) => chosen.has(sentence));
   for (const item of items) if (points.length < MAX_POINTS && countWords(item) >= 2) points.push(item);
-  return points.slice(0, MAX_POINTS).map((point) => clip(point, POINT_MAX));
+  return points.slice(0, MAX_POINTS).map((point) => clipAtWord(point, POINT_MAX));
 };
 
 /**

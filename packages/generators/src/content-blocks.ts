@@ -66,13 +66,6 @@ export const contentBlocks = perPage((page: Page): Block[] => {
   return blocks;
 });
 
-/** Sentences of a paragraph: split after ., ! or ? (and their CJK forms) followed by a space or the end. */
-export const sentencesOf = (paragraph: string): string[] =>
-  paragraph
-    .split(/(?<=[.!?。！？])\s+(?=["“‘(]?[\p{Lu}\p{N}\p{Lo}])/u)
-    .map((sentence) => sentence.trim())
-    .filter((sentence) => sentence !== "");
-
 /** The page text a model is grounded on: title, description and the main content's blocks, cut at `maxChars`. */
 export const pageText = (page: Page, head: readonly string[], maxChars: number): string => {
   const lines: string[] = head.filter((line) => line !== "");

@@ -1,5 +1,6 @@
 import {
   ARTICLE_TYPES,
+  clipAtWord,
   hasArticleElement,
   hasSchemaContext,
   htmlItems,
@@ -10,7 +11,7 @@ import {
   typesOf,
 } from "@scan/checks";
 import { faqPairs } from "./faq-pairs";
-import { clip, type PageFacts } from "./page-facts";
+import type { PageFacts } from "./page-facts";
 
 /** A JSON-LD block ready to paste, and what it fixes. */
 export type JsonLdFix = {
@@ -212,7 +213,7 @@ export const generateJsonLd = (facts: PageFacts): JsonLdFix => {
   }
   if (asked || (facts.ogType === "article" && unstated.length === 0)) {
     article = start(articleBase, "Article", `${facts.url}#article`);
-    fill(article, "headline", headline ? clip(headline, HEADLINE_MAX) : null);
+    fill(article, "headline", headline ? clipAtWord(headline, HEADLINE_MAX) : null);
     fill(article, "description", facts.description?.value);
     if (facts.author) {
       fill(article, "author", {

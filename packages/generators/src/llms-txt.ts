@@ -1,4 +1,5 @@
-import { clip, type Link, type PageFacts } from "./page-facts";
+import { clipAtWord } from "@scan/checks";
+import type { Link, PageFacts } from "./page-facts";
 
 /** A text file ready to publish at the site's root, and what it fixes. */
 export type TextFileFix = {
@@ -21,12 +22,12 @@ const label = (text: string): string => text.replace(/\[/g, "(").replace(/\]/g, 
 const target = (url: string): string => url.replace(/ /g, "%20").replace(/\(/g, "%28").replace(/\)/g, "%29");
 
 const line = (link: Link, note?: string | null): string =>
-  `- [${label(link.text)}](${target(link.url)})${note ? `: ${label(clip(note, NOTE_MAX))}` : ""}`;
+  `- [${label(link.text)}](${target(link.url)})${note ? `: ${label(clipAtWord(note, NOTE_MAX))}` : ""}`;
 
 /**
  * llms.txt in the llmstxt.org format, from the page alone: an H1 with the site's name (its
  * JSON-LD WebSite or Organization name, else og:site_name or application-name, else its host
- * name: page-metadata.ts `siteNameOf`), a `>` summary (the meta description, else the
+ * name: @scan/checks `siteNameOf`, as the llms-txt check's fix names it), a `>` summary (the meta description, else the
  * first paragraph of the content, else the title, else the start of the text), then `##` sections of markdown links:
  * "Navigation" (same-site links of the page's nav and header), "This page" (the page itself
  * with its description, then the same-site links of its main content) and "Optional" (footer
@@ -41,7 +42,7 @@ export const generateLlmsTxt = (facts: PageFacts): TextFileFix => {
     notes.push(`The page does not name its site (og:site_name, application-name, JSON-LD); the H1 is the host name.`);
   const mainText = facts.page.main.text;
   const summarySource = facts.description?.value ?? facts.intro ?? facts.title ?? (mainText !== "" ? mainText : name);
-  const summary = clip(summarySource.replace(/\s+/g, " ").trim(), SUMMARY_MAX);
+  const summary = clipAtWord(summarySource.replace(/\s+/g, " ").trim(), SUMMARY_MAX);
   const pageTitle = facts.title ?? facts.h1 ?? facts.url;
   const sections: string[] = [];
   if (facts.links.nav.length > 0) {

@@ -1,7 +1,7 @@
-import { preparePage } from "@scan/checks";
+import { clipAtWord, preparePage } from "@scan/checks";
 import { FIXED_SCAN_TIME } from "@scan/checks/testing";
 import { ARTICLE_PAGE, ORIGIN, PRODUCT_PAGE, pageAt } from "./fixture-pages";
-import { clip, pageFacts } from "./page-facts";
+import { pageFacts } from "./page-facts";
 
 const factsOf = (html: string, path = "/page") => pageFacts(preparePage(pageAt(path, html), FIXED_SCAN_TIME));
 const head = (inner: string, body = "<p>Text</p>") =>
@@ -117,13 +117,13 @@ describe("pageFacts", () => {
   });
 });
 
-describe("clip", () => {
+describe("clipAtWord", () => {
   it.each([
     ["short", 10, "short"],
     ["one two three four", 10, "one two"],
     ["abcdefghijklmnop", 5, "abcde"],
     ["one two, three", 8, "one two"],
   ])("%j to %i → %j", (text, max, expected) => {
-    expect(clip(text, max)).toBe(expected);
+    expect(clipAtWord(text, max)).toBe(expected);
   });
 });

@@ -1,36 +1,37 @@
 import {
   ancestor,
   anchors,
+  breadcrumbTrail,
   countWords,
   documentTitle,
   elementsNamed,
   foldWhitespace,
+  inNavigation,
   isHiddenByMarkup,
   isInert,
+  linkCandidates,
   linkRefs,
+  mainAncestorNamed,
   metaKeyed,
   metaNamed,
+  NOT_RUNNING_TEXT,
+  type OwnLink,
+  type OwnLinkRule,
+  ownLinks,
   type Page,
   perPage,
   resolveHref,
-  siteOf,
-} from "@scan/checks";
-import {
-  type Author,
-  authorOf,
-  dateOf,
-  isHttp,
-  logoOf,
-  metaContent,
   type Sourced,
   siteNameOf,
+  siteOf,
   withoutHash,
-} from "./page-metadata";
+} from "@scan/checks";
+import { type Author, authorOf, dateOf, isHttp, logoOf, metaContent } from "./page-metadata";
 
-export type { Sourced } from "./page-metadata";
+export type { Sourced } from "@scan/checks";
 
 /** A link of the page: its text and absolute URL (without fragment). */
-export type Link = { text: string; url: string };
+export type Link = OwnLink;
 
 /**
  * What the generators may say about a page, every value read from the page itself: metadata,
@@ -74,77 +75,29 @@ export type PageFacts = {
 const MAX_LINKS = { nav: 20, content: 20, footer: 10 } as const;
 const MAX_LINK_TEXT = 100;
 
-/** Text cut at a word boundary to at most `max` characters, without an ellipsis (it stays a quote). */
-export const clip = (text: string, max: number): string => {
-  if (text.length <= max) return text;
-  const cut = text.slice(0, max + 1);
-  const space = cut.lastIndexOf(" ");
-  return (space > max / 2 ? cut.slice(0, space) : text.slice(0, max)).replace(/[\s,;:–—-]+$/, "");
-};
-
-const NOT_INTRO = new Set(["figure", "figcaption", "blockquote", "aside", "table", "nav", "footer"]);
-
 /** The first paragraph of 5 or more words in the main content, outside figures, quotes and asides (as summary-intro reads it). */
 const introOf = (page: Page): string | null => {
   for (const paragraph of page.main.root.querySelectorAll("p")) {
     const text = foldWhitespace(paragraph.textContent ?? "");
     if (countWords(text) < 5) continue;
-    let inside = false;
-    for (let node = paragraph.parentElement; node && node !== page.main.root; node = node.parentElement) {
-      if (NOT_INTRO.has(node.localName)) inside = true;
-    }
-    if (!inside) return text;
+    if (mainAncestorNamed(page, paragraph, NOT_RUNNING_TEXT) === null) return text;
   }
   return null;
 };
 
-const within = (element: Element, tags: readonly string[], roles: readonly string[]): boolean =>
+const inFooter = (element: Element): boolean =>
   ancestor(
     element,
-    (node) => tags.includes(node.localName) || roles.includes((node.getAttribute("role") ?? "").toLowerCase()),
+    (node) => node.localName === "footer" || (node.getAttribute("role") ?? "").toLowerCase() === "contentinfo",
   ) !== null;
 
-// Unicode format characters (zero-width spaces and joiners, word joiner, byte order mark, bidi marks)
-const INVISIBLE = /\p{Cf}/gu;
-
-/** Same-site http(s) links with visible text, deduplicated by URL, excluding the page itself and any URL in `seen`. */
-const collect = (
-  candidates: Iterable<{ text: string; href: URL | null }>,
-  site: string,
-  self: string,
-  seen: Set<string>,
-  max: number,
-): Link[] => {
-  const links: Link[] = [];
-  for (const { text, href } of candidates) {
-    if (links.length >= max) break;
-    if (!isHttp(href) || siteOf(href.hostname) !== site) continue;
-    const url = withoutHash(href);
-    // zero-width and other invisible format characters (U+200B, U+200C, U+2060, U+FEFF) are no text: a link of them alone is dropped
-    const label = clip(foldWhitespace(text.replace(INVISIBLE, "")), MAX_LINK_TEXT);
-    if (label === "" || url === self || seen.has(url)) continue;
-    seen.add(url);
-    links.push({ text: label, url });
-  }
-  return links;
-};
-
-const BREADCRUMB = /breadcrumb/i;
-
-/** The first visible breadcrumb trail: an element labelled, classed or typed as breadcrumbs; its links in order. */
-const breadcrumbsOf = (page: Page, site: string, self: string): Link[] => {
-  for (const element of page.doc.querySelectorAll("[class], [id], [aria-label], [itemtype]")) {
-    const label = ["class", "id", "aria-label", "itemtype"].map((name) => element.getAttribute(name) ?? "").join(" ");
-    if (!BREADCRUMB.test(label) || isInert(element) || isHiddenByMarkup(element)) continue;
-    const links = [...element.querySelectorAll("a[href]")].map((a) => ({
-      text: a.textContent ?? "",
-      href: resolveHref(page, (a.getAttribute("href") ?? "").trim()),
-    }));
-    const trail = collect(links, site, self, new Set(), 10);
-    if (trail.length > 0) return trail;
-  }
-  return [];
-};
+// a generated file lists every link the page has, its text clipped at a word, not only its content pages
+const listed = (seen: Set<string>, max: number): OwnLinkRule => ({
+  max,
+  seen,
+  longText: { over: MAX_LINK_TEXT, becomes: "clipped" },
+  keyPagesOnly: false,
+});
 
 /** The page's URL: its canonical when it is an absolute http(s) URL on the same site, else the final URL. */
 const pageUrlOf = (page: Page, site: string): string => {
@@ -176,24 +129,17 @@ export const pageFacts = perPage((page: Page): PageFacts => {
 
   const seen = new Set<string>([url, withoutHash(page.finalUrl)]);
   const usable = anchors(page).filter((anchor) => !isHiddenByMarkup(anchor.element));
-  const nav = collect(
-    usable.filter((anchor) => within(anchor.element, ["nav", "header"], ["navigation", "banner"])),
-    site,
-    url,
-    seen,
-    MAX_LINKS.nav,
+  const nav = ownLinks(
+    page,
+    usable.filter((anchor) => inNavigation(anchor.element)),
+    listed(seen, MAX_LINKS.nav),
   );
-  const mainAnchors = [...page.main.root.querySelectorAll("a[href]")].map((a) => ({
-    text: a.textContent ?? "",
-    href: resolveHref(page, (a.getAttribute("href") ?? "").trim()),
-  }));
-  const contentLinks = collect(mainAnchors, site, url, seen, MAX_LINKS.content);
-  const footer = collect(
-    usable.filter((anchor) => within(anchor.element, ["footer"], ["contentinfo"])),
-    site,
-    url,
-    seen,
-    MAX_LINKS.footer,
+  const mainAnchors = linkCandidates(page, page.main.root.querySelectorAll("a[href]"));
+  const contentLinks = ownLinks(page, mainAnchors, listed(seen, MAX_LINKS.content));
+  const footer = ownLinks(
+    page,
+    usable.filter((anchor) => inFooter(anchor.element)),
+    listed(seen, MAX_LINKS.footer),
   );
 
   return {
@@ -203,7 +149,7 @@ export const pageFacts = perPage((page: Page): PageFacts => {
     home,
     site,
     host: page.finalUrl.hostname.replace(/^www\./, ""),
-    siteName: siteNameOf(page, site),
+    siteName: siteNameOf(page),
     title,
     h1: h1Element ? foldWhitespace(h1Element.textContent ?? "") : null,
     ogTitle: metaContent(metaKeyed(page, "og:title")),
@@ -221,6 +167,6 @@ export const pageFacts = perPage((page: Page): PageFacts => {
     modified: dateOf(page, "modified"),
     intro: introOf(page),
     links: { nav, content: contentLinks, footer },
-    breadcrumbs: breadcrumbsOf(page, site, url),
+    breadcrumbs: breadcrumbTrail(page, (links) => ownLinks(page, links, listed(new Set([url]), 10))),
   };
 });

@@ -11,25 +11,23 @@ import {
   jsonLd,
   linkRefs,
   metaKeyed,
-  metaNamed,
   nodesById,
   type Page,
   pageDates,
   publishedDate,
   resolveHref,
-  siteOf,
+  type Sourced,
   textOf,
-  typesOf,
   visibleByline,
+  withoutHash,
 } from "@scan/checks";
+
+export type { Sourced } from "@scan/checks";
 
 /**
  * Who and what a page says it is: site name, logo, author and dates, each read from the page's
  * own metadata, markup or JSON-LD, with where it was found.
  */
-
-/** A value read from the page and where it was found (said in notes). */
-export type Sourced = { value: string; source: string };
 
 export type Author = { name: string; url: string | null; source: string };
 
@@ -42,46 +40,8 @@ export const metaContent = (element: Element | null): string | null => {
   return text === "" ? null : text;
 };
 
-export const withoutHash = (url: URL): string => {
-  const copy = new URL(url.href);
-  copy.hash = "";
-  return copy.href;
-};
-
 /** The JSON-LD nodes (nested ones included) that are organizations. */
 const organizations = (page: Page): JsonLdNode[] => jsonLd(page).nodes.filter(isOrganization);
-
-/** Whether a JSON-LD url value is on this site; a node that gives no url is taken at its word. */
-const onSite = (page: Page, site: string, raw: unknown): boolean => {
-  const text = textOf(raw);
-  if (!text) return true;
-  const url = resolveHref(page, text);
-  return isHttp(url) && siteOf(url.hostname) === site;
-};
-
-/**
- * The site's name: the JSON-LD WebSite name, else the name of an Organization in the page's
- * JSON-LD that is on this site (or says nothing of its URL), else og:site_name, else
- * application-name. The site's own structured data comes first: it names the site as the site
- * asks engines to name it, where a meta tag is often a page's or a template's leftover.
- * The title's "| Brand" suffix is not read: it cannot be told from the rest of a title.
- */
-export const siteNameOf = (page: Page, site: string): Sourced | null => {
-  for (const node of jsonLd(page).nodes) {
-    const name = typesOf(node).includes("WebSite") ? textOf(node.name) : null;
-    if (name) return { value: foldWhitespace(name), source: "JSON-LD WebSite name" };
-  }
-  for (const node of organizations(page)) {
-    const name = textOf(node.name);
-    if (name && onSite(page, site, node.url))
-      return { value: foldWhitespace(name), source: "JSON-LD Organization name" };
-  }
-  const og = metaContent(metaKeyed(page, "og:site_name"));
-  if (og) return { value: og, source: "og:site_name" };
-  const app = metaContent(metaNamed(page, "application-name"));
-  if (app) return { value: app, source: "application-name" };
-  return null;
-};
 
 /** An image URL from a logo value: a URL string, or an ImageObject's url / contentUrl. */
 const imageUrlOf = (value: unknown, page: Page): string | null => {

@@ -1,6 +1,15 @@
-import { countWords, foldWhitespace, type JsonLdNode, nodesOfType, parseDocument, textOf } from "@scan/checks";
-import { contentBlocks, sentencesOf } from "./content-blocks";
-import { clip, type PageFacts } from "./page-facts";
+import {
+  clipAtWord,
+  countWords,
+  foldWhitespace,
+  type JsonLdNode,
+  nodesOfType,
+  parseDocument,
+  sentencesOf,
+  textOf,
+} from "@scan/checks";
+import { contentBlocks } from "./content-blocks";
+import type { PageFacts } from "./page-facts";
 import type { TopicMatcher } from "./topic";
 
 export type ProductContent = {
@@ -114,7 +123,7 @@ export const productContent = (facts: PageFacts, matches: TopicMatcher, topic: s
     } else if (heading && !summarised && heading !== name) {
       const sentence = sentencesOf(block.text).find((candidate) => countWords(candidate) >= 4);
       if (sentence) {
-        sections.push({ heading, summary: clip(sentence, 300) });
+        sections.push({ heading, summary: clipAtWord(sentence, 300) });
         summarised = true;
       }
     }

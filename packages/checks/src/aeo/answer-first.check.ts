@@ -1,12 +1,11 @@
 import { defineCheck } from "../check";
 import { judgesContent } from "../lib/placeholder";
+import { clip, quoted } from "../lib/text";
 import { countWords } from "../page";
 import { answerAfter, contentHeadings, type Heading, headingList, passedOverNote, questionHeadings } from "./headings";
 
 const MIN_WORDS = 20;
 const MAX_WORDS = 80;
-
-const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 /** How a question's answer reads as evidence: `h2 "Why?" (12 words)`, `h1 "How to…" (no paragraph)`. */
 const measured = ({ heading, words }: { heading: Heading; words: number }): string =>
@@ -76,8 +75,8 @@ const answerFix = (unanswered: ReadonlyArray<{ heading: Heading; words: number; 
   const more = second ? ` Do the same under ${listed(unanswered.slice(1), 2)}.` : "";
   if (first.words === 0)
     return `Open the section under ${under}, which has no paragraph before the next heading, with a direct answer of ${MIN_WORDS} to ${MAX_WORDS} words in a <p>, then go into detail.${more}`;
-  const quoted = `“${clip(first.answer, 90)}”`;
+  const answer = quoted(first.answer, 90);
   if (first.words < MIN_WORDS)
-    return `The answer under ${under}, ${quoted}, has ${first.words} word${first.words === 1 ? "" : "s"}: complete it to ${MIN_WORDS} to ${MAX_WORDS} words that answer the question whole, then go into detail.${more}`;
-  return `The first block under ${under}, ${quoted}, runs ${first.words} words: open the section with a direct answer of ${MIN_WORDS} to ${MAX_WORDS} words in a <p> of its own, then go into detail.${more}`;
+    return `The answer under ${under}, ${answer}, has ${first.words} word${first.words === 1 ? "" : "s"}: complete it to ${MIN_WORDS} to ${MAX_WORDS} words that answer the question whole, then go into detail.${more}`;
+  return `The first block under ${under}, ${answer}, runs ${first.words} words: open the section with a direct answer of ${MIN_WORDS} to ${MAX_WORDS} words in a <p> of its own, then go into detail.${more}`;
 };

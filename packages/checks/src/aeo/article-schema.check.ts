@@ -4,6 +4,8 @@ import { isoDay, pageDates, publishedDate, shownDate } from "../geo/dates";
 import { readableText } from "../lib/element";
 import { type JsonLdNode, jsonLd, nodesOfType, textOf, typesOf, unreadableFix, unreadableNote } from "../lib/jsonld";
 import { type HtmlSyntax, htmlItems } from "../lib/microdata";
+import { headlineOf } from "../lib/own-content";
+import { jsonString } from "../lib/text";
 import type { Page } from "../page";
 import { ancestor, elementsNamed, isInert } from "../seo/dom";
 
@@ -58,14 +60,14 @@ export const hasArticleElement = (page: Page): boolean => {
  * <title>, its byline, its stated or shown date), or that its owner must supply what it lacks.
  */
 export const articleFacts = (page: Page): string => {
-  const headline = page.main.heading ? readableText(page.main.heading) : "";
-  const title = headline || readableText(page.doc.querySelector("title") ?? page.doc.createElement("title"));
+  const title = headlineOf(page);
+  const fromHeading = page.main.heading !== null && readableText(page.main.heading) !== "";
   const byline = visibleByline(page);
   const writer = byline
-    ? `author {"@type": "Person", "name": "${byline.name}"} (the page's byline)`
+    ? `author {"@type": "Person", "name": ${jsonString(byline.name)}} (the page's byline)`
     : "author as a Person (the page names no author, so its owner must supply the name)";
   const named = title
-    ? `headline "${title.slice(0, MAX_HEADLINE)}"${headline ? "" : " (its <title>)"}`
+    ? `headline ${jsonString(title.slice(0, MAX_HEADLINE))}${fromHeading ? "" : " (its <title>)"}`
     : "headline (the page has no heading or title, so its owner must supply it)";
   return `${named}, ${writer} and ${datePublishedOf(page)}`;
 };

@@ -1,9 +1,10 @@
 import { defineCheck } from "../check";
 import { jsonLd, nodesOfType, textOf, typesOf, unreadableFix, unreadableNote } from "../lib/jsonld";
 import { htmlItems } from "../lib/microdata";
-import { excerpt, headlineOf, visibleTrail } from "../lib/own-content";
+import { siteNameOf } from "../lib/organization";
+import { headlineOf, visibleTrail, withoutHash } from "../lib/own-content";
+import { excerpt } from "../lib/text";
 import type { Page } from "../page";
-import { siteNameOf } from "./organization-schema.check";
 
 const itemCount = (value: unknown): number => (Array.isArray(value) ? value.length : value ? 1 : 0);
 
@@ -101,7 +102,7 @@ export const breadcrumbSchema = defineCheck({
 const trailFix = (page: Page): string => {
   const home = `${page.finalUrl.origin}/`;
   const site = siteNameOf(page);
-  const self = page.finalUrl.href.replace(/#.*$/, "");
+  const self = withoutHash(page.finalUrl);
   const headline = headlineOf(page);
   const shown = visibleTrail(page).filter((link) => link.url !== home && link.url !== self);
   const folders = page.finalUrl.pathname
@@ -110,7 +111,7 @@ const trailFix = (page: Page): string => {
     .slice(0, -1)
     .map((_, index, all) => `${home}${all.slice(0, index + 1).join("/")}/`);
   const items = [
-    `1 "${site ? excerpt(site.name, 40) : "(the site's name: the page names none, so its owner must supply it)"}" ${home}`,
+    `1 "${site ? excerpt(site.value, 40) : "(the site's name: the page names none, so its owner must supply it)"}" ${home}`,
     ...(shown.length > 0
       ? shown.map((link) => `"${excerpt(link.text, 40)}" ${link.url}`)
       : folders.map((url) => `(the name of ${url}, which its owner must supply) ${url}`)),

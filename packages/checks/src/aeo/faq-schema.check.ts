@@ -2,6 +2,7 @@ import { defineCheck } from "../check";
 import { type JsonLdNode, jsonLd, nodesOfType, textOf, typesOf, unreadableFix, unreadableNote } from "../lib/jsonld";
 import { perPage } from "../lib/memo";
 import { judgesContent } from "../lib/placeholder";
+import { clip } from "../lib/text";
 import type { Page } from "../page";
 import { type QaPair, qaPairs } from "./qa-pairs";
 
@@ -30,8 +31,6 @@ const isAnswered = (page: Page, question: JsonLdNode): boolean =>
   typesOf(question).includes("Question") &&
   textOf(question.name) !== null &&
   targets(page, question.acceptedAnswer).some((answer) => textOf(answer.text) !== null);
-
-const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 /** Pairs as evidence: `h2 "How long does shipping take?"`, `<summary> "Can I return it?"` and how many more. */
 const pairList = (pairs: readonly QaPair[], max = 3): string => {

@@ -1,6 +1,7 @@
 import { ancestorsOf, enclosingBoilerplate, WIDGET_TITLE } from "../lib/boilerplate";
 import { isHiddenByMarkup, isInert, readableText } from "../lib/element";
 import { perPage } from "../lib/memo";
+import { clip, isPlayerLine } from "../lib/text";
 import { countWords, foldWhitespace, type Page } from "../page";
 
 /**
@@ -333,28 +334,6 @@ const NODE_CAP = 2000;
 // a wire dateline's source in a block of its own before the lead: "CNN —", "WASHINGTON (AP) –"
 const DATELINE_SOURCE = /^[\p{Lu}\p{N}().,' ]{2,40}\s*[—–-]$/u;
 
-// the words of a line and of attributes, compared: letters and digits, lower case
-const tokensOf = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-
-/**
- * Whether a short line with no full stop is a media player's overlay rather than text: every
- * word of it is in the attribute names or values of the blocks around it ("03:08 - Source: CNN"
- * inside a block with data-duration="03:08" data-source="CNN"), so the player wrote it from its
- * data. Such a line answers nothing.
- */
-const isPlayerLine = (text: string, at: Node | null): boolean => {
-  const words = tokensOf(text);
-  if (words.length === 0 || words.length > 8 || /[.!?。！？]["”’)]?\s*$/u.test(text)) return false;
-  const known = new Set<string>();
-  for (let node = at?.parentElement ?? null; node; node = node.parentElement) {
-    for (const attribute of node.attributes) {
-      for (const token of tokensOf(attribute.name)) known.add(token);
-      if (attribute.value.length <= 200) for (const token of tokensOf(attribute.value)) known.add(token);
-    }
-  }
-  return words.every((word) => known.has(word));
-};
-
 /**
  * The first block of text after a heading, in document order and before the next heading: a
  * `<p>`, or text set straight in a `<div>` or between `<br>`s, as page builders and blog
@@ -417,11 +396,9 @@ export const answerAfter = (heading: Element): string | null => {
   return null;
 };
 
-const clipped = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
-
 /** Headings as evidence: `h1 "How to…", h2 "Prices"` and how many more, the first `max` named. */
 export const headingList = (headings: readonly Heading[], max = 3): string => {
-  const named = headings.slice(0, max).map((heading) => `h${heading.level} "${clipped(heading.text, 60)}"`);
+  const named = headings.slice(0, max).map((heading) => `h${heading.level} "${clip(heading.text, 60)}"`);
   const more = headings.length - named.length;
   return `${named.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
 };
@@ -433,7 +410,7 @@ export const passedOverNote = (page: Page): string => {
   const byReason = new Map<string, string[]>();
   for (const { text, reason } of passedOver) byReason.set(reason, [...(byReason.get(reason) ?? []), text]);
   const parts = [...byReason].slice(0, 2).map(([reason, texts]) => {
-    const named = texts.slice(0, 3).map((text) => `"${clipped(text, 40)}"`);
+    const named = texts.slice(0, 3).map((text) => `"${clip(text, 40)}"`);
     const more = texts.length > 3 ? ` and ${texts.length - 3} more` : "";
     return `${named.join(", ")}${more} (${reason})`;
   });

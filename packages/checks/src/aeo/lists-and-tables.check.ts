@@ -1,7 +1,8 @@
 import { defineCheck } from "../check";
 import { readableText } from "../lib/element";
-import { contentPassages, contentSentences, excerpt, type Passage, quoted, sentencesOf } from "../lib/own-content";
+import { contentPassages, contentSentences, type Passage } from "../lib/own-content";
 import { judgesContent } from "../lib/placeholder";
+import { boldLead, excerpt, QUOTE_MARK, quoted, sentencesOf } from "../lib/text";
 import { countWords, type Page } from "../page";
 import { isContent, mainElementsNamed } from "./main-dom";
 
@@ -64,7 +65,6 @@ const NUMBERED = /^(?:\d{1,2}[.)]\s|step\s+\d|schritt\s+\d|étape\s+\d|[①-⑳]
 const SERIES_SEPARATOR = /[,;、，；]/u;
 const SERIES_LAST = /^(?:and|or|und|oder|et|ou|y|o|e|en|of)\s/iu;
 const SERIES_JOINED = /\s(?:and|or|und|oder|et|ou|y|o|e|en)\s/iu;
-const QUOTE_MARKS = /["“”«»„「」『』]/u;
 
 /**
  * The number of items in the longest series a sentence runs ("a camera, a screen, speakers and
@@ -96,14 +96,6 @@ const seriesLength = (sentence: string): number => {
   return best;
 };
 
-/** The text of a paragraph's lead-in: an opening <strong>/<b> before the rest of its text, or "". */
-const leadIn = (element: Element): string => {
-  const first = [...element.childNodes].find((node) => node.nodeType !== 3 || (node.nodeValue ?? "").trim() !== "");
-  if (first?.nodeType !== 1) return "";
-  const name = (first as Element).localName;
-  return name === "strong" || name === "b" ? ((first as Element).textContent ?? "").trim() : "";
-};
-
 /**
  * A run of 3 or more consecutive paragraphs that each open with a number or a short bold lead-in
  * followed by more text ("1. …", "<b>The styling tip:</b> …"): a list set as paragraphs. A bold
@@ -112,7 +104,7 @@ const leadIn = (element: Element): string => {
 const paragraphRun = (passages: readonly Passage[]): Passage[] | null => {
   let run: Passage[] = [];
   for (const passage of passages) {
-    const lead = leadIn(passage.element);
+    const lead = boldLead(passage.element);
     const listLike =
       NUMBERED.test(passage.text) ||
       (lead !== "" && countWords(lead) <= 8 && !/[?？]/u.test(lead) && passage.text.length > lead.length + 10);
@@ -128,7 +120,7 @@ const inlineSeries = (passages: readonly Passage[]): string | null => {
   let best: { sentence: string; items: number } | null = null;
   for (const { text } of passages) {
     for (const sentence of sentencesOf(text)) {
-      if (QUOTE_MARKS.test(sentence) || countWords(sentence) > 80) continue;
+      if (QUOTE_MARK.test(sentence) || countWords(sentence) > 80) continue;
       const items = seriesLength(sentence);
       if (items >= 3 && (!best || items > best.items)) best = { sentence, items };
     }
@@ -145,7 +137,7 @@ const listFix = (page: Page, words: number): string => {
   const passages = contentPassages(page);
   const run = paragraphRun(passages);
   if (run) {
-    const heads = run.slice(0, 3).map((passage) => quoted(leadIn(passage.element) || passage.text, 40));
+    const heads = run.slice(0, 3).map((passage) => quoted(boldLead(passage.element) || passage.text, 40));
     return `The ${run.length} paragraphs beginning ${heads.join(", ")}${run.length > 3 ? " …" : ""} are items of one list: set them as the <li> of an <ol> (steps) or a <ul>, or as rows of a <table> with <th> headers where they compare the same facts.`;
   }
   const series = inlineSeries(passages);

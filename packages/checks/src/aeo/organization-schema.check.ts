@@ -1,64 +1,11 @@
 import { defineCheck } from "../check";
-import { type JsonLdNode, jsonLd, textOf, typesOf, unreadableFix, unreadableNote } from "../lib/jsonld";
+import { jsonLd, textOf, typesOf, unreadableFix, unreadableNote } from "../lib/jsonld";
 import { htmlItems } from "../lib/microdata";
-import { countWords, foldWhitespace, type Page } from "../page";
-import { metaKeyed } from "../seo/head";
-import { documentTitle } from "../seo/title.check";
-
-// schema.org's Organization and LocalBusiness trees are large; these are the types seen on real
-// sites, and the suffix rule catches most of the rest (ShoeStore, AutomotiveBusiness, TravelAgency).
-const ORGANIZATION_TYPES = new Set([
-  ...["Organization", "Corporation", "LocalBusiness", "OnlineBusiness", "OnlineStore", "NewsMediaOrganization"],
-  ...["EducationalOrganization", "CollegeOrUniversity", "School", "GovernmentOrganization", "NGO", "Consortium"],
-  ...["MedicalOrganization", "Hospital", "Dentist", "Physician", "Pharmacy", "SportsOrganization", "SportsTeam"],
-  ...["PerformingGroup", "MusicGroup", "Airline", "LibrarySystem", "Library", "ResearchOrganization", "Project"],
-  ...["WorkersUnion", "Restaurant", "FoodEstablishment", "CafeOrCoffeeShop", "Bakery", "BarOrPub", "Hotel"],
-  ...["LodgingBusiness", "Attorney", "BankOrCreditUnion", "RealEstateAgent", "AutoDealer", "RadioStation"],
-  ...["TelevisionStation", "ChildCare", "ShoppingCenter", "SportsActivityLocation", "HealthClub", "Winery"],
-  ...["ProfessionalService", "FinancialService", "AccountingService", "LegalService", "EmergencyService"],
-]);
-// "Service" is no suffix here: Service itself and most *Service types are not organizations
-const ORGANIZATION_SUFFIX = /(?:Organization|Business|Store|Agency)$/;
-
-export const isOrganization = (node: JsonLdNode): boolean =>
-  typesOf(node).some((type) => ORGANIZATION_TYPES.has(type) || ORGANIZATION_SUFFIX.test(type));
+import { isOrganization, ORGANIZATION_SUFFIX, ORGANIZATION_TYPES, siteNameOf } from "../lib/organization";
+import { jsonString } from "../lib/text";
+import type { Page } from "../page";
 
 const REQUIRED = ["name", "url", "logo"] as const;
-
-// what sets a site's name apart from a headline in its <title>: "Headline | Page Six", "見出し：朝日新聞デジタル", "标题_栏目_好奇心日报"
-const TITLE_SEPARATOR = /\s+[|\-–—:]\s+|[｜：_]/u;
-
-/**
- * The site's name as the page's <title> ends with it ("… | Page Six", "… - MacRumors"): its last
- * part after a separator, of five words or fewer, when the part before it is longer; null when
- * the title is a headline alone.
- */
-const siteNameInTitle = (page: Page): string | null => {
-  const title = foldWhitespace(documentTitle(page)?.textContent ?? "");
-  const parts = title.split(TITLE_SEPARATOR).map((part) => part.trim());
-  const last = parts.at(-1) ?? "";
-  const rest = parts.slice(0, -1).join(" ");
-  if (parts.length < 2 || last === "" || countWords(last) > 5 || rest.length <= last.length) return null;
-  return last;
-};
-
-/**
- * The site's name as the page gives it, and where: the name of its Organization or WebSite
- * JSON-LD, its og:site_name or application-name, or the end of its <title>; null when it names none.
- */
-export const siteNameOf = (page: Page): { name: string; from: string } | null => {
-  for (const node of jsonLd(page).nodes) {
-    if (!isOrganization(node) && !typesOf(node).includes("WebSite")) continue;
-    const name = textOf(node.name)?.trim();
-    if (name) return { name, from: `its ${typesOf(node)[0]} JSON-LD` };
-  }
-  for (const key of ["og:site_name", "application-name"]) {
-    const name = foldWhitespace(metaKeyed(page, key)?.getAttribute("content") ?? "");
-    if (name) return { name, from: `its ${key}` };
-  }
-  const inTitle = siteNameInTitle(page);
-  return inTitle ? { name: inTitle, from: "the end of its <title>" } : null;
-};
 
 /** The page's own logo: an image outside its articles and lists whose src, class, id or alt says logo, as an absolute URL; or null. */
 const logoOf = (page: Page): string | null => {
@@ -77,12 +24,12 @@ const logoOf = (page: Page): string | null => {
 
 /** "name", "url" and "logo" as the page states them, or that its owner must supply what it does not. */
 const publisherFacts = (page: Page): string => {
-  const name = siteNameInTitle(page);
+  const site = siteNameOf(page);
   const logo = logoOf(page);
   return [
-    name
-      ? `"name": "${name}" (the site's name in the <title>)`
-      : `"name" (the <title> names no site, so its owner must supply it)`,
+    site
+      ? `"name": ${jsonString(site.value)} (the site's name, from its ${site.source})`
+      : `"name" (the page names no site, so its owner must supply it)`,
     `"url": "${page.finalUrl.origin}/"`,
     logo
       ? `"logo": "${logo}" (the page's logo image)`

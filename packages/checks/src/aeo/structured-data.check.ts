@@ -1,9 +1,10 @@
 import { defineCheck } from "../check";
 import { type JsonLdNode, jsonLd, typesOf, unreadableFix } from "../lib/jsonld";
-import { headlineOf } from "../lib/own-content";
+import { siteNameOf } from "../lib/organization";
+import { headlineOf, withoutHash } from "../lib/own-content";
+import { jsonString } from "../lib/text";
 import type { Page } from "../page";
 import { articleFacts, hasArticleElement } from "./article-schema.check";
-import { siteNameOf } from "./organization-schema.check";
 
 const SCHEMA_ORG = /^https?:\/\/schema\.org(?:\/.*)?$/i;
 
@@ -114,10 +115,12 @@ export const structuredData = defineCheck({
  */
 const firstBlockFix = (page: Page): string => {
   const site = siteNameOf(page);
-  const publisher = site ? `, and "publisher" {"@type": "Organization", "name": "${site.name}"} (${site.from})` : "";
+  const publisher = site
+    ? `, and "publisher" {"@type": "Organization", "name": ${jsonString(site.value)}} (from its ${site.source})`
+    : "";
   if (hasArticleElement(page))
     return `Describe the page in a <script type="application/ld+json"> block with "@context": "https://schema.org", "@type": "Article" (or NewsArticle, BlogPosting), ${articleFacts(page)}${publisher}.`;
   const headline = headlineOf(page);
-  const url = page.finalUrl.href.replace(/#.*$/, "");
-  return `Describe the page in a <script type="application/ld+json"> block with "@context": "https://schema.org", "@type": "WebPage" (or the type it is: Article, Product, ...), ${headline ? `"name": "${headline.slice(0, 110).replace(/"/g, '\\"')}"` : `"name" (the page has no heading or title, so its owner must supply it)`}, "url": "${url}"${publisher}.`;
+  const url = withoutHash(page.finalUrl);
+  return `Describe the page in a <script type="application/ld+json"> block with "@context": "https://schema.org", "@type": "WebPage" (or the type it is: Article, Product, ...), ${headline ? `"name": ${jsonString(headline.slice(0, 110))}` : `"name" (the page has no heading or title, so its owner must supply it)`}, "url": "${url}"${publisher}.`;
 };

@@ -1,6 +1,7 @@
 import { defineCheck } from "../check";
-import { contentPassages, quoted } from "../lib/own-content";
+import { contentPassages } from "../lib/own-content";
 import { judgesContent } from "../lib/placeholder";
+import { clip, quoted } from "../lib/text";
 import { countWords, type Page } from "../page";
 import { headingList, passedOverNote, type Section, sectionsAt, subHeadings } from "./headings";
 
@@ -74,8 +75,6 @@ export const subheadings = judgesContent(
     },
   }),
 );
-
-const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 /**
  * Where sections could begin: the paragraphs at which about every SECTIONED_WORDS words of the

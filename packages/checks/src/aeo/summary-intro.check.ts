@@ -1,14 +1,14 @@
 import { defineCheck } from "../check";
 import { isBylineLine } from "../geo/byline";
 import { readableText } from "../lib/element";
+import { NOT_RUNNING_TEXT } from "../lib/own-content";
 import { judgesContent } from "../lib/placeholder";
+import { clip, isPlayerLine, sentencesOf } from "../lib/text";
 import { countWords, type Page } from "../page";
 import { isContent, mainAncestorNamed, mainElementsNamed } from "./main-dom";
 
 const MIN_WORDS = 15;
 const MAX_WORDS = 80;
-// paragraphs there are captions, quotes or asides, not the page's opening
-const NOT_INTRO = ["figure", "figcaption", "blockquote", "aside", "table", "nav", "footer"];
 // datelines, credits and labels that open an article before its first real paragraph
 // (a date in Chinese or Japanese, 2026年11月27日, is a dateline when at most a time or a place follows it)
 const DATELINE =
@@ -68,35 +68,18 @@ const isCaption = (paragraph: Element, text: string): boolean => {
   return false;
 };
 
-/**
- * A short line with no full stop that repeats an attribute of the block holding it: the title of
- * a video player or a widget (data-headline="Trump tweetstorm precedes Cabinet appointments")
- * that the player shows over its frame, not the article's opening.
- */
-const isPlayerTitle = (paragraph: Element, text: string): boolean => {
-  if (countWords(text) >= MIN_WORDS || /[.!?。！？]["”’)]?$/u.test(text)) return false;
-  for (let node = paragraph.parentElement; node; node = node.parentElement) {
-    if ([...node.attributes].some((attribute) => attribute.value.trim() === text)) return true;
-  }
-  return false;
-};
-
 /** The first paragraph of the main content with 5 or more words that is no byline, dateline, caption or line of links. */
 const opening = (page: Page): Opening | null => {
   for (const paragraph of mainElementsNamed(page, "p")) {
     const text = readableText(paragraph);
-    if (countWords(text) < 5 || mainAncestorNamed(page, paragraph, NOT_INTRO) !== null) continue;
+    if (countWords(text) < 5 || mainAncestorNamed(page, paragraph, NOT_RUNNING_TEXT) !== null) continue;
     if (!isContent(page, paragraph) || isBylineLine(page, text) || DATELINE.test(text)) continue;
     if (isLinkLine(paragraph, text) || isTimeLine(paragraph, text) || isCaption(paragraph, text)) continue;
-    if (isPlayerTitle(paragraph, text)) continue;
+    if (isPlayerLine(text, paragraph)) continue;
     return { text, element: paragraph };
   }
   return null;
 };
-
-const clip = (text: string, max = 70): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
-
-const sentencesOf = (text: string): string[] => text.match(/[^.!?¿¡。？！]+[.!?。？！]*/gu)?.map((s) => s.trim()) ?? [];
 
 /**
  * Reads the first paragraph of the main content (page.ts: Readability's extraction, never
@@ -127,7 +110,7 @@ export const summaryIntro = judgesContent(
         };
       }
       const words = countWords(first.text);
-      const quoted = `"${clip(first.text)}"`;
+      const quoted = `"${clip(first.text, 70)}"`;
       const evidence = [first.text];
       if (words < MIN_WORDS || words > MAX_WORDS) {
         return {

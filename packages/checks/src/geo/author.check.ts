@@ -3,6 +3,7 @@ import { readableText } from "../lib/element";
 import { type JsonLdNode, jsonLd, unreadableFix, unreadableNote } from "../lib/jsonld";
 import { perPage } from "../lib/memo";
 import { judgesContent } from "../lib/placeholder";
+import { clip } from "../lib/text";
 import { foldWhitespace, type Page } from "../page";
 import { anchors } from "../seo/anchors";
 import { elementIndex, elementsNamed, isInert } from "../seo/dom";
@@ -70,15 +71,13 @@ const AUTHOR_META = new Set([
 // Open Graph's article:author is, by its definition, an array of profile URLs
 const PROFILE_META = new Set(["article:author", "og:article:author"]);
 
-const clip = (text: string, max = 60): string => (text.length > max ? `${text.slice(0, max - 3)}...` : text);
-
 const fromMeta = (page: Page): string | null => {
   const profiles: string[] = [];
   for (const meta of elementsNamed(page, "meta")) {
     const key = (meta.getAttribute("name") ?? meta.getAttribute("property") ?? "").trim().toLowerCase();
     const content = foldWhitespace(meta.getAttribute("content") ?? "");
     if (!AUTHOR_META.has(key) || content === "") continue;
-    if (!isUrl(content)) return `<meta ${key}> "${clip(content)}"`;
+    if (!isUrl(content)) return `<meta ${key}> "${clip(content, 60)}"`;
     if (PROFILE_META.has(key)) profiles.push(content);
   }
   const [first] = profiles;
@@ -95,7 +94,7 @@ const hasAuthorRel = (element: Element): boolean => hasToken(element, "rel", "au
 
 const fromRel = (page: Page): string | null => {
   const link = anchors(page).find((anchor) => anchor.text !== "" && hasAuthorRel(anchor.element));
-  if (link) return `rel="author" link "${clip(link.text)}"`;
+  if (link) return `rel="author" link "${clip(link.text, 60)}"`;
   // <link rel="author"> points at the author's page; humans.txt credits the site's makers, not the text's author
   const head = elementsNamed(page, "link").find((element) => {
     const href = (element.getAttribute("href") ?? "").trim();
@@ -114,7 +113,7 @@ const fromMicrodata = (page: Page): string | null => {
       element.getAttribute("content") ??
       readableText(element);
     const text = foldWhitespace(name);
-    if (text !== "" && !isUrl(text)) return `itemprop="author" "${clip(text)}"`;
+    if (text !== "" && !isUrl(text)) return `itemprop="author" "${clip(text, 60)}"`;
   }
   return null;
 };
@@ -176,8 +175,8 @@ export const author = judgesContent(
       const heading = page.main.heading ? readableText(page.main.heading) : "";
       return {
         status: "fail",
-        description: `No author found: no byline ("By …", "Posted by …" or the like${heading ? ` near the h1 "${clip(heading)}"` : ""}), no JSON-LD author with a name, no author meta or article:author, no rel="author" link and no itemprop="author".`,
-        fix: `The page names no author, so its owner must supply the writer's name: show it as a byline${heading ? ` under the h1 "${clip(heading)}"` : ""} linking to their profile with rel="author", and give the same name and profile URL as "author": {"@type": "Person"} in the page's JSON-LD.`,
+        description: `No author found: no byline ("By …", "Posted by …" or the like${heading ? ` near the h1 "${clip(heading, 60)}"` : ""}), no JSON-LD author with a name, no author meta or article:author, no rel="author" link and no itemprop="author".`,
+        fix: `The page names no author, so its owner must supply the writer's name: show it as a byline${heading ? ` under the h1 "${clip(heading, 60)}"` : ""} linking to their profile with rel="author", and give the same name and profile URL as "author": {"@type": "Person"} in the page's JSON-LD.`,
         evidence: [heading],
       };
     },

@@ -1,8 +1,9 @@
 import { isContent } from "../aeo/main-dom";
 import { defineCheck } from "../check";
 import { perPage } from "../lib/memo";
-import { contentSentences, quoted } from "../lib/own-content";
+import { contentSentences } from "../lib/own-content";
 import { judgesContent } from "../lib/placeholder";
+import { quoted } from "../lib/text";
 import type { Page } from "../page";
 import { ownSites } from "./publisher";
 import { siteLabelOf, siteOf } from "./site";

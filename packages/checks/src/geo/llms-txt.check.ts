@@ -1,6 +1,7 @@
-import { siteNameOf } from "../aeo/organization-schema.check";
 import { defineCheck } from "../check";
-import { contentSentences, excerpt, headlineOf, navigationLinks } from "../lib/own-content";
+import { siteNameOf } from "../lib/organization";
+import { contentSentences, headlineOf, navigationLinks, withoutHash } from "../lib/own-content";
+import { excerpt } from "../lib/text";
 import { foldWhitespace, type Page } from "../page";
 import { metaNamed } from "../seo/head";
 import { llmsTxtFile } from "./llms-file";
@@ -66,7 +67,7 @@ const outlineFix = (page: Page, url: string): string => {
   const headline = headlineOf(page);
   const links =
     nav.length > 0
-      ? `'## Sections' listing the key pages its navigation links, ${nav.map((link) => `'- [${excerpt(link.text, 30)}](${link.url})'`).join(", ")}${headline ? `, and this page as '- [${excerpt(headline, 50)}](${page.finalUrl.href.replace(/#.*$/, "")})'` : ""}`
+      ? `'## Sections' listing the key pages its navigation links, ${nav.map((link) => `'- [${excerpt(link.text, 30)}](${link.url})'`).join(", ")}${headline ? `, and this page as '- [${excerpt(headline, 50)}](${withoutHash(page.finalUrl)})'` : ""}`
       : `'## Sections' listing the site's key pages as '- [Page](url): note' (the page links none in a navigation, so its owner must choose them)`;
-  return `Publish ${url} as text/plain or text/markdown: ${site ? `'# ${excerpt(site.name, 40)}' (the site's name, from ${site.from})` : "'# ' and the site's name (the page names none, so its owner must supply it)"}, ${summary}, then ${links}.`;
+  return `Publish ${url} as text/plain or text/markdown: ${site ? `'# ${excerpt(site.value, 40)}' (the site's name, from its ${site.source})` : `'# ${page.finalUrl.hostname.replace(/^www\./, "")}' (the page names no site in its JSON-LD, og:site_name or application-name, so the host stands for it until its owner names it)`}, ${summary}, then ${links}.`;
 };

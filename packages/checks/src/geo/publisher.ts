@@ -1,7 +1,7 @@
 import { ARTICLE_TYPES } from "../aeo/article-schema.check";
-import { isOrganization } from "../aeo/organization-schema.check";
 import { jsonLd, textOf, typesOf } from "../lib/jsonld";
 import { perPage } from "../lib/memo";
+import { isOrganization } from "../lib/organization";
 import type { Page } from "../page";
 import { linkRefs, metaKeyed } from "../seo/head";
 import { siteLabelOf, siteOf } from "./site";

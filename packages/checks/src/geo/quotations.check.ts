@@ -3,8 +3,9 @@ import { isContent } from "../aeo/main-dom";
 import { defineCheck } from "../check";
 import { isHiddenByMarkup, isInert, readableText } from "../lib/element";
 import { perPage } from "../lib/memo";
-import { contentPassages, contentSentences, type Passage, quoted } from "../lib/own-content";
+import { contentPassages, contentSentences, type Passage } from "../lib/own-content";
 import { judgesContent } from "../lib/placeholder";
+import { boldLead, clip, QUOTE_MARK, quoted } from "../lib/text";
 import type { Page } from "../page";
 import { proseText } from "./statistics.check";
 
@@ -157,22 +158,12 @@ const attributedQuote = perPage((page: Page): string | null => {
   return byPronoun && namesPersonBefore(page, byPronoun[0]) ? byPronoun[0] : null;
 });
 
-const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 3)}...` : text);
-
 // a speaker's label opening a paragraph of a transcript: "Kevin Kühnert: …", "DIE ZEIT: …", "Q: …"
 const SPEAKER_LABEL = /^(\p{Lu}[\p{L}.'’ -]{0,30}?)\s?[:：]\s+\S/u;
 // an interview reads as one: at least this many questions and answers
 const MIN_EXCHANGES = 3;
 
 type Interview = { speaker: string; answers: number; questions: string; first: string };
-
-/** The text of a paragraph's opening <b>/<strong>, or "". */
-const boldLead = (element: Element): string => {
-  const first = [...element.childNodes].find((node) => node.nodeType !== 3 || (node.nodeValue ?? "").trim() !== "");
-  return first && first.nodeType === 1 && ["b", "strong"].includes((first as Element).localName)
-    ? readableText(first as Element)
-    : "";
-};
 
 /**
  * Transcript form: paragraphs opened by the labels of two speakers who take turns ("DIE ZEIT: …",
@@ -317,7 +308,6 @@ const REPORTED = new RegExp(
   ].join("|"),
   "iu",
 );
-const QUOTE_MARK = /["“”«»„「」『』]/u;
 
 /**
  * The fix: the content's reported speech to give in the speaker's words (its first sentence

@@ -1,8 +1,9 @@
 import { defineCheck } from "../check";
 import { readableText } from "../lib/element";
 import { perPage } from "../lib/memo";
-import { firstSentence, quoted } from "../lib/own-content";
+import { firstSentence } from "../lib/own-content";
 import { judgesContent } from "../lib/placeholder";
+import { quoted } from "../lib/text";
 import { foldWhitespace, type Page } from "../page";
 
 // a number in digits: 42, 3.5, 3,400, 1.234,56

@@ -1,4 +1,5 @@
 import { defineCheck } from "../check";
+import { clip } from "../lib/text";
 import type { Page } from "../page";
 import { type Anchor, anchors } from "../seo/anchors";
 import { ownSites, publisherNames } from "./publisher";
@@ -64,12 +65,10 @@ const ownSite = (page: Page, href: URL): boolean => {
 const isContactText = (anchor: Anchor): boolean =>
   CONTACT_NAME.test(anchor.text) || CONTACT_TEXT.test(anchor.text.toLowerCase());
 
-const clip = (text: string): string => (text.length > 60 ? `${text.slice(0, 57)}...` : text);
-
 const label = ({ anchor, why }: Found): string => {
   const href = anchor.href;
-  const where = href && (href.protocol === "http:" || href.protocol === "https:") ? ` (${clip(href.href)})` : "";
-  return `${why} link "${clip(anchor.text || anchor.rawHref)}"${where}`;
+  const where = href && (href.protocol === "http:" || href.protocol === "https:") ? ` (${clip(href.href, 60)})` : "";
+  return `${why} link "${clip(anchor.text || anchor.rawHref, 60)}"${where}`;
 };
 
 /**

@@ -6,6 +6,7 @@ import { resolveHref } from "../seo/head";
 import { documentTitle } from "../seo/title.check";
 import { ancestor, isHiddenByMarkup, isInert, readableText } from "./element";
 import { perPage } from "./memo";
+import { clipAtWord, sentencesOf } from "./text";
 
 /**
  * The main content's passages, for fixes that name the page's own text rather than a template:
@@ -15,8 +16,9 @@ import { perPage } from "./memo";
 /** A content paragraph: its element and its text. */
 export type Passage = { element: Element; text: string };
 
-// a caption, an aside, a table cell or a quotation is not the content's own running text
-const NOT_RUNNING_TEXT = "figure, figcaption, aside, nav, footer, table, blockquote";
+/** What holds no running text of the content: a caption, an aside, a table cell, a quotation, a navigation or footer. */
+export const NOT_RUNNING_TEXT = ["figure", "figcaption", "aside", "nav", "footer", "table", "blockquote"] as const;
+const NOT_RUNNING_SELECTOR = NOT_RUNNING_TEXT.join(", ");
 
 /**
  * The main content's paragraphs (`<p>`, and `<li>` holding no paragraph), outside excluded
@@ -28,7 +30,7 @@ export const contentPassages = perPage((page: Page): Passage[] =>
       (element) =>
         isContent(page, element) &&
         element.querySelector("p, li") === null &&
-        !insideWithin(element, page.main.root, NOT_RUNNING_TEXT),
+        !insideWithin(element, page.main.root, NOT_RUNNING_SELECTOR),
     )
     .map((element) => ({ element, text: readableText(element) }))
     .filter(({ text }) => text !== ""),
@@ -39,16 +41,6 @@ const insideWithin = (element: Element, root: Element, selector: string): boolea
   const found = element.closest(selector);
   return found !== null && found !== root && root.contains(found);
 };
-
-// a sentence ends at . ! ? followed by a space and a capital or an opening quote (not a digit: "Dec. 20"), or at a CJK full stop
-const SENTENCE_END = /(?<=[.!?])\s+(?=["“„«(\p{Lu}])|(?<=[。！？])/u;
-
-/** A paragraph's sentences, trimmed. */
-export const sentencesOf = (text: string): string[] =>
-  text
-    .split(SENTENCE_END)
-    .map((sentence) => foldWhitespace(sentence))
-    .filter((sentence) => sentence !== "");
 
 // a statement ends with a full stop or exclamation (a closing quotation mark may follow); a question, a caption, a dateline or a heading set as a paragraph does not
 const STATEMENT_END = /[.!。！][”"’'」』»)）]*$/u;
@@ -64,18 +56,6 @@ export const contentSentences = perPage((page: Page): string[] =>
     .filter((sentence) => STATEMENT_END.test(sentence) && countWords(sentence) >= 6),
 );
 
-/** Text shortened for a fix at a word boundary, marked with "…" when cut. */
-export const excerpt = (text: string, max = 90): string => {
-  const folded = foldWhitespace(text);
-  if (folded.length <= max) return folded;
-  const cut = folded.slice(0, max);
-  const space = cut.lastIndexOf(" ");
-  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:–—-]+$/, "")}…`;
-};
-
-/** A passage quoted in a fix: “…”. */
-export const quoted = (text: string, max = 90): string => `“${excerpt(text, max)}”`;
-
 /** The first of the main content's sentences (of 6 words or more) that `test` accepts, or null. */
 export const firstSentence = (page: Page, test: (sentence: string) => boolean = () => true): string | null =>
   contentSentences(page).find(test) ?? null;
@@ -84,30 +64,70 @@ export const firstSentence = (page: Page, test: (sentence: string) => boolean = 
 export const headlineOf = (page: Page): string =>
   (page.main.heading ? readableText(page.main.heading) : "") || foldWhitespace(documentTitle(page)?.textContent ?? "");
 
-/** A link of the page a fix names: its visible text and absolute URL (without fragment). */
+/** A link of the page: its visible text and absolute URL (without fragment). */
 export type OwnLink = { text: string; url: string };
 
-// Unicode format characters (zero-width spaces and joiners, bidi marks): a link of them alone has no text
+/** A URL without its fragment: the page it names. */
+export const withoutHash = (url: URL): string => url.href.replace(/#.*$/, "");
+
+/** A link as found: its text as written and its resolved URL (null when it does not resolve). */
+export type LinkCandidate = { text: string; href: URL | null };
+
+/** Links as found, read from their elements: text content and `href` resolved against the page. */
+export const linkCandidates = (page: Page, elements: Iterable<Element>): LinkCandidate[] =>
+  [...elements].map((element) => ({
+    text: element.textContent ?? "",
+    href: resolveHref(page, (element.getAttribute("href") ?? "").trim()),
+  }));
+
+/** Links whose elements a reader sees: none inert or hidden by markup. */
+const visibleLinkCandidates = (page: Page, elements: Iterable<Element>): LinkCandidate[] =>
+  linkCandidates(
+    page,
+    [...elements].filter((element) => !isInert(element) && !isHiddenByMarkup(element)),
+  );
+
+/** Which of a page's links to keep, and how many. */
+export type OwnLinkRule = {
+  max: number;
+  /** URLs already listed (the page itself among them): each is kept once, and added here */
+  seen: Set<string>;
+  /** a longer text is dropped (a fix names links by a short text) or clipped at a word (a file lists them all) */
+  longText: { over: number; becomes: "dropped" | "clipped" };
+  /** only the site's content pages: not its home, an account, a sign-in, a search or a cart */
+  keyPagesOnly: boolean;
+};
+
+// Unicode format characters (zero-width spaces and joiners, word joiner, byte order mark, bidi marks): a link of them alone has no text
 const INVISIBLE = /\p{Cf}/gu;
 
-const ownLinksAmong = (page: Page, candidates: Iterable<Element>, max: number): OwnLink[] => {
+/** The same-site http(s) links among `candidates` with visible text, each URL once, in order, as `rule` keeps them. */
+export const ownLinks = (page: Page, candidates: Iterable<LinkCandidate>, rule: OwnLinkRule): OwnLink[] => {
   const site = siteOf(page.finalUrl.hostname);
-  const self = page.finalUrl.href.replace(/#.*$/, "");
-  const seen = new Set<string>([self]);
   const links: OwnLink[] = [];
-  for (const element of candidates) {
-    if (links.length >= max) break;
-    if (isInert(element) || isHiddenByMarkup(element)) continue;
-    const href = resolveHref(page, (element.getAttribute("href") ?? "").trim());
+  for (const { text: written, href } of candidates) {
+    if (links.length >= rule.max) break;
     if (!href || (href.protocol !== "http:" && href.protocol !== "https:") || siteOf(href.hostname) !== site) continue;
-    const url = href.href.replace(/#.*$/, "");
-    const text = foldWhitespace((element.textContent ?? "").replace(INVISIBLE, ""));
-    if (text === "" || text.length > 60 || seen.has(url) || !keyPage(href, text)) continue;
-    seen.add(url);
+    const url = withoutHash(href);
+    const folded = foldWhitespace(written.replace(INVISIBLE, ""));
+    const long = folded.length > rule.longText.over;
+    if (long && rule.longText.becomes === "dropped") continue;
+    const text = long ? clipAtWord(folded, rule.longText.over) : folded;
+    if (text === "" || rule.seen.has(url) || (rule.keyPagesOnly && !keyPage(href, text))) continue;
+    rule.seen.add(url);
     links.push({ text, url });
   }
   return links;
 };
+
+// the links a fix names: a short text, the site's content pages only
+const fixLinks = (page: Page, candidates: LinkCandidate[], max: number): OwnLink[] =>
+  ownLinks(page, candidates, {
+    max,
+    seen: new Set([withoutHash(page.finalUrl)]),
+    longText: { over: 60, becomes: "dropped" },
+    keyPagesOnly: true,
+  });
 
 // what a navigation links that is no page of the site's content: its home (named apart), an
 // account, a sign-in, a search, a subscription, a script's e-mail protection
@@ -121,32 +141,43 @@ const keyPage = (url: URL, text: string): boolean => !NOT_A_KEY_PAGE.test(url.pa
 const NAVIGATION = new Set(["nav", "header"]);
 const NAVIGATION_ROLES = new Set(["navigation", "banner"]);
 
-/** The same-site links of the page's navigation and header (`<nav>`, `<header>`, their roles), in order, up to `max`. */
+/** Whether an element lies in the page's navigation or header (`<nav>`, `<header>`, their roles). */
+export const inNavigation = (element: Element): boolean =>
+  ancestor(
+    element,
+    (node) => NAVIGATION.has(node.localName) || NAVIGATION_ROLES.has((node.getAttribute("role") ?? "").toLowerCase()),
+  ) !== null;
+
+/** The same-site links of the page's navigation and header, in order, up to `max`. */
 export const navigationLinks = (page: Page, max = 8): OwnLink[] =>
-  ownLinksAmong(
+  fixLinks(
     page,
-    anchors(page)
-      .filter(
-        (anchor) =>
-          ancestor(
-            anchor.element,
-            (node) =>
-              NAVIGATION.has(node.localName) || NAVIGATION_ROLES.has((node.getAttribute("role") ?? "").toLowerCase()),
-          ) !== null,
-      )
-      .map((anchor) => anchor.element),
+    visibleLinkCandidates(
+      page,
+      anchors(page)
+        .map((anchor) => anchor.element)
+        .filter(inNavigation),
+    ),
     max,
   );
 
 const BREADCRUMB = /breadcrumb/i;
 
-/** The page's visible breadcrumb trail: the same-site links of the first element labelled, classed or typed as breadcrumbs. */
-export const visibleTrail = perPage((page: Page): OwnLink[] => {
+/**
+ * The page's first visible breadcrumb trail: of the elements labelled, classed or typed as
+ * breadcrumbs (and not hidden), the first whose visible links `keep` keeps some of.
+ */
+export const breadcrumbTrail = (page: Page, keep: (links: LinkCandidate[]) => OwnLink[]): OwnLink[] => {
   for (const element of page.doc.querySelectorAll("[class], [id], [aria-label], [itemtype]")) {
     const label = ["class", "id", "aria-label", "itemtype"].map((name) => element.getAttribute(name) ?? "").join(" ");
     if (!BREADCRUMB.test(label) || isInert(element) || isHiddenByMarkup(element)) continue;
-    const trail = ownLinksAmong(page, element.querySelectorAll("a[href]"), 8);
+    const trail = keep(visibleLinkCandidates(page, element.querySelectorAll("a[href]")));
     if (trail.length > 0) return trail;
   }
   return [];
-});
+};
+
+/** The trail a fix names: the content pages of the visible breadcrumb, up to 8. */
+export const visibleTrail = perPage((page: Page): OwnLink[] =>
+  breadcrumbTrail(page, (links) => fixLinks(page, links, 8)),
+);

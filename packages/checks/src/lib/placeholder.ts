@@ -1,6 +1,7 @@
 import type { CheckDefinition, Verdict } from "../check";
 import { countWords, type Page, wordsIn } from "../page";
 import { perPage } from "./memo";
+import { clip } from "./text";
 
 /** Why a page's main content is a placeholder, and a sample of it. */
 export type Placeholder = { kind: string; sample: string };
@@ -27,8 +28,6 @@ const TEMPLATE =
   /\b(?:hello world!?|this is your first post|this is an example page|sample page|just another wordpress site|add your content here|your content goes here|edit this text|insert (?:your )?text here|click here to edit|placeholder text)\b/i;
 // a main content this short with such words says nothing else
 const NEAR_EMPTY_WORDS = 60;
-
-const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 /**
  * Whether the page's main content is a placeholder: lorem ipsum (a third or more of its words

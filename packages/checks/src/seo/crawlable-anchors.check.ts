@@ -1,6 +1,7 @@
 import { defineCheck } from "../check";
+import { clip } from "../lib/text";
 import { type Anchor, anchors } from "./anchors";
-import { baseUrl, quote } from "./head";
+import { baseUrl } from "./head";
 
 // Attributes HTML allows only with an href: their presence shows the <a> is meant as a link.
 const HREF_ATTRIBUTES = ["target", "download", "ping", "rel", "hreflang", "type", "referrerpolicy"];
@@ -67,8 +68,8 @@ const problem = (anchor: Anchor, base: URL): string | null => {
 };
 
 const describeAnchor = (anchor: Anchor): string => {
-  const label = anchor.text !== "" ? `"${quote(anchor.text, 30)}"` : "an <a> without text";
-  return anchor.hasHref ? `${label} (href="${quote(anchor.rawHref, 40)}")` : label;
+  const label = anchor.text !== "" ? `"${clip(anchor.text, 30)}"` : "an <a> without text";
+  return anchor.hasHref ? `${label} (href="${clip(anchor.rawHref, 40)}")` : label;
 };
 
 /**

@@ -1,8 +1,8 @@
 import { defineCheck } from "../check";
 import { readableText } from "../lib/element";
+import { clip } from "../lib/text";
 import { foldWhitespace } from "../page";
 import { elementsNamed, isInert } from "./dom";
-import { quote } from "./head";
 import { documentTitle } from "./title.check";
 
 /** The text an h1 gives readers and crawlers: its text, or the alt of an image inside it (a logo heading). */
@@ -36,12 +36,12 @@ export const h1 = defineCheck({
         status: "fail",
         description:
           all.length === 0 ? "The page has no <h1> heading." : `The page's ${all.length} <h1> headings are all empty.`,
-        fix: `Give the page one <h1> that names its main topic${titleText ? `, such as its title "${quote(titleText, 60)}"` : ""}.`,
+        fix: `Give the page one <h1> that names its main topic${titleText ? `, such as its title "${clip(titleText, 60)}"` : ""}.`,
         evidence: [String(all.length)],
       };
     }
     if (texts.length > 1) {
-      const listed = texts.slice(0, 3).map((text) => `"${quote(text, 50)}"`);
+      const listed = texts.slice(0, 3).map((text) => `"${clip(text, 50)}"`);
       return {
         status: "warn",
         description: `The page has ${texts.length} <h1> headings: ${listed.join(", ")}${texts.length > 3 ? ", ..." : ""}${emptyNote}.`,
@@ -49,6 +49,6 @@ export const h1 = defineCheck({
         evidence: [String(texts.length), ...texts.slice(0, 3)],
       };
     }
-    return { status: "pass", description: `One <h1>: "${quote(first)}"${emptyNote}.`, evidence: [first] };
+    return { status: "pass", description: `One <h1>: "${clip(first)}"${emptyNote}.`, evidence: [first] };
   },
 });

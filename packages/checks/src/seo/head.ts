@@ -91,6 +91,3 @@ export const linkRefs = perPage((page: Page): LinkRef[] => {
   }
   return refs;
 });
-
-/** Shortens page text quoted in a description. */
-export const quote = (text: string, max = 80): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);

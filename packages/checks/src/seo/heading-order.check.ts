@@ -1,8 +1,8 @@
 import { defineCheck } from "../check";
+import { clip } from "../lib/text";
 import { foldWhitespace } from "../page";
 import { elementsNamedAny, isInert } from "./dom";
 import { headingText } from "./h1.check";
-import { quote } from "./head";
 
 /**
  * Heading levels never skip going down: after an h2 the next deeper heading is an h3, not an
@@ -25,7 +25,7 @@ export const headingOrder = defineCheck({
     headings.forEach((heading, index) => {
       const previous = headings[index - 1];
       if (previous && heading.level > previous.level + 1) {
-        skips.push(`h${previous.level} → h${heading.level} ("${quote(heading.text, 40)}")`);
+        skips.push(`h${previous.level} → h${heading.level} ("${clip(heading.text, 40)}")`);
       }
     });
     if (skips.length === 0) {

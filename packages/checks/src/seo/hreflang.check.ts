@@ -1,5 +1,6 @@
 import { defineCheck } from "../check";
-import { linkRefs, quote } from "./head";
+import { clip } from "../lib/text";
+import { linkRefs } from "./head";
 import { languageTagProblem } from "./language-tag";
 
 /**
@@ -27,7 +28,7 @@ export const hreflang = defineCheck({
       const langProblem = code.toLowerCase() === "x-default" ? null : languageTagProblem(code);
       if (langProblem) problems.push(`"${code}" is not a valid language code (${langProblem})`);
       if (!/^https?:/i.test(link.hrefRaw)) {
-        problems.push(`the href for "${code}" is not an absolute http(s) URL ("${quote(link.hrefRaw, 50)}")`);
+        problems.push(`the href for "${code}" is not an absolute http(s) URL ("${clip(link.hrefRaw, 50)}")`);
       }
     }
     if (problems.length > 0) {

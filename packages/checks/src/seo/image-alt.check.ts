@@ -1,7 +1,7 @@
 import { defineCheck } from "../check";
+import { clip } from "../lib/text";
 import { foldWhitespace } from "../page";
 import { ancestor, elementsNamed, isHiddenByMarkup, isInert } from "./dom";
-import { quote } from "./head";
 
 // Explicit roles whose elements need an accessible name (WAI-ARIA). axe's image-alt covers an
 // <img> with no role, role none/presentation or one of these; any other explicit role (e.g.
@@ -63,7 +63,7 @@ const nameOf = (img: Element): string => {
   const src = img.getAttribute("src") ?? img.getAttribute("data-src") ?? "";
   return src.startsWith("data:")
     ? "an inline data: image"
-    : quote(src.split("?")[0] ?? src, 60) || "an image without src";
+    : clip(src.split("?")[0] ?? src, 60) || "an image without src";
 };
 
 /**

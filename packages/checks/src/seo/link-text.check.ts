@@ -1,6 +1,6 @@
 import { defineCheck } from "../check";
+import { clip } from "../lib/text";
 import { type Anchor, anchors } from "./anchors";
-import { quote } from "./head";
 
 /**
  * Generic link texts by primary language subtag. Lighthouse 12's lists (en, ja, es, pt, ko,
@@ -210,7 +210,7 @@ export const linkText = defineCheck({
         evidence: [],
       };
     }
-    const texts = [...new Set(generic.map((anchor) => `"${quote(anchor.text, 40)}"`))];
+    const texts = [...new Set(generic.map((anchor) => `"${clip(anchor.text, 40)}"`))];
     return {
       status: "warn",
       description: `${generic.length} of ${audited.length} links have generic text: ${texts.slice(0, 5).join(", ")}${texts.length > 5 ? ", ..." : ""}.`,
@@ -218,7 +218,7 @@ export const linkText = defineCheck({
         .slice(0, 2)
         .map(
           (anchor) =>
-            `"${quote(anchor.text, 40)}"${anchor.href ? ` (to ${quote(anchor.href.pathname + anchor.href.search, 60)})` : ""}`,
+            `"${clip(anchor.text, 40)}"${anchor.href ? ` (to ${clip(anchor.href.pathname + anchor.href.search, 60)})` : ""}`,
         )
         .join(" and ")}.`,
       evidence: texts,

@@ -1,6 +1,7 @@
 import { defineCheck } from "../check";
+import { clip } from "../lib/text";
 import { foldWhitespace } from "../page";
-import { metaNamed, quote } from "./head";
+import { metaNamed } from "./head";
 
 /**
  * Meta description length in characters (code points, whitespace folded): 70-160 passes,
@@ -22,7 +23,7 @@ export const metaDescriptionLength = defineCheck({
       return { status: "pass", description: `The meta description is ${length} characters.`, evidence: [text] };
     }
     const short = length < 70;
-    const shown = `"${quote(text, 90)}"`;
+    const shown = `"${clip(text, 90)}"`;
     return {
       status: (length >= 50 && length < 70) || (length > 160 && length <= 200) ? "warn" : "fail",
       description: `The meta description ${shown} is ${length} characters; 70 to 160 reads best.`,

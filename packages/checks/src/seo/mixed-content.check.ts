@@ -1,6 +1,7 @@
 import { defineCheck } from "../check";
+import { clip } from "../lib/text";
 import { elementsNamedAny, isInert } from "./dom";
-import { quote, resolveHref } from "./head";
+import { resolveHref } from "./head";
 
 // Elements whose URL attribute the browser loads as a subresource, and that attribute.
 const LOADED = new Map([
@@ -57,7 +58,7 @@ export const mixedContent = defineCheck({
     if (insecure.size === 0) {
       return { status: "pass", description: "Every subresource of this https page loads over https." };
     }
-    const examples = [...insecure].slice(0, 3).map((url) => quote(url, 70));
+    const examples = [...insecure].slice(0, 3).map((url) => clip(url, 70));
     return {
       status: "fail",
       description: `${insecure.size} subresource${insecure.size === 1 ? "" : "s"} load over plain http on this https page: ${examples.join(", ")}${insecure.size > 3 ? ", ..." : ""}.`,

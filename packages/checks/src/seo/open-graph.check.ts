@@ -1,7 +1,8 @@
 import { defineCheck } from "../check";
 import { readableText } from "../lib/element";
+import { clip } from "../lib/text";
 import { countWords, foldWhitespace, type Page } from "../page";
-import { metaKeyed, metaNamed, quote } from "./head";
+import { metaKeyed, metaNamed } from "./head";
 import { documentTitle } from "./title.check";
 
 const REQUIRED = ["og:title", "og:description", "og:image"] as const;
@@ -10,7 +11,7 @@ const REQUIRED = ["og:title", "og:description", "og:image"] as const;
 const summaryOf = (text: string): string => {
   if (text.length <= 160) return text;
   const sentences = text.slice(0, 160).match(/^.*[.!?。！？](?=\s|$)/su)?.[0];
-  return sentences && sentences.length >= 60 ? sentences : quote(text, 160);
+  return sentences && sentences.length >= 60 ? sentences : clip(text, 160);
 };
 
 /** The tag to add, with what the page itself says for it (its title, description or opening, its content's first image), or that its owner must supply it. */

@@ -1,7 +1,7 @@
 import { defineCheck } from "../check";
 import { robotsRules } from "../lib/robots";
 import type { RobotsReading } from "../lib/robots-txt";
-import { quote } from "./head";
+import { clip } from "../lib/text";
 
 // Directives Lighthouse accepts: the standard ones, widely supported extensions, and a few
 // unofficial ones common in the wild. Anything else is reported as an error, as Lighthouse does.
@@ -71,7 +71,7 @@ export const validateRobotsTxt = (content: string): LineError[] => {
 const listed = <T>(items: readonly T[], show: (item: T) => string): string =>
   `${items.slice(0, 3).map(show).join("; ")}${items.length > 3 ? "; ..." : ""}`;
 
-const lineLabel = (line: number, text: string): string => `line ${line} "${quote(text, 60)}"`;
+const lineLabel = (line: number, text: string): string => `line ${line} "${clip(text, 60)}"`;
 
 const describeReading = (reading: RobotsReading): string =>
   `${lineLabel(reading.line, reading.text)}: Google: ${reading.google}; strict RFC 9309: ${reading.strict}`;

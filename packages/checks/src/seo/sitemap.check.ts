@@ -1,6 +1,6 @@
 import { XMLValidator } from "fast-xml-parser";
 import { defineCheck, type Verdict } from "../check";
-import { quote } from "./head";
+import { clip } from "../lib/text";
 
 const ROOTS = new Set(["urlset", "sitemapindex"]);
 
@@ -103,8 +103,8 @@ const judgeBody = (url: string, body: string, truncated: boolean): Verdict => {
   }
   return {
     status: "fail",
-    description: `${url} is neither sitemap XML nor a list of URLs (e.g. "${quote(bad[0] ?? "", 50)}").`,
-    fix: `${fix} (${url} starts with "${quote(bad[0] ?? "", 50)}")`,
+    description: `${url} is neither sitemap XML nor a list of URLs (e.g. "${clip(bad[0] ?? "", 50)}").`,
+    fix: `${fix} (${url} starts with "${clip(bad[0] ?? "", 50)}")`,
     evidence: [url, bad[0] ?? ""],
   };
 };

@@ -1,6 +1,6 @@
 import { defineCheck } from "../check";
+import { clip } from "../lib/text";
 import { foldWhitespace } from "../page";
-import { quote } from "./head";
 import { documentTitle } from "./title.check";
 
 /**
@@ -19,7 +19,7 @@ export const titleLength = defineCheck({
     const text = foldWhitespace(documentTitle(page)?.textContent ?? "");
     if (text === "") return { status: "skip", description: "The page has no title to measure." };
     const length = [...text].length;
-    const shown = `"${quote(text, 90)}"`;
+    const shown = `"${clip(text, 90)}"`;
     const description = `The title ${shown} is ${length} characters; 30 to 60 reads best.`;
     if (length >= 30 && length <= 60)
       return { status: "pass", description: `The title is ${length} characters.`, evidence: [text] };

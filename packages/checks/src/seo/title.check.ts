@@ -1,8 +1,8 @@
 import { defineCheck } from "../check";
 import { readableText } from "../lib/element";
+import { clip } from "../lib/text";
 import type { Page } from "../page";
 import { ancestor, elementsNamed } from "./dom";
-import { quote } from "./head";
 
 /** The element document.title reads: the first `<title>` that is not part of an SVG drawing. */
 export const documentTitle = (page: Page): Element | null =>
@@ -28,7 +28,7 @@ export const title = defineCheck({
       return {
         status: "fail",
         description: element ? "The <title> element is blank." : "The page has no <title> element.",
-        fix: `${element ? "Fill the blank <title>" : "Add a <title> in the <head>"} with a name of this page's topic in 30 to 60 characters${h1 ? `, such as its h1 "${quote(h1, 60)}"` : ""}.`,
+        fix: `${element ? "Fill the blank <title>" : "Add a <title> in the <head>"} with a name of this page's topic in 30 to 60 characters${h1 ? `, such as its h1 "${clip(h1, 60)}"` : ""}.`,
         evidence: [element ? "blank" : "missing"],
       };
     }

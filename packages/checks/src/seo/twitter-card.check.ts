@@ -1,6 +1,7 @@
 import { defineCheck } from "../check";
+import { clip } from "../lib/text";
 import { foldWhitespace, type Page } from "../page";
-import { metaKeyed, quote } from "./head";
+import { metaKeyed } from "./head";
 import { contentImageOf } from "./open-graph.check";
 import { documentTitle } from "./title.check";
 
@@ -36,10 +37,10 @@ const cardFix = (page: Page, ogImage: string): string => {
   const ogTitle = foldWhitespace(metaKeyed(page, "og:title")?.getAttribute("content") ?? "");
   const title = ogTitle || foldWhitespace(documentTitle(page)?.textContent ?? "");
   const titled = title
-    ? ` under ${ogTitle ? "its og:title" : "its <title>"} "${quote(title, 70)}"`
+    ? ` under ${ogTitle ? "its og:title" : "its <title>"} "${clip(title, 70)}"`
     : " (the page has no title: its owner must supply an og:title)";
   if (ogImage)
-    return `Add <meta name="twitter:card" content="summary_large_image"> in the <head>: X then shows the page's og:image (${quote(ogImage, 100)})${titled}.`;
+    return `Add <meta name="twitter:card" content="summary_large_image"> in the <head>: X then shows the page's og:image (${clip(ogImage, 100)})${titled}.`;
   const image = contentImageOf(page);
   if (image)
     return `Add <meta name="twitter:card" content="summary_large_image"> and <meta name="twitter:image" content="${image.replace(/"/g, "&quot;")}"> (the content's first image) in the <head>: X then shows it${titled}.`;

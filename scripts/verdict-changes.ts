@@ -21,7 +21,7 @@ import { parseArgs } from "node:util";
 import { sharedCorpus } from "@scan/checks/testing";
 import { agreesWithLighthouse, LIGHTHOUSE_AUDITS } from "../tests/support/corpus";
 import { extractVerdicts, type RenderedHtml, type Verdicts } from "./verdict-changes/extract";
-import { type Agreement, renderReport } from "./verdict-changes/report";
+import { type Agreement, type Disagreement, renderReport } from "./verdict-changes/report";
 
 const ROOT = resolve(__dirname, "..");
 const REPORT = join(ROOT, "docs/reports/verdict-changes.md");
@@ -57,12 +57,13 @@ const reportedAgreement = (markdown: string): Agreement | null => {
 };
 
 /** The Lighthouse agreement of browser-free verdicts, full scan only, scored as the corpus test scores it. */
-const snapshotAgreement = (verdicts: Verdicts): Agreement => {
+const snapshotAgreement = (verdicts: Verdicts): Agreement & { disagreements: Disagreement[] } => {
   const lighthouse: Record<string, Record<string, number | null>> = JSON.parse(
     readFileSync(join(CORPUS, "lighthouse-seo.json"), "utf8"),
   );
   let agree = 0;
   let compared = 0;
+  const disagreements: Disagreement[] = [];
   for (const [page, checks] of Object.entries(verdicts)) {
     for (const [id, verdict] of Object.entries(checks)) {
       const audit = LIGHTHOUSE_AUDITS[id];
@@ -70,9 +71,10 @@ const snapshotAgreement = (verdicts: Verdicts): Agreement => {
       if (score === undefined || score === null) continue;
       compared++;
       if (agreesWithLighthouse(verdict.status, score)) agree++;
+      else disagreements.push({ page, check: id });
     }
   }
-  return { agree, compared };
+  return { agree, compared, disagreements };
 };
 
 const { values } = parseArgs({

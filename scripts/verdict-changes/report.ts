@@ -12,12 +12,19 @@ import {
 
 /** Lighthouse agreement as the corpus test reports it ("858 of 859"), or as computed here. */
 export type Agreement = { agree: number; compared: number };
+/** A browser-free verdict that disagrees with Lighthouse's audit of the same page. */
+export type Disagreement = { page: string; check: string };
 
 export type ReportInput = {
   /** the checks whose verdicts Lighthouse's audits are compared with */
   lighthouseChecks: readonly string[];
   before: { label: string; verdicts: Verdicts; lighthouse: Agreement | null; snapshotLighthouse: Agreement };
-  after: { label: string; verdicts: Verdicts; lighthouse: Agreement | null; snapshotLighthouse: Agreement };
+  after: {
+    label: string;
+    verdicts: Verdicts;
+    lighthouse: Agreement | null;
+    snapshotLighthouse: Agreement & { disagreements: Disagreement[] };
+  };
   /** the command that wrote the report, to run it again */
   command: string;
   /** what the rendered page was (scripts/verdict-changes/extract.ts) */
@@ -59,6 +66,21 @@ const count = <K>(items: readonly K[]): Map<K, number> => {
   const counts = new Map<K, number>();
   for (const item of items) counts.set(item, (counts.get(item) ?? 0) + 1);
   return counts;
+};
+
+/**
+ * This tree's disagreements with Lighthouse by check and page, counted from the verdicts: " (Of
+ * this tree's: meta-description on bbc-1, breitbart. …)", or "" when it has none.
+ */
+const disagreementNote = (disagreements: readonly Disagreement[]): string => {
+  if (disagreements.length === 0) return "";
+  const pagesByCheck = new Map<string, string[]>();
+  for (const { page, check } of disagreements) pagesByCheck.set(check, [...(pagesByCheck.get(check) ?? []), page]);
+  const listed = [...pagesByCheck].map(([check, pages]) => `${check} on ${pages.join(", ")}`).join("; ");
+  const head = pagesByCheck.has("meta-description")
+    ? " A meta-description disagreement is Chrome's parser moving a meta into <body>, which only a real render shows: packages/checks/src/seo/lighthouse-agreement.test.ts."
+    : "";
+  return ` (This tree's ${disagreements.length} disagreement${disagreements.length === 1 ? "" : "s"}: ${listed}.${head})`;
 };
 
 const agreement = (label: string, { agree, compared }: Agreement): string =>
@@ -150,7 +172,7 @@ export const renderReport = ({
           `- ${agreement(`Corpus test (\`tests/corpus.test.ts\`, real scans, quick and full), ${before.label}`, before.lighthouse)}; ${agreement(after.label, after.lighthouse)}.`,
         ]
       : []),
-    `- ${agreement(`These browser-free verdicts (full scan only), ${before.label}`, before.snapshotLighthouse)}; ${agreement(after.label, after.snapshotLighthouse)}. (Three meta-description disagreements here are Chrome's parser moving a meta into <body>, which only a real render shows: packages/checks/src/seo/lighthouse-agreement.test.ts.)`,
+    `- ${agreement(`These browser-free verdicts (full scan only), ${before.label}`, before.snapshotLighthouse)}; ${agreement(after.label, after.snapshotLighthouse)}.${disagreementNote(after.snapshotLighthouse.disagreements)}`,
     "",
     ...scannedSection(after.verdicts, scanned),
     "### By check",

@@ -64,7 +64,9 @@ describe("structured-data: the first block with the page's own facts", () => {
       /"@type": "Article".*headline "Blue widgets ship", author \{"@type": "Person", "name": "Jane Roe"\}/,
     );
     expect(verdict.fix).toMatch(/datePublished "2026-03-03" \(the page shows "March 3, 2026"\)/);
-    expect(verdict.fix).toMatch(/"publisher" \{"@type": "Organization", "name": "Acme News"\} \(from its application-name\)/);
+    expect(verdict.fix).toMatch(
+      /"publisher" \{"@type": "Organization", "name": "Acme News"\} \(from its application-name\)/,
+    );
   });
 
   it("proposes a WebPage with the page's name and URL otherwise", () => {

@@ -63,7 +63,9 @@ describe("llms-txt: the file outlined from the page", () => {
 
   it("says what the owner must supply when the page gives no site name or navigation", () => {
     const verdict = judge(llmsTxt, PAGE, file("not found", 404));
-    expect(verdict.fix).toMatch(/'# example\.com' \(the page names no site in its JSON-LD, og:site_name or application-name, so the host stands for it/);
+    expect(verdict.fix).toMatch(
+      /'# example\.com' \(the page names no site in its JSON-LD, og:site_name or application-name, so the host stands for it/,
+    );
     expect(verdict.fix).toMatch(/so its owner must choose them/);
   });
 });

@@ -41,7 +41,9 @@ describe("generateAiCatalog", () => {
 
   it("lists no file the site did not serve, and says the host name stands in for a site name the page lacks", () => {
     const catalog = catalogOf(
-      pageAt("/news/mains", ARTICLE_PAGE, { sitemap: site("/sitemap.xml", "<html>", 200, "text/html") }),
+      pageAt("/news/mains", ARTICLE_PAGE.replace(" - City Desk", ""), {
+        sitemap: site("/sitemap.xml", "<html>", 200, "text/html"),
+      }),
     );
     const data = JSON.parse(catalog.content);
     expect(data.host).toEqual({ displayName: "shop.example.com" });

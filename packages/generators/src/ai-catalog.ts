@@ -2,6 +2,7 @@ import { runSiteChecks } from "@scan/audit";
 import { AI_CATALOG_WELL_KNOWN, type AiCatalogDiscovery, aiCatalogSignals, aiCatalogUrl } from "@scan/checks";
 import type { CheckStatus, Snapshot, TextResource } from "@scan/contract";
 import type { PageFacts } from "./page-facts";
+import { siteNameNotes } from "./page-metadata";
 
 /** The site checks an ai-catalog.json fixes: a site audit runs them, a page scan does not. */
 export const AI_CATALOG_CHECKS = ["ai-catalog", "ai-catalog-schema"] as const;
@@ -66,6 +67,7 @@ export const generateAiCatalog = (facts: PageFacts, snapshot: Snapshot): AiCatal
     notes.push(
       "The page does not name its site (og:site_name, application-name, JSON-LD); host.displayName is the host name.",
     );
+  notes.push(...siteNameNotes(facts.siteName, "host.displayName"));
   if (facts.logo) host.logoUrl = facts.logo.value;
   const entries: Array<Record<string, unknown>> = [];
   const files = [

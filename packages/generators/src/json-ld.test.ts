@@ -93,7 +93,7 @@ describe("generateJsonLd", () => {
   );
 
   it("marks up an article with its author and date, and leaves out what the page does not say", () => {
-    const out = generated(ARTICLE_PAGE, "/news/mains");
+    const out = generated(ARTICLE_PAGE.replace(" - City Desk", ""), "/news/mains");
     expect(out.types).toEqual(["WebSite", "WebPage", "Article"]);
     const article = out.data["@graph"][2];
     expect(article).toEqual({

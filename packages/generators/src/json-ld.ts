@@ -12,6 +12,7 @@ import {
 } from "@scan/checks";
 import { faqPairs } from "./faq-pairs";
 import type { PageFacts } from "./page-facts";
+import { siteNameNotes } from "./page-metadata";
 
 /** A JSON-LD block ready to paste, and what it fixes. */
 export type JsonLdFix = {
@@ -145,6 +146,7 @@ export const generateJsonLd = (facts: PageFacts): JsonLdFix => {
   if (orgBase || facts.siteName) {
     organization = start(orgBase, "Organization", `${facts.home}#organization`);
     fill(organization, "name", facts.siteName?.value);
+    if (isBlank(orgBase?.name)) notes.push(...siteNameNotes(facts.siteName, "The Organization's name"));
     fill(organization, "url", facts.home);
     fill(organization, "logo", facts.logo?.value);
     if (!facts.logo && isBlank(organization.logo)) {

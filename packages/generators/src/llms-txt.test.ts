@@ -29,6 +29,13 @@ describe("generateLlmsTxt", () => {
     const bare = generated(page(""));
     expect(bare.content).toMatch(new RegExp(`^# ${new URL(ORIGIN).host.replace(/\./g, "\\.")}\\n`));
     expect(bare.notes[0]).toMatch(/does not name its site/);
+    const titled = generated(
+      `<html><head><title>Tide tables for the coming week | Coast Notes</title></head><body><main><p>Tides rise twice a day.</p></main></body></html>`,
+    );
+    expect(titled.content).toMatch(/^# Coast Notes\n/);
+    expect(titled.notes).toContain(
+      "The H1 \"Coast Notes\" is read from the end of the page's <title>: check that it is the site's name, and declare it as og:site_name or a WebSite's name in JSON-LD.",
+    );
   });
 
   it("leaves out a link whose text is zero-width or whitespace characters alone", () => {
@@ -66,14 +73,15 @@ describe("generateLlmsTxt", () => {
   });
 
   it("falls back to the host name and lists the page alone when there is nothing else", () => {
-    const out = generated(ARTICLE_PAGE);
+    // a title that ends with no site's name: "Why winter breaks water mains"
+    const out = generated(ARTICLE_PAGE.replace(" - City Desk", ""));
     expect(out.content).toBe(`# shop.example.com
 
 > Freeze-thaw cycles crack old pipes; here is how the city keeps up.
 
 ## This page
 
-- [Why winter breaks water mains - City Desk](${ORIGIN}/page): Freeze-thaw cycles crack old pipes; here is how the city keeps up.
+- [Why winter breaks water mains](${ORIGIN}/page): Freeze-thaw cycles crack old pipes; here is how the city keeps up.
 `);
     expect(out.notes).toHaveLength(2);
   });

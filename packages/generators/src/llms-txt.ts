@@ -1,5 +1,6 @@
 import { clipAtWord } from "@scan/checks";
 import type { Link, PageFacts } from "./page-facts";
+import { siteNameNotes } from "./page-metadata";
 
 /** A text file ready to publish at the site's root, and what it fixes. */
 export type TextFileFix = {
@@ -40,6 +41,7 @@ export const generateLlmsTxt = (facts: PageFacts): TextFileFix => {
   const name = facts.siteName?.value ?? facts.host;
   if (!facts.siteName)
     notes.push(`The page does not name its site (og:site_name, application-name, JSON-LD); the H1 is the host name.`);
+  notes.push(...siteNameNotes(facts.siteName, "The H1"));
   const mainText = facts.page.main.text;
   const summarySource = facts.description?.value ?? facts.intro ?? facts.title ?? (mainText !== "" ? mainText : name);
   const summary = clipAtWord(summarySource.replace(/\s+/g, " ").trim(), SUMMARY_MAX);

@@ -54,7 +54,8 @@ describe("pageFacts", () => {
     expect(facts.author).toEqual({ name: "Jane Doe", url: null, source: "<meta author>" });
     expect(facts.published).toEqual({ value: "2026-01-15T08:00:00+00:00", source: "<meta article:published_time>" });
     expect(facts.ogType).toBe("article");
-    expect(facts.siteName).toBeNull();
+    // "Why winter breaks water mains - City Desk": the page declares no name, its title ends with one
+    expect(facts.siteName).toEqual({ value: "City Desk", source: "the end of its <title>" });
   });
 
   it.each([

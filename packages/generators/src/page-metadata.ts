@@ -17,6 +17,7 @@ import {
   publishedDate,
   resolveHref,
   type Sourced,
+  TITLE_SUFFIX,
   textOf,
   visibleByline,
   withoutHash,
@@ -39,6 +40,17 @@ export const metaContent = (element: Element | null): string | null => {
   const text = foldWhitespace(element?.getAttribute("content") ?? "");
   return text === "" ? null : text;
 };
+
+/**
+ * The note a generated file carries when it names the site by the end of the page's <title>
+ * (`siteNameOf`'s last source): a reading for the owner to check, not a name the page declares.
+ */
+export const siteNameNotes = (siteName: Sourced | null, where: string): string[] =>
+  siteName?.source === TITLE_SUFFIX
+    ? [
+        `${where} "${siteName.value}" is read from the end of the page's <title>: check that it is the site's name, and declare it as og:site_name or a WebSite's name in JSON-LD.`,
+      ]
+    : [];
 
 /** The JSON-LD nodes (nested ones included) that are organizations. */
 const organizations = (page: Page): JsonLdNode[] => jsonLd(page).nodes.filter(isOrganization);

@@ -57,7 +57,7 @@ describe("breadcrumb-schema", () => {
 
 describe("breadcrumb-schema: the trail from the page itself", () => {
   it("lists the home page under the site's name, the visible breadcrumb's levels and the page under its headline", () => {
-    const html = `<html><head><title>Blue widget | Acme</title><script type="application/ld+json">{"@type":"WebSite","name":"Acme"}</script></head><body><div class="breadcrumbs"><a href="/">Home</a> › <a href="/widgets/">Widgets</a></div><main><h1>Blue widget</h1><p>Text.</p></main></body></html>`;
+    const html = `<html><head><title>Blue widget | Acme</title></head><body><div class="breadcrumbs"><a href="/">Home</a> › <a href="/widgets/">Widgets</a></div><main><h1>Blue widget</h1><p>Text.</p></main></body></html>`;
     const verdict = judge(breadcrumbSchema, html, { finalUrl: "https://example.com/widgets/blue" });
     expect(verdict.status).toBe("fail");
     expect(verdict.fix).toMatch(

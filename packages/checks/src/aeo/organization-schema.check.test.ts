@@ -39,20 +39,14 @@ describe("organization-schema", () => {
     expect(verdict.description).toMatch(/No Organization/);
   });
 
-  it("proposes the site's name the page gives and its logo image, or asks the owner for them", () => {
+  it("proposes the site's name its <title> ends with and its logo image, or asks the owner for them", () => {
     const named = judge(
       organizationSchema,
-      '<html><head><title>Embryo drama taking a detour | Page Six</title><meta property="og:site_name" content="Page &quot;Six&quot;"></head><body><img src="/assets/logo-pagesix.svg" alt="Page Six"><h1>Embryo drama</h1></body></html>',
+      '<html><head><title>Embryo drama taking a detour | Page Six</title></head><body><img src="/assets/logo-pagesix.svg" alt="Page Six"><h1>Embryo drama</h1></body></html>',
     );
     expect(named.fix).toBe(
-      'Add Organization (or LocalBusiness) JSON-LD, at least on the home page and as the publisher of articles, with "name": "Page \\"Six\\"" (the site\'s name, from its og:site_name), "url": "https://example.com/", "logo": "https://example.com/assets/logo-pagesix.svg" (the page\'s logo image).',
+      'Add Organization (or LocalBusiness) JSON-LD, at least on the home page and as the publisher of articles, with "name": "Page Six" (the site\'s name, from the end of its <title>), "url": "https://example.com/", "logo": "https://example.com/assets/logo-pagesix.svg" (the page\'s logo image).',
     );
-    // a title's last part is not read as the site's name: "… | Page Six" cannot be told from "Tide tables: a guide"
-    const titled = judge(
-      organizationSchema,
-      "<html><head><title>Embryo drama taking a detour | Page Six</title></head><body></body></html>",
-    );
-    expect(titled.fix).toContain('"name" (the page names no site, so its owner must supply it)');
     const headline = judge(
       organizationSchema,
       "<html><head><title>The failure of public schooling in one chart</title></head><body></body></html>",

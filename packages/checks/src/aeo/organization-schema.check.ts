@@ -28,7 +28,7 @@ const publisherFacts = (page: Page): string => {
   const logo = logoOf(page);
   return [
     site
-      ? `"name": ${jsonString(site.value)} (the site's name, from its ${site.source})`
+      ? `"name": ${jsonString(site.value)} (the site's name, from ${site.source})`
       : `"name" (the page names no site, so its owner must supply it)`,
     `"url": "${page.finalUrl.origin}/"`,
     logo

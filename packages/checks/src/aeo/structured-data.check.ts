@@ -116,7 +116,7 @@ export const structuredData = defineCheck({
 const firstBlockFix = (page: Page): string => {
   const site = siteNameOf(page);
   const publisher = site
-    ? `, and "publisher" {"@type": "Organization", "name": ${jsonString(site.value)}} (from its ${site.source})`
+    ? `, and "publisher" {"@type": "Organization", "name": ${jsonString(site.value)}} (from ${site.source})`
     : "";
   if (hasArticleElement(page))
     return `Describe the page in a <script type="application/ld+json"> block with "@context": "https://schema.org", "@type": "Article" (or NewsArticle, BlogPosting), ${articleFacts(page)}${publisher}.`;

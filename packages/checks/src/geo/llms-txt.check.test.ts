@@ -50,9 +50,9 @@ describe("llms-txt", () => {
 
 describe("llms-txt: the file outlined from the page", () => {
   it("names the site, the summary and the key pages the page itself gives", () => {
-    const html = `<html><head><title>Widgets for teams | Acme</title><meta property="og:site_name" content="Acme"><meta name="description" content="Acme sells widgets to teams of every size."></head><body><nav><a href="/">Home</a><a href="/pricing">Pricing</a><a href="/docs">Docs</a><a href="/login">Log in</a></nav><main><h1>Widgets for teams</h1><p>Our widgets fit every team.</p></main></body></html>`;
+    const html = `<html><head><title>Widgets for teams | Acme</title><meta name="description" content="Acme sells widgets to teams of every size."></head><body><nav><a href="/">Home</a><a href="/pricing">Pricing</a><a href="/docs">Docs</a><a href="/login">Log in</a></nav><main><h1>Widgets for teams</h1><p>Our widgets fit every team.</p></main></body></html>`;
     const verdict = judge(llmsTxt, html, file("not found", 404));
-    expect(verdict.fix).toMatch(/'# Acme' \(the site's name, from its og:site_name\)/);
+    expect(verdict.fix).toMatch(/'# Acme' \(the site's name, from the end of its <title>\)/);
     expect(verdict.fix).toMatch(/'> Acme sells widgets to teams of every size\.' \(the page's meta description\)/);
     expect(verdict.fix).toMatch(
       /'- \[Pricing\]\(https:\/\/example\.com\/pricing\)', '- \[Docs\]\(https:\/\/example\.com\/docs\)'/,
@@ -64,7 +64,7 @@ describe("llms-txt: the file outlined from the page", () => {
   it("says what the owner must supply when the page gives no site name or navigation", () => {
     const verdict = judge(llmsTxt, PAGE, file("not found", 404));
     expect(verdict.fix).toMatch(
-      /'# example\.com' \(the page names no site in its JSON-LD, og:site_name or application-name, so the host stands for it/,
+      /'# example\.com' \(the page names no site in its JSON-LD, og:site_name, application-name or <title>, so the host stands for it/,
     );
     expect(verdict.fix).toMatch(/so its owner must choose them/);
   });

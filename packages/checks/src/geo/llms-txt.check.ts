@@ -69,5 +69,5 @@ const outlineFix = (page: Page, url: string): string => {
     nav.length > 0
       ? `'## Sections' listing the key pages its navigation links, ${nav.map((link) => `'- [${excerpt(link.text, 30)}](${link.url})'`).join(", ")}${headline ? `, and this page as '- [${excerpt(headline, 50)}](${withoutHash(page.finalUrl)})'` : ""}`
       : `'## Sections' listing the site's key pages as '- [Page](url): note' (the page links none in a navigation, so its owner must choose them)`;
-  return `Publish ${url} as text/plain or text/markdown: ${site ? `'# ${excerpt(site.value, 40)}' (the site's name, from its ${site.source})` : `'# ${page.finalUrl.hostname.replace(/^www\./, "")}' (the page names no site in its JSON-LD, og:site_name or application-name, so the host stands for it until its owner names it)`}, ${summary}, then ${links}.`;
+  return `Publish ${url} as text/plain or text/markdown: ${site ? `'# ${excerpt(site.value, 40)}' (the site's name, from ${site.source})` : `'# ${page.finalUrl.hostname.replace(/^www\./, "")}' (the page names no site in its JSON-LD, og:site_name, application-name or <title>, so the host stands for it until its owner names it)`}, ${summary}, then ${links}.`;
 };

@@ -1,6 +1,7 @@
 import { siteOf } from "../geo/site";
-import { foldWhitespace, type Page } from "../page";
+import { countWords, foldWhitespace, type Page } from "../page";
 import { metaKeyed, metaNamed, resolveHref } from "../seo/head";
+import { documentTitle } from "../seo/title.check";
 import { type JsonLdNode, jsonLd, textOf, typesOf } from "./jsonld";
 
 // schema.org's Organization and LocalBusiness trees are large; these are the types seen on real
@@ -38,17 +39,40 @@ const onSite = (page: Page, raw: unknown): boolean => {
 
 const metaText = (element: Element | null): string => foldWhitespace(element?.getAttribute("content") ?? "");
 
+// what sets a site's name apart from a headline in its <title>: "Headline | Page Six", "見出し：朝日新聞デジタル", "标题_栏目_好奇心日报"
+const TITLE_SEPARATOR = /\s+[|\-–—:]\s+|[｜：_]/u;
+
+/**
+ * The site's name as the page's <title> ends with it ("… | Page Six", "… - MacRumors"): its last
+ * part after a separator, of five words or fewer, when the part before it is longer; null when
+ * the title is a headline alone.
+ */
+const siteNameInTitle = (page: Page): string | null => {
+  const title = foldWhitespace(documentTitle(page)?.textContent ?? "");
+  const parts = title.split(TITLE_SEPARATOR).map((part) => part.trim());
+  const last = parts.at(-1) ?? "";
+  const rest = parts.slice(0, -1).join(" ");
+  if (parts.length < 2 || last === "" || countWords(last) > 5 || rest.length <= last.length) return null;
+  return last;
+};
+
+/** Where `siteNameOf` read a name it took from the end of the <title>: the one source that is a reading, not a declaration. */
+export const TITLE_SUFFIX = "the end of its <title>";
+
 /**
  * The site's name as the page gives it, and where: the JSON-LD WebSite name, else the name of an
  * Organization in the page's JSON-LD that is on this site (or says nothing of its URL), else
- * og:site_name, else application-name; null when it names none. The site's own structured data
- * comes first: it names the site as the site asks engines to name it, where a meta tag is often
- * a page's or a template's leftover. A WebSite comes before an Organization, which may be the
+ * og:site_name, else application-name, else the end of its <title> (`siteNameInTitle`); null
+ * when it names none. What the page declares comes first, its own structured data before its
+ * metas: it names the site as the site asks engines to name it, where a meta tag is often a
+ * page's or a template's leftover. A WebSite comes before an Organization, which may be the
  * site's owner ("Penske Media" for a magazine) or, off the site, a wire agency or syndicator.
- * The title's "| Brand" suffix is not read: it cannot be told from the rest of a title ("Tide
- * tables: a guide", "Review - Part two"), and a name guessed from it would be written into
- * JSON-LD and llms.txt as the site's. The llms-txt, structured-data and breadcrumb-schema fixes
- * and the generators (llms.txt, JSON-LD, AI catalog) all name the site by this one rule.
+ * The title's last part is read last, and said to be read there (`TITLE_SUFFIX`): it names the
+ * site on most pages that declare no name (58 of the 101 pages of the second corpus: "Page
+ * Six", "MacRumors", "朝日新聞デジタル"), but it is a reading, sometimes with a section ("CNN
+ * Politics"), so a fix says where it came from and a generator notes it to be checked. The
+ * llms-txt, structured-data, breadcrumb-schema and organization-schema fixes and the generators
+ * (llms.txt, JSON-LD, AI catalog) all name the site by this one rule.
  */
 export const siteNameOf = (page: Page): Sourced | null => {
   for (const node of jsonLd(page).nodes) {
@@ -64,5 +88,6 @@ export const siteNameOf = (page: Page): Sourced | null => {
   if (og) return { value: og, source: "og:site_name" };
   const app = metaText(metaNamed(page, "application-name"));
   if (app) return { value: app, source: "application-name" };
-  return null;
+  const inTitle = siteNameInTitle(page);
+  return inTitle ? { value: inTitle, source: TITLE_SUFFIX } : null;
 };

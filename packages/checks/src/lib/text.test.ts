@@ -82,7 +82,15 @@ describe("siteNameOf", () => {
     });
   });
 
-  it("does not read a name from the end of the title", () => {
-    expect(nameOf("<title>Tide tables | Coast Notes</title>")).toBeNull();
+  it("reads the end of the title last, and says so, but not a headline's last part", () => {
+    expect(nameOf("<title>Tide tables for the coming week | Coast Notes</title>")).toEqual({
+      value: "Coast Notes",
+      source: "the end of its <title>",
+    });
+    expect(
+      nameOf('<title>Tide tables | Coast Notes</title><meta property="og:site_name" content="Coast">')?.value,
+    ).toBe("Coast");
+    expect(nameOf("<title>The failure of public schooling in one chart</title>")).toBeNull();
+    expect(nameOf("<title>Notes: a guide to the tides of the coast</title>")).toBeNull();
   });
 });

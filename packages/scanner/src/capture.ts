@@ -136,6 +136,7 @@ export const captureSnapshot = async (
     ? await renderDocument(
         openPage,
         final,
+        rawHtml,
         policy,
         {
           settleMs: Math.min(limits.settleTimeoutMs[target.mode], deadline - Date.now()),
@@ -235,19 +236,68 @@ const fulfilWithAccess = async (
   }
 };
 
+/** hosts vetted ahead of the render at most: a page naming thousands does not flood the resolver */
+const PREVETTED_HOSTS_MAX = 64;
+
+/**
+ * The http(s) origins of the `<script src>`, `<iframe src>` and `<frame src>` the HTML names (also
+ * inside inline scripts that write them), resolved against the document's URL: the hosts its
+ * render will ask for first. A hint for vetting early, not a parse: a host read wrongly costs
+ * one DNS lookup, and every request is vetted as it comes either way.
+ */
+export const scriptHostsOf = (html: string, base: string): URL[] => {
+  const hosts = new Map<string, URL>();
+  for (const match of html.matchAll(/<(?:script|i?frame)\b[^>]*?\ssrc\s*=\s*["']?([^"'\s>\\]+)/gi)) {
+    let url: URL;
+    try {
+      url = new URL((match[1] ?? "").replaceAll("&amp;", "&"), base);
+    } catch {
+      continue;
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") continue;
+    hosts.set(`${url.protocol}//${url.host}`, url);
+    if (hosts.size >= PREVETTED_HOSTS_MAX) break;
+  }
+  return [...hosts.values()];
+};
+
 const renderDocument = async (
   openPage: () => Promise<ScanPage>,
   document: { url: string; status: number; headers: Record<string, string>; body: Buffer },
+  /** the document's HTML, decoded */
+  html: string,
   policy: FetchPolicy,
   { settleMs, deadline, maxBytes }: { settleMs: number; deadline: number; maxBytes: number },
   full: boolean,
 ): Promise<Rendered> => {
+  const vetted = new Map<string, Promise<boolean>>();
+  const vetHost = (url: URL): Promise<boolean> => {
+    const key = `${url.protocol}//${url.host}`;
+    let allowed = vetted.get(key);
+    if (!allowed) {
+      allowed = vetTarget(url, {
+        allowlist: policy.allowlist,
+        resolve: policy.resolveSubresource,
+        ports: policy.ports,
+      }).then(
+        (verdict) => verdict.allowed,
+        () => false,
+      );
+      vetted.set(key, allowed);
+    }
+    return allowed;
+  };
+  // the hosts of the scripts and frames the served HTML names are vetted now, all at once, while
+  // the context opens: a host whose name resolves slowly then delays the render once, rather than
+  // once for every batch of scripts the parser meets
+  for (const host of scriptHostsOf(html, document.url)) {
+    void vetHost(host);
+  }
   const { context, page, release } = await openPage();
   // the context stays open while axe runs after the DOM is handed over, and closes when it ends
   let measuring: Promise<unknown> = NO_AGENT;
   try {
     const subresources: Subresource[] = [];
-    const vetted = new Map<string, Promise<boolean>>();
     let documentServed = false;
     await context.route("**/*", async (route: Route) => {
       const request = route.request();
@@ -259,20 +309,7 @@ const renderDocument = async (
       }
       const type = request.resourceType();
       let blocked = BLOCKED_RESOURCE_TYPES.has(type) || !/^https?:/.test(url);
-      if (!blocked) {
-        const parsed = new URL(url);
-        const key = `${parsed.protocol}//${parsed.host}`;
-        let allowed = vetted.get(key);
-        if (!allowed) {
-          allowed = vetTarget(parsed, {
-            allowlist: policy.allowlist,
-            resolve: policy.resolveSubresource,
-            ports: policy.ports,
-          }).then((v) => v.allowed);
-          vetted.set(key, allowed);
-        }
-        blocked = !(await allowed);
-      }
+      if (!blocked) blocked = !(await vetHost(new URL(url)));
       if (/^https?:/.test(url)) subresources.push({ url, resourceType: type, blocked });
       if (blocked) return route.abort("blockedbyclient");
       // a site behind a login: its own subresources are fetched here, with its credentials, and

@@ -52,6 +52,14 @@ const HOP_BY_HOP = new Set(["content-encoding", "content-length", "transfer-enco
 /** serialising the DOM and closing a context take milliseconds; longer means the page is stuck */
 const CONTENT_TIMEOUT_MS = 3000;
 /**
+ * What a render keeps of the scan's budget for reading its DOM: the wait for the page to settle
+ * ends this long before the deadline (a quarter of the budget, at most CONTENT_TIMEOUT_MS), so a
+ * page that never settles is read with time to spare, not given the last moment of the budget,
+ * in which a loaded machine cannot serialise it and the page would be called unreadable.
+ */
+export const readReserveMs = (scanTimeoutMs: number): number =>
+  Math.min(CONTENT_TIMEOUT_MS, Math.round(scanTimeoutMs / 4));
+/**
  * axe over a large page takes a second or two on an idle machine, and ten times that on one at a
  * load of 25: it is given what is left of the scan's budget, so that its verdict does not depend
  * on the machine's load while the scan is within its budget, and a page that still keeps it busy
@@ -139,7 +147,10 @@ export const captureSnapshot = async (
         rawHtml,
         policy,
         {
-          settleMs: Math.min(limits.settleTimeoutMs[target.mode], deadline - Date.now()),
+          settleMs: Math.min(
+            limits.settleTimeoutMs[target.mode],
+            Math.max(deadline - Date.now() - readReserveMs(limits.scanTimeoutMs), 1),
+          ),
           deadline,
           maxBytes: limits.maxHtmlBytes,
         },

@@ -1,4 +1,4 @@
-import { agentCaptureChecks, checksFor, type Page, preparePage, runChecks, scoreChecks } from "@scan/checks";
+import { agentCaptureChecks, checksFor, type Page, preparePage, runChecksYielding, scoreChecks } from "@scan/checks";
 import type { CheckResult, ScanMode, Snapshot } from "@scan/contract";
 import { ScanOutcome } from "@scan/contract";
 import type { BrowserPool } from "./browser-pool";
@@ -77,8 +77,10 @@ export const scanPage = async (
   const scannedAt = new Date();
   const page = preparePage(snapshot, scannedAt, readings);
   const all = checksFor(mode);
-  // the page checks run while axe runs in Chromium; the agentic ones once it has ended
-  const pageChecks = runChecks(snapshot, {
+  // the page checks run while axe runs in Chromium; the agentic ones once it has ended. Both let
+  // the event loop run between checks: a page of megabytes must not hold the worker's job locks
+  // unrenewed, nor the render of another page, for the seconds its checks take
+  const pageChecks = await runChecksYielding(snapshot, {
     mode,
     scannedAt,
     page,
@@ -88,7 +90,7 @@ export const scanPage = async (
   const agent = await captured.agent;
   const agentWaitMs = Math.round(performance.now() - waitFrom);
   if (agent) snapshot.agent = agent;
-  const agentChecks = runChecks(snapshot, {
+  const agentChecks = await runChecksYielding(snapshot, {
     mode,
     scannedAt,
     page,

@@ -78,8 +78,9 @@ const DASHBOARD_BUILD = resolvePath(__dirname, "../../dashboard/dist");
  * Stalled-job recovery, for a worker killed mid-scan (SIGKILL, out of memory, node lost).
  * While its process lives, BullMQ renews an active job's lock every lockDuration/2 at the
  * latest, however long the scan takes, so the lock need not outlast the scan's time-out; it
- * only has to outlast the longest pause of the event loop (a page's parse: well under a
- * second) with room to spare: 10 s, renewed every 5 s. A dead worker's lock expires at most
+ * only has to outlast the longest pause of the event loop with room to spare (the checks let
+ * the loop run between two checks, so the longest is one check or one shared reading of a page:
+ * a second or so on a page of megabytes, a few on a loaded machine): 10 s, renewed every 5 s. A dead worker's lock expires at most
  * 10 s after its death; the stalled check (every 5 s, by any live worker) marks active jobs
  * and hands back the marked ones whose lock is gone, so the scan is queued again within
  * 10 + 5 = 15 s, and finishes within its own time-out after that.

@@ -4,7 +4,15 @@ import { chromiumUnder, type TreeUsage } from "./procfs";
 import { latency, type ModeResult, mb } from "./report";
 import type { Service } from "./stack";
 
-type WorkerTimings = { captureMs: number; checksMs: number; storeMs: number; jobMs: number };
+/**
+ * agentWaitMs: how long a full scan's agentic checks waited for axe-core after the page checks
+ * ended (0 for a quick scan, and in logs older than that field): part of the worker's hold on
+ * the scan since axe runs beside the checks rather than inside the capture
+ */
+type WorkerTimings = { captureMs: number; checksMs: number; agentWaitMs: number; storeMs: number; jobMs: number };
+
+/** the worker's phases of one scan added up: capture, checks, the wait for axe, store */
+const phaseSum = (t: WorkerTimings): number => t.captureMs + t.checksMs + t.agentWaitMs + t.storeMs;
 
 /** The worker's own phase timings per scan id, from its "scan completed" log lines. */
 const workerTimings = (workers: readonly Service[]): Map<string, WorkerTimings> => {
@@ -15,6 +23,7 @@ const workerTimings = (workers: readonly Service[]): Map<string, WorkerTimings> 
       timings.set(record.scanId, {
         captureMs: Number(record.captureMs),
         checksMs: Number(record.checksMs),
+        agentWaitMs: Number(record.agentWaitMs ?? 0),
         storeMs: Number(record.storeMs),
         // the processor's whole time, from taking the job to returning (older logs: the phases)
         jobMs: Number(record.jobMs ?? Number(record.captureMs) + Number(record.checksMs) + Number(record.storeMs)),
@@ -53,7 +62,7 @@ export const modeResult = (
   const timings = workerTimings(workers);
   const own = ok.flatMap((r) => {
     const t = r.scanId ? timings.get(r.scanId) : undefined;
-    return t ? [{ ...t, total: t.captureMs + t.checksMs + t.storeMs, endToEnd: r.ms }] : [];
+    return t ? [{ ...t, total: phaseSum(t), endToEnd: r.ms }] : [];
   });
   return {
     mode,
@@ -69,6 +78,7 @@ export const modeResult = (
     workerMs: {
       capture: latency(own.map((t) => t.captureMs)),
       checks: latency(own.map((t) => t.checksMs)),
+      agentWait: latency(own.map((t) => t.agentWaitMs)),
       store: latency(own.map((t) => t.storeMs)),
       total: latency(own.map((t) => t.total)),
     },
@@ -88,8 +98,10 @@ export const modeResult = (
         target: r.target.replace(/^https?:\/\/[^/]+/, ""),
         status: r.status,
         ms: Math.round(r.ms * 10) / 10,
-        workerMs: t ? t.captureMs + t.checksMs + t.storeMs : null,
-        phases: t ? { captureMs: t.captureMs, checksMs: t.checksMs, storeMs: t.storeMs } : null,
+        workerMs: t ? phaseSum(t) : null,
+        phases: t
+          ? { captureMs: t.captureMs, checksMs: t.checksMs, agentWaitMs: t.agentWaitMs, storeMs: t.storeMs }
+          : null,
         rendered: r.rendered,
       };
     }),

@@ -18,6 +18,8 @@ export type PageRow = {
   /** the full scan's worker phases */
   captureMs: number;
   checksMs: number;
+  /** the full scan's wait for axe-core after its page checks */
+  agentWaitMs: number;
   storeMs: number;
 };
 
@@ -43,8 +45,8 @@ export const perPageRows = (
     (modes.find((m) => m.mode === mode)?.scans ?? []).filter((s) => s.status === 200 && pageOf(s.target) === page);
   return pages.map((page) => {
     const full = scansOf("full", page);
-    const phase = (name: "captureMs" | "checksMs" | "storeMs") =>
-      p50(full.flatMap((s) => (s.phases ? [s.phases[name]] : [])));
+    const phase = (name: "captureMs" | "checksMs" | "agentWaitMs" | "storeMs") =>
+      p50(full.flatMap((s) => (s.phases ? [s.phases[name] ?? 0] : [])));
     return {
       page,
       htmlBytes: statSync(join(pagesDir, page, "index.html")).size,
@@ -53,6 +55,7 @@ export const perPageRows = (
       fullMs: p50(full.map((s) => s.ms)),
       captureMs: phase("captureMs"),
       checksMs: phase("checksMs"),
+      agentWaitMs: phase("agentWaitMs"),
       storeMs: phase("storeMs"),
     };
   });
@@ -155,13 +158,13 @@ export const renderLighthouse = (lighthouse: LighthouseComparison | { skipped: s
 export const renderPerPage = (rows: readonly PageRow[] | undefined): string[] => {
   if (!rows || rows.length === 0) return [];
   return [
-    "Per corpus page, the median of its rounds (ms); capture, checks and store are the full scan's worker phases:",
+    "Per corpus page, the median of its rounds (ms); capture, checks, the wait for axe and store are the full scan's worker phases:",
     "",
-    "| page | HTML KB | bare render | quick scan | full scan | full / bare | capture | checks | store |",
-    "|---|---|---|---|---|---|---|---|---|",
+    "| page | HTML KB | bare render | quick scan | full scan | full / bare | capture | checks | wait for axe | store |",
+    "|---|---|---|---|---|---|---|---|---|---|",
     ...rows.map(
       (r) =>
-        `| ${r.page} | ${f0(r.htmlBytes / 1024)} | ${f0(r.bareMs)} | ${f0(r.quickMs)} | ${f0(r.fullMs)} | ${Number.isFinite(r.fullMs / r.bareMs) ? (r.fullMs / r.bareMs).toFixed(2) : "n/a"} | ${f0(r.captureMs)} | ${f0(r.checksMs)} | ${f0(r.storeMs)} |`,
+        `| ${r.page} | ${f0(r.htmlBytes / 1024)} | ${f0(r.bareMs)} | ${f0(r.quickMs)} | ${f0(r.fullMs)} | ${Number.isFinite(r.fullMs / r.bareMs) ? (r.fullMs / r.bareMs).toFixed(2) : "n/a"} | ${f0(r.captureMs)} | ${f0(r.checksMs)} | ${f0(r.agentWaitMs)} | ${f0(r.storeMs)} |`,
     ),
     "",
   ];

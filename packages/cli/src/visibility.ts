@@ -276,8 +276,9 @@ export const visibilityCommand = async (argv: string[], config: () => CliConfig)
   );
   for (const result of judged) process.stderr.write(`${result.passed ? "✓" : "✗"} ${result.message}\n`);
   if (citedPages && !cited) {
+    // a run that did not complete has neither cited pages nor judged rates
     process.stderr.write(`scan: the run ended ${run.status}: it has no cited pages to scan\n`);
-    if (!judged.some((result) => !result.passed)) return EXIT.noResult;
+    return EXIT.noResult;
   }
   if (!asserting) return run.status === "failed" || run.status === "cancelled" ? EXIT.noResult : EXIT.ok;
   if (run.status !== "completed") {

@@ -4,7 +4,7 @@ import { visibilityRuns } from "@scan/records";
 import { askEngine, type EngineAnswer } from "@scan/visibility";
 import type { Job } from "bullmq";
 import pino from "pino";
-import { createScanGate } from "../domain/scan-gate";
+import { flush, heldScan, localGate } from "../domain/scan-gate.fixtures";
 import { createVisibilitySampleJob, type VisibilitySampleDeps } from "./visibility-sample.job";
 
 jest.mock("@scan/records", () => ({
@@ -17,19 +17,10 @@ jest.mock("@scan/records", () => ({
 }));
 jest.mock("@scan/visibility", () => ({ ...jest.requireActual("@scan/visibility"), askEngine: jest.fn() }));
 
-/** A pause that never ends by itself: only a scan settling lets a held step go on. */
-const never = () => new Promise<void>(() => {});
-const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 describe("a visibility sample's job and the scan gate", () => {
   it("reads and claims its sample only once the scan in progress has ended", async () => {
     const events: string[] = [];
-    const gate = createScanGate({
-      readLoad: async () => ({ waiting: 0, active: gate.active }),
-      cacheMs: 100,
-      maxWaitMs: 2_000,
-      sleep: never,
-    });
+    const gate = localGate();
     // the job's database, as far as a sample that is gone reaches it: each read is an event
     const db = {
       visibilitySample: {
@@ -58,24 +49,14 @@ describe("a visibility sample's job and the scan gate", () => {
     } as unknown as VisibilitySampleDeps;
     const job = { data: { runId: randomUUID(), sampleId: randomUUID() } } as unknown as Job;
 
-    let endScan = () => {};
-    const scan = gate.during(
-      () =>
-        new Promise<void>((resolve) => {
-          events.push("scan started");
-          endScan = () => {
-            events.push("scan ended");
-            resolve();
-          };
-        }),
-    );
+    const scan = heldScan(gate, events);
     const sample = createVisibilitySampleJob(deps)(job).then(() => events.push("sample done"));
     await flush();
     await flush();
     expect(events).toEqual(["scan started", "gives way: claim"]);
 
-    endScan();
-    await Promise.all([scan, sample]);
+    scan.end();
+    await Promise.all([scan.done, sample]);
     expect(events).toEqual(["scan started", "gives way: claim", "scan ended", "sample read", "sample done"]);
   });
 });

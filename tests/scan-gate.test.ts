@@ -3,6 +3,7 @@ import { AUDIT_PAGE_PRIORITY, auditPageJob, SCAN_QUEUE, scanJob } from "@scan/qu
 import { createScanGate, scanQueueLoad } from "@scan/worker";
 import { type Job, Queue, Worker } from "bullmq";
 import { Redis } from "ioredis";
+import { eventually } from "./support/outages";
 import { stopContainers, testRedisUrl, uniquePrefix } from "./support/services";
 
 /**
@@ -33,21 +34,18 @@ describe("the scan gate on a real scan queue", () => {
     await stopContainers();
   });
 
-  const eventuallyTrue = async (check: () => boolean) => {
-    while (!check()) await new Promise((resolve) => setTimeout(resolve, 10));
-  };
   const scan = () => scanJob({ id: randomUUID(), url: "https://example.com/", mode: "quick" }, 1);
   const page = () =>
     auditPageJob({ auditId: randomUUID(), pageId: randomUUID(), url: "https://example.com/a", mode: "quick" });
 
   it("counts interactive scans waiting and running, not audit pages, and holds a step until the scan ends", async () => {
-    expect(await scanQueueLoad(queue)).toEqual({ waiting: 0, active: 0 });
+    expect(await scanQueueLoad(queue)).toEqual({ waiting: 0, running: [] });
     for (const job of [page(), page()]) await queue.add(job.name, job.data, job.opts);
     expect(page().opts.priority).toBe(AUDIT_PAGE_PRIORITY);
-    expect(await scanQueueLoad(queue)).toEqual({ waiting: 0, active: 0 });
+    expect(await scanQueueLoad(queue)).toEqual({ waiting: 0, running: [] });
     const first = scan();
     await queue.add(first.name, first.data, first.opts);
-    expect(await scanQueueLoad(queue)).toEqual({ waiting: 1, active: 0 });
+    expect(await scanQueueLoad(queue)).toEqual({ waiting: 1, running: [] });
 
     // another worker takes the scan and holds it until told to end it
     const events: string[] = [];
@@ -68,7 +66,7 @@ describe("the scan gate on a real scan queue", () => {
       );
     });
     await started;
-    expect(await scanQueueLoad(queue)).toEqual({ waiting: 0, active: 1 });
+    expect(await scanQueueLoad(queue)).toEqual({ waiting: 0, running: [first.opts.jobId] });
 
     const gate = createScanGate({ readLoad: () => scanQueueLoad(queue), cacheMs: 20, maxWaitMs: 60_000 });
     const step = gate.giveWay("store").then(() => events.push("sample stored"));
@@ -84,8 +82,8 @@ describe("the scan gate on a real scan queue", () => {
       "scan ended",
       "sample stored",
     ]);
-    await eventuallyTrue(() => events.includes("audit-page started"));
-    expect(await scanQueueLoad(queue)).toEqual({ waiting: 0, active: 0 });
+    await eventually(async () => events.includes("audit-page started"), 10_000, "the worker to take an audit page");
+    expect(await scanQueueLoad(queue)).toEqual({ waiting: 0, running: [] });
     const waited: string[] = [];
     const later = createScanGate({
       readLoad: () => scanQueueLoad(queue),

@@ -119,8 +119,9 @@ export const ENGINE_DEFAULTS: Record<EngineId, { baseUrl: string; model: string 
  * not reachable from where this was written; docs/visibility.md, "Cost", names the sources).
  * ChatGPT's search is the Responses API's generally available `web_search` tool: $10 per 1,000
  * calls whatever the model (the $25 of the older `web_search_preview` applies to non-reasoning
- * models there), and a mini model's call is billed 8,000 input tokens besides, folded into its
- * per-search price here (gpt-4.1-mini: 0.01 + 8,000 × $0.40 / 1M = 0.0132).
+ * models there). Only gpt-4.1-mini's per-search price here includes a fixed 8,000 input tokens
+ * billed with each call (0.01 + 8,000 × $0.40 / 1M = 0.0132), which the quoted pages give for the
+ * non-reasoning mini models; no other model's price here includes such tokens.
  */
 export const KNOWN_PRICES: Record<string, EnginePrices> = {
   "gpt-5.1": { inputPerMTok: 1.25, outputPerMTok: 10, perSearch: 0.01 },

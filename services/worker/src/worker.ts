@@ -115,16 +115,6 @@ const within = (promise: Promise<unknown>, ms: number): Promise<boolean> =>
     new Promise<boolean>((resolve) => setTimeout(resolve, ms, false).unref()),
   ]);
 
-/** the value of a promise that settles within ms, else an error with the message */
-const settledWithin = <T>(promise: Promise<T>, ms: number, message: string): Promise<T> => {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
-    timer.unref();
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-};
-
 /** how long the samples' scan gate waits for its read of the scan queue (Redis answers in milliseconds) */
 const SCAN_LOAD_READ_MS = 500;
 
@@ -226,8 +216,9 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
   // VISIBILITY_GIVE_WAY_MS per step. Audit pages, queued below every scan, are not waited for.
   const scanGate = createScanGate({
     // the shared connection queues commands while Redis is away: a read that does not answer
-    // in time counts as no scan waiting, so a held step stays within its bound
-    readLoad: () => settledWithin(scanQueueLoad(queue), SCAN_LOAD_READ_MS, "the scan queue did not answer in time"),
+    // in time counts as no scan waiting
+    readLoad: () => scanQueueLoad(queue),
+    readTimeoutMs: SCAN_LOAD_READ_MS,
     cacheMs: config.VISIBILITY_GIVE_WAY_CHECK_MS,
     maxWaitMs: config.VISIBILITY_GIVE_WAY_MS,
     onWaited: (step, outcome, waitedMs) => metrics.visibilityGiveWay.observe({ step, outcome }, waitedMs / 1_000),
@@ -238,7 +229,7 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
   // the jobs deliveries run are built below; the scan queue's are here. One queue, one set of
   // workers: an audit's pages run on the scan workers, below interactive scans in priority
   const scanQueueJobs = {
-    [SCAN_JOB.name]: (job: Job) => scanGate.during(() => processor(job)),
+    [SCAN_JOB.name]: (job: Job) => scanGate.during(String(job.id), () => processor(job)),
     [AUDIT_JOBS.scheduled]: createAuditScheduledJob(auditDeps),
     [AUDIT_JOBS.discover]: createAuditDiscoverJob(auditDeps, auditSteps),
     [AUDIT_JOBS.page]: createAuditPageJob(auditDeps, auditSteps),

@@ -1,58 +1,73 @@
 import { createScanGate, type GiveWayOutcome, type ScanQueueLoad } from "./scan-gate";
+import { flush, heldScan, localGate, never } from "./scan-gate.fixtures";
 
-/** A clock that moves only when a step pauses: each pause moves it on by the pause asked. */
+/**
+ * A clock that moves only when a step pauses: a pause ends, after the callbacks already queued
+ * have run (so a read that answers wins its race against it), at the time it was asked plus its
+ * length; pauses at once overlap. A pause ended early (its race decided) does not move it.
+ */
 const fakeClock = () => {
   let t = 0;
   const pauses: number[] = [];
   return {
     now: () => t,
-    sleep: async (ms: number) => {
+    sleep: async (ms: number, signal: AbortSignal) => {
+      const until = t + ms;
+      await flush();
+      if (signal.aborted) return;
       pauses.push(ms);
-      t += ms;
+      t = Math.max(t, until);
     },
     pauses,
   };
 };
 
-/** A pause that never ends by itself: only a scan settling can let a step go on. */
-const never = () => new Promise<void>(() => {});
-
-const idle: ScanQueueLoad = { waiting: 0, active: 0 };
-const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
+const idle: ScanQueueLoad = { waiting: 0, running: [] };
 
 describe("the scan gate a visibility sample's steps pass", () => {
   it("holds a step while a scan of this process is in progress, and lets it go when the scan ends", async () => {
     const events: string[] = [];
     const waited: Array<[string, GiveWayOutcome]> = [];
-    const gate = createScanGate({
-      // Redis counts this process's running scan too: it is not counted twice
-      readLoad: async () => ({ waiting: 0, active: gate.active }),
-      cacheMs: 100,
-      maxWaitMs: 2_000,
-      sleep: never,
-      onWaited: (step, outcome) => waited.push([step, outcome]),
-    });
-    let endScan = () => {};
-    const scan = gate.during(
-      () =>
-        new Promise<void>((resolve) => {
-          events.push("scan started");
-          endScan = () => {
-            events.push("scan ended");
-            resolve();
-          };
-        }),
-    );
+    const gate = localGate({ onWaited: (step, outcome) => waited.push([step, outcome]) });
+    const scan = heldScan(gate, events);
     const step = gate.giveWay("store").then(() => events.push("sample stored"));
     await flush();
     await flush();
     expect(events).toEqual(["scan started"]);
     expect(gate.active).toBe(1);
 
-    endScan();
-    await Promise.all([scan, step]);
+    scan.end();
+    await Promise.all([scan.done, step]);
     expect(events).toEqual(["scan started", "scan ended", "sample stored"]);
     expect(gate.active).toBe(0);
+    expect(waited).toEqual([["store", "clear"]]);
+  });
+
+  it("does not count a scan of this process that just ended as running elsewhere, though Redis still lists it", async () => {
+    const events: string[] = [];
+    const waited: Array<[string, GiveWayOutcome]> = [];
+    let reads = 0;
+    // Redis moves the job to completed only after it settles: every read here still lists it running
+    const gate = createScanGate({
+      readLoad: async () => {
+        reads += 1;
+        return { waiting: 0, running: ["scan-1"] };
+      },
+      cacheMs: 100,
+      maxWaitMs: 2_000,
+      sleep: never,
+      onWaited: (step, outcome) => waited.push([step, outcome]),
+    });
+    const scan = heldScan(gate, events, "scan-1");
+    const step = gate.giveWay("store").then(() => events.push("sample stored"));
+    await flush();
+    scan.end();
+    await scan.done;
+    await flush();
+    await flush();
+    expect(reads).toBe(1);
+    expect(events).toEqual(["scan started", "scan ended", "sample stored"]);
+    await step;
     expect(waited).toEqual([["store", "clear"]]);
   });
 
@@ -68,7 +83,7 @@ describe("the scan gate a visibility sample's steps pass", () => {
       sleep: clock.sleep,
       onWaited: (step, outcome, ms) => waited.push([step, outcome, ms]),
     });
-    void gate.during(() => {
+    void gate.during("scan-1", () => {
       events.push("scan started");
       return never();
     });
@@ -82,9 +97,43 @@ describe("the scan gate a visibility sample's steps pass", () => {
     expect(waited).toEqual([["claim", "bound", 1_000]]);
   });
 
+  it("lets a step go at the bound when the read of the scan queue never answers", async () => {
+    const clock = fakeClock();
+    const waited: Array<[string, GiveWayOutcome, number]> = [];
+    const gate = createScanGate({
+      readLoad: () => new Promise<ScanQueueLoad>(() => {}),
+      cacheMs: 150,
+      maxWaitMs: 2_000,
+      now: clock.now,
+      sleep: clock.sleep,
+      onWaited: (step, outcome, ms) => waited.push([step, outcome, ms]),
+    });
+    await gate.giveWay("store");
+    expect(waited).toEqual([["store", "bound", 2_000]]);
+  });
+
+  it("takes a read that does not answer within readTimeoutMs as a failed one: the step goes on", async () => {
+    const clock = fakeClock();
+    const errors: string[] = [];
+    const waited: string[] = [];
+    const gate = createScanGate({
+      readLoad: () => new Promise<ScanQueueLoad>(() => {}),
+      readTimeoutMs: 500,
+      cacheMs: 150,
+      maxWaitMs: 2_000,
+      now: clock.now,
+      sleep: clock.sleep,
+      onWaited: (step) => waited.push(step),
+      onReadError: (error) => errors.push((error as Error).message),
+    });
+    await gate.giveWay("store");
+    expect(errors).toEqual(["the scan queue did not answer within 500 ms"]);
+    expect(waited).toEqual([]);
+  });
+
   it("gives way to scans waiting on the queue or running in another process, read once per cacheMs", async () => {
     const clock = fakeClock();
-    const loads: ScanQueueLoad[] = [{ waiting: 2, active: 0 }, { waiting: 0, active: 1 }, idle];
+    const loads: ScanQueueLoad[] = [{ waiting: 2, running: [] }, { waiting: 0, running: ["elsewhere"] }, idle];
     const reads: number[] = [];
     const waited: Array<[string, GiveWayOutcome, number]> = [];
     const gate = createScanGate({
@@ -110,6 +159,31 @@ describe("the scan gate a visibility sample's steps pass", () => {
     expect(waited.map(([step]) => step)).toEqual(["queue", "queue", "queue"]);
   });
 
+  it("lets a held step go at once when the worker stops, and clears the pause it was in", async () => {
+    const events: string[] = [];
+    const waited: Array<[string, GiveWayOutcome]> = [];
+    const stopping = new AbortController();
+    const gate = localGate({
+      signal: stopping.signal,
+      // a pause that never ends by itself, and says when its race was decided without it
+      sleep: (_ms, signal) => {
+        signal.addEventListener("abort", () => events.push("pause cleared"), { once: true });
+        return never();
+      },
+      onWaited: (step, outcome) => waited.push([step, outcome]),
+    });
+    heldScan(gate, events);
+    const step = gate.giveWay("store").then(() => events.push("sample stored"));
+    await flush();
+    expect(events).toEqual(["scan started"]);
+
+    stopping.abort();
+    await flush();
+    expect(events).toEqual(["scan started", "pause cleared", "sample stored"]);
+    await step;
+    expect(waited).toEqual([["store", "stopping"]]);
+  });
+
   it("goes on at once when nothing waits, when the queue cannot be read, when stopping, or when the bound is 0", async () => {
     const errors: unknown[] = [];
     const waited: string[] = [];
@@ -126,32 +200,33 @@ describe("the scan gate a visibility sample's steps pass", () => {
     await quiet.giveWay("claim");
     expect(errors).toHaveLength(1);
 
+    // a gate off, or stopped, does not even read the queue, which would say scans are waiting
     let read = 0;
+    const busyQueue = async () => {
+      read += 1;
+      return { waiting: 5, running: ["elsewhere"] };
+    };
     const off = createScanGate({
-      readLoad: async () => {
-        read += 1;
-        return { waiting: 5, active: 5 };
-      },
+      readLoad: busyQueue,
       cacheMs: 100,
       maxWaitMs: 0,
       sleep: never,
       onWaited: (step) => waited.push(step),
     });
-    void off.during(never);
     await off.giveWay("store");
-    expect(read).toBe(0);
 
     const stopping = new AbortController();
     stopping.abort();
     const stopped = createScanGate({
-      readLoad: async () => ({ waiting: 5, active: 5 }),
+      readLoad: busyQueue,
       cacheMs: 100,
       maxWaitMs: 2_000,
       sleep: never,
       signal: stopping.signal,
+      onWaited: (step) => waited.push(step),
     });
-    void stopped.during(never);
     await stopped.giveWay("store");
+    expect(read).toBe(0);
     expect(waited).toEqual([]);
   });
 });

@@ -216,6 +216,14 @@ export const createVisibilitySampleJob = (deps: VisibilitySampleDeps) => {
       return;
     }
     if (!slots.take(sample.engine)) return later(job, token, 500 + Math.random() * 500);
+    // the engine slot bounds the calls at the engine: it is given back once the engine has
+    // answered or failed, before the redirect links are followed and the answer is stored
+    let held = true;
+    const giveSlot = () => {
+      if (!held) return;
+      held = false;
+      slots.give(sample.engine);
+    };
     try {
       const claim = await visibilityRuns.claimSample(db, sampleId, {
         capUsd: deps.budgetByPlan[run.workspace.plan as Plan] ?? null,
@@ -248,6 +256,7 @@ export const createVisibilitySampleJob = (deps: VisibilitySampleDeps) => {
           ...(sample.promptLocale ? { locale: sample.promptLocale } : {}),
         });
       } catch (error) {
+        giveSlot();
         if (!(error instanceof EngineError)) throw error;
         await giveWay("store");
         const attempts = claim.sample.attempts;
@@ -263,11 +272,12 @@ export const createVisibilitySampleJob = (deps: VisibilitySampleDeps) => {
         await fail(sampleId, { kind: error.kind, message: error.message });
         return;
       }
+      giveSlot();
       // a page cited through an engine's redirect link is stored as that page
       answer = await resolveCitationRedirects(answer, deps.redirects.hosts, deps.redirects.follow);
       await store(sampleId, answer, brand, competitors);
     } finally {
-      slots.give(sample.engine);
+      giveSlot();
     }
   };
 };

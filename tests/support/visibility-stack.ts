@@ -20,8 +20,8 @@ export type VisibilityStackOptions = {
   allowlist: string[];
   /** more of the gateway's environment */
   gatewayEnv?: Record<string, string>;
-  /** more of the worker's environment (it wins over the engines' and the stack's) */
-  workerEnv?: Record<string, string>;
+  /** more of the worker's environment (it wins over the engines' and the stack's), or that made from the servers' addresses */
+  workerEnv?: Record<string, string> | ((servers: EngineServers) => Record<string, string>);
 };
 
 /** A visibility feature's whole stack: the local engines, a database, the gateway and a worker process. */
@@ -60,7 +60,7 @@ export const startVisibilityStack = async ({
       QUEUE_PREFIX: stack.prefix,
       SCAN_ALLOWLIST: allowlist.join(","),
       VISIBILITY_TIMEOUT_MS: "5000",
-      ...workerEnv,
+      ...(typeof workerEnv === "function" ? workerEnv(servers) : workerEnv),
     });
   } catch (error) {
     // what did start is ended: a failed start leaves no server or database behind

@@ -9,6 +9,8 @@ export type VisibilityStack = {
   stack: Stack;
   worker: WorkerProcess;
   redisUrl: string;
+  /** the worker's whole environment: another worker of the same stack starts with it */
+  workerEnv: Record<string, string>;
   /** ends the worker, the gateway, the engine servers and the database */
   close: () => Promise<void>;
 };
@@ -38,6 +40,7 @@ export const startVisibilityStack = async ({
   const secrets = { SITE_SECRETS_KEY: Buffer.alloc(32, 5).toString("base64") };
   let stack: Stack | null = null;
   let worker: WorkerProcess | null = null;
+  let fullWorkerEnv: Record<string, string> = {};
   const close = async () => {
     worker?.process.kill("SIGKILL");
     await stack?.close();
@@ -52,7 +55,7 @@ export const startVisibilityStack = async ({
       worker: false,
       env: { ...engines, RATE_LIMIT_PRO: "100000", RATE_LIMIT_AGENCY: "100000", ...secrets, ...gatewayEnv },
     });
-    worker = await startWorkerProcess({
+    fullWorkerEnv = {
       ...engines,
       ...secrets,
       DATABASE_URL: database.url,
@@ -61,11 +64,12 @@ export const startVisibilityStack = async ({
       SCAN_ALLOWLIST: allowlist.join(","),
       VISIBILITY_TIMEOUT_MS: "5000",
       ...(typeof workerEnv === "function" ? workerEnv(servers) : workerEnv),
-    });
+    };
+    worker = await startWorkerProcess(fullWorkerEnv);
   } catch (error) {
     // what did start is ended: a failed start leaves no server or database behind
     await close();
     throw error;
   }
-  return { servers, database, stack, worker, redisUrl, close };
+  return { servers, database, stack, worker, redisUrl, workerEnv: fullWorkerEnv, close };
 };

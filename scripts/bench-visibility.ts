@@ -147,8 +147,6 @@ const main = async () => {
     VISIBILITY_WORKER_CONCURRENCY: String(args["visibility-concurrency"]),
     VISIBILITY_ENGINE_CONCURRENCY: String(args["engine-concurrency"]),
     VISIBILITY_GIVE_WAY_MS: String(args["give-way-ms"]),
-    // the local Gemini's grounding links name Google's redirect host: never followed from a benchmark
-    VISIBILITY_REDIRECT_HOSTS: "",
     // no cap in the way: what a run costs is checked below, not limited
     VISIBILITY_BUDGET_USD_AGENCY: "1000000",
     ...engineServersEnv(servers),

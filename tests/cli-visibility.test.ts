@@ -1,17 +1,22 @@
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 import { createAccount } from "./support/accounts";
-import { type EngineServers, KEYS, startEngineServers } from "./support/engine-servers";
-import { startWorkerProcess, type WorkerProcess } from "./support/outages";
-import { createTestDatabase, stopContainers, type TestDatabase, testRedisUrl } from "./support/services";
-import { api, type Stack, startStack } from "./support/stack";
+import { type FixtureServer, startFixtureServer } from "./support/fixture-server";
+import { stopContainers } from "./support/services";
+import { api, type Stack } from "./support/stack";
+import { startVisibilityStack, type VisibilityStack } from "./support/visibility-stack";
 
 /**
  * `scan visibility`, run as a user runs it, against a stack whose worker asks the local ChatGPT
  * server (the vendor's wire format through its own client library): one prompt, two samples.
- * The answer names Acme and cites acme.com; the brand's domain here is acme.org, so every answer
- * names the brand and none cites it.
+ * The answer names Acme and cites three pages of a competitor's local site, none of the brand's:
+ * one a page to scan, one that answers 500 and one at an address the address policy refuses.
  */
+
+const COMPETITOR_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Globex vs Acme: project trackers compared</title>
+<meta name="description" content="How Globex and Acme compare on price and features for small teams."></head>
+<body><main><h1>Globex vs Acme</h1><p>Globex suits teams of up to 20 people.</p></main></body></html>`;
 
 jest.setTimeout(300_000);
 
@@ -35,33 +40,31 @@ const run = (args: string[], env: Record<string, string | undefined>): Promise<R
 afterAll(() => stopContainers());
 
 describe("scan visibility on the command line", () => {
-  let servers: EngineServers;
-  let database: TestDatabase;
+  let visibility: VisibilityStack;
   let stack: Stack;
-  let worker: WorkerProcess;
+  let rival: FixtureServer;
   let env: Record<string, string>;
   let siteId: string;
   let runId = "";
+  // a web port on a loopback address nobody allowed: the address policy refuses it
+  const refusedUrl = "http://127.0.0.3/hidden";
 
   beforeAll(async () => {
-    servers = await startEngineServers();
-    database = await createTestDatabase();
-    const redisUrl = await testRedisUrl();
-    const engines = { OPENAI_API_KEY: KEYS.openai, OPENAI_BASE_URL: `${servers.openai.baseUrl}/v1` };
-    stack = await startStack({
-      databaseUrl: database.url,
-      redisUrl,
-      allowlist: ["acme.com", "acme.org"],
-      worker: false,
-      env: { ...engines, RATE_LIMIT_PRO: "100000" },
+    // the competitor's site on a loopback address of its own, allowed at its exact host:port only
+    rival = await startFixtureServer(
+      {
+        "/compare": (_req, res) =>
+          res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(COMPETITOR_PAGE),
+        "/broken": (_req, res) => res.writeHead(500, { "content-type": "text/plain" }).end("internal error"),
+      },
+      undefined,
+      "127.0.0.2",
+    );
+    visibility = await startVisibilityStack({
+      vendors: ["openai"],
+      allowlist: ["acme.com", "acme.org", rival.hostPort],
     });
-    worker = await startWorkerProcess({
-      ...engines,
-      DATABASE_URL: database.url,
-      REDIS_URL: redisUrl,
-      QUEUE_PREFIX: stack.prefix,
-      VISIBILITY_TIMEOUT_MS: "5000",
-    });
+    stack = visibility.stack;
     const { key } = await createAccount(stack.db, "pro");
     env = { SCAN_API_URL: stack.gateway.url, SCAN_API_KEY: key };
     const call = (method: string, path: string, body: unknown) =>
@@ -75,15 +78,14 @@ describe("scan visibility on the command line", () => {
       engines: ["chatgpt"],
     });
     expect(profile.status).toBe(200);
-    const prompt = await call("POST", `/api/v1/sites/${siteId}/prompts`, { text: "Which tracker suits a small team?" });
+    const text = `Which tracker suits a small team? cites: ${rival.url("/compare")} ${rival.url("/broken")} ${refusedUrl}`;
+    const prompt = await call("POST", `/api/v1/sites/${siteId}/prompts`, { text });
     expect(prompt.status).toBe(201);
   }, 300_000);
 
   afterAll(async () => {
-    worker?.process.kill("SIGKILL");
-    await stack?.close();
-    await servers?.close();
-    await database?.drop();
+    await visibility?.close();
+    await rival?.close();
   });
 
   it("starts a run, waits for it, prints each engine's rates with their intervals, and passes a met minimum", async () => {
@@ -127,24 +129,32 @@ describe("scan visibility on the command line", () => {
     const result = await run(["--run", runId, "--cited-pages"], env);
     expect([result.code, result.stderr]).toEqual([
       0,
-      expect.stringMatching(/cited pages of run [0-9a-f-]{36}: \d\/2 pages judged/),
+      expect.stringMatching(/cited pages of run [0-9a-f-]{36}: 3\/3 pages judged/),
     ]);
-    // the answers cite acme.com and globex.io, and the brand's domain is acme.org: both are cited in its
-    // place; neither name resolves here, so both scans fail, each line saying why
+    // the answers cite none of the brand's pages (its domain is acme.org): all three are cited in
+    // its place; the page is scanned, the one answering 500 fails and the refused one is not scanned
     expect(result.stdout).toContain(
-      "cited pages: 2 (0 scanned, 0 pending, 2 failed, 0 refused; 0 recent scans reused)",
+      "cited pages: 3 (1 scanned, 0 pending, 1 failed, 1 refused; 0 recent scans reused)",
     );
-    expect(result.stdout).toMatch(/competitor\s+–\s+failed\s+2\s+https:\/\/www\.acme\.com\/pricing/);
-    expect(result.stdout).toMatch(/competitor\s+–\s+failed\s+2\s+https:\/\/globex\.io\/enterprise/);
-    expect(result.stdout.match(/^\s+failed: \S+: .+$/gm)).toHaveLength(2);
+    const escaped = (url: string) => url.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+    expect(result.stdout).toMatch(
+      new RegExp(`competitor\\s+\\d+\\s+completed\\s+2\\s+${escaped(rival.url("/compare"))}`),
+    );
+    expect(result.stdout).toMatch(new RegExp(`competitor\\s+–\\s+failed\\s+2\\s+${escaped(rival.url("/broken"))}`));
+    expect(result.stdout).toMatch(new RegExp(`competitor\\s+–\\s+refused\\s+2\\s+${escaped(refusedUrl)}`));
+    expect(result.stdout).toMatch(new RegExp(`^\\s+failed: \\S+: ${escaped(rival.url("/broken"))} answered 500$`, "m"));
+    expect(result.stdout).toMatch(/^\s+refused: .*(loopback|private|reserved).*$/m);
     const json = await run(["--run", runId, "--cited-pages", "--json"], env);
     expect(json.code).toBe(0);
     const parsed = JSON.parse(json.stdout) as { id: string; cited_pages: { started: boolean; counts: unknown } };
     expect(parsed).toMatchObject({
       id: runId,
-      cited_pages: { started: true, counts: { pages: 2, failed: 2, pending: 0 } },
+      cited_pages: { started: true, counts: { pages: 3, completed: 1, failed: 1, refused: 1, pending: 0 } },
     });
-    expect(await stack.db.visibilityCitedPage.count({ where: { runId } })).toBe(2);
+    expect(await stack.db.visibilityCitedPage.count({ where: { runId } })).toBe(3);
+    // asked twice, each page was scanned once, and the refused address never
+    expect(await stack.db.scan.count({ where: { url: { contains: "127.0.0.2" } } })).toBe(2);
+    expect(await stack.db.scan.count({ where: { url: { contains: "127.0.0.3" } } })).toBe(0);
   });
 
   it("refuses bad usage with exit 2 and an API refusal with exit 3", async () => {

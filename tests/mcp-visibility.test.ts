@@ -1,11 +1,11 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { createAccount, type TestAccount } from "./support/accounts";
 import { body } from "./support/accounts-api";
-import { type EngineServers, KEYS, startEngineServers } from "./support/engine-servers";
 import { streamableClient } from "./support/mcp";
-import { eventually, startWorkerProcess, type WorkerProcess } from "./support/outages";
+import { eventually } from "./support/outages";
 import { createTestDatabase, stopContainers, type TestDatabase, testRedisUrl } from "./support/services";
 import { api, type Stack, startStack } from "./support/stack";
+import { startVisibilityStack, type VisibilityStack } from "./support/visibility-stack";
 
 /**
  * The visibility tools of the MCP server against Postgres: read a site's profile, list, add and
@@ -225,11 +225,9 @@ describe("visibility tools", () => {
  * its answers; a client-scoped key reaches its client's site and runs and nothing of another's.
  */
 describe("visibility run tools", () => {
-  let servers: EngineServers;
-  let database: TestDatabase;
+  let visibility: VisibilityStack;
   let stack: Stack;
   let owner: TestAccount;
-  let worker: WorkerProcess;
   const ids: Record<string, string> = {};
   const keys: Record<string, string> = {};
   const clients: Client[] = [];
@@ -246,28 +244,8 @@ describe("visibility run tools", () => {
   };
 
   beforeAll(async () => {
-    servers = await startEngineServers();
-    database = await createTestDatabase();
-    const redisUrl = await testRedisUrl();
-    const engines = {
-      OPENAI_API_KEY: KEYS.openai,
-      OPENAI_BASE_URL: `${servers.openai.baseUrl}/v1`,
-    };
-    stack = await startStack({
-      databaseUrl: database.url,
-      redisUrl,
-      allowlist: ["acme.com", "globex.com"],
-      worker: false,
-      env: { ...engines, RATE_LIMIT_AGENCY: "100000", SITE_SECRETS_KEY: Buffer.alloc(32, 5).toString("base64") },
-    });
-    worker = await startWorkerProcess({
-      ...engines,
-      DATABASE_URL: database.url,
-      REDIS_URL: redisUrl,
-      QUEUE_PREFIX: stack.prefix,
-      SITE_SECRETS_KEY: Buffer.alloc(32, 5).toString("base64"),
-      VISIBILITY_TIMEOUT_MS: "5000",
-    });
+    visibility = await startVisibilityStack({ vendors: ["openai"], allowlist: ["acme.com", "globex.com"] });
+    stack = visibility.stack;
     owner = await createAccount(stack.db, "agency");
     const asKey = { "x-api-key": owner.key };
     for (const [n, url] of [
@@ -307,10 +285,7 @@ describe("visibility run tools", () => {
 
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
-    worker?.process.kill("SIGKILL");
-    await stack?.close();
-    await servers?.close();
-    await database?.drop();
+    await visibility?.close();
   });
 
   it("starts a run, follows it to its measures and reads its answers with their citations", async () => {

@@ -5,10 +5,10 @@ import { join } from "node:path";
 import { visibilityRuns } from "@scan/records";
 import { ensureDashboardBuilt } from "../scripts/dashboard-build";
 import { createAccount, type TestAccount } from "./support/accounts";
-import { type EngineServers, KEYS, startEngineServers } from "./support/engine-servers";
-import { eventually, startWorkerProcess, type WorkerProcess } from "./support/outages";
-import { createTestDatabase, stopContainers, type TestDatabase, testRedisUrl } from "./support/services";
-import { api, type Stack, startStack } from "./support/stack";
+import { eventually } from "./support/outages";
+import { stopContainers } from "./support/services";
+import { api, type Stack } from "./support/stack";
+import { startVisibilityStack, type VisibilityStack } from "./support/visibility-stack";
 
 /**
  * A visibility run's client report: two runs of a site completed by a real worker against local
@@ -50,14 +50,12 @@ const rateText = (rate: Json) =>
   `${percent(rate.rate)} (${Math.round(rate.low * 100)}–${Math.round(rate.high * 100)} %), ${rate.n} answers`;
 
 describe("a visibility run's client report (PDF)", () => {
-  let servers: EngineServers;
-  let database: TestDatabase;
+  let visibility: VisibilityStack;
   let stack: Stack;
   let owner: TestAccount;
   let stranger: TestAccount;
   let siteId: string;
   let runId = "";
-  let worker: WorkerProcess | undefined;
 
   const call = (key: string, method: string, path: string, body?: unknown) =>
     api(stack.gateway.url, path, { method, headers: { "x-api-key": key }, ...(body === undefined ? {} : { body }) });
@@ -80,30 +78,12 @@ describe("a visibility run's client report (PDF)", () => {
 
   beforeAll(async () => {
     ensureDashboardBuilt();
-    servers = await startEngineServers();
-    database = await createTestDatabase();
-    const redisUrl = await testRedisUrl();
-    const engines = {
-      OPENAI_API_KEY: KEYS.openai,
-      OPENAI_BASE_URL: `${servers.openai.baseUrl}/v1`,
-      ANTHROPIC_API_KEY: KEYS.anthropic,
-      ANTHROPIC_BASE_URL: servers.anthropic.baseUrl,
-    };
-    stack = await startStack({
-      databaseUrl: database.url,
-      redisUrl,
+    visibility = await startVisibilityStack({
+      vendors: ["openai", "anthropic"],
       allowlist: ["acme.com"],
-      worker: false,
-      env: { ...engines, RATE_LIMIT_AGENCY: "100000" },
+      workerEnv: { VISIBILITY_BACKOFF_MS: "200" },
     });
-    worker = await startWorkerProcess({
-      ...engines,
-      DATABASE_URL: database.url,
-      REDIS_URL: redisUrl,
-      QUEUE_PREFIX: stack.prefix,
-      VISIBILITY_BACKOFF_MS: "200",
-      VISIBILITY_TIMEOUT_MS: "5000",
-    });
+    stack = visibility.stack;
     owner = await createAccount(stack.db, "agency");
     stranger = await createAccount(stack.db, "agency");
     const site = await call(owner.key, "POST", "/api/v1/sites", { url: "https://acme.com", name: "Acme" });
@@ -124,10 +104,7 @@ describe("a visibility run's client report (PDF)", () => {
   }, 300_000);
 
   afterAll(async () => {
-    worker?.process.kill("SIGKILL");
-    await stack?.close();
-    await servers?.close();
-    await database?.drop();
+    await visibility?.close();
     await stopContainers();
   });
 

@@ -1,10 +1,10 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAccount, type TestAccount } from "./support/accounts";
-import { type EngineServers, KEYS, startEngineServers } from "./support/engine-servers";
-import { eventually, startWorkerProcess, type WorkerProcess } from "./support/outages";
-import { createTestDatabase, stopContainers, type TestDatabase, testRedisUrl } from "./support/services";
-import { api, type Stack, startStack } from "./support/stack";
+import { eventually } from "./support/outages";
+import { stopContainers } from "./support/services";
+import { api, type Stack } from "./support/stack";
+import { startVisibilityStack, type VisibilityStack } from "./support/visibility-stack";
 
 /**
  * A completed run joined to the audit: a real worker process asks the local Perplexity server,
@@ -49,10 +49,8 @@ const startSite = async (host: string, pagesOf: (origin: string) => Record<strin
 };
 
 describe("a visibility run's cited pages", () => {
-  let servers: EngineServers;
-  let database: TestDatabase;
+  let visibility: VisibilityStack;
   let stack: Stack;
-  let worker: WorkerProcess;
   let owner: TestAccount;
   let brand: { server: Server; origin: string };
   let rival: { server: Server; origin: string };
@@ -83,33 +81,15 @@ describe("a visibility run's cited pages", () => {
   const refusedUrl = "http://127.0.0.3/hidden";
 
   beforeAll(async () => {
-    servers = await startEngineServers();
     brand = await startSite("127.0.0.1", () => ({ "/pricing": BRAND_PAGE }));
     rival = await startSite("127.0.0.2", (origin) => ({
       "/compare": COMPETITOR_PAGE.replace("PAGE_URL", `${origin}/compare`),
     }));
     const compare = `${rival.origin}/compare`;
-    database = await createTestDatabase();
-    const redisUrl = await testRedisUrl();
     // loopback is allowed only at these two sites' exact host:port, as for every scan in the tests
     const allowlist = [new URL(brand.origin).host, new URL(rival.origin).host];
-    const engines = { PERPLEXITY_API_KEY: KEYS.perplexity, PERPLEXITY_BASE_URL: servers.perplexity.baseUrl };
-    stack = await startStack({
-      databaseUrl: database.url,
-      redisUrl,
-      allowlist,
-      worker: false,
-      env: { ...engines, RATE_LIMIT_AGENCY: "100000", SITE_SECRETS_KEY: Buffer.alloc(32, 5).toString("base64") },
-    });
-    worker = await startWorkerProcess({
-      ...engines,
-      DATABASE_URL: database.url,
-      REDIS_URL: redisUrl,
-      QUEUE_PREFIX: stack.prefix,
-      SCAN_ALLOWLIST: allowlist.join(","),
-      SITE_SECRETS_KEY: Buffer.alloc(32, 5).toString("base64"),
-      VISIBILITY_TIMEOUT_MS: "5000",
-    });
+    visibility = await startVisibilityStack({ vendors: ["perplexity"], allowlist });
+    stack = visibility.stack;
     owner = await createAccount(stack.db, "agency");
     const site = await call(owner.key, "POST", "/api/v1/sites", { url: brand.origin, name: "Acme" });
     expect(site.status).toBe(201);
@@ -142,12 +122,9 @@ describe("a visibility run's cited pages", () => {
   }, 420_000);
 
   afterAll(async () => {
-    worker?.process.kill("SIGKILL");
-    await stack?.close();
-    await servers?.close();
+    await visibility?.close();
     await new Promise((resolve) => brand?.server.close(resolve));
     await new Promise((resolve) => rival?.server.close(resolve));
-    await database?.drop();
     await stopContainers();
   });
 

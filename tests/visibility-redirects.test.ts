@@ -3,10 +3,11 @@ import type { AddressInfo } from "node:net";
 import { DEFAULT_SCAN_PORTS } from "@scan/platform";
 import { createRedirectFollower } from "@scan/worker";
 import { createAccount } from "./support/accounts";
-import { type EngineServers, KEYS, startEngineServers } from "./support/engine-servers";
-import { eventually, startWorkerProcess, type WorkerProcess } from "./support/outages";
-import { createTestDatabase, stopContainers, type TestDatabase, testRedisUrl } from "./support/services";
-import { api, type Stack, startStack } from "./support/stack";
+import type { EngineServers } from "./support/engine-servers";
+import { eventually } from "./support/outages";
+import { stopContainers } from "./support/services";
+import { api, type Stack } from "./support/stack";
+import { startVisibilityStack, type VisibilityStack } from "./support/visibility-stack";
 
 /**
  * Gemini cites every source through a redirect link of Google's: the worker follows each link
@@ -55,42 +56,25 @@ describe("citations behind an engine's redirect links", () => {
   });
 
   describe("a run asking Gemini", () => {
+    let visibility: VisibilityStack;
     let servers: EngineServers;
-    let database: TestDatabase;
     let stack: Stack;
-    let worker: WorkerProcess;
 
     beforeAll(async () => {
-      servers = await startEngineServers();
-      database = await createTestDatabase();
-      const redisUrl = await testRedisUrl();
-      const gemini = new URL(servers.gemini.baseUrl).host;
-      const engines = { GEMINI_API_KEY: KEYS.gemini, GEMINI_BASE_URL: servers.gemini.baseUrl };
-      stack = await startStack({
-        databaseUrl: database.url,
-        redisUrl,
+      visibility = await startVisibilityStack({
+        vendors: ["gemini"],
         allowlist: [],
-        worker: false,
-        env: { ...engines, RATE_LIMIT_AGENCY: "100000", SITE_SECRETS_KEY: Buffer.alloc(32, 5).toString("base64") },
-      });
-      worker = await startWorkerProcess({
-        ...engines,
-        DATABASE_URL: database.url,
-        REDIS_URL: redisUrl,
-        QUEUE_PREFIX: stack.prefix,
-        SITE_SECRETS_KEY: Buffer.alloc(32, 5).toString("base64"),
-        VISIBILITY_TIMEOUT_MS: "5000",
         // the local Gemini server's own address stands for Google's redirect host, and is allowed
-        VISIBILITY_REDIRECT_HOSTS: gemini,
-        SCAN_ALLOWLIST: gemini,
+        workerEnv: (engines) => {
+          const gemini = new URL(engines.gemini.baseUrl).host;
+          return { VISIBILITY_REDIRECT_HOSTS: gemini, SCAN_ALLOWLIST: gemini };
+        },
       });
+      ({ servers, stack } = visibility);
     }, 120_000);
 
     afterAll(async () => {
-      worker?.process.kill("SIGKILL");
-      await stack?.close();
-      await servers?.close();
-      await database?.drop();
+      await visibility?.close();
       await stopContainers();
     });
 

@@ -3,11 +3,12 @@ import { visibilityRuns } from "@scan/records";
 import { costOf, KNOWN_PRICES } from "@scan/visibility";
 import { Queue } from "bullmq";
 import { createAccount, type TestAccount } from "./support/accounts";
-import { type EngineServers, KEYS, startEngineServers } from "./support/engine-servers";
+import type { EngineServers } from "./support/engine-servers";
 import { eventually, startWorkerProcess, type WorkerProcess } from "./support/outages";
 import { csvRows, parseCsv } from "./support/report-schemas";
-import { createTestDatabase, stopContainers, type TestDatabase, testRedisUrl } from "./support/services";
-import { api, type Stack, startStack } from "./support/stack";
+import { stopContainers } from "./support/services";
+import { api, type Stack } from "./support/stack";
+import { startVisibilityStack, type VisibilityStack } from "./support/visibility-stack";
 
 /**
  * Visibility runs end to end: the gateway stores a run and queues its samples, a real worker
@@ -27,8 +28,8 @@ const PROJECTED = costOf(PROJECTION, KNOWN_PRICES["gpt-5.1"] ?? { inputPerMTok: 
 const PRO_CAP = PROJECTED * 2.5;
 
 describe("visibility runs", () => {
+  let visibility: VisibilityStack;
   let servers: EngineServers;
-  let database: TestDatabase;
   let stack: Stack;
   let redisUrl: string;
   let owner: TestAccount;
@@ -77,53 +78,31 @@ describe("visibility runs", () => {
   };
 
   beforeAll(async () => {
-    servers = await startEngineServers();
-    database = await createTestDatabase();
-    redisUrl = await testRedisUrl();
-    const engines = {
-      OPENAI_API_KEY: KEYS.openai,
-      OPENAI_BASE_URL: `${servers.openai.baseUrl}/v1`,
-      ANTHROPIC_API_KEY: KEYS.anthropic,
-      ANTHROPIC_BASE_URL: servers.anthropic.baseUrl,
-      VISIBILITY_BUDGET_USD_PRO: String(PRO_CAP),
-    };
-    stack = await startStack({
-      databaseUrl: database.url,
-      redisUrl,
+    const budget = { VISIBILITY_BUDGET_USD_PRO: String(PRO_CAP) };
+    visibility = await startVisibilityStack({
+      vendors: ["openai", "anthropic"],
       allowlist: ["acme.com", "pro.acme.com"],
-      worker: false,
-      env: {
-        ...engines,
-        RATE_LIMIT_AGENCY: "100000",
-        RATE_LIMIT_PRO: "100000",
-        SITE_SECRETS_KEY: Buffer.alloc(32, 5).toString("base64"),
+      gatewayEnv: budget,
+      workerEnv: {
+        ...budget,
+        LOG_LEVEL: "info",
+        VISIBILITY_BACKOFF_MS: "200",
+        REAPER_INTERVAL_MS: "500",
+        ORPHAN_AFTER_MS: "1500",
+        VISIBILITY_PROJECTED_INPUT_TOKENS: String(PROJECTION.inputTokens),
+        VISIBILITY_PROJECTED_OUTPUT_TOKENS: String(PROJECTION.outputTokens),
+        VISIBILITY_PROJECTED_SEARCHES: String(PROJECTION.searchCalls),
       },
     });
-    workerEnv = {
-      ...engines,
-      DATABASE_URL: database.url,
-      REDIS_URL: redisUrl,
-      QUEUE_PREFIX: stack.prefix,
-      LOG_LEVEL: "info",
-      SITE_SECRETS_KEY: Buffer.alloc(32, 5).toString("base64"),
-      VISIBILITY_BACKOFF_MS: "200",
-      VISIBILITY_TIMEOUT_MS: "5000",
-      REAPER_INTERVAL_MS: "500",
-      ORPHAN_AFTER_MS: "1500",
-      VISIBILITY_PROJECTED_INPUT_TOKENS: String(PROJECTION.inputTokens),
-      VISIBILITY_PROJECTED_OUTPUT_TOKENS: String(PROJECTION.outputTokens),
-      VISIBILITY_PROJECTED_SEARCHES: String(PROJECTION.searchCalls),
-    };
-    workers.push(await startWorkerProcess(workerEnv));
+    ({ servers, stack, redisUrl, workerEnv } = visibility);
+    workers.push(visibility.worker);
     owner = await createAccount(stack.db, "agency");
     siteId = await setUpSite(owner.key, "https://acme.com", ["chatgpt", "claude"]);
   }, 300_000);
 
   afterAll(async () => {
     for (const worker of workers) worker.process.kill("SIGKILL");
-    await stack?.close();
-    await servers?.close();
-    await database?.drop();
+    await visibility?.close();
     await stopContainers();
   });
 

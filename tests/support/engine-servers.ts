@@ -5,7 +5,7 @@ import type { AddressInfo, Socket } from "node:net";
  * One local HTTP server per AI engine vendor, answering in the vendor's documented wire format
  * (bodies shaped from the vendors' published examples). What a request gets is chosen by its
  * prompt: a prompt `scenario:<name>` gets that scenario, any other prompt a grounded answer
- * that names Acme and Globex and cites acme.com; Perplexity answers a prompt ending in
+ * that names Acme and Globex and cites acme.com; ChatGPT and Perplexity answer a prompt ending in
  * `cites: <url> <url> …` citing exactly those URLs, in order, and Gemini cites them in order through
  * redirect links of its own server (`GET /grounding-api-redirect/<id>` answers a 302 to the page, as
  * Google's grounding links do). Every request is kept for the test to read.
@@ -230,6 +230,7 @@ const openaiReply: Reply = (req, res) => {
   if (scenario === "server-error")
     return openaiError(res, 500, "The server had an error while processing your request.", "server_error", null);
   if (scenario === "malformed") return malformedBody(res);
+  const asked = citesAsked(body.input);
   const message = (content: unknown[]) => ({
     id: "msg_67c9fa077e288190af08fdffda2e34f20be649c1a5ff9609",
     type: "message",
@@ -261,22 +262,31 @@ const openaiReply: Reply = (req, res) => {
             {
               type: "output_text",
               text: OPENAI_TEXT,
-              annotations: [
-                {
-                  type: "url_citation",
-                  start_index: 0,
-                  end_index: 70,
-                  url: "https://www.acme.com/pricing/?utm_source=chatgpt.com",
-                  title: "Acme pricing",
-                },
-                {
-                  type: "url_citation",
-                  start_index: 72,
-                  end_index: OPENAI_TEXT.length,
-                  url: "https://globex.io/enterprise?utm_source=chatgpt.com",
-                  title: "Globex for enterprise",
-                },
-              ],
+              annotations: asked
+                ? // each page a prompt ending in `cites: <url> …` names, in order, for the whole text
+                  asked.map((url, i) => ({
+                    type: "url_citation",
+                    start_index: 0,
+                    end_index: OPENAI_TEXT.length,
+                    url,
+                    title: `Source ${i + 1}`,
+                  }))
+                : [
+                    {
+                      type: "url_citation",
+                      start_index: 0,
+                      end_index: 70,
+                      url: "https://www.acme.com/pricing/?utm_source=chatgpt.com",
+                      title: "Acme pricing",
+                    },
+                    {
+                      type: "url_citation",
+                      start_index: 72,
+                      end_index: OPENAI_TEXT.length,
+                      url: "https://globex.io/enterprise?utm_source=chatgpt.com",
+                      title: "Globex for enterprise",
+                    },
+                  ],
               logprobs: [],
             },
           ]),
@@ -632,15 +642,25 @@ export const startEngineServers = async (options: { latency?: Latency } = {}): P
 
 /**
  * The environment that points the service's engine clients at these servers: each vendor's key
- * and base URL (the OpenAI client's ends in /v1, as its SDK expects).
+ * and base URL (the OpenAI client's ends in /v1, as its SDK expects), of every vendor or of those
+ * named. The local Gemini server's default answer cites through Google's real redirect host, so no
+ * redirect host is followed here: a test that follows links names the local one itself.
  */
-export const engineServersEnv = (servers: EngineServers): Record<string, string> => ({
-  OPENAI_API_KEY: KEYS.openai,
-  OPENAI_BASE_URL: `${servers.openai.baseUrl}/v1`,
-  ANTHROPIC_API_KEY: KEYS.anthropic,
-  ANTHROPIC_BASE_URL: servers.anthropic.baseUrl,
-  PERPLEXITY_API_KEY: KEYS.perplexity,
-  PERPLEXITY_BASE_URL: servers.perplexity.baseUrl,
-  GEMINI_API_KEY: KEYS.gemini,
-  GEMINI_BASE_URL: servers.gemini.baseUrl,
-});
+export const engineServersEnv = (
+  servers: EngineServers,
+  vendors: readonly Vendor[] = VENDORS,
+): Record<string, string> => {
+  const baseUrls: Record<Vendor, [string, string]> = {
+    openai: ["OPENAI", `${servers.openai.baseUrl}/v1`],
+    anthropic: ["ANTHROPIC", servers.anthropic.baseUrl],
+    perplexity: ["PERPLEXITY", servers.perplexity.baseUrl],
+    gemini: ["GEMINI", servers.gemini.baseUrl],
+  };
+  const env: Record<string, string> = { VISIBILITY_REDIRECT_HOSTS: "" };
+  for (const vendor of vendors) {
+    const [prefix, baseUrl] = baseUrls[vendor];
+    env[`${prefix}_API_KEY`] = KEYS[vendor];
+    env[`${prefix}_BASE_URL`] = baseUrl;
+  }
+  return env;
+};

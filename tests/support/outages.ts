@@ -119,8 +119,6 @@ export const startWorkerProcess = (env: Record<string, string>): Promise<WorkerP
         PATH: process.env.PATH ?? "",
         HOME: process.env.HOME ?? "/tmp",
         METRICS_PORT: "0",
-        // the local engines' redirect links stand for Google's; none is followed unless a test says so
-        VISIBILITY_REDIRECT_HOSTS: "",
         ...env,
       },
       stdio: ["ignore", "pipe", "pipe"],

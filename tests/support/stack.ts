@@ -60,8 +60,6 @@ export const startStack = async ({
     JWT_SECRET: TEST_JWT_SECRET,
     METRICS_PORT: "0",
     METRICS_HOST: "127.0.0.1",
-    // the local engines' redirect links stand for Google's; none is followed unless a test says so
-    VISIBILITY_REDIRECT_HOSTS: "",
     ...env,
   };
   const log = givenLog ?? createLogger({ service: "test", level: common.LOG_LEVEL as "silent" });

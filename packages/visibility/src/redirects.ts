@@ -1,3 +1,4 @@
+import { atMost } from "@scan/platform";
 import type { Citation, EngineAnswer } from "./engine";
 import { hostOfUrl, normaliseUrl } from "./url";
 
@@ -62,15 +63,11 @@ export const resolveCitationRedirects = async (
   const links = [...new Set(answer.citations.filter((c) => isRedirectLink(c.rawUrl, wanted)).map((c) => c.rawUrl))];
   if (links.length === 0) return answer;
   const pages = new Map<string, string>();
-  let next = 0;
-  const followNext = async (): Promise<void> => {
-    for (let link = links[next++]; link !== undefined; link = links[next++]) {
-      const target = await follow(link).catch(() => null);
-      const page = target ? normaliseUrl(target) : "";
-      if (page !== "" && hostOfUrl(page) && !isRedirectLink(page, wanted)) pages.set(link, page);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(FOLLOWED_AT_ONCE, links.length) }, followNext));
+  await atMost(links, FOLLOWED_AT_ONCE, async (link) => {
+    const target = await follow(link).catch(() => null);
+    const page = target ? normaliseUrl(target) : "";
+    if (page !== "" && hostOfUrl(page) && !isRedirectLink(page, wanted)) pages.set(link, page);
+  });
   if (pages.size === 0) return answer;
   const citations = answer.citations.map((citation) => {
     const page = pages.get(citation.rawUrl);

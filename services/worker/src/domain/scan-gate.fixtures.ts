@@ -29,6 +29,9 @@ export const localGate = (overrides: Partial<ScanGateOptions> = {}): ScanGate =>
     get active() {
       return gate.active;
     },
+    get remembered() {
+      return gate.remembered;
+    },
   };
 };
 

@@ -71,6 +71,18 @@ describe("the scan gate a visibility sample's steps pass", () => {
     expect(waited).toEqual([["store", "clear"]]);
   });
 
+  it("remembers only the scans of the last cacheMs, however many run with no step ever reading the queue", async () => {
+    let t = 0;
+    const gate = createScanGate({ readLoad: async () => idle, cacheMs: 100, maxWaitMs: 2_000, now: () => t });
+    for (let scan = 0; scan < 1_000; scan += 1) {
+      await gate.during(`scan-${scan}`, async () => {
+        t += 30;
+      });
+    }
+    // the last one, and the three that settled within 100 ms before it (30, 60 and 90 ms): 4 of 1,000
+    expect(gate.remembered).toBe(4);
+  });
+
   it("lets a step go after the bound when the scans never end, so a run always ends", async () => {
     const clock = fakeClock();
     const events: string[] = [];

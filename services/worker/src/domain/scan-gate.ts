@@ -68,6 +68,8 @@ export type ScanGate = {
   giveWay: (step: string) => Promise<void>;
   /** scans in progress in this process now */
   readonly active: number;
+  /** the scan jobs of this process the gate remembers: those running, and those settled within cacheMs */
+  readonly remembered: number;
 };
 
 const timerSleep = (ms: number, signal: AbortSignal) =>
@@ -130,6 +132,10 @@ export const createScanGate = (options: ScanGateOptions): ScanGate => {
 
   let cached: { at: number; elsewhere: number; waiting: number } | null = null;
   let reading: Promise<void> | null = null;
+  /** forgets the scans of this process that settled longer than cacheMs ago: no read can list them as running any more */
+  const forgetSettled = () => {
+    for (const [id, at] of own) if (at !== null && at < now() - options.cacheMs) own.delete(id);
+  };
   const failed = (error: unknown) => {
     cached = { at: now(), elsewhere: 0, waiting: 0 };
     options.onReadError?.(error);
@@ -158,7 +164,7 @@ export const createScanGate = (options: ScanGateOptions): ScanGate => {
             })
       ).finally(() => {
         reading = null;
-        for (const [id, at] of own) if (at !== null && at < now() - options.cacheMs) own.delete(id);
+        forgetSettled();
       });
     }
     return reading;
@@ -179,6 +185,9 @@ export const createScanGate = (options: ScanGateOptions): ScanGate => {
       return await work();
     } finally {
       active -= 1;
+      // forgotten as it settles too: a worker whose samples never read the queue still remembers
+      // only the scans of the last cacheMs, however many it runs
+      forgetSettled();
       own.set(jobId, now());
       const wake = settled;
       settled = null;
@@ -221,6 +230,9 @@ export const createScanGate = (options: ScanGateOptions): ScanGate => {
     giveWay,
     get active() {
       return active;
+    },
+    get remembered() {
+      return own.size;
     },
   };
 };

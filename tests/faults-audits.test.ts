@@ -108,8 +108,12 @@ describe("an audit through a killed worker and a Redis restart", () => {
       expect(audit.status).toBe("completed");
       const rows = await stack.db.auditPage.findMany({
         where: { auditId },
-        select: { url: true, status: true, requeues: true },
+        select: { url: true, status: true, requeues: true, errorMessage: true },
       });
+      // the one page planted to fail is the only one failed, and for its own reason: any other says why it failed
+      expect(
+        rows.filter((row) => row.status === "failed").map(({ url, errorMessage }) => ({ url, errorMessage })),
+      ).toEqual([{ url: site.url("/server-error"), errorMessage: `${site.url("/server-error")} answered 500` }]);
       const expected = built.paths.map((path) => site.url(path)).sort();
       expect(rows.map((row) => row.url).sort()).toEqual(expected);
       expect(audit.progress).toEqual({

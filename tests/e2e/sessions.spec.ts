@@ -73,9 +73,21 @@ test("a member opening Operations is told it is for operators (403); an operator
 
 test("a session that expires sends the browser back to sign in, and back to the page after", async ({ page }) => {
   const account = await signUpByApi();
+  let inFlight = 0;
+  page.on("request", () => {
+    inFlight += 1;
+  });
+  for (const settled of ["requestfinished", "requestfailed"] as const)
+    page.on(settled, () => {
+      inFlight -= 1;
+    });
   await signIn(page, account);
   await page.getByRole("link", { name: "Sites", exact: true }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Sites" })).toBeVisible();
+  // every request of the Sites page is answered before the session runs out (on a loaded machine
+  // its lists may come after its heading): the page that finds the session ended is the next one
+  await expect(page.getByText("No sites yet.")).toBeVisible();
+  await expect.poll(() => inFlight).toBe(0);
   // the session's time runs out on the server
   await sql(
     `UPDATE sessions SET expires_at = now() - interval '1 second' WHERE user_id = (SELECT id FROM users WHERE email = $1)`,

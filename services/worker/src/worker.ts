@@ -80,12 +80,16 @@ const DASHBOARD_BUILD = resolvePath(__dirname, "../../dashboard/dist");
  * latest, however long the scan takes, so the lock need not outlast the scan's time-out; it
  * only has to outlast the longest pause of the event loop with room to spare (the checks let
  * the loop run between two checks, so the longest is one check or one shared reading of a page:
- * a second or so on a page of megabytes, a few on a loaded machine): 10 s, renewed every 5 s. A dead worker's lock expires at most
+ * a second or so on a page of megabytes, several on a loaded machine): 10 s. It is renewed every
+ * 1 to 2 s (LOCK_RENEW_MS), not BullMQ's default of every 2.5 to 5 s: a pause of up to 8 s, not
+ * 5, then leaves it held, for one more small Redis command a running job every second or two. A dead worker's lock expires at most
  * 10 s after its death; the stalled check (every 5 s, by any live worker) marks active jobs
  * and hands back the marked ones whose lock is gone, so the scan is queued again within
  * 10 + 5 = 15 s, and finishes within its own time-out after that.
  */
 const LOCK_DURATION_MS = 10_000;
+/** BullMQ looks every LOCK_RENEW_MS / 2 and renews the locks it took more than that long ago */
+const LOCK_RENEW_MS = 2_000;
 const STALLED_INTERVAL_MS = 5_000;
 /**
  * One stall is a worker that died under a scan (a deploy's SIGKILL, another scan's memory):
@@ -323,6 +327,7 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
     prefix: config.QUEUE_PREFIX,
     concurrency: config.WORKER_CONCURRENCY,
     lockDuration: LOCK_DURATION_MS,
+    lockRenewTime: LOCK_RENEW_MS,
     stalledInterval: STALLED_INTERVAL_MS,
     maxStalledCount: MAX_STALLED_COUNT,
   });
@@ -406,6 +411,7 @@ export const createScanWorker = ({ config, db, connection, log }: ScanWorkerDeps
     prefix: config.QUEUE_PREFIX,
     concurrency: config.VISIBILITY_WORKER_CONCURRENCY,
     lockDuration: LOCK_DURATION_MS,
+    lockRenewTime: LOCK_RENEW_MS,
     stalledInterval: STALLED_INTERVAL_MS,
     maxStalledCount: MAX_STALLED_COUNT,
   });

@@ -77,10 +77,11 @@ test("a session that expires sends the browser back to sign in, and back to the 
   page.on("request", () => {
     inFlight += 1;
   });
-  for (const settled of ["requestfinished", "requestfailed"] as const)
-    page.on(settled, () => {
-      inFlight -= 1;
-    });
+  const settled = () => {
+    inFlight -= 1;
+  };
+  page.on("requestfinished", settled);
+  page.on("requestfailed", settled);
   await signIn(page, account);
   await page.getByRole("link", { name: "Sites", exact: true }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Sites" })).toBeVisible();

@@ -17,6 +17,23 @@ jest.mock("@scan/records", () => ({
 }));
 jest.mock("@scan/visibility", () => ({ ...jest.requireActual("@scan/visibility"), askEngine: jest.fn() }));
 
+/** The job's dependencies over a database the test gives, no engine and two slots an engine unless overridden. */
+const jobDeps = (db: unknown, overrides: Record<string, unknown>): VisibilitySampleDeps =>
+  ({
+    db,
+    box: null,
+    engines: {},
+    perEngine: 2,
+    attempts: 5,
+    backoffMs: 1_000,
+    budgetByPlan: { free: 0, starter: null, pro: null, agency: null },
+    projectedUsage: { inputTokens: 1, outputTokens: 1, searchCalls: 1 },
+    timeoutMs: 1_000,
+    queueSample: async () => {},
+    log: pino({ level: "silent" }),
+    ...overrides,
+  }) as unknown as VisibilitySampleDeps;
+
 describe("a visibility sample's job and the scan gate", () => {
   it("reads and claims its sample only once the scan in progress has ended", async () => {
     const events: string[] = [];
@@ -30,23 +47,12 @@ describe("a visibility sample's job and the scan gate", () => {
         },
       },
     } as unknown as Db;
-    const deps = {
-      db,
-      box: null,
-      engines: {},
-      perEngine: 2,
-      attempts: 5,
-      backoffMs: 1_000,
-      budgetByPlan: { free: 0, starter: null, pro: null, agency: null },
-      projectedUsage: { inputTokens: 1, outputTokens: 1, searchCalls: 1 },
-      timeoutMs: 1_000,
-      queueSample: async () => {},
+    const deps = jobDeps(db, {
       giveWay: async (step: string) => {
         events.push(`gives way: ${step}`);
         await gate.giveWay(step);
       },
-      log: pino({ level: "silent" }),
-    } as unknown as VisibilitySampleDeps;
+    });
     const job = { data: { runId: randomUUID(), sampleId: randomUUID() } } as unknown as Job;
 
     const scan = heldScan(gate, events);
@@ -115,16 +121,9 @@ describe("a visibility sample's engine slot", () => {
         costUsd: 0.04,
       };
     });
-    const deps = {
-      db,
-      box: null,
+    const deps = jobDeps(db, {
       engines: { gemini: { apiKey: "key", model: "gemini-2.5-flash" } },
       perEngine: 1,
-      attempts: 5,
-      backoffMs: 1_000,
-      budgetByPlan: { free: 0, starter: null, pro: null, agency: null },
-      projectedUsage: { inputTokens: 1, outputTokens: 1, searchCalls: 1 },
-      timeoutMs: 1_000,
       // the redirect endpoint is slow: a link is followed only when the test lets it
       redirects: {
         hosts: ["redirect.test"],
@@ -135,9 +134,7 @@ describe("a visibility sample's engine slot", () => {
             if (!slow) for (const done of following.splice(0)) done();
           }),
       },
-      queueSample: async () => {},
-      log: pino({ level: "silent" }),
-    } as unknown as VisibilitySampleDeps;
+    });
     const names = new Map<string, string>();
     const jobOf = (name: string) => {
       const sampleId = randomUUID();
